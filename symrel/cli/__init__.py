@@ -1,0 +1,102 @@
+"""The ``symrel`` command line.
+
+Each subcommand lives in its own module of :mod:`symrel.cli.commands` and
+defines ``register(subparsers)``; this module only discovers them, parses the
+arguments and maps exceptions to the exit codes of ../shared/FORMAT.md:
+0 proved/checked, 1 refuted, 2 bad input or usage, 3 undecided.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+
+from ..errors import InputError, SymrelError, UndecidedError
+from . import commands as _commands
+
+EXIT_OK, EXIT_REFUTED, EXIT_BAD_INPUT, EXIT_UNDECIDED = 0, 1, 2, 3
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that exits with code 2 and one line, as FORMAT.md asks."""
+
+    def error(self, message):  # pragma: no cover - exercised through main
+        self.exit(EXIT_BAD_INPUT, f"symrel: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser (also used to generate the CLI documentation)."""
+    parser = _Parser(prog="symrel", description=__doc__.splitlines()[0])
+    from .. import __version__
+
+    parser.add_argument("--version", action="version", version=f"symrel {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for info in sorted(pkgutil.iter_modules(_commands.__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{_commands.__name__}.{info.name}")
+        module.register(sub)
+    return parser
+
+
+def _fix_negative_values(argv: list[str]) -> list[str]:
+    """Let ``--input -1/2,3`` work: argparse takes ``-1/2,3`` for an option, so a
+    value-taking option followed by a token that starts with ``-`` and a digit is
+    glued into ``--input=-1/2,3``."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        tok = argv[i]
+        if (
+            tok.startswith("--")
+            and "=" not in tok
+            and i + 1 < len(argv)
+            and len(argv[i + 1]) > 1
+            and argv[i + 1][0] == "-"
+            and (argv[i + 1][1].isdigit() or argv[i + 1][1] in "./")
+        ):
+            out.append(f"{tok}={argv[i + 1]}")
+            i += 2
+            continue
+        out.append(tok)
+        i += 1
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns (and, as a script, exits with) the exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    args = parser.parse_args(_fix_negative_values(argv))
+    if not getattr(args, "func", None):
+        parser.print_help(sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        code = args.func(args)
+    except InputError as err:
+        _report_error(args, err.one_line())
+        return EXIT_BAD_INPUT
+    except UndecidedError as err:
+        _report_error(args, f"undecided: {err}")
+        return EXIT_UNDECIDED
+    except SymrelError as err:
+        _report_error(args, str(err))
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("symrel: interrupted", file=sys.stderr)
+        return 130
+    return int(code or 0)
+
+
+def _report_error(args, line: str) -> None:
+    if getattr(args, "json", False):
+        import json
+
+        print(json.dumps({"error": line}))
+    print(f"symrel: error: {line}", file=sys.stderr)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

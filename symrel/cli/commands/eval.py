@@ -1,0 +1,68 @@
+"""``symrel eval MODEL.json --input 1/2,-1/4`` / ``--inputs POINTS.json [--json]``."""
+
+from __future__ import annotations
+
+from ...errors import InputError
+from ...fileformat import Points, Values, load, load_model, to_json
+from ..common import add_json_flag, fmt, parse_point, print_json
+
+
+def register(sub):
+    p = sub.add_parser("eval", help="evaluate a model exactly at one point or a batch")
+    p.add_argument("model", help="model file (maxout, relu, cpwl1d, transformer)")
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--input", help="one point, comma-separated rationals (e.g. 1/2,-1/4)")
+    g.add_argument("--inputs", help="a points file")
+    p.add_argument("--exact-floats", action="store_true", help="read JSON floats as their exact binary values")
+    p.add_argument("--scale", help="evaluate every attention block as softmax with this lambda (mpmath)")
+    p.add_argument("--precision", type=int, default=50, help="decimal digits for softmax evaluation (default 50)")
+    add_json_flag(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    model = load_model(args.model, exact_floats=args.exact_floats)
+    if args.input is not None:
+        points = [parse_point(args.input)]
+    else:
+        points = load(args.inputs, kinds=("points",), exact_floats=args.exact_floats)
+    if args.scale is not None:
+        return _run_softmax(model, points, args)
+    try:
+        outputs = model.evaluate_points(points)
+    except InputError as err:
+        raise err.in_file(args.inputs or "--input") from None
+    if args.json:
+        print_json(to_json(Values(outputs)))
+    else:
+        for i, out in enumerate(outputs):
+            if len(outputs) > 1 and i:
+                print()
+            for v in out:
+                print(fmt(v))
+    return 0
+
+
+def _run_softmax(model, points, args) -> int:
+    import mpmath
+
+    from ...exact import rational
+    from ...models import Transformer
+
+    if not isinstance(model, Transformer):
+        raise InputError("--scale applies to transformer models only", path="--scale")
+    lam = rational(args.scale, path="--scale")
+    if lam <= 0:
+        raise InputError("expected a positive scale", path="--scale")
+    if args.precision < 5 or args.precision > 100000:
+        raise InputError("expected a precision from 5 to 100000 digits", path="--precision")
+    results = [model.evaluate_softmax(p, dps=args.precision, scale=lam) for p in points]
+    text = [[mpmath.nstr(v, args.precision) for v in r] for r in results]
+    if args.json:
+        print_json({"kind": "softmax-values", "scale": fmt(lam), "precision": args.precision, "y": text})
+    else:
+        for i, r in enumerate(text):
+            if i:
+                print()
+            print("\n".join(r))
+    return 0

@@ -1,0 +1,55 @@
+"""The exact-arithmetic layer every other part of symrel builds on.
+
+Numbers are elements of sympy's rational field ``QQ`` (gmpy2 or python-flint
+underneath when installed), matrices are dense ``DomainMatrix`` over ``QQ``.
+No other module of symrel parses numbers or builds matrices by itself.
+"""
+
+from .numbers import (
+    DEFAULT_LIMITS,
+    FloatLiteral,
+    ONE,
+    ZERO,
+    NumberLimits,
+    Q,
+    Rational,
+    ceil,
+    denominator,
+    floor,
+    format_rational,
+    is_integral,
+    numerator,
+    rational,
+    rational_str,
+    sign,
+    to_float,
+    to_fraction,
+    to_sympy,
+)
+from .matrices import (
+    Matrix,
+    affine_batch,
+    column,
+    columns,
+    dot,
+    entry,
+    flat,
+    format_matrix,
+    format_vector,
+    from_columns,
+    from_rationals,
+    hstack,
+    identity,
+    is_zero,
+    matrix,
+    nonzeros,
+    ones,
+    rows,
+    scale,
+    vector,
+    vstack,
+    zeros,
+)
+from .bounds import affine_range_on_box, ground_types
+
+__all__ = [name for name in dir() if not name.startswith("_")]

@@ -1,0 +1,223 @@
+"""Exact rational matrices on sympy's ``DomainMatrix`` over ``QQ``.
+
+``DomainMatrix`` stores elements of the ground domain directly and eliminates
+with division, so it is orders of magnitude faster than ``sympy.Matrix``; with
+python-flint installed it switches to flint's ``fmpq_mat`` by itself. Every
+matrix here is dense. Vectors are ``n x 1`` matrices; a batch of N points in
+R^n is an ``n x N`` matrix (points as columns), so a layer acts on a whole
+batch with one matrix product.
+
+>>> W = matrix([[1, "1/2"], [0, -1]])
+>>> X = matrix([[2], [4]])
+>>> rows(W * X)
+[[4], [-4]]
+>>> format_matrix(affine_batch(W, vector([0, "1/3"]), X))
+[[4], ['-11/3']]
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from sympy import QQ
+from sympy.polys.matrices import DomainMatrix
+
+from ..errors import DimensionError, InputError
+from .numbers import DEFAULT_LIMITS, NumberLimits, Rational, format_rational, rational
+
+Matrix = DomainMatrix
+
+
+def _dense(M: DomainMatrix) -> DomainMatrix:
+    return M.to_dense()
+
+
+def from_rationals(data: Sequence[Sequence[Rational]], shape: tuple[int, int] | None = None) -> DomainMatrix:
+    """A matrix from rows that already hold elements of ``QQ`` (no parsing)."""
+    data = [list(r) for r in data]
+    if shape is None:
+        shape = (len(data), len(data[0]) if data else 0)
+    return _dense(DomainMatrix(data, shape, QQ))
+
+
+def matrix(
+    data,
+    *,
+    path: str = "matrix",
+    shape: tuple[int | None, int | None] | None = None,
+    exact_floats: bool = False,
+    limits: NumberLimits = DEFAULT_LIMITS,
+) -> DomainMatrix:
+    """Parse a list of rows of numbers into an exact matrix.
+
+    ``shape`` may fix the number of rows and/or columns (``None`` = any); a
+    mismatch raises :class:`~symrel.errors.DimensionError` naming ``path``.
+    A ``DomainMatrix`` is accepted as it is (after the shape check).
+
+    >>> matrix([[1, 2], [3]], path="W")
+    Traceback (most recent call last):
+    ...
+    symrel.errors.DimensionError: W[1]: expected a row of 2 numbers, got 1
+    """
+    if isinstance(data, DomainMatrix):
+        M = _dense(data.convert_to(QQ))
+        _check_shape(M.shape, shape, path)
+        return M
+    if not isinstance(data, (list, tuple)):
+        raise InputError(f"expected a matrix (a list of rows), got {type(data).__name__}", path=path)
+    n_rows = len(data)
+    want_cols = shape[1] if shape else None
+    out = []
+    for i, row in enumerate(data):
+        rp = f"{path}[{i}]"
+        if not isinstance(row, (list, tuple)):
+            raise InputError(f"expected a row (a list of numbers), got {type(row).__name__}", path=rp)
+        if want_cols is None:
+            want_cols = len(row)
+        if len(row) != want_cols:
+            raise DimensionError(f"expected a row of {want_cols} numbers, got {len(row)}", path=rp)
+        out.append([rational(v, path=f"{rp}[{j}]", exact_floats=exact_floats, limits=limits) for j, v in enumerate(row)])
+    cols = want_cols if want_cols is not None else 0
+    _check_shape((n_rows, cols), shape, path)
+    return from_rationals(out, (n_rows, cols))
+
+
+def _check_shape(got, want, path):
+    if want is None:
+        return
+    r, c = want
+    if r is not None and got[0] != r:
+        raise DimensionError(f"expected {r} rows, got {got[0]}", path=path)
+    if c is not None and got[1] != c:
+        raise DimensionError(f"expected {c} columns, got {got[1]}", path=path)
+
+
+def vector(
+    data,
+    *,
+    path: str = "vector",
+    length: int | None = None,
+    exact_floats: bool = False,
+    limits: NumberLimits = DEFAULT_LIMITS,
+) -> DomainMatrix:
+    """Parse a list of numbers into an exact column vector (``n x 1``).
+
+    >>> format_matrix(vector(["1/2", 3]))
+    [['1/2'], [3]]
+    """
+    if isinstance(data, DomainMatrix):
+        M = _dense(data.convert_to(QQ))
+        if M.shape[1] != 1:
+            raise DimensionError(f"expected a column vector, got shape {M.shape}", path=path)
+        if length is not None and M.shape[0] != length:
+            raise DimensionError(f"expected a vector of length {length}, got {M.shape[0]}", path=path)
+        return M
+    if not isinstance(data, (list, tuple)):
+        raise InputError(f"expected a vector (a list of numbers), got {type(data).__name__}", path=path)
+    if length is not None and len(data) != length:
+        raise DimensionError(f"expected a vector of length {length}, got {len(data)}", path=path)
+    vals = [rational(v, path=f"{path}[{i}]", exact_floats=exact_floats, limits=limits) for i, v in enumerate(data)]
+    return from_rationals([[v] for v in vals], (len(vals), 1))
+
+
+def zeros(m: int, n: int) -> DomainMatrix:
+    """The ``m x n`` zero matrix."""
+    return _dense(DomainMatrix.zeros((m, n), QQ))
+
+
+def identity(n: int) -> DomainMatrix:
+    """The ``n x n`` identity matrix."""
+    return _dense(DomainMatrix.eye(n, QQ))
+
+
+def ones(m: int, n: int) -> DomainMatrix:
+    """The ``m x n`` matrix of ones."""
+    return from_rationals([[QQ(1)] * n for _ in range(m)], (m, n))
+
+
+def hstack(*ms: DomainMatrix) -> DomainMatrix:
+    """Side by side (same number of rows)."""
+    if len(ms) == 1:
+        return ms[0]
+    return _dense(ms[0].hstack(*ms[1:]))
+
+
+def vstack(*ms: DomainMatrix) -> DomainMatrix:
+    """One above the other (same number of columns)."""
+    if len(ms) == 1:
+        return ms[0]
+    return _dense(ms[0].vstack(*ms[1:]))
+
+
+def rows(M: DomainMatrix) -> list[list[Rational]]:
+    """The entries of ``M`` as a list of rows of ``QQ`` elements."""
+    return M.to_list()
+
+
+def entry(M: DomainMatrix, i: int, j: int) -> Rational:
+    """The entry ``M[i, j]`` as an element of ``QQ``."""
+    return M.rep.getitem(i, j) if hasattr(M.rep, "getitem") else M.to_list()[i][j]
+
+
+def column(M: DomainMatrix, j: int) -> list[Rational]:
+    """Column ``j`` of ``M`` as a list."""
+    return [r[j] for r in M.to_list()]
+
+
+def columns(M: DomainMatrix) -> list[list[Rational]]:
+    """The columns of ``M`` as lists (the points of a batch)."""
+    return [list(c) for c in zip(*M.to_list())] if M.shape[0] else [[] for _ in range(M.shape[1])]
+
+
+def from_columns(cols: Sequence[Sequence[Rational]], n_rows: int | None = None) -> DomainMatrix:
+    """The matrix whose columns are ``cols`` (the inverse of :func:`columns`)."""
+    cols = [list(c) for c in cols]
+    m = n_rows if n_rows is not None else (len(cols[0]) if cols else 0)
+    return from_rationals([[c[i] for c in cols] for i in range(m)], (m, len(cols)))
+
+
+def flat(M: DomainMatrix) -> list[Rational]:
+    """The entries of a vector (or any matrix, row by row) as one list."""
+    return [v for r in M.to_list() for v in r]
+
+
+def format_matrix(M: DomainMatrix) -> list[list[int | str]]:
+    """Canonical JSON form: rows of ints and ``"p/q"`` strings."""
+    return [[format_rational(v) for v in r] for r in M.to_list()]
+
+
+def format_vector(M: DomainMatrix) -> list[int | str]:
+    """Canonical JSON form of a column vector: one list."""
+    return [format_rational(v) for v in flat(M)]
+
+
+def affine_batch(W: DomainMatrix, b: DomainMatrix, X: DomainMatrix) -> DomainMatrix:
+    """``W X + b 1^T``: the affine map ``x -> W x + b`` applied to every column of ``X``."""
+    n = X.shape[1]
+    out = W * X
+    if n and b.shape[0]:
+        out = out + b * ones(1, n)
+    return out
+
+
+def scale(M: DomainMatrix, c: Rational) -> DomainMatrix:
+    """``c * M``."""
+    return M * c
+
+
+def dot(u: Iterable[Rational], v: Iterable[Rational]) -> Rational:
+    """The exact inner product of two sequences of rationals."""
+    total = QQ(0)
+    for a, b in zip(u, v, strict=True):
+        total += a * b
+    return total
+
+
+def is_zero(M: DomainMatrix) -> bool:
+    """Whether every entry is 0."""
+    return M.is_zero_matrix
+
+
+def nonzeros(M: DomainMatrix) -> int:
+    """The number of nonzero entries."""
+    return sum(1 for r in M.to_list() for v in r if v)

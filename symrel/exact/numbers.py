@@ -1,0 +1,241 @@
+"""Exact rational scalars: parsing, printing and conversion.
+
+Every number in symrel is an element of sympy's rational field ``QQ``. Its
+element type depends on sympy's ground types: ``flint.fmpq`` with
+python-flint, ``gmpy2.mpq`` with gmpy2, a pure-Python ``PythonMPQ`` otherwise.
+All three compare, add and multiply exactly; this module is the only place
+that turns user data into them and back.
+
+Accepted forms (../shared/FORMAT.md, "Numbers"): a Python/JSON integer, a
+string ``"3"``, ``"-2/7"``, ``"0.125"``, ``"1e-3"``, a :class:`fractions.Fraction`,
+a sympy ``Rational``, an element of ``QQ``. A float is refused unless the caller
+asks for the exact binary value (``exact_floats=True``).
+
+>>> q = rational("-2/7")
+>>> format_rational(q)
+'-2/7'
+>>> format_rational(rational("0.125") + rational(1))
+'9/8'
+>>> format_rational(rational(0.1, exact_floats=True))
+'3602879701896397/36028797018963968'
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from numbers import Integral
+
+import sympy
+from sympy import QQ, ZZ
+
+from ..errors import InputError, LimitError
+
+#: The rational field every symrel number lives in.
+Q = QQ
+#: The type of elements of :data:`Q` under the current ground types.
+Rational = QQ.dtype
+
+_FRACTION = re.compile(r"^\s*([+-]?\d+)\s*/\s*([+-]?\d+)\s*$")
+_DECIMAL = re.compile(r"^\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$")
+
+
+class FloatLiteral(str):
+    """The text of a JSON float (``0.5``) as read from a file, kept apart from
+    decimal strings (``"0.5"``), which are exact. :func:`rational` refuses it
+    unless ``exact_floats`` is set, then reads its binary value exactly."""
+
+
+@dataclass(frozen=True)
+class NumberLimits:
+    """Size limits on parsed numbers: digits of a numerator or denominator, and
+    the absolute value of a decimal exponent. A number beyond them is refused
+    with :class:`~symrel.errors.LimitError`, never expanded."""
+
+    max_digits: int = 10_000
+    max_exponent: int = 10_000
+
+
+DEFAULT_LIMITS = NumberLimits()
+
+
+def _check_digits(digits: str, path: str, limits: NumberLimits) -> None:
+    if len(digits.lstrip("+-")) > limits.max_digits:
+        raise LimitError(
+            f"expected at most {limits.max_digits} digits, got a number with {len(digits)}",
+            path=path,
+        )
+
+
+def _from_ints(p: int, q: int) -> Rational:
+    return QQ(ZZ(p), ZZ(q))
+
+
+def _parse_string(text: str, path: str, limits: NumberLimits) -> Rational:
+    m = _FRACTION.match(text)
+    if m:
+        num, den = m.group(1), m.group(2)
+        _check_digits(num, path, limits)
+        _check_digits(den, path, limits)
+        if int(den) == 0:
+            raise InputError(f"expected a rational, got {text!r} with denominator 0", path=path)
+        return _from_ints(int(num), int(den))
+    m = _DECIMAL.match(text)
+    if m and (m.group(2) or m.group(3)):
+        sign, whole, frac, exp = m.group(1), m.group(2) or "", m.group(3) or "", m.group(4)
+        _check_digits(whole + frac, path, limits)
+        e = 0
+        if exp is not None:
+            if len(exp.lstrip("+-")) > len(str(limits.max_exponent)) or abs(int(exp)) > limits.max_exponent:
+                raise LimitError(
+                    f"expected a decimal exponent of at most {limits.max_exponent} in absolute value, "
+                    f"got {exp}",
+                    path=path,
+                )
+            e = int(exp)
+        mantissa = int(whole + frac or "0")
+        if sign == "-":
+            mantissa = -mantissa
+        e -= len(frac)
+        if e >= 0:
+            return _from_ints(mantissa * 10**e, 1)
+        return _from_ints(mantissa, 10 ** (-e))
+    raise InputError(
+        f'expected an exact rational such as "3", "-2/7", "0.125" or "1e-3", got {text!r}',
+        path=path,
+    )
+
+
+def rational(
+    value,
+    *,
+    path: str = "value",
+    exact_floats: bool = False,
+    limits: NumberLimits = DEFAULT_LIMITS,
+) -> Rational:
+    """Convert ``value`` to an exact rational (an element of ``QQ``).
+
+    ``path`` names the field in error messages. A float is refused unless
+    ``exact_floats`` is set, in which case its binary value is taken exactly.
+
+    >>> rational("1e-3") == rational("1/1000")
+    True
+    >>> rational(0.5)
+    Traceback (most recent call last):
+    ...
+    symrel.errors.InputError: value: expected an exact rational (an integer or a string such as "1/2"), got the float 0.5; pass exact_floats=True to convert it exactly
+    """
+    if isinstance(value, bool):
+        raise InputError(f"expected an exact rational, got the boolean {value}", path=path)
+    if QQ.of_type(value):
+        return value
+    if isinstance(value, Integral):
+        v = int(value)
+        if v != 0 and math.log10(abs(v)) >= limits.max_digits:
+            raise LimitError(f"expected at most {limits.max_digits} digits", path=path)
+        return _from_ints(v, 1)
+    if isinstance(value, FloatLiteral):
+        if not exact_floats:
+            raise InputError(
+                f"expected an exact rational (an integer or a string such as \"1/2\"), got the JSON float "
+                f"{value}; write it as a string or pass --exact-floats",
+                path=path,
+            )
+        _check_digits(value.split("e")[0].split("E")[0].replace(".", "").replace("-", ""), path, limits)
+        try:
+            f = float(value)
+        except OverflowError:
+            f = math.inf
+        if not math.isfinite(f):
+            raise InputError(f"expected a finite number, got {value}", path=path)
+        p, q = f.as_integer_ratio()
+        return _from_ints(p, q)
+    if isinstance(value, str):
+        return _parse_string(value, path, limits)
+    if isinstance(value, Fraction):
+        return _from_ints(value.numerator, value.denominator)
+    if isinstance(value, sympy.Rational):
+        return _from_ints(int(value.p), int(value.q))
+    if isinstance(value, float) or type(value).__name__ in ("float16", "float32", "float64", "longdouble"):
+        f = float(value)
+        if not exact_floats:
+            raise InputError(
+                'expected an exact rational (an integer or a string such as "1/2"), '
+                f"got the float {f!r}; pass exact_floats=True to convert it exactly",
+                path=path,
+            )
+        if not math.isfinite(f):
+            raise InputError(f"expected a finite number, got {f!r}", path=path)
+        p, q = f.as_integer_ratio()
+        return _from_ints(p, q)
+    if hasattr(value, "numerator") and hasattr(value, "denominator"):
+        try:
+            return _from_ints(int(value.numerator), int(value.denominator))
+        except (TypeError, ValueError):
+            pass
+    raise InputError(
+        f"expected an exact rational, got a value of type {type(value).__name__}", path=path
+    )
+
+
+def numerator(q: Rational) -> int:
+    """The numerator of ``q`` in lowest terms, as a Python int."""
+    return int(q.numerator)
+
+
+def denominator(q: Rational) -> int:
+    """The (positive) denominator of ``q`` in lowest terms, as a Python int."""
+    return int(q.denominator)
+
+
+def format_rational(q: Rational) -> int | str:
+    """The canonical JSON form of ``q``: an int when integral, else ``"p/q"``."""
+    p, d = numerator(q), denominator(q)
+    return p if d == 1 else f"{p}/{d}"
+
+
+def rational_str(q: Rational) -> str:
+    """``q`` as text: ``"3"`` or ``"-2/7"``."""
+    return str(format_rational(q))
+
+
+def to_fraction(q: Rational) -> Fraction:
+    """``q`` as a :class:`fractions.Fraction`."""
+    return Fraction(numerator(q), denominator(q))
+
+
+def to_sympy(q: Rational) -> sympy.Rational:
+    """``q`` as a sympy ``Rational`` (for symbolic display)."""
+    return sympy.Rational(numerator(q), denominator(q))
+
+
+def is_integral(q: Rational) -> bool:
+    """Whether ``q`` is an integer."""
+    return denominator(q) == 1
+
+
+def sign(q: Rational) -> int:
+    """-1, 0 or 1."""
+    return (q > 0) - (q < 0)
+
+
+def floor(q: Rational) -> int:
+    """The largest integer <= q."""
+    return numerator(q) // denominator(q)
+
+
+def ceil(q: Rational) -> int:
+    """The smallest integer >= q."""
+    return -((-numerator(q)) // denominator(q))
+
+
+def to_float(q: Rational) -> float:
+    """``q`` rounded to the nearest float. For the numeric layer and plots only;
+    never call this on a proof path."""
+    return numerator(q) / denominator(q)
+
+
+ZERO = QQ(0)
+ONE = QQ(1)

@@ -1,0 +1,159 @@
+"""Reading and writing symrel JSON files safely.
+
+Reading refuses what JSON parsers usually let through silently: duplicate keys,
+``NaN``/``Infinity`` tokens, bad UTF-8, nesting deeper than a limit; JSON
+floats are kept as :class:`~symrel.exact.FloatLiteral` text so that the number
+parser can refuse them with their path (or read them exactly on request).
+Writing is atomic: a temporary file in the target folder, then a rename, so an
+output is either complete or absent.
+
+>>> obj = loads('{"symrel": 1, "kind": "points", "x": [[0.5]]}')
+>>> type(obj["x"][0][0]).__name__
+'FloatLiteral'
+>>> loads('{"a": 1, "a": 2}')
+Traceback (most recent call last):
+...
+symrel.errors.InputError: a: duplicate key 'a' in a JSON object
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from ..errors import InputError, LimitError
+from ..exact import FloatLiteral
+
+MAX_DEPTH = 64
+MAX_FILE_BYTES = 512 * 1024 * 1024
+
+
+def _pairs(pairs):
+    out = {}
+    for k, v in pairs:
+        if k in out:
+            raise InputError(f"duplicate key {k!r} in a JSON object", path=k)
+        out[k] = v
+    return out
+
+
+def _constant(name):
+    raise InputError(f"expected a number, got the non-standard JSON token {name}", path=None)
+
+
+def _depth_check(text: str) -> None:
+    depth = best = 0
+    in_str = esc = False
+    for ch in text:
+        if in_str:
+            if esc:
+                esc = False
+            elif ch == "\\":
+                esc = True
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise LimitError(f"expected JSON nested at most {MAX_DEPTH} deep", path=None)
+        elif ch in "]}":
+            depth -= 1
+    return None
+
+
+def loads(text: str):
+    """Parse JSON text strictly (see the module docstring)."""
+    _depth_check(text)
+    try:
+        return json.loads(
+            text, object_pairs_hook=_pairs, parse_float=FloatLiteral, parse_constant=_constant
+        )
+    except json.JSONDecodeError as err:
+        raise InputError(
+            f"expected valid JSON, the text breaks at line {err.lineno} column {err.colno}: {err.msg}",
+            path=None,
+        ) from None
+    except RecursionError:
+        raise LimitError("expected JSON nested less deeply", path=None) from None
+
+
+def read_json(path: str | os.PathLike):
+    """Read and parse a JSON file; every error names the file."""
+    p = Path(path)
+    try:
+        if p.stat().st_size > MAX_FILE_BYTES:
+            raise LimitError(f"expected a file of at most {MAX_FILE_BYTES} bytes", file=str(p))
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise InputError("no such file", file=str(p)) from None
+    except IsADirectoryError:
+        raise InputError("expected a file, got a directory", file=str(p)) from None
+    except PermissionError:
+        raise InputError("the file cannot be read (permission denied)", file=str(p)) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InputError(f"expected UTF-8 text, bad byte at offset {err.start}", file=str(p)) from None
+    try:
+        return loads(text)
+    except InputError as err:
+        raise err.in_file(str(p)) from None
+
+
+def canonical_dumps(obj) -> str:
+    """The canonical text of a JSON object: sorted keys, two-space indent, final newline."""
+    return json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def sha256_of(obj) -> str:
+    """sha256 (hex) of the canonical text of ``obj``."""
+    return hashlib.sha256(canonical_dumps(obj).encode("utf-8")).hexdigest()
+
+
+def write_text_atomic(path: str | os.PathLike, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file and a rename, so the
+    file is never seen half-written; on any error nothing is left behind."""
+    p = Path(path)
+    folder = p.parent if str(p.parent) else Path(".")
+    if not folder.is_dir():
+        raise InputError("the folder of the output file does not exist", file=str(p))
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, p)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
+    """Binary counterpart of :func:`write_text_atomic`."""
+    p = Path(path)
+    folder = p.parent if str(p.parent) else Path(".")
+    if not folder.is_dir():
+        raise InputError("the folder of the output file does not exist", file=str(p))
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, p)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def write_json_atomic(path: str | os.PathLike, obj) -> None:
+    """Write ``obj`` as canonical JSON, atomically."""
+    write_text_atomic(path, canonical_dumps(obj))

@@ -1,0 +1,274 @@
+"""Readers and writers of the model, domain, points and values kinds (FORMAT.md)."""
+
+from __future__ import annotations
+
+from ..errors import InputError
+from ..exact import Q, format_matrix, format_rational, format_vector, from_rationals, rows
+from ..models import (
+    CPWL1D,
+    AffineMap,
+    Attention,
+    AttentionHead,
+    Block,
+    Box,
+    DenseLayer,
+    Embedding,
+    FeedForward,
+    MaxoutLayer,
+    MaxoutNet,
+    MaxoutUnit,
+    Polytope,
+    Readout,
+    ReLUNet,
+    Transformer,
+)
+from .fields import expect_object, get, get_int, get_list, get_str, join, number, number_rows, numbers
+from .registry import reader, writer
+
+HEADER = {"symrel": 1}
+
+
+def _affine(obj, path, in_dim, out_dim=None) -> AffineMap:
+    expect_object(obj, path)
+    W = number_rows(get(obj, "W", path), join(path, "W"), rows=out_dim, cols=in_dim)
+    m = len(W)
+    b = numbers(get(obj, "b", path), join(path, "b"), length=m) if "b" in obj else [Q(0)] * m
+    return AffineMap(from_rationals(W, (m, in_dim)), b, input_dim=in_dim, path=path)
+
+
+# -- maxout -----------------------------------------------------------------------------
+@reader("maxout")
+def read_maxout(obj, path=""):
+    input_dim = get_int(obj, "input_dim", path, minimum=1)
+    layers = []
+    width = input_dim
+    for li, L in enumerate(get_list(obj, "layers", path, "layers", min_len=1)):
+        lp = join(join(path, "layers"), li)
+        expect_object(L, lp)
+        units = []
+        for ui, U in enumerate(get_list(L, "units", lp, "units", min_len=1)):
+            up = join(join(lp, "units"), ui)
+            expect_object(U, up)
+            ws, bs = [], []
+            for pi, P in enumerate(get_list(U, "pieces", up, "pieces", min_len=1)):
+                pp = join(join(up, "pieces"), pi)
+                expect_object(P, pp)
+                ws.append(numbers(get(P, "w", pp), join(pp, "w"), length=width))
+                bs.append(number(get(P, "b", pp), join(pp, "b")))
+            units.append(MaxoutUnit(from_rationals(ws, (len(ws), width)), bs, input_dim=width, path=up))
+        layers.append(MaxoutLayer(units, path=lp))
+        width = len(units)
+    readout = None
+    if obj.get("readout") is not None:
+        readout = _affine(obj["readout"], join(path, "readout"), width)
+    return MaxoutNet(input_dim, layers, readout, path=path)
+
+
+@writer(MaxoutNet)
+def write_maxout(net: MaxoutNet) -> dict:
+    out = {**HEADER, "kind": "maxout", "input_dim": net.input_dim, "layers": []}
+    for layer in net.layers:
+        units = []
+        for u in layer.units:
+            units.append({"pieces": [{"w": [format_rational(v) for v in w], "b": format_rational(c)} for w, c in u.pieces.pieces()]})
+        out["layers"].append({"units": units})
+    if net.readout is not None:
+        out["readout"] = net.readout.to_json()
+    return out
+
+
+# -- relu ---------------------------------------------------------------------------------
+@reader("relu")
+def read_relu(obj, path=""):
+    input_dim = get_int(obj, "input_dim", path, minimum=1)
+    layers, width = [], input_dim
+    for li, L in enumerate(get_list(obj, "layers", path, "layers", min_len=1)):
+        lp = join(join(path, "layers"), li)
+        aff = _affine(L, lp, width)
+        if aff.output_dim == 0:
+            raise InputError("expected a layer with at least one row", path=join(lp, "W"))
+        act = get_str(L, "activation", lp, choices=("relu", "none"))
+        layers.append(DenseLayer(aff.W, aff.b, act, input_dim=width, path=lp))
+        width = aff.output_dim
+    return ReLUNet(input_dim, layers, path=path)
+
+
+@writer(ReLUNet)
+def write_relu(net: ReLUNet) -> dict:
+    return {
+        **HEADER,
+        "kind": "relu",
+        "input_dim": net.input_dim,
+        "layers": [{**layer.affine.to_json(), "activation": layer.activation} for layer in net.layers],
+    }
+
+
+# -- cpwl1d -------------------------------------------------------------------------------
+@reader("cpwl1d")
+def read_cpwl1d(obj, path=""):
+    x = numbers(get_list(obj, "x", path, "breakpoints", min_len=2), join(path, "x"))
+    y = numbers(get(obj, "y", path), join(path, "y"), length=len(x))
+    extend = get_str(obj, "extend", path, choices=("linear",), default="linear")
+    return CPWL1D(x, y, extend, path=path)
+
+
+@writer(CPWL1D)
+def write_cpwl1d(f: CPWL1D) -> dict:
+    return {**HEADER, "kind": "cpwl1d", "x": [format_rational(v) for v in f.x], "y": [format_rational(v) for v in f.y]}
+
+
+# -- transformer --------------------------------------------------------------------------
+def _matrix(obj, key, path, rows_=None, cols=None):
+    data = number_rows(get(obj, key, path), join(path, key), rows=rows_, cols=cols)
+    r = len(data)
+    c = cols if cols is not None else (len(data[0]) if data else 0)
+    return from_rationals(data, (r, c))
+
+
+@reader("transformer")
+def read_transformer(obj, path=""):
+    input_dim = get_int(obj, "input_dim", path, minimum=1)
+    m = get_int(obj, "width", path, minimum=1)
+    T = get_int(obj, "tokens", path, minimum=1)
+    ep = join(path, "embedding")
+    E = get(obj, "embedding", path)
+    expect_object(E, ep)
+    input_rows = get_list(E, "input_rows", ep, "input rows")
+    if len(input_rows) != input_dim:
+        raise InputError(f"expected {input_dim} input rows (one per input), got {len(input_rows)}", path=join(ep, "input_rows"))
+    for i, r in enumerate(input_rows):
+        if isinstance(r, bool) or not isinstance(r, int) or not 0 <= r < m:
+            raise InputError(f"expected a row index from 0 to {m - 1}, got {r!r}", path=join(join(ep, "input_rows"), i))
+    offsets = _matrix(E, "offsets", ep, rows_=T, cols=m)
+    embedding = Embedding(input_rows, offsets, width=m, tokens=T, path=ep)
+    blocks = []
+    for bi, B in enumerate(get_list(obj, "blocks", path, "blocks")):
+        bp = join(join(path, "blocks"), bi)
+        expect_object(B, bp)
+        att = ff = None
+        A = get(B, "attention", bp, default=None)
+        if A is not None:
+            ap = join(bp, "attention")
+            expect_object(A, ap)
+            rule = get_str(A, "rule", ap, choices=("hardmax", "softmax"))
+            scale = number(get(A, "scale", ap), join(ap, "scale")) if rule == "softmax" else None
+            if rule == "hardmax" and A.get("scale") is not None:
+                raise InputError("a hardmax sublayer takes no scale", path=join(ap, "scale"))
+            heads = []
+            for hi, H in enumerate(get_list(A, "heads", ap, "heads", min_len=1)):
+                hp = join(join(ap, "heads"), hi)
+                expect_object(H, hp)
+                WQ = _matrix(H, "WQ", hp, cols=m)
+                WK = _matrix(H, "WK", hp, rows_=WQ.shape[0], cols=m)
+                WV = _matrix(H, "WV", hp, cols=m)
+                WO = _matrix(H, "WO", hp, rows_=m, cols=WV.shape[0])
+                heads.append(AttentionHead(WQ, WK, WV, WO, width=m, path=hp))
+            att = Attention(heads, rule, scale, path=ap)
+        F = get(B, "feedforward", bp, default=None)
+        if F is not None:
+            fp = join(bp, "feedforward")
+            expect_object(F, fp)
+            W1 = _matrix(F, "W1", fp, cols=m)
+            h = W1.shape[0]
+            b1 = numbers(get(F, "b1", fp), join(fp, "b1"), length=h)
+            W2 = _matrix(F, "W2", fp, rows_=m, cols=h)
+            b2 = numbers(get(F, "b2", fp), join(fp, "b2"), length=m)
+            ff = FeedForward(W1, b1, W2, b2, width=m, path=fp)
+        blocks.append(Block(att, ff))
+    rp = join(path, "readout")
+    R = get(obj, "readout", path)
+    expect_object(R, rp)
+    token = get_int(R, "token", rp, minimum=0)
+    if token >= T:
+        raise InputError(f"expected a token index below {T}, got {token}", path=join(rp, "token"))
+    W = _matrix(R, "W", rp, cols=m)
+    b = numbers(get(R, "b", rp), join(rp, "b"), length=W.shape[0]) if "b" in R else None
+    readout = Readout(token, W, b, width=m, tokens=T, path=rp)
+    return Transformer(input_dim, m, T, embedding, blocks, readout, path=path)
+
+
+@writer(Transformer)
+def write_transformer(t: Transformer) -> dict:
+    blocks = []
+    for b in t.blocks:
+        att = None
+        if b.attention is not None:
+            att = {"rule": b.attention.rule,
+                   "heads": [{"WQ": format_matrix(h.WQ), "WK": format_matrix(h.WK), "WV": format_matrix(h.WV), "WO": format_matrix(h.WO)} for h in b.attention.heads]}
+            if b.attention.scale is not None:
+                att["scale"] = format_rational(b.attention.scale)
+        ff = None
+        if b.feedforward is not None:
+            f = b.feedforward
+            ff = {"W1": format_matrix(f.W1), "b1": format_vector(f.b1), "W2": format_matrix(f.W2), "b2": format_vector(f.b2)}
+        blocks.append({"attention": att, "feedforward": ff})
+    return {
+        **HEADER,
+        "kind": "transformer",
+        "input_dim": t.input_dim,
+        "width": t.width,
+        "tokens": t.tokens,
+        "embedding": {"input_rows": list(t.embedding.input_rows), "offsets": format_matrix(t.embedding.offsets.transpose())},
+        "blocks": blocks,
+        "readout": {"token": t.readout.token, "W": format_matrix(t.readout.W), "b": format_vector(t.readout.b)},
+    }
+
+
+# -- domains --------------------------------------------------------------------------------
+@reader("box")
+def read_box(obj, path=""):
+    bounds = get_list(obj, "bounds", path, "intervals", min_len=1)
+    parsed = []
+    for i, iv in enumerate(bounds):
+        ip = join(join(path, "bounds"), i)
+        parsed.append(numbers(iv, ip, length=2))
+    return Box(parsed, path=join(path, "bounds"))
+
+
+@writer(Box)
+def write_box(box: Box) -> dict:
+    return box.to_json()
+
+
+@reader("polytope")
+def read_polytope(obj, path=""):
+    A = number_rows(get_list(obj, "A", path, "inequalities", min_len=1), join(path, "A"))
+    b = numbers(get(obj, "b", path), join(path, "b"), length=len(A))
+    return Polytope(from_rationals(A, (len(A), len(A[0]))), b, path=path)
+
+
+@writer(Polytope)
+def write_polytope(p: Polytope) -> dict:
+    return p.to_json()
+
+
+# -- points and values ------------------------------------------------------------------------
+class Points(list):
+    """A batch of exact input points (``kind: "points"``), a list of lists of rationals."""
+
+
+class Values(list):
+    """A batch of exact outputs (``kind: "values"``), in the order of their points."""
+
+
+@reader("points")
+def read_points(obj, path=""):
+    return Points(number_rows(get_list(obj, "x", path, "points"), join(path, "x")))
+
+
+@writer(Points)
+def write_points(p: Points) -> dict:
+    return {**HEADER, "kind": "points", "x": [[format_rational(v) for v in pt] for pt in p]}
+
+
+@reader("values")
+def read_values(obj, path=""):
+    return Values(number_rows(get_list(obj, "y", path, "values"), join(path, "y")))
+
+
+@writer(Values)
+def write_values(v: Values) -> dict:
+    return {**HEADER, "kind": "values", "y": [[format_rational(x) for x in row] for row in v]}
+
+
+_ = rows

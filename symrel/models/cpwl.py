@@ -1,0 +1,89 @@
+"""Continuous piecewise-linear functions of one variable (``cpwl1d``)."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+from ..errors import DimensionError, InputError
+from ..exact import Matrix, Rational, from_rationals, rational, rows
+from .base import Model, require_seq
+
+
+class CPWL1D(Model):
+    """The CPWL function through ``(x_i, y_i)``, linear in between; outside
+    ``[x_0, x_n]`` the first and last pieces extend (``extend="linear"``).
+
+    >>> f = CPWL1D([0, "1/2", 1], [0, 1, 0])
+    >>> [str(f([t])[0]) for t in ("-1", "1/4", "1", "2")]
+    ['-2', '1/2', '0', '-2']
+    >>> [str(a) + "*x+" + str(c) for a, c in f.pieces()]
+    ['2*x+0', '-2*x+2']
+    """
+
+    kind = "cpwl1d"
+    input_dim = 1
+    output_dim = 1
+
+    def __init__(self, x, y, extend: str = "linear", *, path: str = ""):
+        p = f"{path}." if path else ""
+        require_seq(x, "breakpoints", f"{p}x", min_len=2)
+        require_seq(y, "values", f"{p}y")
+        if len(y) != len(x):
+            raise DimensionError(f"expected {len(x)} values (one per breakpoint), got {len(y)}", path=f"{p}y")
+        if extend != "linear":
+            raise InputError(f'expected extend "linear", got {extend!r}', path=f"{p}extend")
+        self.x = [rational(v, path=f"{p}x[{i}]") for i, v in enumerate(x)]
+        self.y = [rational(v, path=f"{p}y[{i}]") for i, v in enumerate(y)]
+        for i in range(1, len(self.x)):
+            if not self.x[i] > self.x[i - 1]:
+                raise InputError("expected strictly increasing breakpoints", path=f"{p}x[{i}]")
+        self.extend = extend
+
+    def pieces(self) -> list[tuple[Rational, Rational]]:
+        """The affine piece ``(a, c)``, ``a*x + c``, of each segment, left to right."""
+        out = []
+        for i in range(len(self.x) - 1):
+            a = (self.y[i + 1] - self.y[i]) / (self.x[i + 1] - self.x[i])
+            out.append((a, self.y[i] - a * self.x[i]))
+        return out
+
+    def segment(self, t: Rational) -> int:
+        """Index of the segment holding ``t`` (the outer ones extend)."""
+        return min(max(bisect_right(self.x, t) - 1, 0), len(self.x) - 2)
+
+    def _evaluate_batch(self, X: Matrix) -> Matrix:
+        pieces = self.pieces()
+        out = []
+        for t in rows(X)[0]:
+            a, c = pieces[self.segment(t)]
+            out.append(a * t + c)
+        return from_rationals([out], (1, len(out)))
+
+    def num_parameters(self) -> int:
+        return 2 * len(self.x)
+
+    def sizes(self) -> dict:
+        return {"kind": self.kind, "input_dim": 1, "output_dim": 1, "breakpoints": len(self.x),
+                "pieces": len(self.x) - 1, "parameters": self.num_parameters()}
+
+    def to_sympy(self, symbols=None):
+        """A sympy ``Piecewise`` in ``x1``."""
+        import sympy
+
+        from ..exact import to_sympy
+
+        (t,) = symbols if symbols is not None else sympy.symbols("x1:2")
+        pieces = self.pieces()
+        args = [
+            (to_sympy(a) * t + to_sympy(c), t <= to_sympy(self.x[i + 1]))
+            for i, (a, c) in enumerate(pieces[:-1])
+        ]
+        a, c = pieces[-1]
+        args.append((to_sympy(a) * t + to_sympy(c), True))
+        return [sympy.Piecewise(*args)]
+
+    def __eq__(self, other):
+        return isinstance(other, CPWL1D) and self.x == other.x and self.y == other.y
+
+    def __repr__(self):
+        return f"CPWL1D(breakpoints={len(self.x)})"

@@ -1,0 +1,107 @@
+"""ReLU networks: dense layers with activation ``relu`` or ``none``."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..errors import DimensionError, InputError
+from ..exact import Matrix, Q, from_rationals, rows
+from .affine import AffineMap
+from .base import Model, check_dim, input_symbols, require_seq
+
+ACTIVATIONS = ("relu", "none")
+
+
+class DenseLayer:
+    """``x -> act(W x + b)`` with ``act`` in ``("relu", "none")``."""
+
+    def __init__(self, W, b=None, activation: str = "relu", *, input_dim: int | None = None, path: str = "layer"):
+        if activation not in ACTIVATIONS:
+            raise InputError(f'expected activation "relu" or "none", got {activation!r}', path=f"{path}.activation")
+        self.affine = AffineMap(W, b, input_dim=input_dim, path=path)
+        self.activation = activation
+        self.input_dim, self.output_dim = self.affine.input_dim, self.affine.output_dim
+
+    def apply_batch(self, X: Matrix) -> Matrix:
+        Y = self.affine._evaluate_batch(X)
+        if self.activation == "relu":
+            zero = Q(0)
+            Y = from_rationals([[v if v > zero else zero for v in r] for r in rows(Y)], Y.shape)
+        return Y
+
+    def __eq__(self, other):
+        return isinstance(other, DenseLayer) and self.activation == other.activation and self.affine == other.affine
+
+    def __repr__(self):
+        return f"DenseLayer({self.input_dim} -> {self.output_dim}, {self.activation})"
+
+
+class ReLUNet(Model):
+    """A feed-forward ReLU network.
+
+    >>> net = ReLUNet(1, [DenseLayer([[2], [2]], [0, -1]), DenseLayer([[1, -2]], [0], "none")])
+    >>> [str(net([x])[0]) for x in ("0", "1/4", "1/2", "3/4", "1")]
+    ['0', '1/2', '1', '1/2', '0']
+    """
+
+    kind = "relu"
+
+    def __init__(self, input_dim: int, layers: Sequence[DenseLayer], *, path: str = ""):
+        p = f"{path}." if path else ""
+        self.input_dim = check_dim(input_dim, "input_dim", f"{p}input_dim")
+        require_seq(layers, "layers", f"{p}layers", min_len=1)
+        self.layers = list(layers)
+        width = self.input_dim
+        for i, layer in enumerate(self.layers):
+            if layer.input_dim != width:
+                raise DimensionError(f"expected W with {width} columns, got {layer.input_dim}", path=f"{p}layers[{i}].W")
+            width = layer.output_dim
+        self.output_dim = width
+
+    @property
+    def widths(self) -> list[int]:
+        return [layer.output_dim for layer in self.layers]
+
+    @property
+    def num_relus(self) -> int:
+        return sum(layer.output_dim for layer in self.layers if layer.activation == "relu")
+
+    def _evaluate_batch(self, X: Matrix) -> Matrix:
+        for layer in self.layers:
+            X = layer.apply_batch(X)
+        return X
+
+    def num_parameters(self) -> int:
+        return sum(layer.affine.num_parameters() for layer in self.layers)
+
+    def nonzeros(self) -> int:
+        return sum(layer.affine.nonzeros() for layer in self.layers)
+
+    def sizes(self) -> dict:
+        return {
+            "kind": self.kind,
+            "input_dim": self.input_dim,
+            "output_dim": self.output_dim,
+            "depth": len(self.layers),
+            "widths": self.widths,
+            "relus": self.num_relus,
+            "parameters": self.num_parameters(),
+            "nonzeros": self.nonzeros(),
+        }
+
+    def to_sympy(self, symbols=None):
+        """The outputs as sympy expressions (``Max(0, ...)`` for each ReLU)."""
+        import sympy
+
+        exprs = list(symbols if symbols is not None else input_symbols(self.input_dim))
+        for layer in self.layers:
+            exprs = layer.affine.to_sympy(exprs)
+            if layer.activation == "relu":
+                exprs = [sympy.Max(0, e) for e in exprs]
+        return exprs
+
+    def __eq__(self, other):
+        return isinstance(other, ReLUNet) and self.input_dim == other.input_dim and self.layers == other.layers
+
+    def __repr__(self):
+        return f"ReLUNet(input_dim={self.input_dim}, widths={self.widths})"

@@ -1,0 +1,132 @@
+"""Proof objects: a claim, ordered steps, and a result (THEORY.md section 7).
+
+A :class:`Step` states a lemma, names the rule that establishes it, and carries a
+certificate: plain JSON data holding only integers and rational strings (a bound,
+a Farkas vector, a witness point, a factorisation). A :class:`Proof` is
+``proved`` only when it has steps, every step is proved and no counterexample
+was found; ``refuted`` when it carries a counterexample; ``open`` otherwise, with
+the obstacle said. Certificates are re-verified by :mod:`symrel.checking`, which
+shares no code with the provers beyond the exact layer.
+
+>>> p = Proof(claim="for all x in [0,1]: max(x, 0) = x", construction="example")
+>>> _ = p.add(Step("x >= 0 on [0,1]", "affine-bound-box", {"lower": 0}, PROVED))
+>>> p.result
+'proved'
+>>> _ = p.add(Step("an unchecked lemma", "none", {}, OPEN, note="not attempted"))
+>>> p.result, p.obstacle
+('open', 'an unchecked lemma: not attempted')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+PROVED, REFUTED, OPEN = "proved", "refuted", "open"
+STATUSES = (PROVED, REFUTED, OPEN)
+
+
+@dataclass
+class Step:
+    """One lemma of a proof: ``lemma`` (what is claimed, in words), ``rule`` (the
+    named rule that establishes it), ``certificate`` (JSON data with exact
+    rationals as strings), ``status`` and an optional ``note`` (why, or the
+    obstacle when open)."""
+
+    lemma: str
+    rule: str
+    certificate: dict = field(default_factory=dict)
+    status: str = OPEN
+    note: str = ""
+
+    def __post_init__(self):
+        if self.status not in STATUSES:
+            raise ValueError(f"status must be one of {STATUSES}, got {self.status!r}")
+
+    def to_json(self) -> dict:
+        out = {"lemma": self.lemma, "rule": self.rule, "status": self.status, "certificate": self.certificate}
+        if self.note:
+            out["note"] = self.note
+        return out
+
+    @classmethod
+    def from_json(cls, obj: dict) -> "Step":
+        return cls(obj["lemma"], obj["rule"], obj.get("certificate", {}), obj.get("status", OPEN), obj.get("note", ""))
+
+
+@dataclass
+class Proof:
+    """A claim and its steps.
+
+    ``claim`` is the statement in words; ``claim_data`` its machine form (kind of
+    claim and parameters, stored in a certificate); ``construction`` names what is
+    checked (e.g. "symrel construction realising Theorem 3.1"); ``inputs`` maps a
+    name to a symrel object (model, domain, ...) the claim speaks of;
+    ``counterexample`` is an input point (list of rationals) where the claim fails,
+    verified by plain exact evaluation before it is set.
+    """
+
+    claim: str
+    construction: str = ""
+    claim_data: dict = field(default_factory=dict)
+    inputs: dict[str, Any] = field(default_factory=dict)
+    steps: list[Step] = field(default_factory=list)
+    counterexample: list | None = None
+    counterexample_note: str = ""
+    extra: dict = field(default_factory=dict)
+
+    def add(self, step: Step) -> Step:
+        self.steps.append(step)
+        return step
+
+    def refute(self, point, note: str = "") -> None:
+        """Record a verified counterexample (the caller has checked it exactly)."""
+        self.counterexample = list(point)
+        self.counterexample_note = note
+
+    @property
+    def result(self) -> str:
+        if self.counterexample is not None or any(s.status == REFUTED for s in self.steps):
+            return REFUTED
+        if self.steps and all(s.status == PROVED for s in self.steps):
+            return PROVED
+        return OPEN
+
+    @property
+    def proved(self) -> bool:
+        return self.result == PROVED
+
+    @property
+    def obstacle(self) -> str | None:
+        """The first step that is not proved, said in words (None when proved)."""
+        if not self.steps:
+            return "no steps"
+        for s in self.steps:
+            if s.status != PROVED:
+                return f"{s.lemma}: {s.note}" if s.note else s.lemma
+        return None
+
+    @property
+    def exit_code(self) -> int:
+        """0 proved, 1 refuted, 3 open (FORMAT.md)."""
+        return {PROVED: 0, REFUTED: 1, OPEN: 3}[self.result]
+
+    def summary(self) -> str:
+        counts = {st: sum(1 for s in self.steps if s.status == st) for st in STATUSES}
+        return f"{self.result}: {len(self.steps)} steps ({counts[PROVED]} proved, {counts[OPEN]} open, {counts[REFUTED]} refuted)"
+
+    def to_markdown(self) -> str:
+        """A plain Markdown rendering (the full renderers live in :mod:`symrel.report`)."""
+        from ..exact import rational_str
+
+        lines = [f"# Claim\n\n{self.claim}\n"]
+        if self.construction:
+            lines.append(f"Construction checked: {self.construction}.\n")
+        lines.append(f"**Result: {self.result}.**\n")
+        if self.counterexample is not None:
+            pt = ", ".join(rational_str(v) if not isinstance(v, str) else v for v in self.counterexample)
+            lines.append(f"Counterexample: x = ({pt}). {self.counterexample_note}\n")
+        lines.append("## Steps\n")
+        for i, s in enumerate(self.steps, 1):
+            lines.append(f"{i}. **{s.lemma}** — rule `{s.rule}`, {s.status}." + (f" {s.note}" if s.note else ""))
+        return "\n".join(lines) + "\n"

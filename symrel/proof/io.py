@@ -1,0 +1,36 @@
+"""Certificates as files: ``Proof -> certificate JSON`` (FORMAT.md, "Certificates")."""
+
+from __future__ import annotations
+
+from ..errors import SymrelError
+from ..fileformat.jsonio import sha256_of
+from ..fileformat.registry import reader, to_json
+from .core import PROVED, Proof
+
+
+def certificate_of(proof: Proof) -> dict:
+    """The certificate of a *proved* claim. Refuses any other proof: a certificate
+    is written only for a proved claim (a refuted one writes its counterexample)."""
+    if proof.result != PROVED:
+        raise SymrelError(f"no certificate for a claim that is {proof.result}: {proof.obstacle}")
+    inputs = {}
+    for name, thing in proof.inputs.items():
+        obj = thing if isinstance(thing, dict) else to_json(thing)
+        inputs[name] = {"object": obj, "sha256": sha256_of(obj)}
+    claim = dict(proof.claim_data)
+    claim.setdefault("statement", proof.claim)
+    if proof.construction:
+        claim.setdefault("construction", proof.construction)
+    return {
+        "symrel": 1,
+        "kind": "certificate",
+        "claim": claim,
+        "inputs": inputs,
+        "steps": [s.to_json() for s in proof.steps],
+    }
+
+
+@reader("certificate")
+def read_certificate(obj, path=""):
+    """Certificates are kept as plain JSON; :func:`symrel.checking.check_certificate` reads them."""
+    return obj
