@@ -244,11 +244,22 @@ def write_polytope(p: Polytope) -> dict:
 
 # -- points and values ------------------------------------------------------------------------
 class Points(list):
-    """A batch of exact input points (``kind: "points"``), a list of lists of rationals."""
+    """A batch of exact input points (``kind: "points"``), a list of lists of rationals.
+
+    >>> Points([[1, "1/2"]])[0][1] == Q(1, 2)
+    True
+    """
+
+    field = "x"
+
+    def __init__(self, data=()):
+        super().__init__(numbers(list(r), join(self.field, i)) for i, r in enumerate(data))
 
 
-class Values(list):
+class Values(Points):
     """A batch of exact outputs (``kind: "values"``), in the order of their points."""
+
+    field = "y"
 
 
 @reader("points")

@@ -52,18 +52,19 @@ class Model:
 
     __call__ = evaluate
 
-    def evaluate_batch(self, points) -> Matrix:
-        """The exact outputs at a batch of points, as an ``output_dim x N`` matrix."""
-        X = as_batch(points, self.input_dim)
+    def evaluate_batch(self, points, *, path: str = "inputs") -> Matrix:
+        """The exact outputs at a batch of points, as an ``output_dim x N`` matrix.
+        ``path`` names the batch in error messages."""
+        X = as_batch(points, self.input_dim, path=path)
         if X.shape[1] == 0:
             from ..exact import zeros
 
             return zeros(self.output_dim, 0)
         return self._evaluate_batch(X)
 
-    def evaluate_points(self, points) -> list[list[Rational]]:
+    def evaluate_points(self, points, *, path: str = "inputs") -> list[list[Rational]]:
         """The exact outputs at a batch of points, one list per point."""
-        return columns(self.evaluate_batch(points))
+        return columns(self.evaluate_batch(points, path=path))
 
     def _evaluate_batch(self, X: Matrix) -> Matrix:  # pragma: no cover - abstract
         raise NotImplementedError

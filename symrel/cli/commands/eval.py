@@ -29,9 +29,9 @@ def run(args) -> int:
     if args.scale is not None:
         return _run_softmax(model, points, args)
     try:
-        outputs = model.evaluate_points(points)
+        outputs = model.evaluate_points(points, path="--input" if args.input is not None else "x")
     except InputError as err:
-        raise err.in_file(args.inputs or "--input") from None
+        raise (err.in_file(args.inputs) if args.inputs else err) from None
     if args.json:
         print_json(to_json(Values(outputs)))
     else:
