@@ -1,0 +1,13 @@
+"""Maxout -> hardmax Transformer compiler (THEORY.md section 1).
+
+:func:`compile_maxout` / :func:`compile_model` build the Transformer,
+:func:`validate` runs cheap structural checks of a compilation; equality with the
+source on the domain is proved by :func:`symrel.prover.prove_equivalence`.
+"""
+
+from .bases import Layout, SlotMatrix
+from .compiling import CONSTRUCTION, Compilation, compile_maxout, compile_model, layout_of
+from .domain_to_gates import Gate, domain_box, gating_bounds
+from .validating import validate
+
+__all__ = [n for n in dir() if not n.startswith("_")]
