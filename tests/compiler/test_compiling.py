@@ -3,7 +3,7 @@ import random
 import pytest
 
 from symrel.compiler import compile_maxout, compile_model, validate
-from symrel.compiler.random_nets import random_maxout
+from symrel.models.random import random_maxout_net
 from symrel.errors import InputError
 from symrel.exact import Q
 from symrel.models import CPWL1D, Box, DenseLayer, ReLUNet
@@ -18,7 +18,8 @@ def _points(box, n, seed):
 def test_random_nets_compile_and_agree_on_the_box(seed):
     rng = random.Random(seed)
     d, depth = rng.randint(1, 4), rng.randint(1, 3)
-    net = random_maxout(seed, d, depth, width=rng.randint(1, 5), rank=rng.randint(2, 4), vary=True)
+    widths = [rng.randint(1, 5) for _ in range(depth)]
+    net = random_maxout_net(rng, d, widths, rank=(1, 4), max_num=8, max_den=4)
     box = Box.cube(d)
     comp = compile_maxout(net, box)
     assert validate(comp) == []
@@ -26,6 +27,10 @@ def test_random_nets_compile_and_agree_on_the_box(seed):
     assert comp.transformer.evaluate_points(pts) == net.evaluate_points(pts)
     assert len(comp.transformer.blocks) == 3 * depth
     assert comp.transformer.tokens == max(max(l.ranks) for l in net.layers) + 1
+
+
+def random_maxout(seed, d, depth, width, rank):
+    return random_maxout_net(random.Random(seed), d, [width] * depth, rank=rank, max_num=8, max_den=4)
 
 
 def test_gating_bound_is_the_exact_largest_piece():
