@@ -1,0 +1,72 @@
+"""Documents as Markdown (the default report format).
+
+>>> from symrel.report.document import Heading, Para, Code
+>>> print(markdown_of([Heading(1, ["Claim"]), Para(["by ", Code("relu-fixed-sign"), ", 2*x >= 0"])]), end="")
+# Claim
+<BLANKLINE>
+by `relu-fixed-sign`, 2\\*x >= 0
+"""
+
+from __future__ import annotations
+
+from .document import Code, certificate_label, Figure, Heading, Items, Link, Para, Pre, StepBlock, Strong, Table
+
+_STATUS = {"proved": "proved", "open": "**open**", "refuted": "**refuted**"}
+
+
+def _escape(text: str, in_table: bool = False) -> str:
+    text = text.replace("\\", "\\\\").replace("*", "\\*").replace("`", "\\`")
+    text = text.replace("\n", " " if in_table else "\n")
+    return text.replace("|", "\\|") if in_table else text
+
+
+def inline(text, in_table: bool = False) -> str:
+    out = []
+    for part in text:
+        if isinstance(part, Code):
+            out.append(f"`{part.text}`")
+        elif isinstance(part, Strong):
+            out.append(f"**{_escape(part.text, in_table).strip()}**" + (" " if part.text.endswith(" ") else ""))
+        elif isinstance(part, Link):
+            out.append(f"[{_escape(part.text, in_table)}]({part.target})")
+        else:
+            out.append(_escape(str(part), in_table))
+    return "".join(out)
+
+
+def _step(b: StepBlock) -> str:
+    lines = [f"**Lemma {b.number}** ({_STATUS.get(b.status, b.status)}, rule `{b.rule}`). {inline(b.lemma)}", ""]
+    lines.append(f"- *Why:* {inline(b.why)}" + (f" {inline(b.note)}" if b.note else ""))
+    label = certificate_label(b.status)
+    if len(b.certified) == 1:
+        lines.append(f"- *{label}:* {inline(b.certified[0])}")
+    else:
+        lines.append(f"- *{label}:*")
+        lines += [f"  - {inline(c)}" for c in b.certified]
+    return "\n".join(lines)
+
+
+def markdown_of(blocks: list) -> str:
+    """Typeset a document as GitHub-flavoured Markdown."""
+    out = []
+    for b in blocks:
+        if isinstance(b, Heading):
+            out.append("#" * b.level + " " + inline(b.text))
+        elif isinstance(b, Para):
+            out.append(inline(b.text))
+        elif isinstance(b, Items):
+            out.append("\n".join("- " + inline(it) for it in b.items))
+        elif isinstance(b, Table):
+            rows = ["| " + " | ".join(h.replace("|", "\\|") for h in b.header) + " |",
+                    "|" + "---|" * len(b.header)]
+            rows += ["| " + " | ".join(inline(c, in_table=True) for c in r) + " |" for r in b.rows]
+            out.append("\n".join(rows))
+        elif isinstance(b, StepBlock):
+            out.append(_step(b))
+        elif isinstance(b, Pre):
+            out.append("```\n" + b.text.rstrip("\n") + "\n```")
+        elif isinstance(b, Figure):
+            out.append(f"*Figure: {_escape(b.caption)} (embedded in the HTML report).*")
+        else:  # pragma: no cover - every block type is handled above
+            raise TypeError(f"unknown block {b!r}")
+    return "\n\n".join(out) + "\n"

@@ -1,0 +1,155 @@
+"""The words of a report: rules said in the papers' vocabulary, certificates summarised.
+
+Every prover names the rule that establishes a step (``Step.rule``). A report
+says, for each step, *why* it holds: the rule in words, in the vocabulary of the
+papers (maxout unit, rank, token-wise shift, hardmax, region, utility). Rules not
+listed here are still reported, by name, with the prover's note.
+
+A certificate is plain JSON data; :func:`summarise_certificate` turns it into a
+few readable lines: scalars in full, vectors and matrices by their size, a few
+entries and their extremes.
+
+>>> rule_in_words("affine-bound-box")[:44]
+'an affine form attains its extremes over a b'
+>>> summarise_certificate({"lower": "-3/2", "farkas": ["1/2", 0, 0, 0, 0, 0, 0, 3]})
+[['lower = ', '-3/2'], ['farkas: ', 'vector of 8 rationals (', '1/2, 0, 0, 0, …, 3', ')']]
+"""
+
+from __future__ import annotations
+
+import re
+
+_RATIONAL = re.compile(r"^-?\d+(/\d+)?$")
+
+#: rule name -> why a step established by it holds, in words
+RULES: dict[str, str] = {
+    # exact facts about affine forms and cells (THEORY.md section 7)
+    "affine-bound-box": "an affine form attains its extremes over a box at a vertex, so its exact range is "
+    "the constant plus, for each coordinate, the coefficient times the matching endpoint",
+    "affine-bound-polytope": "an affine form is bounded over a polytope by an exact LP; the dual solution "
+    "(a nonnegative combination of the constraints) certifies the bound",
+    "linear-identity": "two affine maps are equal when they agree coefficient by coefficient, checked exactly",
+    "affine-identity": "two affine maps are equal when they agree coefficient by coefficient, checked exactly",
+    "farkas": "a cell is empty when a nonnegative combination y of its inequalities gives 0 <= y.b < 0 "
+    "(Farkas' lemma)",
+    "empty-cell": "a cell is empty when a nonnegative combination y of its inequalities gives 0 <= y.b < 0 "
+    "(Farkas' lemma)",
+    "witness": "a cell is non-empty because it contains the witness point, checked by exact substitution",
+    "counterexample": "the claim fails at the counterexample point, checked by plain exact evaluation",
+    "polynomial-identity": "two polynomials are equal when all their coefficients agree exactly",
+    # Paper A: the compiled Transformer (THEORY.md section 1)
+    "embedding": "the embedding writes x into the input slots and the token-wise shift (the position one-hot "
+    "and the constant 1) into every token, exactly as the construction prescribes",
+    "relu-fixed-sign": "a ReLU whose argument has a fixed sign on the domain acts linearly there "
+    "(identity when the argument is >= 0, zero when it is <= 0); the sign follows from an exact bound",
+    "gating": "on the piece-token of a maxout piece the gated ReLU passes that piece plus B, on every other "
+    "token the token-wise shift pushes its argument below 0, so the feed-forward block writes each piece "
+    "of each maxout unit onto its own token",
+    "hardmax-max-head": "a hardmax head whose value equals its score returns the maximum score, "
+    "whatever the ties (an average of equal maximal values is that maximum)",
+    "max-head": "a hardmax head whose value equals its score returns the maximum score, "
+    "whatever the ties (an average of equal maximal values is that maximum)",
+    "selection-head": "a hardmax head with a proved unique winner (its score beats every other by a "
+    "positive margin on the domain) returns the winner's value",
+    "drop-carrier": "the carrier token holds -B, and every piece is >= -B on the domain, "
+    "so max(-B, l_1, ..., l_k) is the maxout unit max(l_1, ..., l_k)",
+    "readout": "the read-out of the last token is an affine map, compared with the net's read-out "
+    "coefficient by coefficient",
+    "composition": "the lemmas of consecutive blocks compose: the state after one block is the state "
+    "the next block is proved for",
+    "decision-procedure": "the domain is split into activation regions (ReLU signs and argmax sets, ties "
+    "as equalities); on every non-empty region the two affine maps agree exactly, and the regions cover "
+    "the domain",
+    # Paper A: regions and softmax (THEORY.md sections 3, 4)
+    "region-count": "linear regions are counted by enumerating the cells of the domain with exact LP "
+    "(a witness for each non-empty cell, a Farkas vector for each empty one) and merging neighbouring "
+    "cells with the same affine map",
+    "softmax-max-head": "for scores s_1..s_n, 0 <= max s - softmax average <= min((n-1)/(e lambda), ln(n)/lambda), "
+    "evaluated with rigorous interval arithmetic",
+    "softmax-selection": "with winner margin delta the softmax weight on the winner is at least "
+    "1 - (n-1) exp(-lambda delta), evaluated with rigorous interval arithmetic",
+    "lipschitz": "errors propagate through later blocks with their exact inf-norm Lipschitz constants",
+    # Paper B (THEORY.md sections 5, 6)
+    "ldl": "an exact LDL^T factorisation with nonnegative pivots shows the relation matrix is positive "
+    "semidefinite",
+    "lagrange-four-squares": "each nonnegative rational pivot is a sum of four rational squares (Lagrange), "
+    "which gives rational feature rows",
+    "rank-factorisation": "an exact rank factorisation R = P Q^T gives query and key features of dimension rank R",
+    "interpolation": "a ReLU MLP interpolates finitely many points exactly: project onto a separating "
+    "direction, then a piecewise-linear interpolant per output coordinate",
+    "inner-product": "each table entry equals the inner product of the two feature vectors, "
+    "evaluated exactly",
+    "utility": "on a complete finite preorder the rank of the indifference class in the chain of classes is "
+    "a utility: x <= y iff u(x) <= u(y), checked on every pair",
+    "debreu-utility": "on a complete finite preorder the rank of the indifference class in the chain of "
+    "classes is a utility: x <= y iff u(x) <= u(y), checked on every pair",
+    "hardmax-retrieval": "the attention scores are beta times the utility, so hardmax attention puts "
+    "equal weight on exactly the maximal keys",
+    "softmax-retrieval": "with utility gap eta, softmax attention puts weight at least "
+    "1/(1 + (n-1) exp(-beta eta)) on the maximal keys; beta >= ln((n-1)(1-eps)/eps)/eta gives 1 - eps",
+}
+
+
+def rule_in_words(rule: str) -> str:
+    """Why a step established by ``rule`` holds, in words ('' when unknown)."""
+    return RULES.get(rule, "")
+
+
+def is_rational_text(value) -> bool:
+    """An integer, or a string that is an exact rational in canonical form."""
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (isinstance(value, str) and bool(_RATIONAL.match(value)))
+
+
+def _shown(values, head: int = 4) -> str:
+    texts = [str(v) for v in values]
+    if len(texts) <= head + 2:
+        return ", ".join(texts)
+    return ", ".join(texts[:head]) + ", …, " + texts[-1]
+
+
+def _summarise_value(value) -> list:
+    """One value of a certificate as inline text (without its key)."""
+    if is_rational_text(value):
+        return [str(value)]
+    if isinstance(value, bool) or value is None:
+        return [str(value).lower()]
+    if isinstance(value, str):
+        return [value if len(value) <= 80 else value[:77] + "…"]
+    if isinstance(value, list):
+        if not value:
+            return ["empty list"]
+        if all(is_rational_text(v) for v in value):
+            return [f"vector of {len(value)} rationals (", _shown(value), ")"]
+        if all(isinstance(v, list) and all(is_rational_text(e) for e in v) for v in value):
+            cols = {len(v) for v in value}
+            shape = f"{len(value)} x {cols.pop()}" if len(cols) == 1 else f"{len(value)} rows"
+            nonzero = sum(1 for v in value for e in v if str(e) != "0")
+            return [f"{shape} matrix of rationals, {nonzero} nonzero"]
+        if all(isinstance(v, dict) for v in value):
+            keys = sorted({k for v in value for k in v})
+            return [f"{len(value)} records ({', '.join(keys[:6])}{', …' if len(keys) > 6 else ''})"]
+        return [f"list of {len(value)} entries"]
+    if isinstance(value, dict):
+        if not value:
+            return ["empty"]
+        if len(value) <= 4 and all(is_rational_text(v) for v in value.values()):
+            out: list = []
+            for i, (k, v) in enumerate(value.items()):
+                out += ([", "] if i else []) + [f"{k} = ", str(v)]
+            return out
+        return [f"{len(value)} entries ({', '.join(list(map(str, value))[:6])}{', …' if len(value) > 6 else ''})"]
+    return [str(value)]
+
+
+def summarise_certificate(certificate: dict, limit: int = 8) -> list[list]:
+    """A certificate as at most ``limit`` lines of inline text, one per key."""
+    lines = []
+    for key, value in list(certificate.items())[:limit]:
+        body = _summarise_value(value)
+        sep = " = " if is_rational_text(value) else ": "
+        lines.append([f"{key}{sep}"] + body)
+    if len(certificate) > limit:
+        lines.append([f"… and {len(certificate) - limit} more entries"])
+    return lines
