@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..errors import DimensionError, InputError
-from ..exact import Matrix, Rational, from_rationals, rows, vstack
+from ..exact import Matrix, Rational, vstack
+from ..exact.scaled import ScaledBatch, integer_affine
 from .affine import AffineMap
 from .base import Model, check_dim, input_symbols, require_seq
 
@@ -72,6 +73,7 @@ class MaxoutLayer:
             vstack(*[u.pieces.W for u in self.units]), vstack(*[u.pieces.b for u in self.units])
         )
         self._ranks = [u.rank for u in self.units]
+        self._integer_form = integer_affine(self._stacked.W, self._stacked.b)
 
     @property
     def ranks(self) -> list[int]:
@@ -79,13 +81,12 @@ class MaxoutLayer:
 
     def apply_batch(self, X: Matrix) -> Matrix:
         """The layer on an ``input_dim x N`` batch: one product, then a max per unit."""
-        P = rows(self._stacked._evaluate_batch(X))
-        out, start = [], 0
-        for k in self._ranks:
-            group = P[start : start + k]
-            out.append(group[0] if k == 1 else list(map(max, *group)))
-            start += k
-        return from_rationals(out, (len(out), X.shape[1]))
+        return self.apply_scaled(ScaledBatch.from_matrix(X)).to_matrix()
+
+    def apply_scaled(self, X: ScaledBatch) -> ScaledBatch:
+        """The layer on a batch in common-denominator form (one integer product, then
+        integer maxima: see :mod:`symrel.exact.scaled`)."""
+        return X.affine(*self._integer_form).max_groups(self._ranks).reduced()
 
     def evaluate(self, x) -> list[Rational]:
         from ..exact import flat, vector
@@ -144,9 +145,12 @@ class MaxoutNet(Model):
         return len(self.layers)
 
     def _evaluate_batch(self, X: Matrix) -> Matrix:
+        S = ScaledBatch.from_matrix(X)
         for layer in self.layers:
-            X = layer.apply_batch(X)
-        return self.readout._evaluate_batch(X) if self.readout is not None else X
+            S = layer.apply_scaled(S)
+        if self.readout is not None:
+            S = S.affine(*integer_affine(self.readout.W, self.readout.b))
+        return S.to_matrix()
 
     def hidden_batch(self, X: Matrix) -> list[Matrix]:
         """The outputs of every layer on a batch (before the read-out)."""

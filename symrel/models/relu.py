@@ -6,6 +6,7 @@ from typing import Sequence
 
 from ..errors import DimensionError, InputError
 from ..exact import Matrix, Q, from_rationals, rows
+from ..exact.scaled import ScaledBatch, integer_affine
 from .affine import AffineMap
 from .base import Model, check_dim, input_symbols, require_seq
 
@@ -21,6 +22,7 @@ class DenseLayer:
         self.affine = AffineMap(W, b, input_dim=input_dim, path=path)
         self.activation = activation
         self.input_dim, self.output_dim = self.affine.input_dim, self.affine.output_dim
+        self._integer_form = integer_affine(self.affine.W, self.affine.b)
 
     def apply_batch(self, X: Matrix) -> Matrix:
         Y = self.affine._evaluate_batch(X)
@@ -28,6 +30,11 @@ class DenseLayer:
             zero = Q(0)
             Y = from_rationals([[v if v > zero else zero for v in r] for r in rows(Y)], Y.shape)
         return Y
+
+    def apply_scaled(self, X: ScaledBatch) -> ScaledBatch:
+        """The layer on a batch in common-denominator form (:mod:`symrel.exact.scaled`)."""
+        Y = X.affine(*self._integer_form)
+        return (Y.relu() if self.activation == "relu" else Y).reduced()
 
     def __eq__(self, other):
         return isinstance(other, DenseLayer) and self.activation == other.activation and self.affine == other.affine
@@ -67,9 +74,10 @@ class ReLUNet(Model):
         return sum(layer.output_dim for layer in self.layers if layer.activation == "relu")
 
     def _evaluate_batch(self, X: Matrix) -> Matrix:
+        S = ScaledBatch.from_matrix(X)
         for layer in self.layers:
-            X = layer.apply_batch(X)
-        return X
+            S = layer.apply_scaled(S)
+        return S.to_matrix()
 
     def num_parameters(self) -> int:
         return sum(layer.affine.num_parameters() for layer in self.layers)
