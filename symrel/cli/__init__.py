@@ -32,6 +32,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .. import __version__
 
     parser.add_argument("--version", action="version", version=f"symrel {__version__}")
+    parser.add_argument("--max-digits", type=int, default=None, metavar="N",
+                        help="refuse numbers with more than N digits in a numerator or denominator (default 10000)")
+    parser.add_argument("--max-exponent", type=int, default=None, metavar="N",
+                        help="refuse decimal exponents beyond N in absolute value (default 10000)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for info in sorted(pkgutil.iter_modules(_commands.__path__), key=lambda m: m.name):
         if info.name.startswith("_"):
@@ -73,8 +77,11 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT
+    from ..exact import number_limits
+
     try:
-        code = args.func(args)
+        with number_limits(args.max_digits, args.max_exponent):
+            code = args.func(args)
     except InputError as err:
         _report_error(args, err.one_line())
         return EXIT_BAD_INPUT

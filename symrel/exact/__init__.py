@@ -18,6 +18,7 @@ from .numbers import (
     floor,
     format_rational,
     is_integral,
+    number_limits,
     numerator,
     rational,
     rational_str,

@@ -23,7 +23,7 @@ from sympy import QQ
 from sympy.polys.matrices import DomainMatrix
 
 from ..errors import DimensionError, InputError
-from .numbers import DEFAULT_LIMITS, NumberLimits, Rational, format_rational, rational
+from .numbers import NumberLimits, Rational, format_rational, rational
 
 Matrix = DomainMatrix
 
@@ -46,7 +46,7 @@ def matrix(
     path: str = "matrix",
     shape: tuple[int | None, int | None] | None = None,
     exact_floats: bool = False,
-    limits: NumberLimits = DEFAULT_LIMITS,
+    limits: NumberLimits | None = None,
 ) -> DomainMatrix:
     """Parse a list of rows of numbers into an exact matrix.
 
@@ -98,7 +98,7 @@ def vector(
     path: str = "vector",
     length: int | None = None,
     exact_floats: bool = False,
-    limits: NumberLimits = DEFAULT_LIMITS,
+    limits: NumberLimits | None = None,
 ) -> DomainMatrix:
     """Parse a list of numbers into an exact column vector (``n x 1``).
 

@@ -59,6 +59,33 @@ class NumberLimits:
 
 
 DEFAULT_LIMITS = NumberLimits()
+_limits = [DEFAULT_LIMITS]
+
+
+class number_limits:
+    """Context manager setting the size limits for numbers parsed inside it.
+
+    >>> with number_limits(max_digits=3):
+    ...     rational("12345")
+    Traceback (most recent call last):
+    ...
+    symrel.errors.LimitError: value: expected at most 3 digits, got a number with 5
+    """
+
+    def __init__(self, max_digits: int | None = None, max_exponent: int | None = None):
+        cur = _limits[-1]
+        self.limits = NumberLimits(
+            cur.max_digits if max_digits is None else max_digits,
+            cur.max_exponent if max_exponent is None else max_exponent,
+        )
+
+    def __enter__(self):
+        _limits.append(self.limits)
+        return self.limits
+
+    def __exit__(self, *exc):
+        _limits.pop()
+        return False
 
 
 def _check_digits(digits: str, path: str, limits: NumberLimits) -> None:
@@ -113,7 +140,7 @@ def rational(
     *,
     path: str = "value",
     exact_floats: bool = False,
-    limits: NumberLimits = DEFAULT_LIMITS,
+    limits: NumberLimits | None = None,
 ) -> Rational:
     """Convert ``value`` to an exact rational (an element of ``QQ``).
 
@@ -127,6 +154,8 @@ def rational(
     ...
     symrel.errors.InputError: value: expected an exact rational (an integer or a string such as "1/2"), got the float 0.5; pass exact_floats=True to convert it exactly
     """
+    if limits is None:
+        limits = _limits[-1]
     if isinstance(value, bool):
         raise InputError(f"expected an exact rational, got the boolean {value}", path=path)
     if QQ.of_type(value):

@@ -81,3 +81,15 @@ def test_convert_writes_atomically(run_cli, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.json", "r.json"]
     code, stdout, _ = run_cli("eval", out, "--input", "1/4")
     assert stdout == "1/2\n"
+
+
+def test_number_size_limit_is_configurable(run_cli, tmp_path):
+    model = tmp_path / "m.json"
+    model.write_text('{"symrel": 1, "kind": "cpwl1d", "x": [0, "123456789"], "y": [0, 1]}')
+    assert run_cli("eval", model, "--input", "1")[0] == 0
+    code, _, err = run_cli("--max-digits", "5", "eval", model, "--input", "1")
+    assert code == 2 and "x[1]" in err and "digits" in err
+    big = tmp_path / "big.json"
+    big.write_text('{"symrel": 1, "kind": "cpwl1d", "x": [0, "1e99999999999"], "y": [0, 1]}')
+    code, _, err = run_cli("eval", big, "--input", "1")
+    assert code == 2 and "exponent" in err
