@@ -1,0 +1,60 @@
+"""A cross-validation report as Markdown (``symrel crossval --report R.md``)."""
+
+from __future__ import annotations
+
+from ..exact import format_rational
+
+
+def _q(v) -> str:
+    return f"`{format_rational(v)}` (~{float(v):.3g})"
+
+
+def report_markdown(rep) -> str:
+    pts = rep.points.points
+    lines = [
+        f"# Cross-validation: {rep.model_kind} model, {rep.backend}, {rep.dtype}",
+        "",
+        f"- reference: {rep.reference}",
+        f"- inputs: {len(pts)} points, floats of {rep.dtype} (the float and the exact run see the same input): "
+        + ", ".join(f"{n} {k}" for k, n in rep.points.counts().items()),
+        f"- largest output error: {_q(rep.max_abs_error)}; in ULPs of the exact value: {_q(rep.max_ulp_error)}",
+    ]
+    if rep.worst_input is not None:
+        lines.append(f"- worst input (exact): `[{', '.join(str(format_rational(v)) for v in rep.worst_input)}]`")
+    if rep.weight_rounding is not None:
+        w = rep.weight_rounding
+        lines.append(f"- weights rounded to {w.format}: largest weight error {_q(w.max_error)} at `{w.worst}`"
+                     + (f", {w.overflows} weights overflow to infinity" if w.overflows else ""))
+    lines.append(f"- verdict: {'no NaN/Inf, no argmax flip' if rep.ok else 'PROBLEMS FOUND (below)'}")
+    lines += ["", "## Per stage and per output", "", "| stage | max abs error | max ULP error | NaN/Inf |", "|---|---|---|---|"]
+    for s in rep.stages[:-1] + rep.outputs:
+        lines.append(f"| {s.name} | {float(s.max_abs_error):.3g} | {float(s.max_ulp_error):.3g} | {s.nonfinite} |")
+    if rep.error_bound is not None:
+        b = rep.error_bound
+        lines += ["", "## Rigorous float error bound", "", f"Rule: `{b['rule']}`.",
+                  f"Largest bound {b['max_bound_float']:.3g}; largest observed error / bound = {b['max_error_over_bound_float']:.3g}"
+                  f" ({'within the bound everywhere' if not b['violations'] else str(len(b['violations'])) + ' VIOLATIONS'})."]
+    if rep.flips:
+        lines += ["", f"## Argmax flips ({len(rep.flips)})", ""]
+        for f in rep.flips[:10]:
+            lines.append(f"- input `{f['input']}` ({f['source']}): exact argmax {f['exact_argmax']}, float argmax {f['float_argmax']}")
+    if rep.nonfinite:
+        lines += ["", f"## NaN / Inf ({len(rep.nonfinite)} shown)", ""]
+        for f in rep.nonfinite[:10]:
+            lines.append(f"- {f['stage']} feature {f['feature']} = {f['value']} at input `{f['input']}`")
+    if rep.hardmax_rule is not None:
+        h = rep.hardmax_rule
+        lines += ["", "## Hardmax tie rule", "", h["rule"] + ".",
+                  f"The two rules give different outputs at {h['points_where_rules_differ']} of {h['points_checked']} inputs"
+                  + (" (this backend uses the first-maximiser rule)." if h.get("applies") else ".")]
+        for d in h["disagreements"][:10]:
+            lines.append(f"- input `{d['input']}`: symrel {d['symrel']}, first maximiser {d['first_maximiser']}")
+    if rep.softmax is not None:
+        s = rep.softmax
+        lines += ["", "## Softmax attention", "", f"Scales {s['scales']}; wrong answers: {s['wrong_count']}; "
+                  f"rigorous bound: {s['rigorous_bound']}."]
+        for w in s["wrong"][:10]:
+            lines.append(f"- input `{w['input']}`: {w['reason']}")
+    for n in rep.notes:
+        lines.append(f"\nNote: {n}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,48 @@
+"""Where ONNX's Hardmax and symrel's hardmax give different answers.
+
+symrel's hardmax puts weight ``1/|M|`` on every index of the argmax set M;
+ONNX's ``Hardmax`` puts weight 1 on the *first* maximiser (THEORY.md section 0).
+They differ only when a score column has a tie, and a tie changes the answer
+only when the tied keys carry different values. Both rules are evaluated
+exactly here, so a reported disagreement is a fact about the model at that
+input, not a rounding artefact.
+
+>>> from symrel.models import Transformer, Embedding, Block, Attention, AttentionHead, Readout
+>>> emb = Embedding([0], [[0, 1], [0, -1]], width=2, tokens=2)     # token t: (x, +-1)
+>>> head = AttentionHead([[0, 0]], [[0, 0]], [[1, 1]], [[1], [0]])   # all scores 0: a tie
+>>> t = Transformer(1, 2, 2, emb, [Block(Attention([head]))], Readout(0, [[1, 0]], width=2, tokens=2))
+>>> rep = hardmax_rule_report(t, [[Q(1)]])
+>>> rep["disagreements"][0]["symrel"], rep["disagreements"][0]["first_maximiser"]
+(['2'], ['3'])
+"""
+
+from __future__ import annotations
+
+from ..exact import Q, columns, format_rational
+from ..interop.program import exact_trace
+
+
+def hardmax_rule_report(model, points, exact_average=None, *, limit: int = 50) -> dict:
+    """Exact outputs under both rules at every point; the points where they differ."""
+    if exact_average is None:
+        exact_average = exact_trace(model, points)
+    first = exact_trace(model, points, hardmax_rule="first")
+    avg_out, first_out = columns(exact_average[-1][1]), columns(first[-1][1])
+    diffs = []
+    count = 0
+    for x, a, f in zip(points, avg_out, first_out):
+        if a != f:
+            count += 1
+            if len(diffs) < limit:
+                diffs.append({"input": [format_rational(v) for v in x],
+                              "symrel": [format_rational(v) for v in a],
+                              "first_maximiser": [format_rational(v) for v in f]})
+    return {
+        "rule": "symrel hardmax averages over the argmax set; ONNX Hardmax takes the first maximiser",
+        "points_checked": len(points),
+        "points_where_rules_differ": count,
+        "disagreements": diffs,
+    }
+
+
+_ = Q

@@ -1,0 +1,166 @@
+"""Any symrel model as a numpy function in a chosen float dtype.
+
+The model is lowered to a :class:`~symrel.interop.program.Program`, every weight
+is rounded to the dtype exactly (:func:`~symrel.interop.floats.round_matrix`),
+and the rounding error of the weights is reported exactly
+(:class:`WeightRounding`). :func:`rounded_stages` is shared with the PyTorch and
+ONNX exporters, so all three run the same rounded weights.
+
+Float arithmetic semantics are the library's: numpy computes in the dtype of
+its arrays (float16 products included). Hardmax attention averages over the
+scores that are equal *in floats* (symrel's rule applied to float scores).
+
+>>> from symrel.models import ReLUNet, DenseLayer
+>>> net = ReLUNet(1, [DenseLayer([["1/3"]], [0], "none")])
+>>> f = NumpyModel(net, "float16")                    # doctest: +SKIP (needs numpy)
+>>> str(f.rounding.max_error)                          # doctest: +SKIP (needs numpy)
+'1/12288'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from ..exact import Q, Rational, format_rational
+from .extras import require
+from .floats import FloatFormat, float_format, round_matrix
+from .program import Affine, AttentionOp, Embed, FeedForwardOp, GroupMax, Program, ReadoutOp, Relu, lower
+
+
+@dataclass
+class WeightRounding:
+    """The exact error of rounding every parameter of a program to a format."""
+
+    format: str
+    entries: list  # (path, max |rounded - exact|, number of overflowing entries)
+
+    @property
+    def max_error(self) -> Rational:
+        return max((e for _, e, _ in self.entries), default=Q(0))
+
+    @property
+    def worst(self) -> str | None:
+        best = max(self.entries, key=lambda t: t[1], default=None)
+        return best[0] if best else None
+
+    @property
+    def overflows(self) -> int:
+        return sum(n for _, _, n in self.entries)
+
+    def to_json(self) -> dict:
+        return {
+            "dtype": self.format,
+            "max_weight_error": format_rational(self.max_error),
+            "worst_parameter": self.worst,
+            "overflowing_weights": self.overflows,
+            "parameters": [{"path": p, "max_error": format_rational(e), "overflows": n} for p, e, n in self.entries],
+        }
+
+
+def rounded_stages(program: Program, fmt: FloatFormat):
+    """The program's stages with every exact matrix replaced by a numpy array of
+    ``fmt`` (biases as 1-D arrays, offsets as ``T x m``), and the rounding report."""
+    entries = []
+
+    def arr(M, path, vector=False, transpose=False):
+        R = round_matrix(M, fmt)
+        entries.append((path, R.max_error, len(R.overflows)))
+        a = R.to_numpy(fmt)
+        if transpose:
+            a = a.T.copy()
+        return a.reshape(-1) if vector else a
+
+    stages = []
+    for st in program.stages:
+        ops = []
+        for k, op in enumerate(st.ops):
+            p = st.name if len(st.ops) == 1 else f"{st.name}.op{k}"
+            if isinstance(op, Affine):
+                op = Affine(arr(op.W, f"{p}.W"), arr(op.b, f"{p}.b", vector=True))
+            elif isinstance(op, Embed):
+                op = Embed(arr(op.E, f"{p}.E"), arr(op.offsets, f"{p}.offsets", transpose=True))
+            elif isinstance(op, FeedForwardOp):
+                op = FeedForwardOp(arr(op.W1, f"{p}.W1"), arr(op.b1, f"{p}.b1", vector=True),
+                                   arr(op.W2, f"{p}.W2"), arr(op.b2, f"{p}.b2", vector=True))
+            elif isinstance(op, ReadoutOp):
+                op = ReadoutOp(op.token, arr(op.W, f"{p}.W"), arr(op.b, f"{p}.b", vector=True))
+            elif isinstance(op, AttentionOp):
+                heads = [tuple(arr(M, f"{p}.heads[{h}].{nm}") for nm, M in zip(("WQ", "WK", "WV", "WO"), mats))
+                         for h, mats in enumerate(op.heads)]
+                scale = None
+                if op.scale is not None:
+                    from ..exact import from_rationals
+
+                    scale = arr(from_rationals([[op.scale]], (1, 1)), f"{p}.scale", vector=True)[0]
+                op = AttentionOp(heads, op.rule, scale)
+            ops.append(op)
+        stages.append(dataclasses.replace(st, ops=ops))
+    return stages, WeightRounding(fmt.name, entries)
+
+
+class NumpyModel:
+    """A symrel model (or program) evaluated by numpy in one float dtype.
+
+    ``trace(X)`` gives the state after every stage as ``(name, N x features)``
+    arrays, ``__call__(X)`` the outputs; ``X`` is an ``N x input_dim`` array
+    (converted to the dtype). ``rounding`` reports the weight rounding exactly.
+    """
+
+    def __init__(self, model, dtype: str = "float32"):
+        self.np = require("numpy", "numeric")
+        self.program = model if isinstance(model, Program) else lower(model)
+        self.format = float_format(dtype)
+        from .floats import numpy_dtype
+
+        self.dtype = numpy_dtype(self.format)
+        self.stages, self.rounding = rounded_stages(self.program, self.format)
+
+    def trace(self, X) -> list:
+        np = self.np
+        Z = np.asarray(X).astype(self.dtype)
+        out = []
+        with np.errstate(all="ignore"):  # overflow to inf / nan is what we want to see
+            for st in self.stages:
+                for op in st.ops:
+                    # back to the dtype: ml_dtypes computes bfloat16 products in float32
+                    Z = self._apply(op, Z).astype(self.dtype)
+                out.append((st.name, Z.reshape(Z.shape[0], -1)))
+        return out
+
+    def __call__(self, X):
+        return self.trace(X)[-1][1]
+
+    def _apply(self, op, Z):
+        np = self.np
+        if isinstance(op, Affine):
+            return Z @ op.W.T + op.b
+        if isinstance(op, Relu):
+            return np.maximum(Z, np.zeros((), dtype=Z.dtype))
+        if isinstance(op, GroupMax):
+            return Z.reshape(Z.shape[0], -1, op.rank).max(axis=-1)
+        if isinstance(op, Embed):
+            return (Z @ op.E.T)[:, None, :] + op.offsets[None, :, :]
+        if isinstance(op, FeedForwardOp):
+            H = np.maximum(Z @ op.W1.T + op.b1, np.zeros((), dtype=Z.dtype))
+            return Z + (H @ op.W2.T + op.b2)
+        if isinstance(op, ReadoutOp):
+            return Z[:, op.token, :] @ op.W.T + op.b
+        if isinstance(op, AttentionOp):
+            out = Z
+            for WQ, WK, WV, WO in op.heads:
+                S = (Z @ WQ.T) @ np.swapaxes(Z @ WK.T, 1, 2)  # S[n, t, s]: query t, key s
+                A = self._weights(S, op)
+                out = out + (A @ (Z @ WV.T)) @ WO.T
+            return out
+        raise TypeError(f"unknown operation {op!r}")  # pragma: no cover
+
+    def _weights(self, S, op):
+        np = self.np
+        if op.rule == "softmax":
+            s = S * op.scale
+            s = s - s.max(axis=-1, keepdims=True)
+            e = np.exp(s)
+            return e / e.sum(axis=-1, keepdims=True)
+        top = S == S.max(axis=-1, keepdims=True)
+        return (top / top.sum(axis=-1, keepdims=True)).astype(S.dtype)
