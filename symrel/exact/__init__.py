@@ -52,5 +52,6 @@ from .matrices import (
     zeros,
 )
 from .bounds import affine_range_on_box, ground_types
+from .lp import LPResult, exact_simplex, feasibility, is_farkas, is_witness
 
 __all__ = [name for name in dir() if not name.startswith("_")]
