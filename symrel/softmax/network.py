@@ -1,0 +1,352 @@
+"""A certified lambda for a whole Transformer: softmax at lambda within eps of hardmax.
+
+Claim (for a Transformer T, a box D and eps > 0): with every attention sublayer of T
+switched to softmax at scale lambda, ``sup_{x in D} |T_softmax(x) - T_hardmax(x)|_inf <= eps``.
+
+Proof, followed block by block (:func:`propagate`): the hardmax states have the exact
+ranges of :mod:`symrel.softmax.ranges`; an entrywise error bound ``E_b[t][r]`` on
+``|Z_softmax - Z_hardmax|`` starts at 0 and grows as follows.
+
+* **max head** (value ``= mu * score``, ``score = k . Z_s``): the output moves by at most
+  ``|W_O mu| (max_s |k| E_s + gap(T, lambda))``, because ``max`` is 1-Lipschitz in the
+  inf-norm and ``0 <= max s - softmax-average <= gap(T, lambda) = min((T-1)/(e lambda), ln T/lambda)``
+  for any scores (:func:`~symrel.softmax.lemmas.max_head_gap`).
+* **selection head** (key ``w(t)`` wins by ``delta_t`` on the box): the score errors are
+  bounded from the key/query ranges and errors, the margin left is
+  ``delta' = delta_t - err(w) - max_s err(s)``, which must be positive, and the output moves
+  by at most ``|W_O| (|W_V| E_w + 2 (T-1) exp(-lambda delta') Vmax)``
+  (:func:`~symrel.softmax.lemmas.selection_weight_loss`).
+* **feed-forward**: a unit with pre-activation error ``e_a = |W1_h| E_t``: if its exact
+  range keeps a margin ``>= e_a`` from 0 (a *gating margin*), both versions are on the same
+  side, so it is exactly linear or exactly 0; the linear units are folded,
+  ``E' = |I + W2_L W1_L| E + sum_{other h} |W2_h| e_a`` (``|ReLU a - ReLU b| <= |a - b|``).
+  With ``strict_gating`` a gate whose margin cannot absorb ``e_a`` is an obstacle instead.
+* **read-out**: ``|W| E_token``; the claim holds when every entry is ``<= eps``.
+
+Every number is an exact rational; exp, e and log enter only through the rational referee
+of :mod:`symrel.softmax.taylor` (cross-checked against mpmath.iv and arb at the returned
+lambda). :func:`lambda_min` searches lambda by bisection and certifies the rational it returns
+by re-running the whole propagation at that rational.
+
+>>> from symrel.compiler import compile_maxout
+>>> from symrel.models import MaxoutNet, MaxoutLayer, MaxoutUnit, Box
+>>> from symrel.exact import rational as r
+>>> net = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], [-1], [0]], [0, 0, "1/2"])])])
+>>> D = Box([[-1, 1]])
+>>> res = lambda_min(compile_maxout(net, D).transformer, D, r("1/100"))
+>>> res.proved, str(res.lam), res.bound <= r("1/100")
+(True, '27591/250', True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..exact import Q, Rational, rational, rational_str
+from ..proof import OPEN, PROVED, Proof, Step
+from .lemmas import DIGITS, _eps, ceil_significant, max_head_gap, selection_weight_loss
+from .ranges import FeedForwardPlan, Plan, abs_dot, analyse, linear_fold, max_abs, sparse_rows
+
+#: lambda beyond which the search gives up (the claim stays open).
+MAX_LAMBDA = Q(10) ** 40
+
+CLAIM_KIND = "softmax-bound"
+
+
+@dataclass
+class GateRecord:
+    """A ReLU whose hardmax sign is fixed on the box (distance ``margin`` from 0) but whose
+    pre-activation error ``error`` exceeds that margin at this lambda."""
+
+    block: int
+    token: int
+    unit: int
+    margin: Rational
+    error: Rational
+
+
+@dataclass
+class ErrorTrace:
+    """The error propagation at one lambda: entrywise bound per block, the lemma bounds used,
+    the output error per component, and what stopped it (``obstacle``)."""
+
+    lam: Rational
+    block_errors: list[Rational] = field(default_factory=list)
+    heads: list[dict] = field(default_factory=list)
+    feedforwards: list[dict] = field(default_factory=list)
+    gates: list[GateRecord] = field(default_factory=list)
+    output_error: list[Rational] = field(default_factory=list)
+    obstacle: str | None = None
+
+    @property
+    def total(self) -> Rational | None:
+        """The bound on the sup-norm error of the output (None when the proof stopped)."""
+        if self.obstacle is not None:
+            return None
+        return max(self.output_error) if self.output_error else Q(0)
+
+
+def _fold_abs(ff: FeedForwardPlan, linear: frozenset) -> dict[int, list[tuple[int, Rational]]]:
+    """Rows of ``|I + W2_L W1_L|`` (sparse), cached per set of linear units."""
+    cache = ff.__dict__.setdefault("_fold_cache", {})
+    if linear not in cache:
+        M = linear_fold(ff, sorted(linear))
+        rows_abs = {}
+        for r, row in M.items():
+            row = dict(row)
+            row[r] = row.get(r, Q(0)) + 1
+            rows_abs[r] = [(c, abs(v)) for c, v in row.items() if v]
+        cache[linear] = rows_abs
+    return cache[linear]
+
+
+def _propagate_feedforward(b: int, ff: FeedForwardPlan, E, trace: ErrorTrace, strict: bool):
+    out = []
+    fixed = lipschitz = 0
+    for t, Et in enumerate(E):
+        pre = ff.pre[t]
+        ea = {h: abs_dot(ff.W1[h], Et) for h in ff.singles}
+        linear, loose = [p for p, _ in ff.pairs], []
+        for h in ff.singles:
+            lo, hi = pre[h]
+            if lo >= ea[h]:
+                linear.append(h)
+                fixed += 1
+            elif hi <= -ea[h]:
+                fixed += 1
+            else:
+                loose.append(h)
+                lipschitz += 1
+                if lo >= 0 or hi <= 0:
+                    trace.gates.append(GateRecord(b, t, h, lo if lo >= 0 else -hi, ea[h]))
+                elif strict:
+                    trace.obstacle = (f"block {b}, token {t}: hidden unit {h} has no fixed sign on the box "
+                                      f"(pre-activation range [{lo}, {hi}])")
+        if strict and trace.gates:
+            g = trace.gates[0]
+            trace.obstacle = (f"block {g.block}, token {g.token}: gating margin {rational_str(g.margin)} of hidden "
+                              f"unit {g.unit} cannot absorb the accumulated error {rational_str(g.error)}")
+        folded = _fold_abs(ff, frozenset(linear))
+        Et2 = []
+        for r in range(len(Et)):
+            row = folded.get(r)
+            Et2.append(Et[r] if row is None else sum((v * Et[c] for c, v in row if Et[c]), Q(0)))
+        for h in loose:
+            if ea[h]:
+                for r, w2 in ff.W2cols[h]:
+                    Et2[r] += abs(w2) * ea[h]
+        out.append(Et2)
+    trace.feedforwards.append({"block": b, "sign_fixed": fixed, "lipschitz": lipschitz, "pairs": len(ff.pairs)})
+    return out
+
+
+def _propagate_attention(b: int, heads, E, lam: Rational, trace: ErrorTrace, backends):
+    T = len(E)
+    out = [list(r) for r in E]
+    for hp in heads:
+        if hp.kind == "max":
+            score_err = max(abs_dot(hp.k, E[s]) for s in range(T))
+            gap = max_head_gap(T, lam, backends=backends).hi
+            c = score_err + gap
+            for t in range(T):
+                for r, v in hp.w:
+                    out[t][r] += abs(v) * c
+            trace.heads.append({"block": b, "head": hp.index, "kind": "max", "tokens": T, "gap": gap,
+                                "score_error": score_err, "output_error": c * max((abs(v) for _, v in hp.w), default=Q(0))})
+            continue
+        worst = Q(0)
+        least_margin = None
+        for t in range(T):
+            eQ = [abs_dot(row, E[t]) for row in hp.WQ]
+            qabs = [max_abs(iv) for iv in hp.query_ranges[t]]
+            serr = []
+            for s in range(T):
+                eK = [abs_dot(row, E[s]) for row in hp.WK]
+                kabs = [max_abs(iv) for iv in hp.key_ranges[s]]
+                serr.append(sum((ek * (qa + eq) + ka * eq for ek, ka, qa, eq in zip(eK, kabs, qabs, eQ)), Q(0)))
+            w = hp.winners[t]
+            margin = hp.margins[t] - serr[w] - max((serr[s] for s in range(T) if s != w), default=Q(0))
+            if margin <= 0:
+                trace.obstacle = (f"block {b}, head {hp.index}, query token {t}: selection margin "
+                                  f"{rational_str(hp.margins[t])} cannot absorb the score error "
+                                  f"{rational_str(hp.margins[t] - margin)}")
+                return out
+            least_margin = margin if least_margin is None else min(least_margin, margin)
+            loss = selection_weight_loss(T, lam, margin, backends=backends).hi
+            eV = [[abs_dot(row, E[s]) for row in hp.WV] for s in range(T)]
+            vmax = [max(max_abs(hp.value_ranges[s][j]) + eV[s][j] for s in range(T)) for j in range(len(hp.WV))]
+            for j, col in enumerate(hp.WO):
+                ej = eV[w][j] + 2 * loss * vmax[j]
+                worst = max(worst, ej)
+                for r, v in col:
+                    out[t][r] += abs(v) * ej
+        trace.heads.append({"block": b, "head": hp.index, "kind": "selection", "tokens": T,
+                            "margin": least_margin, "output_error": worst})
+    return out
+
+
+def propagate(plan: Plan, lam, *, strict_gating: bool = False, backends=("taylor",)) -> ErrorTrace:
+    """The certified error propagation through ``plan`` at scale ``lam`` (module doc).
+    Cost: O(blocks x tokens x nonzeros), plus a few series evaluations per head."""
+    lam = rational(lam, path="lambda")
+    backends = list(backends) if backends is not None else None
+    trace = ErrorTrace(lam)
+    T, m = plan.transformer.tokens, plan.transformer.width
+    E = [[Q(0)] * m for _ in range(T)]
+    if plan.obstacles:
+        trace.obstacle = plan.obstacles[0]
+        return trace
+    for bp in plan.blocks:
+        if bp.heads is not None:
+            E = _propagate_attention(bp.index, bp.heads, E, lam, trace, backends)
+        if trace.obstacle is None and bp.feedforward is not None:
+            E = _propagate_feedforward(bp.index, bp.feedforward, E, trace, strict_gating)
+        if trace.obstacle is not None:
+            return trace
+        trace.block_errors.append(max(max(r) for r in E))
+    R = plan.transformer.readout
+    trace.output_error = [abs_dot(row, E[R.token]) for row in sparse_rows(R.W)]
+    return trace
+
+
+@dataclass
+class NetworkBound:
+    """The result of :func:`lambda_min`: ``lam`` (certified, exact) or an obstacle."""
+
+    eps: Rational
+    lam: Rational | None
+    trace: ErrorTrace | None
+    below: Rational | None = None
+    below_bound: Rational | None = None
+    obstacle: str | None = None
+    needed_margin: Rational | None = None
+    strict_gating: bool = False
+    plan: Plan | None = None
+
+    @property
+    def proved(self) -> bool:
+        return self.lam is not None
+
+    @property
+    def bound(self) -> Rational | None:
+        return self.trace.total if self.trace is not None and self.lam is not None else None
+
+    def proof(self) -> Proof:
+        """The claim and its steps (:class:`symrel.proof.Proof`)."""
+        claim = (f"for all x in the box: |T_softmax(lambda)(x) - T_hardmax(x)|_inf <= {rational_str(self.eps)}"
+                 + (f" at lambda = {rational_str(self.lam)}" if self.lam is not None else ""))
+        p = Proof(claim=claim, construction="softmax-vs-hardmax error propagation (THEORY.md section 4)",
+                  claim_data={"kind": CLAIM_KIND, "eps": rational_str(self.eps),
+                              "lambda": rational_str(self.lam) if self.lam is not None else None})
+        if self.plan is not None:
+            kinds = [f"block {bp.index}: " + ", ".join(h.kind for h in bp.heads) for bp in self.plan.blocks if bp.heads]
+            p.add(Step("exact interval ranges of the hardmax states over the box; heads classified ("
+                       + "; ".join(kinds) + ")", "interval-ranges-box",
+                       {"blocks": len(self.plan.blocks)}, OPEN if self.plan.obstacles else PROVED,
+                       "; ".join(self.plan.obstacles)))
+        if self.trace is not None and self.lam is not None:
+            tr = self.trace
+            for h in tr.heads:
+                if h["kind"] == "max":
+                    p.add(Step(f"block {h['block']} head {h['head']}: max head over {h['tokens']} tokens, "
+                               f"error <= score error {_short(h['score_error'])} + gap {_short(h['gap'])}",
+                               "max-head-gap", {"gap_upper": rational_str(h["gap"]),
+                                                "score_error": rational_str(h["score_error"])}, PROVED))
+                else:
+                    p.add(Step(f"block {h['block']} head {h['head']}: selection head, least margin left "
+                               f"{_short(h['margin'])}, output error <= {_short(h['output_error'])}",
+                               "selection-margin", {"margin": rational_str(h["margin"]),
+                                                    "output_error": rational_str(h["output_error"])}, PROVED))
+            for f in tr.feedforwards:
+                p.add(Step(f"block {f['block']} feed-forward: {f['pairs']} linear pairs, {f['sign_fixed']} "
+                           f"(unit, token) signs fixed by a gating margin, {f['lipschitz']} bounded by |ReLU a - ReLU b| <= |a-b|",
+                           "inf-norm-lipschitz", {"block": f["block"]}, PROVED))
+            p.add(Step(f"read-out error <= {_short(tr.total)} <= eps = {rational_str(self.eps)}",
+                       "readout-bound", {"bound": rational_str(tr.total), "eps": rational_str(self.eps)},
+                       PROVED if tr.total <= self.eps else OPEN))
+        else:
+            note = self.obstacle or "no lambda found"
+            if self.needed_margin is not None:
+                note += f"; symrel compile --margin M with M > {rational_str(self.needed_margin)} would absorb it"
+            p.add(Step("a lambda with error <= eps", "lambda-search", {}, OPEN, note))
+        return p
+
+    def to_json(self) -> dict:
+        out = {"eps": rational_str(self.eps), "proved": self.proved,
+               "lambda": rational_str(self.lam) if self.lam is not None else None,
+               "strict_gating": self.strict_gating}
+        if self.lam is not None:
+            out["bound_at_lambda"] = rational_str(self.bound)
+            out["block_errors"] = [rational_str(v) for v in self.trace.block_errors]
+        if self.below is not None:
+            out["fails_at"] = rational_str(self.below)
+        if self.obstacle:
+            out["obstacle"] = self.obstacle
+        if self.needed_margin is not None:
+            out["needed_margin"] = rational_str(self.needed_margin)
+        out["steps"] = [s.to_json() for s in self.proof().steps]
+        return out
+
+
+def _short(q: Rational) -> str:
+    """A rational for reading (exact values are in the step certificates)."""
+    from ..exact import to_float
+
+    return f"{to_float(q):.6g}"
+
+
+def _holds(plan, lam, eps, strict) -> tuple[bool, ErrorTrace]:
+    tr = propagate(plan, lam, strict_gating=strict)
+    return tr.total is not None and tr.total <= eps, tr
+
+
+def lambda_min(transformer, domain, eps, *, strict_gating: bool = False, digits: int = DIGITS,
+               max_lambda: Rational = MAX_LAMBDA) -> NetworkBound:
+    """The smallest lambda (to ``digits`` significant digits, rounded up) at which the error
+    propagation proves ``|T_softmax - T_hardmax| <= eps`` on the box, certified by re-running
+    the propagation at the returned rational with every interval backend cross-checking the
+    rational referee. When no lambda up to ``max_lambda`` works the result carries the
+    obstacle (and, for a gating margin, the margin that would absorb the error).
+    Cost: O(log(lambda)) propagations."""
+    eps = _eps(eps)
+    plan = analyse(transformer, domain)
+    if plan.obstacles:
+        return NetworkBound(eps, None, None, obstacle=plan.obstacles[0], strict_gating=strict_gating, plan=plan)
+    lam = Q(1)
+    ok, tr = _holds(plan, lam, eps, strict_gating)
+    while not ok:
+        if lam > max_lambda:
+            return _undecided(transformer, domain, eps, tr, plan, strict_gating, digits, max_lambda)
+        lam *= 2
+        ok, tr = _holds(plan, lam, eps, strict_gating)
+    hi, lo = lam, lam / 2
+    while lo > Q(1, 2**40) and _holds(plan, lo, eps, strict_gating)[0]:
+        hi, lo = lo, lo / 2
+    while hi - lo > hi / 10 ** (digits + 1):
+        mid = ceil_significant((lo + hi) / 2, digits + 3)
+        if mid >= hi or mid <= lo:
+            break
+        if _holds(plan, mid, eps, strict_gating)[0]:
+            hi = mid
+        else:
+            lo = mid
+    lam = ceil_significant(hi, digits)
+    while True:  # certify the rational returned, cross-checking every backend
+        final = propagate(plan, lam, strict_gating=strict_gating, backends=None)
+        if final.total is not None and final.total <= eps:
+            break
+        lam = ceil_significant(lam * (1 + Q(1, 10**digits)), digits)
+    below = propagate(plan, lo, strict_gating=strict_gating)
+    return NetworkBound(eps, lam, final, below=lo, below_bound=below.total, strict_gating=strict_gating, plan=plan)
+
+
+def _undecided(transformer, domain, eps, tr, plan, strict, digits, max_lambda) -> NetworkBound:
+    needed = None
+    if strict:
+        loose = lambda_min(transformer, domain, eps, strict_gating=False, digits=digits, max_lambda=max_lambda)
+        if loose.proved:
+            gates = propagate(plan, loose.lam).gates
+            if gates:
+                needed = max(g.error - g.margin for g in gates)
+    obstacle = tr.obstacle or f"the error bound stays above eps up to lambda = {rational_str(max_lambda)}"
+    return NetworkBound(eps, None, tr, obstacle=obstacle, needed_margin=needed, strict_gating=strict, plan=plan)

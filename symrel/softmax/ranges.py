@@ -1,0 +1,335 @@
+"""Exact interval ranges of a hardmax Transformer's states over a box, and the plan of
+every sublayer that the error propagation of :mod:`symrel.softmax.network` follows.
+
+The state ``Z_b`` after block b is enclosed entry by entry, ``lo <= Z_b[r, t] <= hi`` for
+every x in the box (exact rationals; each entry's range is sound, correlations between
+entries are dropped except where a sublayer is linear):
+
+* embedding: offsets plus the box intervals on the input rows;
+* feed-forward ``Z + W2 ReLU(W1 Z + b1) + b2``, token by token: a hidden unit whose
+  pre-activation range is ``>= 0`` is linear there, one with range ``<= 0`` is zero,
+  a pair ``ReLU(u) - ReLU(-u)`` (rows of W1 and b1 negated, columns of W2 negated) is the
+  identity ``u``; all linear units are folded into one matrix ``I + W2_L W1_L`` before the
+  interval product, so a "move" ``X <- O`` keeps the range of O exactly;
+* attention, per head: a **max head** (query constant over tokens and box, every value
+  row a multiple ``mu`` of the score functional ``k = q^T W_K``) outputs
+  ``W_O mu max_s k.Z_s``; a **selection head** (for every query t one key w(t) whose score
+  beats every other key's by a proven margin ``delta_t > 0`` on the whole box) outputs
+  ``W_O W_V Z_w(t)``. Any other head is an obstacle, reported in words.
+
+Cost: O(blocks x tokens x nonzeros of the weights); computed once, independent of lambda.
+
+>>> from symrel.compiler import compile_maxout
+>>> from symrel.models import MaxoutNet, MaxoutLayer, MaxoutUnit, Box
+>>> net = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], [-1]], [0, 0])])])
+>>> plan = analyse(compile_maxout(net, Box([[-1, 1]])).transformer, Box([[-1, 1]]))
+>>> [h.kind for b in plan.blocks if b.heads for h in b.heads]
+['max']
+>>> [str(v) for v in plan.output_ranges[0]]   # |x| on [-1, 1]: sound, not tight
+['-1', '1']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import InputError
+from ..exact import Q, Rational, flat, rows
+from ..models import Box, Transformer
+
+Interval = tuple[Rational, Rational]
+Sparse = list[tuple[int, Rational]]
+
+
+def sparse_rows(M) -> list[Sparse]:
+    """The nonzero ``(column, value)`` pairs of every row of a matrix."""
+    return [[(c, v) for c, v in enumerate(r) if v] for r in rows(M)]
+
+
+def sparse_columns(M) -> list[Sparse]:
+    """The nonzero ``(row, value)`` pairs of every column of a matrix."""
+    return sparse_rows(M.transpose())
+
+
+def dot_interval(coeffs: Sparse, lo: list[Rational], hi: list[Rational], const: Rational = Q(0)) -> Interval:
+    """The exact range of ``sum_c a_c z_c + const`` over independent ``z_c in [lo_c, hi_c]``."""
+    a, b = const, const
+    for c, v in coeffs:
+        if v > 0:
+            a, b = a + v * lo[c], b + v * hi[c]
+        else:
+            a, b = a + v * hi[c], b + v * lo[c]
+    return a, b
+
+
+def abs_dot(coeffs: Sparse, e: list[Rational]) -> Rational:
+    """``sum_c |a_c| e_c``: the inf-norm error of a linear form whose inputs err by ``e``."""
+    total = Q(0)
+    for c, v in coeffs:
+        if e[c]:
+            total += abs(v) * e[c]
+    return total
+
+
+def max_abs(iv: Interval) -> Rational:
+    return max(-iv[0], iv[1])
+
+
+@dataclass
+class FeedForwardPlan:
+    """Sparse weights of a feed-forward sublayer, its linear pairs, and the hardmax
+    pre-activation range ``pre[t][h]`` of every unit at every token."""
+
+    W1: list[Sparse]
+    b1: list[Rational]
+    W2cols: list[Sparse]
+    b2: list[Rational]
+    pairs: list[tuple[int, int]]
+    singles: list[int]
+    pre: list[list[Interval]] = field(default_factory=list)
+
+
+@dataclass
+class HeadPlan:
+    """One attention head: ``kind`` is ``"max"`` or ``"selection"`` (else an obstacle)."""
+
+    index: int
+    kind: str
+    # max head: score functional k (on Z), output direction w = W_O mu
+    k: Sparse = field(default_factory=list)
+    w: Sparse = field(default_factory=list)
+    # selection head
+    WQ: list[Sparse] = field(default_factory=list)
+    WK: list[Sparse] = field(default_factory=list)
+    WV: list[Sparse] = field(default_factory=list)
+    WO: list[Sparse] = field(default_factory=list)
+    winners: list[int] = field(default_factory=list)
+    margins: list[Rational] = field(default_factory=list)
+    key_ranges: list[list[Interval]] = field(default_factory=list)
+    query_ranges: list[list[Interval]] = field(default_factory=list)
+    value_ranges: list[list[Interval]] = field(default_factory=list)
+    note: str = ""
+
+
+@dataclass
+class BlockPlan:
+    index: int
+    heads: list[HeadPlan] | None = None
+    feedforward: FeedForwardPlan | None = None
+
+
+@dataclass
+class Plan:
+    """The range analysis of a Transformer over a box."""
+
+    transformer: Transformer
+    box: list[Interval]
+    blocks: list[BlockPlan]
+    obstacles: list[str]
+    output_ranges: list[Interval] = field(default_factory=list)
+
+
+def linear_pairs(W1: list[Sparse], b1: list[Rational], W2cols: list[Sparse]) -> tuple[list[tuple[int, int]], list[int]]:
+    """Hidden units ``h, h'`` with ``W1[h'] = -W1[h]``, ``b1[h'] = -b1[h]`` and
+    ``W2[:, h'] = -W2[:, h]``: together they add ``W2[:, h] (W1[h] z + b1[h])`` exactly,
+    since ``ReLU(u) - ReLU(-u) = u``. Returns the pairs and the remaining units."""
+
+    def key(h, sign):
+        return (tuple((c, sign * v) for c, v in W1[h]), sign * b1[h], tuple((r, sign * v) for r, v in W2cols[h]))
+
+    waiting: dict = {}
+    pairs, used = [], set()
+    for h in range(len(W1)):
+        partner = waiting.get(key(h, -1))
+        if partner is not None and partner not in used and W1[h]:
+            pairs.append((partner, h))
+            used.update((partner, h))
+            del waiting[key(h, -1)]
+        else:
+            waiting.setdefault(key(h, 1), h)
+    return pairs, [h for h in range(len(W1)) if h not in used]
+
+
+def embed_ranges(T: Transformer, box: list[Interval]) -> tuple[list[list[Rational]], list[list[Rational]]]:
+    """Token-major ``lo[t][r], hi[t][r]`` of the embedded state over the box."""
+    off = rows(T.embedding.offsets.transpose())  # T rows of m numbers
+    lo = [list(r) for r in off]
+    hi = [list(r) for r in off]
+    for (l, u), r in zip(box, T.embedding.input_rows):
+        for t in range(T.tokens):
+            lo[t][r] += l
+            hi[t][r] += u
+    return lo, hi
+
+
+def linear_fold(ff: FeedForwardPlan, linear: list[int]) -> dict[int, dict[int, Rational]]:
+    """The sparse matrix ``W2_L W1_L`` of the units in ``linear`` (pairs count once)."""
+    M: dict[int, dict[int, Rational]] = {}
+    for h in linear:
+        for r, w2 in ff.W2cols[h]:
+            row = M.setdefault(r, {})
+            for c, w1 in ff.W1[h]:
+                row[c] = row.get(c, Q(0)) + w2 * w1
+    return M
+
+
+def _feedforward_ranges(ff: FeedForwardPlan, lo, hi):
+    T = len(lo)
+    new_lo, new_hi = [], []
+    ff.pre = []
+    for t in range(T):
+        pre = [dot_interval(ff.W1[h], lo[t], hi[t], ff.b1[h]) for h in range(len(ff.W1))]
+        ff.pre.append(pre)
+        linear = [p for p, _ in ff.pairs] + [h for h in ff.singles if pre[h][0] >= 0]
+        M = linear_fold(ff, linear)
+        const = list(ff.b2)
+        for h in linear:
+            for r, w2 in ff.W2cols[h]:
+                const[r] += w2 * ff.b1[h]
+        tl, th = [], []
+        for r in range(len(lo[t])):
+            coeffs = dict(M.get(r, {}))
+            coeffs[r] = coeffs.get(r, Q(0)) + 1
+            a, b = dot_interval([(c, v) for c, v in coeffs.items() if v], lo[t], hi[t], const[r])
+            tl.append(a)
+            th.append(b)
+        for h in ff.singles:
+            plo, phi = pre[h]
+            if plo < 0 < phi:  # undetermined sign: ReLU ranges over [0, phi]
+                for r, w2 in ff.W2cols[h]:
+                    if w2 > 0:
+                        th[r] += w2 * phi
+                    else:
+                        tl[r] += w2 * phi
+        new_lo.append(tl)
+        new_hi.append(th)
+    return new_lo, new_hi
+
+
+def _proportional(row: Sparse, k: Sparse) -> Rational | None:
+    """``mu`` with ``row = mu k`` (None when not proportional; ``k`` nonzero)."""
+    if not row:
+        return Q(0)
+    kd = dict(k)
+    c0, v0 = row[0]
+    if c0 not in kd:
+        return None
+    mu = v0 / kd[c0]
+    return mu if dict(row) == {c: mu * v for c, v in k} else None
+
+
+def _constant_query(WQ: list[Sparse], lo, hi) -> list[Rational] | None:
+    """``q`` when ``W_Q Z_t`` is one exact vector for every token over the box."""
+    q = None
+    for t in range(len(lo)):
+        qt = []
+        for row in WQ:
+            a, b = dot_interval(row, lo[t], hi[t])
+            if a != b:
+                return None
+            qt.append(a)
+        if q is None:
+            q = qt
+        elif qt != q:
+            return None
+    return q
+
+
+def _plan_head(i: int, head, lo, hi) -> HeadPlan:
+    WQ, WK, WV, WO = (sparse_rows(M) for M in head.matrices())
+    WOcols = sparse_columns(head.WO)
+    T = len(lo)
+    q = _constant_query(WQ, lo, hi)
+    if q is not None:
+        k: dict[int, Rational] = {}
+        for qr, row in zip(q, WK):
+            for c, v in row:
+                k[c] = k.get(c, Q(0)) + qr * v
+        ks = [(c, v) for c, v in sorted(k.items()) if v]
+        mus = [_proportional(row, ks) for row in WV] if ks else [None]
+        if ks and all(mu is not None for mu in mus):
+            w: dict[int, Rational] = {}
+            for mu, col in zip(mus, WOcols):
+                for r, v in col:
+                    w[r] = w.get(r, Q(0)) + mu * v
+            return HeadPlan(i, "max", k=ks, w=[(r, v) for r, v in sorted(w.items()) if v])
+    # selection: score ranges per query
+    keys = [[dot_interval(row, lo[s], hi[s]) for row in WK] for s in range(T)]
+    queries = [[dot_interval(row, lo[t], hi[t]) for row in WQ] for t in range(T)]
+    winners, margins = [], []
+    for t in range(T):
+        scores = []
+        for s in range(T):
+            a = b = Q(0)
+            for (kl, kh), (ql, qh) in zip(keys[s], queries[t]):
+                p = (kl * ql, kl * qh, kh * ql, kh * qh)
+                a, b = a + min(p), b + max(p)
+            scores.append((a, b))
+        w = max(range(T), key=lambda s: scores[s][0])
+        others = [scores[s][1] for s in range(T) if s != w]
+        delta = scores[w][0] - max(others) if others else Q(1)
+        if delta <= 0:
+            return HeadPlan(i, "obstacle", note=(
+                f"head {i} is not a value = score head with a constant query, and at query token {t} "
+                f"no key wins by a proven margin on the box (best margin {delta})"))
+        winners.append(w)
+        margins.append(delta)
+    values = [[dot_interval(row, lo[s], hi[s]) for row in WV] for s in range(T)]
+    return HeadPlan(i, "selection", WQ=WQ, WK=WK, WV=WV, WO=WOcols, winners=winners, margins=margins,
+                    key_ranges=keys, query_ranges=queries, value_ranges=values)
+
+
+def _head_ranges(plan: HeadPlan, lo, hi, out_lo, out_hi):
+    T = len(lo)
+    if plan.kind == "max":
+        top = [dot_interval(plan.k, lo[s], hi[s]) for s in range(T)]
+        mlo, mhi = max(a for a, _ in top), max(b for _, b in top)
+        for t in range(T):
+            for r, v in plan.w:
+                out_lo[t][r] += v * (mlo if v > 0 else mhi)
+                out_hi[t][r] += v * (mhi if v > 0 else mlo)
+    else:
+        for t in range(T):
+            vals = plan.value_ranges[plan.winners[t]]
+            for j, col in enumerate(plan.WO):
+                a, b = vals[j]
+                for r, v in col:
+                    out_lo[t][r] += v * (a if v > 0 else b)
+                    out_hi[t][r] += v * (b if v > 0 else a)
+
+
+def analyse(T: Transformer, domain) -> Plan:
+    """The range analysis and sublayer plan of ``T`` over a box domain (see the module doc)."""
+    if not isinstance(domain, Box):
+        raise InputError(f"expected a box domain, got a {getattr(domain, 'kind', type(domain).__name__)} "
+                         "(an exact bounding box of a polytope is not available yet)", path="domain.kind")
+    if domain.dim != T.input_dim:
+        raise InputError(f"expected a domain of dimension {T.input_dim}, got {domain.dim}", path="domain.bounds")
+    box = list(domain.bounds)
+    lo, hi = embed_ranges(T, box)
+    blocks, obstacles = [], []
+    for b, block in enumerate(T.blocks):
+        bp = BlockPlan(b)
+        if block.attention is not None:
+            bp.heads = [_plan_head(i, h, lo, hi) for i, h in enumerate(block.attention.heads)]
+            out_lo, out_hi = [list(r) for r in lo], [list(r) for r in hi]
+            for hp in bp.heads:
+                if hp.kind == "obstacle":
+                    obstacles.append(f"block {b}: {hp.note}")
+                else:
+                    _head_ranges(hp, lo, hi, out_lo, out_hi)
+            lo, hi = out_lo, out_hi
+        if block.feedforward is not None:
+            ff = block.feedforward
+            W1, W2cols = sparse_rows(ff.W1), sparse_columns(ff.W2)
+            b1, b2 = flat(ff.b1), flat(ff.b2)
+            pairs, singles = linear_pairs(W1, b1, W2cols)
+            bp.feedforward = FeedForwardPlan(W1, b1, W2cols, b2, pairs, singles)
+            lo, hi = _feedforward_ranges(bp.feedforward, lo, hi)
+        blocks.append(bp)
+    t = T.readout.token
+    W = sparse_rows(T.readout.W)
+    outs = [dot_interval(row, lo[t], hi[t], c) for row, c in zip(W, flat(T.readout.b))]
+    return Plan(T, box, blocks, obstacles, outs)
+
+
