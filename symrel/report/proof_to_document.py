@@ -62,8 +62,8 @@ def _input_line(name: str, thing) -> list:
 def _result_paragraph(proof: Proof) -> list:
     n = len(proof.steps)
     if proof.result == PROVED:
-        return [Para([Strong("Result: proved."), f" All {n} steps are certified; the certificate lists the numbers "
-                      "each one asserts, and an independent checker recomputes them with rational arithmetic."])]
+        return [Para([Strong("Result: proved."), f" All {n} steps are established; the certificate records the numbers "
+                      "each one asserts, for symrel check-certificate to recompute with rational arithmetic."])]
     if proof.result == REFUTED:
         out = [Para([Strong("Result: refuted."), " The claim fails."])]
         if proof.counterexample is not None:
@@ -166,6 +166,9 @@ def outcome_blocks(outcome: Outcome) -> list:
         if inst.expect == REFUTED:
             blocks.append(Para([Strong("A control. "), "This instance is deliberately broken; the statement "
                                 "requires that symrel refutes it with a counterexample rather than prove it."]))
+        elif inst.expect == OPEN:
+            blocks.append(Para([Strong("A control. "), "Here the certified bound is too weak to show the claim; "
+                                "the statement requires that symrel leaves it open rather than prove it."]))
         if inst.facts:
             blocks.append(Items([[f"{k}: ", _number_text(v)] for k, v in inst.facts.items()]))
         for caption, png in inst.figures:

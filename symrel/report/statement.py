@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..proof import PROVED, REFUTED, Proof
+from ..proof import OPEN, PROVED, REFUTED, Proof
 
 
 @dataclass(frozen=True)
@@ -60,9 +60,10 @@ class Instance:
     """One concrete instance: a name (sizes, seed, edge case), its proof, and
     facts worth a table column (a region count next to k^(qL), a certified lambda).
 
-    ``expect`` is ``"proved"`` for an instance of the statement, ``"refuted"``
-    for a control (a deliberately broken construction that must be caught with a
-    counterexample). ``figures`` are (caption, PNG bytes) pairs.
+    ``expect`` is ``"proved"`` for an instance of the statement; a control is a
+    deliberately broken instance that must be ``"refuted"`` (caught with a
+    counterexample) or stay ``"open"`` (a bound too weak to show it must not be
+    reported as proved). ``figures`` are (caption, PNG bytes) pairs.
     """
 
     name: str
@@ -73,8 +74,8 @@ class Instance:
     seconds: float = 0.0
 
     def __post_init__(self):
-        if self.expect not in (PROVED, REFUTED):
-            raise ValueError(f"expect must be 'proved' or 'refuted', got {self.expect!r}")
+        if self.expect not in (PROVED, REFUTED, OPEN):
+            raise ValueError(f"expect must be 'proved', 'refuted' or 'open', got {self.expect!r}")
 
     @property
     def passed(self) -> bool:

@@ -83,6 +83,22 @@ RULES: dict[str, str] = {
     "a utility: x <= y iff u(x) <= u(y), checked on every pair",
     "debreu-utility": "on a complete finite preorder the rank of the indifference class in the chain of "
     "classes is a utility: x <= y iff u(x) <= u(y), checked on every pair",
+    "complete-preorder": "the relation is reflexive and transitive (a preorder) and every two elements are "
+    "comparable (complete), so its indifference classes form a chain",
+    "utility-pairwise": "the utility represents the preorder: x <= y iff u(x) <= u(y), checked on every "
+    "ordered pair of elements",
+    "utility-gap": "consecutive indifference classes have utilities differing by exactly 1, the utility gap "
+    "the softmax bound uses",
+    "richter-peleg-pairwise": "x < y implies u(x) < u(y) and indifferent elements have equal utility, "
+    "checked on every related pair (a Richter-Peleg utility, which exists for every preorder)",
+    "exact-evaluation": "the values are computed by exact rational evaluation of the feature maps",
+    "score-order-pairwise": "the attention scores order the keys as the query's preorder does, checked on "
+    "every pair; hence the argmax set of any set of keys is exactly its set of maximal keys",
+    "hardmax-subsets": "hardmax attention over each set of keys, evaluated exactly, puts weight 1/|M| on each "
+    "maximal key and 0 elsewhere",
+    "softmax-retrieval-margin": "with least score gap g, softmax puts weight at least 1/(1 + (n-1) exp(-g)) on "
+    "the maximal keys, which is >= 1 - eps once g is at least the certified bound on "
+    "ln((n-1)(1-eps)/eps) (rigorous enclosures)",
     "hardmax-retrieval": "the attention scores are beta times the utility, so hardmax attention puts "
     "equal weight on exactly the maximal keys",
     "softmax-retrieval": "with utility gap eta, softmax attention puts weight at least "
