@@ -1,0 +1,341 @@
+"""Attention that retrieves: query-dependent preorders realised by inner products
+of ReLU feature maps (Paper B; THEORY.md section 6).
+
+Construction (symrel's, realising the paper's retrieval theorem on a finite task):
+
+1. the utility matrix ``U[i][j] = u_(x_i)(y_j)`` of the Debreu utilities (gap 1);
+2. an exact factorisation ``U = F G^T``: by default the rank factorisation from the
+   reduced row echelon form (``G^T`` = the non-zero rows of ``rref(U)``, ``F`` = the
+   pivot columns of U, so the feature dimension is ``rank U``); ``"one-hot"`` takes
+   ``F = U`` and ``G = I`` (``phi_k(y_j) = e_j``, dimension n);
+3. ReLU MLPs interpolating the rows exactly
+   (:func:`symrel.models.interpolate.interpolating_relu_net`):
+   ``phi_q(x_i) = beta F_i`` and ``phi_k(y_j) = G_j``, so that
+   ``<phi_q(x_i), phi_k(y_j)> = beta u_(x_i)(y_j)`` exactly.
+
+:func:`prove_retrieval` then proves, from the realised scores alone (exact
+evaluation of both nets), that hardmax attention returns exactly the maximal
+keys, averaged over ties, for every query and every non-empty set of keys: the
+scores order the keys as ``<=_x`` does (checked on every pair), so the argmax set
+of any subset is its set of maximal keys; every subset up to a size limit is
+also enumerated and evaluated with :func:`symrel.models.hardmax`. With ``eps`` it
+also proves that softmax (scale 1) puts weight ``>= 1 - eps`` on the maximal
+keys, with the beta of :func:`symrel.softmax.retrieval.retrieval_bound`.
+
+>>> from symrel.preorders import Preorder
+>>> task = RetrievalTask({"a": [0], "b": [1], "c": [2]}, {"x": [0], "y": [1]},
+...     {"x": Preorder.from_ranking(["a", ["b", "c"]]), "y": Preorder.from_ranking(["c", "b", "a"])})
+>>> att = build_retrieval_attention(task)
+>>> proof = prove_retrieval(task, att, max_subset=3)
+>>> proof.result, att.feature_dim
+('proved', 2)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from math import comb
+
+from ..errors import InputError
+from ..exact import Q, Rational, format_rational, from_rationals, identity, rational, rational_str, rows
+from ..models import ReLUNet, hardmax
+from ..models.interpolate import interpolating_relu_net
+from ..proof import OPEN, PROVED, REFUTED, Proof, Step
+from .task import RetrievalTask
+
+FACTORISATIONS = ("rank", "one-hot")
+
+
+@dataclass
+class RetrievalAttention:
+    """Query and key feature maps; the score of key y for query x is
+    ``<phi_q(x), phi_k(y)>``. ``beta`` and ``factorisation`` record how it was
+    built (None / "" for attention given from outside)."""
+
+    phi_q: ReLUNet
+    phi_k: ReLUNet
+    beta: Rational | None = None
+    factorisation: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def feature_dim(self) -> int:
+        return self.phi_q.output_dim
+
+    def score_matrix(self, task: RetrievalTask) -> list[list[Rational]]:
+        """``S[i][j] = <phi_q(x_i), phi_k(y_j)>`` by exact evaluation of both nets
+        on the task's feature points (one batch each). Cost: two batch
+        evaluations and one m x r x n product."""
+        if self.phi_q.input_dim != task.query_dim:
+            raise InputError(f"phi_q takes {self.phi_q.input_dim} inputs, the queries have {task.query_dim}", path="phi_q.input_dim")
+        if self.phi_k.input_dim != task.key_dim:
+            raise InputError(f"phi_k takes {self.phi_k.input_dim} inputs, the keys have {task.key_dim}", path="phi_k.input_dim")
+        if self.phi_q.output_dim != self.phi_k.output_dim:
+            raise InputError(
+                f"phi_q has {self.phi_q.output_dim} outputs, phi_k {self.phi_k.output_dim}; they must match", path="phi_k"
+            )
+        Phi_q = self.phi_q.evaluate_batch(list(task.queries.values()))
+        Phi_k = self.phi_k.evaluate_batch(list(task.keys.values()))
+        return rows(Phi_q.transpose() * Phi_k)
+
+
+# -- construction ---------------------------------------------------------------------------
+def rank_factorisation(U: list[list[Rational]]) -> tuple[list[list[Rational]], list[list[Rational]]]:
+    """``(F, G)`` with ``U = F G^T`` exactly and ``r = rank U`` columns each: ``G^T``
+    is the non-zero part of the reduced row echelon form (DomainMatrix ``rref``),
+    ``F`` the pivot columns of U. A zero matrix gets one zero column.
+    Cost O(m n min(m, n)).
+
+    >>> F, G = rank_factorisation([[Q(1), Q(2)], [Q(2), Q(4)]])
+    >>> [[str(v) for v in r] for r in F], [[str(v) for v in r] for r in G]
+    ([['1'], ['2']], [['1'], ['2']])
+    """
+    m, n = len(U), len(U[0])
+    M = from_rationals(U, (m, n))
+    R, pivots = M.rref()
+    if not pivots:
+        return [[Q(0)] for _ in range(m)], [[Q(0)] for _ in range(n)]
+    F = M.extract(list(range(m)), list(pivots))
+    G = R.extract(list(range(len(pivots))), list(range(n))).transpose()
+    return rows(F), rows(G)
+
+
+def _check_repeated_points(points: dict, lines: list[list[Rational]], what: str) -> None:
+    """Two points with equal features must have equal target lines: a feature map
+    cannot tell them apart."""
+    seen: dict[tuple, tuple[str, list]] = {}
+    for name, line in zip(points, lines):
+        first, first_line = seen.setdefault(tuple(points[name]), (name, line))
+        if first_line != line:
+            raise InputError(
+                f"{what} {first!r} and {name!r} have the same features but need different scores; "
+                f"no feature map of the features can tell them apart",
+                path=f"{what}s.{name}",
+            )
+
+
+def build_retrieval_attention(
+    task: RetrievalTask, *, beta=None, eps=None, factorisation: str = "rank"
+) -> RetrievalAttention:
+    """Query and key ReLU MLPs with ``<phi_q(x), phi_k(y)> = beta u_x(y)`` exactly
+    on the task's points (module docstring). ``beta`` defaults to the certified
+    softmax beta for ``eps`` (utility gap 1, n keys), or 1 without ``eps``.
+
+    Raises when a query's relation is not a complete preorder (naming the query
+    and a witness) or when two points with equal features need different scores.
+    """
+    if factorisation not in FACTORISATIONS:
+        raise InputError(f"expected one of {FACTORISATIONS}, got {factorisation!r}", path="factorisation")
+    notes = []
+    if beta is None:
+        beta = Q(1)
+        if eps is not None:
+            bound = softmax_beta(len(task.keys), rational(eps, path="eps"))
+            if bound > 0:
+                beta = bound
+                notes.append(f"beta = {rational_str(beta)}: the certified softmax bound for eps = {rational_str(rational(eps))}")
+    beta = rational(beta, path="beta")
+    if beta <= 0:
+        raise InputError(f"expected a positive beta, got {rational_str(beta)}", path="beta")
+    U = task.utility_matrix()
+    if factorisation == "rank":
+        F, G = rank_factorisation(U)
+    else:
+        F, G = U, rows(identity(len(task.keys)))
+    targets_q = [[beta * v for v in r] for r in F]
+    _check_repeated_points(task.queries, U, "query")
+    _check_repeated_points(task.keys, [list(c) for c in zip(*U)], "key")
+    phi_q = interpolating_relu_net(list(task.queries.values()), targets_q)
+    phi_k = interpolating_relu_net(list(task.keys.values()), G)
+    return RetrievalAttention(phi_q, phi_k, beta, factorisation, notes)
+
+
+def softmax_beta(n: int, eps: Rational, eta: Rational = Q(1)) -> Rational:
+    """The certified beta of THEORY.md section 6: ``beta >= ln((n-1)(1-eps)/eps)/eta``
+    as an exact rational (0 when every beta works), from
+    :func:`symrel.softmax.retrieval.retrieval_bound` (rational Taylor referee).
+
+    >>> str(softmax_beta(20, Q(1, 100)))
+    '188489/25000'
+    """
+    from ..softmax.retrieval import retrieval_bound
+
+    return retrieval_bound(n, eta, eps).lam
+
+
+# -- proof ----------------------------------------------------------------------------------
+def _expected_weights(P, subset: list) -> list[Rational]:
+    """Weight ``1/|M|`` on each maximal key of the subset (by the preorder), 0 elsewhere."""
+    top = set(P.maximal_elements(subset))
+    w = Q(1, len(top))
+    return [w if y in top else Q(0) for y in subset]
+
+
+def score_order_mismatch(P, keys: list[str], scores: list[Rational]):
+    """The first pair ``(y, z)`` of keys where ``y <=_x z`` disagrees with
+    ``s(y) <= s(z)``, or None: whether the scores represent the preorder, on all n^2
+    pairs. Cost O(n^2)."""
+    G = P.graph
+    s = dict(zip(keys, scores))
+    for y in keys:
+        sy, succ = s[y], G.succ[y]
+        for z in keys:
+            if (z in succ) != (sy <= s[z]):
+                return y, z
+    return None
+
+
+def _subsets(keys: list[str], max_size: int):
+    for size in range(1, max_size + 1):
+        yield from combinations(keys, size)
+
+
+def _hardmax_counterexample(P, keys: list[str], scores: list[Rational], subsets):
+    """The first subset where hardmax over the scores differs from the expected
+    weights, as ``(subset, hardmax weights, expected weights)``, or None."""
+    s = dict(zip(keys, scores))
+    for subset in subsets:
+        subset = list(subset)
+        got = hardmax([s[y] for y in subset])
+        want = _expected_weights(P, subset)
+        if got != want:
+            return subset, got, want
+    return None
+
+
+def _min_gap(scores: list[Rational]):
+    """The least difference between two distinct scores (None when all are equal)."""
+    levels = sorted(set(scores))
+    return min((b - a for a, b in zip(levels, levels[1:])), default=None)
+
+
+def prove_retrieval(task: RetrievalTask, attention: RetrievalAttention, *, max_subset: int = 3, eps=None) -> Proof:
+    """Prove that hardmax attention with scores ``<phi_q(x), phi_k(y)>`` returns, for
+    every query x and every non-empty set S of at most ``max_subset`` keys, exactly
+    the ``<=_x``-maximal keys of S with weight ``1/|M|`` each; and, with ``eps``, that
+    softmax (scale 1) puts weight ``>= 1 - eps`` on them.
+
+    Steps: the realised scores (exact evaluation); per query, the scores
+    represent ``<=_x`` on every pair of keys (then the argmax set of *any* subset
+    is its set of maximal keys); the enumeration of every subset up to the
+    limit with exact hardmax weights; the softmax margin. A failure is refuted
+    with the query and the keys that break, confirmed by exact hardmax
+    evaluation. Cost O(m n^2 + m sum_{s <= L} C(n, s) s^2).
+    """
+    if isinstance(max_subset, bool) or not isinstance(max_subset, int) or max_subset < 1:
+        raise InputError(f"expected a subset size limit >= 1, got {max_subset!r}", path="max_subset")
+    keys = task.key_names
+    n = len(keys)
+    limit = min(max_subset, n)
+    scores = attention.score_matrix(task)
+    beta_u = None
+    if attention.beta is not None:
+        U = task.utility_matrix()
+        beta_u = all(s == attention.beta * u for Srow, Urow in zip(scores, U) for s, u in zip(Srow, Urow))
+    claim_data = {"kind": "retrieval", "max_subset": limit}
+    if eps is not None:
+        eps = rational(eps, path="eps")
+        claim_data["eps"] = format_rational(eps)
+    proof = Proof(
+        claim=(
+            f"for every query x and every non-empty set S of at most {limit} of the {n} keys, hardmax attention with "
+            "scores <phi_q(x), phi_k(y)> puts weight 1/|M| on each <=_x-maximal key of S (M) and 0 elsewhere"
+            + (f"; softmax (scale 1) puts weight >= 1 - {rational_str(eps)} on M" if eps is not None else "")
+        ),
+        construction=(
+            f"symrel construction realising Paper B's retrieval: Debreu utilities, {attention.factorisation} factorisation, "
+            "exact ReLU interpolation"
+            if attention.factorisation
+            else "attention given as two ReLU feature maps"
+        ),
+        claim_data=claim_data,
+        inputs={"task": task, "phi_q": attention.phi_q, "phi_k": attention.phi_k},
+    )
+    proof.extra["scores_equal_beta_u"] = beta_u
+    proof.add(
+        Step(
+            f"the realised scores <phi_q(x), phi_k(y)> for {len(scores)} queries and {n} keys",
+            "exact-evaluation",
+            {"scores": [[format_rational(v) for v in r] for r in scores]},
+            PROVED,
+            note=("they equal beta u(x, y) exactly" if beta_u else "") if beta_u is not None else "",
+        )
+    )
+    subset_count = sum(comb(n, s) for s in range(1, limit + 1))
+    for q, row in zip(task.query_names, scores):
+        P = task.preorders[q]
+        bad = score_order_mismatch(P, keys, row)
+        if bad is None:
+            proof.add(
+                Step(
+                    f"query {q}: y <= z iff score(y) <= score(z), on all {n * n} pairs of keys; so the argmax set of "
+                    "every set of keys is its set of maximal keys",
+                    "score-order-pairwise",
+                    {"query": q, "pairs": n * n},
+                    PROVED,
+                )
+            )
+        found = _hardmax_counterexample(P, keys, row, [list(bad)] if bad is not None else [])
+        if found is None:
+            found = _hardmax_counterexample(P, keys, row, _subsets(keys, limit))
+        if found is not None:
+            subset, got, want = found
+            _refute(proof, q, subset, row, keys, got, want)
+            return proof
+        proof.add(
+            Step(
+                f"query {q}: hardmax on each of the {subset_count} sets of at most {limit} keys returns its maximal keys, averaged",
+                "hardmax-subsets",
+                {"query": q, "max_subset": limit, "subsets": subset_count},
+                PROVED,
+            )
+        )
+    if eps is not None:
+        _add_softmax_step(proof, scores, n, eps)
+    return proof
+
+
+def _refute(proof: Proof, q: str, subset: list, row: list, keys: list, got: list, want: list) -> None:
+    s = dict(zip(keys, row))
+    detail = {
+        "query": q,
+        "keys": subset,
+        "scores": [format_rational(s[y]) for y in subset],
+        "hardmax": [format_rational(w) for w in got],
+        "expected": [format_rational(w) for w in want],
+    }
+    note = (
+        f"query {q!r}, keys {subset}: scores {[rational_str(s[y]) for y in subset]}, hardmax weights "
+        f"{[rational_str(w) for w in got]}, but the maximal keys need {[rational_str(w) for w in want]}"
+    )
+    proof.add(Step(f"query {q}: hardmax returns the maximal keys of {subset}", "hardmax-subsets", detail, REFUTED, note=note))
+    proof.extra["counterexample"] = detail
+    proof.refute([q, *subset], note)
+
+
+def _add_softmax_step(proof: Proof, scores: list[list[Rational]], n: int, eps: Rational) -> None:
+    """Softmax weight on the maximal keys of a set of s keys is at least
+    ``1/(1 + (s-1) exp(-g))`` where g is the least gap between distinct scores, and
+    ``s <= n``; this is ``>= 1 - eps`` once ``g >= beta(n, eps)`` (gap eta = 1)."""
+    gaps = [g for g in (_min_gap(r) for r in scores) if g is not None]
+    need = softmax_beta(n, eps)
+    gap = min(gaps) if gaps else None
+    ok = gap is None or gap >= need
+    proof.add(
+        Step(
+            f"softmax (scale 1) weight on the maximal keys >= 1 - {rational_str(eps)}: least score gap "
+            f"{rational_str(gap) if gap is not None else 'none (all tied)'} >= ln((n-1)(1-eps)/eps) <= {rational_str(need)}",
+            "softmax-retrieval-margin",
+            {"eps": format_rational(eps), "keys": n, "least_gap": None if gap is None else format_rational(gap),
+             "beta_bound": format_rational(need)},
+            PROVED if ok else OPEN,
+            note="" if ok else "the least score gap is below the certified bound, so the bound cannot show it: raise beta",
+        )
+    )
+
+
+def utility_rows(task: RetrievalTask) -> dict[str, dict[str, Rational]]:
+    """``{query: {key: utility}}`` (for reports)."""
+    return {q: dict(rep.utility) for q, rep in task.utilities.items()}
+
