@@ -1,0 +1,12 @@
+"""The layer-by-layer exact prover of "for all x in D, A(x) = B(x)" (THEORY.md sections 1, 7).
+
+:func:`prove_equivalence` executes both models symbolically over the domain, one lemma
+per layer or block, with named rules (relu-fixed-sign, relu-pair-identity,
+hardmax-max-head, hardmax-argmax-set, drop-dominated, linear-identity), and compares
+the outputs coefficient by coefficient; on failure it looks for an exact
+counterexample. Certificates are re-checked by :mod:`symrel.checking.equivalence`.
+"""
+
+from .equivalence import prove_equivalence
+
+__all__ = ["prove_equivalence"]

@@ -1,0 +1,103 @@
+"""Counterexamples: an exact rational input of D where the two models differ.
+
+Candidates come first from the failing bounds (the hints of the executions: ReLU
+arguments whose sign is not fixed on D, terms of max nodes only model B has): for
+each such form, follow its linear region towards the box vertex that maximises it
+(the form is affine on the region of the current point; step to the vertex its
+gradient points to, and to the midpoint, a few times), then the vertices of the box,
+its centre and seeded random rational points. A candidate is reported only after plain
+exact evaluation of both models (``model.evaluate``) shows different outputs.
+Cost: O(candidates x evaluation).
+
+>>> from symrel.models import CPWL1D, Box
+>>> f, g = CPWL1D([0, 1], [0, 1]), CPWL1D([0, 1, 2], [0, 1, 1])
+>>> D = Box([[0, 2]])
+>>> find_counterexample(f, g, D, D.bounds)[0]
+[2]
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Sequence
+
+from ..exact import Q, Rational, rational_str
+
+MAX_HINTS = 16
+MAX_VERTICES = 64
+RANDOM_POINTS = 48
+
+
+def _ascent(registry, form, start, box, steps: int = 3) -> list[list[Rational]]:
+    """Points following ``form`` upwards: vertex of its local gradient, and midpoints."""
+    x, out = list(start), []
+    for _ in range(steps):
+        g, _ = registry.linearize(form, x)
+        v = [hi if gi > 0 else lo if gi < 0 else xi for gi, xi, (lo, hi) in zip(g, x, box)]
+        if v == x:
+            break
+        out.append(v)
+        out.append([(a + b) / 2 for a, b in zip(x, v)])
+        x = v
+    return out
+
+
+def hint_forms(registry, hints) -> list:
+    """The forms to push upwards: failing ReLU arguments (both signs), then the pairwise
+    differences of the terms of nodes that only model B produced."""
+    forms = []
+    for z in hints:
+        forms += [z, -z]
+    for node in registry.nodes:
+        if node.terms and node.users == {"b"}:
+            for s, t in itertools.permutations(node.terms, 2):
+                forms.append(s - t)
+    return forms[:MAX_HINTS]
+
+
+def candidates(domain, box, registry=None, hints=(), seed: int = 0) -> list[list[Rational]]:
+    """Candidate points of D, most promising first, without repetitions."""
+    center = [(lo + hi) / 2 for lo, hi in box]
+    pts: list[list[Rational]] = [center]
+    if registry is not None:
+        for form in hint_forms(registry, hints):
+            pts += _ascent(registry, form, center, box)
+    verts = itertools.islice(itertools.product(*[sorted({lo, hi}) for lo, hi in box]), MAX_VERTICES)
+    pts += [list(v) for v in verts]
+    rng = random.Random(seed)
+    for _ in range(RANDOM_POINTS):
+        pts.append([lo + (hi - lo) * Q(rng.randint(0, 96), 96) for lo, hi in box])
+    seen, out = set(), []
+    for p in pts:
+        key = tuple(p)
+        if key not in seen and domain.contains(p):
+            seen.add(key)
+            out.append(p)
+    return out
+
+
+def first_difference(a, b, points: Sequence[Sequence[Rational]]):
+    """The first point where ``a`` and ``b`` differ, with both outputs, or None."""
+    for x in points:
+        ya, yb = a.evaluate(x), b.evaluate(x)
+        if ya != yb:
+            return list(x), ya, yb
+    return None
+
+
+def find_counterexample(a, b, domain, box, hints=(), registry=None, executor=None, seed: int = 0):
+    """``(point, note)`` for a point of D where a and b differ (confirmed by exact
+    evaluation), or None when no candidate shows a difference."""
+    pts = candidates(domain, box, registry, hints, seed)
+    if executor is None:
+        found = first_difference(a, b, pts)
+    else:
+        chunk = max(1, len(pts) // 8)
+        futures = [executor.submit(first_difference, a, b, pts[i:i + chunk]) for i in range(0, len(pts), chunk)]
+        found = next((r for r in (f.result() for f in futures) if r is not None), None)
+    if found is None:
+        return None
+    x, ya, yb = found
+    fmt = lambda v: "(" + ", ".join(rational_str(q) for q in v) + ")"  # noqa: E731
+    return x, f"exact evaluation: A(x) = {fmt(ya)}, B(x) = {fmt(yb)}"

@@ -1,0 +1,154 @@
+"""``prove_equivalence(a, b, domain)``: "for all x in D, A(x) = B(x)", layer by layer.
+
+Both models are executed symbolically over D into one registry of variables (inputs
+and max nodes in normal form, :mod:`symrel.prover.nodes`): a maxout net one lemma per
+layer, a ReLU net one per dense layer, a CPWL function through its lattice form, a
+hardmax Transformer an embedding lemma, one lemma per block and a read-out lemma
+(:mod:`symrel.prover.transformer_to_forms`). When the layers correspond (up to the
+order and duplication of pieces and units) the outputs come out as the same affine
+forms, checked coefficient by coefficient (``linear-identity``): proved. Otherwise an
+exact counterexample is searched from the failing bounds (refuted), then the complete
+decision procedure :func:`symrel.regions.decide_equivalence` is tried, and failing
+that the proof ends open with the obstacle, never guessed.
+
+Cost: linear in depth (every block touches only its own layer's forms), plus the
+counterexample search on failure.
+
+>>> from symrel.models import MaxoutNet, MaxoutLayer, MaxoutUnit, Box
+>>> from symrel.compiler import compile_maxout
+>>> net = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], [2]], [0, 0])])])   # max(x, 2x)
+>>> D = Box([[-1, 1]])
+>>> proof = prove_equivalence(net, compile_maxout(net, D).transformer, D)
+>>> proof.result, len(proof.steps)
+('proved', 8)
+>>> bad = prove_equivalence(net, compile_maxout(net, D).transformer, Box([[-3, 3]]))
+>>> bad.result, [str(v) for v in bad.counterexample]      # B = 2 is too small there
+('refuted', ['3'])
+"""
+
+from __future__ import annotations
+
+from ..errors import InputError
+from ..exact import format_rational
+from ..models import CPWL1D, Box, MaxoutNet, ReLUNet, Transformer
+from ..proof import OPEN, PROVED, REFUTED, Proof, Step
+from .counterexamples import find_counterexample
+from .cpwl_to_forms import cpwl_forms
+from .execution import Context, Obstacle
+from .maxout_to_forms import maxout_forms
+from .nodes import Registry
+from .relu_to_forms import relu_net_forms
+from .transformer_to_forms import transformer_forms
+
+CONSTRUCTION = "symrel construction realising Theorem 3.1 (Paper A), checked layer by layer"
+EXECUTORS = {MaxoutNet: maxout_forms, ReLUNet: relu_net_forms, CPWL1D: cpwl_forms, Transformer: transformer_forms}
+
+
+def _describe(model) -> str:
+    s = model.sizes() if hasattr(model, "sizes") else {}
+    if isinstance(model, Transformer):
+        return f"a hardmax Transformer ({s['tokens']} tokens, width {s['width']}, {s['blocks']} blocks)"
+    if isinstance(model, MaxoutNet):
+        return f"a maxout net (widths {s['widths']}, rank <= {s['max_rank']})"
+    if isinstance(model, ReLUNet):
+        return f"a ReLU net (widths {s['widths']})"
+    return f"a CPWL function of one variable ({s.get('breakpoints')} breakpoints)"
+
+
+def _box_text(box) -> str:
+    return " x ".join(f"[{format_rational(lo)}, {format_rational(hi)}]" for lo, hi in box)
+
+
+def _check_inputs(a, b, domain):
+    for name, m in (("a", a), ("b", b)):
+        if type(m) not in EXECUTORS:
+            raise InputError(f"expected a maxout, relu, cpwl1d or transformer model, got {getattr(m, 'kind', m)}",
+                             path=name)
+    if a.input_dim != b.input_dim:
+        raise InputError(f"the models read {a.input_dim} and {b.input_dim} inputs", path="b.input_dim")
+    if a.output_dim != b.output_dim:
+        raise InputError(f"the models have {a.output_dim} and {b.output_dim} outputs", path="b")
+    if domain.dim != a.input_dim:
+        raise InputError(f"expected a domain of dimension {a.input_dim}, got {domain.dim}", path="domain")
+
+
+def prove_equivalence(a, b, domain, *, complete: bool = False, executor=None) -> Proof:
+    """Prove or refute "for all x in domain, a(x) = b(x)"; returns a :class:`~symrel.proof.Proof`
+    (proved with every step certified, refuted with an exactly verified counterexample, or
+    open with the obstacle)."""
+    _check_inputs(a, b, domain)
+    proof = Proof(
+        claim=f"For all x in D, A(x) = B(x), where A is {_describe(a)}, B is {_describe(b)} and D is "
+              + (_box_text(domain.bounds) if isinstance(domain, Box) else f"the polytope {domain!r}"),
+        construction=CONSTRUCTION,
+        claim_data={"kind": "equivalence", "a": "a", "b": "b", "domain": "domain"},
+        inputs={"a": a, "b": b, "domain": domain},
+    )
+    if complete:
+        return _decide(a, b, domain, executor, proof, "asked for the complete decision procedure")
+    if not isinstance(domain, Box):
+        return _decide(a, b, domain, executor, proof, "the layer-by-layer rules need a box domain")
+    box = list(domain.bounds)
+    registry = Registry(box)
+    proof.add(Step(f"D is the box {_box_text(box)}; the inputs x_1..x_{len(box)} range over it",
+                   "domain-box", {"box": [[format_rational(lo), format_rational(hi)] for lo, hi in box]}, PROVED))
+    ctx_a, ctx_b = Context(registry, proof, "a"), Context(registry, proof, "b")
+    try:
+        outs_a = EXECUTORS[type(a)](a, ctx_a)
+        outs_b = EXECUTORS[type(b)](b, ctx_b)
+    except Obstacle as err:
+        return _fallback(a, b, domain, box, registry, ctx_a.hints + ctx_b.hints, executor, proof, str(err))
+    same = [fa.key() == fb.key() for fa, fb in zip(outs_a, outs_b)]
+    if all(same):
+        proof.add(Step("For all x in D, the outputs of A and B are the same affine forms in the variables, "
+                       "coefficient by coefficient: A(x) = B(x)", "linear-identity",
+                       {"outputs": [f.to_json() for f in outs_a]}, PROVED))
+        return proof
+    k = same.index(False)
+    reason = (f"output {k + 1}: A and B give different forms ({_form_text(outs_a[k])} vs {_form_text(outs_b[k])}); "
+              "the layers do not correspond up to the order and duplication of pieces and units")
+    return _fallback(a, b, domain, box, registry, ctx_a.hints + ctx_b.hints, executor, proof, reason)
+
+
+def _form_text(f) -> str:
+    parts = [format_rational(f.const)] if f.const or not f.coeffs else []
+    parts += [f"{format_rational(a)}*y{v}" for v, a in sorted(f.coeffs.items())]
+    text = " + ".join(str(p) for p in parts)
+    return text if len(text) < 200 else text[:200] + "..."
+
+
+def _fallback(a, b, domain, box, registry, hints, executor, proof, reason) -> Proof:
+    """Search a counterexample; then the complete procedure; else open."""
+    step = proof.add(Step("For all x in D, A(x) = B(x)", "linear-identity", {}, OPEN, reason))
+    found = find_counterexample(a, b, domain, box, hints, registry, executor)
+    if found is not None:
+        x, note = found
+        if domain.contains(x) and a.evaluate(x) != b.evaluate(x):   # confirmed here, exactly
+            step.status = REFUTED
+            step.certificate = {"counterexample": [format_rational(v) for v in x]}
+            step.note = f"{reason}. Counterexample x = ({', '.join(str(format_rational(v)) for v in x)}): {note}"
+            proof.refute(x, note)
+            return proof
+    return _decide(a, b, domain, executor, proof, reason + "; no counterexample found among the candidates")
+
+
+def _decide(a, b, domain, executor, proof, reason) -> Proof:
+    """Hand the claim to the complete decision procedure of the regions issue, if present."""
+    try:
+        from ..regions import decide_equivalence
+    except ImportError as err:
+        proof.add(Step("Decide A = B on D by the complete linear-regions procedure", "regions-decision", {}, OPEN,
+                       f"{reason}; the complete decision procedure is not available ({err})"))
+        return proof
+    decided = decide_equivalence(a, b, domain, executor=executor)
+    if isinstance(decided, Proof):
+        if decided.counterexample is not None:
+            x = decided.counterexample
+            if not (domain.contains(x) and a.evaluate(x) != b.evaluate(x)):
+                proof.add(Step("Decide A = B on D by the complete linear-regions procedure", "regions-decision", {},
+                               OPEN, "its counterexample did not survive exact evaluation"))
+                return proof
+        return decided
+    proof.add(Step("Decide A = B on D by the complete linear-regions procedure", "regions-decision", {}, OPEN,
+                   f"{reason}; the decision procedure returned {type(decided).__name__}"))
+    return proof

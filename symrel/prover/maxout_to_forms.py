@@ -1,0 +1,53 @@
+"""Symbolic execution of a maxout net: one lemma per layer.
+
+Lemma of layer l: for all x in D, unit i of layer l equals ``max_j l_ij(v)`` with the
+pieces taken over the previous layer's variables, in normal form (equal pieces merged,
+pieces dominated on D dropped by an exact bound): rule ``maxout-unit-normal-form``.
+
+>>> from symrel.models import MaxoutNet, MaxoutLayer, MaxoutUnit
+>>> from symrel.prover.nodes import Registry
+>>> from symrel.prover.execution import Context
+>>> from symrel.exact import Q
+>>> net = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], [-1], [0]], [0, 0, -5])])])
+>>> outs = maxout_forms(net, Context(Registry([(Q(-1), Q(1))]), None, "a"))
+>>> [o.to_json() for o in outs]
+[[0, [[1, 1]]]]
+"""
+
+from __future__ import annotations
+
+from ..exact import flat, rows
+from ..models import MaxoutNet
+from ..proof import PROVED
+from .execution import Context, affine_image
+from .forms import Form
+
+
+def maxout_forms(net: MaxoutNet, ctx: Context, inputs: list[Form] | None = None) -> list[Form]:
+    """The outputs of ``net`` as forms over the registry's variables (steps added to ctx)."""
+    reg = ctx.registry
+    cur = inputs if inputs is not None else [Form.var(i) for i in range(net.input_dim)]
+    for li, layer in enumerate(net.layers):
+        reg.model = ctx.name
+        units, outs = [], []
+        for unit in layer.units:
+            pieces = affine_image(rows(unit.pieces.W), flat(unit.pieces.b), cur)
+            y, facts = reg.max_of(pieces)
+            outs.append(y)
+            units.append(facts)
+        dropped = sum(len(u["dropped"]) for u in units)
+        ctx.add_step(
+            f"For all x in D, the {layer.output_dim} maxout units of layer {li + 1} of model "
+            f"{ctx.name.upper()} equal the max of their pieces over the previous layer, in normal form",
+            "maxout-unit-normal-form",
+            {"layer": li, "units": units, "nodes": reg.drain_new()},
+            PROVED,
+            f"{dropped} piece(s) dominated on D dropped by exact bounds" if dropped else "",
+        )
+        cur = outs
+    if net.readout is None:
+        return cur
+    outs = affine_image(rows(net.readout.W), flat(net.readout.b), cur)
+    ctx.add_step(f"The affine read-out of model {ctx.name.upper()} gives its outputs as affine forms",
+                 "linear-identity", {"layer": "readout", "outputs": [o.to_json() for o in outs]}, PROVED)
+    return outs

@@ -1,0 +1,278 @@
+"""Symbolic execution of a hardmax Transformer: an embedding lemma, one lemma per block,
+a read-out lemma.
+
+The state is a list of T token columns, each a list of m affine forms over the proof's
+variables (inputs and max nodes). A block's lemma: "for all x in D, block b maps the
+state Sigma_b to Sigma_(b+1)", established by
+
+* feed-forward sublayer, per hidden unit and token (token-wise, shared weights):
+  ``relu-fixed-sign`` (exact bound), ``relu-pair-identity`` (two hidden units with
+  pre-activations z and -z and opposite output columns contribute
+  ``ReLU(z) - ReLU(-z) = z``), or ``relu-as-max-node``;
+* attention sublayer, per head and query token, with scores affine (a constant query or
+  constant keys):
+  ``hardmax-max-head``: every value coordinate is ``alpha * score + beta``; hardmax
+  averages over the argmax set, where all scores equal the max, so the head returns
+  ``alpha * max_s score_s + beta`` whatever the ties; the max is a node in normal form
+  (``drop-dominated``: e.g. ``max(-B, l_1, .., l_k)`` drops ``-B`` on D);
+  ``hardmax-argmax-set``: a set of keys with one score form beats every other key by a
+  proved positive margin, so the head returns the mean of their values (a selection
+  head when the winner is unique).
+
+Anything else is an obstacle (the proof ends open). Cost: O(blocks x T x sublayer
+size), linear in depth.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..exact import Q, flat, format_rational, rows
+from ..models import FeedForward, Transformer
+from ..proof import PROVED
+from .execution import ZERO_FORM, Context, Obstacle, count_rules
+from .forms import Form, combine
+
+State = list[list[Form]]  # state[t][r]: token t, slot r
+
+
+def sparse_rows(M) -> list[list[tuple[int, object]]]:
+    """Each row of M as its nonzero ``(column, entry)`` pairs."""
+    return [[(j, a) for j, a in enumerate(r) if a] for r in rows(M)]
+
+
+def sparse_columns(M) -> list[list[tuple[int, object]]]:
+    """Each column of M as its nonzero ``(row, entry)`` pairs."""
+    return sparse_rows(M.transpose())
+
+
+def apply_rows(sparse: Sequence[Sequence[tuple[int, object]]], column: Sequence[Form], bias=None) -> list[Form]:
+    """``M z (+ b)`` for a sparse M and a column of forms."""
+    out = []
+    for h, row in enumerate(sparse):
+        out.append(combine([(a, column[r]) for r, a in row if column[r] is not ZERO_FORM],
+                           bias[h] if bias is not None else Q(0)))
+    return out
+
+
+def state_json(state: State) -> list:
+    """The nonzero rows of a state: ``[r, form]`` when every token holds the same form,
+    ``[r, [form_0, .., form_(T-1)]]`` otherwise."""
+    out = []
+    for r in range(len(state[0])):
+        col = [state[t][r] for t in range(len(state))]
+        keys = {f.key() for f in col}
+        if len(keys) == 1:
+            if col[0].const or col[0].coeffs:
+                out.append([r, col[0].to_json()])
+        else:
+            out.append([r, [f.to_json() for f in col]])
+    return out
+
+
+def embedding_state(t: Transformer) -> State:
+    """Token t: ``offsets[t] + sum_i x_i e_(input_rows[i])``, as forms in x."""
+    off = rows(t.embedding.offsets)  # m x T
+    state = []
+    for tok in range(t.tokens):
+        col = [Form(off[r][tok]) if off[r][tok] else ZERO_FORM for r in range(t.width)]
+        for i, r in enumerate(t.embedding.input_rows):
+            col[r] = combine([(Q(1), col[r]), (Q(1), Form.var(i))])
+        state.append(col)
+    return state
+
+
+# -- feed-forward --------------------------------------------------------------------------
+def feedforward_step(ff: FeedForward, state: State, ctx: Context) -> tuple[State, list]:
+    """The feed-forward sublayer on every token; returns the new state and, per hidden
+    unit, the record of each token (``["+", lo]``, ``["-", hi]``, ``["pair", h']``,
+    ``["node", facts]``)."""
+    W1, W2cols = sparse_rows(ff.W1), sparse_columns(ff.W2)
+    b1, b2 = flat(ff.b1), flat(ff.b2)
+    neg_cols = [tuple((r, -a) for r, a in col) for col in W2cols]
+    records: list[list] = [[] for _ in range(ff.hidden)]
+    reg, new_state = ctx.registry, []
+    for col in state:
+        pre = apply_rows(W1, col, b1)
+        values: list[Form | None] = [None] * ff.hidden
+        open_units: dict[tuple, list[int]] = {}
+        recs: list = [None] * ff.hidden
+        for h, z in enumerate(pre):
+            lo, hi = z.range(reg.ranges)
+            if lo >= 0:
+                values[h], recs[h] = z, ["+", format_rational(lo)]
+            elif hi <= 0:
+                values[h], recs[h] = ZERO_FORM, ["-", format_rational(hi)]
+            else:
+                open_units.setdefault(z.key(), []).append(h)
+        for h, z in enumerate(pre):            # pairs ReLU(z) - ReLU(-z) = z
+            if recs[h] is not None:
+                continue
+            partners = open_units.get((-z).key(), [])
+            mate = next((g for g in partners if recs[g] is None and g != h and tuple(W2cols[g]) == neg_cols[h]), None)
+            if mate is not None:
+                values[h], recs[h] = z, ["pair", mate]
+                values[mate], recs[mate] = ZERO_FORM, ["pair", h]
+        for h, z in enumerate(pre):
+            if recs[h] is None:
+                ctx.hints.append(z)
+                values[h], facts = reg.max_of([ZERO_FORM, z])
+                recs[h] = ["node", facts]
+        acc: dict[int, list] = {}
+        for h, v in enumerate(values):
+            if v is not ZERO_FORM and (v.coeffs or v.const):
+                for r, a in W2cols[h]:
+                    acc.setdefault(r, []).append((a, v))
+        new_col = list(col)
+        for r in set(acc) | {r for r, c in enumerate(b2) if c}:
+            new_col[r] = combine([(Q(1), col[r])] + acc.get(r, []), b2[r])
+        new_state.append(new_col)
+        for h in range(ff.hidden):
+            records[h].append(recs[h])
+    return new_state, records
+
+
+# -- attention -----------------------------------------------------------------------------
+def head_rule(scores: list[Form], values: list[list[Form]], ctx: Context) -> tuple[list[Form], dict]:
+    """The output of one hardmax head for one query (``dv`` forms) and its record."""
+    reg = ctx.registry
+    s0 = next((s for s, f in enumerate(scores) if not f.is_constant()), None)
+    if s0 is not None:                          # hardmax-max-head: value = alpha * score + beta
+        v0 = min(scores[s0].coeffs)
+        alphas, betas, ok = [], [], True
+        for r in range(len(values[s0])):
+            alpha = values[s0][r].coefficient(v0) / scores[s0].coefficient(v0)
+            beta = values[s0][r].const - alpha * scores[s0].const
+            if any(values[s][r].key() != combine([(alpha, scores[s])], beta).key() for s in range(len(scores))):
+                ok = False
+                break
+            alphas.append(alpha)
+            betas.append(beta)
+        if ok:
+            m, facts = reg.max_of(scores)
+            out = [combine([(a, m)], b) for a, b in zip(alphas, betas)]
+            return out, {"rule": "max", "alpha": [format_rational(a) for a in alphas],
+                         "beta": [format_rational(b) for b in betas], "max": facts}
+    groups: dict[tuple, list[int]] = {}
+    for s, f in enumerate(scores):
+        groups.setdefault(f.key(), []).append(s)
+    for members in groups.values():             # hardmax-argmax-set: proved winners
+        w = scores[members[0]]
+        margins = []
+        for s, f in enumerate(scores):
+            if s in members:
+                continue
+            lo = (w - f).range(reg.ranges)[0]
+            if lo <= 0:
+                break
+            margins.append([s, format_rational(lo)])
+        else:
+            n = Q(len(members))
+            out = [combine([(1 / n, values[s][r]) for s in members]) for r in range(len(values[0]))]
+            return out, {"rule": "argmax-set", "winners": members, "margins": margins}
+    raise Obstacle("a hardmax head whose values are not a function of its scores and whose argmax set "
+                   "is not fixed on D (no rule applies)")
+
+
+def attention_step(att, state: State, ctx: Context) -> tuple[State, list]:
+    """The attention sublayer: every head reads the same state; returns the new state and
+    per head the record of each query token."""
+    if att.rule != "hardmax":
+        raise Obstacle(f"{att.rule} attention: the layer-by-layer rules are for hardmax attention")
+    T = len(state)
+    acc: list[dict[int, list]] = [{} for _ in range(T)]
+    head_records = []
+    for hi, head in enumerate(att.heads):
+        WQ, WK, WV, WOc = (sparse_rows(head.WQ), sparse_rows(head.WK), sparse_rows(head.WV),
+                           sparse_columns(head.WO))
+        qs = [apply_rows(WQ, col) for col in state]
+        ks = [apply_rows(WK, col) for col in state]
+        vs = [apply_rows(WV, col) for col in state]
+        const_q = all(f.is_constant() for q in qs for f in q)
+        const_k = all(f.is_constant() for k in ks for f in k)
+        if not (const_q or const_k):
+            raise Obstacle(f"head {hi + 1}: the scores multiply two non-constant forms (quadratic on D)")
+        cache: dict[tuple, tuple] = {}
+        recs = []
+        for t in range(T):
+            ckey = tuple(f.key() for f in qs[t]) if const_q else ("t", t)
+            if ckey not in cache:
+                if const_q:
+                    scores = [combine([(q.const, k) for q, k in zip(qs[t], ks[s])]) for s in range(T)]
+                else:
+                    scores = [combine([(k.const, q) for q, k in zip(qs[t], ks[s])]) for s in range(T)]
+                cache[ckey] = head_rule(scores, vs, ctx)
+            out, rec = cache[ckey]
+            recs.append(rec)
+            for r, f in enumerate(out):
+                if f.coeffs or f.const:
+                    for row, a in WOc[r]:
+                        acc[t].setdefault(row, []).append((a, f))
+        head_records.append(recs)
+    new_state = []
+    for t, col in enumerate(state):
+        new_col = list(col)
+        for row, terms in acc[t].items():
+            new_col[row] = combine([(Q(1), col[row])] + terms)
+        new_state.append(new_col)
+    return new_state, head_records
+
+
+# -- the whole Transformer -------------------------------------------------------------------
+def transformer_forms(t: Transformer, ctx: Context) -> list[Form]:
+    """The outputs of ``t`` as forms over the registry's variables (steps added to ctx)."""
+    reg = ctx.registry
+    reg.model = ctx.name
+    name = ctx.name.upper()
+    state = embedding_state(t)
+    ctx.add_step(f"The embedding of model {name} puts x into slots {t.embedding.input_rows} of every "
+                 f"token and adds the token-wise shift (offsets): state Sigma_0", "embedding",
+                 {"state": state_json(state)}, PROVED)
+    for b, block in enumerate(t.blocks):
+        cert: dict = {"block": b}
+        parts, notes, rules = [], [], []
+        try:
+            if block.attention is not None:
+                state, cert["heads"] = attention_step(block.attention, state, ctx)
+                parts.append(f"attention, {len(block.attention.heads)} hardmax head(s)")
+                kinds = count_rules([[r["rule"]] for recs in cert["heads"] for r in recs])
+                drops = sum(len(r["max"]["dropped"]) for recs in cert["heads"] for r in recs if r["rule"] == "max")
+                if kinds.get("max"):
+                    rules.append("hardmax-max-head")
+                    notes.append(f"{kinds['max']} (head, query) pairs by hardmax-max-head: value = score, so the "
+                                 "head returns the max over the tokens whatever the ties")
+                if drops:
+                    rules.append("drop-dominated")
+                    notes.append(f"{drops} term(s) dominated on D dropped from a max (e.g. max(-B, ...) drops -B)")
+                if kinds.get("argmax-set"):
+                    rules.append("hardmax-argmax-set")
+                    notes.append(f"{kinds['argmax-set']} (head, query) pairs by a proved argmax set (selection head)")
+            if block.feedforward is not None:
+                state, cert["hidden"] = feedforward_step(block.feedforward, state, ctx)
+                parts.append(f"feed-forward, {block.feedforward.hidden} hidden unit(s)")
+                kinds = count_rules([r for recs in cert["hidden"] for r in recs])
+                fixed = kinds.get("+", 0) + kinds.get("-", 0)
+                if fixed:
+                    rules.append("relu-fixed-sign")
+                    notes.append(f"{fixed} (hidden unit, token) pairs by relu-fixed-sign ({kinds.get('+', 0)} "
+                                 f"positive, {kinds.get('-', 0)} zero on D, each by an exact bound)")
+                if kinds.get("pair"):
+                    rules.append("relu-pair-identity")
+                    notes.append(f"{kinds['pair'] // 2} pairs by ReLU(u) - ReLU(-u) = u")
+                if kinds.get("node"):
+                    rules.append("relu-as-max-node")
+                    notes.append(f"{kinds['node']} ReLU(s) of undetermined sign kept as max(0, z)")
+        except Obstacle as err:
+            ctx.add_step(f"For all x in D, block {b + 1} of model {name} maps Sigma_{b} to an affine state",
+                         "none", cert, "open", str(err))
+            raise
+        cert["nodes"] = reg.drain_new()
+        cert["state"] = state_json(state)
+        ctx.add_step(f"For all x in D, block {b + 1} of model {name} ({'; '.join(parts) or 'empty'}) maps the "
+                     f"state Sigma_{b} to Sigma_{b + 1}", "+".join(rules) or "linear-identity", cert, PROVED,
+                     "; ".join(notes))
+    col = state[t.readout.token]
+    outs = apply_rows(sparse_rows(t.readout.W), col, flat(t.readout.b))
+    ctx.add_step(f"The read-out of model {name} at token {t.readout.token} gives its outputs as affine forms",
+                 "linear-identity", {"layer": "readout", "outputs": [o.to_json() for o in outs]}, PROVED)
+    return outs
