@@ -1,4 +1,4 @@
-"""Hand-built proofs for the renderer tests: one proved, one open, one refuted."""
+"""Hand-built proofs for the renderer tests: one proved, one open, one refuted (fixtures, imported by the tests)."""
 
 import pytest
 
