@@ -25,7 +25,7 @@ def make_runner(model, backend: str, dtype: str):
 
         return TorchRunner(model, dtype)
     if backend == "onnxruntime":
-        from ..interop.onnx_io import OnnxRuntimeRunner
+        from ..interop.onnx_export import OnnxRuntimeRunner
 
         return OnnxRuntimeRunner(model, dtype)
     raise InputError(f"expected a backend among {', '.join(BACKENDS)}, got {backend!r}", path="--backend")

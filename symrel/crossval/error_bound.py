@@ -12,8 +12,11 @@ entrywise,
 ``|h~' - h'| <= |W| e + gamma_(n+1) (|W~||h~| + |b~|) + (n+1) eta + |W~ - W||h~| + |b~ - b|``
 
 and ReLU and max are 1-Lipschitz in each entry, so the bound passes through
-them (a group max takes the largest bound of its group). Everything is exact
-rational arithmetic on the float trace.
+them. With the exact pre-activation z at hand the bound tightens: where
+``z_i < -e_i`` both ReLUs output 0 (error 0); a group max can only be taken by a
+piece k with ``z_k + e_k >= z_w - e_w`` (w the exact winner), so its error is
+at most the largest ``e_k`` of those. Everything is exact rational arithmetic
+on the float trace.
 
 >>> str(gamma(3, Q(1, 2**24)))
 '3/16777213'
@@ -35,7 +38,7 @@ def _abs(M):
     return from_rationals([[abs(v) for v in r] for r in rows(M)], M.shape)
 
 
-def forward_error_bounds(program, rounded_stages, inputs, float_trace, fmt: FloatFormat) -> list:
+def forward_error_bounds(program, rounded_stages, inputs, float_trace, fmt: FloatFormat, *, tighten: bool = True) -> list:
     """Entrywise bounds (``features x N`` exact matrices, one per stage) on
     ``|float state - exact state|`` for a relu/maxout program.
 
@@ -44,11 +47,14 @@ def forward_error_bounds(program, rounded_stages, inputs, float_trace, fmt: Floa
     """
     u, eta = fmt.unit_roundoff, fmt.min_subnormal
     H = inputs  # exact value of the float state entering the stage
+    X = inputs  # the exact state (for the exact pre-activations)
     E = from_rationals([[Q(0)] * inputs.shape[1] for _ in range(inputs.shape[0])], inputs.shape)
     bounds = []
     for st, rst, (_, F) in zip(program.stages, rounded_stages, float_trace):
+        Zx = X
         for op, rop in zip(st.ops, rst.ops):
             if isinstance(op, Affine):
+                Zx = op.W * Zx + op.b * from_rationals([[Q(1)] * Zx.shape[1]], (1, Zx.shape[1])) if tighten else None
                 n = op.W.shape[1]
                 Wt = _exact(rop.W)
                 bt = _exact(rop.b.reshape(-1, 1))
@@ -61,13 +67,33 @@ def forward_error_bounds(program, rounded_stages, inputs, float_trace, fmt: Floa
                 E = from_rationals([[v + (n + 1) * eta for v in r] for r in rows(E)], E.shape)
             elif isinstance(op, GroupMax):
                 R = rows(E)
-                E = from_rationals([list(map(max, *R[g:g + op.rank])) for g in range(0, len(R), op.rank)],
-                                   (len(R) // op.rank, E.shape[1]))
-            elif not isinstance(op, Relu):
+                if tighten:
+                    Zr = rows(Zx)
+                    E = from_rationals([[_max_bound([z[j] for z in Zr[g:g + op.rank]], [e[j] for e in R[g:g + op.rank]])
+                                         for j in range(E.shape[1])] for g in range(0, len(R), op.rank)],
+                                       (len(R) // op.rank, E.shape[1]))
+                    Zx = from_rationals([list(map(max, *Zr[g:g + op.rank])) for g in range(0, len(Zr), op.rank)],
+                                        (len(Zr) // op.rank, Zx.shape[1]))
+                else:
+                    E = from_rationals([list(map(max, *R[g:g + op.rank])) for g in range(0, len(R), op.rank)],
+                                       (len(R) // op.rank, E.shape[1]))
+            elif isinstance(op, Relu):
+                if tighten:
+                    zero = Q(0)
+                    E = from_rationals([[zero if z < -e else e for z, e in zip(zr, er)] for zr, er in zip(rows(Zx), rows(E))], E.shape)
+                    Zx = from_rationals([[z if z > zero else zero for z in zr] for zr in rows(Zx)], Zx.shape)
+            else:
                 raise TypeError(f"no error bound for {type(op).__name__}")
         bounds.append(E)
+        X = Zx
         H = from_rationals([list(r) for r in zip(*exact_array(F))], (F.shape[1], F.shape[0])) if F.shape[0] else H
     return bounds
+
+
+def _max_bound(z, e):
+    """The error bound of ``max z~`` given ``|z~_k - z_k| <= e_k``."""
+    w = max(range(len(z)), key=lambda k: z[k])
+    return max([e[w]] + [e[k] for k in range(len(z)) if z[k] + e[k] >= z[w] - e[w]])
 
 
 def _exact(a):

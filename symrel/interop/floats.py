@@ -142,6 +142,13 @@ def exact_from_float(x, *, path: str = "value") -> Rational:
 def exact_array(array, *, path: str = "tensor") -> list:
     """A numpy array (any float or int dtype) as nested lists of exact rationals,
     bit for bit; NaN and infinity are refused naming the first bad index."""
+    import numpy as np
+
+    return _nest(exact_flat(array, path=path), np.asarray(array).shape)
+
+
+def exact_flat(array, *, path: str = "tensor") -> list:
+    """The entries of a numpy array, in C order, as exact rationals (see :func:`exact_array`)."""
     np = require("numpy", "numeric")
     a = np.asarray(array)
     if a.dtype.kind not in "fiub" and a.dtype.name != "bfloat16":
@@ -152,10 +159,8 @@ def exact_array(array, *, path: str = "tensor") -> list:
         raise InputError(f"expected finite values, got {a64[bad]} at index {list(bad)}", path=path)
     flat = a64.ravel().tolist()
     if a64.dtype.kind == "f":
-        vals = [Q(*v.as_integer_ratio()) for v in flat]
-    else:
-        vals = [Q(int(v)) for v in flat]
-    return _nest(vals, a.shape)
+        return [Q(*v.as_integer_ratio()) for v in flat]
+    return [Q(int(v)) for v in flat]
 
 
 def _nest(vals, shape):
