@@ -12,8 +12,8 @@ Cost: O(candidates x evaluation).
 >>> from symrel.models import CPWL1D, Box
 >>> f, g = CPWL1D([0, 1], [0, 1]), CPWL1D([0, 1, 2], [0, 1, 1])
 >>> D = Box([[0, 2]])
->>> find_counterexample(f, g, D, D.bounds)[0]
-[2]
+>>> [str(v) for v in find_counterexample(f, g, D, D.bounds)[0]]
+['2']
 """
 
 from __future__ import annotations
