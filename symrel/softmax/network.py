@@ -246,8 +246,14 @@ class NetworkBound:
                        "; ".join(self.plan.obstacles)))
         if self.trace is not None and self.lam is not None:
             tr = self.trace
-            for h in tr.heads:
-                if h["kind"] == "max":
+            events = sorted([(h["block"], 0, h) for h in tr.heads] + [(f["block"], 1, f) for f in tr.feedforwards],
+                            key=lambda e: (e[0], e[1]))
+            for _, is_ff, h in events:
+                if is_ff:
+                    p.add(Step(f"block {h['block']} feed-forward: {h['pairs']} linear pairs, {h['sign_fixed']} "
+                               f"(unit, token) signs fixed by a gating margin, {h['lipschitz']} bounded by "
+                               f"|ReLU a - ReLU b| <= |a-b|", "inf-norm-lipschitz", {"block": h["block"]}, PROVED))
+                elif h["kind"] == "max":
                     p.add(Step(f"block {h['block']} head {h['head']}: max head over {h['tokens']} tokens, "
                                f"error <= score error {_short(h['score_error'])} + gap {_short(h['gap'])}",
                                "max-head-gap", {"gap_upper": rational_str(h["gap"]),
@@ -257,10 +263,6 @@ class NetworkBound:
                                f"{_short(h['margin'])}, output error <= {_short(h['output_error'])}",
                                "selection-margin", {"margin": rational_str(h["margin"]),
                                                     "output_error": rational_str(h["output_error"])}, PROVED))
-            for f in tr.feedforwards:
-                p.add(Step(f"block {f['block']} feed-forward: {f['pairs']} linear pairs, {f['sign_fixed']} "
-                           f"(unit, token) signs fixed by a gating margin, {f['lipschitz']} bounded by |ReLU a - ReLU b| <= |a-b|",
-                           "inf-norm-lipschitz", {"block": f["block"]}, PROVED))
             p.add(Step(f"read-out error <= {_short(tr.total)} <= eps = {rational_str(self.eps)}",
                        "readout-bound", {"bound": rational_str(tr.total), "eps": rational_str(self.eps)},
                        PROVED if tr.total <= self.eps else OPEN))
