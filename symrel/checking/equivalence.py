@@ -1,0 +1,406 @@
+"""Independent checker of equivalence certificates ("for all x in D, A(x) = B(x)").
+
+Written apart from :mod:`symrel.prover`: it shares nothing with it beyond the exact
+layer (:mod:`symrel.exact`) and the models' structure (:mod:`symrel.models`). It replays
+both models symbolically over the box D, step by step, using each step's record only
+to know *which* rule was used, and recomputes every number the step asserts:
+
+* variables and max nodes: every declared node's terms reference earlier variables and
+  its range is recomputed (``[max lo, max hi]`` of its terms over the variables' box);
+* a max in normal form: the terms computed here, minus the dropped ones, are exactly the
+  node's terms; each dropped term has the recorded exact lower bound of
+  ``kept - dropped`` over the box, and that bound is >= 0;
+* ReLU signs: the recorded lower (upper) bound is the exact minimum (maximum) over the
+  box and is >= 0 (<= 0); pairs ``ReLU(z) - ReLU(-z) = z`` have opposite forms and output
+  columns; a ReLU of undetermined sign is the node ``max(0, z)``;
+* hardmax heads: ``value = alpha * score + beta`` coefficient by coefficient (then the
+  head returns ``alpha * max + beta``), or an argmax set with the recorded positive margins;
+* every intermediate state (Transformer), layer output and read-out is compared with the
+  recorded forms; the final outputs of A and B are the same forms;
+* a CPWL function equals its lattice form at the recorded points, which are recomputed
+  (ends of D, breakpoints, crossings of pieces).
+
+Any altered number, form or index makes the check fail with a message naming the step.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from ..exact import Q, affine_range_on_box, flat, rational, rows
+from ..models import CPWL1D, Box, MaxoutNet, ReLUNet, Transformer, cpwl_to_maxout
+from . import CertificateError, claim_checker
+
+ZERO = Q(0)
+
+
+# -- affine forms as (const, {var: coeff}) --------------------------------------------------
+def _form(obj):
+    const, items = obj
+    return rational(const), {int(v): rational(a) for v, a in items if rational(a) != 0}
+
+
+def _key(f):
+    return f[0], tuple(sorted(f[1].items()))
+
+
+def _lin(pairs, const=ZERO):
+    acc = {}
+    for a, (c, co) in pairs:
+        if a == 0:
+            continue
+        const += a * c
+        for v, x in co.items():
+            acc[v] = acc.get(v, ZERO) + a * x
+    return const, {v: x for v, x in acc.items() if x != 0}
+
+
+def _neg(f):
+    return -f[0], {v: -a for v, a in f[1].items()}
+
+
+def _var(v):
+    return ZERO, {v: Q(1)}
+
+
+ZERO_F = (ZERO, {})
+
+
+class _Replay:
+    """The variables of the proof (ranges, nodes) and the step cursor."""
+
+    def __init__(self, steps, box):
+        self.steps = steps
+        self.pos = 0
+        self.ranges = list(box)
+        self.dim = len(box)
+        self.node_terms: dict[int, list] = {}
+        self.node_of: dict[tuple, int] = {}
+
+    # steps
+    def next(self, rule=None, model=None):
+        if self.pos >= len(self.steps):
+            raise CertificateError(f"step {self.pos}: missing (the certificate ends early)")
+        step = self.steps[self.pos]
+        self.here = f"step {self.pos} ({step.get('rule')})"
+        if step.get("status") != "proved":
+            self.fail(f"status is {step.get('status')!r}, not proved")
+        if rule is not None and step.get("rule") != rule and rule not in str(step.get("rule")).split("+"):
+            self.fail(f"expected rule {rule!r}")
+        cert = step.get("certificate")
+        if not isinstance(cert, dict):
+            self.fail("certificate missing")
+        if model is not None and cert.get("model") != model:
+            self.fail(f"expected a step of model {model!r}, got {cert.get('model')!r}")
+        self.pos += 1
+        return cert
+
+    def fail(self, msg):
+        raise CertificateError(f"{self.here}: {msg}")
+
+    # exact bounds
+    def bounds(self, f):
+        items = sorted(f[1].items())
+        for v, _ in items:
+            if not 0 <= v < len(self.ranges):
+                self.fail(f"variable y{v} is not defined here")
+        return affine_range_on_box([a for _, a in items], f[0], [self.ranges[v] for v, _ in items])
+
+    # nodes
+    def declare(self, cert):
+        for nd in cert.get("nodes", []):
+            nid = nd["id"]
+            if nid != len(self.ranges):
+                self.fail(f"node id {nid}: expected the next id {len(self.ranges)}")
+            terms = [_form(t) for t in nd["terms"]]
+            if len(terms) < 2:
+                self.fail(f"node y{nid}: a max node needs two terms or more")
+            keys = tuple(sorted(_key(t) for t in terms))
+            if len(set(keys)) != len(keys) or keys in self.node_of:
+                self.fail(f"node y{nid}: repeated terms or an existing node declared again")
+            rs = [self.bounds(t) for t in terms]
+            rng = (max(lo for lo, _ in rs), max(hi for _, hi in rs))
+            if (rational(nd["range"][0]), rational(nd["range"][1])) != rng:
+                self.fail(f"node y{nid}: range {nd['range']} differs from the recomputed [{rng[0]}, {rng[1]}]")
+            self.ranges.append(rng)
+            self.node_terms[nid] = terms
+            self.node_of[keys] = nid
+
+    def max_of(self, raw, facts):
+        """Check a max in normal form against the recorded facts; returns the result form."""
+        raw_keys = {_key(t): t for t in raw}
+        result = _form(facts["result"])
+        dropped = [(_form(d[0]), int(d[1]), rational(d[2])) for d in facts["dropped"]]
+        dropped_keys = {_key(d) for d, _, _ in dropped}
+        kept_keys = set(raw_keys) - dropped_keys
+        if len(dropped_keys) != len(dropped) or not dropped_keys <= set(raw_keys):
+            self.fail("a dropped term is not among the terms of the max (or is repeated)")
+        if len(kept_keys) == 1:
+            kept = [raw_keys[next(iter(kept_keys))]]
+            if _key(result) != _key(kept[0]):
+                self.fail("the max of a single kept term is not that term")
+        else:
+            (v, a), = result[1].items() if len(result[1]) == 1 and result[0] == 0 else ((None, None),)
+            if a != 1 or v not in self.node_terms:
+                self.fail("the result of a max of several terms is not a node")
+            kept = self.node_terms[v]
+            if {_key(t) for t in kept} != kept_keys:
+                self.fail(f"node y{v} does not have the kept terms of this max")
+        for d, i, bound in dropped:
+            if not 0 <= i < len(kept):
+                self.fail("a dominating term index is out of range")
+            lo = self.bounds(_lin([(Q(1), kept[i]), (Q(-1), d)]))[0]
+            if lo != bound or lo < 0:
+                self.fail(f"dominance bound {bound} differs from the exact lower bound {lo} (or is negative)")
+        return result
+
+    def relu(self, z, rec):
+        kind = rec[0]
+        if kind == "+":
+            lo = self.bounds(z)[0]
+            if lo != rational(rec[1]) or lo < 0:
+                self.fail(f"ReLU lower bound {rec[1]} differs from the exact {lo} (or is negative)")
+            return z
+        if kind == "-":
+            hi = self.bounds(z)[1]
+            if hi != rational(rec[1]) or hi > 0:
+                self.fail(f"ReLU upper bound {rec[1]} differs from the exact {hi} (or is positive)")
+            return ZERO_F
+        if kind == "node":
+            return self.max_of([ZERO_F, z], rec[1])
+        self.fail(f"unknown ReLU record {kind!r}")
+
+    def compare(self, got, recorded, what):
+        if len(got) != len(recorded) or any(_key(g) != _key(_form(r)) for g, r in zip(got, recorded)):
+            self.fail(f"{what} differ from the recomputed forms")
+
+
+def _affine(W, b, cur):
+    return [_lin([(a, f) for a, f in zip(row, cur) if a != 0], c) for row, c in zip(rows(W), flat(b))]
+
+
+# -- the models ---------------------------------------------------------------------------
+def _maxout(net, R, name, cur=None):
+    cur = cur if cur is not None else [_var(i) for i in range(net.input_dim)]
+    for li, layer in enumerate(net.layers):
+        cert = R.next("maxout-unit-normal-form", name)
+        if cert.get("layer") != li or len(cert["units"]) != layer.output_dim:
+            R.fail(f"expected layer {li} with {layer.output_dim} units")
+        R.declare(cert)
+        cur = [R.max_of(_affine(u.pieces.W, u.pieces.b, cur), facts) for u, facts in zip(layer.units, cert["units"])]
+    if net.readout is not None:
+        cert = R.next("linear-identity", name)
+        cur = _affine(net.readout.W, net.readout.b, cur)
+        R.compare(cur, cert["outputs"], "read-out forms")
+    return cur
+
+
+def _relu(net, R, name):
+    cur = [_var(i) for i in range(net.input_dim)]
+    for li, layer in enumerate(net.layers):
+        cert = R.next(None, name)
+        R.declare(cert)
+        pre = _affine(layer.affine.W, layer.affine.b, cur)
+        if layer.activation == "relu":
+            if len(cert["units"]) != len(pre):
+                R.fail("one ReLU record per unit expected")
+            cur = [R.relu(z, rec) for z, rec in zip(pre, cert["units"])]
+        else:
+            cur = pre
+        R.compare(cur, cert["outputs"], f"layer {li} forms")
+    return cur
+
+
+def _cpwl(f, R, name):
+    cert = R.next("cpwl-lattice-check", name)
+    (lo, hi), = R.ranges[:1]
+    pieces = list(dict.fromkeys(f.pieces()))
+    pts = {lo, hi} | {x for x in f.x if lo < x < hi}
+    for (a, c), (b, d) in itertools.combinations(pieces, 2):
+        if a != b and lo < (d - c) / (a - b) < hi:
+            pts.add((d - c) / (a - b))
+    pts = sorted(pts)
+    if [rational(p) for p in cert["points"]] != pts:
+        R.fail("the check points differ from the ends of D, the breakpoints and the crossings of pieces")
+    g = cpwl_to_maxout(f)
+    vals = [rational(v) for v in cert["values"]]
+    for p, v in zip(pts, vals):
+        if f.evaluate([p]) != [v] or g.evaluate([p]) != [v]:
+            R.fail(f"f and its lattice form do not both equal {v} at {p}")
+    if len(vals) != len(pts):
+        R.fail("one value per check point expected")
+    return _maxout(g, R, name)
+
+
+def _state_of(state):
+    out = {}
+    for r in range(len(state[0])):
+        col = tuple(_key(state[t][r]) for t in range(len(state)))
+        if any(k != (ZERO, ()) for k in col):
+            out[r] = col
+    return out
+
+
+def _recorded_state(obj, T):
+    """``[r, form]`` (same form on every token) or ``[r, [form_0, ..]]``: a form starts
+    with its constant, a per-token list with a form."""
+    out = {}
+    for r, entry in obj:
+        if isinstance(entry[0], list):
+            if len(entry) != T:
+                raise CertificateError(f"state row {r}: expected {T} token forms")
+            out[int(r)] = tuple(_key(_form(e)) for e in entry)
+        else:
+            out[int(r)] = (_key(_form(entry)),) * T
+    return out
+
+
+def _mat_apply(M, col, bias=None):
+    out = []
+    b = flat(bias) if bias is not None else None
+    for i, row in enumerate(rows(M)):
+        out.append(_lin([(a, col[j]) for j, a in enumerate(row) if a != 0], b[i] if b is not None else ZERO))
+    return out
+
+
+def _attention(att, state, recs_all, R):
+    if att.rule != "hardmax" or len(recs_all) != len(att.heads):
+        R.fail("expected one record per hardmax head")
+    T = len(state)
+    add = [dict() for _ in range(T)]
+    for head, recs in zip(att.heads, recs_all):
+        qs = [_mat_apply(head.WQ, c) for c in state]
+        ks = [_mat_apply(head.WK, c) for c in state]
+        vs = [_mat_apply(head.WV, c) for c in state]
+        const_q = all(not f[1] for q in qs for f in q)
+        const_k = all(not f[1] for k in ks for f in k)
+        if not (const_q or const_k) or len(recs) != T:
+            R.fail("a head with quadratic scores, or without one record per query token")
+        WO = rows(head.WO)
+        for t, rec in enumerate(recs):
+            if const_q:
+                scores = [_lin([(q[0], k) for q, k in zip(qs[t], ks[s])]) for s in range(T)]
+            else:
+                scores = [_lin([(k[0], q) for q, k in zip(qs[t], ks[s])]) for s in range(T)]
+            if rec["rule"] == "max":
+                alphas, betas = [rational(a) for a in rec["alpha"]], [rational(b) for b in rec["beta"]]
+                if len(alphas) != len(vs[0]) or len(betas) != len(vs[0]):
+                    R.fail("one alpha and one beta per value coordinate expected")
+                for r, (al, be) in enumerate(zip(alphas, betas)):
+                    if any(_key(vs[s][r]) != _key(_lin([(al, scores[s])], be)) for s in range(T)):
+                        R.fail(f"value coordinate {r} is not {al} * score + {be} on every token")
+                m = R.max_of(scores, rec["max"])
+                out = [_lin([(al, m)], be) for al, be in zip(alphas, betas)]
+            elif rec["rule"] == "argmax-set":
+                win = [int(s) for s in rec["winners"]]
+                if not win or any(_key(scores[s]) != _key(scores[win[0]]) for s in win):
+                    R.fail("the winners do not share one score form")
+                margins = {int(s): rational(m) for s, m in rec["margins"]}
+                if set(margins) != set(range(T)) - set(win):
+                    R.fail("one margin per losing token expected")
+                for s, m in margins.items():
+                    lo = R.bounds(_lin([(Q(1), scores[win[0]]), (Q(-1), scores[s])]))[0]
+                    if lo != m or lo <= 0:
+                        R.fail(f"margin {m} over token {s} differs from the exact {lo} (or is not positive)")
+                n = Q(len(win))
+                out = [_lin([(1 / n, vs[s][r]) for s in win]) for r in range(len(vs[0]))]
+            else:
+                R.fail(f"unknown head rule {rec['rule']!r}")
+            for r, f in enumerate(out):
+                for row in range(len(WO)):
+                    if WO[row][r] != 0:
+                        add[t].setdefault(row, []).append((WO[row][r], f))
+    new = []
+    for t, col in enumerate(state):
+        col = list(col)
+        for row, pairs in add[t].items():
+            col[row] = _lin([(Q(1), col[row])] + pairs)
+        new.append(col)
+    return new
+
+
+def _feedforward(ff, state, recs_all, R):
+    if len(recs_all) != ff.hidden:
+        R.fail("expected one record list per hidden unit")
+    W2 = rows(ff.W2)
+    cols = [tuple(W2[r][h] for r in range(ff.width)) for h in range(ff.hidden)]
+    b2 = flat(ff.b2)
+    new = []
+    for t, col in enumerate(state):
+        pre = _mat_apply(ff.W1, col, ff.b1)
+        out = []
+        for h, z in enumerate(pre):
+            rec = recs_all[h][t]
+            if rec[0] == "pair":
+                g = int(rec[1])
+                if not (0 <= g < ff.hidden) or g == h or recs_all[g][t] != ["pair", h]:
+                    R.fail(f"hidden unit {h}, token {t}: pair partner {g} does not name it back")
+                if _key(pre[g]) != _key(_neg(z)) or cols[g] != tuple(-a for a in cols[h]):
+                    R.fail(f"hidden units {h} and {g}, token {t}: not ReLU(z) and ReLU(-z) with opposite outputs")
+                out.append(z if h < g else ZERO_F)
+            else:
+                out.append(R.relu(z, rec))
+        col = list(col)
+        for r in range(ff.width):
+            pairs = [(cols[h][r], v) for h, v in enumerate(out) if cols[h][r] != 0 and (v[0] != 0 or v[1])]
+            if pairs or b2[r] != 0:
+                col[r] = _lin([(Q(1), col[r])] + pairs, b2[r])
+        new.append(col)
+    return new
+
+
+def _transformer(tf, R, name):
+    off = rows(tf.embedding.offsets)
+    state = []
+    for t in range(tf.tokens):
+        col = [(off[r][t], {}) for r in range(tf.width)]
+        for i, r in enumerate(tf.embedding.input_rows):
+            col[r] = _lin([(Q(1), col[r]), (Q(1), _var(i))])
+        state.append(col)
+    cert = R.next("embedding", name)
+    if _state_of(state) != _recorded_state(cert["state"], tf.tokens):
+        R.fail("the embedded state differs from the recorded Sigma_0")
+    for b, block in enumerate(tf.blocks):
+        cert = R.next(None, name)
+        if cert.get("block") != b:
+            R.fail(f"expected block {b}")
+        R.declare(cert)
+        if block.attention is not None:
+            state = _attention(block.attention, state, cert["heads"], R)
+        if block.feedforward is not None:
+            state = _feedforward(block.feedforward, state, cert["hidden"], R)
+        if _state_of(state) != _recorded_state(cert["state"], tf.tokens):
+            R.fail(f"the state after block {b} differs from the recorded Sigma_{b + 1}")
+    cert = R.next("linear-identity", name)
+    outs = _mat_apply(tf.readout.W, state[tf.readout.token], tf.readout.b)
+    R.compare(outs, cert["outputs"], "read-out forms")
+    return outs
+
+
+_REPLAY = {MaxoutNet: _maxout, ReLUNet: _relu, CPWL1D: _cpwl, Transformer: _transformer}
+
+
+@claim_checker("equivalence")
+def check_equivalence(cert: dict, inputs: dict) -> None:
+    """Replay the certificate of "for all x in D, A(x) = B(x)"; raises CertificateError."""
+    claim = cert["claim"]
+    a, b, domain = inputs[claim["a"]], inputs[claim["b"]], inputs[claim["domain"]]
+    if not isinstance(domain, Box):
+        raise CertificateError("claim.domain: the layer-by-layer certificate needs a box domain")
+    steps = cert["steps"]
+    R = _Replay(steps, [])
+    first = R.next("domain-box")
+    box = [(rational(lo), rational(hi)) for lo, hi in first["box"]]
+    if box != list(domain.bounds):
+        R.fail("the box differs from the domain")
+    R.ranges, R.dim = list(box), len(box)
+    outs = []
+    for model, name in ((a, "a"), (b, "b")):
+        if type(model) not in _REPLAY:
+            raise CertificateError(f"inputs.{name}: no replay for a model of kind {getattr(model, 'kind', '?')}")
+        outs.append(_REPLAY[type(model)](model, R, name))
+    last = R.next("linear-identity")
+    R.compare(outs[0], last["outputs"], "outputs of A")
+    R.compare(outs[1], last["outputs"], "outputs of B")
+    if R.pos != len(steps):
+        raise CertificateError(f"step {R.pos}: unexpected extra steps after the final identity")
