@@ -48,12 +48,14 @@ class NotAPreorderError(InputError):
 
 class IncompletePreorderError(SymrelError):
     """The preorder is not complete, so no utility represents it (Debreu needs
-    completeness). ``pair`` names two incomparable elements."""
+    completeness). ``pair`` names two incomparable elements, ``query`` the query
+    whose preorder it is (in a retrieval task)."""
 
-    def __init__(self, pair: tuple, where: str = ""):
+    def __init__(self, pair: tuple, query: str | None = None):
         self.pair = tuple(pair)
+        self.query = query
         x, y = self.pair
-        at = f"{where}: " if where else ""
+        at = f"query {query!r}: " if query is not None else ""
         super().__init__(
             f"{at}the preorder is not complete: {x!r} and {y!r} are incomparable, so no utility u with "
             "x <= y iff u(x) <= u(y) exists; use richter_peleg_utility (x < y implies u(x) < u(y)) "

@@ -257,7 +257,7 @@ def prove_retrieval(task: RetrievalTask, attention: RetrievalAttention, *, max_s
         Step(
             f"the realised scores <phi_q(x), phi_k(y)> for {len(scores)} queries and {n} keys",
             "exact-evaluation",
-            {"scores": [[format_rational(v) for v in r] for r in scores]},
+            {"scores": {q: dict(zip(keys, map(format_rational, r))) for q, r in zip(task.query_names, scores)}},
             PROVED,
             note=("they equal beta u(x, y) exactly" if beta_u else "") if beta_u is not None else "",
         )
@@ -324,8 +324,9 @@ def _add_softmax_step(proof: Proof, scores: list[list[Rational]], n: int, eps: R
     ok = gap is None or gap >= need
     proof.add(
         Step(
-            f"softmax (scale 1) weight on the maximal keys >= 1 - {rational_str(eps)}: least score gap "
-            f"{rational_str(gap) if gap is not None else 'none (all tied)'} >= ln((n-1)(1-eps)/eps) <= {rational_str(need)}",
+            f"softmax (scale 1) puts weight >= 1 - {rational_str(eps)} on the maximal keys: the least score gap, "
+            f"{rational_str(gap) if gap is not None else 'none (all keys tied)'}, is at least the certified "
+            f"bound {rational_str(need)} >= ln((n-1)(1-eps)/eps) with n = {n}",
             "softmax-retrieval-margin",
             {"eps": format_rational(eps), "keys": n, "least_gap": None if gap is None else format_rational(gap),
              "beta_bound": format_rational(need)},

@@ -96,7 +96,7 @@ class RetrievalTask:
             except NotAPreorderError as err:
                 raise err.under(f"preorders.{q}") from None
             except IncompletePreorderError as err:
-                raise IncompletePreorderError(err.pair, where=f"query {q!r}") from None
+                raise IncompletePreorderError(err.pair, query=q) from None
         return reps
 
     def utility_matrix(self) -> list[list[Rational]]:

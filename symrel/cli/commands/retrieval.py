@@ -1,0 +1,139 @@
+"""``symrel retrieval R.json [--report R.md] [--json] [--eps E] [--max-subset L] [-o F.json | --check F.json]``.
+
+Builds attention realising a retrieval task (Debreu utilities, exact rank
+factorisation, ReLU feature maps interpolating it) and proves that hardmax
+attention returns exactly the maximal keys, averaged over ties, for every query
+and every set of at most L keys; with ``--eps``, also that softmax puts weight
+``>= 1 - eps`` on them (beta from the certified bound). ``--check F.json`` proves
+given features instead (a ``relation-features`` file with ``phi`` = query map and
+``psi`` = key map). Exit 0 proved, 1 refuted (the query and keys that break are
+printed), 2 bad input, 3 undecided. Nothing is written unless proved.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ..common import add_json_flag, fmt, print_json
+
+
+def register(sub):
+    p = sub.add_parser("retrieval", help="build and prove attention that retrieves the maximal keys of each query's preorder",
+                       description=__doc__.splitlines()[0])
+    p.add_argument("task", help="retrieval task file (kind: retrieval)")
+    p.add_argument("--eps", help="also prove softmax weight >= 1 - eps on the maximal keys (e.g. 1/100)")
+    p.add_argument("--beta", help="scale of the query features (default: the certified beta for --eps, else 1)")
+    p.add_argument("--max-subset", type=int, default=3, metavar="L", help="enumerate every set of at most L keys (default 3)")
+    p.add_argument("--factorisation", choices=("rank", "one-hot"), default="rank",
+                   help="exact rank factorisation of the utility matrix (default) or one-hot key features")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("-o", "--output", metavar="F.json", help="write the features (relation-features: phi = query map, psi = key map)")
+    g.add_argument("--check", metavar="F.json", help="prove given features instead of building them")
+    p.add_argument("--report", metavar="R.md", help="write the proof as Markdown")
+    p.add_argument("--certificate", metavar="C.json", help="write the certificate")
+    add_json_flag(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ...errors import InputError
+    from ...exact import rational
+    from ...fileformat import load, to_json, write_json_atomic, write_text_atomic
+    from ...preorders import IncompletePreorderError, build_retrieval_attention, prove_retrieval
+    from ...proof.io import certificate_of
+
+    task = load(args.task, kinds=("retrieval",))
+    eps = None
+    if args.eps is not None:
+        eps = rational(args.eps, path="--eps")
+        if not 0 < eps < 1:
+            raise InputError(f"expected 0 < eps < 1, got {fmt(eps)}", path="--eps")
+    if args.max_subset < 1:
+        raise InputError(f"expected a limit >= 1, got {args.max_subset}", path="--max-subset")
+    try:
+        if args.check:
+            attention = _load_features(args.check)
+        else:
+            beta = rational(args.beta, path="--beta") if args.beta is not None else None
+            attention = build_retrieval_attention(task, beta=beta, eps=eps, factorisation=args.factorisation)
+        proof = prove_retrieval(task, attention, max_subset=args.max_subset, eps=eps)
+    except IncompletePreorderError as err:
+        return _refuted(args, str(err), {"query": err.query, "incomparable": [str(x) for x in err.pair]})
+    except InputError as err:
+        raise err.in_file(args.task) from None
+    summary = {
+        "result": proof.result,
+        "queries": len(task.queries),
+        "keys": len(task.keys),
+        "max_subset": proof.claim_data["max_subset"],
+        "feature_dim": attention.feature_dim,
+        "factorisation": attention.factorisation or "given",
+        "beta": fmt(attention.beta) if attention.beta is not None else None,
+        "relus": {"phi_q": attention.phi_q.num_relus, "phi_k": attention.phi_k.num_relus},
+        "maximal": {q: [str(y) for y in task.preorders[q].maximal_elements()] for q in task.queries},
+    }
+    if proof.result == "refuted":
+        cx = proof.extra.get("counterexample")
+        return _refuted(args, proof.counterexample_note or proof.obstacle, {**summary, "counterexample": cx})
+    if proof.result != "proved":
+        summary["open"] = proof.obstacle
+        if args.json:
+            print_json(summary)
+        else:
+            _print_steps(proof)
+        print(f"symrel: undecided: {proof.obstacle}", file=sys.stderr)
+        return 3
+    if args.output:
+        write_json_atomic(args.output, {"symrel": 1, "kind": "relation-features",
+                                        "phi": to_json(attention.phi_q), "psi": to_json(attention.phi_k)})
+    if args.certificate:
+        write_json_atomic(args.certificate, certificate_of(proof))
+    if args.report:
+        write_text_atomic(args.report, _report(proof, summary))
+    if args.json:
+        print_json(summary)
+    else:
+        _print_steps(proof)
+        print(f"proved: hardmax attention (feature dimension {attention.feature_dim}, "
+              f"{summary['relus']['phi_q']} + {summary['relus']['phi_k']} ReLUs) returns the maximal keys for all "
+              f"{len(task.queries)} queries")
+    return 0
+
+
+def _load_features(path):
+    from ...errors import InputError
+    from ...fileformat import from_json
+    from ...fileformat.fields import get
+    from ...fileformat.jsonio import read_json
+    from ...preorders import RetrievalAttention
+
+    obj = read_json(path)
+    try:
+        if not isinstance(obj, dict) or obj.get("kind") != "relation-features":
+            raise InputError("expected a relation-features file (phi = query map, psi = key map)", path="kind")
+        phi = from_json(get(obj, "phi", ""), kinds=("relu",), path="phi")
+        psi = from_json(get(obj, "psi", ""), kinds=("relu",), path="psi")
+    except InputError as err:
+        raise err.in_file(path) from None
+    return RetrievalAttention(phi, psi)
+
+
+def _refuted(args, message: str, data: dict) -> int:
+    if args.json:
+        print_json({**data, "result": "refuted", "message": message})
+    else:
+        print(f"symrel: refuted: {message}", file=sys.stderr)
+    return 1
+
+
+def _print_steps(proof) -> None:
+    for i, step in enumerate(proof.steps, 1):
+        print(f"{i}. {step.lemma} [{step.rule}: {step.status}]" + (f" {step.note}" if step.note else ""))
+
+
+def _report(proof, summary: dict) -> str:
+    lines = [proof.to_markdown(), "## Maximal keys per query\n", "| query | maximal keys |", "| --- | --- |"]
+    lines += [f"| {q} | {', '.join(keys)} |" for q, keys in summary["maximal"].items()]
+    lines.append(f"\nFeature dimension {summary['feature_dim']} ({summary['factorisation']} factorisation), "
+                 f"beta = {summary['beta']}, ReLUs: phi_q {summary['relus']['phi_q']}, phi_k {summary['relus']['phi_k']}.")
+    return "\n".join(lines) + "\n"
