@@ -97,9 +97,12 @@ class CrossvalReport:
 
     @property
     def ok(self) -> bool:
-        """No NaN/Inf, no argmax flip, no hardmax-rule disagreement, no bound violated."""
+        """No NaN/Inf, no rigorous error bound violated, no wrong softmax answer, and
+        (for a first-maximiser backend) no input where ONNX's hardmax rule changes
+        the answer. Argmax flips at near-ties are reported but are not failures:
+        they are within the float error of a correct implementation."""
         hm = self.hardmax_rule or {}
-        return not (self.flips or self.nonfinite or (hm.get("applies") and hm.get("disagreements"))
+        return not (self.nonfinite or (hm.get("applies") and hm.get("disagreements"))
                     or (self.softmax or {}).get("wrong") or (self.error_bound or {}).get("violations"))
 
     def to_json(self) -> dict:

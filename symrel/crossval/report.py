@@ -25,7 +25,10 @@ def report_markdown(rep) -> str:
         w = rep.weight_rounding
         lines.append(f"- weights rounded to {w.format}: largest weight error {_q(w.max_error)} at `{w.worst}`"
                      + (f", {w.overflows} weights overflow to infinity" if w.overflows else ""))
-    lines.append(f"- verdict: {'no NaN/Inf, no argmax flip' if rep.ok else 'PROBLEMS FOUND (below)'}")
+    verdict = "no NaN/Inf, every error within its rigorous bound where one applies" if rep.ok else "PROBLEMS FOUND (below)"
+    if rep.flips:
+        verdict += f"; {len(rep.flips)} argmax flips at near-ties"
+    lines.append(f"- verdict: {verdict}")
     lines += ["", "## Per stage and per output", "", "| stage | max abs error | max ULP error | NaN/Inf |", "|---|---|---|---|"]
     for s in rep.stages[:-1] + rep.outputs:
         lines.append(f"| {s.name} | {float(s.max_abs_error):.3g} | {float(s.max_ulp_error):.3g} | {s.nonfinite} |")

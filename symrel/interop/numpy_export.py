@@ -75,7 +75,7 @@ def rounded_stages(program: Program, fmt: FloatFormat):
     for st in program.stages:
         ops = []
         for k, op in enumerate(st.ops):
-            p = st.name if len(st.ops) == 1 else f"{st.name}.op{k}"
+            p = st.name  # at most one operation with parameters per stage
             if isinstance(op, Affine):
                 op = Affine(arr(op.W, f"{p}.W"), arr(op.b, f"{p}.b", vector=True))
             elif isinstance(op, Embed):

@@ -110,7 +110,7 @@ class Program:
         """``(path, matrix)`` for every weight matrix and bias of the program."""
         for st in self.stages:
             for k, op in enumerate(st.ops):
-                base = st.name if len(st.ops) == 1 else f"{st.name}.op{k}"
+                base = st.name  # at most one operation with parameters per stage
                 if isinstance(op, (Affine, ReadoutOp)):
                     yield f"{base}.W", op.W
                     yield f"{base}.b", op.b

@@ -1,0 +1,62 @@
+"""``symrel crossval MODEL.json --backend numpy|torch|onnxruntime --dtype float32 --points 1000``."""
+
+from __future__ import annotations
+
+from ...errors import InputError
+from ..common import add_json_flag, fmt, print_json, warn
+
+
+def register(sub):
+    p = sub.add_parser("crossval", help="cross-validate a float implementation (numpy, torch, onnxruntime) against exact evaluation")
+    p.add_argument("model", help="model file (relu, maxout, cpwl1d, transformer)")
+    p.add_argument("--backend", default="numpy", choices=("numpy", "torch", "onnxruntime"))
+    p.add_argument("--dtype", default="float32", choices=("float64", "float32", "float16", "bfloat16"))
+    p.add_argument("--points", type=int, default=1000, help="random points (plus near-tie, boundary, grid and extreme points)")
+    p.add_argument("--domain", help="box domain file (default [-1,1]^d)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--no-special", action="store_true", help="random points only")
+    p.add_argument("--report", help="write a Markdown report here")
+    p.add_argument("--exact-floats", action="store_true", help="read JSON floats in the model as their exact binary values")
+    add_json_flag(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ...crossval.compare import crossvalidate
+    from ...fileformat import load_domain, load_model, write_text_atomic
+
+    model = load_model(args.model, exact_floats=args.exact_floats)
+    domain = load_domain(args.domain) if args.domain else None
+    if args.points < 0:
+        raise InputError(f"expected a number of points >= 0, got {args.points}", path="--points")
+    try:
+        rep = crossvalidate(model, args.backend, args.dtype, args.points, domain=domain, seed=args.seed,
+                            special=not args.no_special, progress=None if args.json else warn)
+    except InputError as err:
+        if err.path == "domain" and args.domain:
+            raise err.in_file(args.domain) from None
+        raise
+    if args.report:
+        write_text_atomic(args.report, rep.to_markdown())
+    if args.json:
+        print_json(rep.to_json())
+    else:
+        out = rep.output_stat
+        print(f"{len(rep.points.points)} points ({rep.backend}, {rep.dtype}); reference: {rep.reference}")
+        if rep.weight_rounding is not None:
+            print(f"weights rounded to {rep.dtype}: max weight error {fmt(rep.weight_rounding.max_error)}")
+        print(f"max ULP error: {fmt(rep.max_ulp_error)} (~{float(rep.max_ulp_error):.4g})")
+        if rep.worst_input is not None:
+            print("worst input: " + ",".join(fmt(v) for v in rep.worst_input))
+        print(f"argmax flips: {len(rep.flips)}; NaN/Inf: {out.nonfinite}")
+        if rep.hardmax_rule is not None:
+            print(f"inputs where ONNX's first-maximiser Hardmax changes the answer: "
+                  f"{rep.hardmax_rule['points_where_rules_differ']}")
+        if rep.softmax is not None:
+            print(f"wrong softmax answers: {rep.softmax['wrong_count']}")
+        if rep.error_bound is not None:
+            print(f"rigorous error bound: max {rep.error_bound['max_bound_float']:.4g}, "
+                  f"violations {len(rep.error_bound['violations'])}")
+        print(f"max abs error (~{float(rep.max_abs_error):.4g}):")
+        print(fmt(rep.max_abs_error))
+    return 0 if rep.ok else 1

@@ -1,0 +1,39 @@
+"""``symrel export M.json --to onnx|torch -o OUT [--dtype float32]``."""
+
+from __future__ import annotations
+
+from ..common import add_json_flag, fmt, print_json
+
+
+def register(sub):
+    p = sub.add_parser("export", help="export a symrel model to ONNX or PyTorch, weights rounded to a float dtype")
+    p.add_argument("model", help="model file (relu, maxout, cpwl1d, transformer)")
+    p.add_argument("--to", required=True, choices=("onnx", "torch"))
+    p.add_argument("-o", "--output", required=True)
+    p.add_argument("--dtype", default="float32", choices=("float64", "float32", "float16", "bfloat16"))
+    p.add_argument("--exact-floats", action="store_true")
+    add_json_flag(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ...fileformat import load_model
+
+    model = load_model(args.model, exact_floats=args.exact_floats)
+    if args.to == "onnx":
+        from ...interop.onnx_export import save_onnx
+
+        rounding = save_onnx(model, args.output, args.dtype)
+    else:
+        from ...interop.torch_io import save_torch
+
+        rounding = save_torch(model, args.output, args.dtype)
+    if args.json:
+        print_json({"output": args.output, "to": args.to, **rounding.to_json()})
+    else:
+        print(f"wrote {args.output} ({args.to}, {args.dtype})")
+        if rounding.overflows:
+            print(f"warning: {rounding.overflows} weights overflow {args.dtype} (written as infinity)")
+        print(f"max weight rounding error (at {rounding.worst}):")
+        print(fmt(rounding.max_error))
+    return 0
