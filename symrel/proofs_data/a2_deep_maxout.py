@@ -40,6 +40,12 @@ def run():
         r = rank if isinstance(rank, int) else f"{rank[0]} to {rank[1]}"
         yield compiled_instance(f"seed {seed}: d = {d}, depth {len(widths)}, widths {widths}, rank {r}", net,
                                 Box.cube(d), facts={"depth L": len(widths)})
+    for depth in (1, 2, 4, 8):  # the proof grows linearly with depth: compare steps and times
+        net = random_maxout_net(random.Random(50 + depth), 4, [8] * depth, rank=3, max_num=20, max_den=10)
+        yield compiled_instance(f"depth series: d = 4, depth {depth}, width 8, rank 3", net, Box.cube(4),
+                                facts={"depth L": depth})
+    net = random_maxout_net(random.Random(56), 8, [32] * 6, rank=4, max_num=20, max_den=10)
+    yield compiled_instance("large: d = 8, depth 6, width 32, rank 4", net, Box.cube(8), facts={"depth L": 6})
     net = random_maxout_net(random.Random(15), 2, [2, 2], rank=1, max_num=20, max_den=10)
     yield compiled_instance("rank-1 units throughout (an affine net), depth 2", net, Box.cube(2), facts={"depth L": 2})
     net = random_maxout_net(random.Random(12), 2, [3, 3, 2], rank=3, max_num=20, max_den=10)

@@ -40,6 +40,18 @@ def _number_text(v) -> str:
         return str(v)
 
 
+def _fact_text(v) -> str:
+    """A fact for a table: exact when short, else its decimal value marked as rounded
+    (the exact number is in the certificate)."""
+    text = _number_text(v)
+    if len(text) > 24 and "/" in text and text.replace("/", "").lstrip("-").isdigit():
+        p, q = (int(t) for t in text.split("/"))
+        from fractions import Fraction
+
+        return f"≈ {float(Fraction(p, q)):.7g}"
+    return text
+
+
 def _point(values) -> str:
     return "(" + ", ".join(_number_text(v) for v in values) + ")"
 
@@ -131,7 +143,7 @@ def _facts_table(instances: list[Instance]) -> Table:
     rows = []
     for inst in instances:
         rows.append([[inst.name], _status_cell(inst), [str(len(inst.proof.steps))], [f"{inst.seconds:.2f} s"]]
-                    + [[_number_text(inst.facts.get(k, ""))] for k in keys])
+                    + [[_fact_text(inst.facts.get(k, ""))] for k in keys])
     return Table(["instance", "result", "steps", "time"] + [str(k) for k in keys], rows)
 
 
@@ -170,7 +182,7 @@ def outcome_blocks(outcome: Outcome) -> list:
             blocks.append(Para([Strong("A control. "), "Here the certified bound is too weak to show the claim; "
                                 "the statement requires that symrel leaves it open rather than prove it."]))
         if inst.facts:
-            blocks.append(Items([[f"{k}: ", _number_text(v)] for k, v in inst.facts.items()]))
+            blocks.append(Items([[f"{k}: ", _number_text(v)] for k, v in inst.facts.items()]))  # exact here
         for caption, png in inst.figures:
             blocks.append(Figure(caption, png))
         blocks += proof_blocks(inst.proof, level=2)

@@ -42,6 +42,26 @@ RULES: dict[str, str] = {
     "and the constant 1) into every token, exactly as the construction prescribes",
     "relu-fixed-sign": "a ReLU whose argument has a fixed sign on the domain acts linearly there "
     "(identity when the argument is >= 0, zero when it is <= 0); the sign follows from an exact bound",
+    "domain-box": "the domain is a box: each input ranges over its own interval, which gives every exact "
+    "bound below",
+    "maxout-unit-normal-form": "each maxout unit is the max of its affine pieces; a piece dominated on the "
+    "domain by another (by an exact lower bound of their difference) is dropped, and equal pieces are merged, "
+    "so units that agree up to the order and repetition of pieces become the same max",
+    "relu-as-max-node": "a ReLU whose argument changes sign on the domain is kept as max(0, z), the rank-2 "
+    "maxout unit",
+    "relu-pair-identity": "two hidden ReLU units with arguments z and -z and opposite output weights "
+    "contribute ReLU(z) - ReLU(-z) = z, a linear move written with ReLUs",
+    "drop-dominated": "a term of a max that is below another term everywhere on the domain (exact bound) is "
+    "dropped; this is how max(-B, l_1, ..., l_k) loses the carrier's -B",
+    "hardmax-argmax-set": "a set of tokens whose common score beats every other token's by a proved positive "
+    "margin on the domain is the argmax set, so the hardmax head returns the mean of their values "
+    "(a selection head when the winner is unique)",
+    "regions-decision": "the complete decision procedure: the domain is split into regions (ReLU signs and "
+    "argmax sets, ties as equalities), each certified non-empty by a witness point or empty by a Farkas "
+    "vector, and the two affine maps are compared exactly on every region",
+    "cpwl-lattice-check": "the CPWL function and its lattice form max_i min_(j in S_i) l_j are both affine "
+    "between consecutive breakpoints and crossings of pieces, so equality at all those points (exact "
+    "evaluation) gives equality on the whole interval",
     "gating": "on the piece-token of a maxout piece the gated ReLU passes that piece plus B, on every other "
     "token the token-wise shift pushes its argument below 0, so the feed-forward block writes each piece "
     "of each maxout unit onto its own token",
@@ -68,6 +88,19 @@ RULES: dict[str, str] = {
     "evaluated with rigorous interval arithmetic",
     "softmax-selection": "with winner margin delta the softmax weight on the winner is at least "
     "1 - (n-1) exp(-lambda delta), evaluated with rigorous interval arithmetic",
+    "interval-ranges-box": "every hardmax state of the Transformer has an exact interval range over the box "
+    "(interval arithmetic on rationals), which classifies each head as a max head or a selection head and "
+    "gives the margins the later steps use",
+    "inf-norm-lipschitz": "a feed-forward sublayer moves an error by at most its exact inf-norm Lipschitz "
+    "constant; a ReLU whose sign is fixed by a gating margin larger than the error stays exact, any other "
+    "obeys |ReLU a - ReLU b| <= |a - b|",
+    "max-head-gap": "for a max head (value = score) over n tokens, 0 <= max s - softmax average <= "
+    "min((n-1)/(e lambda), ln(n)/lambda), plus the error already in the scores; evaluated with rigorous "
+    "interval arithmetic",
+    "selection-margin": "a selection head whose winner beats the others by a margin delta has softmax "
+    "output error at most 2(n-1) exp(-lambda delta) max|v|, evaluated with rigorous interval arithmetic",
+    "readout-bound": "the error reaching the read-out, times the read-out's exact inf-norm, is at most eps",
+    "lambda-search": "a lambda whose propagated error bound is at most eps",
     "lipschitz": "errors propagate through later blocks with their exact inf-norm Lipschitz constants",
     # Paper B (THEORY.md sections 5, 6)
     "ldl": "an exact LDL^T factorisation with nonnegative pivots shows the relation matrix is positive "
@@ -107,8 +140,16 @@ RULES: dict[str, str] = {
 
 
 def rule_in_words(rule: str) -> str:
-    """Why a step established by ``rule`` holds, in words ('' when unknown)."""
-    return RULES.get(rule, "")
+    """Why a step established by ``rule`` holds, in words ('' when unknown). A step
+    established by several rules names them joined by ``+``; their words are joined.
+
+    >>> rule_in_words("relu-fixed-sign+relu-pair-identity").count("; and ")
+    1
+    """
+    words = [RULES.get(r, "") for r in rule.split("+")]
+    if not all(words):
+        return ""
+    return "; and ".join(words)
 
 
 def is_rational_text(value) -> bool:
