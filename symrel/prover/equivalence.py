@@ -72,10 +72,10 @@ def _check_inputs(a, b, domain):
         raise InputError(f"expected a domain of dimension {a.input_dim}, got {domain.dim}", path="domain")
 
 
-def prove_equivalence(a, b, domain, *, complete: bool = False, executor=None) -> Proof:
+def prove_equivalence(a, b, domain, *, complete: bool = False, executor=None, max_cells=None) -> Proof:
     """Prove or refute "for all x in domain, a(x) = b(x)"; returns a :class:`~symrel.proof.Proof`
     (proved with every step certified, refuted with an exactly verified counterexample, or
-    open with the obstacle)."""
+    open with the obstacle). ``max_cells`` limits the complete procedure (None: its default)."""
     _check_inputs(a, b, domain)
     proof = Proof(
         claim=f"For all x in D, A(x) = B(x), where A is {_describe(a)}, B is {_describe(b)} and D is "
@@ -85,9 +85,9 @@ def prove_equivalence(a, b, domain, *, complete: bool = False, executor=None) ->
         inputs={"a": a, "b": b, "domain": domain},
     )
     if complete:
-        return _decide(a, b, domain, executor, proof, "asked for the complete decision procedure")
+        return _decide(a, b, domain, executor, max_cells, proof, "asked for the complete decision procedure")
     if not isinstance(domain, Box):
-        return _decide(a, b, domain, executor, proof, "the layer-by-layer rules need a box domain")
+        return _decide(a, b, domain, executor, max_cells, proof, "the layer-by-layer rules need a box domain")
     box = list(domain.bounds)
     registry = Registry(box)
     proof.add(Step(f"D is the box {_box_text(box)}; the inputs x_1..x_{len(box)} range over it",
@@ -97,7 +97,7 @@ def prove_equivalence(a, b, domain, *, complete: bool = False, executor=None) ->
         outs_a = EXECUTORS[type(a)](a, ctx_a)
         outs_b = EXECUTORS[type(b)](b, ctx_b)
     except Obstacle as err:
-        return _fallback(a, b, domain, box, registry, ctx_a.hints + ctx_b.hints, executor, proof, str(err))
+        return _fallback(a, b, domain, box, registry, ctx_a.hints + ctx_b.hints, executor, max_cells, proof, str(err))
     same = [fa.key() == fb.key() for fa, fb in zip(outs_a, outs_b)]
     if all(same):
         proof.add(Step("For all x in D, the outputs of A and B are the same affine forms in the variables, "
@@ -107,7 +107,7 @@ def prove_equivalence(a, b, domain, *, complete: bool = False, executor=None) ->
     k = same.index(False)
     reason = (f"output {k + 1}: A and B give different forms ({_form_text(outs_a[k])} vs {_form_text(outs_b[k])}); "
               "the layers do not correspond up to the order and duplication of pieces and units")
-    return _fallback(a, b, domain, box, registry, ctx_a.hints + ctx_b.hints, executor, proof, reason)
+    return _fallback(a, b, domain, box, registry, ctx_a.hints + ctx_b.hints, executor, max_cells, proof, reason)
 
 
 def _form_text(f) -> str:
@@ -117,7 +117,7 @@ def _form_text(f) -> str:
     return text if len(text) < 200 else text[:200] + "..."
 
 
-def _fallback(a, b, domain, box, registry, hints, executor, proof, reason) -> Proof:
+def _fallback(a, b, domain, box, registry, hints, executor, max_cells, proof, reason) -> Proof:
     """Search a counterexample; then the complete procedure; else open."""
     step = proof.add(Step("For all x in D, A(x) = B(x)", "linear-identity", {}, OPEN, reason))
     found = find_counterexample(a, b, domain, box, hints, registry, executor)
@@ -129,10 +129,10 @@ def _fallback(a, b, domain, box, registry, hints, executor, proof, reason) -> Pr
             step.note = f"{reason}. Counterexample x = ({', '.join(str(format_rational(v)) for v in x)}): {note}"
             proof.refute(x, note)
             return proof
-    return _decide(a, b, domain, executor, proof, reason + "; no counterexample found among the candidates")
+    return _decide(a, b, domain, executor, max_cells, proof, reason + "; no counterexample found among the candidates")
 
 
-def _decide(a, b, domain, executor, proof, reason) -> Proof:
+def _decide(a, b, domain, executor, max_cells, proof, reason) -> Proof:
     """Hand the claim to the complete decision procedure of the regions issue, if present."""
     try:
         from ..regions import decide_equivalence
@@ -140,7 +140,8 @@ def _decide(a, b, domain, executor, proof, reason) -> Proof:
         proof.add(Step("Decide A = B on D by the complete linear-regions procedure", "regions-decision", {}, OPEN,
                        f"{reason}; the complete decision procedure is not available ({err})"))
         return proof
-    decided = decide_equivalence(a, b, domain, executor=executor)
+    kwargs = {} if max_cells is None else {"max_cells": max_cells}
+    decided = decide_equivalence(a, b, domain, executor=executor, **kwargs)
     if isinstance(decided, Proof):
         if decided.counterexample is not None:
             x = decided.counterexample

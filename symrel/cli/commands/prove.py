@@ -1,0 +1,70 @@
+"""``symrel prove A.json B.json --domain D.json [--report R.md] [--certificate C.json]
+[--counterexample X.json] [--complete] [--json]``.
+
+Proves or refutes "for all x in D, A(x) = B(x)" layer by layer (maxout / ReLU / CPWL
+against a hardmax Transformer, or any two of them). Exit 0 proved (certificate and
+report written when asked), 1 refuted (the counterexample printed, and written as a
+points file when asked; nothing else written), 3 open (the obstacle printed).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ...exact import format_rational
+from ...fileformat import Points, load_domain, load_model, save, write_text_atomic
+from ..common import add_json_flag, print_json
+
+
+def register(sub):
+    p = sub.add_parser("prove", help="prove A(x) = B(x) for all x in a domain, layer by layer")
+    p.add_argument("a", help="first model (maxout, relu, cpwl1d or transformer)")
+    p.add_argument("b", help="second model")
+    p.add_argument("--domain", required=True, help="domain file (a box)")
+    p.add_argument("--report", help="write a Markdown report of the proof")
+    p.add_argument("--certificate", help="write the certificate (proved claims only)")
+    p.add_argument("--counterexample", help="write the counterexample as a points file (refuted claims only)")
+    p.add_argument("--complete", action="store_true", help="use the complete linear-regions decision procedure")
+    add_json_flag(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ...prover import prove_equivalence
+    from ...prover.markdown import proof_markdown
+
+    a, b = load_model(args.a), load_model(args.b)
+    domain = load_domain(args.domain)
+    proof = prove_equivalence(a, b, domain, complete=args.complete)
+    out = {"result": proof.result, "steps": len(proof.steps), "summary": proof.summary()}
+    if proof.result == "proved":
+        if args.certificate:
+            import json
+
+            from ...proof.io import certificate_of
+
+            text = json.dumps(certificate_of(proof), sort_keys=True, separators=(",", ":")) + "\n"
+            write_text_atomic(args.certificate, text)
+        if args.report:
+            write_text_atomic(args.report, proof_markdown(proof))
+    elif proof.result == "refuted":
+        x = [format_rational(v) for v in proof.counterexample]
+        out["counterexample"] = x
+        out["note"] = proof.counterexample_note
+        if args.counterexample:
+            save(Points([list(proof.counterexample)]), args.counterexample)
+    else:
+        out["obstacle"] = proof.obstacle
+        if args.report:
+            write_text_atomic(args.report, proof_markdown(proof))
+    if args.json:
+        print_json(out)
+    else:
+        if proof.result == "refuted":
+            print(f"counterexample: x = ({', '.join(str(v) for v in out['counterexample'])}); {proof.counterexample_note}",
+                  file=sys.stderr)
+        elif proof.result == "open":
+            print(f"open: {proof.obstacle}", file=sys.stderr)
+        print(proof.summary())
+        print(proof.result)
+    return proof.exit_code

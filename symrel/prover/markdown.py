@@ -1,0 +1,55 @@
+"""Markdown of an equivalence proof, for a mathematician reading it next to Paper A.
+
+A short preamble says what the variables ``y_v`` and the states ``Sigma_b`` are, then
+the proof is typeset by :func:`symrel.report.render_proof` (or, if that renderer is
+absent, :meth:`symrel.proof.Proof.to_markdown`).
+
+>>> from symrel.models import MaxoutNet, MaxoutLayer, MaxoutUnit, Box
+>>> from symrel.compiler import compile_maxout
+>>> from symrel.prover import prove_equivalence
+>>> net = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], [-1]], [0, 0])])])
+>>> text = proof_markdown(prove_equivalence(net, compile_maxout(net, Box([[-1, 1]])).transformer, Box([[-1, 1]])))
+>>> "hardmax" in text and "gating bound B" in text
+True
+"""
+
+from __future__ import annotations
+
+PREAMBLE = """\
+## How to read this proof
+
+The claim is checked *layer by layer* ({construction}). Both models are executed
+symbolically over the domain D. The variables are the inputs `y0 .. y{d1}` (= x_1 .. x_{d})
+and *max nodes* `y_v = max(t_1, ..., t_k)` of affine forms in earlier variables, kept in
+normal form: equal terms merged, and a term dropped when another term is at least as
+large on all of D (an exact lower bound over the box of the variables' ranges). A maxout
+unit of rank k is such a max of its k pieces; a ReLU is `max(0, z)`.
+
+For the Transformer, `Sigma_b` is the state after b blocks: every token's column as
+affine forms in the variables. The embedding writes x and the token-wise shift (the
+one-hot position P and the constant C). Each block is one lemma: a feed-forward
+hidden unit is settled by the sign of its argument on D (an exact bound; in the
+construction this is the gating bound B at work: `ReLU(l + 2B P_j - B)` is `l + B` on
+token j and 0 elsewhere exactly when |l| <= B on D), or by `ReLU(u) - ReLU(-u) = u`; a
+hardmax head whose value equals its score returns the maximum of the scores over the
+tokens whatever the ties, and `max(-B, l_1, ..., l_k)` drops `-B` on D. When the
+layers correspond, the outputs of both models are the same affine forms in the same
+variables, compared coefficient by coefficient. Every number recorded in the steps is
+re-computed by `symrel check-certificate`.
+
+"""
+
+
+def proof_markdown(proof) -> str:
+    """The proof as Markdown: the preamble, then the steps in words."""
+    d = proof.inputs["a"].input_dim if "a" in proof.inputs else 1
+    pre = PREAMBLE.format(construction=proof.construction or "symrel construction realising Theorem 3.1",
+                          d=d, d1=d - 1)
+    try:
+        from ..report import render_proof
+    except ImportError:
+        body = proof.to_markdown()
+    else:
+        body = render_proof(proof, "md")
+    head, sep, rest = body.partition("\n\n")
+    return head + sep + pre + rest if sep else body + "\n" + pre
