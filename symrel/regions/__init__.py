@@ -1,0 +1,28 @@
+"""Exact cells and linear regions of piecewise-linear models (THEORY.md sections 3 and 7).
+
+* :func:`count_regions` — activation or linear regions over a polytope domain;
+* :func:`decide_equivalence` — the complete procedure ``a = b on D`` with a
+  certificate of every cell, or an exact counterexample;
+* :func:`enumerate_cells` — the underlying exact search over ReLU signs, maxout
+  winners and hardmax argmax sets (ties as equalities);
+* :func:`sawtooth_transformer` — the depth family of THEORY.md section 3.
+"""
+
+from .count import RegionCount, count_regions, merge_linear_regions
+from .enumerate_cells import Cell, Enumeration, enumerate_cells
+from .equivalence import decide_equivalence
+from .sawtooth import depth_table, sawtooth_transformer
+from .slices import restrict_to_affine_slice
+
+__all__ = [
+    "Cell",
+    "Enumeration",
+    "RegionCount",
+    "count_regions",
+    "decide_equivalence",
+    "depth_table",
+    "enumerate_cells",
+    "merge_linear_regions",
+    "restrict_to_affine_slice",
+    "sawtooth_transformer",
+]

@@ -1,0 +1,221 @@
+"""Exact counts of activation regions and linear regions over a polytope domain.
+
+* An **activation region** is a full-dimensional cell of the search tree of
+  :mod:`.enumerate_cells`: a set of inputs sharing every ReLU sign, every maxout
+  winner and every (singleton) argmax set, all strictly.
+* A **linear region** is a maximal connected union of (closures of) activation
+  regions carrying the same affine map, merged across shared *facets*:
+  two cells are joined when their closures meet in a set of dimension d-1.
+  Adjacency is decided exactly: the facet lies on the hyperplane H that
+  separates the two cells (a row of one whose negation is a row of the other),
+  and the cells share a facet iff the system "H = 0, every other row strict" is
+  feasible, one exact LP per candidate pair (pairs already joined are skipped).
+  Cells touching only in a lower-dimensional face are not joined, as the
+  interior of their union is disconnected there.
+
+Hardmax models are discontinuous at ties; ``ties=True`` also runs the exact
+(tie-aware) enumeration and reports the lower-dimensional cells, where argmax
+sets have several elements, as ``tie_cells``. Counts of full-dimensional regions
+do not include them.
+
+>>> from symrel.models import Box, CPWL1D
+>>> f = CPWL1D([0, 1, 2, 3], [0, 1, 2, 0])          # two collinear pieces, then a kink
+>>> r = count_regions(f, Box([[0, 3]]))
+>>> r.count, r.activation_cells
+(2, 3)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from ..errors import InputError
+from ..exact import Q
+from ..exact.lp import feasibility
+from .enumerate_cells import Enumeration, enumerate_cells
+from .model_to_program import is_constant_form
+
+KINDS = ("linear", "activation")
+
+
+@dataclass
+class RegionCount:
+    """The result of :func:`count_regions`. ``count`` is the number asked for
+    (``kind``); ``region_of[i]`` is the linear region of cell i."""
+
+    kind: str
+    count: int
+    activation_cells: int
+    linear_regions: int | None
+    seconds: float
+    enumeration: Enumeration
+    region_of: list | None = None
+    tie_cells: int | None = None
+    stats: dict = field(default_factory=dict)
+
+    @property
+    def cells(self):
+        return self.enumeration.cells
+
+    def to_json(self) -> dict:
+        out = {
+            "count": self.count,
+            "kind": self.kind,
+            "cells": self.activation_cells,
+            "linear_regions": self.linear_regions,
+            "time": round(self.seconds, 6),
+            "lps": self.stats.get("lps", 0),
+        }
+        if self.tie_cells is not None:
+            out["tie_cells"] = self.tie_cells
+        return out
+
+
+def _direction_key(f):
+    """The form scaled so its first nonzero x-coefficient is +-1 (same halfspace)."""
+    for a in f[:-1]:
+        if a:
+            s = abs(a)
+            return tuple(v / s for v in f)
+    return None
+
+
+def _parallel_offset(f, h):
+    """If the x-part of f is a multiple lam of h's, the constant ``f - lam h``; else None."""
+    lam = None
+    for a, b in zip(f[:-1], h[:-1]):
+        if b:
+            if lam is None:
+                lam = a / b
+            if a != lam * b:
+                return None
+        elif a:
+            return None
+    if lam is None:
+        return None
+    return f[-1] - lam * h[-1]
+
+
+def share_facet(P, Q_) -> bool:
+    """Whether the closures of the full-dimensional cells P and Q meet in a set of
+    dimension d-1 (decided exactly)."""
+    keys = {}
+    for f, rel in P.rows:
+        k = _direction_key(f)
+        if k is not None:
+            keys.setdefault(k, f)
+    candidates = []
+    for f, rel in Q_.rows:
+        k = _direction_key(tuple(-v for v in f))
+        if k is not None and k in keys:
+            candidates.append(keys[k])
+    for h in candidates:
+        A, b, strict, ok = [], [], [], True
+        for f, rel in P.rows + Q_.rows:
+            if is_constant_form(f):
+                continue
+            off = _parallel_offset(f, h)
+            if off is not None:
+                if off > 0:  # on H this row reads off <= 0: false, the closures do not meet there
+                    ok = False
+                    break
+                continue
+            A.append(list(f[:-1]))
+            b.append(-f[-1])
+            strict.append(True)
+        if not ok:
+            continue
+        C, d = [list(h[:-1])], [-h[-1]]
+        if not A:
+            return True
+        if feasibility(A, b, C, d, strict=strict).feasible:
+            return True
+    return False
+
+
+def merge_linear_regions(cells, model_index: int = 0):
+    """Union-find over cells with equal affine maps, joined across shared facets.
+    Returns ``(number of regions, region index of each cell, LPs used)``."""
+    parent = list(range(len(cells)))
+
+    def find(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    groups: dict = {}
+    for i, c in enumerate(cells):
+        groups.setdefault(tuple(c.outputs[model_index]), []).append(i)
+    tests = 0
+    for members in groups.values():
+        for a_pos, i in enumerate(members):
+            for j in members[a_pos + 1 :]:
+                if find(i) == find(j):
+                    continue
+                tests += 1
+                if share_facet(cells[i], cells[j]):
+                    parent[find(j)] = find(i)
+    roots = {}
+    region_of = [roots.setdefault(find(i), len(roots)) for i in range(len(cells))]
+    return len(roots), region_of, tests
+
+
+def _is_full_dimensional(cell) -> bool:
+    A, b = [], []
+    for f, rel in cell.rows:
+        if rel == "=" and not is_constant_form(f):
+            return False
+        if rel != "=" and not is_constant_form(f):
+            A.append(list(f[:-1]))
+            b.append(-f[-1])
+    if not A:
+        return True
+    return feasibility(A, b, strict=[True] * len(A)).feasible
+
+
+def count_regions(
+    model,
+    domain,
+    kind: str = "linear",
+    executor=None,
+    max_cells: int | None = None,
+    progress: bool = False,
+    ties: bool = False,
+) -> RegionCount:
+    """Count the activation or linear regions of ``model`` over ``domain`` exactly.
+
+    ``model``: a ReLU net, maxout net, CPWL1D or hardmax Transformer; ``domain``:
+    a :class:`~symrel.models.Box` or :class:`~symrel.models.Polytope` with
+    non-empty interior. ``kind``: ``"linear"`` (default) or ``"activation"``.
+    ``executor``: any :class:`concurrent.futures.Executor`. ``max_cells``: raise
+    :class:`~symrel.errors.UndecidedError` beyond that many cells. ``ties``:
+    also count the lower-dimensional tie cells (exact, tie-aware enumeration).
+
+    Cost: one exact LP per outcome not settled by the parent's witness, then one
+    per candidate pair of same-map cells for the linear count.
+
+    >>> from symrel.models import Box, ReLUNet, DenseLayer
+    >>> lines = ReLUNet(2, [DenseLayer([[1, 0], [0, 1], [1, 1]], [0, 0, -1]), DenseLayer([[1, 1, 1]], [0], "none")])
+    >>> count_regions(lines, Box([[-5, 5], [-5, 5]]), kind="activation").count   # 1 + 3 + 3
+    7
+    """
+    if kind not in KINDS:
+        raise InputError(f"expected kind 'linear' or 'activation', got {kind!r}", path="kind")
+    t0 = time.perf_counter()
+    en = enumerate_cells([model], domain, mode="open", executor=executor, max_cells=max_cells, progress=progress)
+    stats = dict(en.stats)
+    linear, region_of = None, None
+    if kind == "linear":
+        linear, region_of, tests = merge_linear_regions(en.cells)
+        stats["adjacency_tests"] = tests
+    tie_cells = None
+    if ties:
+        ex = enumerate_cells([model], domain, mode="exact", executor=executor, max_cells=max_cells)
+        tie_cells = sum(1 for c in ex.cells if not _is_full_dimensional(c))
+    n = len(en.cells)
+    count = linear if kind == "linear" else n
+    return RegionCount(kind, count, n, linear, time.perf_counter() - t0, en, region_of, tie_cells, stats)
+
+

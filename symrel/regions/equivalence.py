@@ -1,0 +1,126 @@
+"""The complete decision procedure for ``a(x) = b(x) for all x in D``.
+
+Both models run on the same input through one search tree
+(:mod:`.enumerate_cells`); on every leaf cell each is affine, with maps
+``f_a`` and ``f_b``. For every output r, ``g = f_a,r - f_b,r`` must vanish on
+the cell:
+
+* ``g`` is the zero form: nothing to show;
+* otherwise the systems "cell and g > 0" and "cell and g < 0" are decided by the
+  exact LP: a witness is a point of the cell where the models differ (a
+  counterexample, confirmed by plain exact evaluation of both models); two
+  Farkas vectors prove ``g = 0`` on the cell (this happens on lower-dimensional
+  tie cells, where different affine maps agree).
+
+Continuous models (ReLU, maxout, CPWL1D) are compared on the open cells (their
+union is dense in D, and continuous functions equal on a dense set are equal);
+as soon as a hardmax Transformer is involved the exact, tie-aware partition is
+used, so the behaviour exactly at ties is decided too.
+
+The proof's certificate (:func:`symrel.proof.io.certificate_of`) lists every
+branch of the tree, each either a cell with its witness (and the Farkas pairs
+for outputs whose maps differ as forms) or an empty outcome with its Farkas
+vector; :mod:`symrel.checking.regions` re-derives every row from the models and
+verifies coverage and every number.
+
+>>> from symrel.models import Box, CPWL1D, to_maxout
+>>> f = CPWL1D([0, 1, 2], [0, 1, 0])
+>>> decide_equivalence(f, to_maxout(f), Box([[-1, 3]])).result
+'proved'
+>>> g = CPWL1D([0, 1, 2], [0, 1, "1/1000000"])
+>>> p = decide_equivalence(f, g, Box([[-1, 3]]))
+>>> p.result, f(p.counterexample) != g(p.counterexample)
+('refuted', True)
+"""
+
+from __future__ import annotations
+
+from ..errors import InputError
+from ..exact import format_rational
+from ..proof import OPEN, PROVED, REFUTED, Proof, Step
+from .enumerate_cells import _lp, enumerate_cells
+from .model_to_program import is_continuous, is_zero_form, neg, sub
+
+CLAIM_KIND = "equivalence-cells"
+
+
+def _fmt_farkas(cert):
+    return [[i, format_rational(v)] for i, v in cert]
+
+
+def _difference_on_cell(cell, g, stats):
+    """``("zero", (pos, neg))`` with Farkas vectors, or ``("differs", point)``."""
+    rows = cell.rows
+    out = []
+    for extra in ((neg(g), "<"), (g, "<")):  # g > 0, then g < 0
+        all_rows = rows + [extra]
+        point, cert = _lp(all_rows, list(range(len(all_rows))), stats)
+        if point is not None:
+            return "differs", point
+        out.append(cert)
+    return "zero", tuple(out)
+
+
+def decide_equivalence(a, b, domain, executor=None, max_cells=None) -> Proof:
+    """Decide ``a(x) = b(x)`` for every x in ``domain``, exactly and completely.
+
+    Returns a :class:`~symrel.proof.Proof`: ``proved`` (its certificate lists every
+    cell and every empty branch), ``refuted`` (``proof.counterexample`` is an exact
+    rational point where the outputs differ, confirmed by ``model.evaluate``) or
+    ``open`` when ``max_cells`` stopped the enumeration. ``executor``: any
+    :class:`concurrent.futures.Executor`.
+    """
+    for name, m in (("a", a), ("b", b)):
+        if m.input_dim != domain.dim:
+            raise InputError(f"expected a model with {domain.dim} inputs (the domain's dimension), got {m.input_dim}", path=f"{name}.input_dim")
+    if a.output_dim != b.output_dim:
+        raise InputError(f"the models have {a.output_dim} and {b.output_dim} outputs", path="b.output_dim")
+    mode = "open" if is_continuous(a) and is_continuous(b) else "exact"
+    claim = "for all x in D: a(x) = b(x)"
+    proof = Proof(
+        claim=claim,
+        construction="complete cell enumeration with exact LP certificates",
+        claim_data={"kind": CLAIM_KIND, "mode": mode},
+        inputs={"a": a, "b": b, "domain": domain},
+    )
+    en = enumerate_cells([a, b], domain, mode=mode, executor=executor, max_cells=max_cells, record_empty=True, on_limit="return")
+    if not en.complete:
+        proof.add(Step(f"the decision tree of a and b covers D ({mode} cells)", "cell-cover", {}, OPEN,
+                       note=f"cell limit reached after {len(en.cells)} cells; raise max_cells"))
+        return proof
+    stats = dict(en.stats)
+    branches = [{"path": list(e.path), "farkas": _fmt_farkas(e.farkas)} for e in en.empty]
+    for cell in en.cells:
+        fa, fb = cell.outputs
+        equal = []
+        for r, (u, v) in enumerate(zip(fa, fb)):
+            g = sub(u, v)
+            if is_zero_form(g):
+                equal.append(None)
+                continue
+            status, info = _difference_on_cell(cell, g, stats)
+            if status == "differs":
+                point = info
+                ya, yb = a.evaluate(point), b.evaluate(point)
+                if ya == yb:  # pragma: no cover - would be a bug in the enumeration
+                    raise AssertionError("internal error: a counterexample failed its exact evaluation")
+                proof.add(Step("on every cell the two affine maps agree", "cell-maps-equal",
+                               {"cell": list(cell.path), "output": r,
+                                "point": [format_rational(v) for v in point],
+                                "a": [format_rational(v) for v in ya], "b": [format_rational(v) for v in yb]},
+                               REFUTED, note=f"output {r} differs"))
+                where = "on a lower-dimensional (tie) cell" if mode == "exact" and any(rel == "=" for _, rel in cell.rows) else "in a cell"
+                proof.refute(point, f"a(x) = {[format_rational(v) for v in ya]}, b(x) = {[format_rational(v) for v in yb]}; {where}")
+                proof.extra["stats"] = stats
+                return proof
+            equal.append({"pos": _fmt_farkas(info[0]), "neg": _fmt_farkas(info[1])})
+        branches.append({"path": list(cell.path), "witness": [format_rational(v) for v in cell.witness], "equal": equal})
+    proof.add(Step(
+        f"the decision tree of a and b covers D and both models are affine on each of its {len(en.cells)} cells "
+        f"({mode} cells), with equal maps",
+        "cell-cover",
+        {"mode": mode, "cells": len(en.cells), "empty": len(en.empty), "branches": branches},
+        PROVED,
+    ))
+    proof.extra["stats"] = stats
+    return proof

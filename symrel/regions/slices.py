@@ -1,0 +1,43 @@
+"""Slices of a network's input space: ``u -> net(x0 + P u)`` as a network of its own.
+
+Fixing some inputs and varying others (a 2-D slice, a line) composes the first
+layer with the affine map ``u -> x0 + P u``; the result is an ordinary network
+on the slice coordinates, so every region count applies to it unchanged.
+
+>>> from symrel.models import ReLUNet, DenseLayer
+>>> net = ReLUNet(3, [DenseLayer([[1, 2, 3]], [1])])
+>>> s = restrict_to_affine_slice(net, [0, 1, 1], [[1, 0, 0], [0, 0, 1]])   # vary x1 and x3
+>>> [str(v) for v in s([1, 2])], [str(v) for v in net([1, 1, 3])]
+(['13'], ['13'])
+"""
+
+from __future__ import annotations
+
+from ..errors import DimensionError, InputError
+from ..exact import from_columns
+from ..models import AffineMap, DenseLayer, MaxoutLayer, MaxoutNet, MaxoutUnit, ReLUNet
+from ..models.base import as_point
+
+
+def restrict_to_affine_slice(net, base_point, directions):
+    """The network ``u -> net(base_point + sum_k u_k directions[k])`` (ReLU or maxout)."""
+    x0 = as_point(base_point, net.input_dim, path="base_point")
+    if not isinstance(directions, (list, tuple)) or not directions:
+        raise InputError("expected a non-empty list of direction vectors", path="directions")
+    cols = [as_point(v, net.input_dim, path=f"directions[{k}]") for k, v in enumerate(directions)]
+    P = from_columns(cols, net.input_dim)
+    inner = AffineMap(P, [v for v in x0])
+    if isinstance(net, ReLUNet):
+        first = net.layers[0]
+        aff = first.affine.compose(inner)
+        layers = [DenseLayer(aff.W, aff.b, first.activation)] + net.layers[1:]
+        return ReLUNet(len(cols), layers)
+    if isinstance(net, MaxoutNet):
+        units = []
+        for u in net.layers[0].units:
+            aff = u.pieces.compose(inner)
+            units.append(MaxoutUnit(aff.W, aff.b))
+        return MaxoutNet(len(cols), [MaxoutLayer(units)] + net.layers[1:], net.readout)
+    raise DimensionError(f"slices are made for relu and maxout nets, got {getattr(net, 'kind', type(net).__name__)}")
+
+
