@@ -205,7 +205,7 @@ class Preorder:
     def __eq__(self, other) -> bool:
         return (
             isinstance(other, Preorder)
-            and list(self.graph) == list(other.graph)
+            and set(self.graph) == set(other.graph)
             and set(self.graph.edges) == set(other.graph.edges)
         )
 

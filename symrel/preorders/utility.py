@@ -210,28 +210,37 @@ def richter_peleg_utility(preorder: Preorder) -> UtilityRepresentation:
 
 def realiser(preorder: Preorder) -> list[list[int]]:
     """A small set of linear extensions of the order on indifference classes
-    whose intersection is that order: for a class A, the extension that puts A
-    as high as possible (networkx ``lexicographical_topological_sort`` with A
-    keyed last) places every class incomparable with A below A, so these
-    extensions, over all A, separate every incomparable pair both ways. A greedy
-    pass keeps an extension only if it separates a pair not yet separated.
-    Extensions are lists of condensation nodes, lowest first. Cost O(k^3) for k
+    whose intersection is that order (a realiser), as lists of condensation
+    nodes, lowest first.
+
+    Candidates, all from networkx's ``lexicographical_topological_sort``: a first
+    extension; the extension that reverses it wherever the order allows
+    (preferring classes late in the first), which alone suffices for orders of
+    dimension 2 such as antichains; then, for each class A, the extension that
+    puts A as high as possible, which places every class incomparable with A
+    below A, so these separate every incomparable pair both ways. A candidate is
+    kept only if it separates a pair not yet separated. Cost O(k^3) for k
     classes.
 
-    >>> P = Preorder.from_pairs(["a", "b", "c"], [("a", "b"), ("a", "c")])
+    >>> P = Preorder.from_pairs(["a", "b", "c", "d"], [])
     >>> len(realiser(P))
     2
     """
     C = preorder.condensation
     closed = C if preorder.is_transitive() else nx.transitive_closure_dag(C)
     needed = {(A, B) for A in C for B in C if A != B and not closed.has_edge(A, B) and not closed.has_edge(B, A)}
+    first = list(nx.lexicographical_topological_sort(C))
+    position = {A: i for i, A in enumerate(first)}
+    candidates = [
+        lambda: first,
+        lambda: list(nx.lexicographical_topological_sort(C, key=lambda B: -position[B])),
+        *(lambda A=A: list(nx.lexicographical_topological_sort(C, key=lambda B: (B == A, B))) for A in sorted(C)),
+    ]
     chosen = []
-    for A in sorted(C):
-        if chosen and not any(pair[1] == A for pair in needed):
-            continue
-        order = list(nx.lexicographical_topological_sort(C, key=lambda B: (B == A, B)))
-        position = {B: i for i, B in enumerate(order)}
-        separated = {(B, D) for (B, D) in needed if position[B] < position[D]}
+    for make in candidates:
+        order = make()
+        place = {B: i for i, B in enumerate(order)}
+        separated = {(B, D) for (B, D) in needed if place[B] < place[D]}
         if separated or not chosen:
             chosen.append(order)
             needed -= separated
@@ -250,7 +259,7 @@ def multi_utility(preorder: Preorder) -> UtilityRepresentation:
     >>> P = Preorder.from_pairs(["a", "b", "c"], [("a", "b"), ("a", "c")])
     >>> rep = multi_utility(P)
     >>> [[str(u[x]) for x in "abc"] for u in rep.utilities], rep.proof.result
-    ([['0', '2', '1'], ['0', '1', '2']], 'proved')
+    ([['0', '1', '2'], ['0', '2', '1']], 'proved')
     """
     preorder.check_preorder()
     C = preorder.condensation
