@@ -1,0 +1,294 @@
+"""Sphinx directives of the symrel documentation.
+
+``terminal``
+    A shell session (``$ command`` lines followed by their output). It is shown as a
+    console block and, under the doctest builder, every command is run (``symrel`` as
+    ``python -m symrel`` of the tree being documented) and its standard output,
+    standard error and exit code are compared with what the page shows. A non-zero exit
+    code is shown as a last line ``[exit N]``. ``...`` matches anything (ELLIPSIS).
+
+``datafile``
+    A file the reader is asked to save (argument: its name). It is shown with its name
+    as caption and, under the doctest builder, written into the page's working folder,
+    so the commands and Python examples after it can read it.
+
+``symrel-cli``
+    The command-line reference, generated from :func:`symrel.cli.build_parser`, one
+    section per subcommand: nothing of it is copied by hand.
+
+Every page runs its examples in a fresh temporary folder (see ``doctest_global_setup``
+in ``conf.py``), in page order: files, commands and ``doctest`` blocks share it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.directives.code import container_wrapper
+from sphinx.util.docutils import SphinxDirective
+
+# --------------------------------------------------------------------------- helpers
+
+#: Python run before each page's examples (per doctest group), and after them.
+DOCTEST_SETUP = r'''
+import os as _os, shlex as _shlex, shutil as _shutil, subprocess as _subprocess, sys as _sys
+import tempfile as _tempfile
+
+_docs_old_cwd = _os.getcwd()
+_docs_tmp = _tempfile.mkdtemp(prefix="symrel-docs-")
+_os.chdir(_docs_tmp)
+
+
+def _write(name, text):
+    """Write a file of the tutorial into the page's working folder."""
+    folder = _os.path.dirname(name)
+    if folder:
+        _os.makedirs(folder, exist_ok=True)
+    with open(name, "w", encoding="utf-8") as fh:
+        fh.write(text)
+
+
+def _sh(command):
+    """Run one shell line of a page; print stdout, stderr and a non-zero exit code."""
+    argv = _shlex.split(command)
+    if argv[0] == "symrel":
+        argv = [_sys.executable, "-m", "symrel", *argv[1:]]
+    elif argv[0] == "python":
+        argv = [_sys.executable, *argv[1:]]
+    env = dict(_os.environ, PYTHONPATH=_os.pathsep.join([_SYMREL_ROOT, _os.environ.get("PYTHONPATH", "")]),
+               COLUMNS="80", MPLBACKEND="Agg")
+    done = _subprocess.run(argv, capture_output=True, text=True, env=env, timeout=900)
+    lines = (done.stdout + done.stderr).splitlines()
+    for line in lines:
+        print(line.rstrip())
+    if done.returncode:
+        print(f"[exit {done.returncode}]")
+'''
+
+DOCTEST_CLEANUP = r'''
+_os.chdir(_docs_old_cwd)
+_shutil.rmtree(_docs_tmp, ignore_errors=True)
+'''
+
+
+def _doctest_node(node: nodes.Element, test: str, group: str = "default") -> nodes.Element:
+    """Mark ``node`` so that sphinx.ext.doctest runs ``test`` (doctest source) for it."""
+    node["testnodetype"] = "doctest"
+    node["groups"] = [group]
+    node["test"] = test
+    node["options"] = {}
+    return node
+
+
+def _expected(lines: list[str]) -> list[str]:
+    return [line.rstrip() or "<BLANKLINE>" for line in lines]
+
+
+# --------------------------------------------------------------------------- terminal
+
+
+class Terminal(SphinxDirective):
+    """``$ command`` lines and their output; each command is run by the doctest builder."""
+
+    has_content = True
+    option_spec = {"group": directives.unchanged}
+
+    def run(self):
+        lines = list(self.content)
+        while lines and not lines[-1].strip():
+            lines.pop()
+        if not lines or not lines[0].startswith("$ "):
+            raise self.error("a terminal block starts with a '$ command' line")
+        test: list[str] = []
+        for line in lines:
+            if line.startswith("$ "):
+                test.append(f">>> _sh({line[2:].strip()!r})")
+            else:
+                test.extend(_expected([line]))
+        text = "\n".join(lines)
+        node = nodes.literal_block(text, text, language="console")
+        self.set_source_info(node)
+        return [_doctest_node(node, "\n".join(test) + "\n", self.options.get("group", "default"))]
+
+
+# --------------------------------------------------------------------------- datafile
+
+_LANGUAGES = {".json": "json", ".py": "python", ".md": "markdown", ".txt": "text", ".sh": "bash"}
+
+
+class DataFile(SphinxDirective):
+    """A named file: shown with its name, written to the working folder by the doctests."""
+
+    has_content = True
+    required_arguments = 1
+    option_spec = {"group": directives.unchanged, "language": directives.unchanged}
+
+    def run(self):
+        name = self.arguments[0]
+        text = "\n".join(self.content) + "\n"
+        language = self.options.get("language") or _LANGUAGES.get(os.path.splitext(name)[1], "text")
+        node = nodes.literal_block(text, text, language=language)
+        self.set_source_info(node)
+        _doctest_node(node, f">>> _write({name!r}, {text!r})\n", self.options.get("group", "default"))
+        return [container_wrapper(self, node, f"``{name}``")]
+
+
+# --------------------------------------------------------------------------- CLI reference
+
+_LITERAL = re.compile(r"``(.+?)``")
+
+
+def _inline(text: str) -> list[nodes.Node]:
+    """Plain text with ``literal`` spans as literal nodes; nothing else is interpreted,
+    so no help string can break the build."""
+    out: list[nodes.Node] = []
+    pos = 0
+    for m in _LITERAL.finditer(text):
+        if m.start() > pos:
+            out.append(nodes.Text(text[pos:m.start()]))
+        out.append(nodes.literal(m.group(1), m.group(1)))
+        pos = m.end()
+    if pos < len(text):
+        out.append(nodes.Text(text[pos:]))
+    return out
+
+
+def _paragraphs(text: str | None) -> list[nodes.Node]:
+    if not text:
+        return []
+    import inspect
+
+    blocks = re.split(r"\n\s*\n", inspect.cleandoc(text))
+    return [nodes.paragraph("", "", *_inline(" ".join(b.split()))) for b in blocks if b.strip()]
+
+
+def _usage(parser: argparse.ArgumentParser) -> nodes.literal_block:
+    text = parser.format_usage().strip()
+    text = text[len("usage: "):] if text.startswith("usage: ") else text
+    return nodes.literal_block(text, text, language="text")
+
+
+def _help_text(action: argparse.Action) -> str:
+    text = action.help or ""
+    if "%(" in text:
+        params = dict(vars(action), prog="symrel")
+        params = {k: (v.__name__ if hasattr(v, "__name__") else v) for k, v in params.items()}
+        text = text % params
+    default = action.default
+    shown = default not in (None, False, argparse.SUPPRESS) and not isinstance(action, argparse._StoreConstAction)
+    if shown and "default" not in text:
+        text = f"{text} (default: ``{default}``)" if text else f"default: ``{default}``"
+    return text
+
+
+def _arguments(parser: argparse.ArgumentParser) -> nodes.Node | None:
+    formatter = parser._get_formatter()
+    items = []
+    for action in parser._actions:
+        if isinstance(action, (argparse._HelpAction, argparse._SubParsersAction)):
+            continue
+        invocation = formatter._format_action_invocation(action)
+        term = nodes.term("", "", nodes.literal(invocation, invocation))
+        body = nodes.definition("", *(_paragraphs(_help_text(action)) or [nodes.paragraph("", "")]))
+        items.append(nodes.definition_list_item("", term, body))
+    return nodes.definition_list("", *items) if items else None
+
+
+class SymrelCLI(SphinxDirective):
+    """Reference of every ``symrel`` subcommand, generated from the argparse parser."""
+
+    has_content = False
+
+    def _section(self, title: str, key: str) -> nodes.section:
+        section = nodes.section()
+        section["ids"].append(nodes.make_id(key))
+        section["names"].append(nodes.fully_normalize_name(key))
+        section += nodes.title(title, "", nodes.literal(title, title))
+        self.state.document.note_implicit_target(section, section)
+        return section
+
+    def run(self):
+        old = os.environ.get("COLUMNS")
+        os.environ["COLUMNS"] = "80"  # argparse wraps usage lines to this width
+        try:
+            return self._build()
+        finally:
+            if old is None:
+                os.environ.pop("COLUMNS", None)
+            else:
+                os.environ["COLUMNS"] = old
+
+    def _build(self):
+        from symrel.cli import build_parser
+
+        parser = build_parser()
+        top = self._section("symrel", "symrel-command")
+        top += _usage(parser)
+        top += _paragraphs(parser.description)
+        args = _arguments(parser)
+        if args is not None:
+            top += nodes.rubric("", "Options of every command")
+            top += args
+        out = [top]
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        for choice in sub._choices_actions:
+            name = choice.dest
+            subparser = sub.choices[name]
+            section = self._section(f"symrel {name}", f"symrel-{name}")
+            section += _paragraphs(choice.help)
+            section += _usage(subparser)
+            if subparser.description and subparser.description != choice.help:
+                section += _paragraphs(subparser.description)
+            args = _arguments(subparser)
+            if args is not None:
+                section += args
+            section += _paragraphs(subparser.epilog)
+            out.append(section)
+        return out
+
+
+# --------------------------------------------------------------------------- docstrings
+
+_LITERAL_SPAN = re.compile(r"(``.+?``)")
+
+
+def _escape_bars(line: str) -> str:
+    """``|x|`` outside literals is reST's substitution syntax; in symrel's docstrings it
+    is always an absolute value or a norm, so it is shown as written."""
+    parts = _LITERAL_SPAN.split(line)
+    return "".join(p if i % 2 else re.sub(r"(?<!\\)\|", r"\\|", p) for i, p in enumerate(parts))
+
+
+def escape_docstring_bars(app, what, name, obj, options, lines: list[str]) -> None:
+    """autodoc hook: escape ``|`` in prose lines, leaving doctest and literal blocks."""
+    in_doctest = False
+    literal_indent = None  # indentation of the paragraph that opened a literal block
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        indent = len(line) - len(line.lstrip())
+        if literal_indent is not None:
+            if stripped and indent <= literal_indent:
+                literal_indent = None
+            else:
+                continue
+        if stripped.startswith(">>>"):
+            in_doctest = True
+        if in_doctest:
+            if not stripped:
+                in_doctest = False
+            continue
+        if stripped.endswith("::"):
+            literal_indent = indent
+        lines[i] = _escape_bars(line)
+
+
+def setup(app):
+    app.connect("autodoc-process-docstring", escape_docstring_bars)
+    app.add_directive("terminal", Terminal)
+    app.add_directive("datafile", DataFile)
+    app.add_directive("symrel-cli", SymrelCLI)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

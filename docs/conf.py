@@ -1,0 +1,131 @@
+"""Sphinx configuration of the symrel documentation (see docs/README.md for the commands).
+
+Generated at build time, never by hand: the command-line reference (directive
+``symrel-cli`` in ``_ext/symrel_docs.py``, from ``symrel.cli.build_parser()``), the API
+reference (``api/``, written below and filled by autosummary), and the tutorial plots
+(matplotlib's ``plot`` directive, Agg backend).
+"""
+
+from __future__ import annotations
+
+import os
+import pkgutil
+import sys
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parent
+ROOT = DOCS.parent
+sys.path.insert(0, str(ROOT))  # document the tree next to this folder, not an installed copy
+sys.path.insert(0, str(DOCS / "_ext"))
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+import types  # noqa: E402
+
+import symrel  # noqa: E402
+
+# autosummary imports every submodule it finds; the ``__main__`` modules would run the
+# command line with sphinx-build's arguments, so they are stood in for by empty modules.
+for _name in ("symrel.__main__", "symrel.cli.__main__"):
+    sys.modules.setdefault(_name, types.ModuleType(_name))
+from symrel_docs import DOCTEST_CLEANUP, DOCTEST_SETUP  # noqa: E402
+
+project = "symrel"
+author = "the symrel authors"
+copyright = "the symrel authors, MIT licence"
+release = version = symrel.__version__
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.napoleon",
+    "sphinx.ext.doctest",
+    "sphinx.ext.mathjax",
+    "sphinx.ext.viewcode",
+    "myst_parser",
+    "matplotlib.sphinxext.plot_directive",
+    "symrel_docs",
+]
+
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+root_doc = "index"
+templates_path = ["_templates"]
+# benchmarks.md is written by `python -m benchmarks` and included by benchmarks-page.md;
+# README.md says how to build these pages.
+exclude_patterns = ["_build", "README.md", "benchmarks.md", "build.sh"]
+
+# --- MyST (Markdown pages) -----------------------------------------------------------
+myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
+myst_heading_anchors = 3
+
+# --- autodoc / autosummary / napoleon -------------------------------------------------
+autosummary_generate = True
+autosummary_imported_members = False
+autodoc_default_options = {"members": True, "show-inheritance": True}
+autodoc_member_order = "bysource"
+autodoc_typehints = "signature"
+napoleon_google_docstring = True
+napoleon_numpy_docstring = True
+
+# --- doctest: every example of these pages runs; docstrings run under pytest ---------
+# Plain ">>>" blocks of docstrings are pytest's job (--doctest-modules, with the module's
+# globals); here only the pages' own doctest / terminal / datafile blocks run.
+doctest_test_doctest_blocks = ""
+doctest_global_setup = f"_SYMREL_ROOT = {str(ROOT)!r}\n" + DOCTEST_SETUP
+doctest_global_cleanup = DOCTEST_CLEANUP
+
+# --- plots (matplotlib's plot directive; images are built, not committed) -------------
+plot_include_source = True
+plot_html_show_source_link = False
+plot_html_show_formats = False
+plot_formats = [("png", 110)]
+plot_rcparams = {"figure.figsize": (6.4, 4.0), "savefig.bbox": "tight"}
+plot_pre_code = ""
+
+# --- HTML ------------------------------------------------------------------------------
+html_theme = "furo"
+html_title = f"symrel {release}"
+html_static_path: list[str] = []
+pygments_style = "friendly"
+
+# --- the API index: one autosummary entry per subpackage of symrel -------------------
+#: the order in which a reader meets them; any other subpackage follows alphabetically
+API_ORDER = [
+    "exact", "models", "fileformat", "compiler", "prover", "regions", "softmax",
+    "preorders", "relations", "proof", "checking", "report", "proofrun", "interop",
+    "crossval", "cli", "errors",
+]
+API_SKIP = {"proofs_data"}  # proof scripts, documented in theory.md and run by `symrel proofs`
+
+
+def _api_modules() -> list[str]:
+    found = {m.name for m in pkgutil.iter_modules(symrel.__path__) if not m.name.startswith("_")}
+    found -= API_SKIP
+    ordered = [n for n in API_ORDER if n in found] + sorted(found - set(API_ORDER))
+    return [f"symrel.{n}" for n in ordered]
+
+
+def _write_api_index() -> None:
+    lines = [
+        "API reference",
+        "=============",
+        "",
+        "Generated from the docstrings of the symrel packages (autodoc and autosummary),",
+        "one page per module. The names re-exported by a package are documented in the",
+        "module that defines them; the docstring examples are run by pytest",
+        "(``--doctest-modules``).",
+        "",
+        ".. autosummary::",
+        "   :toctree: generated",
+        "   :recursive:",
+        "",
+        *[f"   {name}" for name in _api_modules()],
+        "",
+    ]
+    path = DOCS / "api" / "index.rst"
+    path.parent.mkdir(exist_ok=True)
+    text = "\n".join(lines)
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+
+
+_write_api_index()
