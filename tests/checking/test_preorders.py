@@ -1,0 +1,118 @@
+"""Certificates of utilities and retrieval: checked from the file alone; one altered
+number, utility or score makes the check fail."""
+
+import copy
+
+import pytest
+
+from symrel.checking import CertificateError, check_certificate
+from symrel.fileformat.jsonio import canonical_dumps, loads
+from symrel.preorders import (
+    build_retrieval_attention,
+    debreu_utility,
+    multi_utility,
+    prove_retrieval,
+    richter_peleg_utility,
+)
+from symrel.preorders.generators import random_complete_preorder, random_preorder, random_retrieval_task
+from symrel.proof.io import certificate_of
+
+
+def as_file(proof):
+    return loads(canonical_dumps(certificate_of(proof)))
+
+
+def rehash(cert):
+    from symrel.fileformat import sha256_of
+
+    for entry in cert["inputs"].values():
+        entry["sha256"] = sha256_of(entry["object"])
+    return cert
+
+
+@pytest.fixture(scope="module")
+def utility_cert():
+    return as_file(debreu_utility(random_complete_preorder(200, classes=30, seed=1)).proof)
+
+
+def test_utility_certificate_checks(utility_cert):
+    assert check_certificate(utility_cert)["result"] == "checked"
+
+
+def test_altered_utility_fails(utility_cert):
+    cert = copy.deepcopy(utility_cert)
+    name = sorted(cert["claim"]["utility"])[0]
+    cert["claim"]["utility"][name] = "1/1000000"
+    with pytest.raises(CertificateError):
+        check_certificate(cert)
+
+
+def test_altered_preorder_fails_even_with_a_fresh_hash(utility_cert):
+    cert = copy.deepcopy(utility_cert)
+    leq = cert["inputs"]["preorder"]["object"]["leq"]
+    leq.pop(len(leq) // 2)
+    with pytest.raises(CertificateError, match="sha256"):
+        check_certificate(cert)
+    with pytest.raises(CertificateError, match="fails at"):
+        check_certificate(rehash(cert))
+
+
+def test_altered_pair_count_and_gap_fail(utility_cert):
+    cert = copy.deepcopy(utility_cert)
+    next(s for s in cert["steps"] if s["rule"] == "utility-pairwise")["certificate"]["pairs"] += 1
+    with pytest.raises(CertificateError, match="pairs"):
+        check_certificate(cert)
+    cert = copy.deepcopy(utility_cert)
+    cert["claim"]["utility"] = {x: 2 * int(v) for x, v in cert["claim"]["utility"].items()}  # still represents, gap 2
+    with pytest.raises(CertificateError, match="gap"):
+        check_certificate(cert)
+
+
+def test_richter_peleg_and_multi_utility_certificates():
+    P = random_preorder(30, density=3, seed=4)
+    for rep in (richter_peleg_utility(P), multi_utility(P)):
+        cert = as_file(rep.proof)
+        assert check_certificate(cert)["result"] == "checked"
+        bad = copy.deepcopy(cert)
+        table = bad["claim"]["utility"] if rep.kind == "richter-peleg-utility" else bad["claim"]["utilities"][0]
+        top = max(table, key=lambda x: int(table[x]))
+        table[top] = -1
+        with pytest.raises(CertificateError):
+            check_certificate(bad)
+
+
+@pytest.fixture(scope="module")
+def retrieval_cert():
+    task = random_retrieval_task(5, 9, seed=2)
+    att = build_retrieval_attention(task, eps="1/100")
+    return as_file(prove_retrieval(task, att, max_subset=3, eps="1/100"))
+
+
+def test_retrieval_certificate_checks(retrieval_cert):
+    assert check_certificate(retrieval_cert) == {"claim": "retrieval", "steps": len(retrieval_cert["steps"]), "result": "checked"}
+
+
+def test_retrieval_altered_score_fails(retrieval_cert):
+    cert = copy.deepcopy(retrieval_cert)
+    step = next(s for s in cert["steps"] if s["rule"] == "exact-evaluation")
+    q = sorted(step["certificate"]["scores"])[0]
+    k = sorted(step["certificate"]["scores"][q])[0]
+    step["certificate"]["scores"][q][k] = "1/1000000"
+    with pytest.raises(CertificateError, match="scores"):
+        check_certificate(cert)
+
+
+def test_retrieval_altered_key_weight_fails(retrieval_cert):
+    cert = copy.deepcopy(retrieval_cert)
+    W = cert["inputs"]["phi_k"]["object"]["layers"][-1]["W"]
+    W[0][0] = f"{W[0][0]}1" if isinstance(W[0][0], str) else W[0][0] + 1
+    with pytest.raises(CertificateError):
+        check_certificate(rehash(cert))
+
+
+def test_retrieval_altered_softmax_bound_fails(retrieval_cert):
+    cert = copy.deepcopy(retrieval_cert)
+    step = next(s for s in cert["steps"] if s["rule"] == "softmax-retrieval-margin")
+    step["certificate"]["beta_bound"] = "1"  # too small a beta for eps = 1/100 with 9 keys
+    with pytest.raises(CertificateError, match="eps"):
+        check_certificate(cert)
