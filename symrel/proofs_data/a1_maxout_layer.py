@@ -61,7 +61,10 @@ def run():
 
     control = random_maxout_net(random.Random(1), 2, [3], rank=3)
     yield tampered_instance("control: read-out bias changed by 1/10^6", control, Box.cube(2))
-    yield too_large_domain_instance("control: compiled for [-1, 1]^2, checked on [-3, 3]^2", control,
+    # pieces of size about 1 on [-1, 1]^2 give a gating bound B = 2, too small on [-3, 3]^2
+    small = MaxoutNet(2, [MaxoutLayer([MaxoutUnit([[1, 0], [0, -1], [0, 0]], [0, 0, "1/2"]),
+                                       MaxoutUnit([[1, 1], ["-1/2", 0]], [0, 0])])], AffineMap([[1, -1]], [0]))
+    yield too_large_domain_instance("control: compiled for [-1, 1]^2, checked on [-3, 3]^2", small,
                                     Box.cube(2), Box.cube(2, -3, 3))
 
 

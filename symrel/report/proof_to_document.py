@@ -74,8 +74,8 @@ def _input_line(name: str, thing) -> list:
 def _result_paragraph(proof: Proof) -> list:
     n = len(proof.steps)
     if proof.result == PROVED:
-        return [Para([Strong("Result: proved."), f" All {n} steps are established; the certificate records the numbers "
-                      "each one asserts, for symrel check-certificate to recompute with rational arithmetic."])]
+        return [Para([Strong("Result: proved."), (f" All {n} steps are" if n > 1 else " Its single step is") + " established; the certificate records the numbers "
+                      "each step asserts, for symrel check-certificate to recompute with rational arithmetic."])]
     if proof.result == REFUTED:
         out = [Para([Strong("Result: refuted."), " The claim fails."])]
         if proof.counterexample is not None:
