@@ -12,10 +12,12 @@ dtype, which is reported separately and exactly.
 Softmax Transformers have no exact value: their reference is mpmath at
 ``reference_dps`` digits, and the report says so.
 
+(needs numpy, so not run as a doctest)
+
 >>> from symrel.models import ReLUNet, DenseLayer
 >>> net = ReLUNet(2, [DenseLayer([[1, "1/3"], [2, -1]], [0, "1/7"]), DenseLayer([[1, 1]], [0], "none")])
->>> rep = crossvalidate(net, "numpy", "float32", 20)      # doctest: +SKIP (needs numpy)
->>> rep.outputs[0].max_ulp_error < 4                      # doctest: +SKIP (needs numpy)
+>>> rep = crossvalidate(net, "numpy", "float32", 20)      # doctest: +SKIP
+>>> rep.outputs[0].max_ulp_error < 4                      # doctest: +SKIP
 True
 """
 
@@ -226,7 +228,7 @@ def crossvalidate(model, backend="numpy", dtype="float32", points=1000, *, domai
     if is_softmax:
         from .softmax_check import softmax_report
 
-        report.softmax = softmax_report(model, report, exact, float_trace)
+        report.softmax = softmax_report(model, report, exact, float_trace, box)
     return report
 
 
@@ -323,6 +325,9 @@ def _softmax_reference(model, points, dps):
 
 
 def _mpf_to_rational(v) -> Rational:
-    man, exp = v.man_exp if hasattr(v, "man_exp") else (0, 0)
-    man, exp = int(man), int(exp)
-    return Q(man) * Q(2) ** exp if exp >= 0 else Q(man, 2 ** (-exp))
+    """The exact value of an mpmath binary float (sign, mantissa, exponent)."""
+    sign, man, exp, _ = v._mpf_
+    if not man and exp:
+        raise InputError(f"the reference evaluation gave {v}", path="reference")
+    q = Q(int(man)) * Q(2) ** exp if exp >= 0 else Q(int(man), 2 ** (-exp))
+    return -q if sign else q

@@ -48,7 +48,8 @@ def report_markdown(rep) -> str:
     if rep.hardmax_rule is not None:
         h = rep.hardmax_rule
         lines += ["", "## Hardmax tie rule", "", h["rule"] + ".",
-                  f"The two rules give different outputs at {h['points_where_rules_differ']} of {h['points_checked']} inputs"
+                  f"{h['points_with_score_ties']} of {h['points_checked']} inputs meet an exact score tie; "
+                  f"the two rules give different outputs at {h['points_where_rules_differ']} of them"
                   + (" (this backend uses the first-maximiser rule)." if h.get("applies") else ".")]
         for d in h["disagreements"][:10]:
             lines.append(f"- input `{d['input']}`: symrel {d['symrel']}, first maximiser {d['first_maximiser']}")

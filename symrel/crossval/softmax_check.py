@@ -5,8 +5,8 @@ result is *wrong* when it is NaN/Inf, when its argmax differs from the
 reference's, or when it is farther from the reference than ``tolerance * (1 +
 max |reference|)`` (default 1/100: far beyond any rounding of a correct
 computation, so a flagged point is an answer the float run got wrong). When
-:mod:`symrel.softmax` provides a rigorous softmax-vs-hardmax bound for the
-model, float outputs outside ``hardmax +- bound`` are flagged too.
+:func:`symrel.softmax.propagate` certifies a softmax-vs-hardmax bound for the
+model on the box, float outputs outside ``hardmax +- bound`` are flagged too.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..exact import columns, format_rational
 
 
-def softmax_report(model, report, reference, float_trace, tolerance=None) -> dict:
+def softmax_report(model, report, reference, float_trace, box=None, tolerance=None) -> dict:
     from ..exact import Q
 
     tol = Q(1, 100) if tolerance is None else tolerance
@@ -24,7 +24,7 @@ def softmax_report(model, report, reference, float_trace, tolerance=None) -> dic
     F = float_trace[-1][1].tolist()
     scales = sorted({format_rational(b.attention.scale) for b in model.blocks
                      if b.attention is not None and b.attention.rule == "softmax"}, key=str)
-    bound = _rigorous_bound(model)
+    bound, why = _rigorous_bound(model, box)
     wrong, count = [], 0
     for j, (h, r, f) in enumerate(zip(H, R, F)):
         x = [format_rational(v) for v in report.points.points[j]]
@@ -48,23 +48,22 @@ def softmax_report(model, report, reference, float_trace, tolerance=None) -> dic
             wrong.append({"input": x, "reason": reason, "float_outputs": f,
                           "reference": [float(v) for v in r], "hardmax": [format_rational(v) for v in h]})
     out = {"scales": scales, "tolerance": format_rational(tol), "wrong": wrong, "wrong_count": count}
-    out["rigorous_bound"] = format_rational(bound) if bound is not None else "symrel.softmax not available"
+    out["rigorous_bound"] = format_rational(bound) if bound is not None else why
     return out
 
 
-def _rigorous_bound(model):
-    """The certified ``|softmax output - hardmax output|`` bound from
-    :mod:`symrel.softmax` when that module offers one, else None."""
+def _rigorous_bound(model, box):
+    """``(bound, why)``: the certified sup-norm bound on ``|softmax output - hardmax
+    output|`` over the box from :func:`symrel.softmax.propagate` (one common scale),
+    or ``(None, reason)``."""
+    scales = {b.attention.scale for b in model.blocks if b.attention is not None and b.attention.rule == "softmax"}
+    if len(scales) != 1 or box is None:
+        return None, "no bound: blocks use different scales" if box is not None else "no bound: no box domain"
     try:
-        import importlib
-
-        mod = importlib.import_module("symrel.softmax")
-    except ImportError:
-        return None
-    fn = getattr(mod, "output_error_bound", None)
-    if fn is None:
-        return None
-    try:
-        return fn(model)
-    except Exception:  # a bound the module cannot give for this model: no flag
-        return None
+        from ..softmax import analyse, propagate
+    except ImportError:  # pragma: no cover - the module ships with symrel
+        return None, "symrel.softmax not available"
+    trace = propagate(analyse(model.with_rule("hardmax"), box), scales.pop())
+    if trace.total is None:
+        return None, f"no bound: {trace.obstacle}"
+    return trace.total, ""

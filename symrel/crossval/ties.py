@@ -19,18 +19,28 @@ input, not a rounding artefact.
 from __future__ import annotations
 
 from ..exact import Q, columns, format_rational
-from ..interop.program import exact_trace
+from ..interop.program import exact_trace, first_maximiser
+from ..models import argmax_set
 
 
 def hardmax_rule_report(model, points, exact_average=None, *, limit: int = 50) -> dict:
     """Exact outputs under both rules at every point; the points where they differ."""
     if exact_average is None:
         exact_average = exact_trace(model, points)
-    first = exact_trace(model, points, hardmax_rule="first")
-    avg_out, first_out = columns(exact_average[-1][1]), columns(first[-1][1])
+    tied = []
+
+    def first_recording_ties(scores):
+        tied[-1] = tied[-1] or len(argmax_set(scores)) > 1
+        return first_maximiser(scores)
+
+    first_cols = []
+    for x in points:  # point by point, to know which inputs met a tie
+        tied.append(False)
+        first_cols.append(columns(exact_trace(model, [x], hardmax_rule=first_recording_ties)[-1][1])[0])
+    avg_out = columns(exact_average[-1][1])
     diffs = []
     count = 0
-    for x, a, f in zip(points, avg_out, first_out):
+    for x, a, f in zip(points, avg_out, first_cols):
         if a != f:
             count += 1
             if len(diffs) < limit:
@@ -40,6 +50,7 @@ def hardmax_rule_report(model, points, exact_average=None, *, limit: int = 50) -
     return {
         "rule": "symrel hardmax averages over the argmax set; ONNX Hardmax takes the first maximiser",
         "points_checked": len(points),
+        "points_with_score_ties": sum(tied),
         "points_where_rules_differ": count,
         "disagreements": diffs,
     }

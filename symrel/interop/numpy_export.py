@@ -10,10 +10,12 @@ Float arithmetic semantics are the library's: numpy computes in the dtype of
 its arrays (float16 products included). Hardmax attention averages over the
 scores that are equal *in floats* (symrel's rule applied to float scores).
 
+(needs numpy, so not run as a doctest)
+
 >>> from symrel.models import ReLUNet, DenseLayer
 >>> net = ReLUNet(1, [DenseLayer([["1/3"]], [0], "none")])
->>> f = NumpyModel(net, "float16")                    # doctest: +SKIP (needs numpy)
->>> str(f.rounding.max_error)                          # doctest: +SKIP (needs numpy)
+>>> f = NumpyModel(net, "float16")                    # doctest: +SKIP
+>>> str(f.rounding.max_error)                          # doctest: +SKIP
 '1/12288'
 """
 
@@ -141,26 +143,30 @@ class NumpyModel:
             return Z.reshape(Z.shape[0], -1, op.rank).max(axis=-1)
         if isinstance(op, Embed):
             return (Z @ op.E.T)[:, None, :] + op.offsets[None, :, :]
+        c = self._cast  # every intermediate back to the dtype (ml_dtypes computes bfloat16 in float32)
         if isinstance(op, FeedForwardOp):
-            H = np.maximum(Z @ op.W1.T + op.b1, np.zeros((), dtype=Z.dtype))
-            return Z + (H @ op.W2.T + op.b2)
+            H = np.maximum(c(c(Z @ op.W1.T) + op.b1), np.zeros((), dtype=Z.dtype))
+            return Z + c(c(H @ op.W2.T) + op.b2)
         if isinstance(op, ReadoutOp):
             return Z[:, op.token, :] @ op.W.T + op.b
         if isinstance(op, AttentionOp):
             out = Z
             for WQ, WK, WV, WO in op.heads:
-                S = (Z @ WQ.T) @ np.swapaxes(Z @ WK.T, 1, 2)  # S[n, t, s]: query t, key s
-                A = self._weights(S, op)
-                out = out + (A @ (Z @ WV.T)) @ WO.T
+                S = c(c(Z @ WQ.T) @ np.swapaxes(c(Z @ WK.T), 1, 2))  # S[n, t, s]: query t, key s
+                A = c(self._weights(S, op))
+                out = out + c(c(A @ c(Z @ WV.T)) @ WO.T)
             return out
         raise TypeError(f"unknown operation {op!r}")  # pragma: no cover
 
+    def _cast(self, a):
+        return a.astype(self.dtype)
+
     def _weights(self, S, op):
-        np = self.np
+        np, c = self.np, self._cast
         if op.rule == "softmax":
-            s = S * op.scale
-            s = s - s.max(axis=-1, keepdims=True)
-            e = np.exp(s)
-            return e / e.sum(axis=-1, keepdims=True)
+            s = c(S * op.scale)
+            s = c(s - s.max(axis=-1, keepdims=True))
+            e = c(np.exp(s))
+            return c(e / c(e.sum(axis=-1, keepdims=True)))
         top = S == S.max(axis=-1, keepdims=True)
         return (top / top.sum(axis=-1, keepdims=True)).astype(S.dtype)

@@ -222,7 +222,8 @@ def exact_trace(model, points, *, hardmax_rule: str = "average") -> list[tuple[s
     ``(stage name, features x N matrix)``, the last being the output.
 
     ``hardmax_rule="first"`` evaluates hardmax attention with ONNX's rule
-    (weight 1 on the first maximiser) instead of symrel's average.
+    (weight 1 on the first maximiser) instead of symrel's average; a callable
+    ``scores -> weights`` is used as it is.
     """
     X = as_batch(points, model.input_dim)
     if isinstance(model, ReLUNet):
@@ -239,7 +240,8 @@ def exact_trace(model, points, *, hardmax_rule: str = "average") -> list[tuple[s
             out.append(("readout", model.readout._evaluate_batch(out[-1][1])))
         return out
     if isinstance(model, Transformer):
-        return _transformer_trace(model, X, HARDMAX_RULES[hardmax_rule])
+        rule = hardmax_rule if callable(hardmax_rule) else HARDMAX_RULES[hardmax_rule]
+        return _transformer_trace(model, X, rule)
     raise InputError(f"cannot trace a model of kind {getattr(model, 'kind', type(model).__name__)}", path="kind")
 
 
