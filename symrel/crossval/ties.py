@@ -7,13 +7,10 @@ only when the tied keys carry different values. Both rules are evaluated
 exactly here, so a reported disagreement is a fact about the model at that
 input, not a rounding artefact.
 
->>> from symrel.models import Transformer, Embedding, Block, Attention, AttentionHead, Readout
->>> emb = Embedding([0], [[0, 1], [0, -1]], width=2, tokens=2)     # token t: (x, +-1)
->>> head = AttentionHead([[0, 0]], [[0, 0]], [[1, 1]], [[1], [0]])   # all scores 0: a tie
->>> t = Transformer(1, 2, 2, emb, [Block(Attention([head]))], Readout(0, [[1, 0]], width=2, tokens=2))
->>> rep = hardmax_rule_report(t, [[Q(1)]])
->>> rep["disagreements"][0]["symrel"], rep["disagreements"][0]["first_maximiser"]
-(['2'], ['3'])
+>>> from symrel.crossval.examples import tied_values_hardmax
+>>> rep = hardmax_rule_report(tied_values_hardmax(), [[Q(0)], [Q(1, 2)]])
+>>> rep["points_with_score_ties"], rep["disagreements"]
+(1, [{'input': [0], 'symrel': ['1/2'], 'first_maximiser': [1]}])
 """
 
 from __future__ import annotations
