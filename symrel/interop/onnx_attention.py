@@ -138,6 +138,14 @@ class _AttentionTracer:
         self.states = []  # for each state: (block index it ends, "attention"/"feedforward"/"embedding")
         self.blocks: list[list] = []  # [attention or None, feedforward or None]
         self.saw_hardmax = False
+        # symrel's exporter records its blocks; without the hint an attention sublayer
+        # and the feed-forward sublayer reading its output share a block
+        import json
+
+        try:
+            self.layout = json.loads(graph.metadata.get("symrel_blocks", "null"))
+        except ValueError:
+            self.layout = None
 
     def run(self):
         for node in self.g.nodes:
@@ -244,7 +252,9 @@ class _AttentionTracer:
             return self._new_state("attention")
         if isinstance(a, _State) and isinstance(b, _FF) and b.state == a.index:
             ff = FeedForward(*[self._mat(M) if M.ndim == 2 else list(M) for M in (b.W1, b.b1, b.W2, b.b2)])
-            if self.states[a.index] == "attention" and self.blocks[-1][1] is None:
+            k = len(self.blocks) - 1
+            hinted = self.layout is None or (k < len(self.layout) and self.layout[k][1])
+            if self.states[a.index] == "attention" and self.blocks[-1][1] is None and hinted:
                 self.blocks[-1][1] = ff
             else:
                 self.blocks.append([None, ff])

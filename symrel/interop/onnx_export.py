@@ -116,6 +116,7 @@ def to_onnx(model, dtype: str = "float32", *, trace: bool = False):
     proto.ir_version = min(proto.ir_version, 9)
     meta = {"symrel_kind": program.kind, "symrel_dtype": fmt.name,
             "symrel_stages": json.dumps([s.name for s in program.stages]),
+            "symrel_blocks": json.dumps(_block_layout(model)),
             "symrel_trace_outputs": json.dumps(names),
             "symrel_hardmax": "ONNX Hardmax: weight 1 on the first maximiser (symrel averages over ties)",
             "symrel_weight_rounding": str(rounding.max_error)}
@@ -123,6 +124,17 @@ def to_onnx(model, dtype: str = "float32", *, trace: bool = False):
         onnx.helper.set_model_props(proto, {**{p.key: p.value for p in proto.metadata_props}, k: v})
     onnx.checker.check_model(proto)
     return proto, rounding
+
+
+def _block_layout(model):
+    """Which sublayers each Transformer block has (``[[attention?, feedforward?], ...]``):
+    an attention sublayer followed by a feed-forward one computes the same whether
+    they share a block or not, so the importer needs this hint to give back the
+    same blocks."""
+    blocks = getattr(model, "blocks", None)
+    if blocks is None:
+        return []
+    return [[b.attention is not None, b.feedforward is not None] for b in blocks]
 
 
 def _emit(b: _Builder, op, z, program):

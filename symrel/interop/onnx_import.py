@@ -130,6 +130,7 @@ class _Graph:
         if len(g.output) != 1:
             raise InputError(f"expected one graph output, got {len(g.output)}", file=path)
         self.output = g.output[0].name
+        self.metadata = {p.key: p.value for p in proto.metadata_props}
 
     def error(self, node, message) -> InputError:
         return InputError(message, path=f"node {node.name or node.output[0]} ({node.op_type})", file=self.path)
@@ -432,14 +433,26 @@ class _MLPTracer:
                 units = [MaxoutUnit(from_rationals([list(W[i]), zero], (2, width)), [b[i], Q(0)], input_dim=width)
                          for i in range(W.shape[0])]
             else:
-                units = [MaxoutUnit(from_rationals([list(r) for r in Ws], (len(Ws), width)), list(bs), input_dim=width)
-                         for Ws, bs in L[2]]
+                units = [_unit(Ws, bs, width) for Ws, bs in L[2]]
             mlayers.append(MaxoutLayer(units, path=f"layers[{k}]"))
             width = len(units)
         from ..models import AffineMap
 
         readout = None if identity else AffineMap(from_rationals([list(r) for r in A], A.shape), list(c), input_dim=width)
         return MaxoutNet(d, mlayers, readout)
+
+
+def _unit(Ws, bs, width) -> MaxoutUnit:
+    """A maxout unit from its pieces, repeated pieces dropped (they do not change
+    the max; exporters pad units of lower rank with them)."""
+    seen, rows_, bias = set(), [], []
+    for w, b in zip(Ws, bs):
+        key = (tuple(w), b)
+        if key not in seen:
+            seen.add(key)
+            rows_.append(list(w))
+            bias.append(b)
+    return MaxoutUnit(from_rationals(rows_, (len(rows_), width)), bias, input_dim=width)
 
 
 def _dense(W, b, act, width, k):

@@ -1,0 +1,112 @@
+"""Exact ONNX import: ACAS Xu (MATLAB export), round trips, hand-built maxout graphs, errors."""
+
+import pytest
+
+from symrel.errors import InputError
+from symrel.exact import Q, rows
+from symrel.interop.floats import FORMATS, round_to_format
+from symrel.models import AffineMap, DenseLayer, MaxoutLayer, MaxoutNet, MaxoutUnit, ReLUNet
+
+onnx = pytest.importorskip("onnx")
+np = pytest.importorskip("numpy")
+from onnx import TensorProto, helper, numpy_helper  # noqa: E402
+
+from symrel.interop.onnx_export import to_onnx  # noqa: E402
+from symrel.interop.onnx_import import read_onnx  # noqa: E402
+
+
+@pytest.fixture
+def acas(shared_dir):
+    base = shared_dir / "data" / "acasxu" / "ACASXU_experimental_v2a_1_1"
+    return base.with_suffix(".nnet"), base.with_suffix(".onnx")
+
+
+def _entries(net):
+    for L in net.layers:
+        for M in (L.affine.W, L.affine.b):
+            for r in rows(M):
+                yield from r
+
+
+def test_acas_onnx_is_the_float32_rounding_of_the_nnet(acas):
+    from symrel.interop.nnet import read_nnet
+
+    nnet, onnx_path = acas
+    imported = read_onnx(onnx_path)
+    a, b = read_nnet(nnet), imported.model
+    assert imported.provenance()["from_floats"] and imported.number_types == ["float32"]
+    assert b.widths == a.widths and [L.activation for L in b.layers] == [L.activation for L in a.layers]
+    pairs = list(zip(_entries(a), _entries(b)))
+    assert len(pairs) == 13305
+    # every float32 weight is exactly the nearest float32 to the decimal weight
+    assert all(round_to_format(x, FORMATS["float32"]) == y for x, y in pairs)
+    # the exact largest difference between the two weight sets
+    assert max(abs(x - y) for x, y in pairs) == Q(1507, 3276800000)
+
+
+def _save(tmp_path, proto, name="m.onnx"):
+    p = tmp_path / name
+    p.write_bytes(proto.SerializeToString())
+    return p
+
+
+def test_relu_and_maxout_round_trip(tmp_path):
+    relu = ReLUNet(2, [DenseLayer([["1/4", 2], [-1, "3/8"]], [0, "1/2"]), DenseLayer([[1, -1]], ["-1/16"], "none")])
+    maxout = MaxoutNet(2, [MaxoutLayer([MaxoutUnit([[1, 0], [-1, 0], [0, 1]], [0, 0, "1/4"]),
+                                        MaxoutUnit([[1, 1], [0, -1]], [0, "1/2"])])], AffineMap([[1, -2]], [1]))
+    for model in (relu, maxout):
+        proto, rounding = to_onnx(model, "float32")
+        assert rounding.max_error == 0  # dyadic weights are float32 values
+        assert read_onnx(_save(tmp_path, proto)).model == model
+
+
+def test_max_and_gemm_graph_imports_as_maxout(tmp_path):
+    W1 = np.array([[1.0, 0.5], [-1.0, 0.25]], dtype=np.float32)
+    W2 = np.array([[0.0, 1.0], [2.0, -0.5]], dtype=np.float32)
+    nodes = [helper.make_node("Gemm", ["x", "W1", "b1"], ["p1"], transB=1),
+             helper.make_node("Gemm", ["x", "W2", "b2"], ["p2"], transB=1, alpha=0.5),
+             helper.make_node("Max", ["p1", "p2", "zero"], ["h"]),
+             helper.make_node("MatMul", ["h", "R"], ["y"])]
+    inits = [numpy_helper.from_array(a, n) for n, a in [
+        ("W1", W1), ("b1", np.array([0.1, 0], np.float32)), ("W2", W2), ("b2", np.array([0, -1], np.float32)),
+        ("zero", np.array(0.0, np.float32)), ("R", np.array([[1.0], [-3.0]], np.float32))]]
+    g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 2])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 1])], inits)
+    m = read_onnx(_save(tmp_path, helper.make_model(g))).model
+    assert isinstance(m, MaxoutNet) and m.layers[0].ranks == [3, 3]
+    tenth = Q(*float(np.float32(0.1)).as_integer_ratio())
+    x = [Q(1, 2), Q(-1)]
+    p1 = [Q(1, 2) - Q(1, 2) + tenth, Q(-1, 2) - Q(1, 4)]
+    p2 = [Q(1, 2) * -1, Q(1, 2) * (1 + Q(1, 2)) - 1]
+    h = [max(a, b, 0) for a, b in zip(p1, p2)]
+    assert m(x) == [h[0] - 3 * h[1]]
+
+
+def test_reduce_max_graph(tmp_path):
+    W = np.arange(12, dtype=np.float64).reshape(6, 2) / 8 - 0.5
+    nodes = [helper.make_node("MatMul", ["x", "Wt"], ["p"]),
+             helper.make_node("Reshape", ["p", "shape"], ["g"]),
+             helper.make_node("ReduceMax", ["g"], ["y"], axes=[2], keepdims=0)]
+    inits = [numpy_helper.from_array(W.T.copy(), "Wt"), numpy_helper.from_array(np.array([0, 2, 3], np.int64), "shape")]
+    g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.DOUBLE, ["N", 2])],
+                          [helper.make_tensor_value_info("y", TensorProto.DOUBLE, ["N", 2])], inits)
+    m = read_onnx(_save(tmp_path, helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]))).model
+    x = [Q(1, 3), Q(-2)]
+    Wq = [[Q(*float(v).as_integer_ratio()) for v in r] for r in W]
+    want = [max(r[0] * x[0] + r[1] * x[1] for r in Wq[3 * u:3 * u + 3]) for u in range(2)]
+    assert m(x) == want
+
+
+def test_unsupported_node_is_named(tmp_path):
+    nodes = [helper.make_node("Sigmoid", ["x"], ["y"], name="squash")]
+    g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 2])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 2])])
+    with pytest.raises(InputError, match=r"node squash \(Sigmoid\).*not supported"):
+        read_onnx(_save(tmp_path, helper.make_model(g)))
+
+
+def test_not_an_onnx_file(tmp_path):
+    p = tmp_path / "bad.onnx"
+    p.write_text("hello")
+    with pytest.raises(InputError, match="bad.onnx"):
+        read_onnx(p)
