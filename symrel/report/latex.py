@@ -36,8 +36,8 @@ _UNICODE = {
     "ᵀ": r"$^{T}$", "²": r"$^{2}$", "≈": r"$\approx$", "√": r"$\surd$", "⟨": r"$\langle$",
     "⟩": r"$\rangle$", "“": "``", "”": "''", "’": "'", "‘": "`", "±": r"$\pm$",
 }
-_RELATIONS = re.compile(r"<=|>=|!=|<|>")
-_RELATION_TEX = {"<=": r"$\le$", ">=": r"$\ge$", "!=": r"$\ne$", "<": r"$<$", ">": r"$>$"}
+_RELATIONS = re.compile(r"<=|>=|!=|<|>|\|")
+_RELATION_TEX = {"<=": r"$\le$", ">=": r"$\ge$", "!=": r"$\ne$", "<": r"$<$", ">": r"$>$", "|": r"$|$"}
 _STATUS = {"proved": "proved", "open": r"\textbf{open}", "refuted": r"\textbf{refuted}"}
 
 
@@ -103,7 +103,10 @@ def _table(b: Table) -> str:
     spec = "|" + "l|" * len(b.header)
     head = " & ".join(r"\textbf{" + latex_text(h) + "}" for h in b.header) + r" \\ \hline"
     rows = "\n".join(" & ".join(inline(c) for c in r) + r" \\" for r in b.rows)
-    return f"\\begin{{center}}\\small\n\\begin{{tabular}}{{{spec}}}\\hline\n{head}\n{rows}\n\\hline\\end{{tabular}}\n\\end{{center}}"
+    table = f"\\begin{{tabular}}{{{spec}}}\\hline\n{head}\n{rows}\n\\hline\\end{{tabular}}"
+    if len(b.header) > 5:  # many columns: shrink to the text width
+        table = f"\\resizebox{{\\linewidth}}{{!}}{{{table}}}"
+    return f"\\begin{{center}}\\small\n{table}\n\\end{{center}}"
 
 
 _SECTION = {1: "section*", 2: "section", 3: "subsection*", 4: "paragraph*"}
@@ -135,7 +138,7 @@ def latex_of(blocks: list, title: str = "symrel report") -> str:
     return (
         "\\documentclass[11pt]{article}\n"
         "\\usepackage[utf8]{inputenc}\n"
-        "\\usepackage{amsmath,amssymb,amsthm}\n\\usepackage[margin=2.2cm]{geometry}\n"
+        "\\usepackage{amsmath,amssymb,amsthm,graphicx}\n\\usepackage[margin=2.2cm]{geometry}\n"
         "\\newtheorem{lemma}{Lemma}[section]\n\\sloppy\n\\setlength{\\parindent}{0pt}\n\\setlength{\\parskip}{0.6ex}\n"
         f"\\title{{{latex_text(title)}}}\n\\author{{checked by symrel}}\n\\date{{}}\n"
         "\\begin{document}\n\\maketitle\n\n" + "\n\n".join(body) + "\n\n\\end{document}\n"

@@ -136,15 +136,20 @@ def _status_cell(inst: Instance) -> list:
     return [f"{inst.proof.result} (a control: expected {inst.expect})"]
 
 
-def _facts_table(instances: list[Instance]) -> Table:
+def _instance_tables(instances: list[Instance]) -> list:
+    """Two tables: every instance with its result, then the facts by instance number."""
+    results = Table(["#", "instance", "result", "steps", "time"],
+                    [[[str(n)], [inst.name], _status_cell(inst), [str(len(inst.proof.steps))],
+                      [f"{inst.seconds:.2f} s"]] for n, inst in enumerate(instances, 1)])
     keys: list = []
     for inst in instances:
         keys += [k for k in inst.facts if k not in keys]
-    rows = []
-    for inst in instances:
-        rows.append([[inst.name], _status_cell(inst), [str(len(inst.proof.steps))], [f"{inst.seconds:.2f} s"]]
-                    + [[_fact_text(inst.facts.get(k, ""))] for k in keys])
-    return Table(["instance", "result", "steps", "time"] + [str(k) for k in keys], rows)
+    if not keys:
+        return [results]
+    facts = Table(["#"] + [str(k) for k in keys],
+                  [[[str(n)]] + [[_fact_text(inst.facts.get(k, ""))] for k in keys]
+                   for n, inst in enumerate(instances, 1)])
+    return [results, facts]
 
 
 def outcome_blocks(outcome: Outcome) -> list:
@@ -172,7 +177,7 @@ def outcome_blocks(outcome: Outcome) -> list:
     if outcome.error:
         blocks += [Para([Strong("The script stopped with an error:")]), Pre(outcome.error)]
     if outcome.instances:
-        blocks.append(_facts_table(outcome.instances))
+        blocks += _instance_tables(outcome.instances)
     for n, inst in enumerate(outcome.instances, 1):
         blocks.append(Heading(2, [f"Instance {n}: {inst.name}"], anchor=slug(inst.name)))
         if inst.expect == REFUTED:

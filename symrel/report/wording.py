@@ -186,7 +186,7 @@ def _summarise_value(value) -> list:
             return [f"{shape} matrix of rationals, {nonzero} nonzero"]
         if all(isinstance(v, dict) for v in value):
             keys = sorted({k for v in value for k in v})
-            return [f"{len(value)} records ({', '.join(keys[:6])}{', …' if len(keys) > 6 else ''})"]
+            return [f"{len(value)} record{'s' if len(value) > 1 else ''} ({', '.join(keys[:6])}{', …' if len(keys) > 6 else ''})"]
         return [f"list of {len(value)} entries"]
     if isinstance(value, dict):
         if not value:
