@@ -38,6 +38,14 @@ class EnclosureMismatch(SymrelError):
     them is wrong (the rational referee is trusted; the other backend is not)."""
 
 
+class _Lifting:
+    """Exact rational arguments become backend values *inside* the backend's precision
+    context (lifting them before would round them at the default 53 bits)."""
+
+    def lift(self, args):
+        return [self.const(a) if Q.of_type(a) else a for a in args]
+
+
 # -- the rational referee --------------------------------------------------------------
 class RationalInterval:
     """A closed interval ``[lo, hi]`` with exact rational ends; exact interval arithmetic.
@@ -98,7 +106,7 @@ class RationalInterval:
         return f"[{self.lo}, {self.hi}]"
 
 
-class TaylorBackend:
+class TaylorBackend(_Lifting):
     """Exact rational intervals; exp and log from :mod:`symrel.softmax.taylor`."""
 
     name = "taylor"
@@ -121,7 +129,7 @@ class TaylorBackend:
         return x.lo, x.hi
 
     def run(self, fn, *args):
-        return self.bounds(fn(self, *args))
+        return self.bounds(fn(self, *self.lift(args)))
 
 
 # -- mpmath.iv -----------------------------------------------------------------------------
@@ -135,7 +143,7 @@ def _mpf_tuple_to_rational(t) -> Rational | None:
     return -v if sign else v
 
 
-class MpmathBackend:
+class MpmathBackend(_Lifting):
     """``mpmath.iv`` intervals at ``bits`` bits of precision."""
 
     name = "mpmath"
@@ -163,13 +171,13 @@ class MpmathBackend:
         old = self.iv.prec
         self.iv.prec = self.bits
         try:
-            return self.bounds(fn(self, *args))
+            return self.bounds(fn(self, *self.lift(args)))
         finally:
             self.iv.prec = old
 
 
 # -- python-flint arb -------------------------------------------------------------------
-class FlintBackend:
+class FlintBackend(_Lifting):
     """``flint.arb`` balls at ``bits`` bits of precision (python-flint, optional)."""
 
     name = "flint"
@@ -205,7 +213,7 @@ class FlintBackend:
         old = ctx.prec
         ctx.prec = self.bits
         try:
-            return self.bounds(fn(self, *args))
+            return self.bounds(fn(self, *self.lift(args)))
         finally:
             ctx.prec = old
 
@@ -252,7 +260,7 @@ def _disjoint(a: tuple, b: tuple) -> bool:
 
 def enclose(formula: Callable, *args, backends: list[str] | None = None, bits: int = taylor.BITS) -> Enclosure:
     """Evaluate ``formula(B, *args)`` with every backend B (rational ``args`` are lifted
-    with ``B.const``) and return the referee's enclosure after checking that every other
+    with ``B.const`` at the backend's precision) and return the referee's enclosure after checking that every other
     backend's enclosure meets it. Raises :class:`EnclosureMismatch` otherwise.
 
     Cost: one evaluation per backend.
@@ -262,9 +270,7 @@ def enclose(formula: Callable, *args, backends: list[str] | None = None, bits: i
         names.insert(0, "taylor")
     results = {}
     for name in names:
-        B = backend(name, bits)
-        lifted = [B.const(a) if Q.of_type(a) else a for a in args]
-        results[name] = B.run(formula, *lifted)
+        results[name] = backend(name, bits).run(formula, *args)
     ref = results["taylor"]
     for name, res in results.items():
         if _disjoint(ref, res):

@@ -113,9 +113,13 @@ class HeadPlan:
 
 @dataclass
 class BlockPlan:
+    """The plan of one block and the ranges ``lo[t][r], hi[t][r]`` of the state after it."""
+
     index: int
     heads: list[HeadPlan] | None = None
     feedforward: FeedForwardPlan | None = None
+    lo: list[list[Rational]] = field(default_factory=list)
+    hi: list[list[Rational]] = field(default_factory=list)
 
 
 @dataclass
@@ -326,6 +330,7 @@ def analyse(T: Transformer, domain) -> Plan:
             pairs, singles = linear_pairs(W1, b1, W2cols)
             bp.feedforward = FeedForwardPlan(W1, b1, W2cols, b2, pairs, singles)
             lo, hi = _feedforward_ranges(bp.feedforward, lo, hi)
+        bp.lo, bp.hi = lo, hi
         blocks.append(bp)
     t = T.readout.token
     W = sparse_rows(T.readout.W)
