@@ -20,7 +20,8 @@ def register(sub):
                        description=__doc__.splitlines()[0])
     p.add_argument("preorder", help="preorder file (kind: preorder)")
     p.add_argument("--certificate", metavar="C.json", help="write the utility's certificate (complete preorders only)")
-    p.add_argument("--draw", metavar="PNG", help="draw the Hasse diagram with utility levels (needs matplotlib)")
+    p.add_argument("--draw", metavar="PNG", help="draw the Hasse diagram with utility levels (needs matplotlib); "
+                   "drawn for an incomplete preorder too, where it shows the incomparable classes")
     add_json_flag(p)
     p.set_defaults(func=run)
 
