@@ -33,11 +33,12 @@ keys, with the beta of :func:`symrel.softmax.retrieval.retrieval_bound`.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from itertools import combinations
 from math import comb
 
-from ..errors import InputError
+from ..errors import InputError, LimitError
 from ..exact import Q, Rational, format_rational, from_rationals, identity, rational, rational_str, rows
 from ..models import ReLUNet, hardmax
 from ..models.interpolate import interpolating_relu_net
@@ -45,6 +46,8 @@ from ..proof import OPEN, PROVED, REFUTED, Proof, Step
 from .task import RetrievalTask
 
 FACTORISATIONS = ("rank", "one-hot")
+#: The most hardmax evaluations (queries x enumerated sets of keys) one proof may ask for.
+MAX_SUBSETS = 2_000_000
 
 
 @dataclass
@@ -210,7 +213,15 @@ def _min_gap(scores: list[Rational]):
     return min((b - a for a, b in zip(levels, levels[1:])), default=None)
 
 
-def prove_retrieval(task: RetrievalTask, attention: RetrievalAttention, *, max_subset: int = 3, eps=None) -> Proof:
+def prove_retrieval(
+    task: RetrievalTask,
+    attention: RetrievalAttention,
+    *,
+    max_subset: int = 3,
+    eps=None,
+    executor=None,
+    progress: bool = False,
+) -> Proof:
     """Prove that hardmax attention with scores ``<phi_q(x), phi_k(y)>`` returns, for
     every query x and every non-empty set S of at most ``max_subset`` keys, exactly
     the ``<=_x``-maximal keys of S with weight ``1/|M|`` each; and, with ``eps``, that
@@ -221,7 +232,10 @@ def prove_retrieval(task: RetrievalTask, attention: RetrievalAttention, *, max_s
     is its set of maximal keys); the enumeration of every subset up to the
     limit with exact hardmax weights; the softmax margin. A failure is refuted
     with the query and the keys that break, confirmed by exact hardmax
-    evaluation. Cost O(m n^2 + m sum_{s <= L} C(n, s) s^2).
+    evaluation. The queries are checked independently, on ``executor`` (any
+    :class:`concurrent.futures.Executor`) when given, with a line per query on
+    standard error when ``progress``. Cost O(m n^2 + m sum_{s <= L} C(n, s) s^2);
+    more than :data:`MAX_SUBSETS` hardmax evaluations in all is refused.
     """
     if isinstance(max_subset, bool) or not isinstance(max_subset, int) or max_subset < 1:
         raise InputError(f"expected a subset size limit >= 1, got {max_subset!r}", path="max_subset")
@@ -263,10 +277,18 @@ def prove_retrieval(task: RetrievalTask, attention: RetrievalAttention, *, max_s
         )
     )
     subset_count = sum(comb(n, s) for s in range(1, limit + 1))
-    for q, row in zip(task.query_names, scores):
-        P = task.preorders[q]
-        bad = score_order_mismatch(P, keys, row)
-        if bad is None:
+    if subset_count * len(scores) > MAX_SUBSETS:
+        raise LimitError(
+            f"{len(scores)} queries x {subset_count} sets of at most {limit} keys exceed the limit of {MAX_SUBSETS} "
+            "hardmax evaluations; lower the subset size limit (the pairwise step covers every size anyway)",
+            path="max_subset",
+        )
+    jobs = [(q, task.preorders[q], keys, row, limit) for q, row in zip(task.query_names, scores)]
+    results = executor.map(check_query, *zip(*jobs)) if executor is not None else map(lambda job: check_query(*job), jobs)
+    for i, (q, represented, found) in enumerate(results, 1):
+        if progress:
+            print(f"retrieval: query {i}/{len(jobs)} ({q}) checked", file=sys.stderr)
+        if represented:
             proof.add(
                 Step(
                     f"query {q}: y <= z iff score(y) <= score(z), on all {n * n} pairs of keys; so the argmax set of "
@@ -276,12 +298,9 @@ def prove_retrieval(task: RetrievalTask, attention: RetrievalAttention, *, max_s
                     PROVED,
                 )
             )
-        found = _hardmax_counterexample(P, keys, row, [list(bad)] if bad is not None else [])
-        if found is None:
-            found = _hardmax_counterexample(P, keys, row, _subsets(keys, limit))
         if found is not None:
             subset, got, want = found
-            _refute(proof, q, subset, row, keys, got, want)
+            _refute(proof, q, subset, scores[i - 1], keys, got, want)
             return proof
         proof.add(
             Step(
@@ -294,6 +313,19 @@ def prove_retrieval(task: RetrievalTask, attention: RetrievalAttention, *, max_s
     if eps is not None:
         _add_softmax_step(proof, scores, n, eps)
     return proof
+
+
+def check_query(q: str, P, keys: list[str], row: list[Rational], limit: int):
+    """One query's part of :func:`prove_retrieval` (a separate function so an
+    executor can run it): ``(q, scores represent <=_q, counterexample or None)``.
+    A pair where the score order disagrees with the preorder is tried first as a
+    counterexample (for a complete preorder it always is one), then every set of
+    at most ``limit`` keys is evaluated."""
+    bad = score_order_mismatch(P, keys, row)
+    found = _hardmax_counterexample(P, keys, row, [list(bad)] if bad is not None else [])
+    if found is None:
+        found = _hardmax_counterexample(P, keys, row, _subsets(keys, limit))
+    return q, bad is None, found
 
 
 def _refute(proof: Proof, q: str, subset: list, row: list, keys: list, got: list, want: list) -> None:

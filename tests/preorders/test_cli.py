@@ -119,3 +119,10 @@ def test_retrieval_with_an_incomplete_preorder_exits_1_naming_the_query(run_cli,
     code, out, err = run_cli("retrieval", write(tmp_path, "inc.json", obj), "--json")
     data = json.loads(out)
     assert code == 1 and data["query"] == "q3" and len(data["incomparable"]) == 2
+
+
+def test_retrieval_in_two_processes(run_cli, task_file):
+    code, out, err = run_cli("retrieval", task_file, "--jobs", "2", "--progress", "--json")
+    assert code == 0 and json.loads(out)["result"] == "proved" and err.count("retrieval: query") == 10
+    code, out, err = run_cli("retrieval", task_file, "--max-subset", "12")
+    assert code == 2 and "--max-subset" in err

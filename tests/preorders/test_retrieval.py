@@ -200,3 +200,23 @@ def test_every_subset_is_enumerated():
     counts = [s.certificate["subsets"] for s in proof.steps if s.rule == "hardmax-subsets"]
     assert counts == [2**6 - 1] * 2
     assert sum(1 for _ in combinations(range(6), 3)) == 20
+
+
+def test_queries_checked_on_an_executor_give_the_same_proof(capsys):
+    from concurrent.futures import ThreadPoolExecutor
+
+    task = random_retrieval_task(4, 8, seed=13)
+    att = build_retrieval_attention(task)
+    alone = prove_retrieval(task, att)
+    with ThreadPoolExecutor(2) as pool:
+        pooled = prove_retrieval(task, att, executor=pool, progress=True)
+    assert [s.to_json() for s in pooled.steps] == [s.to_json() for s in alone.steps]
+    assert capsys.readouterr().err.count("retrieval: query") == 4
+
+
+def test_too_many_subsets_are_refused():
+    from symrel.errors import LimitError
+
+    task = random_retrieval_task(10, 20, seed=14)
+    with pytest.raises(LimitError):
+        prove_retrieval(task, build_retrieval_attention(task), max_subset=12)

@@ -1,4 +1,4 @@
-"""``symrel retrieval R.json [--report R.md] [--json] [--eps E] [--max-subset L] [-o F.json | --check F.json]``.
+"""``symrel retrieval R.json [--report R.md] [--json] [--eps E] [--max-subset L] [-o F.json | --check F.json] [--jobs N]``.
 
 Builds attention realising a retrieval task (Debreu utilities, exact rank
 factorisation, ReLU feature maps interpolating it) and proves that hardmax
@@ -29,6 +29,8 @@ def register(sub):
     g = p.add_mutually_exclusive_group()
     g.add_argument("-o", "--output", metavar="F.json", help="write the features (relation-features: phi = query map, psi = key map)")
     g.add_argument("--check", metavar="F.json", help="prove given features instead of building them")
+    p.add_argument("--jobs", type=int, default=1, metavar="N", help="check the queries in N processes (default 1)")
+    p.add_argument("--progress", action="store_true", help="a line per checked query on standard error")
     p.add_argument("--report", metavar="R.md", help="write the proof as Markdown")
     p.add_argument("--certificate", metavar="C.json", help="write the certificate")
     add_json_flag(p)
@@ -39,7 +41,7 @@ def run(args) -> int:
     from ...errors import InputError
     from ...exact import rational
     from ...fileformat import load, to_json, write_json_atomic, write_text_atomic
-    from ...preorders import IncompletePreorderError, build_retrieval_attention, prove_retrieval
+    from ...preorders import IncompletePreorderError, build_retrieval_attention
     from ...proof.io import certificate_of
 
     task = load(args.task, kinds=("retrieval",))
@@ -50,16 +52,20 @@ def run(args) -> int:
             raise InputError(f"expected 0 < eps < 1, got {fmt(eps)}", path="--eps")
     if args.max_subset < 1:
         raise InputError(f"expected a limit >= 1, got {args.max_subset}", path="--max-subset")
+    if args.jobs < 1:
+        raise InputError(f"expected a number of processes >= 1, got {args.jobs}", path="--jobs")
     try:
         if args.check:
             attention = _load_features(args.check)
         else:
             beta = rational(args.beta, path="--beta") if args.beta is not None else None
             attention = build_retrieval_attention(task, beta=beta, eps=eps, factorisation=args.factorisation)
-        proof = prove_retrieval(task, attention, max_subset=args.max_subset, eps=eps)
+        proof = _prove(task, attention, args, eps)
     except IncompletePreorderError as err:
         return _refuted(args, str(err), {"query": err.query, "incomparable": [str(x) for x in err.pair]})
     except InputError as err:
+        if err.path == "max_subset":
+            raise InputError(err.message, path="--max-subset") from None
         raise err.in_file(args.task) from None
     summary = {
         "result": proof.result,
@@ -98,6 +104,17 @@ def run(args) -> int:
               f"{summary['relus']['phi_q']} + {summary['relus']['phi_k']} ReLUs) returns the maximal keys for all "
               f"{len(task.queries)} queries")
     return 0
+
+
+def _prove(task, attention, args, eps):
+    from ...preorders import prove_retrieval
+
+    if args.jobs == 1:
+        return prove_retrieval(task, attention, max_subset=args.max_subset, eps=eps, progress=args.progress)
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(args.jobs) as pool:
+        return prove_retrieval(task, attention, max_subset=args.max_subset, eps=eps, executor=pool, progress=args.progress)
 
 
 def _load_features(path):
