@@ -1,0 +1,43 @@
+"""The documentation's own Sphinx extension (docs/_ext/symrel_docs.py), fast parts."""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sphinx")
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "docs" / "_ext"))
+
+import symrel_docs  # noqa: E402
+
+
+def test_bars_escaped_in_prose_only():
+    lines = [
+        "The bound max |l_ij| over ``|x|``.",
+        "",
+        ">>> abs(-1) == 1 | 0",
+        "True",
+        "",
+        "A literal block::",
+        "",
+        "    |a| stays",
+        "",
+        "and |b| again.",
+    ]
+    symrel_docs.escape_docstring_bars(None, "function", "f", None, {}, lines)
+    assert lines[0] == r"The bound max \|l_ij\| over ``|x|``."
+    assert lines[2] == ">>> abs(-1) == 1 | 0"
+    assert lines[7] == "    |a| stays"
+    assert lines[9] == r"and \|b\| again."
+
+
+def test_inline_keeps_literals_and_nothing_else():
+    from docutils import nodes
+
+    parts = symrel_docs._inline("run ``symrel prove`` on *all* x_")
+    assert [type(p) for p in parts] == [nodes.Text, nodes.literal, nodes.Text]
+    assert parts[1].astext() == "symrel prove" and parts[2].astext() == " on *all* x_"
+
+
+def test_expected_output_marks_blank_lines():
+    assert symrel_docs._expected(["a  ", "", "b"]) == ["a", "<BLANKLINE>", "b"]
