@@ -15,7 +15,6 @@ from .retrieval import (
     RetrievalAttention,
     build_retrieval_attention,
     prove_retrieval,
-    rank_factorisation,
     score_order_mismatch,
     softmax_beta,
 )

@@ -1,16 +1,18 @@
 """Attention that retrieves: query-dependent preorders realised by inner products
 of ReLU feature maps (Paper B; THEORY.md section 6).
 
-Construction (symrel's, realising the paper's retrieval theorem on a finite task):
+Construction (symrel's, realising the paper's retrieval theorem on a finite task),
+run through the relations pipeline (:mod:`symrel.relations`):
 
 1. the utility matrix ``U[i][j] = u_(x_i)(y_j)`` of the Debreu utilities (gap 1);
-2. an exact factorisation ``U = F G^T``: by default the rank factorisation from the
-   reduced row echelon form (``G^T`` = the non-zero rows of ``rref(U)``, ``F`` = the
-   pivot columns of U, so the feature dimension is ``rank U``); ``"one-hot"`` takes
-   ``F = U`` and ``G = I`` (``phi_k(y_j) = e_j``, dimension n);
+2. an exact factorisation ``beta U = F G^T``: by default the rank factorisation
+   from the reduced row echelon form (``G^T`` = the non-zero rows of
+   ``rref(beta U)``, ``F`` = its pivot columns, so the feature dimension is
+   ``rank U``); ``"one-hot"`` takes ``F = beta U`` and ``G = I``
+   (``phi_k(y_j) = e_j``, dimension n);
 3. ReLU MLPs interpolating the rows exactly
    (:func:`symrel.models.interpolate.interpolating_relu_net`):
-   ``phi_q(x_i) = beta F_i`` and ``phi_k(y_j) = G_j``, so that
+   ``phi_q(x_i) = F_i`` and ``phi_k(y_j) = G_j``, so that
    ``<phi_q(x_i), phi_k(y_j)> = beta u_(x_i)(y_j)`` exactly.
 
 :func:`prove_retrieval` then proves, from the realised scores alone (exact
@@ -39,9 +41,11 @@ from itertools import combinations
 from math import comb
 
 from ..errors import InputError, LimitError
-from ..exact import Q, Rational, format_rational, from_rationals, identity, rational, rational_str, rows
+from ..exact import Q, Rational, format_rational, identity, rational, rational_str, rows
 from ..models import ReLUNet, hardmax
-from ..models.interpolate import interpolating_relu_net
+from ..relations.factors_to_mlp import factors_to_features
+from ..relations.table import Relation
+from ..relations.table_to_factors import Factors, rank_factors
 from ..proof import OPEN, PROVED, REFUTED, Proof, Step
 from .task import RetrievalTask
 
@@ -84,46 +88,35 @@ class RetrievalAttention:
 
 
 # -- construction ---------------------------------------------------------------------------
-def rank_factorisation(U: list[list[Rational]]) -> tuple[list[list[Rational]], list[list[Rational]]]:
-    """``(F, G)`` with ``U = F G^T`` exactly and ``r = rank U`` columns each: ``G^T``
-    is the non-zero part of the reduced row echelon form (DomainMatrix ``rref``),
-    ``F`` the pivot columns of U. A zero matrix gets one zero column.
-    Cost O(m n min(m, n)).
-
-    >>> F, G = rank_factorisation([[Q(1), Q(2)], [Q(2), Q(4)]])
-    >>> [[str(v) for v in r] for r in F], [[str(v) for v in r] for r in G]
-    ([['1'], ['2']], [['1'], ['2']])
-    """
-    m, n = len(U), len(U[0])
-    M = from_rationals(U, (m, n))
-    R, pivots = M.rref()
-    if not pivots:
-        return [[Q(0)] for _ in range(m)], [[Q(0)] for _ in range(n)]
-    F = M.extract(list(range(m)), list(pivots))
-    G = R.extract(list(range(len(pivots))), list(range(n))).transpose()
-    return rows(F), rows(G)
-
-
-def _check_repeated_points(points: dict, lines: list[list[Rational]], what: str) -> None:
-    """Two points with equal features must have equal target lines: a feature map
-    cannot tell them apart."""
-    seen: dict[tuple, tuple[str, list]] = {}
-    for name, line in zip(points, lines):
-        first, first_line = seen.setdefault(tuple(points[name]), (name, line))
-        if first_line != line:
-            raise InputError(
-                f"{what} {first!r} and {name!r} have the same features but need different scores; "
-                f"no feature map of the features can tell them apart",
-                path=f"{what}s.{name}",
-            )
+def _utility_relation(task: RetrievalTask, beta: Rational) -> Relation:
+    """The relation table ``r(x_i, y_j) = beta u_(x_i)(y_j)`` on the query and key
+    points. Two points with equal features need equal rows (columns): the error
+    names them."""
+    queries, keys = task.query_names, task.key_names
+    table = [[beta * u for u in row] for row in task.utility_matrix()]
+    try:
+        return Relation(list(task.queries.values()), table, y=list(task.keys.values()))
+    except InputError as err:
+        side, names = ("queries", queries) if err.path.startswith("x[") else ("keys", keys)
+        index = int(err.path[2:-1])
+        raise InputError(
+            f"{names[index]!r} has the features of an earlier {side[:-1]} but needs other scores; "
+            "no feature map of the features can tell them apart",
+            path=f"{side}.{names[index]}",
+        ) from None
 
 
 def build_retrieval_attention(
     task: RetrievalTask, *, beta=None, eps=None, factorisation: str = "rank"
 ) -> RetrievalAttention:
     """Query and key ReLU MLPs with ``<phi_q(x), phi_k(y)> = beta u_x(y)`` exactly
-    on the task's points (module docstring). ``beta`` defaults to the certified
-    softmax beta for ``eps`` (utility gap 1, n keys), or 1 without ``eps``.
+    on the task's points (module docstring), through the relations pipeline:
+    the table ``beta U`` as a :class:`~symrel.relations.table.Relation`, its exact
+    rank factorisation (:func:`~symrel.relations.table_to_factors.rank_factors`)
+    or the one-hot one, and the interpolating nets
+    (:func:`~symrel.relations.factors_to_mlp.factors_to_features`). ``beta``
+    defaults to the certified softmax beta for ``eps`` (utility gap 1, n keys),
+    or 1 without ``eps``.
 
     Raises when a query's relation is not a complete preorder (naming the query
     and a witness) or when two points with equal features need different scores.
@@ -141,17 +134,14 @@ def build_retrieval_attention(
     beta = rational(beta, path="beta")
     if beta <= 0:
         raise InputError(f"expected a positive beta, got {rational_str(beta)}", path="beta")
-    U = task.utility_matrix()
+    relation = _utility_relation(task, beta)
     if factorisation == "rank":
-        F, G = rank_factorisation(U)
+        factors = rank_factors(relation.R)
     else:
-        F, G = U, rows(identity(len(task.keys)))
-    targets_q = [[beta * v for v in r] for r in F]
-    _check_repeated_points(task.queries, U, "query")
-    _check_repeated_points(task.keys, [list(c) for c in zip(*U)], "key")
-    phi_q = interpolating_relu_net(list(task.queries.values()), targets_q)
-    phi_k = interpolating_relu_net(list(task.keys.values()), G)
-    return RetrievalAttention(phi_q, phi_k, beta, factorisation, notes)
+        n = len(task.keys)
+        factors = Factors(rows(relation.R), rows(identity(n)), n, "one-hot")
+    features = factors_to_features(relation, factors)
+    return RetrievalAttention(features.phi, features.psi, beta, factorisation, notes)
 
 
 def softmax_beta(n: int, eps: Rational, eta: Rational = Q(1)) -> Rational:

@@ -43,6 +43,7 @@ def run(args) -> int:
     from ...fileformat import load, to_json, write_json_atomic, write_text_atomic
     from ...preorders import IncompletePreorderError, build_retrieval_attention
     from ...proof.io import certificate_of
+    from ...relations.table import RelationFeatures
 
     task = load(args.task, kinds=("retrieval",))
     eps = None
@@ -66,7 +67,8 @@ def run(args) -> int:
     except InputError as err:
         if err.path == "max_subset":
             raise InputError(err.message, path="--max-subset") from None
-        raise err.in_file(args.task) from None
+        features_error = args.check and str(err.path or "").startswith(("phi_q", "phi_k"))
+        raise err.in_file(args.check if features_error else args.task) from None
     summary = {
         "result": proof.result,
         "queries": len(task.queries),
@@ -75,7 +77,7 @@ def run(args) -> int:
         "feature_dim": attention.feature_dim,
         "factorisation": attention.factorisation or "given",
         "beta": fmt(attention.beta) if attention.beta is not None else None,
-        "relus": {"phi_q": attention.phi_q.num_relus, "phi_k": attention.phi_k.num_relus},
+        "relus": {"phi_q": getattr(attention.phi_q, "num_relus", None), "phi_k": getattr(attention.phi_k, "num_relus", None)},
         "maximal": {q: [str(y) for y in task.preorders[q].maximal_elements()] for q in task.queries},
     }
     if proof.result == "refuted":
@@ -90,8 +92,7 @@ def run(args) -> int:
         print(f"symrel: undecided: {proof.obstacle}", file=sys.stderr)
         return 3
     if args.output:
-        write_json_atomic(args.output, {"symrel": 1, "kind": "relation-features",
-                                        "phi": to_json(attention.phi_q), "psi": to_json(attention.phi_k)})
+        write_json_atomic(args.output, to_json(RelationFeatures(attention.phi_q, attention.phi_k)))
     if args.certificate:
         write_json_atomic(args.certificate, certificate_of(proof))
     if args.report:
@@ -118,21 +119,11 @@ def _prove(task, attention, args, eps):
 
 
 def _load_features(path):
-    from ...errors import InputError
-    from ...fileformat import from_json
-    from ...fileformat.fields import get
-    from ...fileformat.jsonio import read_json
+    from ...fileformat import load
     from ...preorders import RetrievalAttention
 
-    obj = read_json(path)
-    try:
-        if not isinstance(obj, dict) or obj.get("kind") != "relation-features":
-            raise InputError("expected a relation-features file (phi = query map, psi = key map)", path="kind")
-        phi = from_json(get(obj, "phi", ""), kinds=("relu",), path="phi")
-        psi = from_json(get(obj, "psi", ""), kinds=("relu",), path="psi")
-    except InputError as err:
-        raise err.in_file(path) from None
-    return RetrievalAttention(phi, psi)
+    features = load(path, kinds=("relation-features",))
+    return RetrievalAttention(features.phi, features.psi)
 
 
 def _refuted(args, message: str, data: dict) -> int:
