@@ -89,6 +89,15 @@ def _eps(eps) -> Rational:
     return q
 
 
+def softmax_gap_formula(B, lam, *d):
+    """``sum e_i d_i / sum e_i`` with ``e_i = exp(-lambda d_i)``, for any backend B."""
+    e = [B.exp(-(lam * di)) for di in d]
+    num, den = e[0] * d[0], e[0]
+    for ei, di in zip(e[1:], d[1:]):
+        num, den = num + ei * di, den + ei
+    return num / den
+
+
 # -- forward bounds ---------------------------------------------------------------------
 def max_head_gap(n: int, lam, *, backends: list[str] | None = None) -> Enclosure:
     """Enclosure of ``min((n-1)/(e lambda), ln(n)/lambda)``, the bound on
@@ -143,15 +152,7 @@ def softmax_gap(scores: Sequence, lam, *, backends: list[str] | None = None) -> 
     s = [rational(v, path=f"scores[{i}]") for i, v in enumerate(scores)]
     top = max(s)
     d = [top - v for v in s]
-
-    def formula(B, lam, *d):
-        e = [B.exp(-(lam * di)) for di in d]
-        num, den = e[0] * d[0], e[0]
-        for ei, di in zip(e[1:], d[1:]):
-            num, den = num + ei * di, den + ei
-        return num / den
-
-    return enclose(formula, lam, *d, backends=backends)
+    return enclose(softmax_gap_formula, lam, *d, backends=backends)
 
 
 # -- inverse forms: the smallest lambda for a target eps --------------------------------

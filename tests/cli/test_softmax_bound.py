@@ -85,3 +85,10 @@ def test_bad_files_exit_2(run_cli, abs_files):
     save(Polytope([[1], [-1]], [1, 1]), abs_files / "P.json")
     code, _, err = run_cli("softmax-bound", abs_files / "T.json", "--domain", abs_files / "P.json", "--eps", "1/10")
     assert code == 2 and "box" in err
+
+
+def test_plot_option_writes_a_png(run_cli, abs_files):
+    pytest.importorskip("matplotlib")
+    code, out, _ = run_cli("softmax-bound", abs_files / "T.json", "--domain", abs_files / "D.json",
+                           "--eps", "1/100", "--plot", abs_files / "p.png")
+    assert code == 0 and (abs_files / "p.png").read_bytes()[:4] == b"\x89PNG"
