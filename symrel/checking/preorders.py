@@ -56,6 +56,12 @@ def check_utility(cert: dict, inputs: dict) -> None:
             raise CertificateError(f"claim.utility: x <= y iff u(x) <= u(y) fails at x = {x!r}, y = {y!r}")
     _check_pairs_count(cert, "utility-pairwise", n * n)
     levels = sorted(set(u.values()))
+    for s in _steps(cert, "complete-preorder"):
+        if (s["certificate"].get("elements"), s["certificate"].get("classes")) != (n, len(levels)):
+            raise CertificateError("step complete-preorder: the recorded numbers of elements and classes are wrong")
+    for s in _steps(cert, "utility-gap"):
+        if s["certificate"].get("levels") != len(levels):
+            raise CertificateError("step utility-gap: the recorded number of utility levels is wrong")
     for a, b in zip(levels, levels[1:]):
         if b - a != 1:
             raise CertificateError(f"step utility-gap: consecutive utility levels {a} and {b} are not 1 apart")
@@ -104,17 +110,24 @@ def check_retrieval(cert: dict, inputs: dict) -> None:
         G = task.preorders[q].graph
         s = dict(zip(keys, row))
         ordered = [st for st in _steps(cert, "score-order-pairwise") if st["certificate"].get("query") == q]
+        if any(st["certificate"].get("pairs") != len(keys) ** 2 for st in ordered):
+            raise CertificateError(f"step score-order-pairwise: query {q!r} records a wrong number of pairs")
         if ordered:
             for y in keys:
                 for z in keys:
                     if G.has_edge(y, z) != (s[y] <= s[z]):
                         raise CertificateError(f"step score-order-pairwise: query {q!r} fails at keys {y!r}, {z!r}")
+        counted = 0
         for size in range(1, limit + 1):
             for subset in combinations(keys, size):
+                counted += 1
                 top = [y for y in subset if all(G.has_edge(z, y) for z in subset if G.has_edge(y, z))]
                 want = [Q(1, len(top)) if y in top else Q(0) for y in subset]
                 if hardmax([s[y] for y in subset]) != want:
                     raise CertificateError(f"step hardmax-subsets: query {q!r}, keys {list(subset)}: hardmax is not on the maximal keys")
+        recorded = [st["certificate"].get("subsets") for st in _steps(cert, "hardmax-subsets") if st["certificate"].get("query") == q]
+        if recorded != [counted]:
+            raise CertificateError(f"step hardmax-subsets: query {q!r} records {recorded} sets of keys, there are {counted}")
     for st in _steps(cert, "softmax-retrieval-margin"):
         _check_softmax_margin(st["certificate"], scores, len(keys))
 

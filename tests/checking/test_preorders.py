@@ -116,3 +116,17 @@ def test_retrieval_altered_softmax_bound_fails(retrieval_cert):
     step["certificate"]["beta_bound"] = "1"  # too small a beta for eps = 1/100 with 9 keys
     with pytest.raises(CertificateError, match="eps"):
         check_certificate(cert)
+
+
+def test_retrieval_altered_subset_count_fails(retrieval_cert):
+    cert = copy.deepcopy(retrieval_cert)
+    next(s for s in cert["steps"] if s["rule"] == "hardmax-subsets")["certificate"]["subsets"] += 1
+    with pytest.raises(CertificateError, match="sets of keys"):
+        check_certificate(cert)
+
+
+def test_utility_altered_class_count_fails(utility_cert):
+    cert = copy.deepcopy(utility_cert)
+    next(s for s in cert["steps"] if s["rule"] == "complete-preorder")["certificate"]["classes"] += 1
+    with pytest.raises(CertificateError, match="classes"):
+        check_certificate(cert)
