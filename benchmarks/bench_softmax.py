@@ -18,6 +18,7 @@ import random
 import sys
 import time
 
+from benchmarks.bench_eval import _best
 from symrel.compiler import compile_maxout
 from symrel.exact import Q, to_float
 from symrel.models import Box, MaxoutLayer, MaxoutNet, MaxoutUnit
@@ -26,16 +27,6 @@ from symrel.softmax import available_backends, empirical_check, lambda_min
 from symrel.softmax.examples import selection_transformer
 from symrel.softmax.intervals import backend
 from symrel.softmax.lemmas import softmax_gap, softmax_gap_formula
-
-
-def _best(fn, repeat=3):
-    best = None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = fn()
-        dt = time.perf_counter() - t
-        best = dt if best is None else min(best, dt)
-    return best, out
 
 
 def backends_row() -> dict:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 from dataclasses import dataclass, field
 
 import mpmath
@@ -117,6 +118,10 @@ def near_tie_points(T, domain, lam, count: int, seed: int = 0, tries: int | None
     return pts[:count] if len(pts) > count else pts
 
 
+def _error_of(args):
+    return softmax_error(*args)
+
+
 @dataclass
 class EmpiricalCheck:
     """Worst observed error over the points, the bound, their ratio (bound / worst), and
@@ -146,10 +151,11 @@ class EmpiricalCheck:
 
 
 def empirical_check(T, domain, lam, bound, *, points: int = 100, seed: int = 0, dps: int = 50,
-                    tie_fraction=Q(1, 2), extra_points=()) -> EmpiricalCheck:
+                    tie_fraction=Q(1, 2), extra_points=(), executor=None, progress: bool = False) -> EmpiricalCheck:
     """Evaluate the softmax version of ``T`` at ``points`` points of the box (random, vertices,
     near-tie; plus ``extra_points``) and compare with ``bound``. Cost: O(points) mpmath
-    evaluations of T."""
+    evaluations of T, spread over ``executor`` (any ``concurrent.futures.Executor``) when
+    given; ``progress`` reports on standard error."""
     lam, bound = Q(lam), Q(bound)
     n_tie = int(points * tie_fraction)
     pts = near_tie_points(T, domain, lam, n_tie, seed=seed)
@@ -158,8 +164,11 @@ def empirical_check(T, domain, lam, bound, *, points: int = 100, seed: int = 0, 
     pts += [list(p) for p in extra_points]
     worst, worst_point, bad = mpmath.mpf(0), pts[0], []
     limit = _mpf(bound)
-    for x in pts:
-        err = softmax_error(T, x, lam, dps)
+    args = [(T, x, lam, dps) for x in pts]
+    errors = executor.map(_error_of, args) if executor is not None else map(_error_of, args)
+    for i, (x, err) in enumerate(zip(pts, errors), 1):
+        if progress and (i % max(1, len(pts) // 10) == 0 or i == len(pts)):
+            print(f"empirical check: {i}/{len(pts)} points", file=sys.stderr)
         if err > worst:
             worst, worst_point = err, x
         if err > limit:

@@ -38,12 +38,24 @@ class EnclosureMismatch(SymrelError):
     them is wrong (the rational referee is trusted; the other backend is not)."""
 
 
-class _Lifting:
-    """Exact rational arguments become backend values *inside* the backend's precision
-    context (lifting them before would round them at the default 53 bits)."""
+class _Backend:
+    """What every backend shares: ``run(fn, *args)`` sets the backend's precision, lifts the
+    exact rational arguments *inside* it (lifting them before would round them at the
+    default 53 bits), evaluates and returns the rational ends of the result."""
 
-    def lift(self, args):
-        return [self.const(a) if Q.of_type(a) else a for a in args]
+    bits: int
+
+    def _swap_precision(self, bits: int) -> int | None:
+        """Set the working precision, returning the old one (None: nothing to restore)."""
+        return None
+
+    def run(self, fn, *args):
+        old = self._swap_precision(self.bits)
+        try:
+            return self.bounds(fn(self, *[self.const(a) if Q.of_type(a) else a for a in args]))
+        finally:
+            if old is not None:
+                self._swap_precision(old)
 
 
 # -- the rational referee --------------------------------------------------------------
@@ -106,7 +118,7 @@ class RationalInterval:
         return f"[{self.lo}, {self.hi}]"
 
 
-class TaylorBackend(_Lifting):
+class TaylorBackend(_Backend):
     """Exact rational intervals; exp and log from :mod:`symrel.softmax.taylor`."""
 
     name = "taylor"
@@ -128,9 +140,6 @@ class TaylorBackend(_Lifting):
     def bounds(self, x: RationalInterval) -> tuple[Rational, Rational]:
         return x.lo, x.hi
 
-    def run(self, fn, *args):
-        return self.bounds(fn(self, *self.lift(args)))
-
 
 # -- mpmath.iv -----------------------------------------------------------------------------
 def _mpf_tuple_to_rational(t) -> Rational | None:
@@ -143,7 +152,7 @@ def _mpf_tuple_to_rational(t) -> Rational | None:
     return -v if sign else v
 
 
-class MpmathBackend(_Lifting):
+class MpmathBackend(_Backend):
     """``mpmath.iv`` intervals at ``bits`` bits of precision."""
 
     name = "mpmath"
@@ -167,17 +176,13 @@ class MpmathBackend(_Lifting):
         a, b = x._mpi_
         return _mpf_tuple_to_rational(a), _mpf_tuple_to_rational(b)
 
-    def run(self, fn, *args):
-        old = self.iv.prec
-        self.iv.prec = self.bits
-        try:
-            return self.bounds(fn(self, *self.lift(args)))
-        finally:
-            self.iv.prec = old
+    def _swap_precision(self, bits):
+        old, self.iv.prec = self.iv.prec, bits
+        return old
 
 
 # -- python-flint arb -------------------------------------------------------------------
-class FlintBackend(_Lifting):
+class FlintBackend(_Backend):
     """``flint.arb`` balls at ``bits`` bits of precision (python-flint, optional)."""
 
     name = "flint"
@@ -208,14 +213,9 @@ class FlintBackend(_Lifting):
     def bounds(self, x):
         return self._exact(x.lower()), self._exact(x.upper())
 
-    def run(self, fn, *args):
-        ctx = self.flint.ctx
-        old = ctx.prec
-        ctx.prec = self.bits
-        try:
-            return self.bounds(fn(self, *self.lift(args)))
-        finally:
-            ctx.prec = old
+    def _swap_precision(self, bits):
+        old, self.flint.ctx.prec = self.flint.ctx.prec, bits
+        return old
 
 
 _BACKENDS = {"taylor": TaylorBackend, "mpmath": MpmathBackend, "flint": FlintBackend}

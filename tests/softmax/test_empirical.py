@@ -44,3 +44,14 @@ def test_float_path_without_shift_overflows():
     assert float_softmax_output(S, [Q(0)], Q(10))  # fine at small lambda
     with pytest.raises(OverflowError):
         float_softmax_output(S, [Q(0)], Q(10**4), shift=False)  # exp(10^4 * 1)
+
+
+def test_executor_gives_the_same_result(capsys):
+    from concurrent.futures import ProcessPoolExecutor
+
+    S, D = selection_transformer()
+    serial = empirical_check(S, D, Q(5), Q(1, 10), points=8, seed=3, progress=True)
+    assert "8/8 points" in capsys.readouterr().err
+    with ProcessPoolExecutor(max_workers=2) as pool:
+        parallel = empirical_check(S, D, Q(5), Q(1, 10), points=8, seed=3, executor=pool)
+    assert (parallel.worst, parallel.worst_point) == (serial.worst, serial.worst_point)
