@@ -1,6 +1,8 @@
 """``symrel proofs`` on a tiny folder of scripts (the shipped ones are run in tests/proofs)."""
 
-from toy_scripts import good_dir, script_dir  # noqa: F401  (fixtures)
+from .toy_scripts import good_dir, script_dir  # noqa: F401  (fixtures)
+
+
 def test_exit_code_and_summary_table(run_cli, script_dir, tmp_path):
     code, out, err = run_cli("proofs", script_dir, "--out", tmp_path / "o", "--format", "md,html")
     assert code == 1

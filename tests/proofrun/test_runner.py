@@ -1,4 +1,4 @@
-from toy_scripts import good_dir, script_dir  # noqa: F401  (fixtures)
+from .toy_scripts import good_dir, script_dir  # noqa: F401  (fixtures)
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest

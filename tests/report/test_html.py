@@ -1,4 +1,4 @@
-from hand_built_proofs import open_proof, proved, refuted  # noqa: F401  (fixtures)
+from .hand_built_proofs import open_proof, proved, refuted  # noqa: F401  (fixtures)
 import base64
 from html.parser import HTMLParser
 

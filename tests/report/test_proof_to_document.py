@@ -1,4 +1,4 @@
-from hand_built_proofs import open_proof, proved, refuted  # noqa: F401  (fixtures)
+from .hand_built_proofs import open_proof, proved, refuted  # noqa: F401  (fixtures)
 from symrel.proof import PROVED, Proof, Step
 from symrel.report import Instance, Outcome, Statement, render_index, render_outcome
 from symrel.report.document import StepBlock
