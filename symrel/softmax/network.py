@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 
 from ..exact import Q, Rational, rational, rational_str
 from ..proof import OPEN, PROVED, Proof, Step
+from .taylor import e_bounds, log_bounds
 from .lemmas import DIGITS, _eps, ceil_significant, max_head_gap, selection_weight_loss
 from .ranges import FeedForwardPlan, Plan, abs_dot, analyse, linear_fold, max_abs, sparse_rows
 
@@ -77,6 +78,11 @@ class ErrorTrace:
     gates: list[GateRecord] = field(default_factory=list)
     output_error: list[Rational] = field(default_factory=list)
     obstacle: str | None = None
+    #: the entrywise bound after every block (token-major ``E[t][r]``)
+    states: list[list[list[Rational]]] = field(default_factory=list)
+    #: the referee's upper bounds used: gap(n, lambda) per n, exp(-lambda delta') per "block,head,token"
+    gap_upper: dict[int, Rational] = field(default_factory=dict)
+    exp_upper: dict[str, Rational] = field(default_factory=dict)
 
     @property
     def total(self) -> Rational | None:
@@ -147,6 +153,7 @@ def _propagate_attention(b: int, heads, E, lam: Rational, trace: ErrorTrace, bac
         if hp.kind == "max":
             score_err = max(abs_dot(hp.k, E[s]) for s in range(T))
             gap = max_head_gap(T, lam, backends=backends).hi
+            trace.gap_upper[T] = gap
             c = score_err + gap
             for t in range(T):
                 for r, v in hp.w:
@@ -172,7 +179,9 @@ def _propagate_attention(b: int, heads, E, lam: Rational, trace: ErrorTrace, bac
                                   f"{rational_str(hp.margins[t] - margin)}")
                 return out
             least_margin = margin if least_margin is None else min(least_margin, margin)
-            loss = selection_weight_loss(T, lam, margin, backends=backends).hi
+            loss = selection_weight_loss(T, lam, margin, backends=backends).hi if T > 1 else Q(0)
+            if T > 1:
+                trace.exp_upper[f"{b},{hp.index},{t}"] = loss / (T - 1)
             eV = [[abs_dot(row, E[s]) for row in hp.WV] for s in range(T)]
             vmax = [max(max_abs(hp.value_ranges[s][j]) + eV[s][j] for s in range(T)) for j in range(len(hp.WV))]
             for j, col in enumerate(hp.WO):
@@ -204,6 +213,7 @@ def propagate(plan: Plan, lam, *, strict_gating: bool = False, backends=("taylor
         if trace.obstacle is not None:
             return trace
         trace.block_errors.append(max(max(r) for r in E))
+        trace.states.append(E)
     R = plan.transformer.readout
     trace.output_error = [abs_dot(row, E[R.token]) for row in sparse_rows(R.W)]
     return trace
@@ -222,6 +232,7 @@ class NetworkBound:
     needed_margin: Rational | None = None
     strict_gating: bool = False
     plan: Plan | None = None
+    domain: object = None
 
     @property
     def proved(self) -> bool:
@@ -246,32 +257,55 @@ class NetworkBound:
                        "; ".join(self.plan.obstacles)))
         if self.trace is not None and self.lam is not None:
             tr = self.trace
-            events = sorted([(h["block"], 0, h) for h in tr.heads] + [(f["block"], 1, f) for f in tr.feedforwards],
-                            key=lambda e: (e[0], e[1]))
-            for _, is_ff, h in events:
-                if is_ff:
-                    p.add(Step(f"block {h['block']} feed-forward: {h['pairs']} linear pairs, {h['sign_fixed']} "
-                               f"(unit, token) signs fixed by a gating margin, {h['lipschitz']} bounded by "
-                               f"|ReLU a - ReLU b| <= |a-b|", "inf-norm-lipschitz", {"block": h["block"]}, PROVED))
-                elif h["kind"] == "max":
-                    p.add(Step(f"block {h['block']} head {h['head']}: max head over {h['tokens']} tokens, "
-                               f"error <= score error {_short(h['score_error'])} + gap {_short(h['gap'])}",
-                               "max-head-gap", {"gap_upper": rational_str(h["gap"]),
-                                                "score_error": rational_str(h["score_error"])}, PROVED))
-                else:
-                    p.add(Step(f"block {h['block']} head {h['head']}: selection head, least margin left "
-                               f"{_short(h['margin'])}, output error <= {_short(h['output_error'])}",
-                               "selection-margin", {"margin": rational_str(h["margin"]),
-                                                    "output_error": rational_str(h["output_error"])}, PROVED))
+            e_lower = e_bounds()[0]
+            p.add(Step("series constants: e >= e_lower and ln n <= log_upper (rational series with remainder)",
+                       "series-constants", {"e_lower": rational_str(e_lower),
+                                            "log_upper": {str(n): rational_str(log_bounds(Q(n))[1]) for n in tr.gap_upper}},
+                       PROVED))
+            for b, E in enumerate(tr.states):
+                said = []
+                for h in tr.heads:
+                    if h["block"] != b:
+                        continue
+                    if h["kind"] == "max":
+                        said.append(f"head {h['head']}: max head over {h['tokens']} tokens, error <= score error "
+                                    f"{_short(h['score_error'])} + gap {_short(h['gap'])}")
+                    else:
+                        said.append(f"head {h['head']}: selection head, least margin left {_short(h['margin'])}, "
+                                    f"output error <= {_short(h['output_error'])}")
+                for f in tr.feedforwards:
+                    if f["block"] == b:
+                        said.append(f"feed-forward: {f['pairs']} linear pairs, {f['sign_fixed']} (unit, token) signs "
+                                    f"fixed by a gating margin, {f['lipschitz']} bounded by |ReLU a - ReLU b| <= |a-b|")
+                cert = {"block": b, "errors": [[rational_str(v) for v in row] for row in E]}
+                gaps = {str(n): rational_str(g) for n, g in tr.gap_upper.items()
+                        if any(h["block"] == b and h["kind"] == "max" and h["tokens"] == n for h in tr.heads)}
+                if gaps:
+                    cert["gap_upper"] = gaps
+                exps = {k: rational_str(v) for k, v in tr.exp_upper.items() if k.split(",")[0] == str(b)}
+                if exps:
+                    cert["exp_upper"] = exps
+                p.add(Step(f"block {b}: entrywise error <= {_short(tr.block_errors[b])}"
+                           + (" (" + "; ".join(said) + ")" if said else ""), "block-error", cert, PROVED))
             p.add(Step(f"read-out error <= {_short(tr.total)} <= eps = {rational_str(self.eps)}",
-                       "readout-bound", {"bound": rational_str(tr.total), "eps": rational_str(self.eps)},
+                       "readout-bound", {"output_error": [rational_str(v) for v in tr.output_error],
+                                         "bound": rational_str(tr.total), "eps": rational_str(self.eps)},
                        PROVED if tr.total <= self.eps else OPEN))
+            if self.plan is not None:
+                p.inputs = {"transformer": self.plan.transformer, "domain": self.domain}
         else:
             note = self.obstacle or "no lambda found"
             if self.needed_margin is not None:
                 note += f"; symrel compile --margin M with M > {rational_str(self.needed_margin)} would absorb it"
             p.add(Step("a lambda with error <= eps", "lambda-search", {}, OPEN, note))
         return p
+
+    def certificate(self) -> dict:
+        """The certificate (FORMAT.md) of a proved bound, re-checked by
+        :mod:`symrel.checking.softmax`; refused for an undecided one."""
+        from ..proof.io import certificate_of
+
+        return certificate_of(self.proof())
 
     def to_json(self) -> dict:
         out = {"eps": rational_str(self.eps), "proved": self.proved,
@@ -313,7 +347,8 @@ def lambda_min(transformer, domain, eps, *, strict_gating: bool = False, digits:
     eps = _eps(eps)
     plan = analyse(transformer, domain)
     if plan.obstacles:
-        return NetworkBound(eps, None, None, obstacle=plan.obstacles[0], strict_gating=strict_gating, plan=plan)
+        return NetworkBound(eps, None, None, obstacle=plan.obstacles[0], strict_gating=strict_gating, plan=plan,
+                            domain=domain)
     lam = Q(1)
     ok, tr = _holds(plan, lam, eps, strict_gating)
     while not ok:
@@ -339,7 +374,8 @@ def lambda_min(transformer, domain, eps, *, strict_gating: bool = False, digits:
             break
         lam = ceil_significant(lam * (1 + Q(1, 10**digits)), digits)
     below = propagate(plan, lo, strict_gating=strict_gating)
-    return NetworkBound(eps, lam, final, below=lo, below_bound=below.total, strict_gating=strict_gating, plan=plan)
+    return NetworkBound(eps, lam, final, below=lo, below_bound=below.total, strict_gating=strict_gating, plan=plan,
+                        domain=domain)
 
 
 def _undecided(transformer, domain, eps, tr, plan, strict, digits, max_lambda) -> NetworkBound:
@@ -351,4 +387,5 @@ def _undecided(transformer, domain, eps, tr, plan, strict, digits, max_lambda) -
             if gates:
                 needed = max(g.error - g.margin for g in gates)
     obstacle = tr.obstacle or f"the error bound stays above eps up to lambda = {rational_str(max_lambda)}"
-    return NetworkBound(eps, None, tr, obstacle=obstacle, needed_margin=needed, strict_gating=strict, plan=plan)
+    return NetworkBound(eps, None, tr, obstacle=obstacle, needed_margin=needed, strict_gating=strict, plan=plan,
+                        domain=domain)

@@ -92,3 +92,21 @@ def test_plot_option_writes_a_png(run_cli, abs_files):
     code, out, _ = run_cli("softmax-bound", abs_files / "T.json", "--domain", abs_files / "D.json",
                            "--eps", "1/100", "--plot", abs_files / "p.png")
     assert code == 0 and (abs_files / "p.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_certificate_is_written_and_checks(run_cli, abs_files, tmp_path):
+    out_file = tmp_path / "cert.json"
+    code, _, _ = run_cli("softmax-bound", abs_files / "T.json", "--domain", abs_files / "D.json",
+                         "--eps", "1/1000", "--certificate", out_file)
+    assert code == 0
+    code, out, _ = run_cli("check-certificate", out_file)
+    assert code == 0
+
+
+def test_no_certificate_file_when_undecided(run_cli, tmp_path):
+    T, D = selection_transformer(delta=0)
+    save(T, tmp_path / "T.json")
+    save(D, tmp_path / "D.json")
+    code, _, _ = run_cli("softmax-bound", tmp_path / "T.json", "--domain", tmp_path / "D.json", "--eps", "1/10",
+                         "--certificate", tmp_path / "c.json")
+    assert code == 3 and not (tmp_path / "c.json").exists()

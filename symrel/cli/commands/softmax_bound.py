@@ -1,4 +1,4 @@
-"""``symrel softmax-bound T.json --domain D.json --eps 1/1000 [--json] [--strict-gating] [--check N]``.
+"""``symrel softmax-bound T.json --domain D.json --eps 1/1000 [--json] [--strict-gating] [--check N] [--certificate OUT]``.
 
 Prints the proof steps, then the certified lambda (an exact rational) alone on the last
 line: with every attention block softmax at that lambda, the Transformer is within eps of
@@ -25,6 +25,8 @@ def register(sub):
                    help="require every ReLU to keep its sign (the paper's argument) instead of using |ReLU a - ReLU b| <= |a-b|")
     p.add_argument("--check", type=int, default=0, metavar="N",
                    help="also evaluate the softmax model at N points (mpmath, 50 digits) and report the worst error")
+    p.add_argument("--certificate", metavar="OUT", help="write the certificate (only when certified); "
+                   "symrel check-certificate re-checks it")
     p.add_argument("--plot", metavar="PNG", help="plot observed error and bound against lambda (needs matplotlib)")
     add_json_flag(p)
     p.set_defaults(func=run)
@@ -54,6 +56,10 @@ def run(args) -> int:
     check = None
     if result.proved and args.check:
         check = empirical_check(model, domain, result.lam, result.bound, points=args.check)
+    if result.proved and args.certificate:
+        from ...fileformat import write_json_atomic
+
+        write_json_atomic(args.certificate, result.certificate())
     if result.proved and args.plot:
         from ...softmax.plot import plot_bound_vs_lambda
 
