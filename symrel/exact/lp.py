@@ -32,11 +32,18 @@ too small; an unbounded ray of (D) is a Farkas vector for the non-strict rows.
 rule, switching to Bland's rule after a run of degenerate pivots, so it never
 cycles). Cost: each pivot is O((n + 1)(m + 2p)) exact operations.
 
-With ``method="float"`` (or ``"auto"`` for large systems, when scipy is
-installed) HiGHS solves (P) in floating point first, only to *propose* an
-active set; the witness or the Farkas vector is then rebuilt from that basis by
-an exact linear solve on ``DomainMatrix`` and verified exactly, and the exact
-simplex runs whenever the proposal fails (the design of SoPlex and QSopt_ex).
+Floating point only ever *proposes* (the design of SoPlex and QSopt_ex):
+
+* ``method="float"`` (and ``"auto"`` for small systems): the same simplex runs
+  in Python floats; its final basis is inverted exactly on ``DomainMatrix`` and
+  the exact simplex continues from it, usually verifying optimality with one
+  exact pricing pass and no pivot;
+* ``method="highs"`` (and ``"auto"`` for systems of at least
+  ``AUTO_FLOAT_MIN_ROWS`` rows, when scipy is installed): HiGHS solves (P);
+  the witness or the Farkas vector is rebuilt from its active set by an exact
+  linear solve and verified exactly, and the exact simplex runs whenever the
+  proposal fails. (scipy's ``linprog`` costs about 1.5 ms per call before any
+  work, more than a whole small exact solve, hence the threshold.)
 
 >>> from symrel.exact import rational as r
 >>> A = [[r(1)], [r(-1)]]                  # x <= 1 and -x <= 0: the interval [0, 1]
@@ -59,7 +66,7 @@ from .numbers import Q, Rational
 
 ZERO, ONE = Q(0), Q(1)
 
-#: Systems at least this large go through the float proposal under ``method="auto"``.
+#: Systems at least this large go through HiGHS under ``method="auto"``.
 AUTO_FLOAT_MIN_ROWS = 400
 
 
@@ -82,8 +89,8 @@ class LPResult:
 # -- exact verification -----------------------------------------------------------------
 
 
-def _dot(u, v) -> Rational:
-    s = ZERO
+def _dot(u, v, zero=ZERO) -> Rational:
+    s = zero
     for a, c in zip(u, v):
         if a and c:
             s += a * c
@@ -149,7 +156,10 @@ class _RevisedSimplex:
     point, so pricing is one pass over the rows of A with their original
     (small) entries."""
 
+    zero, one, eps = ZERO, ONE, 0
+
     def __init__(self, A, b, C, d, sigma):
+        ZERO, ONE = self.zero, self.one
         m, p = len(A), len(C)
         n = len(A[0]) if m else len(C[0])
         self.A, self.b, self.C, self.d, self.sigma = A, b, C, d, sigma
@@ -162,6 +172,7 @@ class _RevisedSimplex:
         self.pivots = 0
 
     def column(self, j):
+        ZERO, ONE = self.zero, self.one
         m, p, n = self.m, self.p, self.n
         if j < m:
             return self.A[j] + [ONE if self.sigma[j] else ZERO]
@@ -176,6 +187,7 @@ class _RevisedSimplex:
         return e
 
     def cost(self, j):
+        ZERO, ONE = self.zero, self.one
         m, p = self.m, self.p
         if j < m:
             return self.b[j]
@@ -187,7 +199,7 @@ class _RevisedSimplex:
 
     def multipliers(self):
         k = self.n + 1
-        pi = [ZERO] * k
+        pi = [self.zero] * k
         for r, j in enumerate(self.basis):
             c = self.cost(j)
             if c:
@@ -198,12 +210,12 @@ class _RevisedSimplex:
         return pi
 
     def ftran(self, col):
-        return [_dot(row, col) for row in self.Binv]
+        return [_dot(row, col, self.zero) for row in self.Binv]
 
     def pivot(self, r, j, dcol):
         k = self.n + 1
         piv = dcol[r]
-        inv = ONE / piv
+        inv = self.one / piv
         Binv, u = self.Binv, self.u
         prow = [v * inv if v else v for v in Binv[r]]
         Binv[r] = prow
@@ -240,15 +252,15 @@ class _RevisedSimplex:
         x, t = pi[:n], pi[n]
         red = []
         for i in range(m):
-            s = self.b[i] - _dot(self.A[i], x)
+            s = self.b[i] - _dot(self.A[i], x, self.zero)
             if self.sigma[i]:
                 s -= t
             red.append(s)
         for k in range(p):
-            s = self.d[k] - _dot(self.C[k], x)
+            s = self.d[k] - _dot(self.C[k], x, self.zero)
             red.append(s)
         red.extend(-v for v in red[m : m + p])
-        red.append(ONE - t)
+        red.append(self.one - t)
         return red
 
     def solve(self, max_pivots: int = 100_000):
@@ -258,9 +270,9 @@ class _RevisedSimplex:
             pi = self.multipliers()
             red = self.reduced_costs(pi)
             bland = degenerate > 20
-            enter, best = -1, ZERO
+            enter, best, eps = -1, -self.eps, self.eps
             for j, rj in enumerate(red):
-                if rj < 0:
+                if rj < -eps:
                     if j in self.basis:
                         continue
                     if bland:
@@ -273,13 +285,13 @@ class _RevisedSimplex:
             dcol = self.ftran(self.column(enter))
             leave, ratio = -1, None
             for i, a in enumerate(dcol):
-                if a > 0:
+                if a > eps:
                     q = self.u[i] / a
                     if ratio is None or q < ratio or (q == ratio and self.basis[i] < self.basis[leave]):
                         ratio, leave = q, i
             if leave < 0:
                 return "unbounded", (enter, dcol)
-            degenerate = degenerate + 1 if ratio == 0 else 0
+            degenerate = degenerate + 1 if ratio <= eps else 0
             self.pivot(leave, enter, dcol)
         raise RuntimeError("exact simplex: pivot limit reached")  # pragma: no cover
 
@@ -290,13 +302,44 @@ class _RevisedSimplex:
         return y, z
 
     def full(self, entries):
-        u = [ZERO] * (self.ncol + self.n + 1)
+        u = [self.zero] * (self.ncol + self.n + 1)
         for j, v in entries:
             u[j] += v
         return u
 
 
-def exact_simplex(A, b, C=(), d=(), sigma=None) -> dict:
+class _FloatSimplex(_RevisedSimplex):
+    """The same simplex in floating point, with tolerances: it only proposes a basis."""
+
+    zero, one, eps = 0.0, 1.0, 1e-9
+
+    def __init__(self, A, b, C, d, sigma):
+        from .numbers import to_float
+
+        fl = lambda rows_: [[to_float(v) for v in r] for r in rows_]  # noqa: E731
+        super().__init__(fl(A), [to_float(v) for v in b], fl(C), [to_float(v) for v in d], sigma)
+
+
+def _warm_start(A, b, C, d, sigma, basis):
+    """An exact simplex positioned at ``basis`` (None when it is singular or infeasible)."""
+    from sympy.polys.matrices import DomainMatrix
+
+    lp = _RevisedSimplex(A, b, C, d, sigma)
+    k = lp.n + 1
+    cols = [lp.column(j) for j in basis]
+    B = DomainMatrix([[cols[c][r] for c in range(k)] for r in range(k)], (k, k), Q).to_dense()
+    try:
+        Binv = B.inv().to_list()
+    except Exception:  # singular (a float pivot on a tiny number)
+        return None
+    u = [row[k - 1] for row in Binv]  # B^-1 f with f = e_(n+1)
+    if any(v < 0 for v in u):
+        return None
+    lp.Binv, lp.u, lp.basis = Binv, u, list(basis)
+    return lp
+
+
+def exact_simplex(A, b, C=(), d=(), sigma=None, float_start: bool = False) -> dict:
     """Solve (D) exactly (module docstring). Returns a dict with ``status``
     (``"optimal"`` or ``"unbounded"``) and: ``x, t`` (primal optimum of (P)) and
     ``y, z, w`` (dual optimum) when optimal; ``y, z`` (an unbounded ray, a Farkas
@@ -306,11 +349,26 @@ def exact_simplex(A, b, C=(), d=(), sigma=None) -> dict:
     >>> out = exact_simplex([[r(1)], [r(-1)]], [r(2), r(0)])
     >>> out["status"], [str(v) for v in out["x"]], str(out["t"])
     ('optimal', ['1'], '1')
+
+    With ``float_start`` the same simplex runs first in floating point; its final
+    basis is inverted exactly and the exact simplex continues from there (usually
+    with no pivot at all: one exact pricing pass verifies optimality).
     """
     m = len(A)
     sigma = [ONE] * m if sigma is None else sigma
-    lp = _RevisedSimplex([list(r) for r in A], list(b), [list(r) for r in C], list(d), sigma)
-    lp.drive_out_artificials()
+    A, b, C, d = [list(r) for r in A], list(b), [list(r) for r in C], list(d)
+    lp = None
+    if float_start:
+        fl = _FloatSimplex(A, b, C, d, sigma)
+        fl.drive_out_artificials()
+        try:
+            fl.solve(max_pivots=10_000)
+            lp = _warm_start(A, b, C, d, sigma, fl.basis)
+        except (RuntimeError, ZeroDivisionError, OverflowError):
+            lp = None
+    if lp is None:
+        lp = _RevisedSimplex(A, b, C, d, sigma)
+        lp.drive_out_artificials()
     status, info = lp.solve()
     if status == "unbounded":
         col, dcol = info
@@ -428,8 +486,16 @@ def _from_basis(A, b, C, d, sigma, res):
 # -- the decision ------------------------------------------------------------------------
 
 
-def _decide_exact(A, b, C, d, strict, sigma, interior_mode):
-    out = exact_simplex(A, b, C, d, sigma)
+def _has_scipy() -> bool:
+    try:
+        import scipy.optimize  # noqa: F401
+    except ImportError:  # pragma: no cover - optional dependency
+        return False
+    return True
+
+
+def _decide_exact(A, b, C, d, strict, sigma, interior_mode, float_start=False):
+    out = exact_simplex(A, b, C, d, sigma, float_start=float_start)
     if out["status"] == "unbounded":
         return LPResult(False, farkas=(out["y"], out["z"]), method="exact-simplex", stats={"pivots": out["pivots"]})
     x, t = out["x"], out["t"]
@@ -470,10 +536,11 @@ def feasibility(
 
     ``A``, ``C`` are lists of rows of ``QQ`` elements, ``b``, ``d`` lists.
     ``strict[i]`` marks row i of A as strict. ``method``: ``"exact"`` (the exact
-    simplex only), ``"float"`` (HiGHS proposes, exact rebuild and check, exact
-    simplex as fallback) or ``"auto"`` (float for systems of at least
-    ``AUTO_FLOAT_MIN_ROWS`` rows when scipy is installed, else exact). Whatever
-    the method, the returned witness or Farkas vector has been verified exactly.
+    simplex from scratch), ``"float"`` (a float simplex proposes the basis, the
+    exact simplex verifies and finishes), ``"highs"`` (HiGHS proposes, exact
+    rebuild and check, exact simplex as fallback) or ``"auto"`` (module
+    docstring). Whatever the method, the returned witness or Farkas vector has
+    been verified exactly.
 
     A witness maximises the slack ``t`` (capped at 1) of the strict rows (of all
     rows when none is strict: then it is a relative-interior point whenever the
@@ -496,16 +563,18 @@ def feasibility(
     has_strict = strict is not None and any(strict)
     interior_mode = not has_strict
     sigma = [bool(s) for s in strict] if has_strict else [True] * m
-    if method not in ("auto", "exact", "float"):
+    if method not in ("auto", "exact", "float", "highs"):
         raise ValueError(f"unknown method {method!r}")
-    use_float = method == "float" or (method == "auto" and m >= AUTO_FLOAT_MIN_ROWS)
+    use_highs = method == "highs" or (method == "auto" and m >= AUTO_FLOAT_MIN_ROWS and _has_scipy())
     result = None
-    if use_float:
+    if use_highs:
         result = _decide_float(A, b, C, d, strict, sigma, interior_mode)
     if result is None:
-        result = _decide_exact(A, b, C, d, strict, sigma, interior_mode)
-        if use_float:
-            result.method = "exact-simplex (float proposal rejected)"
+        result = _decide_exact(A, b, C, d, strict, sigma, interior_mode, float_start=method in ("auto", "float", "highs"))
+        if use_highs:
+            result.method = "exact-simplex (HiGHS proposal rejected)"
+        elif method != "exact":
+            result.method = "float-start exact simplex"
     # the exact check decides, whatever produced the answer
     if result.feasible:
         if not is_witness(A, b, result.point, C, d, strict):  # pragma: no cover - would be a bug

@@ -204,7 +204,7 @@ class _Search:
         children = []
         split = len(feasible) > 1
         for k, ch, new_rows, needed, point in feasible:
-            child_state = self.runner.advance(state, k)
+            child_state = self.runner.take(state, ch)
             children.append((child_state, path + (ch.label,), new_rows, active + needed if split else active, point))
         return None, children
 

@@ -465,7 +465,10 @@ class Runner:
         return stage.choices(state.forms, state.ctx[1], state.made)
 
     def advance(self, state: State, k: int) -> State:
-        choice = self.choices(state)[k]
+        return self.take(state, self.choices(state)[k])
+
+    def take(self, state: State, choice: Choice) -> State:
+        """The state after ``choice`` (one of ``choices(state)``)."""
         return self._settle(state.p, state.s, state.made + (choice.label,), state.ctx, state.forms, state.outputs)
 
     def advance_label(self, state: State, label: str) -> State:

@@ -1,0 +1,397 @@
+"""Independent checker of cell-enumeration certificates (claim kind ``equivalence-cells``).
+
+Written apart from :mod:`symrel.regions`: it shares nothing with it beyond the
+exact layer and the models. It re-derives, from the embedded models and domain
+alone, every constraint row of every branch of the decision tree, and checks:
+
+* **coverage**: the branches form a complete tree; at every internal node the
+  children are exactly the outcomes of that node's decision (ReLU sign, maxout
+  winner, segment, or the comparison of a key with the current argmax
+  representative), so the leaves cover the domain (the exact mode: a
+  partition; the open mode, allowed only for continuous models: the open cells,
+  whose union is dense in the domain, with at least one cell);
+* **empty branches**: the Farkas vector ``(row, multiplier)`` is non-negative on
+  inequality rows and cancels the x-part, and the constants give
+  ``sum mult * const > 0`` (or ``= 0`` with weight on a strict row), which no
+  point of the branch can satisfy;
+* **cells**: the witness satisfies every row exactly; for every output the two
+  models' affine maps on the cell are the same form, or the two recorded Farkas
+  vectors show that neither ``a > b`` nor ``a < b`` meets the cell.
+
+Here an affine quantity is kept by its values at the ``d + 1`` points ``0, e_1,
+.., e_d`` (the prover keeps coefficients), and models run with their decisions
+forced; hardmax scores are checked to be affine through second differences.
+
+Decision order and rows (the contract shared with the prover, see
+:mod:`symrel.regions.model_to_program`): domain rows first (``a.x - b`` with
+``<`` in the open mode, ``<=`` in the exact mode); then per decision, in model
+order, stage order, unit/token order: ReLU ``+`` (``-z < 0`` open, ``-z <= 0``
+exact) / ``-`` (``z < 0``) / ``0`` (open, z identically 0); maxout winner j
+(open: ``l_i - l_j < 0`` for pieces different from l_j, j the first of its
+equals; exact: ``l_i - l_j < 0`` for i < j, ``<= 0`` for i > j); segment ``s``
+(``x_s - x``, ``x - x_(s+1) < 0``); attention compare of key k with the
+representative r, ``diff = score_k - score_r``: ``<`` (``diff < 0``), ``=``
+(``diff = 0``; in the open mode only when diff is identically 0), ``>``
+(``-diff < 0``).
+"""
+
+from __future__ import annotations
+
+from ..exact import Q, affine_batch, from_rationals, rational, rows
+from ..models import CPWL1D, MaxoutNet, ReLUNet, Transformer
+from . import CertificateError, claim_checker
+
+ZERO, ONE = Q(0), Q(1)
+
+
+# -- affine quantities as values at 0, e_1, .., e_d -----------------------------------------
+
+
+def _form(values):
+    """Coefficients ``(a_1..a_d, c)`` of the affine function with these values."""
+    v0 = values[0]
+    return tuple(v - v0 for v in values[1:]) + (v0,)
+
+
+def _neg(f):
+    return tuple(-v for v in f)
+
+
+def _minus(f, g):
+    return tuple(a - b for a, b in zip(f, g))
+
+
+def _points(d):
+    """The ``d x (d+1)`` matrix of the points 0, e_1, .., e_d."""
+    return from_rationals([[ONE if j == i + 1 else ZERO for j in range(d + 1)] for i in range(d)], (d, d + 1))
+
+
+def _relu_choices(f, mode):
+    if mode == "open":
+        if not any(f):
+            return [("0", [])]
+        return [("+", [(_neg(f), "<")]), ("-", [(f, "<")])]
+    return [("+", [(_neg(f), "<=")]), ("-", [(f, "<")])]
+
+
+def _max_choices(pieces, mode):
+    out = []
+    for j, lj in enumerate(pieces):
+        if mode == "open":
+            if lj in pieces[:j]:
+                continue
+            out.append((str(j), [(_minus(li, lj), "<") for i, li in enumerate(pieces) if i != j and li != lj]))
+        else:
+            out.append((str(j), [(_minus(li, lj), "<" if i < j else "<=") for i, li in enumerate(pieces) if i != j]))
+    return out
+
+
+def _compare_choices(diff, mode):
+    if mode == "open":
+        if not any(diff):
+            return [("=", [])]
+        return [("<", [(diff, "<")]), (">", [(_neg(diff), "<")])]
+    return [("<", [(diff, "<")]), ("=", [(diff, "=")]), (">", [(_neg(diff), "<")])]
+
+
+def _relu_net(net, d, mode):
+    V = _points(d)
+    for layer in net.layers:
+        V = affine_batch(layer.affine.W, layer.affine.b, V)
+        if layer.activation == "relu":
+            out = []
+            for z in rows(V):
+                label = yield _relu_choices(_form(z), mode)
+                out.append(z if label == "+" else [ZERO] * (d + 1))
+            V = from_rationals(out, V.shape)
+    return [_form(r) for r in rows(V)]
+
+
+def _maxout_net(net, d, mode):
+    V = _points(d)
+    for layer in net.layers:
+        out = []
+        for unit in layer.units:
+            P = rows(affine_batch(unit.pieces.W, unit.pieces.b, V))
+            label = yield _max_choices([_form(p) for p in P], mode)
+            out.append(P[int(label)])
+        V = from_rationals(out, (len(out), d + 1))
+    if net.readout is not None:
+        V = affine_batch(net.readout.W, net.readout.b, V)
+    return [_form(r) for r in rows(V)]
+
+
+def _cpwl(f, d, mode):
+    x = (ONE, ZERO)  # the form of the input itself
+    choices = []
+    pieces = f.pieces()
+    for s in range(len(pieces)):
+        rs = []
+        if s > 0:
+            rs.append(((-ONE, f.x[s]), "<" if mode == "open" else "<="))
+        if s < len(pieces) - 1:
+            rs.append(((ONE, -f.x[s + 1]), "<"))
+        choices.append((f"s{s}", rs))
+    label = yield choices
+    a, c = pieces[int(label[1:])]
+    return [(a * x[0], c)]
+
+
+def _score_values(K, Qm, where):
+    """Values at 0, e_i of ``sum_j K_j(x) Q_j(x)``, after checking it is affine
+    (every second difference at 0, e_i, e_i + e_j vanishes)."""
+    Kr, Qr = rows(K), rows(Qm)
+    d = len(Kr[0]) - 1 if Kr else 0
+
+    def at(coeffs):  # coeffs: the point as a combination of the columns 0, e_1, .., e_d
+        total = ZERO
+        for kr, qr in zip(Kr, Qr):
+            kv = sum((c * v for c, v in zip(coeffs, kr)), ZERO)
+            qv = sum((c * v for c, v in zip(coeffs, qr)), ZERO)
+            total += kv * qv
+        return total
+
+    base = [ONE] + [ZERO] * d
+    vals = [at(base)]
+    for i in range(d):
+        e = [ZERO] * (d + 1)
+        e[i + 1] = ONE
+        vals.append(at(e))
+    for i in range(d):
+        for j in range(i, d):
+            pt = [-ONE] + [ZERO] * d  # e_i + e_j = e_i + e_j - 0, as an affine combination
+            pt[i + 1] += ONE
+            pt[j + 1] += ONE
+            if at(pt) - vals[i + 1] - vals[j + 1] + vals[0] != 0:
+                raise CertificateError(f"{where}: the attention score is not affine in x; no polyhedral cells")
+    return vals
+
+
+def _transformer(tf, d, mode):
+    T, m = tf.tokens, tf.width
+    X = _points(d)
+    E = [[ZERO] * d for _ in range(m)]
+    for k, r in enumerate(tf.embedding.input_rows):
+        E[r][k] += ONE
+    EX = from_rationals(E, (m, d)) * X
+    off = rows(tf.embedding.offsets)
+    Z = [EX + from_rationals([[off[i][t]] * (d + 1) for i in range(m)], (m, d + 1)) for t in range(T)]
+    for bi, block in enumerate(tf.blocks):
+        if block.attention is not None:
+            if block.attention.rule != "hardmax":
+                raise CertificateError(f"blocks[{bi}]: only hardmax attention has polyhedral cells")
+            new = list(Z)
+            for h, head in enumerate(block.attention.heads):
+                Ks = [head.WK * Z[s] for s in range(T)]
+                Qs = [head.WQ * Z[t] for t in range(T)]
+                for t in range(T):
+                    S = [_score_values(Ks[s], Qs[t], f"blocks[{bi}].heads[{h}]") for s in range(T)]
+                    M = [0]
+                    for key in range(1, T):
+                        diff = _form([u - v for u, v in zip(S[key], S[M[0]])])
+                        label = yield _compare_choices(diff, mode)
+                        if label == "=":
+                            M.append(key)
+                        elif label == ">":
+                            M = [key]
+                    mean = Z[M[0]]
+                    for s in M[1:]:
+                        mean = mean + Z[s]
+                    new[t] = new[t] + head.WO * (head.WV * mean) * Q(1, len(M))
+            Z = new
+        ff = block.feedforward
+        if ff is not None:
+            out = []
+            for t in range(T):
+                H = affine_batch(ff.W1, ff.b1, Z[t])
+                kept = []
+                for z in rows(H):
+                    label = yield _relu_choices(_form(z), mode)
+                    kept.append(z if label == "+" else [ZERO] * (d + 1))
+                out.append(Z[t] + affine_batch(ff.W2, ff.b2, from_rationals(kept, H.shape)))
+            Z = out
+    ro = tf.readout
+    return [_form(r) for r in rows(affine_batch(ro.W, ro.b, Z[ro.token]))]
+
+
+def _interpreter(model, d, mode):
+    if isinstance(model, ReLUNet):
+        return _relu_net(model, d, mode)
+    if isinstance(model, MaxoutNet):
+        return _maxout_net(model, d, mode)
+    if isinstance(model, CPWL1D):
+        return _cpwl(model, d, mode)
+    if isinstance(model, Transformer):
+        return _transformer(model, d, mode)
+    raise CertificateError(f"inputs: no cell semantics for models of kind {getattr(model, 'kind', '?')}")
+
+
+class _Replay:
+    """Both models run on the same input with decisions forced by a path."""
+
+    def __init__(self, models, d, mode):
+        self.gens = [_interpreter(m, d, mode) for m in models]
+        self.k = 0
+        self.outputs = []
+        self.pending = None
+        self._next(None)
+
+    def _next(self, label):
+        while self.k < len(self.gens):
+            try:
+                self.pending = self.gens[self.k].send(label) if label is not None else next(self.gens[self.k])
+                return
+            except StopIteration as stop:
+                self.outputs.append(stop.value)
+                self.k += 1
+                label = None
+        self.pending = None
+
+    def send(self, label):
+        self._next(label)
+
+
+# -- exact checks -----------------------------------------------------------------------------
+
+
+def _holds(f, rel, x):
+    v = f[-1] + sum((a * xi for a, xi in zip(f, x)), ZERO)
+    return v < 0 if rel == "<" else (v <= 0 if rel == "<=" else v == 0)
+
+
+def _check_empty(rows_, farkas, where):
+    if not isinstance(farkas, list) or not farkas:
+        raise CertificateError(f"{where}: expected a non-empty Farkas vector")
+    n = len(rows_[0][0])
+    total = [ZERO] * n
+    strict_weight, seen = False, set()
+    for k, item in enumerate(farkas):
+        idx, value = item
+        if isinstance(idx, bool) or not isinstance(idx, int) or not 0 <= idx < len(rows_) or idx in seen:
+            raise CertificateError(f"{where}: Farkas entry {k} names no row (or a row twice)")
+        seen.add(idx)
+        mult = rational(value, path=f"{where}.farkas[{k}]")
+        f, rel = rows_[idx]
+        if rel != "=" and mult < 0:
+            raise CertificateError(f"{where}: negative multiplier on the inequality row {idx}")
+        if rel == "<" and mult > 0:
+            strict_weight = True
+        for i in range(n):
+            total[i] += mult * f[i]
+    if any(total[:-1]):
+        raise CertificateError(f"{where}: the Farkas combination does not cancel the x-part")
+    if not (total[-1] > 0 or (total[-1] == 0 and strict_weight)):
+        raise CertificateError(f"{where}: the Farkas combination does not give a contradiction")
+
+
+def _check_cell(rows_, entry, outputs, where, d):
+    x = [rational(v, path=f"{where}.witness[{i}]") for i, v in enumerate(entry["witness"])]
+    if len(x) != d:
+        raise CertificateError(f"{where}: expected a witness with {d} coordinates")
+    for idx, (f, rel) in enumerate(rows_):
+        if not _holds(f, rel, x):
+            raise CertificateError(f"{where}: the witness violates row {idx}")
+    fa, fb = outputs
+    equal = entry["equal"]
+    if len(equal) != len(fa) or len(fa) != len(fb):
+        raise CertificateError(f"{where}: expected one entry of 'equal' per output")
+    for r, (u, v, eq) in enumerate(zip(fa, fb, equal)):
+        g = _minus(u, v)
+        if eq is None:
+            if any(g):
+                raise CertificateError(f"{where}: output {r}: the two affine maps differ on the cell")
+            continue
+        _check_empty(rows_ + [(_neg(g), "<")], eq["pos"], f"{where}.equal[{r}].pos")
+        _check_empty(rows_ + [(g, "<")], eq["neg"], f"{where}.equal[{r}].neg")
+
+
+@claim_checker("equivalence-cells")
+def check_equivalence_cells(cert: dict, inputs: dict) -> None:
+    """Verify an ``equivalence-cells`` certificate (module docstring)."""
+    a, b, domain = inputs["a"], inputs["b"], inputs["domain"]
+    mode = cert["claim"].get("mode")
+    if mode not in ("open", "exact"):
+        raise CertificateError("claim.mode: expected 'open' or 'exact'")
+    if mode == "open" and not all(isinstance(m, (ReLUNet, MaxoutNet, CPWL1D)) for m in (a, b)):
+        raise CertificateError("claim.mode: open cells decide only continuous models; hardmax needs the exact mode")
+    d = domain.dim
+    if a.input_dim != d or b.input_dim != d or a.output_dim != b.output_dim:
+        raise CertificateError("inputs: the models and the domain do not fit together")
+    steps = [s for s in cert["steps"] if s.get("rule") == "cell-cover"]
+    if len(steps) != 1 or steps[0].get("status") != "proved":
+        raise CertificateError("steps: expected exactly one proved 'cell-cover' step")
+    body = steps[0]["certificate"]
+    if body.get("mode") != mode:
+        raise CertificateError("steps[cell-cover].mode: differs from the claim's mode")
+    A, bb = domain.halfspaces()
+    root_rows = [(tuple(r) + (-c,), "<" if mode == "open" else "<=") for r, c in zip(A, bb)]
+    entries = {}
+    for k, e in enumerate(body["branches"]):
+        path = tuple(e["path"])
+        if path in entries:
+            raise CertificateError(f"branches[{k}]: the path appears twice")
+        entries[path] = (k, e)
+    internal = {}
+    for path in entries:
+        for i in range(len(path)):
+            internal.setdefault(path[:i], None)
+    clash = [p for p in entries if p in internal]
+    if clash:
+        raise CertificateError(f"branches: the path {list(clash[0])} is both a leaf and an inner node")
+    cells = [p for p, (_, e) in entries.items() if "witness" in e]
+    if mode == "open" and not cells:
+        raise CertificateError("branches: the open mode needs at least one cell (a full-dimensional domain)")
+    checked = set()
+    models = [a, b]
+
+    def walk(path, stop_before_last):
+        rp = _Replay(models, d, mode)
+        rows_ = list(root_rows)
+        steps_ = len(path) - 1 if stop_before_last else len(path)
+        for i in range(steps_ + (1 if stop_before_last else 0)):
+            if rp.pending is None:
+                raise CertificateError(f"branch {list(path)}: longer than the decisions of the models")
+            labels = [lab for lab, _ in rp.pending]
+            node = path[:i]
+            if internal.get(node) is None:
+                internal[node] = labels
+            by_label = dict(rp.pending)
+            # empty siblings hanging off this node
+            for lab, rs in rp.pending:
+                child = node + (lab,)
+                if child in entries and child not in checked and "farkas" in entries[child][1]:
+                    _check_empty(rows_ + list(rs), entries[child][1]["farkas"], f"branches[{entries[child][0]}]")
+                    checked.add(child)
+            if i == len(path):
+                break
+            if path[i] not in by_label:
+                raise CertificateError(f"branch {list(path)}: {path[i]!r} is not an outcome of decision {i}")
+            rows_ += list(by_label[path[i]])
+            if i < len(path) - 1 or not stop_before_last:
+                rp.send(path[i])
+        return rp, rows_
+
+    for path in cells:
+        k, e = entries[path]
+        rp, rows_ = walk(path, False)
+        if rp.pending is not None:
+            raise CertificateError(f"branches[{k}]: a cell must decide every decision of both models")
+        _check_cell(rows_, e, rp.outputs, f"branches[{k}]", d)
+        checked.add(path)
+    for path, (k, e) in entries.items():
+        if path in checked:
+            continue
+        if "farkas" not in e:
+            raise CertificateError(f"branches[{k}]: expected a witness or a Farkas vector")
+        walk(path, True)
+        if path not in checked:  # pragma: no cover - walk checks it at its parent
+            raise CertificateError(f"branches[{k}]: not reached")
+    for node, labels in internal.items():
+        if labels is None:
+            raise CertificateError(f"branches: the inner node {list(node)} was never reached")
+        for lab in labels:
+            child = node + (lab,)
+            if child not in entries and child not in internal:
+                raise CertificateError(f"branches: outcome {lab!r} after {list(node)} is not covered")
+    if () not in internal and () not in entries:
+        raise CertificateError("branches: the root is not covered")

@@ -1,0 +1,47 @@
+"""Small models shared by the regions tests (imported by name; not a conftest)."""
+
+from symrel.models import (
+    Attention,
+    AttentionHead,
+    Block,
+    DenseLayer,
+    Embedding,
+    Readout,
+    ReLUNet,
+    Transformer,
+)
+
+
+def lines_net(lines):
+    """One ReLU per line ``a x + b y + c``; the sum as output. Its activation regions
+    are the cells of the line arrangement."""
+    return ReLUNet(2, [DenseLayer([l[:2] for l in lines], [l[2] for l in lines]), DenseLayer([[1] * len(lines)], [0], "none")])
+
+
+def tent_net(L):
+    """The tent map ``T(x) = 2x - 4 ReLU(x - 1/2)`` on [0,1], composed L times."""
+    layers = [DenseLayer([[1], [1]], [0, "-1/2"])]
+    for _ in range(L - 1):
+        layers.append(DenseLayer([[2, -4], [2, -4]], [0, "-1/2"]))
+    layers.append(DenseLayer([[2, -4]], [0], "none"))
+    return ReLUNet(1, layers)
+
+
+def small_relu_net(eps=0):
+    return ReLUNet(2, [
+        DenseLayer([[1, -1], [1, 1], [2, -1]], [0, "-1/2", "1/3"]),
+        DenseLayer([[1, -2, 1], [1, 1, 1]], [0, 1]),
+        DenseLayer([[1, -1]], [eps], "none"),
+    ])
+
+
+def tie_transformer(value_on_token0=1):
+    """Scores ``0, x, -x`` for tokens 0, 1, 2 (query X, key P1 - P2); value P0.
+    For x != 0 one of tokens 1, 2 wins and the output is 0; at the tie x = 0 all
+    three tie and hardmax averages: ``value_on_token0 / 3``."""
+    m, T = 5, 3  # rows: X, P0, P1, P2, O
+    offsets = [[0, 1, 0, 0, 0], [0, 0, 1, 0, 0], [0, 0, 0, 1, 0]]
+    emb = Embedding([0], offsets, width=m, tokens=T)
+    head = AttentionHead([[1, 0, 0, 0, 0]], [[0, 0, 1, -1, 0]], [[0, value_on_token0, 0, 0, 0]], [[0], [0], [0], [0], [1]], width=m)
+    blocks = [Block(Attention([head], "hardmax"), None)]
+    return Transformer(1, m, T, emb, blocks, Readout(0, [[0, 0, 0, 0, 1]], width=m, tokens=T))
