@@ -85,6 +85,7 @@ def _elem_type(onnx, fmt):
 def to_onnx(model, dtype: str = "float32", *, trace: bool = False):
     """The ONNX ``ModelProto`` of a symrel model (or program) in ``dtype``, and
     the exact weight rounding report: ``(proto, rounding)``."""
+    require("onnx", "onnx")
     fmt = float_format(dtype)
     program = model if isinstance(model, Program) else lower(model)
     stages, rounding = rounded_stages(program, fmt)

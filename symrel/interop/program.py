@@ -25,6 +25,7 @@ from typing import Callable
 
 from ..errors import InputError
 from ..exact import Matrix, Q, Rational, from_rationals, rows, vstack, zeros
+from ..exact.scaled import ScaledBatch
 from ..models import CPWL1D, MaxoutNet, ReLUNet, Transformer, as_batch, hardmax, to_maxout
 from ..exact import column as _column
 
@@ -226,17 +227,15 @@ def exact_trace(model, points, *, hardmax_rule: str = "average") -> list[tuple[s
     ``scores -> weights`` is used as it is.
     """
     X = as_batch(points, model.input_dim)
-    if isinstance(model, ReLUNet):
-        out = []
-        for k, L in enumerate(model.layers):
-            X = L.apply_batch(X)
-            out.append((f"layers[{k}]", X))
-        return out
     if isinstance(model, CPWL1D):
         model = to_maxout(model)
-    if isinstance(model, MaxoutNet):
-        out = [(f"layers[{k}]", H) for k, H in enumerate(model.hidden_batch(X))]
-        if model.readout is not None:
+    if isinstance(model, (ReLUNet, MaxoutNet)):
+        # common-denominator integer form (symrel.exact.scaled): the models' own fast path
+        S, out = ScaledBatch.from_matrix(X), []
+        for k, L in enumerate(model.layers):
+            S = L.apply_scaled(S)
+            out.append((f"layers[{k}]", S.to_matrix()))
+        if isinstance(model, MaxoutNet) and model.readout is not None:
             out.append(("readout", model.readout._evaluate_batch(out[-1][1])))
         return out
     if isinstance(model, Transformer):
