@@ -1,0 +1,79 @@
+"""``symrel regions MODEL.json --domain D.json [--kind linear|activation] [--plot out.png]
+[--jobs N] [--max-cells N] [--ties] [--progress] [--json]``.
+
+Counts the linear (default) or activation regions of a model over a domain exactly and
+prints the count alone on the last line; ``--json`` prints ``{count, kind, cells, time,
+...}``. Exit 3 when ``--max-cells`` stops the enumeration (nothing is printed as a count).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ...errors import InputError
+from ...fileformat import load_domain, load_model
+from ..common import add_json_flag, print_json
+
+
+def register(sub):
+    p = sub.add_parser("regions", help="count linear or activation regions exactly over a domain")
+    p.add_argument("model", help="model file (maxout, relu, cpwl1d, hardmax transformer)")
+    p.add_argument("--domain", required=True, help="domain file (box or polytope)")
+    p.add_argument("--kind", choices=("linear", "activation"), default="linear", help="which count (default: linear)")
+    p.add_argument("--plot", help="draw the regions (1-D or 2-D input) to this .png/.svg/.pdf file")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1: in this process)")
+    p.add_argument("--max-cells", type=int, default=None, help="stop (exit 3) beyond this many cells")
+    p.add_argument("--ties", action="store_true", help="also count lower-dimensional tie cells (hardmax)")
+    p.add_argument("--progress", action="store_true", help="show progress on standard error")
+    add_json_flag(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ...regions import count_regions
+
+    model = load_model(args.model)
+    domain = load_domain(args.domain)
+    if domain.dim != model.input_dim:
+        raise InputError(
+            f"expected a domain of dimension {model.input_dim} (the model's inputs), got {domain.dim}",
+            file=args.domain, path="bounds" if domain.kind == "box" else "A",
+        )
+    if args.jobs < 1:
+        raise InputError("expected at least 1 job", path="--jobs")
+    if args.max_cells is not None and args.max_cells < 1:
+        raise InputError("expected a positive cell limit", path="--max-cells")
+    if args.plot and model.input_dim > 2:
+        raise InputError(f"plots are drawn for 1-D and 2-D inputs; this model has {model.input_dim}", path="--plot")
+    if args.plot:
+        _require_matplotlib()
+    executor = None
+    if args.jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        executor = ProcessPoolExecutor(max_workers=args.jobs)
+    try:
+        res = count_regions(model, domain, kind=args.kind, executor=executor, max_cells=args.max_cells,
+                            progress=args.progress, ties=args.ties)
+    finally:
+        if executor is not None:
+            executor.shutdown()
+    if args.plot:
+        from ...regions.plot import plot_regions
+
+        plot_regions(res, args.plot)
+    if args.json:
+        print_json(res.to_json())
+    else:
+        other = f"; {res.activation_cells} activation regions" if args.kind == "linear" else ""
+        ties = f"; {res.tie_cells} tie cells" if res.tie_cells is not None else ""
+        print(f"{args.kind} regions of {args.model} over {args.domain}{other}{ties} ({res.seconds:.3f} s)", file=sys.stderr)
+        print(res.count)
+    return 0
+
+
+def _require_matplotlib():
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise InputError("plots need matplotlib (pip install symrel[plot])", path="--plot") from None
