@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from ..errors import InputError
 from ..exact import Q, Rational, columns, format_rational, rows
 from ..models import Box, Transformer, argmax_set
+from ..interop.extras import require
 from ..interop.floats import FloatFormat, float_format, ulp
 from .points import PointSet, make_points
 
@@ -179,7 +180,7 @@ def crossvalidate(model, backend="numpy", dtype="float32", points=1000, *, domai
     :mod:`symrel.crossval.error_bound` and counts any point where the observed
     error exceeds it.
     """
-    np = __import__("importlib").import_module("symrel.interop.extras").require("numpy", "numeric")
+    np = require("numpy", "numeric")
     fmt = float_format(dtype)
     box = _default_box(model, domain)
     if isinstance(points, int):
@@ -235,7 +236,7 @@ def crossvalidate(model, backend="numpy", dtype="float32", points=1000, *, domai
 def _compare(report: CrossvalReport, exact, float_trace, fmt: FloatFormat):
     from ..interop.floats import exact_from_float
 
-    np = __import__("numpy")
+    np = require("numpy", "numeric")
     by_name = dict(float_trace)
     pts = report.points.points
     pairs = [(name, E, by_name.get(name)) for name, E in exact[:-1] if name in by_name]
@@ -269,7 +270,7 @@ def _compare(report: CrossvalReport, exact, float_trace, fmt: FloatFormat):
 def _flips(report, E, F):
     if E.shape[0] < 2:
         return
-    np = __import__("numpy")
+    np = require("numpy", "numeric")
     pts = report.points.points
     for j, (ycol, fcol) in enumerate(zip(columns(E), F.tolist())):
         M = argmax_set(ycol)

@@ -227,7 +227,6 @@ class _AttentionTracer:
         a, b = self.get(node, 0), self.get(node, 1)
         if isinstance(a, _Const) and not isinstance(b, _Const):
             a, b = b, a
-        np = self.np
         if isinstance(a, _XLin) and isinstance(b, _Const):
             return self._embedding(node, a, b.a)
         if isinstance(a, _Tok) and isinstance(b, _Const):
@@ -259,7 +258,6 @@ class _AttentionTracer:
             else:
                 self.blocks.append([None, ff])
             return self._new_state("feedforward")
-        del np
         self.fail(node, "an Add of the Transformer layout (a bias, a residual, or heads)")
 
     def op_Relu(self, node):

@@ -51,7 +51,7 @@ class _Builder:
 
         name = self.name(hint)
         a = self.np.asarray(array)
-        if dtype is None and a.dtype.kind == "f" or getattr(a.dtype, "name", "") == "bfloat16":
+        if dtype is None:  # a weight: in the model's float type
             a = a.astype(numpy_dtype(self.fmt))
         if self.fmt.name == "bfloat16" and a.dtype.name == "bfloat16":
             t = self.onnx.helper.make_tensor(name, self.onnx.TensorProto.BFLOAT16, a.shape,
@@ -99,8 +99,7 @@ def to_onnx(model, dtype: str = "float32", *, trace: bool = False):
         traced.append((st.name, z))
     elem = _elem_type(onnx, fmt)
     outputs = []
-    final = b.node("Identity", [z], OUTPUT)
-    b.nodes[-1].output[0] = OUTPUT
+    b.nodes.append(onnx.helper.make_node("Identity", [z], [OUTPUT]))
     outputs.append(onnx.helper.make_tensor_value_info(OUTPUT, elem, ["N", program.output_dim]))
     names = []
     if trace:
@@ -108,7 +107,6 @@ def to_onnx(model, dtype: str = "float32", *, trace: bool = False):
             flat = b.node("Reshape", [t, b.shape([0, -1], "flat")], f"trace{k}")
             outputs.append(onnx.helper.make_tensor_value_info(flat, elem, ["N", None]))
             names.append((name, flat))
-    del final
     graph = onnx.helper.make_graph(
         b.nodes, "symrel_" + program.kind,
         [onnx.helper.make_tensor_value_info(INPUT, elem, ["N", program.input_dim])], outputs, b.inits)

@@ -167,13 +167,11 @@ class _MLPTracer:
         self.g = graph
         self.np = require("numpy", "onnx")
         self.layers: list = []  # ("relu", A, c) or ("max", [(W, b) per unit])
-        self.base_size = [int(self.np.prod(graph.input_feat))]
-        n = self.base_size[0]
+        self.base_size = [int(self.np.prod(graph.input_feat))]  # flat size of each layer's output h
         self.vals: dict = {graph.input.name: _Lin(0, None, _zeros(self.np, graph.input_feat), graph.input_feat)}
         for k, v in graph.consts.items():
             self.vals[k] = _Const(v)
         self.notes: list[str] = []
-        del n
 
     def get(self, node, i):
         name = node.input[i] if i < len(node.input) else ""
@@ -322,8 +320,6 @@ class _MLPTracer:
         for i, s in enumerate(shape[1:]):
             feat.append(x.feat[i] if s == 0 else s)
         total = int(self.np.prod(x.feat)) if x.feat else 1
-        if shape[0] == -1 and -1 not in feat:
-            pass  # the batch is inferred: the features are as given
         if -1 in feat:
             known = int(self.np.prod([f for f in feat if f != -1])) if len(feat) > 1 else 1
             feat[feat.index(-1)] = total // known
@@ -339,7 +335,7 @@ class _MLPTracer:
 
     def op_Transpose(self, node):
         x = self.lin(node, 0)
-        perm = list(self.g.attrs(node).get("perm", range(len(x.feat) + 1))[::-1] if "perm" not in self.g.attrs(node) else self.g.attrs(node)["perm"])
+        perm = list(self.g.attrs(node).get("perm", range(len(x.feat), -1, -1)))  # ONNX default: reverse all axes
         if perm[0] != 0:
             raise self.g.error(node, "expected a transpose that keeps the batch axis first")
         p = [q - 1 for q in perm[1:]]
