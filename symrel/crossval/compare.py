@@ -257,7 +257,7 @@ def _compare(report: CrossvalReport, exact, float_trace, fmt: FloatFormat):
                                                  "input": _fmt_point(pts[j]), "source": report.points.sources[j]})
                     continue
                 err = abs(exact_from_float(f) - y)
-                ulps = err / ulp(y, fmt)
+                ulps = err / ulp(y, fmt) if err else err
                 stat.update(err, ulps, j)
                 if last:
                     outs[i].update(err, ulps, j)

@@ -22,6 +22,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..errors import InputError
 from ..exact import Q, Rational, denominator, from_rationals, numerator, rows
@@ -92,8 +93,12 @@ def exponent(q: Rational, fmt: FloatFormat) -> int:
 
 def ulp(q: Rational, fmt: FloatFormat) -> Rational:
     """The unit in the last place of the binade of ``q``: ``2^(e - p + 1)``."""
-    k = exponent(q, fmt) - fmt.precision + 1
-    return Q(2) ** k if k >= 0 else Q(1, 2 ** (-k))
+    return _power_of_two(exponent(q, fmt) - fmt.precision + 1)
+
+
+@lru_cache(maxsize=4096)
+def _power_of_two(k: int) -> Rational:
+    return Q(2**k) if k >= 0 else Q(1, 2 ** (-k))
 
 
 def round_to_format(q: Rational, fmt: FloatFormat) -> Rational | None:
