@@ -232,6 +232,13 @@ def prove_retrieval(
     keys = task.key_names
     n = len(keys)
     limit = min(max_subset, n)
+    subset_count = sum(comb(n, s) for s in range(1, limit + 1))
+    if subset_count * len(task.queries) > MAX_SUBSETS:
+        raise LimitError(
+            f"{len(task.queries)} queries x {subset_count} sets of at most {limit} keys exceed the limit of {MAX_SUBSETS} "
+            "hardmax evaluations; lower the subset size limit (the pairwise step covers every size anyway)",
+            path="max_subset",
+        )
     scores = attention.score_matrix(task)
     beta_u = None
     if attention.beta is not None:
@@ -263,16 +270,9 @@ def prove_retrieval(
             "exact-evaluation",
             {"scores": {q: dict(zip(keys, map(format_rational, r))) for q, r in zip(task.query_names, scores)}},
             PROVED,
-            note=("they equal beta u(x, y) exactly" if beta_u else "") if beta_u is not None else "",
+            note="they equal beta u(x, y) exactly" if beta_u else "",
         )
     )
-    subset_count = sum(comb(n, s) for s in range(1, limit + 1))
-    if subset_count * len(scores) > MAX_SUBSETS:
-        raise LimitError(
-            f"{len(scores)} queries x {subset_count} sets of at most {limit} keys exceed the limit of {MAX_SUBSETS} "
-            "hardmax evaluations; lower the subset size limit (the pairwise step covers every size anyway)",
-            path="max_subset",
-        )
     jobs = [(q, task.preorders[q], keys, row, limit) for q, row in zip(task.query_names, scores)]
     results = executor.map(check_query, *zip(*jobs)) if executor is not None else map(lambda job: check_query(*job), jobs)
     for i, (q, represented, found) in enumerate(results, 1):
@@ -309,10 +309,12 @@ def check_query(q: str, P, keys: list[str], row: list[Rational], limit: int):
     """One query's part of :func:`prove_retrieval` (a separate function so an
     executor can run it): ``(q, scores represent <=_q, counterexample or None)``.
     A pair where the score order disagrees with the preorder is tried first as a
-    counterexample (for a complete preorder it always is one), then every set of
-    at most ``limit`` keys is evaluated."""
+    counterexample (for a complete preorder it always is one) when the limit
+    allows pairs, then every set of at most ``limit`` keys is evaluated."""
     bad = score_order_mismatch(P, keys, row)
-    found = _hardmax_counterexample(P, keys, row, [list(bad)] if bad is not None else [])
+    found = None
+    if bad is not None and limit >= 2:
+        found = _hardmax_counterexample(P, keys, row, [list(bad)])
     if found is None:
         found = _hardmax_counterexample(P, keys, row, _subsets(keys, limit))
     return q, bad is None, found

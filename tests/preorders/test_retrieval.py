@@ -219,3 +219,11 @@ def test_too_many_subsets_are_refused():
     task = random_retrieval_task(10, 20, seed=14)
     with pytest.raises(LimitError):
         prove_retrieval(task, build_retrieval_attention(task), max_subset=12)
+
+
+def test_a_limit_of_one_key_is_never_refuted_by_a_pair():
+    task = random_retrieval_task(3, 6, seed=15)
+    att = build_retrieval_attention(task)
+    broken = _mutated(task, "k1", task.keys["k2"])
+    assert prove_retrieval(broken, att, max_subset=1).result == "proved"  # singletons are always retrieved
+    assert prove_retrieval(broken, att, max_subset=2).result == "refuted"
