@@ -88,3 +88,26 @@ def test_mismatched_dimensions_are_bad_input():
 
     with pytest.raises(InputError):
         decide_equivalence(small_relu_net(), small_relu_net(), Box([[0, 1]]))
+
+
+def test_relu_maxout_and_compiled_transformer_chain():
+    compiler = pytest.importorskip("symrel.compiler")
+    from .regions_fixtures import tent_net
+
+    net = tent_net(2)
+    mx = relu_to_maxout(net)
+    D = Box([[0, 1]])
+    tf = compiler.compile_model(net, D).transformer
+    for a, b in ((net, mx), (mx, tf), (net, tf)):
+        proof = decide_equivalence(a, b, D)
+        assert proof.result == "proved"
+        assert check_certificate(_roundtrip(certificate_of(proof)))["result"] == "checked"
+    # the compiled Transformer with one weight moved by 1/10^6 is refuted, exactly
+    from symrel.fileformat import from_json, to_json
+
+    obj = to_json(tf)
+    obj["readout"]["b"] = ["1/1000000"] + obj["readout"]["b"][1:]
+    broken = from_json(obj)
+    proof = decide_equivalence(net, broken, D)
+    assert proof.result == "refuted"
+    assert net.evaluate(proof.counterexample) != broken.evaluate(proof.counterexample)

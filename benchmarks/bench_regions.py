@@ -1,0 +1,198 @@
+"""Exact region enumeration (symrel.regions) against a float enumeration of the same net,
+in one run: cells per second and their ratio, so the cost of exactness is a number.
+
+* a random 2-input ReLU net 2-32-32-1 (weights p/q, |p| <= 20, q <= 10) with about
+  2,000 regions on [-4, 4]^2;
+* an ACAS Xu slice (inputs 1 and 2 vary over a sub-box, the others fixed at the
+  centre of the normalised input box), when ../shared/data/acasxu is present;
+* the ACAS Xu survey: every pair of inputs as a 2-D slice of half-width ``w`` around the
+  centre, and every axis line through the centre; the slice with the most regions is
+  reported with its count and time.
+
+The float baseline is the same search (witness test first, then one LP per outcome
+the witness does not settle, same pruning) with numpy forms and HiGHS (scipy) LPs
+with a 1e-9 tolerance; its count is compared with the exact one.
+Run: ``python -m benchmarks.bench_regions [--survey]``.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+
+from symrel.exact import Q, ground_types, rows, to_float
+from symrel.models import Box, DenseLayer, ReLUNet
+from symrel.regions import count_regions, restrict_to_affine_slice
+
+ACAS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "acasxu" / "ACASXU_experimental_v2a_1_1.nnet"
+
+
+def random_relu_net(seed: int, widths, d: int = 2) -> ReLUNet:
+    rng = random.Random(seed)
+    layers, n = [], d
+    for w in widths:
+        W = [[Q(rng.randint(-20, 20), rng.randint(1, 10)) for _ in range(n)] for _ in range(w)]
+        b = [Q(rng.randint(-10, 10), rng.randint(1, 10)) for _ in range(w)]
+        layers.append(DenseLayer(W, b))
+        n = w
+    layers.append(DenseLayer([[Q(rng.randint(-5, 5)) for _ in range(n)]], [Q(0)], "none"))
+    return ReLUNet(d, layers)
+
+
+# -- the float baseline -----------------------------------------------------------------------
+
+
+def float_count(net: ReLUNet, box: Box, eps: float = 1e-9) -> int:
+    """Open activation cells of a ReLU net over a box, in floating point."""
+    import numpy as np
+    from scipy.optimize import linprog
+
+    d = net.input_dim
+    layers = [(np.array([[to_float(v) for v in r] for r in rows(L.affine.W)]),
+               np.array([to_float(r[0]) for r in rows(L.affine.b)]), L.activation) for L in net.layers]
+    lo = np.array([to_float(a) for a, _ in box.bounds])
+    hi = np.array([to_float(b) for _, b in box.bounds])
+    dom = []
+    for i in range(d):
+        e = np.zeros(d + 1)
+        e[i], e[d] = 1.0, -hi[i]
+        dom.append(e)
+        e = np.zeros(d + 1)
+        e[i], e[d] = -1.0, lo[i]
+        dom.append(e)
+
+    def lp(rws):
+        M = np.array(rws)
+        A = np.hstack([M[:, :d], np.ones((len(rws), 1))])
+        c = np.zeros(d + 1)
+        c[d] = -1.0
+        res = linprog(c, A_ub=A, b_ub=-M[:, d], bounds=[(None, None)] * d + [(None, 1.0)], method="highs")
+        if res.status != 0 or -res.fun <= eps:
+            return None
+        return res.x[:d]
+
+    def forms_after(k, F):
+        W, b, _ = layers[k]
+        G = W @ F
+        G[:, d] += b
+        return G
+
+    cells = 0
+    start = np.hstack([np.eye(d), np.zeros((d, 1))])
+    w0 = lp(dom)
+    stack = [(0, 0, forms_after(0, start), [], list(dom), len(dom), w0)]
+    while stack:
+        k, j, pre, signs, rws, n_active, w = stack.pop()
+        if layers[k][2] == "none" or j == pre.shape[0]:
+            if layers[k][2] == "relu":
+                F = pre * np.array([1.0 if s else 0.0 for s in signs])[:, None]
+                if k + 1 < len(layers):
+                    stack.append((k + 1, 0, forms_after(k + 1, F), [], rws, n_active, w))
+                    continue
+            cells += 1
+            continue
+        z = pre[j]
+        feasible = []
+        for positive, row in ((True, -z), (False, z)):
+            if not row[:d].any():
+                if row[d] < 0:
+                    feasible.append((positive, row, w))
+                continue
+            if row[:d] @ w + row[d] < -eps:
+                feasible.append((positive, row, w))
+                continue
+            lo_b = row[d] + np.sum(np.where(row[:d] > 0, row[:d] * lo, row[:d] * hi))
+            if lo_b >= 0:
+                continue
+            p = lp(rws[:n_active] + [row])
+            if p is not None:
+                feasible.append((positive, row, p))
+        split = len(feasible) > 1
+        for positive, row, p in reversed(feasible):
+            new_rows = (rws[:n_active] + [row]) if split else rws
+            stack.append((k, j + 1, pre, signs + [positive], new_rows, len(new_rows) if split else n_active, p))
+    return cells
+
+
+def _compare(name, net, box):
+    t = time.perf_counter()
+    exact = count_regions(net, box, kind="activation")
+    t_exact = time.perf_counter() - t
+    row = {"benchmark": name, "exact_cells": exact.count, "exact_s": t_exact,
+           "exact_cells_per_s": exact.count / t_exact, "exact_lps": exact.stats.get("lps"),
+           "ground_types": ground_types()}
+    try:
+        t = time.perf_counter()
+        n_float = float_count(net, box)
+        t_float = time.perf_counter() - t
+        row.update({"float_cells": n_float, "float_s": t_float, "float_cells_per_s": n_float / t_float,
+                    "exact_time_over_float": t_exact / t_float, "counts_agree": n_float == exact.count})
+    except ImportError:
+        row["float_cells"] = None
+    return row
+
+
+def acas_slice(i: int, j: int, half_width):
+    from symrel.interop.nnet import load_nnet
+
+    f = load_nnet(ACAS)
+    net = f.net()
+    c = f.normalised_input_box().center()
+    dirs = [[1 if k == i else 0 for k in range(5)], [1 if k == j else 0 for k in range(5)]]
+    base = [Q(0) if k in (i, j) else c[k] for k in range(5)]
+    s = restrict_to_affine_slice(net, base, dirs)
+    return s, Box([[c[i] - half_width, c[i] + half_width], [c[j] - half_width, c[j] + half_width]])
+
+
+def acas_line(i: int, half_width):
+    from symrel.interop.nnet import load_nnet
+
+    f = load_nnet(ACAS)
+    net = f.net()
+    c = f.normalised_input_box().center()
+    base = [Q(0) if k == i else c[k] for k in range(5)]
+    s = restrict_to_affine_slice(net, base, [[1 if k == i else 0 for k in range(5)]])
+    return s, Box([[c[i] - half_width, c[i] + half_width]])
+
+
+def survey(half_width=Q(1, 20), line_half_width=Q(1, 4), plot_dir=None) -> list[dict]:
+    """Linear regions of every 2-D axis slice and every axis line of ACAS Xu 1_1."""
+    out = []
+    for i in range(5):
+        for j in range(i + 1, 5):
+            s, box = acas_slice(i, j, half_width)
+            res = count_regions(s, box)
+            out.append({"slice": f"inputs ({i}, {j}), half-width {half_width}", "linear_regions": res.count,
+                        "cells": res.activation_cells, "seconds": round(res.seconds, 2)})
+            if plot_dir is not None:
+                from symrel.regions.plot import plot_regions
+
+                plot_regions(res, Path(plot_dir) / f"acasxu_slice_{i}{j}.png",
+                             title=f"ACAS Xu 1_1, inputs {i},{j} (others at centre): {res.count} linear regions")
+    for i in range(5):
+        s, box = acas_line(i, line_half_width)
+        res = count_regions(s, box)
+        out.append({"slice": f"line along input {i}, half-width {line_half_width}", "linear_regions": res.count,
+                    "cells": res.activation_cells, "seconds": round(res.seconds, 2)})
+    return out
+
+
+def run(seed: int = 3) -> list[dict]:
+    rows_ = [_compare("random ReLU net 2-32-32-1 on [-4,4]^2", random_relu_net(seed, [32, 32]), Box([[-4, 4], [-4, 4]]))]
+    if ACAS.exists():
+        s, box = acas_slice(0, 1, Q(1, 20))
+        rows_.append(_compare("ACAS Xu 1_1 slice (inputs 0, 1; half-width 1/20)", s, box))
+    return rows_
+
+
+if __name__ == "__main__":  # pragma: no cover
+    for r in run():
+        print(r)
+    if "--survey" in sys.argv:
+        rows_ = survey(plot_dir="." if "--plot" in sys.argv else None)
+        for r in rows_:
+            print(r)
+        best = max((r for r in rows_ if "line" not in r["slice"]), key=lambda r: r["linear_regions"])
+        print("most regions:", best)
