@@ -53,7 +53,10 @@ def _write(name, text):
 
 
 def _sh(command):
-    """Run one shell line of a page; print stdout, stderr and a non-zero exit code."""
+    """Run one shell line of a page; print it (as the page shows it, so that an output
+    that starts with "..." is not taken for a continuation line), its stdout, its
+    stderr and a non-zero exit code."""
+    print("$ " + command)
     argv = _shlex.split(command)
     if argv[0] == "symrel":
         argv = [_sys.executable, "-m", "symrel", *argv[1:]]
@@ -107,6 +110,7 @@ class Terminal(SphinxDirective):
         for line in lines:
             if line.startswith("$ "):
                 test.append(f">>> _sh({line[2:].strip()!r})")
+                test.append(f"$ {line[2:].strip()}")
             else:
                 test.extend(_expected([line]))
         text = "\n".join(lines)
@@ -251,6 +255,43 @@ class SymrelCLI(SphinxDirective):
         return out
 
 
+# --------------------------------------------------------------------------- statements
+
+
+class SymrelStatements(SphinxDirective):
+    """Every statement re-checked by the shipped proof scripts (``symrel proofs``), from
+    the scripts' own ``STATEMENT``: the paper's claim, the claim as symrel checks it, and
+    where symrel narrows it. Optional argument: ``A`` or ``B`` for one paper only."""
+
+    optional_arguments = 1
+
+    def run(self):
+        from symrel.proofrun.scripts import default_dir, discover, load
+
+        paper = self.arguments[0] if self.arguments else None
+        out = []
+        for path in discover(default_dir()):
+            self.env.note_dependency(str(path))
+            statement = load(path).STATEMENT
+            if paper and statement.paper != paper:
+                continue
+            key = f"statement-{statement.key}"
+            section = nodes.section(ids=[nodes.make_id(key)], names=[nodes.fully_normalize_name(key)])
+            section += nodes.title("", "", *_inline(statement.heading))
+            self.state.document.note_implicit_target(section, section)
+            items = [("The paper", statement.paper_claim), ("What symrel checks", statement.symrel_claim),
+                     ("Where symrel narrows it", statement.narrowing),
+                     ("Script", f"``{path.name}`` (in ``symrel/proofs_data``, with a runnable copy in ``proofs/``)")]
+            dl = nodes.definition_list()
+            for term, text in items:
+                dl += nodes.definition_list_item("", nodes.term("", term), nodes.definition("", *_paragraphs(text)))
+            section += dl
+            out.append(section)
+        if not out:
+            raise self.error(f"no proof script states a claim of paper {paper!r}")
+        return out
+
+
 # --------------------------------------------------------------------------- docstrings
 
 _LITERAL_SPAN = re.compile(r"(``.+?``)")
@@ -291,4 +332,5 @@ def setup(app):
     app.add_directive("terminal", Terminal)
     app.add_directive("datafile", DataFile)
     app.add_directive("symrel-cli", SymrelCLI)
+    app.add_directive("symrel-statements", SymrelStatements)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
