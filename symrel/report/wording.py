@@ -187,7 +187,7 @@ def _summarise_value(value) -> list:
         if all(isinstance(v, dict) for v in value):
             keys = sorted({k for v in value for k in v})
             return [f"{len(value)} record{'s' if len(value) > 1 else ''} ({', '.join(keys[:6])}{', …' if len(keys) > 6 else ''})"]
-        return [f"list of {len(value)} entries"]
+        return [f"list of {len(value)} entr{'ies' if len(value) != 1 else 'y'}"]
     if isinstance(value, dict):
         if not value:
             return ["empty"]
