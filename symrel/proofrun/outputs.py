@@ -19,6 +19,7 @@ from ..proof import PROVED, REFUTED
 from ..report import render_outcome
 from ..report.document import slug
 from ..report.statement import Outcome
+from ..report.statement import ACCEPTED_ALTERED, CHECKED, REJECTED
 from .tamper import probe
 
 
@@ -58,15 +59,15 @@ def write_certificates(outcome: Outcome, out: Path) -> None:
             check_certificate(cert)
             altered_at, rejected = probe(cert, check_certificate)
             if altered_at is None:
-                verdict = "no number to alter"
+                verdict = f"{ACCEPTED_ALTERED}: it records no number to alter"
             elif not rejected:
-                verdict = f"an altered copy ({altered_at} + 1/10^6) was NOT rejected"
+                verdict = f"{ACCEPTED_ALTERED}: {altered_at} + 1/10^6 was accepted too"
             else:
-                verdict = "checked"
+                verdict = CHECKED
         except CertificateError as err:
-            verdict = f"rejected by check-certificate: {err}"
+            verdict = f"{REJECTED}: {err}"
         except SymrelError as err:
-            verdict = f"could not be written: {err}"
+            verdict = f"{REJECTED}: it could not be written: {err}"
         outcome.certificate_checks[inst.name] = verdict
 
 

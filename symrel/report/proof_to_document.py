@@ -21,7 +21,7 @@ from collections import Counter
 
 from ..proof import OPEN, PROVED, REFUTED, Proof
 from .document import Code, Figure, Heading, Items, Link, Para, Pre, StepBlock, Strong, Table, slug
-from .statement import Instance, Outcome, Statement
+from .statement import CHECKED, Instance, Outcome, Statement
 from .wording import rule_in_words, summarise_certificate
 
 #: proofs with more steps than this show the first and last steps in full and
@@ -167,13 +167,14 @@ def outcome_blocks(outcome: Outcome) -> list:
                f" {n_ok} of {len(outcome.instances)} instances as expected, "
                f"{sum(len(i.proof.steps) for i in outcome.instances)} steps, {outcome.seconds:.1f} s."]
     if outcome.certificate_checks:
-        good = sum(1 for v in outcome.certificate_checks.values() if v == "checked")
+        good = sum(1 for v in outcome.certificate_checks.values() if v == CHECKED)
         summary.append(f" {good} of {len(outcome.certificate_checks)} certificates re-checked by "
-                       "symrel check-certificate.")
+                       "symrel check-certificate, each also rejected once one of its numbers was altered "
+                       "by 1/10^6.")
     blocks.append(Para(summary))
-    bad = {k: v for k, v in outcome.certificate_checks.items() if v != "checked"}
+    bad = {k: v for k, v in outcome.certificate_checks.items() if v != CHECKED}
     if bad:
-        blocks.append(Items([[Code(k), ": certificate rejected: " + v] for k, v in bad.items()]))
+        blocks.append(Items([[Code(k), ": " + v] for k, v in bad.items()]))
     if outcome.error:
         blocks += [Para([Strong("The script stopped with an error:")]), Pre(outcome.error)]
     if outcome.instances:
@@ -211,7 +212,8 @@ def index_blocks(summaries: list, formats: list, seconds: float) -> list:
             if fmt != "json":
                 links += [Link(fmt, f"{o.statement.key}.{fmt}"), " "]
             elif o.certificates:
-                links += [Link(f"{o.certificates} certificates", f"{o.statement.key}/"), " "]
+                links += [Link(f"{o.certificates} certificate{'s' if o.certificates > 1 else ''}",
+                               f"{o.statement.key}/"), " "]
         rows.append([[o.statement.heading], [str(o.instances)], [o.result], [f"{o.seconds:.1f} s"], links])
     blocks.append(Table(["statement", "instances", "result", "time", "reports"], rows))
     failing = [o for o in summaries if not o.passed]

@@ -21,6 +21,11 @@ from dataclasses import dataclass, field
 from ..proof import OPEN, PROVED, REFUTED, Proof
 
 
+#: verdicts on a written certificate: re-checked and an altered copy rejected (CHECKED),
+#: refused by check-certificate (REJECTED), or accepted also after one number was altered
+CHECKED, REJECTED, ACCEPTED_ALTERED = "checked", "rejected by check-certificate", "checker accepted an altered copy"
+
+
 @dataclass(frozen=True)
 class Statement:
     """A statement of one of the two papers, as a proof script re-checks it.
@@ -96,7 +101,7 @@ class Outcome:
 
     @property
     def certificates_ok(self) -> bool:
-        return all(v == "checked" for v in self.certificate_checks.values())
+        return all(v == CHECKED for v in self.certificate_checks.values())
 
     @property
     def passed(self) -> bool:
@@ -111,7 +116,10 @@ class Outcome:
         if not all(i.passed for i in self.instances):
             return "failed"
         if not self.certificates_ok:
-            return "certificate rejected"
+            verdicts = list(self.certificate_checks.values())
+            if any(v.startswith(REJECTED) for v in verdicts):
+                return "certificate rejected"
+            return "altered certificate accepted"
         return "proved"
 
     def summary(self) -> "Summary":

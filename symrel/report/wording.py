@@ -101,6 +101,22 @@ RULES: dict[str, str] = {
     "output error at most 2(n-1) exp(-lambda delta) max|v|, evaluated with rigorous interval arithmetic",
     "readout-bound": "the error reaching the read-out, times the read-out's exact inf-norm, is at most eps",
     "lambda-search": "a lambda whose propagated error bound is at most eps",
+    "series-constants": "the constants e and ln n are enclosed by rational series with an explicit "
+    "remainder, so every later bound is exact rational arithmetic",
+    "block-error": "the entrywise error after a block is bounded from the error before it: attention heads by "
+    "the max-head or selection-head bound (rational upper bounds of exp), feed-forward sublayers by their "
+    "exact inf-norm Lipschitz constants, with ReLU signs kept by the gating margin",
+    "cell-cover": "the complete decision procedure: the branches of the search over ReLU signs, maxout winners "
+    "and hardmax argmax sets (ties as equalities) cover the domain; each region is non-empty by its witness "
+    "point or empty by a Farkas vector, and on each region the two affine maps agree exactly (as forms, or "
+    "by two Farkas vectors on a tie region)",
+    "cell-maps-equal": "on the region the two affine maps agree exactly",
+    "table-psd": "an exact LDL^T factorisation R = L diag(D) L^T with every pivot D_k >= 0 shows the relation "
+    "table is positive semidefinite",
+    "feature-values": "the feature vectors at the table's points are computed by exact evaluation of the "
+    "ReLU MLPs",
+    "table-row": "each entry of the row equals the inner product of the two feature vectors, computed exactly",
+    "same-net": "a symmetric relation is realised with one feature map, psi = phi",
     "lipschitz": "errors propagate through later blocks with their exact inf-norm Lipschitz constants",
     # Paper B (THEORY.md sections 5, 6)
     "ldl": "an exact LDL^T factorisation with nonnegative pivots shows the relation matrix is positive "

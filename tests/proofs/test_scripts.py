@@ -37,3 +37,16 @@ def test_top_level_proofs_are_thin_copies():
         copy = load(TOP / path.name)
         assert copy.STATEMENT == load(path).STATEMENT
         assert len((TOP / path.name).read_text().splitlines()) < 30
+
+
+@pytest.mark.skipif(not TOP.is_dir(), reason="not run from a checkout")
+def test_a_copy_runs_on_its_own(tmp_path):
+    """``python proofs/<script>.py``: the Markdown report on stdout, exit 0 when proved."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, str(TOP / "a3_relu_nets.py")], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("# Corollary 3.3 (Paper A)") and "**Result: proved.**" in done.stdout
+    assert "a3-relu-nets: the hat function" in done.stderr  # progress
