@@ -45,20 +45,30 @@ def zigzag_net(k: int, L: int, q: int):
 def run():
     from symrel.models import Box
     from symrel.prover import prove_equivalence
-    from symrel.regions import depth_table, sawtooth_transformer
+    from symrel.regions import count_regions, depth_table, sawtooth_transformer
+    from symrel.regions.plot import plot_regions
     from symrel.report import Instance
+    from symrel.report.figures import figure
 
+    def caption(row):
+        return (f"the {row['exact']} linear regions of the sawtooth Transformer, "
+                f"k = {row['k']}, L = {row['L']}, q = {row['q']}")
+
+    plotted = {(2, 3, 1), (2, 2, 2)}
     for k, L, q in [(2, 1, 1), (2, 2, 1), (2, 3, 1), (2, 4, 1), (3, 2, 1), (3, 3, 1), (4, 2, 1), (2, 2, 2), (3, 1, 2)]:
         T = sawtooth_transformer(k, L, q)
         box = Box([[0, 1]] * q)
         proof = prove_equivalence(zigzag_net(k, L, q), T, box, complete=True)
-        row = depth_table([(k, L, q)])[0]
+        counted = count_regions(T, box)
+        row = depth_table([(k, L, q)], count=lambda tf, b: counted)[0]
         if row["exact"] != k ** (q * L):
             raise AssertionError(f"k={k}, L={L}, q={q}: counted {row['exact']} linear regions, expected {k ** (q * L)}")
         yield Instance(f"k = {k}, L = {L}, q = {q}", proof, facts={
             "tokens T": k + 1, "blocks built": row["blocks_built"], "D = 3L": row["D_theory"],
             "linear regions (exact count)": row["exact"], "k^(qL)": row["k^(qL)"],
-            "(T-1)^(q(floor(D/3)-1))": row["(T-1)^(q(floor(D/3)-1))"], "implied C": row["implied_C"]})
+            "(T-1)^(q(floor(D/3)-1))": row["(T-1)^(q(floor(D/3)-1))"], "implied C": row["implied_C"]},
+            figures=figure(lambda path: plot_regions(counted, path, title=caption(row)), caption(row))
+            if (k, L, q) in plotted else [])
     from symrel.fileformat import from_json, to_json
     from symrel.proofrun.tamper import altered
 

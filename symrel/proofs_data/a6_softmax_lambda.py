@@ -32,9 +32,16 @@ def run():
     from symrel.models import AffineMap, Box, MaxoutLayer, MaxoutNet, MaxoutUnit
     from symrel.models.random import random_maxout_net
     from symrel.report import Instance
+    from symrel.report.figures import figure
     from symrel.softmax import empirical_check, lambda_min
 
-    def instance(name, net, box, eps, margin=0):
+    def plot(T, box, lam):
+        from symrel.softmax.plot import plot_bound_vs_lambda
+
+        return figure(lambda path: plot_bound_vs_lambda(T, box, lam, path, points=8),
+                      "certified bound and worst observed error against lambda (log-log), around the certified lambda")
+
+    def instance(name, net, box, eps, margin=0, plotted=False):
         comp = compile_model(net, box, margin)
         eps = rational(eps)
         found = lambda_min(comp.transformer, box, eps)
@@ -47,11 +54,12 @@ def run():
                           "bound / observed": check.to_json()["ratio"]})
             if not check.holds:
                 raise AssertionError(f"{name}: the observed error exceeds the certified bound at {check.violations[0][0]}")
-        return Instance(name, proof, facts=facts)
+        figures = plot(comp.transformer, box, found.lam) if plotted and found.lam is not None else []
+        return Instance(name, proof, facts=facts, figures=figures)
 
     net = random_maxout_net(random.Random(61), 2, [3], rank=3, max_num=10, max_den=5)
     for eps in ("1/10", "1/100", "1/1000", "1/10000"):
-        yield instance(f"one maxout layer, eps = {eps}", net, Box.cube(2), eps)
+        yield instance(f"one maxout layer, eps = {eps}", net, Box.cube(2), eps, plotted=eps == "1/100")
     ties = MaxoutNet(2, [MaxoutLayer([MaxoutUnit([[1, 0], [0, 1]], [0, 0])])], AffineMap([[1]], [0]))
     yield instance("ties: max(x1, x2), tied on the diagonal, eps = 1/100", ties, Box.cube(2), "1/100")
     for depth in (2, 3):
