@@ -100,8 +100,9 @@ class Figure:
     png: bytes
 
 
-#: a rational written as text: ``-3/4``, ``12`` (integers are left as they are)
-FRACTION = re.compile(r"(?<![\w./])(-?)(\d+)/(\d+)(?![\w/]|\.\d)")
+#: a fraction written as text: ``-3/4``, ``1/10^6`` (sign, numerator, denominator, optional
+#: power of the denominator); integers are left as they are
+FRACTION = re.compile(r"(?<![\w./])(-?)(\d+)/(\d+)(?:\^(\d+))?(?![\w/^]|\.\d)")
 
 
 def plain_text(text: Inline) -> str:

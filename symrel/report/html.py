@@ -34,7 +34,8 @@ def html_text(text: str) -> str:
     """Escape ``text``; rationals ``p/q`` become small stacked fractions."""
     out, pos = [], 0
     for m in FRACTION.finditer(text):
-        sign, p, q = m.groups()
+        sign, p, q, power = m.groups()
+        q = f"{q}<sup>{power}</sup>" if power else q
         out.append(_html.escape(text[pos:m.start()]))
         out.append(f'<span class="frac">{"&minus;" if sign else ""}<sup>{p}</sup>&frasl;<sub>{q}</sub></span>')
         pos = m.end()

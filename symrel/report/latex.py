@@ -56,7 +56,8 @@ def _escape_chars(text: str) -> str:
 
 
 def _frac(m: re.Match) -> str:
-    sign, p, q = m.groups()
+    sign, p, q, power = m.groups()
+    q = f"{q}^{{{power}}}" if power else q
     return f"${sign}\\frac{{{p}}}{{{q}}}$"
 
 

@@ -46,3 +46,7 @@ def test_plots_embedded_as_base64(proved):
 def test_counterexample_shown(refuted):
     page = render_proof(refuted, "html")
     assert "Counterexample" in page and "&minus;<sup>7</sup>&frasl;<sub>4</sub>" in page
+
+
+def test_powers_of_ten_in_denominators():
+    assert html_text("1/10^6") == '<span class="frac"><sup>1</sup>&frasl;<sub>10<sup>6</sup></sub></span>'

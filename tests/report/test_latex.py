@@ -37,3 +37,7 @@ def test_compiles_with_pdflatex(proved, refuted, open_proof, tmp_path):
                              cwd=tmp_path, capture_output=True, text=True, timeout=120)
         assert run.returncode == 0, run.stdout[-2000:]
         assert (tmp_path / f"{name}.pdf").stat().st_size > 1000
+
+
+def test_powers_of_ten_in_denominators():
+    assert latex_text("changed by 1/10^6") == "changed by $\\frac{1}{10^{6}}$"
