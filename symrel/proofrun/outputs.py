@@ -38,6 +38,8 @@ def write_certificates(outcome: Outcome, out: Path) -> None:
 
     folder = out / outcome.statement.key
     folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.glob("*.json"):  # certificates of an earlier run must not pass for this one's
+        stale.unlink()
     used: set = set()
     for inst in outcome.instances:
         name = slug(inst.name)
