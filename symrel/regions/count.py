@@ -183,6 +183,7 @@ def count_regions(
     max_cells: int | None = None,
     progress: bool = False,
     ties: bool = False,
+    geometry: str = "auto",
 ) -> RegionCount:
     """Count the activation or linear regions of ``model`` over ``domain`` exactly.
 
@@ -192,6 +193,9 @@ def count_regions(
     ``executor``: any :class:`concurrent.futures.Executor`. ``max_cells``: raise
     :class:`~symrel.errors.UndecidedError` beyond that many cells. ``ties``:
     also count the lower-dimensional tie cells (exact, tie-aware enumeration).
+    ``geometry``: how each outcome is decided, ``"lp"`` (exact LP) or, for 1-D and
+    2-D inputs, ``"polygon"`` (exact polygon clipping); ``"auto"`` picks polygons
+    when they apply. Both are exact and give the same counts.
 
     Cost: one exact LP per outcome not settled by the parent's witness, then one
     per candidate pair of same-map cells for the linear count.
@@ -204,7 +208,8 @@ def count_regions(
     if kind not in KINDS:
         raise InputError(f"expected kind 'linear' or 'activation', got {kind!r}", path="kind")
     t0 = time.perf_counter()
-    en = enumerate_cells([model], domain, mode="open", executor=executor, max_cells=max_cells, progress=progress)
+    en = enumerate_cells([model], domain, mode="open", executor=executor, max_cells=max_cells, progress=progress,
+                         geometry=geometry)
     stats = dict(en.stats)
     linear, region_of = None, None
     if kind == "linear":

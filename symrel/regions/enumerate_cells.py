@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from ..errors import InputError, UndecidedError
 from ..exact import Q
 from ..exact.lp import feasibility
+from . import polygons
 from .model_to_program import Runner, evaluate_form, is_constant_form
 
 ZERO, ONE = Q(0), Q(1)
@@ -151,7 +152,6 @@ def _box_farkas(row, index, box):
 class _Search:
     def __init__(self, runner: Runner, record_empty: bool, max_cells, progress, box=None):
         self.box = box
-        self.n_domain = 0
         self.runner = runner
         self.record_empty = record_empty
         self.max_cells = max_cells
@@ -231,6 +231,81 @@ class _Search:
             print(f"\rcells: {len(self.cells)}  LPs: {self.stats['lps']}  ({rate:.0f} cells/s)", end="", file=sys.stderr, flush=True)
 
 
+class _PolygonSearch(_Search):
+    """Open cells of 1-D and 2-D inputs decided by exact polygon geometry
+    (:mod:`.polygons`) instead of LPs: an outcome is kept iff the cell clipped by
+    its rows has positive area; the witness is the average of the vertices. The
+    node's third slot holds the polygon instead of the active rows."""
+
+    def expand(self, node):
+        state, path, rows, (poly, box), witness = node
+        self.stats["nodes"] += 1
+        choices = self.runner.choices(state)
+        if choices is None:
+            return Cell(path, rows, witness, self.runner.outputs(state)), []
+        kept = []
+        for ch in choices:
+            sub, ok = poly, True
+            if len(ch.rows) == 1 and not is_constant_form(ch.rows[0][0]):
+                # cheap tests first: the witness inside, or the cell's bounding box outside
+                f = ch.rows[0][0]
+                if evaluate_form(f, witness) < 0:
+                    kept.append((ch, None))
+                    continue
+                if polygons.lower_bound(f, box) >= 0:
+                    continue
+            for f, rel in ch.rows:
+                if is_constant_form(f):
+                    ok = f[-1] < 0
+                elif not polygons.meets_open(sub, f):
+                    ok = False
+                else:
+                    sub = polygons.clip(sub, f)
+                if not ok:
+                    break
+            if ok and len(ch.rows) > 1 and polygons.area2(sub) == 0:
+                ok = False
+            if ok:
+                kept.append((ch, sub))
+        self.stats["polygon_tests"] = self.stats.get("polygon_tests", 0) + len(choices)
+        if len(kept) == 1:  # the outcome holds on the whole cell: same polygon, same witness
+            ch = kept[0][0]
+            return None, [(self.runner.take(state, ch), path + (ch.label,), rows + list(ch.rows), (poly, box), witness)]
+        children = []
+        for ch, sub in kept:
+            if sub is None:  # clip what the cheap test let through unclipped
+                sub = polygons.clip(poly, ch.rows[0][0])
+            children.append((self.runner.take(state, ch), path + (ch.label,), rows + list(ch.rows),
+                             (sub, polygons.bounding_box(sub)), polygons.simple_interior_point(sub)))
+        return None, children
+
+
+def _domain_polygon(domain):
+    """The domain as an exact polygon (None when it is unbounded or not 1-D/2-D)."""
+    from ..models import Box
+
+    if domain.dim > 2:
+        return None
+    if isinstance(domain, Box):
+        return polygons.box_polygon(domain.bounds)
+    big = Q(10**9)
+    poly = polygons.box_polygon([(-big, big)] * domain.dim)
+    for f, _ in domain_rows(domain, "open"):
+        poly = polygons.clip(poly, f)
+    if not poly or any(abs(v) == big for p in poly for v in p):
+        return None
+    return poly
+
+
+def _use_polygons(geometry, mode, domain, record_empty) -> bool:
+    if geometry == "lp":
+        return False
+    ok = mode == "open" and not record_empty and _domain_polygon(domain) is not None
+    if geometry == "polygon" and not ok:
+        raise ValueError("polygon geometry needs the open mode, a bounded 1-D or 2-D domain and no certificates")
+    return ok
+
+
 def _root(runner: Runner, domain, mode):
     rows = domain_rows(domain, mode)
     active = list(range(len(rows)))
@@ -267,14 +342,14 @@ def _models_from_json(objs):
 
 def _subtree_task(task):
     """Enumerate one subtree (runs in a worker). ``task`` is plain picklable data."""
-    model_objs, dim, mode, path, rows, active, witness, record_empty, max_cells = task
+    model_objs, dim, mode, path, rows, active, witness, record_empty, max_cells, by_polygon = task
     models = _models_from_json(model_objs)
     runner = Runner(models[:-1], dim, mode)
     state = runner.start()
     for label in path:
         state = runner.advance_label(state, label)
-    search = _Search(runner, record_empty, max_cells, False, _box_of(models[-1]))
-    search.n_domain = len(domain_rows(models[-1], mode))
+    kind = _PolygonSearch if by_polygon else _Search
+    search = kind(runner, record_empty, max_cells, False, _box_of(models[-1]))
     done = search.run([(state, tuple(path), rows, active, witness)])
     return search.cells, search.empty, search.stats, done
 
@@ -289,6 +364,7 @@ def enumerate_cells(
     progress: bool = False,
     record_empty: bool = False,
     on_limit: str = "raise",
+    geometry: str = "lp",
 ) -> Enumeration:
     """Every cell of ``models`` (a list, run jointly on the same input) over ``domain``.
 
@@ -298,7 +374,12 @@ def enumerate_cells(
     ``max_cells``: stop after that many cells, raising
     :class:`~symrel.errors.UndecidedError` (``on_limit="raise"``) or returning an
     :class:`Enumeration` with ``complete=False`` (``on_limit="return"``).
-    Cost: one exact LP per outcome the parent's witness does not already satisfy.
+    ``geometry``: ``"lp"`` (every outcome decided by the exact LP, with Farkas
+    vectors), ``"polygon"`` (open cells of 1-D/2-D inputs decided by exact polygon
+    clipping, no LP) or ``"auto"`` (polygons when they apply and no certificate
+    is asked for).
+    Cost: one exact LP per outcome the parent's witness does not already satisfy
+    (polygons: O(vertices) exact operations per outcome instead).
     """
     if not models:
         raise ValueError("need at least one model")
@@ -306,12 +387,17 @@ def enumerate_cells(
     runner = Runner(models, dim, mode)
     t0 = time.perf_counter()
     root = _root(runner, domain, mode)
-    search = _Search(runner, record_empty, max_cells, progress, _box_of(domain))
-    search.n_domain = len(root[2])
+    by_polygon = _use_polygons(geometry, mode, domain, record_empty)
+    if by_polygon:
+        poly = _domain_polygon(domain)
+        root = (root[0], root[1], root[2], (poly, polygons.bounding_box(poly)), polygons.simple_interior_point(poly))
+        search = _PolygonSearch(runner, record_empty, max_cells, progress, None)
+    else:
+        search = _Search(runner, record_empty, max_cells, progress, _box_of(domain))
     if executor is None:
         done = search.run([root])
     else:
-        done = _run_parallel(search, root, models, domain, mode, executor, max_cells, record_empty)
+        done = _run_parallel(search, root, models, domain, mode, executor, max_cells, record_empty, by_polygon)
     search._tick(force=True)
     if progress:
         print(file=sys.stderr)
@@ -325,7 +411,7 @@ def enumerate_cells(
     return Enumeration(search.cells, search.empty, stats, complete=True, mode=mode)
 
 
-def _run_parallel(search, root, models, domain, mode, executor, max_cells, record_empty):
+def _run_parallel(search, root, models, domain, mode, executor, max_cells, record_empty, by_polygon):
     from ..fileformat import to_json
 
     workers = getattr(executor, "_max_workers", None) or 4
@@ -345,7 +431,7 @@ def _run_parallel(search, root, models, domain, mode, executor, max_cells, recor
             break
     objs = [to_json(m) for m in models] + [to_json(domain)]
     tasks = [
-        (objs, domain.dim, mode, list(node[1]), node[2], node[3], node[4], record_empty, max_cells)
+        (objs, domain.dim, mode, list(node[1]), node[2], node[3], node[4], record_empty, max_cells, by_polygon)
         for node in frontier
     ]
     futures = [executor.submit(_subtree_task, t) for t in tasks]
