@@ -182,6 +182,29 @@ def _shown(values, head: int = 4) -> str:
     return ", ".join(texts[:head]) + ", …, " + texts[-1]
 
 
+def _leaves(value):
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from _leaves(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _leaves(v)
+    elif is_rational_text(value):
+        yield value
+
+
+def _numbers_note(value) -> str:
+    """``", 14 numbers from -7/3 to 5"`` for nested data ('' when it holds none)."""
+    from ..exact import rational, rational_str
+
+    numbers = [rational(v) for v in _leaves(value)]
+    if not numbers:
+        return ""
+    if len(numbers) == 1:
+        return f", holding the number {rational_str(numbers[0])}"
+    return f", {len(numbers)} numbers from {rational_str(min(numbers))} to {rational_str(max(numbers))}"
+
+
 def _summarise_value(value) -> list:
     """One value of a certificate as inline text (without its key)."""
     if is_rational_text(value):
@@ -202,8 +225,9 @@ def _summarise_value(value) -> list:
             return [f"{shape} matrix of rationals, {nonzero} nonzero"]
         if all(isinstance(v, dict) for v in value):
             keys = sorted({k for v in value for k in v})
-            return [f"{len(value)} record{'s' if len(value) > 1 else ''} ({', '.join(keys[:6])}{', …' if len(keys) > 6 else ''})"]
-        return [f"list of {len(value)} entr{'ies' if len(value) != 1 else 'y'}"]
+            return [f"{len(value)} record{'s' if len(value) > 1 else ''} ({', '.join(keys[:6])}"
+                    f"{', …' if len(keys) > 6 else ''}){_numbers_note(value)}"]
+        return [f"list of {len(value)} entr{'ies' if len(value) != 1 else 'y'}{_numbers_note(value)}"]
     if isinstance(value, dict):
         if not value:
             return ["empty"]
@@ -212,7 +236,8 @@ def _summarise_value(value) -> list:
             for i, (k, v) in enumerate(value.items()):
                 out += ([", "] if i else []) + [f"{k} = ", str(v)]
             return out
-        return [f"{len(value)} entries ({', '.join(list(map(str, value))[:6])}{', …' if len(value) > 6 else ''})"]
+        return [f"{len(value)} entries ({', '.join(list(map(str, value))[:6])}{', …' if len(value) > 6 else ''})"
+                f"{_numbers_note(value)}"]
     return [str(value)]
 
 

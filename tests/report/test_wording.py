@@ -20,6 +20,6 @@ def test_certificate_summaries():
     assert lines[1] == ["point: ", "vector of 2 rationals (", "1/2, -1/3", ")"]
     assert lines[2] == ["L: ", "3 x 2 matrix of rationals, 3 nonzero"]
     assert lines[3] == ["flag: ", "true"]
-    assert lines[4] == ["pieces: ", "2 records (b, w)"]
+    assert lines[4] == ["pieces: ", "2 records (b, w), 4 numbers from 0 to 2"]
     many = summarise_certificate({f"k{i}": i for i in range(12)}, limit=8)
     assert len(many) == 9 and many[-1] == ["… and 4 more entries"]
