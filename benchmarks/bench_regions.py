@@ -9,9 +9,12 @@ in one run: cells per second and their ratio, so the cost of exactness is a numb
   centre, and every axis line through the centre; the slice with the most regions is
   reported with its count and time.
 
-The float baseline is the same search (witness test first, then one LP per outcome
-the witness does not settle, same pruning) with numpy forms and HiGHS (scipy) LPs
-with a 1e-9 tolerance; its count is compared with the exact one.
+Exact runs: every outcome decided by the exact LP (``geometry="lp"``, as the
+certificates need), and by exact polygon clipping (``geometry="polygon"``, the
+default for counting 1-D/2-D inputs). The float baseline is the LP search (witness
+test first, box bound, then one LP per outcome the witness does not settle, same
+pruning) with numpy forms and HiGHS (scipy) LPs with a 1e-9 tolerance; its count is
+compared with the exact one.
 Run: ``python -m benchmarks.bench_regions [--survey]``.
 """
 
@@ -117,20 +120,28 @@ def float_count(net: ReLUNet, box: Box, eps: float = 1e-9) -> int:
 
 
 def _compare(name, net, box):
-    t = time.perf_counter()
-    exact = count_regions(net, box, kind="activation")
-    t_exact = time.perf_counter() - t
-    row = {"benchmark": name, "exact_cells": exact.count, "exact_s": t_exact,
-           "exact_cells_per_s": exact.count / t_exact, "exact_lps": exact.stats.get("lps"),
-           "ground_types": ground_types()}
+    row = {"benchmark": name, "ground_types": ground_types()}
+    counts = {}
+    for geometry in ("lp", "polygon"):
+        t = time.perf_counter()
+        res = count_regions(net, box, kind="activation", geometry=geometry)
+        dt = time.perf_counter() - t
+        counts[geometry] = res.count
+        row.update({f"exact_{geometry}_cells": res.count, f"exact_{geometry}_s": dt,
+                    f"exact_{geometry}_cells_per_s": res.count / dt})
+        if geometry == "lp":
+            row["exact_lps"] = res.stats.get("lps")
     try:
         t = time.perf_counter()
         n_float = float_count(net, box)
         t_float = time.perf_counter() - t
         row.update({"float_cells": n_float, "float_s": t_float, "float_cells_per_s": n_float / t_float,
-                    "exact_time_over_float": t_exact / t_float, "counts_agree": n_float == exact.count})
+                    "exact_lp_time_over_float": row["exact_lp_s"] / t_float,
+                    "exact_polygon_time_over_float": row["exact_polygon_s"] / t_float,
+                    "float_count_agrees": n_float == counts["lp"]})
     except ImportError:
         row["float_cells"] = None
+    assert counts["lp"] == counts["polygon"], "the two exact geometries disagree"
     return row
 
 

@@ -12,10 +12,11 @@ from .regions_fixtures import lines_net, tent_net
 GENERIC_LINES = [[1, 0, 0], [0, 1, 0], [1, 1, -1], [1, -1, "1/3"], [2, 1, "-1/2"], [1, -3, "1/5"], [3, 1, "2/7"]]
 
 
+@pytest.mark.parametrize("geometry", ["lp", "polygon"])
 @pytest.mark.parametrize("n", [1, 2, 3, 5, 7])
-def test_generic_lines_give_the_arrangement_count(n):
+def test_generic_lines_give_the_arrangement_count(n, geometry):
     net = lines_net(GENERIC_LINES[:n])
-    res = count_regions(net, Box([[-20, 20], [-20, 20]]), kind="activation")
+    res = count_regions(net, Box([[-20, 20], [-20, 20]]), kind="activation", geometry=geometry)
     assert res.count == 1 + n + n * (n - 1) // 2
 
 
@@ -31,9 +32,29 @@ def test_box_missing_crossings_counts_fewer():
     assert res.count == 4
 
 
+@pytest.mark.parametrize("geometry", ["lp", "polygon"])
 @pytest.mark.parametrize("L", [1, 2, 3, 4, 5, 6])
-def test_composed_tent_map_has_two_to_the_L_pieces(L):
-    assert count_regions(tent_net(L), Box([[0, 1]])).count == 2**L
+def test_composed_tent_map_has_two_to_the_L_pieces(L, geometry):
+    assert count_regions(tent_net(L), Box([[0, 1]]), geometry=geometry).count == 2**L
+
+
+def test_polygon_and_lp_geometry_agree_on_a_random_net():
+    import random
+
+    from symrel.exact import Q
+    from symrel.models import DenseLayer, ReLUNet
+
+    rng = random.Random(5)
+    W1 = [[Q(rng.randint(-9, 9), rng.randint(1, 5)) for _ in range(2)] for _ in range(6)]
+    W2 = [[Q(rng.randint(-9, 9), rng.randint(1, 5)) for _ in range(6)] for _ in range(4)]
+    net = ReLUNet(2, [DenseLayer(W1, [Q(rng.randint(-3, 3)) for _ in range(6)]),
+                      DenseLayer(W2, [Q(rng.randint(-3, 3)) for _ in range(4)]),
+                      DenseLayer([[1, -1, 2, 1]], [0], "none")])
+    box = Box([[-3, 3], [-3, 3]])
+    a = count_regions(net, box, geometry="lp")
+    b = count_regions(net, box, geometry="polygon")
+    assert (a.activation_cells, a.count) == (b.activation_cells, b.count)
+    assert a.activation_cells > 10
 
 
 def test_linear_regions_merge_collinear_pieces_but_not_separated_ones():
