@@ -1,10 +1,11 @@
-from .toy_scripts import good_dir, script_dir  # noqa: F401  (fixtures)
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
 from symrel.errors import InputError
 from symrel.proofrun import parse_formats, run_all, summary_table
+
+from .toy_scripts import script_dir  # noqa: F401  (fixtures)
 
 
 def test_failures_are_reported_not_raised(script_dir, tmp_path):

@@ -1,9 +1,10 @@
-from .hand_built_proofs import open_proof, proved, refuted  # noqa: F401  (fixtures)
 import base64
 from html.parser import HTMLParser
 
 from symrel.report import Instance, Outcome, Statement, render_outcome, render_proof
 from symrel.report.html import html_text
+
+from .hand_built_proofs import proved, refuted  # noqa: F401  (fixtures)
 
 
 class _Tags(HTMLParser):

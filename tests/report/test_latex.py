@@ -1,4 +1,3 @@
-from .hand_built_proofs import open_proof, proved, refuted  # noqa: F401  (fixtures)
 import shutil
 import subprocess
 
@@ -6,6 +5,8 @@ import pytest
 
 from symrel.report import render_proof
 from symrel.report.latex import latex_text
+
+from .hand_built_proofs import open_proof, proved, refuted  # noqa: F401  (fixtures)
 
 
 def test_rationals_as_fractions_and_specials_escaped():

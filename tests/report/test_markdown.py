@@ -1,5 +1,6 @@
-from .hand_built_proofs import open_proof, proved, refuted  # noqa: F401  (fixtures)
 from symrel.report import render_proof
+
+from .hand_built_proofs import open_proof, proved, refuted  # noqa: F401  (fixtures)
 
 
 def test_each_step_says_what_why_and_certificate(proved):

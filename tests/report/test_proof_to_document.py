@@ -1,8 +1,9 @@
-from .hand_built_proofs import open_proof, proved, refuted  # noqa: F401  (fixtures)
 from symrel.proof import PROVED, Proof, Step
 from symrel.report import Instance, Outcome, Statement, render_index, render_outcome
 from symrel.report.document import StepBlock
 from symrel.report.proof_to_document import MAX_STEPS_SHOWN, proof_blocks
+
+from .hand_built_proofs import proved, refuted  # noqa: F401  (fixtures)
 
 ST = Statement("a-thm-3-1", "A", "Theorem 3.1", "a maxout layer is three Transformer blocks",
                "a maxout layer is realised by a 3-layer Transformer", "on a box D, T(x) = N(x) exactly",
