@@ -61,3 +61,18 @@ def test_bad_domain_dimension(run_cli, model_file, tmp_path):
     save(Box([[0, 1]]), dom)
     code, out, err = run_cli("crossval", model_file, "--domain", dom, "--points", "5")
     assert code == 2 and "d.json" in err and "dimension 2" in err
+
+
+def test_onnx_file_as_it_is(run_cli, shared_dir, tmp_path):
+    pytest.importorskip("onnxruntime")
+    base = shared_dir / "data" / "acasxu" / "ACASXU_experimental_v2a_1_1"
+    m, box = tmp_path / "a.json", tmp_path / "box.json"
+    assert run_cli("import", base.with_suffix(".onnx"), "-o", m)[0] == 0
+    assert run_cli("import", base.with_suffix(".nnet"), "-o", tmp_path / "n.json", "--box", box)[0] == 0
+    code, out, err = run_cli("crossval", m, "--backend", "onnxruntime", "--onnx-file", base.with_suffix(".onnx"),
+                             "--domain", box, "--points", "100", "--no-special", "--json")
+    assert code == 0, err
+    js = json.loads(out)
+    assert js["points"] == 100 and "ACASXU" in js["backend"] and rational(js["max_abs_error"]) > 0
+    code, out, err = run_cli("crossval", m, "--onnx-file", base.with_suffix(".onnx"))
+    assert code == 2 and "--backend onnxruntime" in err

@@ -15,6 +15,8 @@ def register(sub):
     p.add_argument("--domain", help="box domain file (default [-1,1]^d)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--no-special", action="store_true", help="random points only")
+    p.add_argument("--onnx-file", help="run this ONNX file as it is in onnxruntime (e.g. the file MODEL.json was "
+                                       "imported from) instead of exporting MODEL.json")
     p.add_argument("--report", help="write a Markdown report here")
     p.add_argument("--exact-floats", action="store_true", help="read JSON floats in the model as their exact binary values")
     add_json_flag(p)
@@ -29,9 +31,16 @@ def run(args) -> int:
     domain = load_domain(args.domain) if args.domain else None
     if args.points < 0:
         raise InputError(f"expected a number of points >= 0, got {args.points}", path="--points")
+    runner = None
+    if args.onnx_file:
+        if args.backend != "onnxruntime":
+            raise InputError("--onnx-file runs in onnxruntime; pass --backend onnxruntime", path="--onnx-file")
+        from ...interop.onnx_export import OnnxFileRunner
+
+        runner = OnnxFileRunner(args.onnx_file, args.dtype)
     try:
         rep = crossvalidate(model, args.backend, args.dtype, args.points, domain=domain, seed=args.seed,
-                            special=not args.no_special, progress=None if args.json else warn)
+                            special=not args.no_special, runner=runner, progress=None if args.json else warn)
     except InputError as err:
         if err.path == "domain" and args.domain:
             raise err.in_file(args.domain) from None
