@@ -7,7 +7,10 @@ a float is a dyadic rational), the largest error in ULPs of the exact value
 (``|float - exact| / ulp(exact)``, exact), the input where each is attained,
 NaN/Inf counts, and argmax flips of the outputs (the float argmax outside the
 exact argmax set). The float error includes the rounding of the weights to the
-dtype, which is reported separately and exactly.
+dtype, which is reported separately and exactly. ULPs are those of the exact
+value's binade, so an exact 0 (an inactive ReLU) counts in units of the smallest
+subnormal: a hidden unit that is 0 exactly but slightly positive in floats shows
+a huge ULP error and a tiny absolute one.
 
 Softmax Transformers have no exact value: their reference is mpmath at
 ``reference_dps`` digits, and the report says so.

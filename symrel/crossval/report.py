@@ -29,7 +29,9 @@ def report_markdown(rep) -> str:
     if rep.flips:
         verdict += f"; {len(rep.flips)} argmax flips at near-ties"
     lines.append(f"- verdict: {verdict}")
-    lines += ["", "## Per stage and per output", "", "| stage | max abs error | max ULP error | NaN/Inf |", "|---|---|---|---|"]
+    lines += ["", "## Per stage and per output", "",
+              "ULPs are those of the exact value (an exact 0 counts in units of the smallest subnormal).", "",
+              "| stage | max abs error | max ULP error | NaN/Inf |", "|---|---|---|---|"]
     for s in rep.stages[:-1] + rep.outputs:
         lines.append(f"| {s.name} | {float(s.max_abs_error):.3g} | {float(s.max_ulp_error):.3g} | {s.nonfinite} |")
     if rep.error_bound is not None:
