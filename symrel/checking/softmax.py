@@ -9,7 +9,7 @@ exactly:
 * series constants: ``e_lower <= sum_{k<=60} 1/k! <= e`` and ``exp(log_upper(n)) >= n``
   through the lower bound ``exp(a) >= sum_{k<=N} a^k/k!`` (positive terms);
 * every block: the hardmax ranges (interval arithmetic, linear units folded), the head
-  kinds (max head: constant query, value rows multiples of the score functional;
+  kinds (max head: constant, error-free query, value rows multiples of the score functional;
   selection head: a winner with a positive margin), the recorded ``gap_upper(n)`` equal to
   ``min((n-1)/(e_lower lambda), log_upper(n)/lambda)``, each recorded ``exp_upper`` above
   ``exp(-lambda delta')`` for the margin ``delta'`` recomputed here, and the entrywise
@@ -165,6 +165,8 @@ def _attention(att, lo, hi, E, lam, b, consts, record, where):
             if any(Vr != [mu * v for v in k] for Vr, mu in zip(WV, mus)):
                 mus = None
         if mus is not None:  # max head
+            if any(_absdot(r, E[t]) for r in WQ for t in range(T)):
+                raise CertificateError(f"{where}: head {i} is a max head whose query carries an error")
             w = [sum((WO[r][j] * mu for j, mu in enumerate(mus)), ZERO) for r in range(m)]
             sc = [_lin(k, lo[s], hi[s]) for s in range(T)]
             mlo, mhi = max(a for a, _ in sc), max(b for _, b in sc)

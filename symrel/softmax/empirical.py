@@ -28,8 +28,7 @@ from dataclasses import dataclass, field
 
 import mpmath
 
-from ..exact import Q, Rational, column, denominator, numerator, rows, to_float
-from ..models import argmax_set
+from ..exact import Q, Rational, column, denominator, numerator, rational, rows, to_float
 
 #: Offsets from a tie, in units of ``1/(lambda * slope)``.
 TIE_OFFSETS = (Q(1, 2), Q(32, 25), Q(3))
@@ -59,15 +58,31 @@ def head_scores(T, x) -> list[tuple[tuple[int, int], list[list[Rational]]]]:
     return out
 
 
-def _signature(T, x):
-    return tuple((key, tuple(argmax_set([r[t] for r in S]) for t in range(len(S)))) for key, S in head_scores(T, x))
+def _float_scores(T, x, weights=None) -> list[tuple[tuple[int, int, int], list[float]]]:
+    """Hardmax scores of every head and query token, in floats: used only to *locate* ties
+    (the points returned are exact and every error is computed at 50 digits)."""
+    out = []
+
+    def attend(key, scores):
+        out.append((key, scores))
+        top = max(scores)
+        winners = [i for i, v in enumerate(scores) if v == top]
+        return [1.0 / len(winners) if v == top else 0.0 for v in scores]
+
+    _float_forward(T, x, attend, weights)
+    return out
 
 
-def _top_gap(T, x, key, t) -> Rational:
-    for k, S in head_scores(T, x):
+def _signature(T, x, weights=None):
+    return tuple((key, frozenset(i for i, v in enumerate(s) if v == max(s))) for key, s in _float_scores(T, x, weights))
+
+
+def _top_gap(T, x, key, weights=None) -> Rational:
+    for k, s in _float_scores(T, x, weights):
         if k == key:
-            col = sorted((r[t] for r in S), reverse=True)
-            return col[0] - col[1] if len(col) > 1 else Q(0)
+            top = sorted(s, reverse=True)
+            gap = top[0] - top[1] if len(top) > 1 else 0.0
+            return rational(max(gap, 0.0), exact_floats=True)
     return Q(0)
 
 
@@ -84,29 +99,30 @@ def near_tie_points(T, domain, lam, count: int, seed: int = 0, tries: int | None
     at score gaps of order ``1/lam`` (module doc). Cost: O(count) x 40 hardmax evaluations."""
     rng = random.Random(seed)
     lam = Q(lam)
+    fw = _FloatWeights(T)
     pts: list[list[Rational]] = []
     for _ in range(tries if tries is not None else 8 * count):
         if len(pts) >= count:
             break
         a, b = domain.sample(2, seed=rng.randrange(2**30), denominator=997)
-        sa, sb = _signature(T, a), _signature(T, b)
+        sa, sb = _signature(T, a, fw), _signature(T, b, fw)
         if sa == sb:
             continue
         lo, hi = Q(0), Q(1)
         at = lambda p: [u + p * (v - u) for u, v in zip(a, b)]
         for _ in range(40):
             mid = (lo + hi) / 2
-            if _signature(T, at(mid)) == sa:
+            if _signature(T, at(mid), fw) == sa:
                 lo = mid
             else:
                 hi = mid
-        s_lo, s_hi = _signature(T, at(lo)), _signature(T, at(hi))
-        changed = [(k, t) for (k, cols), (_, cols2) in zip(s_lo, s_hi) for t in range(len(cols)) if cols[t] != cols2[t]]
+        s_lo, s_hi = _signature(T, at(lo), fw), _signature(T, at(hi), fw)
+        changed = [k for (k, a1), (_, a2) in zip(s_lo, s_hi) if a1 != a2]
         if not changed:
             continue
-        key, t = changed[0]
+        key = changed[0]
         h = Q(1, 64)
-        slope = max(_top_gap(T, at(max(lo - h, Q(0))), key, t), _top_gap(T, at(min(hi + h, Q(1))), key, t)) / h
+        slope = max(_top_gap(T, at(max(lo - h, Q(0))), key, fw), _top_gap(T, at(min(hi + h, Q(1))), key, fw)) / h
         pts.append(at(_simpler(lo)))
         if slope <= 0:
             continue
@@ -176,38 +192,60 @@ def empirical_check(T, domain, lam, bound, *, points: int = 100, seed: int = 0, 
     return EmpiricalCheck(lam, bound, len(pts), worst, worst_point, bad)
 
 
+def _floats(M) -> list[list[float]]:
+    return [[to_float(v) for v in r] for r in rows(M)]
+
+
+class _FloatWeights:
+    """Every weight of a Transformer as floats, converted once."""
+
+    def __init__(self, T):
+        self.T = T
+        self.heads = [[tuple(_floats(M) for M in h.matrices()) for h in b.attention.heads] if b.attention else None
+                      for b in T.blocks]
+        self.ffs = [(_floats(b.feedforward.W1), [r[0] for r in _floats(b.feedforward.b1)], _floats(b.feedforward.W2),
+                     [r[0] for r in _floats(b.feedforward.b2)]) if b.feedforward else None for b in T.blocks]
+        self.readout = (_floats(T.readout.W), [to_float(v) for v in column(T.readout.b, 0)])
+
+
+def _float_forward(T, x, attend, weights: _FloatWeights | None = None) -> list[float]:
+    """The Transformer in plain Python floats; ``attend((block, head, query), scores)``
+    returns the attention weights of one query."""
+    fw = weights if weights is not None else _FloatWeights(T)
+    mat = lambda A, B: [[sum(a * B[k][j] for k, a in enumerate(r)) for j in range(len(B[0]))] for r in A]
+    Z = _floats(T.embed(x))
+    n = len(Z[0])
+    for b, block in enumerate(T.blocks):
+        if block.attention is not None:
+            out = [list(r) for r in Z]
+            for h, (WQ, WK, WV, WO) in enumerate(fw.heads[b]):
+                Qm, K, V = mat(WQ, Z), mat(WK, Z), mat(WV, Z)
+                for t in range(n):
+                    w = attend((b, h, t), [sum(K[r][u] * Qm[r][t] for r in range(len(K))) for u in range(n)])
+                    o = mat(WO, [[sum(V[r][u] * w[u] for u in range(n))] for r in range(len(V))])
+                    for r in range(len(out)):
+                        out[r][t] += o[r][0]
+            Z = out
+        if fw.ffs[b] is not None:
+            W1, b1, W2, b2 = fw.ffs[b]
+            H = [[max(v + b1[i], 0.0) for v in r] for i, r in enumerate(mat(W1, Z))]
+            U = mat(W2, H)
+            Z = [[z + u + b2[i] for z, u in zip(rz, ru)] for i, (rz, ru) in enumerate(zip(Z, U))]
+    W, c = fw.readout
+    y = mat(W, [[Z[i][T.readout.token]] for i in range(len(Z))])
+    return [y[i][0] + c[i] for i in range(len(c))]
+
+
 def float_softmax_output(T, x, lam, *, shift: bool = True) -> list[float]:
     """The softmax Transformer evaluated in plain Python floats, the way a quick script would:
     ``math.exp(lam * score)`` (``shift=False``) or ``math.exp(lam * (score - max))``.
     Shown only to exhibit what goes wrong at a certified lambda: ``OverflowError`` without
     the shift, and answers rounded to the hardmax value (``1 - tiny == 1``) with it."""
-    f = lambda M: [[to_float(v) for v in r] for r in rows(M)]
-    Z = f(T.embed(x))
     lam = to_float(Q(lam))
-    mat = lambda A, B: [[sum(a * B[k][j] for k, a in enumerate(r)) for j in range(len(B[0]))] for r in A]
-    n = len(Z[0])
-    for block in T.blocks:
-        if block.attention is not None:
-            out = [list(r) for r in Z]
-            for head in block.attention.heads:
-                Qm, K, V = mat(f(head.WQ), Z), mat(f(head.WK), Z), mat(f(head.WV), Z)
-                for t in range(n):
-                    s = [sum(K[r][u] * Qm[r][t] for r in range(len(K))) for u in range(n)]
-                    top = max(s) if shift else 0.0
-                    e = [math.exp(lam * (v - top)) for v in s]
-                    w = [v / sum(e) for v in e]
-                    o = mat(f(head.WO), [[sum(V[r][u] * w[u] for u in range(n))] for r in range(len(V))])
-                    for r in range(len(out)):
-                        out[r][t] += o[r][0]
-            Z = out
-        ff = block.feedforward
-        if ff is not None:
-            H = mat(f(ff.W1), Z)
-            b1 = [r[0] for r in f(ff.b1)]
-            H = [[max(v + b1[i], 0.0) for v in r] for i, r in enumerate(H)]
-            U = mat(f(ff.W2), H)
-            b2 = [r[0] for r in f(ff.b2)]
-            Z = [[z + u + b2[i] for z, u in zip(rz, ru)] for i, (rz, ru) in enumerate(zip(Z, U))]
-    col = [[Z[i][T.readout.token]] for i in range(len(Z))]
-    y = mat(f(T.readout.W), col)
-    return [y[i][0] + to_float(v) for i, v in enumerate(column(T.readout.b, 0))]
+
+    def attend(_, scores):
+        top = max(scores) if shift else 0.0
+        e = [math.exp(lam * (v - top)) for v in scores]
+        return [v / sum(e) for v in e]
+
+    return _float_forward(T, x, attend)

@@ -7,7 +7,8 @@ Proof, followed block by block (:func:`propagate`): the hardmax states have the 
 ranges of :mod:`symrel.softmax.ranges`; an entrywise error bound ``E_b[t][r]`` on
 ``|Z_softmax - Z_hardmax|`` starts at 0 and grows as follows.
 
-* **max head** (value ``= mu * score``, ``score = k . Z_s``): the output moves by at most
+* **max head** (value ``= mu * score``, ``score = k . Z_s``, the constant query error-free):
+  the output moves by at most
   ``|W_O mu| (max_s |k| E_s + gap(T, lambda))``, because ``max`` is 1-Lipschitz in the
   inf-norm and ``0 <= max s - softmax-average <= gap(T, lambda) = min((T-1)/(e lambda), ln T/lambda)``
   for any scores (:func:`~symrel.softmax.lemmas.max_head_gap`).
@@ -78,6 +79,8 @@ class ErrorTrace:
     gates: list[GateRecord] = field(default_factory=list)
     output_error: list[Rational] = field(default_factory=list)
     obstacle: str | None = None
+    #: the obstacle stays at every lambda (an error that is positive at one lambda is at all)
+    hopeless: bool = False
     #: the entrywise bound after every block (token-major ``E[t][r]``)
     states: list[list[list[Rational]]] = field(default_factory=list)
     #: the referee's upper bounds used: gap(n, lambda) per n, exp(-lambda delta') per "block,head,token"
@@ -128,6 +131,7 @@ def _propagate_feedforward(b: int, ff: FeedForwardPlan, E, trace: ErrorTrace, st
                 elif strict:
                     trace.obstacle = (f"block {b}, token {t}: hidden unit {h} has no fixed sign on the box "
                                       f"(pre-activation range [{lo}, {hi}])")
+                    trace.hopeless = True
         if strict and trace.gates:
             g = trace.gates[0]
             trace.obstacle = (f"block {g.block}, token {g.token}: gating margin {rational_str(g.margin)} of hidden "
@@ -151,6 +155,12 @@ def _propagate_attention(b: int, heads, E, lam: Rational, trace: ErrorTrace, bac
     out = [list(r) for r in E]
     for hp in heads:
         if hp.kind == "max":
+            if any(abs_dot(row, E[t]) for row in hp.WQ for t in range(T)):
+                # the constant query is what makes value = score; an error in it breaks the lemma
+                trace.obstacle = (f"block {b}, head {hp.index}: the constant query of a max head carries an "
+                                  "error, so value = score is not known for the softmax version")
+                trace.hopeless = True
+                return out
             score_err = max(abs_dot(hp.k, E[s]) for s in range(T))
             gap = max_head_gap(T, lam, backends=backends).hi
             trace.gap_upper[T] = gap
@@ -352,7 +362,9 @@ def lambda_min(transformer, domain, eps, *, strict_gating: bool = False, digits:
     lam = Q(1)
     ok, tr = _holds(plan, lam, eps, strict_gating)
     while not ok:
-        if lam > max_lambda:
+        # a gate at distance 0 from its kink cannot absorb a positive error at any lambda
+        hopeless = tr.hopeless or (strict_gating and any(g.margin == 0 and g.error > 0 for g in tr.gates))
+        if lam > max_lambda or hopeless:
             return _undecided(transformer, domain, eps, tr, plan, strict_gating, digits, max_lambda)
         lam *= 2
         ok, tr = _holds(plan, lam, eps, strict_gating)

@@ -256,7 +256,7 @@ def _plan_head(i: int, head, lo, hi) -> HeadPlan:
             for mu, col in zip(mus, WOcols):
                 for r, v in col:
                     w[r] = w.get(r, Q(0)) + mu * v
-            return HeadPlan(i, "max", k=ks, w=[(r, v) for r, v in sorted(w.items()) if v])
+            return HeadPlan(i, "max", k=ks, w=[(r, v) for r, v in sorted(w.items()) if v], WQ=WQ)
     # selection: score ranges per query
     keys = [[dot_interval(row, lo[s], hi[s]) for row in WK] for s in range(T)]
     queries = [[dot_interval(row, lo[t], hi[t]) for row in WQ] for t in range(T)]

@@ -7,7 +7,7 @@ import mpmath
 import pytest
 
 from symrel.compiler import compile_maxout
-from symrel.exact import Q, to_float
+from symrel.exact import Q, ground_types, to_float
 from symrel.models import Attention, AttentionHead, Block, Box, MaxoutLayer, MaxoutNet, MaxoutUnit, Transformer
 from symrel.models.random import random_maxout_net
 from symrel.softmax import empirical, network
@@ -40,7 +40,9 @@ def test_certified_lambda_holds_at_sample_points(depth):
     res = lambda_min(T, D, EPS)
     assert res.proved and res.bound <= EPS
     assert propagate(analyse(T, D), res.below).total > EPS  # the analysis needs (about) this lambda
-    chk = empirical_check(T, D, res.lam, EPS, points=24, seed=depth)
+    # fewer points under pure-Python ground types (exact evaluation is slower there); 1000 in the slow test
+    points = (24 if depth < 3 else 16) if ground_types() != "python" else (10 if depth < 3 else 6)
+    chk = empirical_check(T, D, res.lam, EPS, points=points, seed=depth)
     assert chk.holds, chk.violations[:1]
     assert chk.worst > 0
 
@@ -171,3 +173,23 @@ def test_final_lambda_cross_checks_every_backend():
     enc = max_head_gap(T.tokens, res.lam)
     assert len(enc.by_backend) >= 2 and enc.hi <= EPS
     assert math.isclose(to_float(res.bound), 1e-3, rel_tol=1e-4)  # numeric display only
+
+
+def test_a_max_head_whose_query_carries_an_error_is_not_certified():
+    """Block 0 copies the constant 1 into R by a selection head (exact for hardmax, an error
+    bound > 0 for softmax); block 1's max head uses R as its query: value = score is then
+    unknown for the softmax version, so the analysis must stop."""
+    from symrel.models import Embedding, Readout
+
+    m, X, P0, P1, C, R, O = 6, 0, 1, 2, 3, 4, 5
+    e = lambda i: [1 if j == i else 0 for j in range(m)]
+    col = lambda i: [[1] if j == i else [0] for j in range(m)]
+    copy_one = AttentionHead([e(C)], [e(P0)], [e(C)], col(R))
+    max_x = AttentionHead([e(R)], [e(X)], [e(X)], col(O))
+    emb = Embedding([X], [e(P0)[:C] + [1, 0, 0], e(P1)[:C] + [1, 0, 0]], width=m, tokens=2)
+    T = Transformer(1, m, 2, emb, [Block(Attention([copy_one]), None), Block(Attention([max_x]), None)],
+                    Readout(0, [e(O)], width=m, tokens=2))
+    D = Box([[-1, 1]])
+    assert T([Q(1, 2)]) == [Q(1, 2)]
+    res = lambda_min(T, D, EPS)
+    assert not res.proved and "query" in res.obstacle

@@ -27,7 +27,7 @@ def register(sub):
                    help="also evaluate the softmax model at N points (mpmath, 50 digits) and report the worst error")
     p.add_argument("--certificate", metavar="OUT", help="write the certificate (only when certified); "
                    "symrel check-certificate re-checks it")
-    p.add_argument("--plot", metavar="PNG", help="plot observed error and bound against lambda (needs matplotlib)")
+    p.add_argument("--plot", metavar="PNG", help="plot observed error (at --check N points, default 20) and bound against lambda (needs matplotlib)")
     add_json_flag(p)
     p.set_defaults(func=run)
 
@@ -63,7 +63,7 @@ def run(args) -> int:
     if result.proved and args.plot:
         from ...softmax.plot import plot_bound_vs_lambda
 
-        plot_bound_vs_lambda(model, domain, result.lam, args.plot)
+        plot_bound_vs_lambda(model, domain, result.lam, args.plot, points=args.check or 20)
     if args.json:
         obj = result.to_json()
         if check is not None:
