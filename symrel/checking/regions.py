@@ -1,4 +1,5 @@
-"""Independent checker of cell-enumeration certificates (claim kind ``equivalence-cells``).
+"""Independent checker of cell-enumeration certificates (claim kinds ``equivalence-cells``
+and ``regions``).
 
 Written apart from :mod:`symrel.regions`: it shares nothing with it beyond the
 exact layer and the models. It re-derives, from the embedded models and domain
@@ -17,6 +18,14 @@ alone, every constraint row of every branch of the decision tree, and checks:
 * **cells**: the witness satisfies every row exactly; for every output the two
   models' affine maps on the cell are the same form, or the two recorded Farkas
   vectors show that neither ``a > b`` nor ``a < b`` meets the cell.
+
+For ``regions`` (a count of open cells, or of linear regions): the same tree with one
+model; the claimed activation count is the number of cells; for a linear count every
+merge names two same-map cells, a row of each on one hyperplane from both sides, and a
+point of that hyperplane inside both closures with every other non-parallel row
+strict (so the common facet has dimension d-1); every same-map pair left apart has,
+for every hyperplane the two could share, a Farkas vector for that system or a
+parallel row that keeps the closures off it; the count is the number of merged classes.
 
 Here an affine quantity is kept by its values at the ``d + 1`` points ``0, e_1,
 .., e_d`` (the prover keeps coefficients), and models run with their decisions
@@ -284,13 +293,16 @@ def _check_empty(rows_, farkas, where):
         raise CertificateError(f"{where}: the Farkas combination does not give a contradiction")
 
 
-def _check_cell(rows_, entry, outputs, where, d):
+def _check_witness(rows_, entry, where, d):
     x = [rational(v, path=f"{where}.witness[{i}]") for i, v in enumerate(entry["witness"])]
     if len(x) != d:
         raise CertificateError(f"{where}: expected a witness with {d} coordinates")
     for idx, (f, rel) in enumerate(rows_):
         if not _holds(f, rel, x):
             raise CertificateError(f"{where}: the witness violates row {idx}")
+
+
+def _check_equal_maps(rows_, entry, outputs, where):
     fa, fb = outputs
     equal = entry["equal"]
     if len(equal) != len(fa) or len(fa) != len(fb):
@@ -305,28 +317,24 @@ def _check_cell(rows_, entry, outputs, where, d):
         _check_empty(rows_ + [(g, "<")], eq["neg"], f"{where}.equal[{r}].neg")
 
 
-@claim_checker("equivalence-cells")
-def check_equivalence_cells(cert: dict, inputs: dict) -> None:
-    """Verify an ``equivalence-cells`` certificate (module docstring)."""
-    a, b, domain = inputs["a"], inputs["b"], inputs["domain"]
-    mode = cert["claim"].get("mode")
-    if mode not in ("open", "exact"):
-        raise CertificateError("claim.mode: expected 'open' or 'exact'")
-    if mode == "open" and not all(isinstance(m, (ReLUNet, MaxoutNet, CPWL1D)) for m in (a, b)):
-        raise CertificateError("claim.mode: open cells decide only continuous models; hardmax needs the exact mode")
-    d = domain.dim
-    if a.input_dim != d or b.input_dim != d or a.output_dim != b.output_dim:
-        raise CertificateError("inputs: the models and the domain do not fit together")
+def _cover_step(cert, mode):
     steps = [s for s in cert["steps"] if s.get("rule") == "cell-cover"]
     if len(steps) != 1 or steps[0].get("status") != "proved":
         raise CertificateError("steps: expected exactly one proved 'cell-cover' step")
     body = steps[0]["certificate"]
     if body.get("mode") != mode:
         raise CertificateError("steps[cell-cover].mode: differs from the claim's mode")
+    return body
+
+
+def _check_tree(models, domain, mode, branches):
+    """Coverage and every branch of the tree (module docstring). Returns, for the
+    witness branches in certificate order, ``(branch, rows, outputs per model)``."""
+    d = domain.dim
     A, bb = domain.halfspaces()
     root_rows = [(tuple(r) + (-c,), "<" if mode == "open" else "<=") for r, c in zip(A, bb)]
     entries = {}
-    for k, e in enumerate(body["branches"]):
+    for k, e in enumerate(branches):
         path = tuple(e["path"])
         if path in entries:
             raise CertificateError(f"branches[{k}]: the path appears twice")
@@ -338,11 +346,10 @@ def check_equivalence_cells(cert: dict, inputs: dict) -> None:
     clash = [p for p in entries if p in internal]
     if clash:
         raise CertificateError(f"branches: the path {list(clash[0])} is both a leaf and an inner node")
-    cells = [p for p, (_, e) in entries.items() if "witness" in e]
+    cells = [tuple(e["path"]) for e in branches if "witness" in e]
     if mode == "open" and not cells:
         raise CertificateError("branches: the open mode needs at least one cell (a full-dimensional domain)")
     checked = set()
-    models = [a, b]
 
     def walk(path, stop_before_last):
         rp = _Replay(models, d, mode)
@@ -351,10 +358,9 @@ def check_equivalence_cells(cert: dict, inputs: dict) -> None:
         for i in range(steps_ + (1 if stop_before_last else 0)):
             if rp.pending is None:
                 raise CertificateError(f"branch {list(path)}: longer than the decisions of the models")
-            labels = [lab for lab, _ in rp.pending]
             node = path[:i]
             if internal.get(node) is None:
-                internal[node] = labels
+                internal[node] = [lab for lab, _ in rp.pending]
             by_label = dict(rp.pending)
             # empty siblings hanging off this node
             for lab, rs in rp.pending:
@@ -362,8 +368,6 @@ def check_equivalence_cells(cert: dict, inputs: dict) -> None:
                 if child in entries and child not in checked and "farkas" in entries[child][1]:
                     _check_empty(rows_ + list(rs), entries[child][1]["farkas"], f"branches[{entries[child][0]}]")
                     checked.add(child)
-            if i == len(path):
-                break
             if path[i] not in by_label:
                 raise CertificateError(f"branch {list(path)}: {path[i]!r} is not an outcome of decision {i}")
             rows_ += list(by_label[path[i]])
@@ -371,13 +375,15 @@ def check_equivalence_cells(cert: dict, inputs: dict) -> None:
                 rp.send(path[i])
         return rp, rows_
 
+    out = []
     for path in cells:
         k, e = entries[path]
         rp, rows_ = walk(path, False)
         if rp.pending is not None:
-            raise CertificateError(f"branches[{k}]: a cell must decide every decision of both models")
-        _check_cell(rows_, e, rp.outputs, f"branches[{k}]", d)
+            raise CertificateError(f"branches[{k}]: a cell must decide every decision of the models")
+        _check_witness(rows_, e, f"branches[{k}]", d)
         checked.add(path)
+        out.append((e, rows_, rp.outputs))
     for path, (k, e) in entries.items():
         if path in checked:
             continue
@@ -395,3 +401,164 @@ def check_equivalence_cells(cert: dict, inputs: dict) -> None:
                 raise CertificateError(f"branches: outcome {lab!r} after {list(node)} is not covered")
     if () not in internal and () not in entries:
         raise CertificateError("branches: the root is not covered")
+    return out
+
+
+@claim_checker("equivalence-cells")
+def check_equivalence_cells(cert: dict, inputs: dict) -> None:
+    """Verify an ``equivalence-cells`` certificate (module docstring)."""
+    a, b, domain = inputs["a"], inputs["b"], inputs["domain"]
+    mode = cert["claim"].get("mode")
+    if mode not in ("open", "exact"):
+        raise CertificateError("claim.mode: expected 'open' or 'exact'")
+    if mode == "open" and not all(isinstance(m, (ReLUNet, MaxoutNet, CPWL1D)) for m in (a, b)):
+        raise CertificateError("claim.mode: open cells decide only continuous models; hardmax needs the exact mode")
+    d = domain.dim
+    if a.input_dim != d or b.input_dim != d or a.output_dim != b.output_dim:
+        raise CertificateError("inputs: the models and the domain do not fit together")
+    body = _cover_step(cert, mode)
+    for k, (e, rows_, outputs) in enumerate(_check_tree([a, b], domain, mode, body["branches"])):
+        _check_equal_maps(rows_, e, outputs, f"cells[{k}]")
+
+
+# -- region counts ------------------------------------------------------------------------
+
+
+def _key(f):
+    for a in f[:-1]:
+        if a:
+            s = abs(a)
+            return tuple(v / s for v in f)
+    return None
+
+
+def _offset_on(f, h):
+    """If f's x-part is a multiple lam of h's, the constant ``f - lam h``; else None."""
+    lam = None
+    for a, b in zip(f[:-1], h[:-1]):
+        if b:
+            lam = a / b if lam is None else lam
+            if a != lam * b:
+                return None
+        elif a:
+            return None
+    return None if lam is None else f[-1] - lam * h[-1]
+
+
+def _facet_system(P, Qr, i):
+    """Rows of P and Q on the hyperplane of P's row i: that row an equality, the
+    others strict, rows parallel to it (read as constants on it) kept as they are."""
+    h = P[i][0]
+    out = []
+    for k, (f, rel) in enumerate(P + Qr):
+        if k == i:
+            out.append((f, "="))
+        elif not any(f[:-1]) or _offset_on(f, h) is not None:
+            out.append((f, "parallel"))
+        else:
+            out.append((f, "<"))
+    return out
+
+
+def _check_facet_rows(P, Qr, ri, rj, where):
+    if not (0 <= ri < len(P) and 0 <= rj < len(Qr)):
+        raise CertificateError(f"{where}: no such rows")
+    kp, kq = _key(P[ri][0]), _key(_neg(Qr[rj][0]))
+    if kp is None or kp != kq:
+        raise CertificateError(f"{where}: the two rows are not one hyperplane seen from both sides")
+
+
+@claim_checker("regions")
+def check_regions(cert: dict, inputs: dict) -> None:
+    """Verify a ``regions`` certificate: the open cells (the activation regions), and
+    for a linear count the facet merges and the separations of the other same-map pairs."""
+    model, domain = inputs["model"], inputs["domain"]
+    claim = cert["claim"]
+    kind, count = claim.get("count_kind"), claim.get("count")
+    if kind not in ("activation", "linear") or isinstance(count, bool) or not isinstance(count, int):
+        raise CertificateError("claim: expected count_kind 'activation' or 'linear' and an integer count")
+    if model.input_dim != domain.dim:
+        raise CertificateError("inputs: the model and the domain do not fit together")
+    body = _cover_step(cert, "open")
+    cells = _check_tree([model], domain, "open", body["branches"])
+    if kind == "activation":
+        if len(cells) != count:
+            raise CertificateError(f"claim.count: {count}, but the certificate has {len(cells)} cells")
+        return
+    steps = [s for s in cert["steps"] if s.get("rule") == "facet-merge"]
+    if len(steps) != 1 or steps[0].get("status") != "proved":
+        raise CertificateError("steps: expected exactly one proved 'facet-merge' step")
+    merge = steps[0]["certificate"]
+    rows_of = [r for _, r, _ in cells]
+    maps = [tuple(o[0]) for _, _, o in cells]
+    parent = list(range(len(cells)))
+
+    def find(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def pair(item, where):
+        i, j = item["cells"]
+        if not (0 <= i < len(cells) and 0 <= j < len(cells)) or i == j:
+            raise CertificateError(f"{where}: no such cells")
+        if maps[i] != maps[j]:
+            raise CertificateError(f"{where}: the two cells carry different affine maps")
+        return i, j
+
+    for k, item in enumerate(merge["merges"]):
+        where = f"merges[{k}]"
+        i, j = pair(item, where)
+        ri, rj = item["rows"]
+        P, Qr = rows_of[i], rows_of[j]
+        _check_facet_rows(P, Qr, ri, rj, where)
+        x = [rational(v, path=f"{where}.point") for v in item["point"]]
+        for idx, (f, rel) in enumerate(_facet_system(P, Qr, ri)):
+            ok = _holds(f, "<=" if rel == "parallel" else rel, x)
+            if not ok:
+                raise CertificateError(f"{where}: the point is not inside the common facet (row {idx})")
+        parent[find(j)] = find(i)
+    apart = {}
+    for k, item in enumerate(merge["apart"]):
+        i, j = pair(item, f"apart[{k}]")
+        apart[(min(i, j), max(i, j))] = (k, i, item)
+    regions = len({find(i) for i in range(len(cells))})
+    if regions != count:
+        raise CertificateError(f"claim.count: {count}, but the merges leave {regions} regions")
+    for i in range(len(cells)):
+        for j in range(i + 1, len(cells)):
+            if maps[i] != maps[j] or find(i) == find(j):
+                continue
+            if (i, j) not in apart:
+                raise CertificateError(f"facet-merge: cells {i} and {j} carry the same map and nothing keeps them apart")
+            k, first, item = apart[(i, j)]
+            P, Qr = (rows_of[i], rows_of[j]) if first == i else (rows_of[j], rows_of[i])
+            given = {}
+            for h in item["hyperplanes"]:
+                _check_facet_rows(P, Qr, h["rows"][0], h["rows"][1], f"apart[{k}]")
+                given[_key(P[h["rows"][0]][0])] = h
+            wanted = {_key(f) for f, _ in P} & {_key(_neg(f)) for f, _ in Qr}
+            wanted.discard(None)
+            for key in wanted:
+                if key not in given:
+                    raise CertificateError(f"apart[{k}]: a hyperplane the two cells could share is not ruled out")
+                h = given[key]
+                system = _facet_system(P, Qr, h["rows"][0])
+                if "parallel" in h:
+                    idx = h["parallel"]
+                    f, rel = system[idx]
+                    if rel != "parallel" or _offset_on(f, P[h["rows"][0]][0]) is None \
+                            or not _offset_on(f, P[h["rows"][0]][0]) > 0:
+                        raise CertificateError(f"apart[{k}]: row {idx} does not keep the closures off the hyperplane")
+                    continue
+                strict_rows = [(f, rel) if rel != "parallel" else (f, "skip") for f, rel in system]
+                _check_empty_on(strict_rows, h["farkas"], f"apart[{k}]")
+
+
+def _check_empty_on(rows_, farkas, where):
+    """As :func:`_check_empty`, refusing multipliers on rows marked "skip"."""
+    for idx, _ in farkas:
+        if isinstance(idx, int) and 0 <= idx < len(rows_) and rows_[idx][1] == "skip":
+            raise CertificateError(f"{where}: the Farkas vector uses a row parallel to the hyperplane")
+    _check_empty([(f, "<=" if rel == "skip" else rel) for f, rel in rows_], farkas, where)

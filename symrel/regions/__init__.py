@@ -1,6 +1,7 @@
 """Exact cells and linear regions of piecewise-linear models (THEORY.md sections 3 and 7).
 
 * :func:`count_regions` — activation or linear regions over a polytope domain;
+* :func:`certify_regions` — the same counts with a certificate (claim ``regions``);
 * :func:`decide_equivalence` — the complete procedure ``a = b on D`` with a
   certificate of every cell, or an exact counterexample;
 * :func:`enumerate_cells` — the underlying exact search over ReLU signs, maxout
@@ -8,6 +9,7 @@
 * :func:`sawtooth_transformer` — the depth family of THEORY.md section 3.
 """
 
+from .certify import certify_regions
 from .count import RegionCount, count_regions, merge_linear_regions
 from .enumerate_cells import Cell, Enumeration, enumerate_cells
 from .equivalence import decide_equivalence
@@ -16,6 +18,7 @@ from .slices import restrict_to_affine_slice
 
 __all__ = [
     "Cell",
+    "certify_regions",
     "Enumeration",
     "RegionCount",
     "count_regions",

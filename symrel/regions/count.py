@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from ..errors import InputError
 from ..exact import Q
 from ..exact.lp import feasibility
-from .enumerate_cells import Enumeration, enumerate_cells
+from .enumerate_cells import Enumeration, _lp, enumerate_cells
 from .model_to_program import is_constant_form
 
 KINDS = ("linear", "activation")
@@ -97,46 +97,75 @@ def _parallel_offset(f, h):
     return f[-1] - lam * h[-1]
 
 
-def share_facet(P, Q_) -> bool:
-    """Whether the closures of the full-dimensional cells P and Q meet in a set of
-    dimension d-1 (decided exactly)."""
+def facet_candidates(P, Q_):
+    """Pairs ``(i, j)``: row i of P and row j of Q bound the same hyperplane from
+    opposite sides (the only places where the closures can share a facet)."""
     keys = {}
-    for f, rel in P.rows:
+    for i, (f, rel) in enumerate(P.rows):
         k = _direction_key(f)
         if k is not None:
-            keys.setdefault(k, f)
-    candidates = []
-    for f, rel in Q_.rows:
+            keys.setdefault(k, i)
+    out, seen = [], set()
+    for j, (f, rel) in enumerate(Q_.rows):
         k = _direction_key(tuple(-v for v in f))
-        if k is not None and k in keys:
-            candidates.append(keys[k])
-    for h in candidates:
-        A, b, strict, ok = [], [], [], True
-        for f, rel in P.rows + Q_.rows:
+        if k is not None and k in keys and k not in seen:
+            seen.add(k)
+            out.append((keys[k], j))
+    return out
+
+
+def facet_evidence(P, Q_):
+    """Decide exactly whether the closures of the open cells P and Q share a facet.
+
+    Returns ``("adjacent", i, j, point)``, a point of the relative interior of the
+    common facet on row i of P (= row j of Q reversed), or ``("apart", reasons)``
+    with, for every candidate hyperplane, a Farkas vector over ``P.rows + Q.rows``
+    (row i read as an equality, the other rows strict) or the index of a parallel
+    row that keeps the closures off that hyperplane."""
+    combined = P.rows + Q_.rows
+    reasons = []
+    for i, j in facet_candidates(P, Q_):
+        h = P.rows[i][0]
+        rows_, used, blocked = [], [], None
+        for k, (f, rel) in enumerate(combined):
+            if k == i:
+                rows_.append((f, "="))
+                used.append(k)
+                continue
             if is_constant_form(f):
+                rows_.append((f, rel))
                 continue
             off = _parallel_offset(f, h)
             if off is not None:
-                if off > 0:  # on H this row reads off <= 0: false, the closures do not meet there
-                    ok = False
+                if off > 0:  # on H this row reads off <= 0: false there
+                    blocked = k
                     break
+                rows_.append((f, rel))
                 continue
-            A.append(list(f[:-1]))
-            b.append(-f[-1])
-            strict.append(True)
-        if not ok:
+            rows_.append((f, "<"))
+            used.append(k)
+        if blocked is not None:
+            reasons.append((i, j, ("parallel", blocked)))
             continue
-        C, d = [list(h[:-1])], [-h[-1]]
-        if not A:
-            return True
-        if feasibility(A, b, C, d, strict=strict).feasible:
-            return True
-    return False
+        point, cert = _lp(rows_, used, {})
+        if point is not None:
+            return ("adjacent", i, j, point)
+        reasons.append((i, j, ("farkas", cert)))
+    return ("apart", reasons)
 
 
-def merge_linear_regions(cells, model_index: int = 0):
+def share_facet(P, Q_) -> bool:
+    """Whether the closures of the full-dimensional cells P and Q meet in a set of
+    dimension d-1 (decided exactly, :func:`facet_evidence`)."""
+    return facet_evidence(P, Q_)[0] == "adjacent"
+
+
+def merge_linear_regions(cells, model_index: int = 0, evidence: bool = False):
     """Union-find over cells with equal affine maps, joined across shared facets.
-    Returns ``(number of regions, region index of each cell, LPs used)``."""
+    Returns ``(number of regions, region index of each cell, LPs used)``; with
+    ``evidence``, also the merges ``(i, j, row_i, row_j, point)`` and, for every
+    same-map pair left in different regions, its ``(i, j, reasons)`` from
+    :func:`facet_evidence`."""
     parent = list(range(len(cells)))
 
     def find(i):
@@ -148,18 +177,25 @@ def merge_linear_regions(cells, model_index: int = 0):
     groups: dict = {}
     for i, c in enumerate(cells):
         groups.setdefault(tuple(c.outputs[model_index]), []).append(i)
-    tests = 0
+    tests, merges, apart = 0, [], []
     for members in groups.values():
         for a_pos, i in enumerate(members):
             for j in members[a_pos + 1 :]:
                 if find(i) == find(j):
                     continue
                 tests += 1
-                if share_facet(cells[i], cells[j]):
+                ev = facet_evidence(cells[i], cells[j])
+                if ev[0] == "adjacent":
                     parent[find(j)] = find(i)
+                    merges.append((i, j, ev[1], ev[2], ev[3]))
+                else:
+                    apart.append((i, j, ev[1]))
     roots = {}
     region_of = [roots.setdefault(find(i), len(roots)) for i in range(len(cells))]
-    return len(roots), region_of, tests
+    if not evidence:
+        return len(roots), region_of, tests
+    apart = [(i, j, r) for i, j, r in apart if find(i) != find(j)]
+    return len(roots), region_of, tests, merges, apart
 
 
 def _is_full_dimensional(cell) -> bool:

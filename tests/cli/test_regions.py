@@ -60,3 +60,12 @@ def test_plot_svg_of_a_1d_function(run_cli, tmp_path):
     d.write_text('{"symrel": 1, "kind": "box", "bounds": [[-1, 3]]}')
     code, out, err = run_cli("regions", f, "--domain", d, "--plot", svg)
     assert code == 0 and out.splitlines()[-1] == "3" and b"<svg" in svg.read_bytes()
+
+
+def test_certificate_of_the_count_checks(run_cli, files, tmp_path):
+    m, d = files
+    cert = tmp_path / "count.json"
+    code, out, err = run_cli("regions", m, "--domain", d, "--certificate", cert)
+    assert code == 0 and out.splitlines()[-1] == "7"
+    code, out, err = run_cli("check-certificate", cert)
+    assert code == 0 and out.splitlines()[-1] == "checked"

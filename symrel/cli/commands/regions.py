@@ -1,5 +1,5 @@
 """``symrel regions MODEL.json --domain D.json [--kind linear|activation] [--plot out.png]
-[--jobs N] [--max-cells N] [--ties] [--progress] [--json]``.
+[--jobs N] [--max-cells N] [--ties] [--progress] [--certificate C.json] [--json]``.
 
 Counts the linear (default) or activation regions of a model over a domain exactly and
 prints the count alone on the last line; ``--json`` prints ``{count, kind, cells, time,
@@ -25,6 +25,7 @@ def register(sub):
     p.add_argument("--max-cells", type=int, default=None, help="stop (exit 3) beyond this many cells")
     p.add_argument("--ties", action="store_true", help="also count lower-dimensional tie cells (hardmax)")
     p.add_argument("--progress", action="store_true", help="show progress on standard error")
+    p.add_argument("--certificate", help="also write a certificate of the count (claim kind 'regions'; exact LPs)")
     add_json_flag(p)
     p.set_defaults(func=run)
 
@@ -62,6 +63,15 @@ def run(args) -> int:
         from ...regions.plot import plot_regions
 
         plot_regions(res, args.plot)
+    if args.certificate:
+        from ...fileformat import write_json_atomic
+        from ...proof.io import certificate_of
+        from ...regions import certify_regions
+
+        proof = certify_regions(model, domain, kind=args.kind, max_cells=args.max_cells)
+        if proof.claim_data.get("count") != res.count:  # pragma: no cover - would be a bug
+            raise InputError("internal error: the certified count differs from the count")
+        write_json_atomic(args.certificate, certificate_of(proof))
     if args.json:
         print_json(res.to_json())
     else:
