@@ -111,3 +111,13 @@ def test_relu_maxout_and_compiled_transformer_chain():
     proof = decide_equivalence(net, broken, D)
     assert proof.result == "refuted"
     assert net.evaluate(proof.counterexample) != broken.evaluate(proof.counterexample)
+
+
+def test_process_pool_gives_a_checkable_certificate():
+    from concurrent.futures import ProcessPoolExecutor
+
+    net = small_relu_net()
+    with ProcessPoolExecutor(max_workers=2) as ex:
+        proof = decide_equivalence(net, relu_to_maxout(net), D2, executor=ex)
+    assert proof.result == "proved"
+    assert check_certificate(_roundtrip(certificate_of(proof)))["result"] == "checked"
