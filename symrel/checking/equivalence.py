@@ -11,8 +11,8 @@ to know *which* rule was used, and recomputes every number the step asserts:
   node's terms; each dropped term has the recorded exact lower bound of
   ``kept - dropped`` over the box, and that bound is >= 0;
 * ReLU signs: the recorded lower (upper) bound is the exact minimum (maximum) over the
-  box and is >= 0 (<= 0); pairs ``ReLU(z) - ReLU(-z) = z`` have opposite forms and output
-  columns; a ReLU of undetermined sign is the node ``max(0, z)``;
+  box and is >= 0 (<= 0); pairs ``c ReLU(z) + c' ReLU(-z) = c z + (c + c') max(0, -z)``
+  have opposite pre-activations; a ReLU of undetermined sign is the node ``max(0, z)``;
 * hardmax heads: ``value = alpha * score + beta`` coefficient by coefficient (then the
   head returns ``alpha * max + beta``), or an argmax set with the recorded positive margins;
 * every intermediate state (Transformer), layer output and read-out is compared with the
@@ -274,14 +274,20 @@ def _attention(att, state, recs_all, R):
         vs = [_mat_apply(head.WV, c) for c in state]
         const_q = all(not f[1] for q in qs for f in q)
         const_k = all(not f[1] for k in ks for f in k)
-        if not (const_q or const_k) or len(recs) != T:
+        if not (const_q or const_k or len(qs[0]) == 1) or len(recs) != T:
             R.fail("a head with quadratic scores, or without one record per query token")
         WO = rows(head.WO)
         for t, rec in enumerate(recs):
             if const_q:
                 scores = [_lin([(q[0], k) for q, k in zip(qs[t], ks[s])]) for s in range(T)]
-            else:
+            elif const_k:
                 scores = [_lin([(k[0], q) for q, k in zip(qs[t], ks[s])]) for s in range(T)]
+            else:   # a one-dimensional query of fixed sign: the argmax of q k_s is that of sign * k_s
+                sign, bound = rec["query_sign"][0], rational(rec["query_sign"][1])
+                lo, hi = R.bounds(qs[t][0])
+                if not ((sign == "+" and lo == bound and lo > 0) or (sign == "-" and hi == bound and hi < 0)):
+                    R.fail(f"query sign bound {bound} of token {t} is not the exact bound of a fixed sign")
+                scores = [k[0] if sign == "+" else _neg(k[0]) for k in ks]
             if rec["rule"] == "max":
                 alphas, betas = [rational(a) for a in rec["alpha"]], [rational(b) for b in rec["beta"]]
                 if len(alphas) != len(vs[0]) or len(betas) != len(vs[0]):
@@ -328,21 +334,33 @@ def _feedforward(ff, state, recs_all, R):
     new = []
     for t, col in enumerate(state):
         pre = _mat_apply(ff.W1, col, ff.b1)
-        out = []
+        out, outcols = [], list(cols)
         for h, z in enumerate(pre):
             rec = recs_all[h][t]
-            if rec[0] == "pair":
+            if rec[0] == "pair":    # c_h ReLU(z) + c_g ReLU(-z) = c_h z + (c_h + c_g) max(0, -z)
                 g = int(rec[1])
-                if not (0 <= g < ff.hidden) or g == h or recs_all[g][t] != ["pair", h]:
+                if not (0 <= g < ff.hidden) or g == h or recs_all[g][t][:2] != ["pair", h]:
                     R.fail(f"hidden unit {h}, token {t}: pair partner {g} does not name it back")
-                if _key(pre[g]) != _key(_neg(z)) or cols[g] != tuple(-a for a in cols[h]):
-                    R.fail(f"hidden units {h} and {g}, token {t}: not ReLU(z) and ReLU(-z) with opposite outputs")
-                out.append(z if h < g else ZERO_F)
+                if _key(pre[g]) != _key(_neg(z)):
+                    R.fail(f"hidden units {h} and {g}, token {t}: pre-activations are not z and -z")
+                if h < g:
+                    out.append(z)
+                    continue
+                residual = tuple(a + c for a, c in zip(cols[h], cols[g]))
+                if any(residual):
+                    if len(rec) != 3:
+                        R.fail(f"hidden unit {h}, token {t}: columns not opposite, the max(0, -z) facts are missing")
+                    out.append(R.max_of([ZERO_F, z], rec[2]))
+                    outcols[h] = residual
+                else:
+                    if len(rec) != 2:
+                        R.fail(f"hidden unit {h}, token {t}: unexpected facts for an exact pair")
+                    out.append(ZERO_F)
             else:
                 out.append(R.relu(z, rec))
         col = list(col)
         for r in range(ff.width):
-            pairs = [(cols[h][r], v) for h, v in enumerate(out) if cols[h][r] != 0 and (v[0] != 0 or v[1])]
+            pairs = [(outcols[h][r], v) for h, v in enumerate(out) if outcols[h][r] != 0 and (v[0] != 0 or v[1])]
             if pairs or b2[r] != 0:
                 col[r] = _lin([(Q(1), col[r])] + pairs, b2[r])
         new.append(col)

@@ -28,7 +28,7 @@ counterexample search on failure.
 
 from __future__ import annotations
 
-from ..errors import InputError
+from ..errors import InputError, SymrelError
 from ..exact import format_rational
 from ..models import CPWL1D, Box, MaxoutNet, ReLUNet, Transformer
 from ..proof import OPEN, PROVED, REFUTED, Proof, Step
@@ -141,7 +141,12 @@ def _decide(a, b, domain, executor, max_cells, proof, reason) -> Proof:
                        f"{reason}; the complete decision procedure is not available ({err})"))
         return proof
     kwargs = {} if max_cells is None else {"max_cells": max_cells}
-    decided = decide_equivalence(a, b, domain, executor=executor, **kwargs)
+    try:
+        decided = decide_equivalence(a, b, domain, executor=executor, **kwargs)
+    except SymrelError as err:
+        proof.add(Step("Decide A = B on D by the complete linear-regions procedure", "regions-decision", {}, OPEN,
+                       f"{reason}; the complete decision procedure does not apply: {err}"))
+        return proof
     if isinstance(decided, Proof):
         if decided.counterexample is not None:
             x = decided.counterexample

@@ -7,14 +7,17 @@ state Sigma_b to Sigma_(b+1)", established by
 
 * feed-forward sublayer, per hidden unit and token (token-wise, shared weights):
   ``relu-fixed-sign`` (exact bound), ``relu-pair-identity`` (two hidden units with
-  pre-activations z and -z and opposite output columns contribute
-  ``ReLU(z) - ReLU(-z) = z``), or ``relu-as-max-node``;
+  pre-activations z and -z and output columns c, c' contribute
+  ``c ReLU(z) + c' ReLU(-z) = c z + (c + c') ReLU(-z)``, so ``c z`` when ``c' = -c``: the
+  linear move ``u = ReLU(u) - ReLU(-u)``), or ``relu-as-max-node``;
 * attention sublayer, per head and query token, with scores affine (a constant query or
   constant keys):
   ``hardmax-max-head``: every value coordinate is ``alpha * score + beta``; hardmax
   averages over the argmax set, where all scores equal the max, so the head returns
   ``alpha * max_s score_s + beta`` whatever the ties; the max is a node in normal form
   (``drop-dominated``: e.g. ``max(-B, l_1, .., l_k)`` drops ``-B`` on D);
+  ``hardmax-query-sign``: a one-dimensional query of fixed sign on D scales the scores
+  without moving the argmax;
   ``hardmax-argmax-set``: a set of keys with one score form beats every other key by a
   proved positive margin, so the head returns the mean of their values (a selection
   head when the winner is unique).
@@ -85,8 +88,9 @@ def embedding_state(t: Transformer) -> State:
 # -- feed-forward --------------------------------------------------------------------------
 def feedforward_step(ff: FeedForward, state: State, ctx: Context) -> tuple[State, list]:
     """The feed-forward sublayer on every token; returns the new state and, per hidden
-    unit, the record of each token (``["+", lo]``, ``["-", hi]``, ``["pair", h']``,
-    ``["node", facts]``)."""
+    unit, the record of each token (``["+", lo]``, ``["-", hi]``, ``["pair", h']`` (the
+    second of a pair carries the facts of ``max(0, -z)`` when the columns are not
+    opposite), ``["node", facts]``)."""
     W1, W2cols = sparse_rows(ff.W1), sparse_columns(ff.W2)
     b1, b2 = flat(ff.b1), flat(ff.b2)
     neg_cols = [tuple((r, -a) for r, a in col) for col in W2cols]
@@ -105,23 +109,33 @@ def feedforward_step(ff: FeedForward, state: State, ctx: Context) -> tuple[State
                 values[h], recs[h] = ZERO_FORM, ["-", format_rational(hi)]
             else:
                 open_units.setdefault(z.key(), []).append(h)
-        for h, z in enumerate(pre):            # pairs ReLU(z) - ReLU(-z) = z
+        extra: list[tuple[list, Form]] = []    # (output column, value) beyond W2's own columns
+        for h, z in enumerate(pre):            # pairs: ReLU(z) = z + ReLU(-z)
             if recs[h] is not None:
                 continue
             partners = open_units.get((-z).key(), [])
-            mate = next((g for g in partners if recs[g] is None and g != h and tuple(W2cols[g]) == neg_cols[h]), None)
-            if mate is not None:
-                values[h], recs[h] = z, ["pair", mate]
-                values[mate], recs[mate] = ZERO_FORM, ["pair", h]
+            mate = next((g for g in partners if recs[g] is None and g != h), None)
+            if mate is None:
+                continue
+            values[h], recs[h] = z, ["pair", mate]
+            values[mate], recs[mate] = ZERO_FORM, ["pair", h]
+            if tuple(W2cols[mate]) != neg_cols[h]:   # c_h ReLU(z) + c_g ReLU(-z) = c_h z + (c_h + c_g) ReLU(-z)
+                ctx.hints.append(z)
+                node, facts = reg.max_of([ZERO_FORM, pre[mate]])
+                recs[mate].append(facts)
+                residual: dict[int, object] = {}
+                for r, a in W2cols[h] + W2cols[mate]:
+                    residual[r] = residual.get(r, 0) + a
+                extra.append(([(r, a) for r, a in sorted(residual.items()) if a], node))
         for h, z in enumerate(pre):
             if recs[h] is None:
                 ctx.hints.append(z)
                 values[h], facts = reg.max_of([ZERO_FORM, z])
                 recs[h] = ["node", facts]
         acc: dict[int, list] = {}
-        for h, v in enumerate(values):
+        for column, v in [(W2cols[h], v) for h, v in enumerate(values)] + extra:
             if v is not ZERO_FORM and (v.coeffs or v.const):
-                for r, a in W2cols[h]:
+                for r, a in column:
                     acc.setdefault(r, []).append((a, v))
         new_col = list(col)
         for r in set(acc) | {r for r, c in enumerate(b2) if c}:
@@ -174,6 +188,18 @@ def head_rule(scores: list[Form], values: list[list[Form]], ctx: Context) -> tup
                    "is not fixed on D (no rule applies)")
 
 
+def query_sign_scores(q: Form, keys: list[Form], ctx: Context, head: int) -> tuple[list[Form], list]:
+    """Rule ``hardmax-query-sign``: for a one-dimensional query q with a fixed sign on D
+    (an exact bound), the argmax set of ``q * k_s`` over s is that of ``sign * k_s``."""
+    lo, hi = q.range(ctx.registry.ranges)
+    if lo > 0:
+        return keys, ["+", format_rational(lo)]
+    if hi < 0:
+        return [-k for k in keys], ["-", format_rational(hi)]
+    raise Obstacle(f"head {head + 1}: the scores multiply two non-constant forms and the query's sign is "
+                   "not fixed on D")
+
+
 def attention_step(att, state: State, ctx: Context) -> tuple[State, list]:
     """The attention sublayer: every head reads the same state; returns the new state and
     per head the record of each query token."""
@@ -190,18 +216,24 @@ def attention_step(att, state: State, ctx: Context) -> tuple[State, list]:
         vs = [apply_rows(WV, col) for col in state]
         const_q = all(f.is_constant() for q in qs for f in q)
         const_k = all(f.is_constant() for k in ks for f in k)
-        if not (const_q or const_k):
+        if not (const_q or const_k or len(head.WQ.to_list()) == 1):
             raise Obstacle(f"head {hi + 1}: the scores multiply two non-constant forms (quadratic on D)")
         cache: dict[tuple, tuple] = {}
         recs = []
         for t in range(T):
             ckey = tuple(f.key() for f in qs[t]) if const_q else ("t", t)
             if ckey not in cache:
+                sign = None
                 if const_q:
                     scores = [combine([(q.const, k) for q, k in zip(qs[t], ks[s])]) for s in range(T)]
-                else:
+                elif const_k:
                     scores = [combine([(k.const, q) for q, k in zip(qs[t], ks[s])]) for s in range(T)]
-                cache[ckey] = head_rule(scores, vs, ctx)
+                else:  # one query coordinate of fixed sign on D: hardmax of q * k_s is hardmax of sign * k_s
+                    scores, sign = query_sign_scores(qs[t][0], [k[0] for k in ks], ctx, hi)
+                out, rec = head_rule(scores, vs, ctx)
+                if sign is not None:
+                    rec = {**rec, "query_sign": sign}
+                cache[ckey] = out, rec
             out, rec = cache[ckey]
             recs.append(rec)
             for r, f in enumerate(out):
