@@ -42,7 +42,7 @@ MINIMAL_DIGITS = 60
 def integer_squares(N: int) -> tuple[int, ...]:
     """Nonnegative integers whose squares sum to ``N >= 0``, fewest found first
     (no zeros; ``()`` for 0). Cost: a square root, plus a sympy search."""
-    from sympy.solvers.diophantine.diophantine import sum_of_four_squares, sum_of_squares, sum_of_three_squares
+    from sympy.solvers.diophantine.diophantine import sum_of_four_squares, sum_of_three_squares
 
     N = int(N)
     if N < 0:
@@ -54,7 +54,7 @@ def integer_squares(N: int) -> tuple[int, ...]:
         return (root,)
     digits = len(str(N))
     if digits <= TWO_SQUARES_DIGITS:
-        two = next(sum_of_squares(N, 2, zeros=True), None)
+        two = _two_squares(N)
         if two is not None:
             return _nonzero(two)
     if digits <= MINIMAL_DIGITS:
@@ -64,6 +64,26 @@ def integer_squares(N: int) -> tuple[int, ...]:
         if m % 8 != 7:
             return _nonzero(sum_of_three_squares(N))
     return _nonzero(sum_of_four_squares(N))
+
+
+def _two_squares(N: int) -> tuple[int, int] | None:
+    """``(a, b)`` with ``a^2 + b^2 = N``, or None when there is none (a prime
+    ``= 3 mod 4`` to an odd power). Factors N; composes the primes'
+    representations by ``(a^2+b^2)(c^2+d^2) = (ac-bd)^2 + (ad+bc)^2``."""
+    from sympy import factorint
+    from sympy.solvers.diophantine.diophantine import prime_as_sum_of_two_squares
+
+    a, b = 1, 0
+    for p, e in factorint(N).items():
+        if p % 4 == 3:
+            if e % 2:
+                return None
+            a, b = a * p ** (e // 2), b * p ** (e // 2)
+            continue
+        c, d = (1, 1) if p == 2 else prime_as_sum_of_two_squares(p)
+        for _ in range(e):
+            a, b = a * c - b * d, a * d + b * c
+    return a, b
 
 
 def _nonzero(values) -> tuple[int, ...]:
