@@ -1,6 +1,6 @@
-"""``symrel proofs [DIR] --out OUT [--format md,tex,html,json] [--jobs N]``.
+"""Re-check the statements of Papers A and B and write their reports.
 
-Runs every proof script of DIR (default: the scripts shipped with symrel, which
+``symrel proofs [DIR] --out OUT [--format md,tex,html,json] [--jobs N]`` runs every proof script of DIR (default: the scripts shipped with symrel, which
 re-check the statements of Papers A and B), shows progress on standard error,
 writes one report per statement and an index into OUT, and prints a summary
 table. Exit 0 only when every statement is proved on all its instances (and,
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 def register(sub):
     p = sub.add_parser("proofs", help="re-check the statements of both papers and write their reports",
-                       description=__doc__.splitlines()[0])
+                       description=__doc__.split("\n\n")[1].replace("``", ""))
     p.add_argument("dir", nargs="?", default=None, help="folder of proof scripts (default: the shipped ones)")
     p.add_argument("--out", default="symrel-proofs", help="output folder (default: ./symrel-proofs)")
     p.add_argument("--format", default="md", help="comma-separated formats: md (default), tex, html, json")
