@@ -1,7 +1,8 @@
 """Re-check the statements of Papers A and B and write their reports.
 
-``symrel proofs [DIR] --out OUT [--format md,tex,html,json] [--jobs N]`` runs every proof script of DIR (default: the scripts shipped with symrel, which
-re-check the statements of Papers A and B), shows progress on standard error,
+``symrel proofs [DIR] --out OUT [--format md,tex,html,json] [--jobs N]`` runs every
+proof script of DIR (default: the scripts shipped with symrel, which re-check the
+statements of Papers A and B), shows progress on standard error,
 writes one report per statement and an index into OUT, and prints a summary
 table. Exit 0 only when every statement is proved on all its instances (and,
 with json, every certificate passes check-certificate), 1 otherwise.
