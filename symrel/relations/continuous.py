@@ -42,13 +42,13 @@ import sympy
 from mpmath import iv
 
 from ..errors import InputError, UndecidedError
-from ..exact import Q, Rational, rational, to_float
+from ..exact import Q, Rational, floor, rational, to_float
 from ..models.interpolate import interpolating_relu_net
 from .table import RelationFeatures
 
 #: Working precision (bits) of the interval arithmetic.
 PRECISION = 113
-#: Relative outward padding of every exp enclosure, in units of 2^-(PRECISION - 10).
+#: Functions whose presence in a second derivative rules out the h^2 bound.
 _NONSMOOTH = (sympy.Heaviside, sympy.DiracDelta, sympy.Piecewise, sympy.Min, sympy.Max, sympy.Abs, sympy.sign)
 
 
@@ -189,7 +189,7 @@ def _locate(nodes, t):
     """The cell index i with ``nodes[i] <= t <= nodes[i+1]`` and the local coordinate."""
     n = len(nodes) - 1
     h = nodes[1] - nodes[0]
-    i = min(max(int((t - nodes[0]) // h), 0), n - 1)
+    i = min(max(floor((t - nodes[0]) / h), 0), n - 1)
     return i, (t - nodes[i]) / h
 
 
@@ -198,12 +198,8 @@ def _round_node(value_iv, bits: int) -> tuple[Rational, Rational]:
     lo, hi = interval_bounds(value_iv)
     scale = 2**bits
     mid = (lo + hi) / 2
-    approx = Q(int(round(mid * scale)), scale) if False else Q(_nearest_int(mid * scale), scale)
+    approx = Q(floor(mid * scale + Q(1, 2)), scale)
     return approx, max(approx - lo, hi - approx)
-
-
-def _nearest_int(q: Rational) -> int:
-    return int((q + Q(1, 2)).numerator // (q + Q(1, 2)).denominator)
 
 
 def cpwl_kernel_features(kernel, variables=None, *, box=((0, 1), (0, 1)), grid: int = 8, node_bits: int = 48) -> KernelFit:
