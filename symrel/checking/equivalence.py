@@ -255,12 +255,15 @@ def _recorded_state(obj, T):
     return out
 
 
+def _sparse(M):
+    return [[(j, a) for j, a in enumerate(row) if a != 0] for row in rows(M)]
+
+
 def _mat_apply(M, col, bias=None):
-    out = []
-    b = flat(bias) if bias is not None else None
-    for i, row in enumerate(rows(M)):
-        out.append(_lin([(a, col[j]) for j, a in enumerate(row) if a != 0], b[i] if b is not None else ZERO))
-    return out
+    """``M col (+ bias)`` for a matrix given dense or as :func:`_sparse` rows."""
+    sp = M if isinstance(M, list) else _sparse(M)
+    b = flat(bias) if bias is not None else [ZERO] * len(sp)
+    return [_lin([(a, col[j]) for j, a in row], c) for row, c in zip(sp, b)]
 
 
 def _attention(att, state, recs_all, R):
@@ -269,9 +272,10 @@ def _attention(att, state, recs_all, R):
     T = len(state)
     add = [dict() for _ in range(T)]
     for head, recs in zip(att.heads, recs_all):
-        qs = [_mat_apply(head.WQ, c) for c in state]
-        ks = [_mat_apply(head.WK, c) for c in state]
-        vs = [_mat_apply(head.WV, c) for c in state]
+        WQ, WK, WV = _sparse(head.WQ), _sparse(head.WK), _sparse(head.WV)
+        qs = [_mat_apply(WQ, c) for c in state]
+        ks = [_mat_apply(WK, c) for c in state]
+        vs = [_mat_apply(WV, c) for c in state]
         const_q = all(not f[1] for q in qs for f in q)
         const_k = all(not f[1] for k in ks for f in k)
         if not (const_q or const_k or len(qs[0]) == 1) or len(recs) != T:
@@ -331,9 +335,9 @@ def _feedforward(ff, state, recs_all, R):
     W2 = rows(ff.W2)
     cols = [tuple(W2[r][h] for r in range(ff.width)) for h in range(ff.hidden)]
     b2 = flat(ff.b2)
-    new = []
+    new, W1 = [], _sparse(ff.W1)
     for t, col in enumerate(state):
-        pre = _mat_apply(ff.W1, col, ff.b1)
+        pre = _mat_apply(W1, col, ff.b1)
         out, outcols = [], list(cols)
         for h, z in enumerate(pre):
             rec = recs_all[h][t]
@@ -359,10 +363,15 @@ def _feedforward(ff, state, recs_all, R):
             else:
                 out.append(R.relu(z, rec))
         col = list(col)
+        add: dict[int, list] = {}
+        for h, v in enumerate(out):
+            if v[0] != 0 or v[1]:
+                for r, a in enumerate(outcols[h]):
+                    if a != 0:
+                        add.setdefault(r, []).append((a, v))
         for r in range(ff.width):
-            pairs = [(outcols[h][r], v) for h, v in enumerate(out) if outcols[h][r] != 0 and (v[0] != 0 or v[1])]
-            if pairs or b2[r] != 0:
-                col[r] = _lin([(Q(1), col[r])] + pairs, b2[r])
+            if r in add or b2[r] != 0:
+                col[r] = _lin([(Q(1), col[r])] + add.get(r, []), b2[r])
         new.append(col)
     return new
 

@@ -25,6 +25,8 @@ def register(sub):
     p.add_argument("--certificate", help="write the certificate (proved claims only)")
     p.add_argument("--counterexample", help="write the counterexample as a points file (refuted claims only)")
     p.add_argument("--complete", action="store_true", help="use the complete linear-regions decision procedure")
+    p.add_argument("--max-cells", type=int, default=None,
+                   help="cell limit of the complete procedure when the layers do not correspond (then open)")
     add_json_flag(p)
     p.set_defaults(func=run)
 
@@ -35,7 +37,7 @@ def run(args) -> int:
 
     a, b = load_model(args.a), load_model(args.b)
     domain = load_domain(args.domain)
-    proof = prove_equivalence(a, b, domain, complete=args.complete)
+    proof = prove_equivalence(a, b, domain, complete=args.complete, max_cells=args.max_cells)
     out = {"result": proof.result, "steps": len(proof.steps), "summary": proof.summary()}
     if proof.result == "proved":
         if args.certificate:

@@ -1,0 +1,78 @@
+import copy
+import json
+import random
+
+import pytest
+
+from symrel.checking import CertificateError, check_certificate
+from symrel.compiler import compile_maxout, compile_model
+from symrel.models import Box
+from symrel.models.random import random_cpwl1d, random_maxout_net, random_relu_net
+from symrel.proof.io import certificate_of
+from symrel.proofrun.tamper import altered, numbers_in
+from symrel.prover import prove_equivalence
+
+
+def _cert(a, b, D):
+    proof = prove_equivalence(a, b, D)
+    assert proof.result == "proved"
+    return json.loads(json.dumps(certificate_of(proof)))
+
+
+@pytest.fixture(scope="module")
+def small_cert():
+    net = random_maxout_net(random.Random(2), 2, [2, 2], rank=3, max_num=6, max_den=3)
+    D = Box([[-1, 1], ["-1/2", 1]])
+    return _cert(net, compile_maxout(net, D).transformer, D)
+
+
+def test_certificates_of_every_model_kind_are_accepted():
+    rng = random.Random(4)
+    relu = random_relu_net(rng, 2, [3, 2], max_num=5, max_den=3)
+    D = Box.cube(2)
+    assert check_certificate(_cert(relu, compile_model(relu, D).transformer, D))["result"] == "checked"
+    f = random_cpwl1d(rng, 4)
+    D1 = Box([[-25, 25]])
+    assert check_certificate(_cert(f, compile_model(f, D1).transformer, D1))["result"] == "checked"
+    net = random_maxout_net(rng, 2, [3], rank=2, max_num=5, max_den=3)
+    assert check_certificate(_cert(net, net, D))["result"] == "checked"      # maxout against maxout
+
+
+def test_every_altered_number_is_rejected(small_cert):
+    assert check_certificate(small_cert)["result"] == "checked"
+    paths = [p for p, _ in numbers_in(small_cert) if p.startswith("steps")]
+    rng = random.Random(0)
+    sample = paths if len(paths) <= 120 else rng.sample(paths, 120)
+    for path in sample:
+        with pytest.raises(CertificateError):
+            check_certificate(altered(small_cert, path, "1/1000000"))
+
+
+@pytest.mark.parametrize("change", ["drop_step", "swap_steps", "status", "rule", "input", "node_range", "outputs"])
+def test_structural_tampering_is_rejected(small_cert, change):
+    cert = copy.deepcopy(small_cert)
+    steps = cert["steps"]
+    if change == "drop_step":
+        del steps[3]
+    elif change == "swap_steps":
+        steps[3], steps[4] = steps[4], steps[3]
+    elif change == "status":
+        steps[-1]["status"] = "open"
+    elif change == "rule":
+        steps[1]["rule"] = "linear-identity"
+    elif change == "input":
+        cert["inputs"]["a"]["object"]["layers"][0]["units"][0]["pieces"][0]["b"] = "7/3"
+    elif change == "node_range":
+        node = next(n for s in steps for n in s["certificate"].get("nodes", []))
+        node["range"][1] = "1000"
+    elif change == "outputs":
+        steps[-1]["certificate"]["outputs"][0][0] = "123"
+    with pytest.raises(CertificateError) as err:
+        check_certificate(cert)
+    assert "step" in str(err.value) or "inputs" in str(err.value)
+
+
+def test_failure_message_names_the_step(small_cert):
+    path = next(p for p, _ in numbers_in(small_cert) if ".hidden" in p)
+    with pytest.raises(CertificateError, match=r"^step \d+ "):
+        check_certificate(altered(small_cert, path, "1/3"))
