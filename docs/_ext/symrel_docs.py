@@ -297,11 +297,20 @@ class SymrelStatements(SphinxDirective):
 _LITERAL_SPAN = re.compile(r"(``.+?``)")
 
 
+# a "*" that can neither open emphasis (``*word``) nor close it (``word*``), such as the
+# multiplication sign in "+, *, powers"; reST would warn about an unclosed emphasis
+_LONE_STAR = re.compile(r"(?<![\w*)\]'\"`\\])\*(?![\w*(\['\"`])")
+
+
 def _escape_bars(line: str) -> str:
     """``|x|`` outside literals is reST's substitution syntax; in symrel's docstrings it
-    is always an absolute value or a norm, so it is shown as written."""
+    is always an absolute value or a norm, so it is shown as written. A lone ``*`` (a
+    product sign) is shown as written too."""
+    bullet = re.match(r"\s*\* ", line)  # a bullet list item keeps its "* "
+    head, line = (line[:bullet.end()], line[bullet.end():]) if bullet else ("", line)
     parts = _LITERAL_SPAN.split(line)
-    return "".join(p if i % 2 else re.sub(r"(?<!\\)\|", r"\\|", p) for i, p in enumerate(parts))
+    return head + "".join(p if i % 2 else _LONE_STAR.sub(r"\\*", re.sub(r"(?<!\\)\|", r"\\|", p))
+                          for i, p in enumerate(parts))
 
 
 def escape_docstring_bars(app, what, name, obj, options, lines: list[str]) -> None:

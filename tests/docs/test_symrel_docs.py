@@ -41,3 +41,15 @@ def test_inline_keeps_literals_and_nothing_else():
 
 def test_expected_output_marks_blank_lines():
     assert symrel_docs._expected(["a  ", "", "b"]) == ["a", "<BLANKLINE>", "b"]
+
+
+def test_lone_product_sign_escaped_but_emphasis_kept():
+    lines = ["Supports +, *, integer powers; a *proved* claim, **bold**, ``a*b`` and 2*B."]
+    symrel_docs.escape_docstring_bars(None, "function", "f", None, {}, lines)
+    assert lines == [r"Supports +, \*, integer powers; a *proved* claim, **bold**, ``a*b`` and 2*B."]
+
+
+def test_bullet_items_keep_their_star():
+    lines = ["* :mod:`.taylor`: exact |x| enclosures", "  * nested, +, *, item"]
+    symrel_docs.escape_docstring_bars(None, "module", "m", None, {}, lines)
+    assert lines == [r"* :mod:`.taylor`: exact \|x\| enclosures", r"  * nested, +, \*, item"]
