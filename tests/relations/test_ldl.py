@@ -70,3 +70,14 @@ def test_random_perturbations_are_refused_with_witness():
 def test_non_square_refused():
     with pytest.raises(DimensionError):
         ldl_psd(matrix([[1, 2]]))
+
+
+def test_sixty_by_sixty_rank_deficient_and_perturbed():
+    rel = random_gram_relation(60, 35, seed=60, size=2, max_den=2)
+    cert = ldl_psd(rel.R)
+    assert cert.psd and cert.rank == 35
+    _check_certificate(rel.R, cert)
+    n = 60
+    E = from_rationals([[Q(-1, 10**6) if i == j == 59 else Q(0) for j in range(n)] for i in range(n)], (n, n))
+    w = ldl_psd(rel.R + E)
+    assert not w.psd and quadratic_form(rel.R + E, w.z) == w.value < 0
