@@ -18,26 +18,23 @@ Run: ``python -m benchmarks.bench_relations [n] [--plot PATH]``.
 from __future__ import annotations
 
 import sys
-import time
 
 from symrel.exact import ground_types
 
+from .bench_eval import _best
+
 
 def _timed(fn, repeat: int = 1):
-    best, out = None, None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = fn()
-        dt = time.perf_counter() - t
-        best = dt if best is None else min(best, dt)
-    return best, out
+    """(best time of ``repeat`` runs, result)."""
+    return _best(fn, repeat)
 
 
-def factorisation_rows(n: int = 60, rank: int = 40, small: int = 10, seed: int = 0) -> list[dict]:
+def factorisation_rows(n: int = 60, rank: int | None = None, small: int = 10, seed: int = 0) -> list[dict]:
     from symrel.exact import rows as entries
     from symrel.relations.examples import random_gram_relation
     from symrel.relations.ldl import ldl_psd
 
+    rank = 2 * n // 3 if rank is None else rank
     R = random_gram_relation(n, rank, seed=seed).R
     t_ldl, cert = _timed(lambda: ldl_psd(R), repeat=3)
     assert cert.psd and cert.rank == rank
