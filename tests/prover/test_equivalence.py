@@ -96,17 +96,17 @@ def test_wrong_domain_is_refuted_outside_the_first_box(seed):
     assert net.evaluate(x) != t.evaluate(x)
 
 
-def test_larger_box_within_the_margin_is_proved():
+def test_larger_box_within_the_margin_is_proved(monkeypatch):
     # the margin covers the larger box exactly: B on [-2, 2]^2 minus B on [-1, 1]^2
     net = random_maxout_net(random.Random(11), 2, [3, 2], rank=3, max_num=8, max_den=4)
     small, big = Box.cube(2), Box.cube(2, -2, 2)
     need = max(gb.bound - gs.bound for gs, gb in zip(compile_maxout(net, small).gates, compile_maxout(net, big).gates))
     comp = compile_maxout(net, small, margin=need)
     _checked(prove_equivalence(net, comp.transformer, big))
-    # one notch less and the larger box breaks a gate (or the prover cannot tell): never proved here
+    # one notch less and a gate fails on the larger box: the layer-by-layer rules cannot prove it
+    monkeypatch.setitem(sys.modules, "symrel.regions", None)
     tight = compile_maxout(net, small, margin=need - Q(1, 10**6)).transformer
-    assert prove_equivalence(net, tight, big, max_cells=50).result != "proved" or \
-        tight.evaluate_points(big.sample(30, seed=4)) == net.evaluate_points(big.sample(30, seed=4))
+    assert prove_equivalence(net, tight, big).result != "proved"
 
 
 def test_single_unit_robust_outside_its_box_is_not_refuted():
