@@ -68,12 +68,15 @@ def table_rows() -> list[dict]:
     D = Box([[-1, 1]])
     T = compile_maxout(net, D).transformer
     S, SD = selection_transformer(delta=Q(1, 2))
+    net2 = random_maxout_net(random.Random(2), 2, [3, 3], rank=3, max_num=8, max_den=4)
+    T2 = compile_maxout(net2, Box.cube(2)).transformer
     rows = []
     for k in range(1, 7):
         eps = Q(1, 10**k)
         lm, ls = lambda_min(T, D, eps).lam, lambda_min(S, SD, eps).lam
+        l2 = lambda_min(T2, Box.cube(2), eps).lam
         rows.append({"eps": f"1e-{k}", "max_head_lambda": to_float(lm), "lambda_times_eps": to_float(lm * eps),
-                     "selection_lambda": to_float(ls)})
+                     "depth2_lambda_times_eps": to_float(l2 * eps), "selection_lambda": to_float(ls)})
     return rows
 
 
@@ -92,10 +95,11 @@ def main():
     for r in network_rows(points):
         print(f"{r['depth']:5d}  {r['lambda']:12s}  {r['certify_s']:6.2f}s  {r['worst']:14.4e}  {r['eps_over_worst']:9.2f}"
               f"  {r['violations']:10d}  {r['check_s']:5.1f}s")
-    print("\nlambda against eps: max head (|x| on [-1,1]) and selection head (margin 1/2)")
-    print("eps     max-head lambda   lambda*eps   selection lambda")
+    print("\nlambda against eps: max head (|x| on [-1,1]), compiled depth-2 net, selection head (margin 1/2)")
+    print("eps     max-head lambda   lambda*eps   depth-2 lambda*eps   selection lambda")
     for r in table_rows():
-        print(f"{r['eps']:6s}  {r['max_head_lambda']:15.6g}  {r['lambda_times_eps']:10.6f}  {r['selection_lambda']:16.6f}")
+        print(f"{r['eps']:6s}  {r['max_head_lambda']:15.6g}  {r['lambda_times_eps']:10.6f}  "
+              f"{r['depth2_lambda_times_eps']:18.6f}  {r['selection_lambda']:16.6f}")
 
 
 if __name__ == "__main__":

@@ -134,8 +134,10 @@ def _propagate_feedforward(b: int, ff: FeedForwardPlan, E, trace: ErrorTrace, st
                     trace.hopeless = True
         if strict and trace.gates:
             g = trace.gates[0]
-            trace.obstacle = (f"block {g.block}, token {g.token}: gating margin {rational_str(g.margin)} of hidden "
-                              f"unit {g.unit} cannot absorb the accumulated error {rational_str(g.error)}")
+            trace.obstacle = (f"block {g.block}, token {g.token}: gating margin {_short(g.margin)} of hidden "
+                              f"unit {g.unit} cannot absorb the accumulated error "
+                              + ("(positive at every lambda)" if g.margin == 0 else
+                                 f"{_short(g.error)} at lambda = {_short(trace.lam)}"))
         folded = _fold_abs(ff, frozenset(linear))
         Et2 = []
         for r in range(len(Et)):
@@ -185,8 +187,8 @@ def _propagate_attention(b: int, heads, E, lam: Rational, trace: ErrorTrace, bac
             margin = hp.margins[t] - serr[w] - max((serr[s] for s in range(T) if s != w), default=Q(0))
             if margin <= 0:
                 trace.obstacle = (f"block {b}, head {hp.index}, query token {t}: selection margin "
-                                  f"{rational_str(hp.margins[t])} cannot absorb the score error "
-                                  f"{rational_str(hp.margins[t] - margin)}")
+                                  f"{_short(hp.margins[t])} cannot absorb the score error "
+                                  f"{_short(hp.margins[t] - margin)}")
                 return out
             least_margin = margin if least_margin is None else min(least_margin, margin)
             loss = selection_weight_loss(T, lam, margin, backends=backends).hi if T > 1 else Q(0)
@@ -240,6 +242,8 @@ class NetworkBound:
     below_bound: Rational | None = None
     obstacle: str | None = None
     needed_margin: Rational | None = None
+    #: the lambda certified without strict gating, at which ``needed_margin`` was measured
+    loose_lambda: Rational | None = None
     strict_gating: bool = False
     plan: Plan | None = None
     domain: object = None
@@ -306,7 +310,8 @@ class NetworkBound:
         else:
             note = self.obstacle or "no lambda found"
             if self.needed_margin is not None:
-                note += f"; symrel compile --margin M with M > {rational_str(self.needed_margin)} would absorb it"
+                note += (f"; symrel compile --margin M with M > {rational_str(self.needed_margin)} would absorb "
+                         f"it at lambda = {rational_str(self.loose_lambda)}")
             p.add(Step("a lambda with error <= eps", "lambda-search", {}, OPEN, note))
         return p
 
@@ -330,6 +335,7 @@ class NetworkBound:
             out["obstacle"] = self.obstacle
         if self.needed_margin is not None:
             out["needed_margin"] = rational_str(self.needed_margin)
+            out["at_lambda"] = rational_str(self.loose_lambda)
         out["steps"] = [s.to_json() for s in self.proof().steps]
         return out
 
@@ -391,13 +397,14 @@ def lambda_min(transformer, domain, eps, *, strict_gating: bool = False, digits:
 
 
 def _undecided(transformer, domain, eps, tr, plan, strict, digits, max_lambda) -> NetworkBound:
-    needed = None
+    needed = at = None
     if strict:
         loose = lambda_min(transformer, domain, eps, strict_gating=False, digits=digits, max_lambda=max_lambda)
         if loose.proved:
             gates = propagate(plan, loose.lam).gates
             if gates:
-                needed = max(g.error - g.margin for g in gates)
+                # a margin above every gate's shortfall at that lambda; rounded up, so still enough
+                needed, at = ceil_significant(max(g.error - g.margin for g in gates), 3), loose.lam
     obstacle = tr.obstacle or f"the error bound stays above eps up to lambda = {rational_str(max_lambda)}"
-    return NetworkBound(eps, None, tr, obstacle=obstacle, needed_margin=needed, strict_gating=strict, plan=plan,
-                        domain=domain)
+    return NetworkBound(eps, None, tr, obstacle=obstacle, needed_margin=needed, loose_lambda=at, strict_gating=strict,
+                        plan=plan, domain=domain)

@@ -79,7 +79,8 @@ def run(args) -> int:
     if not result.proved:
         msg = f"symrel: undecided: {result.obstacle}"
         if result.needed_margin is not None:
-            msg += f"; symrel compile --margin M with M > {fmt(result.needed_margin)} would absorb it"
+            msg += (f"; symrel compile --margin M with M > {float(result.needed_margin):.6g} "
+                    f"(exactly {fmt(result.needed_margin)}) would absorb it at lambda = {fmt(result.loose_lambda)}")
         print(msg, file=sys.stderr)
         return 3
     print(f"certified: sup-norm error <= {float(result.bound):.6g} <= eps = {fmt(eps)} at lambda below")
