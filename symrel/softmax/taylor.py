@@ -26,6 +26,8 @@ True
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..exact import Q, Rational, denominator, numerator
 
 #: Default working precision in bits (relative width of an enclosure is about 2^-bits).
@@ -74,6 +76,7 @@ def _exp_small(b: Rational, bits: int) -> tuple[Rational, Rational]:
             return round_down(total, bits + 8), round_up(total + tail, bits + 8)
 
 
+@lru_cache(maxsize=4096)  # pure; the same constants (e, log T) recur in every propagation
 def exp_bounds(a, bits: int = BITS) -> tuple[Rational, Rational]:
     """Exact rationals ``(lo, hi)`` with ``lo <= exp(a) <= hi``, relative width about 2^-bits.
 
@@ -120,6 +123,7 @@ def _log_1_to_2(m: Rational, bits: int) -> tuple[Rational, Rational]:
             return round_down(2 * total, bits + 8), round_up(2 * (total + tail), bits + 8)
 
 
+@lru_cache(maxsize=4096)
 def log_bounds(y, bits: int = BITS) -> tuple[Rational, Rational]:
     """Exact rationals ``(lo, hi)`` with ``lo <= log(y) <= hi`` for rational ``y > 0``.
 
