@@ -56,10 +56,13 @@ def hint_forms(registry, hints) -> list:
     return forms[:MAX_HINTS]
 
 
-def candidates(domain, box, registry=None, hints=(), seed: int = 0) -> list[list[Rational]]:
-    """Candidate points of D, most promising first, without repetitions."""
+def candidates(domain, box, registry=None, hints=(), seed: int = 0, extra_points=()) -> list[list[Rational]]:
+    """Candidate points of D, most promising first, without repetitions (``extra_points``,
+    e.g. the vertices of a polytope domain, come right after the centre)."""
     center = [(lo + hi) / 2 for lo, hi in box]
-    pts: list[list[Rational]] = [center]
+    pts: list[list[Rational]] = [center] + [list(p) for p in extra_points]
+    if extra_points:
+        pts.append([sum(c) / len(extra_points) for c in zip(*extra_points)])
     if registry is not None:
         for form in hint_forms(registry, hints):
             pts += _ascent(registry, form, center, box)
@@ -86,10 +89,10 @@ def first_difference(a, b, points: Sequence[Sequence[Rational]]):
     return None
 
 
-def find_counterexample(a, b, domain, box, hints=(), registry=None, executor=None, seed: int = 0):
+def find_counterexample(a, b, domain, box, hints=(), registry=None, executor=None, seed: int = 0, extra_points=()):
     """``(point, note)`` for a point of D where a and b differ (confirmed by exact
     evaluation), or None when no candidate shows a difference."""
-    pts = candidates(domain, box, registry, hints, seed)
+    pts = candidates(domain, box, registry, hints, seed, extra_points)
     if executor is None:
         found = first_difference(a, b, pts)
     else:

@@ -28,6 +28,7 @@ counterexample search on failure.
 
 from __future__ import annotations
 
+from ..compiler.domain_to_gates import polytope_box
 from ..errors import InputError, SymrelError
 from ..exact import format_rational
 from ..models import CPWL1D, Box, MaxoutNet, ReLUNet, Transformer
@@ -79,25 +80,37 @@ def prove_equivalence(a, b, domain, *, complete: bool = False, executor=None, ma
     _check_inputs(a, b, domain)
     proof = Proof(
         claim=f"For all x in D, A(x) = B(x), where A is {_describe(a)}, B is {_describe(b)} and D is "
-              + (_box_text(domain.bounds) if isinstance(domain, Box) else f"the polytope {domain!r}"),
+              + (_box_text(domain.bounds) if isinstance(domain, Box)
+                 else f"the polytope {{x : A x <= b}} ({len(domain.halfspaces()[1])} inequalities)"),
         construction=CONSTRUCTION,
         claim_data={"kind": "equivalence", "a": "a", "b": "b", "domain": "domain"},
         inputs={"a": a, "b": b, "domain": domain},
     )
     if complete:
         return _decide(a, b, domain, executor, max_cells, proof, "asked for the complete decision procedure")
-    if not isinstance(domain, Box):
-        return _decide(a, b, domain, executor, max_cells, proof, "the layer-by-layer rules need a box domain")
-    box = list(domain.bounds)
+    extra_points: list = []
+    box_cert: dict = {}
+    if isinstance(domain, Box):
+        box = list(domain.bounds)
+        lemma = f"D is the box {_box_text(box)}; the inputs x_1..x_{len(box)} range over it"
+    else:
+        try:
+            box, duals, extra_points = polytope_box(domain)
+        except InputError as err:
+            return _decide(a, b, domain, executor, max_cells, proof, f"no exact bounding box of the polytope: {err}")
+        box_cert["duals"] = [[[format_rational(v) for v in y] for y in pair] for pair in duals]
+        lemma = (f"D is contained in the box {_box_text(box)} (LP duality: for each i, y >= 0 with A^T y = -e_i "
+                 "and y' >= 0 with A^T y' = e_i bound x_i below and above); the inputs range over it")
     registry = Registry(box)
-    proof.add(Step(f"D is the box {_box_text(box)}; the inputs x_1..x_{len(box)} range over it",
-                   "domain-box", {"box": [[format_rational(lo), format_rational(hi)] for lo, hi in box]}, PROVED))
+    box_cert["box"] = [[format_rational(lo), format_rational(hi)] for lo, hi in box]
+    proof.add(Step(lemma, "domain-box", box_cert, PROVED))
     ctx_a, ctx_b = Context(registry, proof, "a"), Context(registry, proof, "b")
     try:
         outs_a = EXECUTORS[type(a)](a, ctx_a)
         outs_b = EXECUTORS[type(b)](b, ctx_b)
     except Obstacle as err:
-        return _fallback(a, b, domain, box, registry, ctx_a.hints + ctx_b.hints, executor, max_cells, proof, str(err))
+        return _fallback(a, b, domain, box, registry, ctx_a.hints + ctx_b.hints, executor, max_cells, proof, str(err),
+                         extra_points)
     same = [fa.key() == fb.key() for fa, fb in zip(outs_a, outs_b)]
     if all(same):
         proof.add(Step("For all x in D, the outputs of A and B are the same affine forms in the variables, "
@@ -107,7 +120,8 @@ def prove_equivalence(a, b, domain, *, complete: bool = False, executor=None, ma
     k = same.index(False)
     reason = (f"output {k + 1}: A and B give different forms ({_form_text(outs_a[k])} vs {_form_text(outs_b[k])}); "
               "the layers do not correspond up to the order and duplication of pieces and units")
-    return _fallback(a, b, domain, box, registry, ctx_a.hints + ctx_b.hints, executor, max_cells, proof, reason)
+    return _fallback(a, b, domain, box, registry, ctx_a.hints + ctx_b.hints, executor, max_cells, proof, reason,
+                     extra_points)
 
 
 def _form_text(f) -> str:
@@ -117,10 +131,10 @@ def _form_text(f) -> str:
     return text if len(text) < 200 else text[:200] + "..."
 
 
-def _fallback(a, b, domain, box, registry, hints, executor, max_cells, proof, reason) -> Proof:
+def _fallback(a, b, domain, box, registry, hints, executor, max_cells, proof, reason, extra_points=()) -> Proof:
     """Search a counterexample; then the complete procedure; else open."""
     step = proof.add(Step("For all x in D, A(x) = B(x)", "linear-identity", {}, OPEN, reason))
-    found = find_counterexample(a, b, domain, box, hints, registry, executor)
+    found = find_counterexample(a, b, domain, box, hints, registry, executor, extra_points=extra_points)
     if found is not None:
         x, note = found
         if domain.contains(x) and a.evaluate(x) != b.evaluate(x):   # confirmed here, exactly

@@ -76,3 +76,15 @@ def test_failure_message_names_the_step(small_cert):
     path = next(p for p, _ in numbers_in(small_cert) if ".hidden" in p)
     with pytest.raises(CertificateError, match=r"^step \d+ "):
         check_certificate(altered(small_cert, path, "1/3"))
+
+
+def test_polytope_bounding_box_duals_are_checked():
+    from symrel.models import Polytope
+
+    net = random_maxout_net(random.Random(1), 2, [2], rank=2, max_num=6, max_den=3)
+    P = Polytope([[1, 1], [-1, 0], [0, -1]], [1, 0, 0])
+    cert = _cert(net, compile_maxout(net, P).transformer, P)
+    assert check_certificate(cert)["result"] == "checked"
+    for path in [p for p, _ in numbers_in(cert) if ".duals" in p or "steps[0].certificate.box" in p]:
+        with pytest.raises(CertificateError, match="step 0"):
+            check_certificate(altered(cert, path, "1/1000000"))

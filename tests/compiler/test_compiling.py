@@ -6,7 +6,7 @@ from symrel.compiler import compile_maxout, compile_model, validate
 from symrel.models.random import random_maxout_net
 from symrel.errors import InputError
 from symrel.exact import Q
-from symrel.models import CPWL1D, Box, DenseLayer, ReLUNet
+from symrel.models import CPWL1D, Box, DenseLayer, Polytope, ReLUNet
 
 
 def _points(box, n, seed):
@@ -69,9 +69,27 @@ def test_sizes_compare_transformer_and_net():
     assert s["transformer"]["tokens"] == 4 and s["transformer"]["width"] == 4 + 4 + 1 + 8
 
 
-def test_bad_margin_and_polytope_are_refused():
+def test_bad_margin_and_unbounded_polytope_are_refused():
     net = random_maxout(2, 2, 1, 2, 2)
     with pytest.raises(InputError, match="margin"):
         compile_maxout(net, Box.cube(2), margin=-1)
-    with pytest.raises(InputError, match="box domain"):
-        compile_maxout(net, Box.cube(2).to_polytope())
+    with pytest.raises(InputError, match="unbounded"):
+        compile_maxout(net, Polytope([[1, 0], [0, 1], [-1, 0]], [1, 1, 1]))
+
+
+def test_polytope_domain_uses_its_exact_bounding_box():
+    from symrel.compiler import domain_box
+    from symrel.compiler.domain_to_gates import polytope_box
+
+    P = Polytope([[1, 1], [-1, 0], [0, -1], [1, -2]], [1, 0, 0, "1/2"])
+    assert domain_box(P) == [(Q(0), Q(5, 6)), (Q(0), Q(1))]
+    box, duals, vertices = polytope_box(P)
+    A, b = P.halfspaces()
+    for i, (y_lo, y_hi) in enumerate(duals):       # the LP duality certificates
+        assert all(v >= 0 for v in y_lo + y_hi)
+        assert sum(y * c for y, c in zip(y_hi, b)) == box[i][1]
+        assert sum(y * c for y, c in zip(y_lo, b)) == -box[i][0]
+    net = random_maxout(4, 2, 2, 3, 3)
+    comp = compile_maxout(net, P)
+    pts = [v for v in vertices] + [[Q(1, 3), Q(1, 3)]]
+    assert comp.transformer.evaluate_points(pts) == net.evaluate_points(pts)

@@ -159,3 +159,27 @@ def test_value_other_than_score_is_an_obstacle_or_argmax_rule():
     net = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[2]], [Q(1)])])])
     D = Box([[-1, 1]])
     _checked(prove_equivalence(net, compile_maxout(net, D).transformer, D))
+
+
+def test_executor_is_used_for_the_counterexample_search(monkeypatch):
+    from concurrent.futures import ThreadPoolExecutor
+
+    monkeypatch.setitem(sys.modules, "symrel.regions", None)
+    net = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], [2]])])])        # max(x, 2x)
+    t = compile_maxout(net, Box([[-1, 1]])).transformer
+    with ThreadPoolExecutor(2) as ex:
+        proof = prove_equivalence(net, t, Box([[-3, 3]]), executor=ex)
+    assert proof.result == "refuted" and net.evaluate(proof.counterexample) != t.evaluate(proof.counterexample)
+
+
+def test_polytope_domain(monkeypatch):
+    from symrel.models import Polytope
+
+    net = random_maxout_net(random.Random(1), 2, [3, 2], rank=3, max_num=6, max_den=3)
+    P = Polytope([[1, 1], [-1, 0], [0, -1], [1, -2]], [1, 0, 0, "1/2"])
+    cert = _checked(prove_equivalence(net, compile_maxout(net, P).transformer, P))
+    assert cert["steps"][0]["certificate"]["duals"]
+    monkeypatch.setitem(sys.modules, "symrel.regions", None)
+    big = Polytope([[1, 1], [-1, 0], [0, -1]], [6, 0, 0])
+    proof = prove_equivalence(net, compile_maxout(net, P).transformer, big)
+    assert proof.result == "refuted" and big.contains(proof.counterexample) and not P.contains(proof.counterexample)
