@@ -17,7 +17,7 @@ def test_gram_factors_reproduce_psd_tables(n, rank, seed):
     f = gram_factors(R)
     assert f.symmetric and f.rank == min(n, rank)
     assert f.rank <= f.dimension <= 4 * f.rank
-    assert f.dimension == sum(f.squares_per_pivot)
+    assert f.dimension <= sum(f.squares_per_pivot)
     assert _product(f.P, f.P) == R
 
 
@@ -28,6 +28,29 @@ def test_gram_factors_reduce_square_pivots():
     f = gram_factors(matrix([[0, 0], [0, 0]]))
     assert f.dimension == 1 and f.rank == 0  # one zero feature
     assert _product(f.P, f.P) == matrix([[0, 0], [0, 0]])
+
+
+@pytest.mark.parametrize(
+    "diagonal, dimension",
+    [
+        (["2", "2", "2", "2"], 4),  # sums of two squares, one class: 2 features per pair
+        (["7", "7", "7", "7"], 4),  # four squares each, one class: 4 features instead of 16
+        (["7", "28", "63"], 4),  # 28 = 7 * 2^2, 63 = 7 * 3^2: one class of three
+        (["7", "3", "7", "3"], 8),  # two classes of two: 4 + 4 (not 4 + 3 + 4 + 3)
+        (["1", "4", "0", "9/4"], 3),  # squares: one feature each, zero pivot dropped
+    ],
+)
+def test_square_classes_share_features(diagonal, dimension):
+    n = len(diagonal)
+    R = matrix([[diagonal[i] if i == j else 0 for j in range(n)] for i in range(n)])
+    f = gram_factors(R)
+    assert f.dimension == dimension
+    assert _product(f.P, f.P) == R
+    # the same with a dense change of basis (pivots keep their square classes)
+    L = matrix([[1 if i == j else (i - j if i > j else 0) for j in range(n)] for i in range(n)])
+    R2 = L * R * L.transpose()
+    g = gram_factors(R2)
+    assert g.dimension == dimension and _product(g.P, g.P) == R2
 
 
 def test_gram_factors_refuse_non_psd():
