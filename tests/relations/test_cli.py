@@ -89,3 +89,28 @@ def test_zero_table(run_cli, tmp_path):
     assert code == 0, err
     feats = load(tmp_path / "F.json")
     assert feats.value([0], [1]) == Q(0)
+
+
+def test_check_mode_accepts_and_rejects(run_cli, tmp_path):
+    from symrel.fileformat import load as load_file
+    from symrel.models import DenseLayer, ReLUNet
+    from symrel.relations import RelationFeatures
+
+    rel = random_relation(6, 5, 2, seed=9)
+    save(rel, tmp_path / "R.json")
+    code, _, err = run_cli("relation", tmp_path / "R.json", "-o", tmp_path / "F.json")
+    assert code == 0, err
+    code, stdout, err = run_cli("relation", tmp_path / "R.json", "--check", tmp_path / "F.json")
+    assert code == 0 and stdout.startswith("proved")
+    feats = load_file(tmp_path / "F.json")
+    last = feats.psi.layers[-1]
+    W = last.affine.W.to_list()
+    W[0][0] += Q(1, 10**6)
+    bad_psi = ReLUNet(feats.psi.input_dim, feats.psi.layers[:-1] + [DenseLayer(W, [r[0] for r in last.affine.b.to_list()], "none")])
+    save(RelationFeatures(feats.phi, bad_psi), tmp_path / "B.json")
+    code, stdout, err = run_cli("relation", tmp_path / "R.json", "--check", tmp_path / "B.json", "--json")
+    assert code == 1
+    data = json.loads(stdout)
+    i, j = data["entry"]
+    assert dot(feats.phi(rel.x[i]), bad_psi(rel.ys[j])) != rel.entry(i, j)
+    assert f"entry ({i}, {j})" in data["reason"]

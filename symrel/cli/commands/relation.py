@@ -6,6 +6,10 @@ With ``--symmetric`` the table must be symmetric on one set (else exit 2) and
 positive semidefinite: then psi = phi; a table that is not PSD is refuted
 (exit 1, no output file) with a witness z, ``z^T R z < 0``. The last line of
 plain output is the feature dimension.
+
+``symrel relation R.json --check FEATURES.json [--symmetric]`` checks given
+features against the table instead: exit 0 when every entry matches, exit 1
+naming the first failing entry.
 """
 
 from __future__ import annotations
@@ -22,7 +26,9 @@ def register(sub):
     p = sub.add_parser("relation", help="exact ReLU features phi, psi realising a relation table")
     p.add_argument("relation", help="relation file (kind: relation)")
     p.add_argument("--symmetric", action="store_true", help="one feature map (psi = phi); needs a symmetric PSD table")
-    p.add_argument("-o", "--output", required=True, help="relation-features file to write (atomically)")
+    target = p.add_mutually_exclusive_group(required=True)
+    target.add_argument("-o", "--output", help="relation-features file to write (atomically)")
+    target.add_argument("--check", metavar="FEATURES", help="check a relation-features file against the table")
     p.add_argument("--report", help="write a Markdown report (neurons against the table size)")
     p.add_argument("--certificate", help="write the certificate of the entrywise proof")
     add_json_flag(p)
@@ -35,6 +41,8 @@ def run(args) -> int:
     from ...relations.report import relation_report, relation_summary
 
     relation = load(args.relation, kinds=("relation",))
+    if args.check:
+        return _check(args, relation)
     try:
         factors = factor_relation(relation, symmetric=args.symmetric)
     except SymrelError as err:
@@ -65,6 +73,34 @@ def run(args) -> int:
         print(f"wrote {args.output}")
         print(summary["dimension"])
     return 0
+
+
+def _check(args, relation) -> int:
+    from ...relations import prove_relation, require_symmetric
+
+    features = load(args.check, kinds=("relation-features",))
+    if args.symmetric:
+        try:
+            require_symmetric(relation)
+        except SymrelError as err:
+            raise err.in_file(args.relation) from None
+    if features.phi.input_dim != len(relation.x[0]) or features.psi.input_dim != len(relation.ys[0]):
+        from ...errors import InputError
+
+        raise InputError("expected phi (psi) to take points of the dimension of x (y)", path="phi.input_dim", file=args.check)
+    proof = prove_relation(relation, features, symmetric=args.symmetric)
+    if args.json:
+        out = {"result": proof.result}
+        if not proof.proved:
+            out["reason"] = proof.obstacle if proof.counterexample is None else proof.counterexample_note
+            if "failing_entry" in proof.extra:
+                out["entry"] = list(proof.extra["failing_entry"])
+        print_json(out)
+    elif proof.proved:
+        print(proof.summary())
+    else:
+        print(f"refuted: {proof.counterexample_note or proof.obstacle}", file=sys.stderr)
+    return proof.exit_code
 
 
 def _refuted(args, witness) -> int:
