@@ -92,8 +92,10 @@ def interval_exp(v):
 def enclose(expr, box: dict):
     """An interval enclosing ``expr`` over ``box`` (symbol -> iv interval).
 
-    Supports rational constants, symbols, +, *, integer and half-integer powers,
-    exp, log, sqrt, Min, Max, Abs; anything else is refused (InputError)."""
+    Supports rational constants, symbols, +, *, integer powers, square roots
+    (correctly rounded in mpmath), exp (padded, :func:`interval_exp`), Min, Max,
+    Abs; anything else (log, sin, ...) is refused with an InputError rather than
+    trusted to an unchecked enclosure."""
     if expr.is_Symbol:
         if expr not in box:
             raise InputError(f"the kernel uses the symbol {expr}, which is not a variable", path="kernel")
@@ -120,8 +122,6 @@ def enclose(expr, box: dict):
         raise InputError(f"unsupported power {expr} in the kernel", path="kernel")
     if isinstance(expr, sympy.exp):
         return interval_exp(args[0])
-    if isinstance(expr, sympy.log):
-        return iv.log(args[0])
     if isinstance(expr, (sympy.Min, sympy.Max)):
         ends = [interval_bounds(a) for a in args]
         pick = min if isinstance(expr, sympy.Min) else max

@@ -71,6 +71,8 @@ def test_unsupported_kernels_are_refused():
     with pytest.raises(InputError):
         cpwl_kernel_features(sympy.sin(x * y), (x, y), grid=2)
     with pytest.raises(InputError):
+        cpwl_kernel_features(sympy.log(1 + x * y), (x, y), grid=2)
+    with pytest.raises(InputError):
         cpwl_kernel_features(sympy.Float(0.5) * x, (x, y), grid=2)
     with pytest.raises(InputError):
         cpwl_kernel_features(GAUSS, (x, y), grid=0)
