@@ -39,6 +39,8 @@ def check_relation(cert: dict, inputs: dict) -> None:
     n, m = len(xs), len(ys)
     if claim.get("shape") != [n, m]:
         raise CertificateError(f"claim.shape: expected [{n}, {m}], got {claim.get('shape')}")
+    if claim.get("dimension") != features.dimension:
+        raise CertificateError(f"claim.dimension: expected {features.dimension}, got {claim.get('dimension')}")
     if symmetric and (features.phi != features.psi or ys != xs):
         raise CertificateError("claim.symmetric: needs psi = phi and a relation on one set")
 

@@ -81,6 +81,7 @@ def test_unrehashed_change_fails_the_hash(asymmetric_cert):
         (lambda c: c["steps"][3]["certificate"].__setitem__("row", 0), "repeated"),
         (lambda c: c["steps"][3].__setitem__("status", "open"), "not proved"),
         (lambda c: c["claim"].__setitem__("shape", [1, 1]), "claim.shape"),
+        (lambda c: c["claim"].__setitem__("dimension", 1), "claim.dimension"),
     ],
 )
 def test_altered_numbers_fail(symmetric_cert, edit, message):
