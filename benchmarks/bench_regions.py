@@ -14,8 +14,10 @@ certificates need), and by exact polygon clipping (``geometry="polygon"``, the
 default for counting 1-D/2-D inputs). The float baseline is the LP search (witness
 test first, box bound, then one LP per outcome the witness does not settle, same
 pruning) with numpy forms and HiGHS (scipy) LPs with a 1e-9 tolerance; its count is
-compared with the exact one.
-Run: ``python -m benchmarks.bench_regions [--survey]``.
+compared with the exact one. A second float baseline runs symrel's own simplex in
+Python floats (the same code as the exact LP, without exactness), so the ratio
+against it isolates the cost of exact arithmetic from scipy's per-call overhead.
+Run: ``python -m benchmarks.bench_regions [--survey [--plot DIR]]``.
 """
 
 from __future__ import annotations
@@ -47,8 +49,23 @@ def random_relu_net(seed: int, widths, d: int = 2) -> ReLUNet:
 # -- the float baseline -----------------------------------------------------------------------
 
 
-def float_count(net: ReLUNet, box: Box, eps: float = 1e-9) -> int:
-    """Open activation cells of a ReLU net over a box, in floating point."""
+def _python_float_lp(M, d, eps):
+    """max t s.t. M[:, :d] x + t <= -M[:, d], t <= 1 with symrel's simplex run in floats."""
+    from symrel.exact.lp import _FloatSimplex, _RevisedSimplex
+
+    lp = _FloatSimplex.__new__(_FloatSimplex)
+    _RevisedSimplex.__init__(lp, [list(map(float, r[:d])) for r in M], [float(-r[d]) for r in M], [], [],
+                             [True] * len(M))
+    lp.drive_out_artificials()
+    status, pi = lp.solve(max_pivots=10_000)
+    if status != "optimal" or pi[d] <= eps:
+        return None
+    return pi[:d]
+
+
+def float_count(net: ReLUNet, box: Box, eps: float = 1e-9, solver: str = "highs") -> int:
+    """Open activation cells of a ReLU net over a box, in floating point; LPs by HiGHS
+    (scipy) or by symrel's own simplex run in Python floats (``solver="python"``)."""
     import numpy as np
     from scipy.optimize import linprog
 
@@ -67,6 +84,9 @@ def float_count(net: ReLUNet, box: Box, eps: float = 1e-9) -> int:
         dom.append(e)
 
     def lp(rws):
+        if solver == "python":
+            p = _python_float_lp(rws, d, eps)
+            return None if p is None else np.array(p)
         M = np.array(rws)
         A = np.hstack([M[:, :d], np.ones((len(rws), 1))])
         c = np.zeros(d + 1)
@@ -132,15 +152,17 @@ def _compare(name, net, box):
         if geometry == "lp":
             row["exact_lps"] = res.stats.get("lps")
     try:
-        t = time.perf_counter()
-        n_float = float_count(net, box)
-        t_float = time.perf_counter() - t
-        row.update({"float_cells": n_float, "float_s": t_float, "float_cells_per_s": n_float / t_float,
-                    "exact_lp_time_over_float": row["exact_lp_s"] / t_float,
-                    "exact_polygon_time_over_float": row["exact_polygon_s"] / t_float,
-                    "float_count_agrees": n_float == counts["lp"]})
+        for solver in ("highs", "python"):
+            t = time.perf_counter()
+            n_float = float_count(net, box, solver=solver)
+            t_float = time.perf_counter() - t
+            row.update({f"float_{solver}_cells": n_float, f"float_{solver}_s": t_float,
+                        f"float_{solver}_cells_per_s": n_float / t_float,
+                        f"exact_lp_time_over_float_{solver}": row["exact_lp_s"] / t_float,
+                        f"exact_polygon_time_over_float_{solver}": row["exact_polygon_s"] / t_float,
+                        f"float_{solver}_count_agrees": n_float == counts["lp"]})
     except ImportError:
-        row["float_cells"] = None
+        row["float_highs_cells"] = None
     assert counts["lp"] == counts["polygon"], "the two exact geometries disagree"
     return row
 
@@ -202,7 +224,7 @@ if __name__ == "__main__":  # pragma: no cover
     for r in run():
         print(r)
     if "--survey" in sys.argv:
-        rows_ = survey(plot_dir="." if "--plot" in sys.argv else None)
+        rows_ = survey(plot_dir=sys.argv[sys.argv.index("--plot") + 1] if "--plot" in sys.argv else None)
         for r in rows_:
             print(r)
         best = max((r for r in rows_ if "line" not in r["slice"]), key=lambda r: r["linear_regions"])

@@ -31,7 +31,6 @@ import time
 from dataclasses import dataclass, field
 
 from ..errors import InputError
-from ..exact import Q
 from ..exact.lp import feasibility
 from .enumerate_cells import Enumeration, _lp, enumerate_cells
 from .model_to_program import is_constant_form

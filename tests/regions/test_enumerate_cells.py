@@ -1,6 +1,5 @@
 """The search tree: witnesses satisfy their rows, empty branches carry Farkas vectors."""
 
-from symrel.exact.lp import is_farkas
 from symrel.models import Box
 from symrel.regions import enumerate_cells
 from symrel.regions.model_to_program import evaluate_form

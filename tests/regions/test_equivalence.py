@@ -2,7 +2,7 @@
 
 import pytest
 
-from symrel.checking import CertificateError, check_certificate
+from symrel.checking import check_certificate
 from symrel.exact import rational as r
 from symrel.fileformat import canonical_dumps, loads
 from symrel.models import Box, CPWL1D, relu_to_maxout, to_maxout
