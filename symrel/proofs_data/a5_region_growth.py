@@ -64,7 +64,7 @@ def run():
         if row["exact"] != k ** (q * L):
             raise AssertionError(f"k={k}, L={L}, q={q}: counted {row['exact']} linear regions, expected {k ** (q * L)}")
         yield Instance(f"k = {k}, L = {L}, q = {q}", proof, facts={
-            "tokens T": k + 1, "blocks built": row["blocks_built"], "D = 3L": row["D_theory"],
+            "a, b": "a = the zigzag ReLU net z, b = the sawtooth Transformer", "tokens T": k + 1, "blocks built": row["blocks_built"], "D = 3L": row["D_theory"],
             "linear regions (exact count)": row["exact"], "k^(qL)": row["k^(qL)"],
             "(T-1)^(q(floor(D/3)-1))": row["(T-1)^(q(floor(D/3)-1))"], "implied C": row["implied_C"]},
             figures=figure(lambda path: plot_regions(counted, path, title=caption(row)), caption(row))
