@@ -13,7 +13,7 @@ STATEMENT = Statement(
     symrel_claim="For each (k, L, q): the hardmax Transformer of the symrel sawtooth construction (T = k + 1 "
     "tokens, L layers of a gated feed-forward block and a sawtooth selection head, nearest centre wins; "
     "sawtooth_transformer) equals, on the whole box [0,1]^q including every tie, the explicit function "
-    "z(x) = (Z(x_1), ..., Z(x_q)) with Z the zigzag through (j/k^L, j mod 2), written as a ReLU net; this is "
+    "z(x) = (Z(x_1), ..., Z(x_q)) with Z the zigzag through (j/k^L, j mod 2), written as a ReLU net (in each instance's claim, a is z and b the Transformer); this is "
     "proved by the complete decision procedure (every cell of the tie-aware partition certified by a "
     "witness point or a Farkas vector, the affine maps compared exactly). Z has k^L pieces whose slopes "
     "alternate between k^L and -k^L, so z has exactly k^(qL) linear regions on [0,1]^q (no two neighbouring "
@@ -64,7 +64,7 @@ def run():
         if row["exact"] != k ** (q * L):
             raise AssertionError(f"k={k}, L={L}, q={q}: counted {row['exact']} linear regions, expected {k ** (q * L)}")
         yield Instance(f"k = {k}, L = {L}, q = {q}", proof, facts={
-            "a, b": "a = the zigzag ReLU net z, b = the sawtooth Transformer", "tokens T": k + 1, "blocks built": row["blocks_built"], "D = 3L": row["D_theory"],
+            "tokens T": k + 1, "blocks built": row["blocks_built"], "D = 3L": row["D_theory"],
             "linear regions (exact count)": row["exact"], "k^(qL)": row["k^(qL)"],
             "(T-1)^(q(floor(D/3)-1))": row["(T-1)^(q(floor(D/3)-1))"], "implied C": row["implied_C"]},
             figures=figure(lambda path: plot_regions(counted, path, title=caption(row)), caption(row))
