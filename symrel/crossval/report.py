@@ -23,7 +23,8 @@ def report_markdown(rep) -> str:
         lines.append(f"- worst input (exact): `[{', '.join(str(format_rational(v)) for v in rep.worst_input)}]`")
     if rep.weight_rounding is not None:
         w = rep.weight_rounding
-        lines.append(f"- weights rounded to {w.format}: largest weight error {_q(w.max_error)} at `{w.worst}`"
+        where = f" at `{w.worst}`" if w.worst else " (every weight is a float of this format)"
+        lines.append(f"- weights rounded to {w.format}: largest weight error {_q(w.max_error)}{where}"
                      + (f", {w.overflows} weights overflow to infinity" if w.overflows else ""))
     verdict = "no NaN/Inf, every error within its rigorous bound where one applies" if rep.ok else "PROBLEMS FOUND (below)"
     if rep.flips:

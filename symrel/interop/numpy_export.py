@@ -43,8 +43,9 @@ class WeightRounding:
 
     @property
     def worst(self) -> str | None:
+        """The parameter with the largest rounding error (None when every weight is exact)."""
         best = max(self.entries, key=lambda t: t[1], default=None)
-        return best[0] if best else None
+        return best[0] if best and best[1] else None
 
     @property
     def overflows(self) -> int:

@@ -34,6 +34,7 @@ def run(args) -> int:
         print(f"wrote {args.output} ({args.to}, {args.dtype})")
         if rounding.overflows:
             print(f"warning: {rounding.overflows} weights overflow {args.dtype} (written as infinity)")
-        print(f"max weight rounding error (at {rounding.worst}):")
+        print(f"max weight rounding error (at {rounding.worst}):" if rounding.worst else
+              f"max weight rounding error (every weight is a {args.dtype} value):")
         print(fmt(rounding.max_error))
     return 0
