@@ -53,5 +53,7 @@ def run(args) -> int:
     else:
         print(f"{imported.model!r} from {args.source}: {imported.provenance()['numbers']} "
               f"({', '.join(imported.number_types)})")
+        for note in imported.notes:
+            print(f"note: {note}")
         print(args.output)
     return 0
