@@ -34,7 +34,27 @@ def _best(fn, repeat=3):
     return best, out
 
 
-def run(seed: int = 0, n_points: int = 200) -> list[dict]:
+def run(seed: int = 0, n_points: int = 200, other_ground_types: bool = True) -> list[dict]:
+    """Rows for the current ground types and, in subprocesses, for the other two."""
+    rows = measure(seed, n_points)
+    if other_ground_types:
+        import json
+        import os
+        import subprocess
+        import sys
+
+        for gt in ("flint", "gmpy", "python"):
+            if gt == rows[0]["ground_types"]:
+                continue
+            env = dict(os.environ, SYMPY_GROUND_TYPES=gt)
+            code = f"import json; from benchmarks.bench_eval import measure; print(json.dumps(measure({seed}, {n_points})))"
+            out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+            if out.returncode == 0:
+                rows += json.loads(out.stdout.strip().splitlines()[-1])
+    return rows
+
+
+def measure(seed: int = 0, n_points: int = 200) -> list[dict]:
     rng = random.Random(seed)
     net = random_maxout_net(rng, 8, [16, 16, 16], rank=4, readout_dim=1, max_num=100, max_den=100)
     pts = [random_point(rng, 8, 100, 100) for _ in range(n_points)]
@@ -71,7 +91,7 @@ def run(seed: int = 0, n_points: int = 200) -> list[dict]:
 
 
 def main():
-    for row in run():
+    for row in run(other_ground_types=False):
         print(f"{row['benchmark']}  [ground types: {row['ground_types']}]")
         print(f"  symrel (DomainMatrix/QQ): {row['symrel_s'] * 1e3:9.1f} ms")
         print(f"  plain Fraction lists:     {row['fraction_s'] * 1e3:9.1f} ms   symrel is {row['speedup_vs_fraction']:.1f}x faster")

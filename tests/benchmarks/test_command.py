@@ -1,0 +1,22 @@
+from benchmarks.__main__ import _table, main, modules
+
+
+def test_every_benchmark_module_has_run():
+    import importlib
+
+    names = modules()
+    assert "bench_eval" in names and len(names) >= 6
+    for name in names:
+        assert callable(importlib.import_module(f"benchmarks.{name}").run)
+
+
+def test_page_is_written_by_the_command(tmp_path):
+    out = tmp_path / "benchmarks.md"
+    assert main(["--only", "none-such", "--out", str(out)]) == 0
+    text = out.read_text()
+    assert text.startswith("# Benchmarks") and "python -m benchmarks" in text and "sympy ground types" in text
+
+
+def test_table_has_every_key():
+    lines = _table([{"a": 1.5, "b": "x"}, {"a": 2, "c": [1, 2]}])
+    assert lines[0] == "| a | b | c |" and lines[3] == "| 2 |  | 1, 2 |"
