@@ -5,7 +5,9 @@
     console block and, under the doctest builder, every command is run (``symrel`` as
     ``python -m symrel`` of the tree being documented) and its standard output,
     standard error and exit code are compared with what the page shows. A non-zero exit
-    code is shown as a last line ``[exit N]``. ``...`` matches anything (ELLIPSIS).
+    code is shown as a last line ``[exit N]``. ``...`` matches anything (ELLIPSIS);
+    with ``:loose-numbers:`` every number of the output shown may differ (float errors,
+    timings, versions), and only the words are compared.
 
 ``datafile``
     A file the reader is asked to save (argument: its name). It is shown with its name
@@ -16,8 +18,13 @@
     The command-line reference, generated from :func:`symrel.cli.build_parser`, one
     section per subcommand: nothing of it is copied by hand.
 
+``symrel-statements``
+    The statements of the papers as the shipped proof scripts state them.
+
 Every page runs its examples in a fresh temporary folder (see ``doctest_global_setup``
 in ``conf.py``), in page order: files, commands and ``doctest`` blocks share it.
+``terminal`` and ``datafile`` take ``:skipif: _missing("torch")`` (as ``doctest``
+blocks do) for examples that need an optional extra.
 """
 
 from __future__ import annotations
@@ -37,6 +44,14 @@ from sphinx.util.docutils import SphinxDirective
 DOCTEST_SETUP = r'''
 import os as _os, shlex as _shlex, shutil as _shutil, subprocess as _subprocess, sys as _sys
 import tempfile as _tempfile
+
+import importlib.util as _importlib_util
+
+
+def _missing(*modules):
+    """For ``:skipif: _missing("torch")``: an optional extra that is not installed."""
+    return any(_importlib_util.find_spec(m) is None for m in modules)
+
 
 _docs_old_cwd = _os.getcwd()
 _docs_tmp = _tempfile.mkdtemp(prefix="symrel-docs-")
@@ -78,12 +93,15 @@ _shutil.rmtree(_docs_tmp, ignore_errors=True)
 '''
 
 
-def _doctest_node(node: nodes.Element, test: str, group: str = "default") -> nodes.Element:
-    """Mark ``node`` so that sphinx.ext.doctest runs ``test`` (doctest source) for it."""
+def _doctest_node(node: nodes.Element, test: str, options: dict) -> nodes.Element:
+    """Mark ``node`` so that sphinx.ext.doctest runs ``test`` (doctest source) for it,
+    in the directive's ``group`` (default: the page's) unless ``skipif`` holds."""
     node["testnodetype"] = "doctest"
-    node["groups"] = [group]
+    node["groups"] = [options.get("group", "default")]
     node["test"] = test
     node["options"] = {}
+    if "skipif" in options:
+        node["skipif"] = options["skipif"]
     return node
 
 
@@ -94,11 +112,15 @@ def _expected(lines: list[str]) -> list[str]:
 # --------------------------------------------------------------------------- terminal
 
 
+_NUMBER = re.compile(r"\d[\w/.+\-]*")
+
+
 class Terminal(SphinxDirective):
     """``$ command`` lines and their output; each command is run by the doctest builder."""
 
     has_content = True
-    option_spec = {"group": directives.unchanged}
+    option_spec = {"group": directives.unchanged, "skipif": directives.unchanged_required,
+                   "loose-numbers": directives.flag}
 
     def run(self):
         lines = list(self.content)
@@ -111,12 +133,16 @@ class Terminal(SphinxDirective):
             if line.startswith("$ "):
                 test.append(f">>> _sh({line[2:].strip()!r})")
                 test.append(f"$ {line[2:].strip()}")
+            elif "loose-numbers" in self.options:
+                # the page shows one run's figures (float errors, timings, versions);
+                # the test compares the words and lets every number vary
+                test.extend(_expected([_NUMBER.sub("...", line)]))
             else:
                 test.extend(_expected([line]))
         text = "\n".join(lines)
         node = nodes.literal_block(text, text, language="console")
         self.set_source_info(node)
-        return [_doctest_node(node, "\n".join(test) + "\n", self.options.get("group", "default"))]
+        return [_doctest_node(node, "\n".join(test) + "\n", self.options)]
 
 
 # --------------------------------------------------------------------------- datafile
@@ -129,7 +155,8 @@ class DataFile(SphinxDirective):
 
     has_content = True
     required_arguments = 1
-    option_spec = {"group": directives.unchanged, "language": directives.unchanged}
+    option_spec = {"group": directives.unchanged, "language": directives.unchanged,
+                   "skipif": directives.unchanged_required}
 
     def run(self):
         name = self.arguments[0]
@@ -137,7 +164,7 @@ class DataFile(SphinxDirective):
         language = self.options.get("language") or _LANGUAGES.get(os.path.splitext(name)[1], "text")
         node = nodes.literal_block(text, text, language=language)
         self.set_source_info(node)
-        _doctest_node(node, f">>> _write({name!r}, {text!r})\n", self.options.get("group", "default"))
+        _doctest_node(node, f">>> _write({name!r}, {text!r})\n", self.options)
         return [container_wrapper(self, node, f"``{name}``")]
 
 

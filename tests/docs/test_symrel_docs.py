@@ -53,3 +53,8 @@ def test_bullet_items_keep_their_star():
     lines = ["* :mod:`.taylor`: exact |x| enclosures", "  * nested, +, *, item"]
     symrel_docs.escape_docstring_bars(None, "module", "m", None, {}, lines)
     assert lines == [r"* :mod:`.taylor`: exact \|x\| enclosures", r"  * nested, +, \*, item"]
+
+
+def test_loose_numbers_keep_the_words():
+    line = "rigorous error bound: max 2.319e-06, violations 0 (torch 2.13.0+cpu, float32)"
+    assert symrel_docs._NUMBER.sub("...", line) == "rigorous error bound: max ..., violations ... (torch ..., float...)"
