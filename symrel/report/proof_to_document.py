@@ -140,7 +140,7 @@ def _instance_tables(instances: list[Instance]) -> list:
     """Two tables: every instance with its result, then the facts by instance number."""
     results = Table(["#", "instance", "result", "steps", "time"],
                     [[[str(n)], [inst.name], _status_cell(inst), [str(len(inst.proof.steps))],
-                      [f"{inst.seconds:.2f} s"]] for n, inst in enumerate(instances, 1)])
+                      [f"{inst.seconds:.2f}\u00a0s"]] for n, inst in enumerate(instances, 1)])
     keys: list = []
     for inst in instances:
         keys += [k for k in inst.facts if k not in keys]
@@ -214,7 +214,7 @@ def index_blocks(summaries: list, formats: list, seconds: float) -> list:
             elif o.certificates:
                 links += [Link(f"{o.certificates} certificate{'s' if o.certificates > 1 else ''}",
                                f"{o.statement.key}/"), " "]
-        rows.append([[o.statement.heading], [str(o.instances)], [o.result], [f"{o.seconds:.1f} s"], links])
+        rows.append([[o.statement.heading], [str(o.instances)], [o.result], [f"{o.seconds:.1f}\u00a0s"], links])
     blocks.append(Table(["statement", "instances", "result", "time", "reports"], rows))
     failing = [o for o in summaries if not o.passed]
     if failing:
