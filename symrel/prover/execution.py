@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from ..exact import Q, format_rational
-from ..proof import OPEN, Step
+from ..exact import format_rational
+from ..proof import Step
 from .forms import Form, combine
 from .nodes import Registry
 
@@ -84,5 +84,3 @@ def count_rules(records) -> dict[str, int]:
         counts[r[0]] = counts.get(r[0], 0) + 1
     return counts
 
-
-_ = (Q, OPEN)
