@@ -49,9 +49,9 @@ extensions = [
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
 templates_path = ["_templates"]
-# benchmarks.md is written by `python -m benchmarks` and included by benchmarks-page.md;
-# README.md says how to build these pages.
-exclude_patterns = ["_build", "README.md", "benchmarks.md", "build.sh"]
+# benchmarks.md is a page of its own, written by `python -m benchmarks` (a placeholder until
+# then); README.md says how to build these pages.
+exclude_patterns = ["_build", "README.md", "build.sh"]
 
 # --- MyST (Markdown pages) -----------------------------------------------------------
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]

@@ -33,7 +33,7 @@ def built(tmp_path_factory):
 def test_html_builds_without_warnings(built):
     out, html, _ = built
     assert html.returncode == 0, html.stderr[-6000:]
-    for page in ("index", "getting-started", "theory", "format", "cli", "api/index", "benchmarks-page"):
+    for page in ("index", "getting-started", "theory", "format", "cli", "api/index", "benchmarks"):
         assert (out / "html" / f"{page}.html").is_file(), page
 
 
