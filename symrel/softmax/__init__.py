@@ -7,7 +7,11 @@
 * :mod:`.retrieval`: the retrieval temperature of Paper B, :func:`retrieval_beta`;
 * :mod:`.ranges` and :mod:`.network`: a certified lambda for a whole Transformer on a box,
   :func:`lambda_min`;
-* :mod:`.empirical`: high-precision evaluation at random and near-tie points.
+* :mod:`.empirical`: high-precision evaluation at random and near-tie points;
+* :mod:`.plot`: bound and observed error against lambda (matplotlib, optional);
+* :mod:`.examples`: a hand-built selection-head Transformer.
+
+Certificates of :func:`lambda_min` results are re-checked by :mod:`symrel.checking.softmax`.
 
 >>> from symrel.exact import rational as r
 >>> str(lambda_for_max_head(2, r("1/10")).lam)     # (n-1)/(e eps) = 3.6788 < ln 2/eps
