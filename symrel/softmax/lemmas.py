@@ -206,12 +206,12 @@ def certify_smallest(
     lam = ceil_significant(threshold.hi, digits) if threshold.hi > 0 else Q(0)
     if lam == 0:
         return LambdaBound(Q(0), eps, Q(0), threshold, lemma, ["the bound is 0 for every lambda"])
-    step = ceil_significant(lam, digits) - ceil_significant(lam, digits + 1) or lam / 10**digits
     for _ in range(100):
         bound = forward_upper(lam)
         if bound <= eps:
             return LambdaBound(lam, eps, bound, threshold, lemma)
-        lam += abs(step) or lam / 10**digits
+        # the referee's bound is a hair above the true one: step up by one unit of the last digit
+        lam = ceil_significant(lam * (1 + Q(1, 10**digits)), digits)
     raise ArithmeticError(f"could not certify a lambda near {threshold.hi} for {lemma}")  # pragma: no cover
 
 
