@@ -9,7 +9,8 @@ Re-derives everything from the embedded inputs (a ``relation`` and a
 * a symmetric claim needs ``psi = phi`` and a relation on one set;
 * ``feature-values``: the recorded feature vectors equal the evaluated ones;
 * ``table-row``: rows are covered once each and record the table's values;
-* ``table-psd``: ``L`` is unit lower triangular, ``D >= 0`` and ``L diag(D) L^T = R``.
+* ``table-psd``: ``L`` is unit lower triangular, ``D >= 0``, ``L diag(D) L^T = R``,
+  and the column of a zero pivot is the unit vector (the canonical form).
 
 Shares no code with :mod:`symrel.relations.prove`.
 """
@@ -93,6 +94,10 @@ def _check_ldl(data, R, n, where):
     for k, d in enumerate(D):
         if d < 0:
             raise CertificateError(f"{where}: pivot D[{k}] = {d} is negative")
+        # a zero pivot's column plays no part in L D L^T: it must be e_k, so that
+        # every recorded number is checked
+        if d == 0 and any(L[i][k] for i in range(k + 1, n)):
+            raise CertificateError(f"{where}: column {k} of L belongs to a zero pivot and must be e_{k}")
     Lm = from_rationals(L, (n, n))
     LD = from_rationals([[L[i][k] * D[k] for k in range(n)] for i in range(n)], (n, n))
     if LD * Lm.transpose() != R:

@@ -89,3 +89,15 @@ def test_altered_numbers_fail(symmetric_cert, edit, message):
     edit(cert)
     with pytest.raises(CertificateError, match=message):
         check_certificate(cert)
+
+
+def test_every_recorded_number_matters():
+    """Each number of a certificate (rank-deficient symmetric, and asymmetric) moved by
+    1/10^6 is rejected, including L entries under zero pivots."""
+    from symrel.proofrun.tamper import altered, numbers_in
+
+    for rel, symmetric in [(random_gram_relation(5, 3, seed=1), True), (random_relation(4, 3, 2, seed=2), False)]:
+        cert = _certificate(rel, symmetric)
+        for where, _ in numbers_in(cert):
+            with pytest.raises(CertificateError):
+                check_certificate(altered(cert, where))
