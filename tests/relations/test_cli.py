@@ -114,3 +114,11 @@ def test_check_mode_accepts_and_rejects(run_cli, tmp_path):
     i, j = data["entry"]
     assert dot(feats.phi(rel.x[i]), bad_psi(rel.ys[j])) != rel.entry(i, j)
     assert f"entry ({i}, {j})" in data["reason"]
+
+
+def test_missing_report_folder_writes_nothing(run_cli, tmp_path):
+    save(random_relation(3, 3, 2, seed=1), tmp_path / "R.json")
+    code, _, err = run_cli("relation", tmp_path / "R.json", "-o", tmp_path / "F.json",
+                           "--report", tmp_path / "no" / "r.md")
+    assert code == 2 and "folder" in err
+    assert not (tmp_path / "F.json").exists()

@@ -43,6 +43,7 @@ def run(args) -> int:
     relation = load(args.relation, kinds=("relation",))
     if args.check:
         return _check(args, relation)
+    _require_folders(args.output, args.report, args.certificate)
     try:
         factors = factor_relation(relation, symmetric=args.symmetric)
     except SymrelError as err:
@@ -73,6 +74,18 @@ def run(args) -> int:
         print(f"wrote {args.output}")
         print(summary["dimension"])
     return 0
+
+
+def _require_folders(*paths) -> None:
+    """Refuse before any work when an output could not be written, so that no
+    output is written unless all of them are."""
+    from pathlib import Path
+
+    from ...errors import InputError
+
+    for path in paths:
+        if path and not (Path(path).parent if str(Path(path).parent) else Path(".")).is_dir():
+            raise InputError("the folder of the output file does not exist", file=str(path))
 
 
 def _check(args, relation) -> int:
