@@ -35,7 +35,7 @@ truncation; here a tensor-product CPWL construction, symrel's own).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import mpmath
 import sympy
@@ -160,7 +160,6 @@ class KernelFit:
     cell_error: Rational  # max over cells of the interpolation bound
     node_error: Rational  # rho: max |k(x_i, y_j) - K~_ij|
     second_order: bool  # whether the h^2 bound was available
-    info: dict = field(default_factory=dict)
 
     @property
     def certified_error(self) -> Rational:
