@@ -3,25 +3,41 @@
 from __future__ import annotations
 
 from ...errors import InputError
-from ...fileformat import Points, Values, load, load_model, to_json
+from ...fileformat import Points, Values, load, to_json
 from ..common import add_json_flag, fmt, parse_point, print_json
 
 
 def register(sub):
     p = sub.add_parser("eval", help="evaluate a model exactly at one point or a batch")
-    p.add_argument("model", help="model file (maxout, relu, cpwl1d, transformer)")
+    p.add_argument("model", help="model file (maxout, relu, cpwl1d, transformer, or relation-features with --part)")
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--input", help="one point, comma-separated rationals (e.g. 1/2,-1/4)")
     g.add_argument("--inputs", help="a points file")
     p.add_argument("--exact-floats", action="store_true", help="read JSON floats as their exact binary values")
     p.add_argument("--scale", help="evaluate every attention block as softmax with this lambda (mpmath)")
     p.add_argument("--precision", type=int, default=50, help="decimal digits for softmax evaluation (default 50)")
+    p.add_argument("--part", choices=["phi", "psi"],
+                   help="for a relation-features file: evaluate the query map phi or the key map psi")
     add_json_flag(p)
     p.set_defaults(func=run)
 
 
+def _load(args):
+    """The model to evaluate; a relation-features file needs ``--part`` to pick phi or psi."""
+    from ...fileformat import MODEL_KINDS
+
+    thing = load(args.model, kinds=MODEL_KINDS + ("relation-features",), exact_floats=args.exact_floats)
+    if hasattr(thing, "phi") and hasattr(thing, "psi"):
+        if args.part is None:
+            raise InputError("a relation-features file holds two models: choose one with --part phi|psi", path="--part")
+        return getattr(thing, args.part)
+    if args.part is not None:
+        raise InputError("--part applies to relation-features files only", path="--part")
+    return thing
+
+
 def run(args) -> int:
-    model = load_model(args.model, exact_floats=args.exact_floats)
+    model = _load(args)
     if args.input is not None:
         points = [parse_point(args.input)]
     else:
