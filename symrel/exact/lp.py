@@ -573,6 +573,8 @@ def feasibility(
         result = _decide_exact(A, b, C, d, strict, sigma, interior_mode, float_start=method in ("auto", "float", "highs"))
         if use_highs:
             result.method = "exact-simplex (HiGHS proposal rejected)"
+        elif method == "highs":
+            result.method = "float-start exact simplex (scipy not installed)"
         elif method != "exact":
             result.method = "float-start exact simplex"
     # the exact check decides, whatever produced the answer
