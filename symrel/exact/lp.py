@@ -565,7 +565,7 @@ def feasibility(
     sigma = [bool(s) for s in strict] if has_strict else [True] * m
     if method not in ("auto", "exact", "float", "highs"):
         raise ValueError(f"unknown method {method!r}")
-    use_highs = method == "highs" or (method == "auto" and m >= AUTO_FLOAT_MIN_ROWS and _has_scipy())
+    use_highs = (method == "highs" or (method == "auto" and m >= AUTO_FLOAT_MIN_ROWS)) and _has_scipy()
     result = None
     if use_highs:
         result = _decide_float(A, b, C, d, strict, sigma, interior_mode)
