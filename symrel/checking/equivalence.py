@@ -199,6 +199,8 @@ def _relu(net, R, name):
     cur = [_var(i) for i in range(net.input_dim)]
     for li, layer in enumerate(net.layers):
         cert = R.next(None, name)
+        if cert.get("layer") != li:
+            R.fail(f"expected layer {li}")
         R.declare(cert)
         pre = _affine(layer.affine.W, layer.affine.b, cur)
         if layer.activation == "relu":

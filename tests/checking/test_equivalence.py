@@ -88,3 +88,20 @@ def test_polytope_bounding_box_duals_are_checked():
     for path in [p for p, _ in numbers_in(cert) if ".duals" in p or "steps[0].certificate.box" in p]:
         with pytest.raises(CertificateError, match="step 0"):
             check_certificate(altered(cert, path, "1/1000000"))
+
+
+@pytest.mark.parametrize("kind", ["relu", "cpwl1d", "transformer-first"])
+def test_altered_numbers_are_rejected_for_every_model_kind(kind):
+    rng = random.Random(4)
+    if kind == "cpwl1d":
+        a, D = random_cpwl1d(rng, 4), Box([[-25, 25]])
+    else:
+        a, D = random_relu_net(rng, 2, [3, 2], max_num=5, max_den=3), Box.cube(2)
+    t = compile_model(a, D).transformer
+    cert = _cert(t, a, D) if kind == "transformer-first" else _cert(a, t, D)
+    paths = [p for p, _ in numbers_in(cert)]
+    # every scalar field (layer and block numbers, ids, ranks, bounds) and a sample of the rest
+    picked = [p for p in paths if not p.endswith("]")] + random.Random(1).sample(paths, 60)
+    for path in picked:
+        with pytest.raises(CertificateError):
+            check_certificate(altered(cert, path, "1/1000000"))
