@@ -30,6 +30,7 @@ blocks do) for examples that need an optional extra.
 from __future__ import annotations
 
 import argparse
+import doctest
 import os
 import re
 
@@ -142,7 +143,10 @@ class Terminal(SphinxDirective):
         text = "\n".join(lines)
         node = nodes.literal_block(text, text, language="console")
         self.set_source_info(node)
-        return [_doctest_node(node, "\n".join(test) + "\n", self.options)]
+        node = _doctest_node(node, "\n".join(test) + "\n", self.options)
+        if "loose-numbers" in self.options:  # numbers of another width shift aligned columns
+            node["options"][doctest.NORMALIZE_WHITESPACE] = True
+        return [node]
 
 
 # --------------------------------------------------------------------------- datafile
