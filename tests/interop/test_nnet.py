@@ -9,19 +9,23 @@ from symrel.exact import Q, rational, rows, flat
 from symrel.interop.nnet import load_nnet, nnet_input_box, read_nnet
 from symrel.models import Box
 
-ACAS = Path(__file__).resolve().parents[3] / "shared" / "data" / "acasxu" / "ACASXU_experimental_v2a_1_1.nnet"
-if not ACAS.exists():  # the checkout may live elsewhere; the data sits in /work/shared
-    ACAS = Path("/work/shared/data/acasxu/ACASXU_experimental_v2a_1_1.nnet")
-needs_acas = pytest.mark.skipif(not ACAS.exists(), reason="ACAS Xu data not present")
 
 
 @pytest.fixture(scope="module")
-def acas():
-    return load_nnet(ACAS)
+def acas_path():
+    shared = Path(__file__).resolve().parents[2].parent / "shared"
+    path = shared / "data" / "acasxu" / "ACASXU_experimental_v2a_1_1.nnet"
+    if not path.exists():
+        pytest.skip("ACAS Xu data not present")
+    return path
 
 
-@needs_acas
-def test_acas_shape_and_header(acas):
+@pytest.fixture(scope="module")
+def acas(acas_path):
+    return load_nnet(acas_path)
+
+
+def test_acas_shape_and_header(acas, acas_path):
     net = acas.net()
     assert net.input_dim == 5 and net.output_dim == 5
     assert net.widths == [50] * 6 + [5]
@@ -29,13 +33,12 @@ def test_acas_shape_and_header(acas):
     assert acas.mins[1] == rational("-3.141593") and acas.maxs[0] == 60760
     assert acas.means[0] == rational("19791.091")          # written 1.9791091e+04
     assert acas.ranges[1] == rational("6.28318530718")
-    assert nnet_input_box(ACAS) == Box([[0, 60760], ["-3.141593", "3.141593"], ["-3.141593", "3.141593"], [100, 1200], [0, 1200]])
+    assert nnet_input_box(acas_path) == Box([[0, 60760], ["-3.141593", "3.141593"], ["-3.141593", "3.141593"], [100, 1200], [0, 1200]])
 
 
-@needs_acas
-def test_acas_weights_are_the_exact_decimals(acas):
+def test_acas_weights_are_the_exact_decimals(acas, acas_path):
     # first weight row and the last bias, as printed in the file
-    text = [t for t in ACAS.read_text().splitlines() if not t.startswith("//")]
+    text = [t for t in acas_path.read_text().splitlines() if not t.startswith("//")]
     first_row = [rational(v) for v in text[7].rstrip(",").split(",")]
     assert acas.weights[0][0] == first_row
     assert acas.biases[-1][-1] == rational(text[-1].rstrip(","))
@@ -43,7 +46,6 @@ def test_acas_weights_are_the_exact_decimals(acas):
     assert rows(net.layers[0].affine.W)[0] == first_row
 
 
-@needs_acas
 def test_normalise_folds_the_header_exactly(acas):
     raw = acas.net(normalise=True)
     net = acas.net()
@@ -53,10 +55,9 @@ def test_normalise_folds_the_header_exactly(acas):
     assert raw.evaluate(x) == expect
 
 
-@needs_acas
-def test_agrees_with_a_float_reading(acas):
+def test_agrees_with_a_float_reading(acas, acas_path):
     np = pytest.importorskip("numpy")
-    text = [t for t in ACAS.read_text().splitlines() if not t.startswith("//")]
+    text = [t for t in acas_path.read_text().splitlines() if not t.startswith("//")]
     vals = [float(v) for line in text[7:] for v in line.rstrip(",").split(",")]
     x = [Q(1, 10), Q(-1, 5), Q(3, 10), Q(-2, 5), Q(1, 2)]
     h = np.array([float(v) for v in x])
@@ -71,7 +72,7 @@ def test_agrees_with_a_float_reading(acas):
         h = W @ h + b
         if k < len(sizes) - 2:
             h = np.maximum(h, 0)
-    exact = read_nnet(ACAS).evaluate(x)
+    exact = read_nnet(acas_path).evaluate(x)
     assert max(abs(float(e) - f) for e, f in zip(exact, h)) < 1e-9
 
 
