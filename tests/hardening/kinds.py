@@ -26,6 +26,7 @@ TRANSFORMER = {
     ],
     "readout": {"token": 0, "W": [[1, "1/2"]], "b": [0]},
 }
+HARDMAX_TRANSFORMER = {**TRANSFORMER, "blocks": [TRANSFORMER["blocks"][0]]}
 BOX = {"symrel": 1, "kind": "box", "bounds": [[-1, 1], ["-1/2", 2]]}
 BOX1 = {"symrel": 1, "kind": "box", "bounds": [[-1, 1]]}
 POLYTOPE = {"symrel": 1, "kind": "polytope", "A": [[1, 0], [0, 1], [-1, -1]], "b": [1, 1, 1]}

@@ -23,7 +23,7 @@ from .corrupt import broken_file, broken_text, broken_tree
 from .kinds import SAMPLES, certificate
 from .valid import VALID
 
-FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FUZZ = settings(max_examples=60, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 ALL = {**SAMPLES, "certificate": None}
 
 
