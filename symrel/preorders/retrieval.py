@@ -348,9 +348,9 @@ def _add_softmax_step(proof: Proof, scores: list[list[Rational]], n: int, eps: R
     ok = gap is None or gap >= need
     proof.add(
         Step(
-            f"softmax (scale 1) puts weight >= 1 - {rational_str(eps)} on the maximal keys: the least score gap, "
-            f"{rational_str(gap) if gap is not None else 'none (all keys tied)'}, is at least the certified "
-            f"bound {rational_str(need)} >= ln((n-1)(1-eps)/eps) with n = {n}",
+            f"softmax (scale 1) puts weight >= 1 - {rational_str(eps)} on the maximal keys: it needs the least "
+            f"score gap g >= ln((n-1)(1-eps)/eps), n = {n}; certified bound {rational_str(need)}, "
+            f"g = {rational_str(gap) if gap is not None else 'none (all keys tied)'}",
             "softmax-retrieval-margin",
             {"eps": format_rational(eps), "keys": n, "least_gap": None if gap is None else format_rational(gap),
              "beta_bound": format_rational(need)},
