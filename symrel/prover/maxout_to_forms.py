@@ -23,6 +23,13 @@ from .execution import Context, affine_image
 from .forms import Form
 
 
+def _name(f: Form) -> str:
+    """``y7`` for a variable, ``affine`` for a unit that is affine on D (one piece left)."""
+    if not f.const and len(f.coeffs) == 1 and list(f.coeffs.values()) == [1]:
+        return f"y{next(iter(f.coeffs))}"
+    return "affine"
+
+
 def maxout_forms(net: MaxoutNet, ctx: Context, inputs: list[Form] | None = None) -> list[Form]:
     """The outputs of ``net`` as forms over the registry's variables (steps added to ctx)."""
     reg = ctx.registry
@@ -36,13 +43,14 @@ def maxout_forms(net: MaxoutNet, ctx: Context, inputs: list[Form] | None = None)
             outs.append(y)
             units.append(facts)
         dropped = sum(len(u["dropped"]) for u in units)
+        names = ", ".join(_name(y) for y in outs)
         ctx.add_step(
             f"For all x in D, the {layer.output_dim} maxout units of layer {li + 1} of model "
             f"{ctx.name.upper()} equal the max of their pieces over the previous layer, in normal form",
             "maxout-unit-normal-form",
             {"layer": li, "units": units, "nodes": reg.drain_new()},
             PROVED,
-            f"{dropped} piece(s) dominated on D dropped by exact bounds" if dropped else "",
+            f"units = ({names})" + (f"; {dropped} piece(s) dominated on D dropped by exact bounds" if dropped else ""),
         )
         cur = outs
     if net.readout is None:

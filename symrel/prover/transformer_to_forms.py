@@ -73,6 +73,25 @@ def state_json(state: State) -> list:
     return out
 
 
+def embed_state_text(state: State) -> str:
+    """When ``state`` is an embed-state (every token holds the same variables in the same
+    slots, coefficient 1, on top of constant offsets), say which: e.g. ``slots 0, 1 hold
+    y7, y8``; else the empty string."""
+    slots = []
+    for r in range(len(state[0])):
+        col = [state[t][r] for t in range(len(state))]
+        if all(f.is_constant() for f in col):
+            continue
+        f = col[0]
+        if any(g.key() != f.key() for g in col) or f.const or len(f.coeffs) != 1 or list(f.coeffs.values()) != [1]:
+            return ""
+        slots.append((r, next(iter(f.coeffs))))
+    if not slots:
+        return ""
+    return (f"Sigma is an embed-state: the token-wise shift plus the variables "
+            f"{', '.join(f'y{v}' for _, v in slots)} in slots {', '.join(str(r) for r, _ in slots)} of every token")
+
+
 def embedding_state(t: Transformer) -> State:
     """Token t: ``offsets[t] + sum_i x_i e_(input_rows[i])``, as forms in x."""
     off = rows(t.embedding.offsets)  # m x T
@@ -300,6 +319,9 @@ def transformer_forms(t: Transformer, ctx: Context) -> list[Form]:
             raise
         cert["nodes"] = reg.drain_new()
         cert["state"] = state_json(state)
+        embedded = embed_state_text(state)
+        if embedded:
+            notes.append(embedded.replace("Sigma", f"Sigma_{b + 1}", 1))
         ctx.add_step(f"For all x in D, block {b + 1} of model {name} ({'; '.join(parts) or 'empty'}) maps the "
                      f"state Sigma_{b} to Sigma_{b + 1}", "+".join(rules) or "linear-identity", cert, PROVED,
                      "; ".join(notes))
