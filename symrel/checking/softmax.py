@@ -234,7 +234,7 @@ def _attention(att, lo, hi, E, lam, b, consts, record, where):
 
 
 def _step(steps, rule):
-    found = [s for s in steps if s.get("rule") == rule]
+    found = [s for s in steps if isinstance(s, dict) and s.get("rule") == rule]
     if not found:
         raise CertificateError(f"steps: no step with rule {rule!r}")
     return found
@@ -250,6 +250,9 @@ def check_softmax_bound(cert: dict, inputs: dict) -> None:
     if not (0 < eps and 0 < lam):
         raise CertificateError("claim: expected eps > 0 and lambda > 0")
     steps = cert["steps"]
+    for i, st in enumerate(steps):
+        if not isinstance(st, dict) or not isinstance(st.get("certificate"), dict):
+            raise CertificateError(f"steps[{i}]: expected an object with a certificate object")
     (const,) = _step(steps, "series-constants")[:1]
     c = const["certificate"]
     consts = {"e": rational(c["e_lower"]), "log": {int(n): rational(v) for n, v in c["log_upper"].items()}}

@@ -90,3 +90,11 @@ def test_no_certificate_for_an_undecided_bound():
     res = lambda_min(T, D, Q(1, 10))
     with pytest.raises(SymrelError, match="open"):
         res.certificate()
+
+
+def test_malformed_steps_are_certificate_errors(max_cert):
+    for change in (lambda c: c["steps"].append(None),
+                   lambda c: step(c, "block-error", 0).update({"certificate": []}),
+                   lambda c: step(c, "block-error", 0)["certificate"].update({"errors": "x"})):
+        with pytest.raises(CertificateError):
+            check_certificate(tampered(max_cert, change))
