@@ -1,0 +1,22 @@
+"""``python -m symrel.mutation [--out docs/mutation.md] [--per-instance N]``: run the
+campaign and write its report; exit 1 when any function-changing mutant was proved."""
+
+import argparse
+import sys
+import time
+
+from ..fileformat import write_text_atomic
+from . import report_markdown, run_campaign
+
+parser = argparse.ArgumentParser(prog="python -m symrel.mutation")
+parser.add_argument("--out", default=None, help="write the Markdown report here (default: print it)")
+parser.add_argument("--per-instance", type=int, default=None, help="mutants per instance (default: each campaign's own)")
+args = parser.parse_args()
+start = time.perf_counter()
+tallies = run_campaign(per_instance=args.per_instance, progress=True)
+text = report_markdown(tallies, seconds=time.perf_counter() - start)
+if args.out:
+    write_text_atomic(args.out, text)
+else:
+    print(text, end="")
+sys.exit(1 if any(t.defects for t in tallies) else 0)
