@@ -96,8 +96,15 @@ def _check_digits(digits: str, path: str, limits: NumberLimits) -> None:
         )
 
 
+_MPQ = QQ.dtype  # the element type itself: constructing it directly skips the domain's dispatch
+
+
 def _from_ints(p: int, q: int) -> Rational:
-    return QQ(ZZ(p), ZZ(q))
+    return _MPQ(p, q)
+
+
+def _is_int_text(t: str) -> bool:
+    return t.isdigit() or (len(t) > 1 and t[0] in "+-" and t[1:].isdigit())
 
 
 def _parse_string(text: str, path: str, limits: NumberLimits) -> Rational:
@@ -156,13 +163,24 @@ def rational(
     """
     if limits is None:
         limits = _limits[-1]
+    # fast paths for the common forms (ints, "p", "p/q"); everything else below
+    tv = type(value)
+    if tv is int:
+        if value.bit_length() * 0.30103 < limits.max_digits - 1:
+            return _MPQ(value)
+    elif tv is str and len(value) <= limits.max_digits:
+        if _is_int_text(value):
+            return _MPQ(int(value))
+        num, slash, den = value.partition("/")
+        if slash and den.isdigit() and _is_int_text(num) and int(den) != 0:
+            return _MPQ(int(num), int(den))
     if isinstance(value, bool):
         raise InputError(f"expected an exact rational, got the boolean {value}", path=path)
     if QQ.of_type(value):
         return value
     if isinstance(value, Integral):
         v = int(value)
-        if v != 0 and math.log10(abs(v)) >= limits.max_digits:
+        if v != 0 and len(str(abs(v))) > limits.max_digits:
             raise LimitError(f"expected at most {limits.max_digits} digits", path=path)
         return _from_ints(v, 1)
     if isinstance(value, FloatLiteral):
