@@ -9,7 +9,7 @@ batch with one matrix product.
 
 >>> W = matrix([[1, "1/2"], [0, -1]])
 >>> X = matrix([[2], [4]])
->>> rows(W * X)
+>>> format_matrix(W * X)
 [[4], [-4]]
 >>> format_matrix(affine_batch(W, vector([0, "1/3"]), X))
 [[4], ['-11/3']]
