@@ -23,9 +23,10 @@ import types  # noqa: E402
 
 import symrel  # noqa: E402
 
-# autosummary imports every submodule it finds; the ``__main__`` modules would run the
-# command line with sphinx-build's arguments, so they are stood in for by empty modules.
-for _name in ("symrel.__main__", "symrel.cli.__main__"):
+# autosummary imports every submodule it finds; a ``__main__`` module would run its
+# command line with sphinx-build's arguments, so each is stood in for by an empty module.
+for _main in (ROOT / "symrel").rglob("__main__.py"):
+    _name = ".".join(_main.relative_to(ROOT).with_suffix("").parts)
     sys.modules.setdefault(_name, types.ModuleType(_name))
 from symrel_docs import DOCTEST_CLEANUP, DOCTEST_SETUP  # noqa: E402
 

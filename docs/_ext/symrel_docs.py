@@ -2,8 +2,9 @@
 
 ``terminal``
     A shell session (``$ command`` lines followed by their output). It is shown as a
-    console block and, under the doctest builder, every command is run (``symrel`` as
-    ``python -m symrel`` of the tree being documented) and its standard output,
+    console block and, under the doctest builder, every command is run (``symrel``
+    through ``symrel.cli.main`` of the tree being documented, in process; with
+    ``SYMREL_DOCS_SUBPROCESS=1`` as ``python -m symrel``) and its standard output,
     standard error and exit code are compared with what the page shows. A non-zero exit
     code is shown as a last line ``[exit N]``. ``...`` matches anything (ELLIPSIS);
     with ``:loose-numbers:`` every number of the output shown may differ (float errors,
@@ -71,21 +72,47 @@ def _write(name, text):
 def _sh(command):
     """Run one shell line of a page; print it (as the page shows it, so that an output
     that starts with "..." is not taken for a continuation line), its stdout, its
-    stderr and a non-zero exit code."""
+    stderr and a non-zero exit code. ``symrel`` runs in this process (``symrel.cli.main``,
+    as the console script does), anything else as a subprocess."""
     print("$ " + command)
     argv = _shlex.split(command)
-    if argv[0] == "symrel":
-        argv = [_sys.executable, "-m", "symrel", *argv[1:]]
-    elif argv[0] == "python":
-        argv = [_sys.executable, *argv[1:]]
-    env = dict(_os.environ, PYTHONPATH=_os.pathsep.join([_SYMREL_ROOT, _os.environ.get("PYTHONPATH", "")]),
-               COLUMNS="80", MPLBACKEND="Agg")
-    done = _subprocess.run(argv, capture_output=True, text=True, env=env, timeout=900)
-    lines = (done.stdout + done.stderr).splitlines()
-    for line in lines:
+    if argv[0] == "symrel" and not _os.environ.get("SYMREL_DOCS_SUBPROCESS"):
+        code, out, err = _symrel_in_process(argv[1:])
+    else:
+        if argv[0] == "symrel":
+            argv = [_sys.executable, "-m", "symrel", *argv[1:]]
+        elif argv[0] == "python":
+            argv = [_sys.executable, *argv[1:]]
+        env = dict(_os.environ, PYTHONPATH=_os.pathsep.join([_SYMREL_ROOT, _os.environ.get("PYTHONPATH", "")]),
+                   COLUMNS="80", MPLBACKEND="Agg")
+        done = _subprocess.run(argv, capture_output=True, text=True, env=env, timeout=900)
+        code, out, err = done.returncode, done.stdout, done.stderr
+    for line in (out + err).splitlines():
         print(line.rstrip())
-    if done.returncode:
-        print(f"[exit {done.returncode}]")
+    if code:
+        print(f"[exit {code}]")
+
+
+def _symrel_in_process(args):
+    """``symrel ARGS`` through ``symrel.cli.main``: (exit code, stdout, stderr)."""
+    import contextlib, io
+    from symrel.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    old_columns = _os.environ.get("COLUMNS")
+    _os.environ["COLUMNS"] = "80"
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(list(args))
+            except SystemExit as exc:  # argparse's usage errors
+                code = exc.code if isinstance(exc.code, int) else 2
+    finally:
+        if old_columns is None:
+            _os.environ.pop("COLUMNS", None)
+        else:
+            _os.environ["COLUMNS"] = old_columns
+    return code, out.getvalue(), err.getvalue()
 '''
 
 DOCTEST_CLEANUP = r'''
