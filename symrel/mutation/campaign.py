@@ -5,7 +5,8 @@ mutant changes one number of one input (:mod:`symrel.mutation.mutants`) and the 
 runs again. Outcomes: ``refuted`` (its counterexample is confirmed here by plain exact
 evaluation), ``open``, or ``proved``. A proved mutant is sound only when an independent
 exact check shows the mutant keeps the claim (an *equivalent mutant*); otherwise it is a
-**defect**. Independent checks: exact evaluation at witness points plus the other
+**defect**. (For the softmax bound, "keeps the claim" is checked at sample points only, see
+:func:`softmax_campaign`.) Independent checks: exact evaluation at witness points plus the other
 equivalence procedure (layer-by-layer prover vs complete cell enumeration); the score
 order of every pair of keys for retrieval; entrywise products for relations; and for the
 softmax bound, the error at sample points (mpmath, 50 digits) against the certified eps.
@@ -182,11 +183,67 @@ def relations_campaign(seeds=range(4), per_instance=60) -> Tally:
     return tally
 
 
+# -- softmax bounds ---------------------------------------------------------------------------------
+SOFTMAX_INSTANCES = ((1, (0, 3, -2), ((-1, 1),)), (2, (1, -1), ((-1, 1),)), ("1/2", (0, 1, 2, -1), ((0, 2),)),
+                     (3, (2, 0, -1), ((-3, "1/2"),)))
+
+
+def _worst_error(T, D, lam, seed=0):
+    """The largest observed |softmax - hardmax| (mpmath, 50 digits) over sample points, and the point."""
+    from ..softmax.empirical import softmax_error
+
+    points = D.sample(6, seed=seed, denominator=7) + list(D.vertices())
+    return max((softmax_error(T, x, lam), x) for x in points)
+
+
+def softmax_campaign(per_instance=40, eps="1/100") -> Tally:
+    """Two kinds of mutants. Model mutants: one parameter of the Transformer changed, then
+    lambda_min; a proved bound is checked against the error observed at sample points (a
+    defect when some point exceeds eps). Claim mutants: at lambda = 1, 2, ..., 32 the claim
+    "error <= e" with e just below the error observed at a sample point, which is false there;
+    proving it (certified bound <= e) is a defect, and the point refutes it."""
+    from fractions import Fraction
+
+    import mpmath
+
+    from ..exact import denominator, numerator, rational
+    from ..softmax.examples import selection_transformer
+    from ..softmax.network import lambda_min, propagate
+    from ..softmax.ranges import analyse
+
+    tally = Tally("softmax bounds (lambda_min)")
+    eps = rational(eps)
+    for seed, (delta, values, box) in enumerate(SOFTMAX_INSTANCES):
+        rng = random.Random(seed)
+        T, D = selection_transformer(delta, values, box)
+        for path, how in _choose(rng, T, per_instance):
+            m = mutant(T, path, how)
+            bound = lambda_min(m, D, eps)
+            preserved = None
+            if bound.proved:
+                worst, _ = _worst_error(m, D, bound.lam, seed)
+                with mpmath.workdps(50):
+                    preserved = worst <= mpmath.mpf(numerator(eps)) / denominator(eps)
+            tally.add("proved" if bound.proved else "open", preserved, f"instance {seed}: {path} {how}")
+        plan = analyse(T, D)
+        for k in range(6):
+            lam = Q(2**k)
+            worst, x = _worst_error(T, D, lam, seed)
+            claim = rational(Fraction(float(worst))) * (1 - Q(1, 10**6))
+            total = propagate(plan, lam).total
+            if total is None:
+                tally.add("open", None, f"instance {seed}: eps at lambda {lam}")
+            else:
+                tally.add("proved" if total <= claim else "refuted", False, f"instance {seed}: eps below the error at {x}, lambda {lam}")
+    return tally
+
+
 CAMPAIGNS = {
     "equivalence": equivalence_campaign,
     "regions": regions_campaign,
     "retrieval": retrieval_campaign,
     "relations": relations_campaign,
+    "softmax": softmax_campaign,
 }
 
 

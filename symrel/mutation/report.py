@@ -18,6 +18,9 @@ def report_markdown(tallies, seconds: float | None = None) -> str:
         "changes one number of a correct instance (by +-1/10^6 or a sign flip). *refuted*: the prover's",
         "counterexample, confirmed by exact evaluation; *equivalent, proved*: proved, and an independent",
         "exact check shows the mutant keeps the claim; *defects*: proved although the claim fails.",
+        "Softmax bounds: a proved mutant is checked against the error observed at sample points",
+        "(mpmath, 50 digits), and its *refuted* rows are claim mutants (eps just below an observed error)",
+        "that the certified bound correctly fails to prove.",
         "",
         f"**{total} mutants, {defects} defects (proved function-changing mutants).**"
         + (f" Run time {seconds:.0f} s." if seconds is not None else ""),

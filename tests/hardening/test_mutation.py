@@ -30,3 +30,12 @@ def test_full_campaign_zero_defects_over_1000_mutants():
     tallies = run_campaign()
     assert sum(t.mutants for t in tallies) >= 1000
     assert sum(t.defects for t in tallies) == 0, [t.defect_paths for t in tallies]
+
+
+def test_mutate_command_writes_the_report(run_cli, tmp_path):
+    out = tmp_path / "mutation.md"
+    code, stdout, _ = run_cli("mutate", "--prover", "relations", "--per-instance", "4", "--out", out)
+    assert code == 0 and stdout.strip().splitlines()[-1] == "0"
+    assert "| relations (prove_relation) | 16 |" in out.read_text()
+    code, _, err = run_cli("mutate", "--per-instance", "0")
+    assert code == 2 and "--per-instance" in err
