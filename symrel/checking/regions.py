@@ -15,7 +15,9 @@ alone, every constraint row of every branch of the decision tree, and checks:
   inequality rows and cancels the x-part, and the constants give
   ``sum mult * const > 0`` (or ``= 0`` with weight on a strict row), which no
   point of the branch can satisfy;
-* **cells**: the witness satisfies every row exactly; for every output the two
+* **cells**: the witness satisfies every row exactly, and the recorded value of
+  every row at it is recomputed and compared (so an altered witness fails even
+  where it would still lie in the cell); for every output the two
   models' affine maps on the cell are the same form, or the two recorded Farkas
   vectors show that neither ``a > b`` nor ``a < b`` meets the cell.
 
@@ -293,6 +295,15 @@ def _check_empty(rows_, farkas, where):
         raise CertificateError(f"{where}: the Farkas combination does not give a contradiction")
 
 
+def _check_values(rows_, x, recorded, where):
+    """The recorded value of every row at the point, recomputed and compared exactly."""
+    if not isinstance(recorded, list) or len(recorded) != len(rows_):
+        raise CertificateError(f"{where}: expected the value of each of the {len(rows_)} rows at the point")
+    for idx, ((f, _), v) in enumerate(zip(rows_, recorded)):
+        if f[-1] + sum((a * xi for a, xi in zip(f, x)), ZERO) != rational(v, path=f"{where}.values[{idx}]"):
+            raise CertificateError(f"{where}: the recorded value of row {idx} at the point is not its value")
+
+
 def _check_witness(rows_, entry, where, d):
     x = [rational(v, path=f"{where}.witness[{i}]") for i, v in enumerate(entry["witness"])]
     if len(x) != d:
@@ -300,6 +311,7 @@ def _check_witness(rows_, entry, where, d):
     for idx, (f, rel) in enumerate(rows_):
         if not _holds(f, rel, x):
             raise CertificateError(f"{where}: the witness violates row {idx}")
+    _check_values(rows_, x, entry.get("values"), where)
 
 
 def _check_equal_maps(rows_, entry, outputs, where):
@@ -417,8 +429,13 @@ def check_equivalence_cells(cert: dict, inputs: dict) -> None:
     if a.input_dim != d or b.input_dim != d or a.output_dim != b.output_dim:
         raise CertificateError("inputs: the models and the domain do not fit together")
     body = _cover_step(cert, mode)
-    for k, (e, rows_, outputs) in enumerate(_check_tree([a, b], domain, mode, body["branches"])):
+    cells = _check_tree([a, b], domain, mode, body["branches"])
+    for k, (e, rows_, outputs) in enumerate(cells):
         _check_equal_maps(rows_, e, outputs, f"cells[{k}]")
+    n_empty = sum(1 for e in body["branches"] if "farkas" in e)
+    if body.get("cells") != len(cells) or body.get("empty") != n_empty:
+        raise CertificateError(f"steps[cell-cover]: the tree has {len(cells)} cells and {n_empty} empty branches, "
+                               f"the step says {body.get('cells')} and {body.get('empty')}")
 
 
 # -- region counts ------------------------------------------------------------------------
@@ -514,6 +531,9 @@ def check_regions(cert: dict, inputs: dict) -> None:
         P, Qr = rows_of[i], rows_of[j]
         _check_facet_rows(P, Qr, ri, rj, where)
         x = [rational(v, path=f"{where}.point") for v in item["point"]]
+        if len(x) != domain.dim:
+            raise CertificateError(f"{where}: expected a point with {domain.dim} coordinates")
+        _check_values(P + Qr, x, item.get("values"), where)
         for idx, (f, rel) in enumerate(_facet_system(P, Qr, ri)):
             ok = _holds(f, "<=" if rel == "parallel" else rel, x)
             if not ok:

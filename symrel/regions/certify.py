@@ -24,7 +24,7 @@ from __future__ import annotations
 from ..exact import format_rational
 from ..proof import OPEN, PROVED, Proof, Step
 from .count import KINDS, merge_linear_regions
-from .enumerate_cells import enumerate_cells
+from .enumerate_cells import enumerate_cells, row_values
 from ..errors import InputError
 
 CLAIM_KIND = "regions"
@@ -51,7 +51,8 @@ def certify_regions(model, domain, kind: str = "linear", executor=None, max_cell
                        note=f"cell limit reached after {len(en.cells)} cells; raise max_cells"))
         return proof
     branches = [{"path": list(e.path), "farkas": _farkas(e.farkas)} for e in en.empty]
-    branches += [{"path": list(c.path), "witness": [format_rational(v) for v in c.witness]} for c in en.cells]
+    branches += [{"path": list(c.path), "witness": [format_rational(v) for v in c.witness],
+                  "values": row_values(c.rows, c.witness)} for c in en.cells]
     proof.add(Step(f"the open cells of the model over D are the {len(en.cells)} cells listed", "cell-cover",
                    {"mode": "open", "branches": branches}, PROVED))
     count = len(en.cells)
@@ -60,7 +61,8 @@ def certify_regions(model, domain, kind: str = "linear", executor=None, max_cell
         order = {tuple(c.path): k for k, c in enumerate(en.cells)}
         cell_id = [order[tuple(c.path)] for c in en.cells]
         proof.add(Step(f"cells with equal maps sharing a facet form {count} linear regions", "facet-merge", {
-            "merges": [{"cells": [cell_id[i], cell_id[j]], "rows": [ri, rj], "point": [format_rational(v) for v in pt]}
+            "merges": [{"cells": [cell_id[i], cell_id[j]], "rows": [ri, rj], "point": [format_rational(v) for v in pt],
+                        "values": row_values(en.cells[i].rows + en.cells[j].rows, pt)}
                        for i, j, ri, rj, pt in merges],
             "apart": [{"cells": [cell_id[i], cell_id[j]],
                        "hyperplanes": [{"rows": [ri, rj], ev[0]: (_farkas(ev[1]) if ev[0] == "farkas" else ev[1])}

@@ -78,6 +78,14 @@ def domain_rows(domain, mode: str):
     return [(tuple(a) + (-bi,), rel) for a, bi in zip(A, b)]
 
 
+def row_values(rows, x) -> list:
+    """The value of every row's form at x, as canonical JSON numbers (recorded beside a
+    witness so that the checker recomputes them: any altered coordinate shows)."""
+    from ..exact import format_rational
+
+    return [format_rational(evaluate_form(f, x)) for f, _ in rows]
+
+
 def _satisfies(row, x) -> bool:
     f, rel = row
     v = evaluate_form(f, x)

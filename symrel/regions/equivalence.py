@@ -38,7 +38,7 @@ from __future__ import annotations
 from ..errors import InputError
 from ..exact import format_rational
 from ..proof import OPEN, PROVED, REFUTED, Proof, Step
-from .enumerate_cells import _lp, enumerate_cells
+from .enumerate_cells import _lp, enumerate_cells, row_values
 from .model_to_program import is_continuous, is_zero_form, neg, sub
 
 CLAIM_KIND = "equivalence-cells"
@@ -114,7 +114,8 @@ def decide_equivalence(a, b, domain, executor=None, max_cells=None) -> Proof:
                 proof.extra["stats"] = stats
                 return proof
             equal.append({"pos": _fmt_farkas(info[0]), "neg": _fmt_farkas(info[1])})
-        branches.append({"path": list(cell.path), "witness": [format_rational(v) for v in cell.witness], "equal": equal})
+        branches.append({"path": list(cell.path), "witness": [format_rational(v) for v in cell.witness],
+                         "values": row_values(cell.rows, cell.witness), "equal": equal})
     proof.add(Step(
         f"the decision tree of a and b covers D and both models are affine on each of its {len(en.cells)} cells "
         f"({mode} cells), with equal maps",
