@@ -1,8 +1,10 @@
 """Exact region enumeration (symrel.regions) against a float enumeration of the same net,
 in one run: cells per second and their ratio, so the cost of exactness is a number.
 
-* a random 2-input ReLU net 2-32-32-1 (weights p/q, |p| <= 20, q <= 10) with about
-  2,000 regions on [-4, 4]^2;
+* a random 2-input ReLU net 2-16-16-1 by default (weights p/q, |p| <= 20, q <= 10) on
+  [-4, 4]^2; ``--full`` (or ``run(widths=(32, 32))``) takes 2-32-32-1, about 2,000
+  regions, which took over 10 minutes of a loaded 2-core machine inside
+  ``python -m benchmarks``, too slow for a regular run;
 * an ACAS Xu slice (inputs 1 and 2 vary over a sub-box, the others fixed at the
   centre of the normalised input box), when ../shared/data/acasxu is present;
 * the ACAS Xu survey: every pair of inputs as a 2-D slice of half-width ``w`` around the
@@ -17,7 +19,7 @@ pruning) with numpy forms and HiGHS (scipy) LPs with a 1e-9 tolerance; its count
 compared with the exact one. A second float baseline runs symrel's own simplex in
 Python floats (the same code as the exact LP, without exactness), so the ratio
 against it isolates the cost of exact arithmetic from scipy's per-call overhead.
-Run: ``python -m benchmarks.bench_regions [--survey [--plot DIR]]``.
+Run: ``python -m benchmarks.bench_regions [--full] [--survey [--plot DIR]]``.
 """
 
 from __future__ import annotations
@@ -212,8 +214,9 @@ def survey(half_width=Q(1, 20), line_half_width=Q(1, 4), plot_dir=None) -> list[
     return out
 
 
-def run(seed: int = 3) -> list[dict]:
-    rows_ = [_compare("random ReLU net 2-32-32-1 on [-4,4]^2", random_relu_net(seed, [32, 32]), Box([[-4, 4], [-4, 4]]))]
+def run(seed: int = 3, widths=(16, 16)) -> list[dict]:
+    name = "-".join(map(str, (2, *widths, 1)))
+    rows_ = [_compare(f"random ReLU net {name} on [-4,4]^2", random_relu_net(seed, list(widths)), Box([[-4, 4], [-4, 4]]))]
     if ACAS.exists():
         s, box = acas_slice(0, 1, Q(1, 20))
         rows_.append(_compare("ACAS Xu 1_1 slice (inputs 0, 1; half-width 1/20)", s, box))
@@ -221,7 +224,7 @@ def run(seed: int = 3) -> list[dict]:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    for r in run():
+    for r in run(widths=(32, 32) if "--full" in sys.argv else (16, 16)):
         print(r)
     if "--survey" in sys.argv:
         rows_ = survey(plot_dir=sys.argv[sys.argv.index("--plot") + 1] if "--plot" in sys.argv else None)
