@@ -115,6 +115,14 @@ def sha256_of(obj) -> str:
     return hashlib.sha256(canonical_dumps(obj).encode("utf-8")).hexdigest()
 
 
+def _umask_mode() -> int:
+    """The permission bits a plain ``open()`` would give a new file (0o666 less the umask);
+    mkstemp's private 0o600 is right for the temporary file, not for the result."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 def write_text_atomic(path: str | os.PathLike, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file and a rename, so the
     file is never seen half-written; on any error nothing is left behind."""
@@ -126,6 +134,7 @@ def write_text_atomic(path: str | os.PathLike, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
+        os.chmod(tmp, _umask_mode())
         os.replace(tmp, p)
     except BaseException:
         try:
@@ -145,6 +154,7 @@ def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+        os.chmod(tmp, _umask_mode())
         os.replace(tmp, p)
     except BaseException:
         try:

@@ -57,3 +57,17 @@ def test_exact_floats_opt_in(tmp_path):
         load(p)
     f = load(p, exact_floats=True)
     assert str(f.x[1]) == "3602879701896397/36028797018963968"
+
+
+def test_written_files_follow_the_umask(tmp_path):
+    import os
+
+    from symrel.fileformat import write_text_atomic
+
+    old = os.umask(0o022)
+    try:
+        write_text_atomic(tmp_path / "r.md", "x")
+    finally:
+        os.umask(old)
+    assert (tmp_path / "r.md").stat().st_mode & 0o777 == 0o644
+    assert [p.name for p in tmp_path.iterdir()] == ["r.md"]
