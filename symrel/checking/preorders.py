@@ -4,10 +4,12 @@ Written apart from :mod:`symrel.preorders`: they read the embedded preorder only
 as its raw relation (``graph.has_edge`` / successor sets), recompute every
 asserted number with exact rationals and compare exactly.
 
-* ``utility``: ``x <= y iff u(x) <= u(y)`` on every ordered pair, utilities one
-  apart between consecutive levels;
-* ``richter-peleg-utility``: ``x < y => u(x) < u(y)``, ``x ~ y => u(x) = u(y)``;
-* ``multi-utility``: ``x <= y iff u_k(x) <= u_k(y) for all k``;
+* ``utility``: ``x <= y iff u(x) <= u(y)`` on every ordered pair, utilities 0, 1, 2, ..
+  on consecutive levels;
+* ``richter-peleg-utility``: ``x < y => u(x) < u(y)``, ``x ~ y => u(x) = u(y)``, and
+  u is the longest-chain level (so every value is determined);
+* ``multi-utility``: ``x <= y iff u_k(x) <= u_k(y) for all k``, each u_k the positions
+  0..k-1 of the classes;
 * ``retrieval``: the scores re-evaluated from the embedded ReLU nets, the
   score order against each query's preorder on every pair, hardmax on every
   listed subset, and the softmax margin against the rational Taylor referee.
@@ -56,12 +58,14 @@ def check_utility(cert: dict, inputs: dict) -> None:
             raise CertificateError(f"claim.utility: x <= y iff u(x) <= u(y) fails at x = {x!r}, y = {y!r}")
     _check_pairs_count(cert, "utility-pairwise", n * n)
     levels = sorted(set(u.values()))
+    if levels and levels[0] != 0:
+        raise CertificateError("claim.utility: the lowest class must have utility 0 (rank in the chain)")
     for s in _steps(cert, "complete-preorder"):
         if (s["certificate"].get("elements"), s["certificate"].get("classes")) != (n, len(levels)):
             raise CertificateError("step complete-preorder: the recorded numbers of elements and classes are wrong")
     for s in _steps(cert, "utility-gap"):
-        if s["certificate"].get("levels") != len(levels):
-            raise CertificateError("step utility-gap: the recorded number of utility levels is wrong")
+        if (s["certificate"].get("gap"), s["certificate"].get("levels")) != (1, len(levels)):
+            raise CertificateError("step utility-gap: the recorded gap (1) or number of utility levels is wrong")
     for a, b in zip(levels, levels[1:]):
         if b - a != 1:
             raise CertificateError(f"step utility-gap: consecutive utility levels {a} and {b} are not 1 apart")
@@ -71,10 +75,24 @@ def check_utility(cert: dict, inputs: dict) -> None:
 def check_richter_peleg(cert: dict, inputs: dict) -> None:
     G = inputs["preorder"].graph
     u = _table(cert["claim"]["utility"], list(G), "claim.utility")
+    for s in _steps(cert, "richter-peleg-pairwise"):
+        if s["certificate"].get("related_pairs") != G.number_of_edges():
+            raise CertificateError("step richter-peleg-pairwise: the recorded number of related pairs is wrong")
+    for s in _steps(cert, "chain-level"):
+        if s["certificate"].get("elements") != len(G):
+            raise CertificateError("step chain-level: the recorded number of elements is wrong")
     for x, y in G.edges:
         indifferent = G.has_edge(y, x)
         if (indifferent and u[x] != u[y]) or (not indifferent and not u[x] < u[y]):
             raise CertificateError(f"claim.utility: not a Richter-Peleg utility at {x!r} <= {y!r}")
+    # the value is the longest strict chain below: 0 at the bottom, else one more than the best below
+    for y in G:
+        best = Q(0)
+        for x in G.pred[y]:
+            if not G.has_edge(y, x) and u[x] + 1 > best:
+                best = u[x] + 1
+        if u[y] != best:
+            raise CertificateError(f"claim.utility: u({y!r}) is not the length of the longest strict chain below it")
 
 
 @claim_checker("multi-utility")
@@ -85,6 +103,10 @@ def check_multi_utility(cert: dict, inputs: dict) -> None:
     if not isinstance(family, list) or not family:
         raise CertificateError("claim.utilities: expected a non-empty list of utilities")
     family = [_table(u, names, f"claim.utilities[{k}]") for k, u in enumerate(family)]
+    classes = len({frozenset(y for y in G.succ[x] if G.has_edge(y, x)) for x in names})
+    for k, u in enumerate(family):
+        if sorted(set(u.values())) != [Q(i) for i in range(classes)]:
+            raise CertificateError(f"claim.utilities[{k}]: expected the positions 0..{classes - 1} of the classes in a linear extension")
     for x in names:
         for y in names:
             if G.has_edge(x, y) != all(u[x] <= u[y] for u in family):
@@ -125,19 +147,26 @@ def check_retrieval(cert: dict, inputs: dict) -> None:
                 want = [Q(1, len(top)) if y in top else Q(0) for y in subset]
                 if hardmax([s[y] for y in subset]) != want:
                     raise CertificateError(f"step hardmax-subsets: query {q!r}, keys {list(subset)}: hardmax is not on the maximal keys")
-        recorded = [st["certificate"].get("subsets") for st in _steps(cert, "hardmax-subsets") if st["certificate"].get("query") == q]
-        if recorded != [counted]:
+        recorded = [(st["certificate"].get("subsets"), st["certificate"].get("max_subset"))
+                    for st in _steps(cert, "hardmax-subsets") if st["certificate"].get("query") == q]
+        if recorded != [(counted, limit)]:
             raise CertificateError(f"step hardmax-subsets: query {q!r} records {recorded} sets of keys, there are {counted}")
     for st in _steps(cert, "softmax-retrieval-margin"):
-        _check_softmax_margin(st["certificate"], scores, len(keys))
+        _check_softmax_margin(st["certificate"], scores, len(keys), cert["claim"].get("eps"))
 
 
-def _check_softmax_margin(c: dict, scores: list, n: int) -> None:
+def _check_softmax_margin(c: dict, scores: list, n: int, claimed_eps) -> None:
     """least gap g >= beta with (n-1) exp(-beta) / (1 + (n-1) exp(-beta)) <= eps, by the
-    rational Taylor referee (an upper bound of exp(-beta))."""
+    rational Taylor referee (an upper bound of exp(-beta)); beta is the certified bound
+    of :func:`symrel.softmax.retrieval.retrieval_bound`, recomputed."""
+    from ..softmax.retrieval import retrieval_bound
     from ..softmax.taylor import exp_bounds
 
     eps, beta = rational(c["eps"]), rational(c["beta_bound"])
+    if claimed_eps is None or rational(claimed_eps) != eps or c.get("keys") != n:
+        raise CertificateError("step softmax-retrieval-margin: eps or the number of keys differs from the claim")
+    if retrieval_bound(n, Q(1), eps).lam != beta:
+        raise CertificateError("step softmax-retrieval-margin: the recorded beta bound is not the certified one")
     gaps = []
     for row in scores:
         levels = sorted(set(row))

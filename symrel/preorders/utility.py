@@ -190,7 +190,8 @@ def richter_peleg_utility(preorder: Preorder) -> UtilityRepresentation:
                 u[x] = Q(level)
     u = {x: u[x] for x in preorder.graph}
     proof = Proof(
-        claim="for all x, y in X: x < y implies u(x) < u(y), and x ~ y implies u(x) = u(y)",
+        claim="for all x, y in X: x < y implies u(x) < u(y), and x ~ y implies u(x) = u(y); "
+        "u(y) is the length of the longest strict chain below y",
         construction="Richter-Peleg utility: length of the longest strict chain below (topological generations of the condensation)",
         claim_data={"kind": "richter-peleg-utility", "utility": format_utility(u)},
         inputs={"preorder": preorder},
@@ -205,7 +206,29 @@ def richter_peleg_utility(preorder: Preorder) -> UtilityRepresentation:
             note="" if bad is None else f"fails at {bad[0]!r} <= {bad[1]!r}",
         )
     )
+    off = chain_level_mismatch(preorder, u)
+    proof.add(
+        Step(
+            "u(y) = 1 + max{u(x) : x < y}, and 0 when nothing is strictly below y: u is the length of the longest strict chain below",
+            "chain-level",
+            {"elements": len(preorder)},
+            PROVED if off is None else REFUTED,
+            note="" if off is None else f"fails at {off!r}",
+        )
+    )
     return UtilityRepresentation("richter-peleg-utility", [u], proof)
+
+
+def chain_level_mismatch(preorder: Preorder, u: dict):
+    """The first y with ``u(y) != 1 + max{u(x) : x < y}`` (0 when nothing is strictly
+    below y), or None. This recursion pins u down to the longest-chain level, so
+    every value of the utility is determined. Cost O(n + m)."""
+    G = preorder.graph
+    for y in G:
+        below = [u[x] + 1 for x in G.pred[y] if not G.has_edge(y, x)]
+        if u[y] != max(below, default=Q(0)):
+            return y
+    return None
 
 
 def realiser(preorder: Preorder) -> list[list[int]]:
@@ -268,7 +291,8 @@ def multi_utility(preorder: Preorder) -> UtilityRepresentation:
         position = {A: Q(i) for i, A in enumerate(order)}
         family.append({x: position[C.graph["mapping"][x]] for x in preorder.graph})
     proof = Proof(
-        claim="for all x, y in X: x <= y iff u_k(x) <= u_k(y) for every utility u_k of the family",
+        claim="for all x, y in X: x <= y iff u_k(x) <= u_k(y) for every utility u_k of the family; "
+        "each u_k is the position 0, 1, .. of the indifference class in a linear extension",
         construction=f"multi-utility family: {len(family)} linear extension(s) of the order on indifference classes",
         claim_data={"kind": "multi-utility", "utilities": [format_utility(u) for u in family]},
         inputs={"preorder": preorder},

@@ -114,7 +114,7 @@ def test_retrieval_altered_softmax_bound_fails(retrieval_cert):
     cert = copy.deepcopy(retrieval_cert)
     step = next(s for s in cert["steps"] if s["rule"] == "softmax-retrieval-margin")
     step["certificate"]["beta_bound"] = "1"  # too small a beta for eps = 1/100 with 9 keys
-    with pytest.raises(CertificateError, match="eps"):
+    with pytest.raises(CertificateError, match="beta bound"):
         check_certificate(cert)
 
 
@@ -130,3 +130,44 @@ def test_utility_altered_class_count_fails(utility_cert):
     next(s for s in cert["steps"] if s["rule"] == "complete-preorder")["certificate"]["classes"] += 1
     with pytest.raises(CertificateError, match="classes"):
         check_certificate(cert)
+
+
+def _step_numbers(cert):
+    from symrel.proofrun.tamper import numbers_in
+
+    return [p for p, _ in numbers_in(cert) if p.startswith("steps")]
+
+
+def test_every_recorded_step_number_is_checked(utility_cert, retrieval_cert):
+    from symrel.proofrun.tamper import altered
+
+    P = random_preorder(12, density=2, seed=5)
+    certs = [utility_cert, retrieval_cert, as_file(richter_peleg_utility(P).proof), as_file(multi_utility(P).proof)]
+    for cert in certs:
+        paths = _step_numbers(cert)
+        assert paths
+        for path in paths[:: max(1, len(paths) // 40)]:
+            with pytest.raises(CertificateError):
+                check_certificate(altered(cert, path))
+
+
+def test_debreu_utility_values_are_checked(utility_cert):
+    from symrel.proofrun.tamper import altered
+
+    for name in sorted(utility_cert["claim"]["utility"])[:10]:
+        with pytest.raises(CertificateError):
+            check_certificate(altered(utility_cert, f"claim.utility.{name}"))
+
+
+def test_every_claimed_utility_value_is_determined():
+    """An altered value of any utility is refused, even where it would still represent."""
+    from symrel.proofrun.tamper import altered, numbers_in
+
+    P = random_preorder(10, density=2, seed=8)
+    for rep in (richter_peleg_utility(P), multi_utility(P)):
+        cert = as_file(rep.proof)
+        claim_paths = [p for p, _ in numbers_in(cert) if p.startswith("claim.util")]
+        assert claim_paths
+        for path in claim_paths:
+            with pytest.raises(CertificateError):
+                check_certificate(altered(cert, path))
