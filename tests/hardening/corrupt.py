@@ -78,12 +78,21 @@ def _drop(obj, path):
     return out
 
 
+def _at(obj, path):
+    for k in path:
+        obj = obj[k]
+    return obj
+
+
 @st.composite
-def broken_tree(draw, obj, values=bad_values):
-    """``obj`` with one node replaced by a bad value (drawn from ``values``), or dropped."""
-    paths = list(_nodes(obj))
-    path = draw(st.sampled_from(paths[1:]))
-    if draw(st.booleans()):
+def broken_tree(draw, obj, values=bad_values, leaves_only=False):
+    """``obj`` with one node replaced by a bad value (drawn from ``values``), or dropped;
+    with ``leaves_only``, one scalar replaced (nothing dropped)."""
+    paths = list(_nodes(obj))[1:]
+    if leaves_only:
+        paths = [p for p in paths if not isinstance(_at(obj, p), (dict, list))]
+    path = draw(st.sampled_from(paths))
+    if leaves_only or draw(st.booleans()):
         return _replace(obj, path, draw(values))
     return _drop(obj, path)
 
@@ -123,9 +132,9 @@ def broken_text(draw, obj):
 
 
 @st.composite
-def broken_file(draw, obj, values=bad_values):
+def broken_file(draw, obj, values=bad_values, leaves_only=False):
     """Either a broken tree (valid JSON, wrong content) or broken text."""
     if draw(st.integers(0, 3)) == 0:
         return draw(broken_text(obj))
-    tree = draw(broken_tree(obj, values))
+    tree = draw(broken_tree(obj, values, leaves_only))
     return json.dumps(tree, allow_nan=True).encode("utf-8")

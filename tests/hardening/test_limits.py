@@ -77,10 +77,11 @@ def test_regions_with_integers_beyond_float_range(run_cli, tmp_path):
 
 
 @pytest.mark.xfail(strict=True, reason="checking: check_certificate lets AttributeError through (a step that is "
-                   "null: 'NoneType' object has no attribute 'get'); it should fail the check or exit 2")
-def test_check_certificate_with_a_null_step(run_cli, tmp_path):
+                   "null or a boolean: 'NoneType' object has no attribute 'get'); it should fail the check or exit 2")
+@pytest.mark.parametrize("step", [None, True, 3])
+def test_check_certificate_with_a_step_that_is_not_an_object(run_cli, tmp_path, step):
     cert = certificate()
-    cert["steps"][2] = None
+    cert["steps"][2] = step
     (tmp_path / "c.json").write_text(json.dumps(cert))
     code, _, err = run_cli("check-certificate", tmp_path / "c.json")
     assert code in (1, 2) and len(err.strip().splitlines()) == 1
