@@ -52,8 +52,8 @@ def check_certificate(cert: dict) -> dict:
     if not isinstance(cert, dict) or cert.get("kind") != "certificate" or cert.get("symrel") != 1:
         raise CertificateError("not a symrel certificate (expected symrel: 1, kind: certificate)")
     claim = cert.get("claim")
-    if not isinstance(claim, dict) or "kind" not in claim:
-        raise CertificateError("claim: missing or without a kind")
+    if not isinstance(claim, dict) or not isinstance(claim.get("kind"), str):
+        raise CertificateError("claim: expected an object with a string 'kind'")
     raw_inputs = cert.get("inputs")
     if not isinstance(raw_inputs, dict):
         raise CertificateError("inputs: missing")
@@ -70,6 +70,9 @@ def check_certificate(cert: dict) -> dict:
     steps = cert.get("steps")
     if not isinstance(steps, list) or not steps:
         raise CertificateError("steps: expected a non-empty list")
+    for i, step in enumerate(steps):
+        if not isinstance(step, dict) or not isinstance(step.get("rule"), str):
+            raise CertificateError(f"steps[{i}]: expected an object with a string 'rule'")
     kind = claim["kind"]
     if kind not in CHECKERS:
         raise CertificateError(f"claim.kind: no checker for claims of kind {kind!r} (known: {sorted(CHECKERS)})")
@@ -77,6 +80,6 @@ def check_certificate(cert: dict) -> dict:
         CHECKERS[kind](cert, inputs)
     except CertificateError:
         raise
-    except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError) as err:
+    except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
         raise CertificateError(f"malformed certificate data: {type(err).__name__}: {err}") from None
     return {"claim": kind, "steps": len(steps), "result": "checked"}

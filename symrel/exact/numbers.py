@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Integral
@@ -62,6 +63,11 @@ DEFAULT_LIMITS = NumberLimits()
 _limits = [DEFAULT_LIMITS]
 
 
+def current_limits() -> NumberLimits:
+    """The number size limits in force (see :class:`number_limits`)."""
+    return _limits[-1]
+
+
 class number_limits:
     """Context manager setting the size limits for numbers parsed inside it.
 
@@ -96,6 +102,23 @@ def _check_digits(digits: str, path: str, limits: NumberLimits) -> None:
         )
 
 
+class unlimited_int_digits:
+    """Context lifting Python's limit on int <-> decimal text conversion (4,300 digits),
+    which would otherwise break numbers that symrel's own limits allow (10,000 digits
+    by default). symrel checks sizes itself before converting."""
+
+    def __enter__(self):
+        self.old = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else None
+        if self.old:
+            sys.set_int_max_str_digits(0)
+        return self
+
+    def __exit__(self, *exc):
+        if self.old:
+            sys.set_int_max_str_digits(self.old)
+        return False
+
+
 _MPQ = QQ.dtype  # the element type itself: constructing it directly skips the domain's dispatch
 
 
@@ -108,6 +131,11 @@ def _is_int_text(t: str) -> bool:
 
 
 def _parse_string(text: str, path: str, limits: NumberLimits) -> Rational:
+    with unlimited_int_digits():
+        return _parse_string_digits(text, path, limits)
+
+
+def _parse_string_digits(text: str, path: str, limits: NumberLimits) -> Rational:
     m = _FRACTION.match(text)
     if m:
         num, den = m.group(1), m.group(2)
@@ -168,7 +196,7 @@ def rational(
     if tv is int:
         if value.bit_length() * 0.30103 < limits.max_digits - 1:
             return _MPQ(value)
-    elif tv is str and len(value) <= limits.max_digits:
+    elif tv is str and len(value) <= min(limits.max_digits, 4000):
         if _is_int_text(value):
             return _MPQ(int(value))
         num, slash, den = value.partition("/")
@@ -180,7 +208,7 @@ def rational(
         return value
     if isinstance(value, Integral):
         v = int(value)
-        if v != 0 and len(str(abs(v))) > limits.max_digits:
+        if abs(v) >= 10**limits.max_digits:
             raise LimitError(f"expected at most {limits.max_digits} digits", path=path)
         return _from_ints(v, 1)
     if isinstance(value, FloatLiteral):
@@ -240,12 +268,16 @@ def denominator(q: Rational) -> int:
 def format_rational(q: Rational) -> int | str:
     """The canonical JSON form of ``q``: an int when integral, else ``"p/q"``."""
     p, d = numerator(q), denominator(q)
-    return p if d == 1 else f"{p}/{d}"
+    if d == 1:
+        return p
+    with unlimited_int_digits():
+        return f"{p}/{d}"
 
 
 def rational_str(q: Rational) -> str:
     """``q`` as text: ``"3"`` or ``"-2/7"``."""
-    return str(format_rational(q))
+    with unlimited_int_digits():
+        return str(format_rational(q))
 
 
 def to_fraction(q: Rational) -> Fraction:

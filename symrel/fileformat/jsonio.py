@@ -21,11 +21,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 from pathlib import Path
 
 from ..errors import InputError, LimitError
 from ..exact import FloatLiteral
+from ..exact.numbers import current_limits, unlimited_int_digits
 
 MAX_DEPTH = 64
 MAX_FILE_BYTES = 512 * 1024 * 1024
@@ -66,13 +68,26 @@ def _depth_check(text: str) -> None:
     return None
 
 
+# Python converts decimal text to int in quadratic time; a digit run this long is refused
+# before parsing. Shorter numbers are parsed and then checked against the (configurable)
+# digit limit by the number parser, which names their path.
+_DIGIT_RUN_LIMIT = 100_000
+_LONG_DIGIT_RUN = re.compile(r"\d{%d,}" % (_DIGIT_RUN_LIMIT + 1))
+
+
 def loads(text: str):
     """Parse JSON text strictly (see the module docstring)."""
     _depth_check(text)
+    long_run = _LONG_DIGIT_RUN.search(text)
+    if long_run:
+        line = text.count("\n", 0, long_run.start()) + 1
+        raise LimitError(f"expected numbers of at most {current_limits().max_digits} digits, line {line} has "
+                         f"one of {long_run.end() - long_run.start()}", path=None)
     try:
-        return json.loads(
-            text, object_pairs_hook=_pairs, parse_float=FloatLiteral, parse_constant=_constant
-        )
+        with unlimited_int_digits():
+            return json.loads(
+                text, object_pairs_hook=_pairs, parse_float=FloatLiteral, parse_constant=_constant
+            )
     except json.JSONDecodeError as err:
         raise InputError(
             f"expected valid JSON, the text breaks at line {err.lineno} column {err.colno}: {err.msg}",
@@ -107,7 +122,8 @@ def read_json(path: str | os.PathLike):
 
 def canonical_dumps(obj) -> str:
     """The canonical text of a JSON object: sorted keys, two-space indent, final newline."""
-    return json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    with unlimited_int_digits():
+        return json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def sha256_of(obj) -> str:

@@ -43,11 +43,7 @@ def test_deep_nesting_is_refused_before_parsing(tmp_path):
         load(f)
 
 
-# -- known defects (strict xfail: they document what must change elsewhere) -----------------------------
-@pytest.mark.xfail(strict=True, reason="fileformat.jsonio: a JSON integer of more than 4,300 digits (Python's "
-                   "int-from-text limit) raises ValueError instead of being read (it is within the 10,000-digit "
-                   "limit) or refused with a LimitError naming its path; fix: a parse_int hook or "
-                   "sys.set_int_max_str_digits beside symrel's own digit limit")
+# -- limits that once were defects (fixed), and the one still open (strict xfail) --------------------
 def test_long_json_integers_are_read_or_refused_with_their_path():
     try:
         loads_object(_points_text("1" * 5000))
@@ -55,9 +51,6 @@ def test_long_json_integers_are_read_or_refused_with_their_path():
         assert "x[0][0]" in err.one_line()
 
 
-@pytest.mark.xfail(strict=True, reason="exact.numbers/fileformat: a number read within the limits (\"1e5000\", "
-                   "5,001 digits) cannot be written: str() of an int beyond 4,300 digits raises ValueError in "
-                   "canonical_dumps, so the file does not round-trip")
 def test_numbers_within_the_limits_round_trip():
     obj = loads_object(_points_text('"1e5000"'))
     assert loads_object(dumps(obj)) == obj
@@ -76,8 +69,6 @@ def test_regions_with_integers_beyond_float_range(run_cli, tmp_path):
     assert code == 0
 
 
-@pytest.mark.xfail(strict=True, reason="checking: check_certificate lets AttributeError through (a step that is "
-                   "null or a boolean: 'NoneType' object has no attribute 'get'); it should fail the check or exit 2")
 @pytest.mark.parametrize("step", [None, True, 3])
 def test_check_certificate_with_a_step_that_is_not_an_object(run_cli, tmp_path, step):
     cert = certificate()
@@ -87,8 +78,6 @@ def test_check_certificate_with_a_step_that_is_not_an_object(run_cli, tmp_path, 
     assert code in (1, 2) and len(err.strip().splitlines()) == 1
 
 
-@pytest.mark.xfail(strict=True, reason="checking: check_certificate looks up claim.kind in a dict before checking "
-                   "it is a string (a list gives TypeError: unhashable type) outside its try block")
 def test_check_certificate_with_a_list_claim_kind(run_cli, tmp_path):
     cert = certificate()
     cert["claim"]["kind"] = []
