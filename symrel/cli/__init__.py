@@ -94,6 +94,13 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("symrel: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader went away (``symrel ... | head``): stop quietly, as Unix tools do
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
     return int(code or 0)
 
 

@@ -1,5 +1,8 @@
+"""``python -m symrel.cli``: the command line."""
+
 import sys
 
 from . import main
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())
