@@ -11,7 +11,8 @@ alone, every constraint row of every branch of the decision tree, and checks:
   representative), so the leaves cover the domain (the exact mode: a
   partition; the open mode, allowed only for continuous models: the open cells,
   whose union is dense in the domain, with at least one cell);
-* **empty branches**: the Farkas vector ``(row, multiplier)`` is non-negative on
+* **empty branches**: the Farkas vector ``(row, multiplier)``, in normal form (the
+  absolute values add up to 1, so that no recorded number can change alone), is non-negative on
   inequality rows and cancels the x-part, and the constants give
   ``sum mult * const > 0`` (or ``= 0`` with weight on a strict row), which no
   point of the branch can satisfy;
@@ -289,6 +290,8 @@ def _check_empty(rows_, farkas, where):
             strict_weight = True
         for i in range(n):
             total[i] += mult * f[i]
+    if sum((abs(rational(v, path=where)) for _, v in farkas), ZERO) != 1:
+        raise CertificateError(f"{where}: expected a Farkas vector in normal form (absolute values adding up to 1)")
     if any(total[:-1]):
         raise CertificateError(f"{where}: the Farkas combination does not cancel the x-part")
     if not (total[-1] > 0 or (total[-1] == 0 and strict_weight)):

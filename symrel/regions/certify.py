@@ -24,14 +24,10 @@ from __future__ import annotations
 from ..exact import format_rational
 from ..proof import OPEN, PROVED, Proof, Step
 from .count import KINDS, merge_linear_regions
-from .enumerate_cells import enumerate_cells, row_values
+from .enumerate_cells import enumerate_cells, farkas_json, row_values
 from ..errors import InputError
 
 CLAIM_KIND = "regions"
-
-
-def _farkas(cert):
-    return [[i, format_rational(v)] for i, v in cert]
 
 
 def certify_regions(model, domain, kind: str = "linear", executor=None, max_cells=None) -> Proof:
@@ -50,7 +46,7 @@ def certify_regions(model, domain, kind: str = "linear", executor=None, max_cell
         proof.add(Step("the open cells cover D", "cell-cover", {}, OPEN,
                        note=f"cell limit reached after {len(en.cells)} cells; raise max_cells"))
         return proof
-    branches = [{"path": list(e.path), "farkas": _farkas(e.farkas)} for e in en.empty]
+    branches = [{"path": list(e.path), "farkas": farkas_json(e.farkas)} for e in en.empty]
     branches += [{"path": list(c.path), "witness": [format_rational(v) for v in c.witness],
                   "values": row_values(c.rows, c.witness)} for c in en.cells]
     proof.add(Step(f"the open cells of the model over D are the {len(en.cells)} cells listed", "cell-cover",
@@ -65,7 +61,7 @@ def certify_regions(model, domain, kind: str = "linear", executor=None, max_cell
                         "values": row_values(en.cells[i].rows + en.cells[j].rows, pt)}
                        for i, j, ri, rj, pt in merges],
             "apart": [{"cells": [cell_id[i], cell_id[j]],
-                       "hyperplanes": [{"rows": [ri, rj], ev[0]: (_farkas(ev[1]) if ev[0] == "farkas" else ev[1])}
+                       "hyperplanes": [{"rows": [ri, rj], ev[0]: (farkas_json(ev[1]) if ev[0] == "farkas" else ev[1])}
                                        for ri, rj, ev in reasons]}
                       for i, j, reasons in apart],
         }, PROVED))

@@ -78,6 +78,16 @@ def domain_rows(domain, mode: str):
     return [(tuple(a) + (-bi,), rel) for a, bi in zip(A, b)]
 
 
+def farkas_json(cert) -> list:
+    """A Farkas vector ``[(row, multiplier)]`` as canonical JSON, scaled so that its
+    multipliers' absolute values add up to 1 (a positive multiple of a Farkas vector
+    is one; the normal form makes every recorded number checkable)."""
+    from ..exact import format_rational
+
+    total = sum((abs(v) for _, v in cert), ZERO)
+    return [[i, format_rational(v / total)] for i, v in cert]
+
+
 def row_values(rows, x) -> list:
     """The value of every row's form at x, as canonical JSON numbers (recorded beside a
     witness so that the checker recomputes them: any altered coordinate shows)."""

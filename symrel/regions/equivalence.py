@@ -38,14 +38,10 @@ from __future__ import annotations
 from ..errors import InputError
 from ..exact import format_rational
 from ..proof import OPEN, PROVED, REFUTED, Proof, Step
-from .enumerate_cells import _lp, enumerate_cells, row_values
+from .enumerate_cells import _lp, enumerate_cells, farkas_json, row_values
 from .model_to_program import is_continuous, is_zero_form, neg, sub
 
 CLAIM_KIND = "equivalence-cells"
-
-
-def _fmt_farkas(cert):
-    return [[i, format_rational(v)] for i, v in cert]
 
 
 def _difference_on_cell(cell, g, stats):
@@ -89,7 +85,7 @@ def decide_equivalence(a, b, domain, executor=None, max_cells=None) -> Proof:
                        note=f"cell limit reached after {len(en.cells)} cells; raise max_cells"))
         return proof
     stats = dict(en.stats)
-    branches = [{"path": list(e.path), "farkas": _fmt_farkas(e.farkas)} for e in en.empty]
+    branches = [{"path": list(e.path), "farkas": farkas_json(e.farkas)} for e in en.empty]
     for cell in en.cells:
         fa, fb = cell.outputs
         equal = []
@@ -113,7 +109,7 @@ def decide_equivalence(a, b, domain, executor=None, max_cells=None) -> Proof:
                 proof.refute(point, f"a(x) = {[format_rational(v) for v in ya]}, b(x) = {[format_rational(v) for v in yb]}; {where}")
                 proof.extra["stats"] = stats
                 return proof
-            equal.append({"pos": _fmt_farkas(info[0]), "neg": _fmt_farkas(info[1])})
+            equal.append({"pos": farkas_json(info[0]), "neg": farkas_json(info[1])})
         branches.append({"path": list(cell.path), "witness": [format_rational(v) for v in cell.witness],
                          "values": row_values(cell.rows, cell.witness), "equal": equal})
     proof.add(Step(
