@@ -18,6 +18,11 @@ ODD_TEXTS = ["NaN", "Infinity", "-inf", "1/0", "0/0", "", " ", "1//2", "--1", "0
              "\u0661", "1e", "e3", ".", "1/2/3", "+1/-2", "\ud800"]
 
 
+# object keys without line breaks or control characters: a key holding one breaks the
+# one-line error naming its path (a strict xfail in test_limits.py)
+KEY_TEXT = st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), max_size=3)
+
+
 def _deep(depth: int):
     v: object = 0
     for _ in range(depth):
@@ -40,7 +45,7 @@ bad_values = st.one_of(
     st.lists(st.integers(-3, 3), max_size=3),
     st.just([]), st.just([[]]), st.just({}), st.just([{}]),
     st.integers(10, 80).map(_deep),
-    st.dictionaries(st.text(max_size=3), st.integers(-2, 2), max_size=2),
+    st.dictionaries(KEY_TEXT, st.integers(-2, 2), max_size=2),
 )
 
 
@@ -103,7 +108,7 @@ def values_without(*excluded):
     kept = [scalars] + [f for name, f in families.items() if name not in excluded]
     if "containers" not in excluded:
         kept += [st.lists(st.integers(-3, 3), max_size=3), st.just([[]]), st.integers(10, 80).map(_deep),
-                 st.dictionaries(st.text(max_size=3), st.integers(-2, 2), max_size=2)]
+                 st.dictionaries(KEY_TEXT, st.integers(-2, 2), max_size=2)]
     return st.one_of(*kept)
 
 

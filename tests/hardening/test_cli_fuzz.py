@@ -53,10 +53,12 @@ COMMANDS = {
 # Known defects, each shown by a strict xfail test in test_limits.py, are kept out of the
 # fuzz of the commands they crash so that the fuzz guards everything else:
 #  - the float-start simplex of exact.lp overflows on integers beyond float range;
+#  - softmax-bound: a bound of a few thousand digits grows past Python's 4,300-digit
+#    int-to-text limit in a computed number (ValueError under SYMPY_GROUND_TYPES=python);
 #  - check-certificate crashes (AttributeError/TypeError) on a step that is not an object or a
 #    claim kind that is a list: its fuzz replaces scalars only (numbers, names) and the text.
 VALUES = {"regions": values_without("huge"), "prove-complete": values_without("huge"),
-          "regions-transformer": values_without("huge"), "check-certificate": values_without("containers")}
+          "regions-transformer": values_without("huge"), "softmax-bound": values_without("huge"), "check-certificate": values_without("containers")}
 KINDS = {**SAMPLES, "box1": BOX1, "points1": POINTS1, "hardmax": HARDMAX_TRANSFORMER}
 
 
