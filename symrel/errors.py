@@ -33,8 +33,9 @@ class InputError(SymrelError, ValueError):
         super().__init__(self.one_line())
 
     def one_line(self) -> str:
-        """The message as one line: ``file: path: message``."""
-        parts = [p for p in (self.file, self.path) if p]
+        """The message as one line: ``file: path: message``. Control characters in a
+        path or file name (a JSON key may hold a line break) are shown escaped."""
+        parts = [_escape_controls(str(p)) for p in (self.file, self.path) if p]
         text = " ".join(str(self.message).split())
         return ": ".join(parts + [text])
 
@@ -59,6 +60,12 @@ class InputError(SymrelError, ValueError):
                 self.path = prefix + "." + self.path
             self.args = (self.one_line(),)
         return self
+
+
+def _escape_controls(text: str) -> str:
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
 class DimensionError(InputError):

@@ -359,9 +359,9 @@ def exact_simplex(A, b, C=(), d=(), sigma=None, float_start: bool = False) -> di
     A, b, C, d = [list(r) for r in A], list(b), [list(r) for r in C], list(d)
     lp = None
     if float_start:
-        fl = _FloatSimplex(A, b, C, d, sigma)
-        fl.drive_out_artificials()
-        try:
+        try:  # the float start only proposes a basis; any float trouble falls back to exact
+            fl = _FloatSimplex(A, b, C, d, sigma)
+            fl.drive_out_artificials()
             fl.solve(max_pivots=10_000)
             lp = _warm_start(A, b, C, d, sigma, fl.basis)
         except (RuntimeError, ZeroDivisionError, OverflowError):
@@ -393,6 +393,13 @@ def _float_proposal(A, b, C, d, sigma):
         return None
     from .numbers import to_float
 
+    try:
+        return _highs(np, linprog, to_float, A, b, C, d, sigma)
+    except OverflowError:  # coefficients beyond float range: no proposal, the exact simplex decides
+        return None
+
+
+def _highs(np, linprog, to_float, A, b, C, d, sigma):
     m, p = len(A), len(C)
     n = len(A[0]) if m else len(C[0])
     Aub = np.zeros((m + 1, n + 1))

@@ -57,9 +57,6 @@ def test_numbers_within_the_limits_round_trip():
     assert loads_object(dumps(obj)) == obj
 
 
-@pytest.mark.xfail(strict=True, reason="exact.lp: the float-start simplex converts every coefficient with "
-                   "to_float, which raises OverflowError on an integer beyond float range (~1e308) instead of "
-                   "falling back to the exact simplex; `symrel regions --certificate` ends in a traceback")
 def test_regions_with_integers_beyond_float_range(run_cli, tmp_path):
     net = json.loads(json.dumps(MAXOUT))
     net["layers"][0]["units"][0]["pieces"][0]["b"] = 10**400
@@ -99,8 +96,6 @@ def test_softmax_bound_with_a_long_box_bound(run_cli, tmp_path):
     assert code in (2, 3) and len(err.strip().splitlines()) == 1
 
 
-@pytest.mark.xfail(strict=True, reason="errors.InputError.one_line joins the message's whitespace but not the path's: "
-                   "an object key holding a line break (a retrieval query named '\\r') splits the one-line error")
 def test_a_key_with_a_line_break_keeps_the_error_on_one_line():
     text = ('{"symrel": 1, "kind": "retrieval", "keys": {"k": [1]}, "queries": {"q": [1]}, '
             '"preorders": {"\\r\\nq": 0}}')
