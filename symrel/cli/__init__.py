@@ -78,9 +78,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT
     from ..exact import number_limits
+    from ..exact.numbers import unlimited_int_digits
 
     try:
-        with number_limits(args.max_digits, args.max_exponent):
+        # inputs are held to symrel's own digit limits when read; numbers computed from them
+        # may then exceed Python's int<->text limit (4,300 digits) and must still print
+        with number_limits(args.max_digits, args.max_exponent), unlimited_int_digits():
             code = args.func(args)
     except InputError as err:
         _report_error(args, err.one_line())

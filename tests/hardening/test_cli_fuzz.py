@@ -50,13 +50,9 @@ COMMANDS = {
                       "--certificate", "{OUT}/c.json"],
     "check-certificate": ["check-certificate", "{certificate}"],
 }
-# Kept out of the fuzz of some commands:
-#  - softmax-bound: a bound of a few thousand digits grows past Python's 4,300-digit
-#    int-to-text limit in a computed number (ValueError under SYMPY_GROUND_TYPES=python; a
-#    strict xfail in test_limits.py);
-#  - huge numbers in the region and complete-proof commands: correct now (the float start of
-#    exact.lp falls back to the exact simplex), but exact LPs on 10,000-digit data are too slow
-#    for a bounded fuzz; test_limits.py covers one such case.
+# Huge numbers are kept out of the fuzz of the region, complete-proof and softmax-bound
+# commands: they are handled correctly (test_limits.py has one regression test for each), but
+# exact LPs and interval searches on 10,000-digit data are too slow for a bounded fuzz.
 VALUES = {"regions": values_without("huge"), "prove-complete": values_without("huge"),
           "regions-transformer": values_without("huge"), "softmax-bound": values_without("huge")}
 KINDS = {**SAMPLES, "box1": BOX1, "points1": POINTS1, "hardmax": HARDMAX_TRANSFORMER}

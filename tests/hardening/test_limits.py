@@ -1,7 +1,7 @@
 """Resource limits and the known defects the fuzz found.
 
-Each strict xfail below is a defect in a module of another area, shown by a failing test
-(it turns into an XPASS, hence a failure, once fixed, so the mark is removed then).
+The tests at the end once were strict xfails documenting defects found by the fuzz; the defects
+are fixed and the tests stay as regression tests.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ import json
 import pytest
 
 from symrel.errors import InputError
-from symrel.exact import ground_types
 from symrel.fileformat import dumps, load, loads_object
 
 from .kinds import MAXOUT, POLYTOPE, certificate
@@ -44,7 +43,7 @@ def test_deep_nesting_is_refused_before_parsing(tmp_path):
         load(f)
 
 
-# -- limits that once were defects (fixed), and the one still open (strict xfail) --------------------
+# -- limits that once were defects, fixed since (kept as regression tests) ------------------------
 def test_long_json_integers_are_read_or_refused_with_their_path():
     try:
         loads_object(_points_text("1" * 5000))
@@ -84,9 +83,6 @@ def test_check_certificate_with_a_list_claim_kind(run_cli, tmp_path):
     assert code in (1, 2) and len(err.strip().splitlines()) == 1
 
 
-@pytest.mark.xfail(ground_types() == "python", strict=True,
-                   reason="softmax-bound under SYMPY_GROUND_TYPES=python: a box bound of 3,900 digits (within the "
-                   "10,000-digit limit) makes a computed number pass Python's 4,300-digit int-to-text limit, a ValueError traceback")
 def test_softmax_bound_with_a_long_box_bound(run_cli, tmp_path):
     from .kinds import TRANSFORMER
 
