@@ -145,14 +145,14 @@ def retrieval_campaign(seeds=range(4), per_instance=60) -> Tally:
 # -- relations -------------------------------------------------------------------------------------
 def _realises(rel, feats) -> bool:
     """Exact check, point by point: <phi(x_i), psi(y_j)> = r[i][j] for every entry."""
-    from ..exact import rows
+    from ..exact import dot, rows
 
     table = rows(rel.R)
     ys = rel.ys
     for i, x in enumerate(rel.x):
         u = feats.phi.evaluate(x)
         for j, y in enumerate(ys):
-            if sum((a * b for a, b in zip(u, feats.psi.evaluate(y))), Q(0)) != table[i][j]:
+            if dot(u, feats.psi.evaluate(y)) != table[i][j]:
                 return False
     return True
 

@@ -21,14 +21,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..exact import Q, to_fraction
-
-
-def _value(f, p):
-    s = f[-1]
-    for a, v in zip(f, p):
-        if a:
-            s += a * v
-    return s
+from .model_to_program import evaluate_form
 
 
 def box_polygon(bounds):
@@ -58,7 +51,7 @@ def clip(poly, f):
     n = len(poly)
     for i in range(n):
         p, q = poly[i], poly[(i + 1) % n]
-        fp, fq = _value(f, p), _value(f, q)
+        fp, fq = evaluate_form(f, p), evaluate_form(f, q)
         if fp <= 0:
             if not out or out[-1] != p:
                 out.append(p)
@@ -94,7 +87,7 @@ def interior_point(poly):
 
 def meets_open(poly, f) -> bool:
     """Whether ``f < 0`` somewhere in the interior of the full-dimensional polygon."""
-    return any(_value(f, p) < 0 for p in poly)
+    return any(evaluate_form(f, p) < 0 for p in poly)
 
 
 def bounding_box(poly, bits: int = 32):
