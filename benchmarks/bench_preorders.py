@@ -35,7 +35,7 @@ def run(sizes=(250, 500, 1000, 2000), seed: int = 0, check_up_to: int = 1000) ->
     from symrel.checking import check_certificate
     from symrel.preorders import Preorder, debreu_utility
     from symrel.preorders.generators import element_names
-    from symrel.proof.io import certificate_of
+    from symrel.certificates.io import certificate_of
 
     import random
 

@@ -66,7 +66,7 @@ def pipeline_rows(sizes=(20, 40, 60), seed: int = 0) -> list[dict]:
     import json
 
     from symrel.checking import check_certificate
-    from symrel.proof.io import certificate_of
+    from symrel.certificates.io import certificate_of
     from symrel.relations import factor_relation, factors_to_features, prove_relation
     from symrel.relations.examples import random_gram_relation, random_relation
 

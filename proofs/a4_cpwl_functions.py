@@ -1,6 +1,6 @@
 """Paper A, Theorem 4.2: CPWL functions as Transformers.
 
-A runnable copy: the script lives in symrel/proofs_data/a4_cpwl_functions.py (shipped with the
+A runnable copy: the script lives in symrel/statements/papers/a4_cpwl_functions.py (shipped with the
 package, so that `symrel proofs` works from any install); its claim, as symrel checks
 it, and where it narrows the paper's claim are stated at the top of that file.
 Run: `python proofs/a4_cpwl_functions.py` (Markdown report on stdout, exit 0 when proved).
@@ -14,9 +14,9 @@ try:
 except ImportError:  # run from a checkout without installing
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from symrel.proofs_data.a4_cpwl_functions import STATEMENT, run  # noqa: E402,F401
+from symrel.statements.papers.a4_cpwl_functions import STATEMENT, run  # noqa: E402,F401
 
 if __name__ == "__main__":
-    from symrel.proofrun import standalone
+    from symrel.statements import standalone
 
     raise SystemExit(standalone(__file__))

@@ -1,6 +1,6 @@
 """Paper B: an asymmetric relation is the inner product of two MLPs.
 
-A runnable copy: the script lives in symrel/proofs_data/b2_asymmetric_relation.py (shipped with the
+A runnable copy: the script lives in symrel/statements/papers/b2_asymmetric_relation.py (shipped with the
 package, so that `symrel proofs` works from any install); its claim, as symrel checks
 it, and where it narrows the paper's claim are stated at the top of that file.
 Run: `python proofs/b2_asymmetric_relation.py` (Markdown report on stdout, exit 0 when proved).
@@ -14,9 +14,9 @@ try:
 except ImportError:  # run from a checkout without installing
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from symrel.proofs_data.b2_asymmetric_relation import STATEMENT, run  # noqa: E402,F401
+from symrel.statements.papers.b2_asymmetric_relation import STATEMENT, run  # noqa: E402,F401
 
 if __name__ == "__main__":
-    from symrel.proofrun import standalone
+    from symrel.statements import standalone
 
     raise SystemExit(standalone(__file__))

@@ -324,7 +324,7 @@ class SymrelStatements(SphinxDirective):
     optional_arguments = 1
 
     def run(self):
-        from symrel.proofrun.scripts import default_dir, discover, load
+        from symrel.statements.scripts import default_dir, discover, load
 
         paper = self.arguments[0] if self.arguments else None
         out = []
@@ -339,7 +339,7 @@ class SymrelStatements(SphinxDirective):
             self.state.document.note_implicit_target(section, section)
             items = [("The paper", statement.paper_claim), ("What symrel checks", statement.symrel_claim),
                      ("Where symrel narrows it", statement.narrowing),
-                     ("Script", f"``{path.name}`` (in ``symrel/proofs_data``, with a runnable copy in ``proofs/``)")]
+                     ("Script", f"``{path.name}`` (in ``symrel/statements/papers``, with a runnable copy in ``proofs/``)")]
             dl = nodes.definition_list()
             for term, text in items:
                 dl += nodes.definition_list_item("", nodes.term("", term), nodes.definition("", *_paragraphs(text)))

@@ -47,6 +47,6 @@ def parameter_paths(t, nonzero_only: bool = False) -> list[str]:
 
 def mutant(t, path: str, delta="1/1000000"):
     """A copy of ``t`` with the parameter at ``path`` increased by ``delta``."""
-    from ..proofrun.tamper import altered
+    from ..statements.tamper import altered
 
     return from_json(altered(to_json(t), path, delta))

@@ -30,7 +30,7 @@ _PLUGINS = (
     "symrel.fileformat.models_io",
     "symrel.preorders.io",
     "symrel.relations.io",
-    "symrel.proof.io",
+    "symrel.certificates.io",
 )
 _loaded = False
 

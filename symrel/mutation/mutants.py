@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..exact import Q, rational
 from ..fileformat import from_json, to_json
-from ..proofrun.tamper import _walk, altered
+from ..statements.tamper import _walk, altered
 
 TINY = Q(1, 10**6)
 HOW = ("+tiny", "-tiny", "sign")

@@ -46,7 +46,7 @@ from ..models import ReLUNet, hardmax
 from ..relations.factors_to_mlp import factors_to_features
 from ..relations.table import Relation
 from ..relations.table_to_factors import Factors, rank_factors
-from ..proof import OPEN, PROVED, REFUTED, Proof, Step
+from ..certificates import OPEN, PROVED, REFUTED, Proof, Step
 from .task import RetrievalTask
 
 FACTORISATIONS = ("rank", "one-hot")

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import networkx as nx
 
 from ..exact import Q, format_rational
-from ..proof import PROVED, REFUTED, Proof, Step
+from ..certificates import PROVED, REFUTED, Proof, Step
 from .preorder import IncompletePreorderError, Preorder
 
 

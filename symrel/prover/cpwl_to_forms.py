@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from ..exact import Rational, format_rational
 from ..models import CPWL1D, cpwl_to_maxout
-from ..proof import OPEN, PROVED
+from ..certificates import OPEN, PROVED
 from .execution import Context
 from .forms import Form
 from .maxout_to_forms import maxout_forms

@@ -32,7 +32,7 @@ from ..compiler.domain_to_gates import polytope_box
 from ..errors import InputError, SymrelError
 from ..exact import format_rational
 from ..models import CPWL1D, Box, MaxoutNet, ReLUNet, Transformer
-from ..proof import OPEN, PROVED, REFUTED, Proof, Step
+from ..certificates import OPEN, PROVED, REFUTED, Proof, Step
 from .counterexamples import find_counterexample
 from .cpwl_to_forms import cpwl_forms
 from .execution import Context, Obstacle
@@ -74,7 +74,7 @@ def _check_inputs(a, b, domain):
 
 
 def prove_equivalence(a, b, domain, *, complete: bool = False, executor=None, max_cells=None) -> Proof:
-    """Prove or refute "for all x in domain, a(x) = b(x)"; returns a :class:`~symrel.proof.Proof`
+    """Prove or refute "for all x in domain, a(x) = b(x)"; returns a :class:`~symrel.certificates.Proof`
     (proved with every step certified, refuted with an exactly verified counterexample, or
     open with the obstacle). ``max_cells`` limits the complete procedure (None: its default)."""
     _check_inputs(a, b, domain)

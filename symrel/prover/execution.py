@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..exact import format_rational
-from ..proof import Step
+from ..certificates import Step
 from .forms import Form, combine
 from .nodes import Registry
 

@@ -2,7 +2,7 @@
 
 A short preamble says what the variables ``y_v`` and the states ``Sigma_b`` are, then
 the proof is typeset by :func:`symrel.report.render_proof` (or, if that renderer is
-absent, :meth:`symrel.proof.Proof.to_markdown`).
+absent, :meth:`symrel.certificates.Proof.to_markdown`).
 
 >>> from symrel.models import MaxoutNet, MaxoutLayer, MaxoutUnit, Box
 >>> from symrel.compiler import compile_maxout

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ..exact import flat, rows
 from ..models import MaxoutNet
-from ..proof import PROVED
+from ..certificates import PROVED
 from .execution import Context, affine_image
 from .forms import Form
 

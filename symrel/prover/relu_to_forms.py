@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..exact import flat, rows
 from ..models import ReLUNet
-from ..proof import PROVED
+from ..certificates import PROVED
 from .execution import Context, affine_image, count_rules, relu_records
 from .forms import Form
 

@@ -32,7 +32,7 @@ from typing import Sequence
 
 from ..exact import Q, flat, format_rational, rows
 from ..models import FeedForward, Transformer
-from ..proof import PROVED
+from ..certificates import PROVED
 from .execution import ZERO_FORM, Context, Obstacle, count_rules
 from .forms import Form, combine
 

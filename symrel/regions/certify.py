@@ -22,7 +22,7 @@ Merges give at most N regions, the separations at least N.
 from __future__ import annotations
 
 from ..exact import format_rational
-from ..proof import OPEN, PROVED, Proof, Step
+from ..certificates import OPEN, PROVED, Proof, Step
 from .count import KINDS, merge_linear_regions
 from .enumerate_cells import enumerate_cells, farkas_json, row_values
 from ..errors import InputError

@@ -17,7 +17,7 @@ union is dense in D, and continuous functions equal on a dense set are equal);
 as soon as a hardmax Transformer is involved the exact, tie-aware partition is
 used, so the behaviour exactly at ties is decided too.
 
-The proof's certificate (:func:`symrel.proof.io.certificate_of`) lists every
+The proof's certificate (:func:`symrel.certificates.io.certificate_of`) lists every
 branch of the tree, each either a cell with its witness (and the Farkas pairs
 for outputs whose maps differ as forms) or an empty outcome with its Farkas
 vector; :mod:`symrel.checking.regions` re-derives every row from the models and
@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from ..errors import InputError
 from ..exact import format_rational
-from ..proof import OPEN, PROVED, REFUTED, Proof, Step
+from ..certificates import OPEN, PROVED, REFUTED, Proof, Step
 from .enumerate_cells import _lp, enumerate_cells, farkas_json, row_values
 from .model_to_program import is_continuous, is_zero_form, neg, sub
 
@@ -60,7 +60,7 @@ def _difference_on_cell(cell, g, stats):
 def decide_equivalence(a, b, domain, executor=None, max_cells=None) -> Proof:
     """Decide ``a(x) = b(x)`` for every x in ``domain``, exactly and completely.
 
-    Returns a :class:`~symrel.proof.Proof`: ``proved`` (its certificate lists every
+    Returns a :class:`~symrel.certificates.Proof`: ``proved`` (its certificate lists every
     cell and every empty branch), ``refuted`` (``proof.counterexample`` is an exact
     rational point where the outputs differ, confirmed by ``model.evaluate``) or
     ``open`` when ``max_cells`` stopped the enumeration. ``executor``: any

@@ -22,7 +22,7 @@ values, and the pair ``(x_i, y_j)`` as its counterexample (x's coordinates first
 from __future__ import annotations
 
 from ..exact import format_matrix, format_rational, rows
-from ..proof import PROVED, REFUTED, Proof, Step
+from ..certificates import PROVED, REFUTED, Proof, Step
 from .ldl import LDLCertificate
 from .table import Relation, RelationFeatures
 

@@ -3,9 +3,9 @@
 Every report is built as one document (:mod:`symrel.report.proof_to_document`,
 where the words are) and typeset by a back end (:mod:`~symrel.report.markdown`,
 :mod:`~symrel.report.latex`, :mod:`~symrel.report.html`). The JSON form of a
-proof is its certificate (:func:`symrel.proof.io.certificate_of`).
+proof is its certificate (:func:`symrel.certificates.io.certificate_of`).
 
->>> from symrel.proof import Proof, Step, PROVED
+>>> from symrel.certificates import Proof, Step, PROVED
 >>> p = Proof("for all x in [0,1]: max(x, 0) = x", construction="an example construction")
 >>> _ = p.add(Step("x >= 0 on [0,1]", "affine-bound-box", {"lower": 0, "upper": 1}, PROVED))
 >>> text = render_proof(p, "md")
@@ -44,7 +44,7 @@ def render_proof(proof, fmt: str = "md", title: str = "") -> str:
     """One proof as a report in ``fmt`` (``json``: its certificate, proved claims only)."""
     if fmt == "json":
         from ..fileformat import canonical_dumps
-        from ..proof.io import certificate_of
+        from ..certificates.io import certificate_of
 
         return canonical_dumps(certificate_of(proof))
     from .document import Heading

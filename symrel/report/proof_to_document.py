@@ -5,7 +5,7 @@ the inputs, the result (with the counterexample or the obstacle), then one
 numbered lemma per step saying what is claimed, why it holds (the rule in words)
 and what certifies it (the certificate's numbers, summarised).
 
->>> from symrel.proof import Proof, Step, PROVED
+>>> from symrel.certificates import Proof, Step, PROVED
 >>> p = Proof("for all x in [0,1]: max(x, 0) = x", construction="example")
 >>> _ = p.add(Step("x >= 0 on [0,1]", "affine-bound-box", {"lower": 0}, PROVED))
 >>> blocks = proof_blocks(p)
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..proof import OPEN, PROVED, REFUTED, Proof
+from ..certificates import OPEN, PROVED, REFUTED, Proof
 from .document import Code, Figure, Heading, Items, Link, Para, Pre, StepBlock, Strong, Table, slug
 from .statement import CHECKED, Instance, Outcome, Statement
 from .wording import rule_in_words, summarise_certificate

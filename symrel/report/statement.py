@@ -3,9 +3,9 @@
 A script of ``proofs/`` re-checks one statement of a paper on concrete
 instances. :class:`Statement` says the paper's claim, the claim as symrel checks
 it, and where the two differ; :class:`Instance` is one concrete instance with its
-:class:`~symrel.proof.Proof`; :class:`Outcome` is what the runner measured.
+:class:`~symrel.certificates.Proof`; :class:`Outcome` is what the runner measured.
 
->>> from symrel.proof import Proof, Step, PROVED
+>>> from symrel.certificates import Proof, Step, PROVED
 >>> p = Proof("for all x in [0,1]: x >= 0")
 >>> _ = p.add(Step("x >= 0 on [0,1]", "affine-bound-box", {"lower": 0}, PROVED))
 >>> Instance("unit interval", p).passed
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..proof import OPEN, PROVED, REFUTED, Proof
+from ..certificates import OPEN, PROVED, REFUTED, Proof
 
 
 #: verdicts on a written certificate: re-checked and an altered copy rejected (CHECKED),

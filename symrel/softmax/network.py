@@ -44,7 +44,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..exact import Q, Rational, rational, rational_str
-from ..proof import OPEN, PROVED, Proof, Step
+from ..certificates import OPEN, PROVED, Proof, Step
 from .taylor import e_bounds, log_bounds
 from .lemmas import DIGITS, _eps, ceil_significant, max_head_gap, selection_weight_loss
 from .ranges import FeedForwardPlan, Plan, abs_dot, analyse, linear_fold, max_abs, sparse_rows
@@ -257,7 +257,7 @@ class NetworkBound:
         return self.trace.total if self.trace is not None and self.lam is not None else None
 
     def proof(self) -> Proof:
-        """The claim and its steps (:class:`symrel.proof.Proof`)."""
+        """The claim and its steps (:class:`symrel.certificates.Proof`)."""
         claim = (f"for all x in the box: |T_softmax(lambda)(x) - T_hardmax(x)|_inf <= {rational_str(self.eps)}"
                  + (f" at lambda = {rational_str(self.lam)}" if self.lam is not None else ""))
         p = Proof(claim=claim, construction="softmax-vs-hardmax error propagation (THEORY.md section 4)",
@@ -318,7 +318,7 @@ class NetworkBound:
     def certificate(self) -> dict:
         """The certificate (FORMAT.md) of a proved bound, re-checked by
         :mod:`symrel.checking.softmax`; refused for an undecided one."""
-        from ..proof.io import certificate_of
+        from ..certificates.io import certificate_of
 
         return certificate_of(self.proof())
 

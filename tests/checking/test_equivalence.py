@@ -8,8 +8,8 @@ from symrel.checking import CertificateError, check_certificate
 from symrel.compiler import compile_maxout, compile_model
 from symrel.models import Box
 from symrel.models.random import random_cpwl1d, random_maxout_net, random_relu_net
-from symrel.proof.io import certificate_of
-from symrel.proofrun.tamper import altered, numbers_in
+from symrel.certificates.io import certificate_of
+from symrel.statements.tamper import altered, numbers_in
 from symrel.prover import prove_equivalence
 
 

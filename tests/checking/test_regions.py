@@ -7,7 +7,7 @@ import pytest
 from symrel.checking import CertificateError, check_certificate
 from symrel.fileformat import canonical_dumps, loads
 from symrel.models import Box, relu_to_maxout
-from symrel.proof.io import certificate_of
+from symrel.certificates.io import certificate_of
 from symrel.regions import decide_equivalence
 
 from ..regions.regions_fixtures import small_relu_net, tie_transformer

@@ -5,7 +5,7 @@ import pytest
 from symrel.checking import CertificateError, check_certificate
 from symrel.exact import Q, rational
 from symrel.fileformat import sha256_of
-from symrel.proof.io import certificate_of
+from symrel.certificates.io import certificate_of
 from symrel.relations import factor_relation, factors_to_features, prove_relation
 from symrel.relations.examples import random_gram_relation, random_relation
 
@@ -94,7 +94,7 @@ def test_altered_numbers_fail(symmetric_cert, edit, message):
 def test_every_recorded_number_matters():
     """Each number of a certificate (rank-deficient symmetric, and asymmetric) moved by
     1/10^6 is rejected, including L entries under zero pivots."""
-    from symrel.proofrun.tamper import altered, numbers_in
+    from symrel.statements.tamper import altered, numbers_in
 
     for rel, symmetric in [(random_gram_relation(5, 3, seed=1), True), (random_relation(4, 3, 2, seed=2), False)]:
         cert = _certificate(rel, symmetric)

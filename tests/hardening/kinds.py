@@ -56,7 +56,7 @@ def certificate() -> dict:
     """A real certificate: the equivalence of a ReLU net and its maxout conversion."""
     from symrel.fileformat import from_json
     from symrel.models import Box, to_maxout
-    from symrel.proof.io import certificate_of
+    from symrel.certificates.io import certificate_of
     from symrel.prover import prove_equivalence
 
     net = from_json(RELU)

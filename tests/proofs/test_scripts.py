@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from symrel.proofrun import default_dir, discover, load
+from symrel.statements import default_dir, discover, load
 from symrel.report import Statement
 
 TOP = Path(__file__).resolve().parents[2] / "proofs"

@@ -13,8 +13,8 @@ import sys
 import pytest
 
 from symrel.checking import CertificateError, check_certificate
-from symrel.proofrun import default_dir, discover
-from symrel.proofrun.tamper import altered, numbers_in
+from symrel.statements import default_dir, discover
+from symrel.statements.tamper import altered, numbers_in
 
 pytestmark = pytest.mark.slow
 STATEMENTS = [p.stem.replace("_", "-") for p in discover(default_dir())]

@@ -9,7 +9,7 @@ from symrel.compiler import compile_maxout, compile_model
 from symrel.exact import Q
 from symrel.models import AffineMap, Box, CPWL1D, MaxoutLayer, MaxoutNet, MaxoutUnit
 from symrel.models.random import random_cpwl1d, random_maxout_net, random_relu_net
-from symrel.proof.io import certificate_of
+from symrel.certificates.io import certificate_of
 from symrel.prover import prove_equivalence
 
 

@@ -7,7 +7,7 @@ import pytest
 from symrel.checking import CertificateError, check_certificate
 from symrel.fileformat import canonical_dumps, loads
 from symrel.models import Box, CPWL1D
-from symrel.proof.io import certificate_of
+from symrel.certificates.io import certificate_of
 from symrel.regions import certify_regions, count_regions
 
 from .regions_fixtures import lines_net, small_relu_net

@@ -6,7 +6,7 @@ from symrel.checking import check_certificate
 from symrel.exact import rational as r
 from symrel.fileformat import canonical_dumps, loads
 from symrel.models import Box, CPWL1D, relu_to_maxout, to_maxout
-from symrel.proof.io import certificate_of
+from symrel.certificates.io import certificate_of
 from symrel.regions import decide_equivalence
 
 from .regions_fixtures import small_relu_net, tie_transformer

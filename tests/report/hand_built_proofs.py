@@ -3,7 +3,7 @@
 import pytest
 
 from symrel.models import Box
-from symrel.proof import OPEN, PROVED, REFUTED, Proof, Step
+from symrel.certificates import OPEN, PROVED, REFUTED, Proof, Step
 
 
 def _proved():

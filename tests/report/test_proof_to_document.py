@@ -1,4 +1,4 @@
-from symrel.proof import PROVED, Proof, Step
+from symrel.certificates import PROVED, Proof, Step
 from symrel.report import Instance, Outcome, Statement, render_index, render_outcome
 from symrel.report.document import StepBlock
 from symrel.report.proof_to_document import MAX_STEPS_SHOWN, proof_blocks

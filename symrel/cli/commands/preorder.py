@@ -33,7 +33,7 @@ def _names(xs) -> list[str]:
 def run(args) -> int:
     from ...fileformat import load, write_json_atomic
     from ...preorders import NotAPreorderError, debreu_utility, richter_peleg_utility
-    from ...proof.io import certificate_of
+    from ...certificates.io import certificate_of
 
     P = load(args.preorder, kinds=("preorder",))
     closed = P.added_by_closure

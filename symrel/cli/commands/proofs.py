@@ -24,7 +24,7 @@ def register(sub):
 
 def run(args) -> int:
     from ...errors import InputError
-    from ...proofrun import default_dir, parse_formats, run_all, summary_table
+    from ...statements import default_dir, parse_formats, run_all, summary_table
 
     formats = parse_formats(args.format)
     if args.jobs < 1:

@@ -43,7 +43,7 @@ def run(args) -> int:
         if args.certificate:
             import json
 
-            from ...proof.io import certificate_of
+            from ...certificates.io import certificate_of
 
             text = json.dumps(certificate_of(proof), sort_keys=True, separators=(",", ":")) + "\n"
             write_text_atomic(args.certificate, text)

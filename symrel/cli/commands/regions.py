@@ -65,7 +65,7 @@ def run(args) -> int:
         plot_regions(res, args.plot)
     if args.certificate:
         from ...fileformat import write_json_atomic
-        from ...proof.io import certificate_of
+        from ...certificates.io import certificate_of
         from ...regions import certify_regions
 
         proof = certify_regions(model, domain, kind=args.kind, max_cells=args.max_cells)

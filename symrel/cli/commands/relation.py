@@ -36,7 +36,7 @@ def register(sub):
 
 
 def run(args) -> int:
-    from ...proof.io import certificate_of
+    from ...certificates.io import certificate_of
     from ...relations import NotPSDWitness, factor_relation, factors_to_features, prove_relation
     from ...relations.report import relation_report, relation_summary
 

@@ -42,7 +42,7 @@ def run(args) -> int:
     from ...exact import rational
     from ...fileformat import load, to_json, write_json_atomic, write_text_atomic
     from ...preorders import IncompletePreorderError, build_retrieval_attention
-    from ...proof.io import certificate_of
+    from ...certificates.io import certificate_of
     from ...relations.table import RelationFeatures
 
     task = load(args.task, kinds=("retrieval",))

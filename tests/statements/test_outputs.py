@@ -4,7 +4,7 @@ counterexamples of controls written as points files."""
 import json
 import textwrap
 
-from symrel.proofrun import run_all
+from symrel.statements import run_all
 
 CHECKERS = '''
 from symrel.checking import CertificateError, claim_checker
@@ -24,7 +24,7 @@ def _lax(cert, inputs):
 
 SCRIPT = '''
 from symrel.models import Box
-from symrel.proof import Proof, Step, PROVED
+from symrel.certificates import Proof, Step, PROVED
 from symrel.report import Statement, Instance
 {checkers}
 STATEMENT = Statement("{key}", "A", "Toy", "x >= lower on a box", "paper", "symrel", "narrowing")

@@ -25,7 +25,7 @@ def run():
 
     from symrel.models import CPWL1D, Box
     from symrel.models.random import random_cpwl1d
-    from symrel.proofs_data._compiled import compiled_instance, tampered_instance
+    from symrel.statements.papers._compiled import compiled_instance, tampered_instance
 
     def check(name, f, box):
         return compiled_instance(name, f, box, facts={"linear pieces of f": linear_pieces(f)})
@@ -49,6 +49,6 @@ def linear_pieces(f) -> int:
 
 
 if __name__ == "__main__":
-    from symrel.proofrun import standalone
+    from symrel.statements import standalone
 
     raise SystemExit(standalone(__file__))

@@ -26,7 +26,7 @@ def run():
 
     from symrel.exact import Q
     from symrel.models.random import random_matrix
-    from symrel.proofs_data._relations import changed_entry_instance, relation_instance
+    from symrel.statements.papers._relations import changed_entry_instance, relation_instance
     from symrel.relations import Relation
 
     xs = [[Q(i, 4)] for i in range(8)]
@@ -49,6 +49,6 @@ def run():
 
 
 if __name__ == "__main__":
-    from symrel.proofrun import standalone
+    from symrel.statements import standalone
 
     raise SystemExit(standalone(__file__))

@@ -23,7 +23,7 @@ def run():
 
     from symrel.models import Box, DenseLayer, ReLUNet
     from symrel.models.random import random_relu_net
-    from symrel.proofs_data._compiled import compiled_instance, tampered_instance
+    from symrel.statements.papers._compiled import compiled_instance, tampered_instance
 
     hat = ReLUNet(1, [DenseLayer([[2], [2]], [0, -1]), DenseLayer([[1, -2]], [0], "none")])
     yield compiled_instance("the hat function 2 ReLU(x) - 4 ReLU(x - 1/2) on [0, 1]", hat, Box([[0, 1]]))
@@ -37,6 +37,6 @@ def run():
 
 
 if __name__ == "__main__":
-    from symrel.proofrun import standalone
+    from symrel.statements import standalone
 
     raise SystemExit(standalone(__file__))

@@ -1,7 +1,7 @@
 import pytest
 
 from symrel.checking import CertificateError
-from symrel.proofrun.tamper import altered, numbers_in, pick_number, probe
+from symrel.statements.tamper import altered, numbers_in, pick_number, probe
 
 CERT = {"symrel": 1, "kind": "certificate", "claim": {"kind": "k", "eps": "1/10", "statement": "s"},
         "inputs": {"d": {"object": {"bounds": [[0, 1]]}, "sha256": "x"}},

@@ -28,7 +28,7 @@ def run():
 
     from symrel.models import Box
     from symrel.models.random import random_maxout_net
-    from symrel.proofs_data._compiled import compiled_instance, tampered_instance
+    from symrel.statements.papers._compiled import compiled_instance, tampered_instance
 
     for seed, d, widths, rank in [
         (11, 2, [3, 2], 2),
@@ -54,6 +54,6 @@ def run():
 
 
 if __name__ == "__main__":
-    from symrel.proofrun import standalone
+    from symrel.statements import standalone
 
     raise SystemExit(standalone(__file__))

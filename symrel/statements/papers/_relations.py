@@ -6,14 +6,14 @@ Not a proof script itself (its name starts with ``_``, so the runner skips it).
 
 from __future__ import annotations
 
-from ..report import Instance
+from ...report import Instance
 
 
 def relation_instance(name: str, relation, symmetric: bool) -> Instance:
     """Factor ``relation`` exactly (Gram LDL^T + four squares when ``symmetric``, else the
     rank factorisation), interpolate the factor rows by ReLU MLPs, prove every entry."""
-    from ..relations import factor_relation, factors_to_features, prove_relation
-    from ..relations.report import relation_summary
+    from ...relations import factor_relation, factors_to_features, prove_relation
+    from ...relations.report import relation_summary
 
     factors = factor_relation(relation, symmetric)
     features = factors_to_features(relation, factors)
@@ -29,8 +29,8 @@ def relation_instance(name: str, relation, symmetric: bool) -> Instance:
 def changed_entry_instance(name: str, relation, symmetric: bool, i: int = 0, j: int = 1) -> Instance:
     """A control: the features built for ``relation`` checked against the same table
     with entry (i, j) (and (j, i) when symmetric) changed by 1/10^6."""
-    from ..exact import Q, rows
-    from ..relations import Relation, prove_relation, relation_features
+    from ...exact import Q, rows
+    from ...relations import Relation, prove_relation, relation_features
 
     features = relation_features(relation, symmetric)
     table = rows(relation.R)

@@ -15,7 +15,7 @@ from pathlib import Path
 from ..errors import SymrelError
 from ..fileformat import write_json_atomic, write_text_atomic
 from ..fileformat.jsonio import read_json
-from ..proof import PROVED, REFUTED
+from ..certificates import PROVED, REFUTED
 from ..report import render_outcome
 from ..report.document import slug
 from ..report.statement import Outcome
@@ -34,7 +34,7 @@ def write_certificates(outcome: Outcome, out: Path) -> None:
     """Certificates of the proved instances (re-checked, tamper-probed) and
     counterexamples of the refuted controls, under ``out/<key>/``."""
     from ..checking import CertificateError, check_certificate
-    from ..proof.io import certificate_of
+    from ..certificates.io import certificate_of
 
     folder = out / outcome.statement.key
     folder.mkdir(parents=True, exist_ok=True)

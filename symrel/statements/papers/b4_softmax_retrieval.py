@@ -62,6 +62,6 @@ def worst_weight(task, att, digits: int = 50) -> str:
 
 
 if __name__ == "__main__":
-    from symrel.proofrun import standalone
+    from symrel.statements import standalone
 
     raise SystemExit(standalone(__file__))

@@ -1,6 +1,6 @@
 """The runner behind ``symrel proofs``: proof scripts, their reports, the index.
 
-A proof script (see :mod:`symrel.proofrun.scripts`) defines ``STATEMENT`` and
+A proof script (see :mod:`symrel.statements.scripts`) defines ``STATEMENT`` and
 ``run()``; :func:`run_all` runs every script of a folder (by default the shipped
 ones, :func:`default_dir`), writes one report per statement in each format asked
 for, certificates re-checked by :func:`symrel.checking.check_certificate`, and an

@@ -3,7 +3,7 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 from symrel.errors import InputError
-from symrel.proofrun import parse_formats, run_all, summary_table
+from symrel.statements import parse_formats, run_all, summary_table
 
 from .toy_scripts import script_dir  # noqa: F401  (fixtures)
 

@@ -9,7 +9,7 @@ A proof script is a Python file that defines
   ``(name, Proof)`` pairs.
 
 Nothing runs at import time, so a script can be imported to read its statement.
-The shipped scripts live in :mod:`symrel.proofs_data`; ``proofs/`` at the top
+The shipped scripts live in :mod:`symrel.statements.papers`; ``proofs/`` at the top
 of the repository holds thin copies that import them.
 """
 
@@ -27,9 +27,9 @@ from ..report.statement import Instance, Outcome, Statement
 
 def default_dir() -> Path:
     """The folder of the shipped proof scripts (inside the installed package)."""
-    from .. import proofs_data
+    from . import papers
 
-    return Path(proofs_data.__file__).resolve().parent
+    return Path(papers.__file__).resolve().parent
 
 
 def discover(folder) -> list[Path]:

@@ -6,17 +6,17 @@ Not a proof script itself (its name starts with ``_``, so the runner skips it).
 
 from __future__ import annotations
 
-from ..fileformat import from_json, to_json
-from ..proof import REFUTED
-from ..proofrun.tamper import altered
-from ..report import Instance
+from ...fileformat import from_json, to_json
+from ...certificates import REFUTED
+from ..tamper import altered
+from ...report import Instance
 
 
 def compiled_instance(name: str, model, domain, *, facts: dict | None = None, margin=0) -> Instance:
     """Compile ``model`` for ``domain`` (symrel construction realising Theorem 3.1,
     stacked as in Theorem 3.2) and prove ``T(x) = model(x)`` for all x in the domain."""
-    from ..compiler import compile_model
-    from ..prover import prove_equivalence
+    from ...compiler import compile_model
+    from ...prover import prove_equivalence
 
     comp = compile_model(model, domain, margin)
     proof = prove_equivalence(model, comp.transformer, domain)
@@ -34,8 +34,8 @@ def compiled_instance(name: str, model, domain, *, facts: dict | None = None, ma
 def tampered_instance(name: str, model, domain, path: str = "readout.b[0]", delta="1/1000000") -> Instance:
     """A control: the compiled Transformer with one number (at ``path`` of its JSON
     form) changed by ``delta``; the prover must refute it with a counterexample."""
-    from ..compiler import compile_model
-    from ..prover import prove_equivalence
+    from ...compiler import compile_model
+    from ...prover import prove_equivalence
 
     comp = compile_model(model, domain)
     broken = from_json(altered(to_json(comp.transformer), path, delta))
@@ -51,8 +51,8 @@ def tampered_instance(name: str, model, domain, path: str = "readout.b[0]", delt
 def too_large_domain_instance(name: str, model, compiled_for, checked_on) -> Instance:
     """A control: a Transformer compiled for one box and checked on a larger box where
     its gating bound B is too small; the prover must refute it, outside the first box."""
-    from ..compiler import compile_model
-    from ..prover import prove_equivalence
+    from ...compiler import compile_model
+    from ...prover import prove_equivalence
 
     comp = compile_model(model, compiled_for)
     proof = prove_equivalence(model, comp.transformer, checked_on)

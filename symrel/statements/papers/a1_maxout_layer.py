@@ -31,7 +31,7 @@ def run():
 
     from symrel.models import AffineMap, Box, MaxoutLayer, MaxoutNet, MaxoutUnit
     from symrel.models.random import random_maxout_net
-    from symrel.proofs_data._compiled import compiled_instance, tampered_instance, too_large_domain_instance
+    from symrel.statements.papers._compiled import compiled_instance, tampered_instance, too_large_domain_instance
 
     relu = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], [0]], [0, 0])])])
     yield compiled_instance("ReLU as a rank-2 maxout unit, max(x, 0) on [-1, 1]", relu, Box.cube(1))
@@ -69,6 +69,6 @@ def run():
 
 
 if __name__ == "__main__":
-    from symrel.proofrun import standalone
+    from symrel.statements import standalone
 
     raise SystemExit(standalone(__file__))

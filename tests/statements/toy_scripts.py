@@ -5,7 +5,7 @@ import textwrap
 import pytest
 
 GOOD = '''
-from symrel.proof import Proof, Step, PROVED
+from symrel.certificates import Proof, Step, PROVED
 from symrel.report import Statement, Instance
 
 STATEMENT = Statement("toy-good", "A", "Toy 1", "max(x, 0) = x on [0, k]", "paper", "symrel", "narrowing")
@@ -18,7 +18,7 @@ def run():
 '''
 
 REFUTED = '''
-from symrel.proof import Proof, Step, REFUTED
+from symrel.certificates import Proof, Step, REFUTED
 
 from symrel.report import Statement
 STATEMENT = Statement("toy-refuted", "B", "Toy 2", "max(x, 0) = x on [-1, 1]", "paper", "symrel", "narrowing")

@@ -1,4 +1,4 @@
-"""Proof objects shared by every prover (see :mod:`symrel.proof.core`)."""
+"""Proof objects shared by every prover (see :mod:`symrel.certificates.core`)."""
 
 from .core import OPEN, PROVED, REFUTED, STATUSES, Proof, Step
 
