@@ -1,8 +1,7 @@
-"""Exact ranges of affine forms over boxes, and the ground types in use.
+"""Exact ranges of dense affine forms over boxes, and the ground types in use.
 
 The range of ``a . x + c`` over the box ``prod [l_i, u_i]`` is attained at a
-vertex: the maximum takes ``u_i`` where ``a_i > 0`` and ``l_i`` otherwise, so
-both ends are exact sums of coefficient-times-endpoint (THEORY.md section 7).
+vertex (THEORY.md section 7); :class:`symrel.exact.forms.AffineForm` defines it.
 
 >>> from symrel.exact import rational as r
 >>> lo, hi = affine_range_on_box([r(1), r(-2)], r(1), [(r(-1), r(1)), (r(0), r(2))])
@@ -14,22 +13,19 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from .forms import AffineForm
 from .numbers import Q, Rational
 
 
 def affine_range_on_box(
     a: Sequence[Rational], c: Rational, box: Sequence[tuple[Rational, Rational]]
 ) -> tuple[Rational, Rational]:
-    """``(min, max)`` of ``a . x + c`` over the box, exactly. Cost O(d)."""
-    lo = hi = c
-    for ai, (l, u) in zip(a, box, strict=True):
-        if ai > 0:
-            lo += ai * l
-            hi += ai * u
-        elif ai < 0:
-            lo += ai * u
-            hi += ai * l
-    return lo, hi
+    """``(min, max)`` of ``a . x + c`` over the box, exactly: the range of the affine
+    form (:meth:`symrel.exact.forms.AffineForm.range_on_box`, its one definition) with
+    dense coefficients. Cost O(d)."""
+    if len(a) != len(box):
+        raise ValueError(f"{len(a)} coefficients for a box of dimension {len(box)}")
+    return AffineForm.from_dense(a, c).range_on_box(box)
 
 
 def ground_types() -> str:

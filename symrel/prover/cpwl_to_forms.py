@@ -19,7 +19,7 @@ from ..exact import Rational, format_rational
 from ..models import CPWL1D, cpwl_to_maxout
 from ..certificates import OPEN, PROVED
 from .execution import Context
-from .forms import Form
+from ..exact.forms import AffineForm
 from .maxout_to_forms import maxout_forms
 
 
@@ -36,7 +36,7 @@ def check_points(f: CPWL1D, lo: Rational, hi: Rational) -> list[Rational]:
     return sorted(pts)
 
 
-def cpwl_forms(f: CPWL1D, ctx: Context) -> list[Form]:
+def cpwl_forms(f: CPWL1D, ctx: Context) -> list[AffineForm]:
     """The output of f as a form (through its lattice form, after the lattice lemma)."""
     (lo, hi), = ctx.registry.ranges[:1]
     g = cpwl_to_maxout(f)

@@ -11,8 +11,8 @@ ReLU net) is settled on the domain by one of the rules
 >>> from symrel.prover.nodes import Registry
 >>> from symrel.exact import Q
 >>> ctx = Context(Registry([(Q(-1), Q(1))]), None, "a")
->>> x = Form.var(0)
->>> [r[0] for r in relu_records([combine([(Q(1), x)], Q(2)), -x], ctx)[1]]
+>>> x = AffineForm.var(0)
+>>> [r[0] for r in relu_records([linear_combination([(Q(1), x)], Q(2)), -x], ctx)[1]]
 ['+', 'node']
 """
 
@@ -23,10 +23,10 @@ from typing import Sequence
 
 from ..exact import format_rational
 from ..certificates import Step
-from .forms import Form, combine
+from ..exact.forms import AffineForm, linear_combination
 from .nodes import Registry
 
-ZERO_FORM = Form()
+ZERO_FORM = AffineForm()
 
 
 class Obstacle(Exception):
@@ -52,12 +52,12 @@ class Context:
         return step
 
 
-def relu_records(pre: Sequence[Form], ctx: Context) -> tuple[list[Form], list[list]]:
+def relu_records(pre: Sequence[AffineForm], ctx: Context) -> tuple[list[AffineForm], list[list]]:
     """``ReLU`` of each form: its value on the domain and the record of the rule used."""
     reg = ctx.registry
     values, records = [], []
     for z in pre:
-        lo, hi = z.range(reg.ranges)
+        lo, hi = z.range_on_box(reg.ranges)
         if lo >= 0:
             values.append(z)
             records.append(["+", format_rational(lo)])
@@ -72,9 +72,9 @@ def relu_records(pre: Sequence[Form], ctx: Context) -> tuple[list[Form], list[li
     return values, records
 
 
-def affine_image(W_rows: Sequence[Sequence], b: Sequence, inputs: Sequence[Form]) -> list[Form]:
+def affine_image(W_rows: Sequence[Sequence], b: Sequence, inputs: Sequence[AffineForm]) -> list[AffineForm]:
     """``W v + b`` for the vector of forms ``v`` (one form per row of W)."""
-    return [combine([(a, f) for a, f in zip(row, inputs) if a], c) for row, c in zip(W_rows, b)]
+    return [linear_combination([(a, f) for a, f in zip(row, inputs) if a], c) for row, c in zip(W_rows, b)]
 
 
 def count_rules(records) -> dict[str, int]:

@@ -20,20 +20,20 @@ from ..exact import flat, rows
 from ..models import MaxoutNet
 from ..certificates import PROVED
 from .execution import Context, affine_image
-from .forms import Form
+from ..exact.forms import AffineForm
 
 
-def _name(f: Form) -> str:
+def _name(f: AffineForm) -> str:
     """``y7`` for a variable, ``affine`` for a unit that is affine on D (one piece left)."""
     if not f.const and len(f.coeffs) == 1 and list(f.coeffs.values()) == [1]:
         return f"y{next(iter(f.coeffs))}"
     return "affine"
 
 
-def maxout_forms(net: MaxoutNet, ctx: Context, inputs: list[Form] | None = None) -> list[Form]:
+def maxout_forms(net: MaxoutNet, ctx: Context, inputs: list[AffineForm] | None = None) -> list[AffineForm]:
     """The outputs of ``net`` as forms over the registry's variables (steps added to ctx)."""
     reg = ctx.registry
-    cur = inputs if inputs is not None else [Form.var(i) for i in range(net.input_dim)]
+    cur = inputs if inputs is not None else [AffineForm.var(i) for i in range(net.input_dim)]
     for li, layer in enumerate(net.layers):
         reg.model = ctx.name
         units, outs = [], []

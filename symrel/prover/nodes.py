@@ -13,8 +13,8 @@ Every variable has an exact range ``[lo, hi]``: an input its interval of the box
 node ``[max_i lo(t_i), max_i hi(t_i)]``.
 
 >>> reg = Registry([(Q(-1), Q(1))])
->>> x = Form.var(0)
->>> y, facts = reg.max_of([x, -x, Form.constant(Q(-3))])
+>>> x = AffineForm.var(0)
+>>> y, facts = reg.max_of([x, -x, AffineForm.constant(Q(-3))])
 >>> y.to_json(), facts["dropped"]
 ([0, [[1, 1]]], [[[-3, []], 0, 2]])
 >>> [str(v) for v in reg.nodes[1].range]    # interval bound: max of the terms' ranges
@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..exact import Q, Rational, format_rational
-from .forms import Form
+from ..exact.forms import AffineForm
 
 
 @dataclass
@@ -38,7 +38,7 @@ class Node:
     ``origin`` says which model first produced it (``"a"``, ``"b"`` or ``"domain"``)."""
 
     id: int
-    terms: tuple[Form, ...]
+    terms: tuple[AffineForm, ...]
     range: tuple[Rational, Rational]
     origin: str = "domain"
     users: set = field(default_factory=set)
@@ -62,37 +62,37 @@ class Registry:
     def dim(self) -> int:
         return sum(1 for n in self.nodes if not n.terms)
 
-    def max_of(self, terms: Sequence[Form]) -> tuple[Form, dict]:
+    def max_of(self, terms: Sequence[AffineForm]) -> tuple[AffineForm, dict]:
         """``max(terms)`` in normal form, and the facts that justify it:
         ``{"result": form, "dropped": [[term, kept index, lower bound of kept - term]]}``."""
         unique = list({t.key(): t for t in terms}.values())
-        unique.sort(key=Form.key)
+        unique.sort(key=AffineForm.key)
         ranges = self.ranges
         kept = list(unique)
         for s in unique:                      # drop s if some other kept term dominates it
-            if any(t is not s and (t - s).range(ranges)[0] >= 0 for t in kept):
+            if any(t is not s and (t - s).range_on_box(ranges)[0] >= 0 for t in kept):
                 kept.remove(s)
         dropped = []
         for s in unique:
             if any(s is k for k in kept):
                 continue
             for i, k in enumerate(kept):      # a kept dominator exists by transitivity
-                lo = (k - s).range(ranges)[0]
+                lo = (k - s).range_on_box(ranges)[0]
                 if lo >= 0:
                     dropped.append([s.to_json(), i, format_rational(lo)])
                     break
         if len(kept) == 1:
             result = kept[0]
         else:
-            result = Form.var(self._node(tuple(kept)))
+            result = AffineForm.var(self._node(tuple(kept)))
         return result, {"result": result.to_json(), "dropped": dropped}
 
-    def _node(self, terms: tuple[Form, ...]) -> int:
+    def _node(self, terms: tuple[AffineForm, ...]) -> int:
         key = tuple(t.key() for t in terms)
         nid = self.index.get(key)
         if nid is None:
             nid = len(self.nodes)
-            los, his = zip(*(t.range(self.ranges) for t in terms))
+            los, his = zip(*(t.range_on_box(self.ranges) for t in terms))
             node = Node(nid, terms, (max(los), max(his)), origin=self.model)
             self.nodes.append(node)
             self.ranges.append(node.range)
@@ -115,14 +115,14 @@ class Registry:
         for n in self.nodes[len(x):]:
             best, arg = None, -1
             for i, t in enumerate(n.terms):
-                v = t.value(vals)
+                v = t.value_at(vals)
                 if best is None or v > best:
                     best, arg = v, i
             vals.append(best)
             active.append(arg)
         return vals, active
 
-    def linearize(self, form: Form, x: Sequence[Rational]) -> tuple[list[Rational], Rational]:
+    def linearize(self, form: AffineForm, x: Sequence[Rational]) -> tuple[list[Rational], Rational]:
         """The affine function of x that equals ``form`` near ``x`` on the linear region of
         ``x`` (every node replaced by its maximising term): ``(gradient, constant)``."""
         d = len(x)
@@ -140,7 +140,7 @@ class Registry:
             lin[v] = of_form(self.nodes[v].terms[active[v]])
             return lin[v]
 
-        def of_form(f: Form):
+        def of_form(f: AffineForm):
             g, c = [Q(0)] * d, f.const
             for v, a in f.coeffs.items():
                 gv, cv = of(v)

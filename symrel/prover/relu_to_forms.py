@@ -18,13 +18,13 @@ from ..exact import flat, rows
 from ..models import ReLUNet
 from ..certificates import PROVED
 from .execution import Context, affine_image, count_rules, relu_records
-from .forms import Form
+from ..exact.forms import AffineForm
 
 
-def relu_net_forms(net: ReLUNet, ctx: Context) -> list[Form]:
+def relu_net_forms(net: ReLUNet, ctx: Context) -> list[AffineForm]:
     """The outputs of ``net`` as forms over the registry's variables (steps added to ctx)."""
     reg = ctx.registry
-    cur = [Form.var(i) for i in range(net.input_dim)]
+    cur = [AffineForm.var(i) for i in range(net.input_dim)]
     for li, layer in enumerate(net.layers):
         reg.model = ctx.name
         pre = affine_image(rows(layer.affine.W), flat(layer.affine.b), cur)

@@ -34,9 +34,9 @@ from ..exact import Q, flat, format_rational, rows
 from ..models import FeedForward, Transformer
 from ..certificates import PROVED
 from .execution import ZERO_FORM, Context, Obstacle, count_rules
-from .forms import Form, combine
+from ..exact.forms import AffineForm, linear_combination
 
-State = list[list[Form]]  # state[t][r]: token t, slot r
+State = list[list[AffineForm]]  # state[t][r]: token t, slot r
 
 
 def sparse_rows(M) -> list[list[tuple[int, object]]]:
@@ -49,11 +49,11 @@ def sparse_columns(M) -> list[list[tuple[int, object]]]:
     return sparse_rows(M.transpose())
 
 
-def apply_rows(sparse: Sequence[Sequence[tuple[int, object]]], column: Sequence[Form], bias=None) -> list[Form]:
+def apply_rows(sparse: Sequence[Sequence[tuple[int, object]]], column: Sequence[AffineForm], bias=None) -> list[AffineForm]:
     """``M z (+ b)`` for a sparse M and a column of forms."""
     out = []
     for h, row in enumerate(sparse):
-        out.append(combine([(a, column[r]) for r, a in row if column[r] is not ZERO_FORM],
+        out.append(linear_combination([(a, column[r]) for r, a in row if column[r] is not ZERO_FORM],
                            bias[h] if bias is not None else Q(0)))
     return out
 
@@ -97,9 +97,9 @@ def embedding_state(t: Transformer) -> State:
     off = rows(t.embedding.offsets)  # m x T
     state = []
     for tok in range(t.tokens):
-        col = [Form(off[r][tok]) if off[r][tok] else ZERO_FORM for r in range(t.width)]
+        col = [AffineForm(off[r][tok]) if off[r][tok] else ZERO_FORM for r in range(t.width)]
         for i, r in enumerate(t.embedding.input_rows):
-            col[r] = combine([(Q(1), col[r]), (Q(1), Form.var(i))])
+            col[r] = linear_combination([(Q(1), col[r]), (Q(1), AffineForm.var(i))])
         state.append(col)
     return state
 
@@ -117,18 +117,18 @@ def feedforward_step(ff: FeedForward, state: State, ctx: Context) -> tuple[State
     reg, new_state = ctx.registry, []
     for col in state:
         pre = apply_rows(W1, col, b1)
-        values: list[Form | None] = [None] * ff.hidden
+        values: list[AffineForm | None] = [None] * ff.hidden
         open_units: dict[tuple, list[int]] = {}
         recs: list = [None] * ff.hidden
         for h, z in enumerate(pre):
-            lo, hi = z.range(reg.ranges)
+            lo, hi = z.range_on_box(reg.ranges)
             if lo >= 0:
                 values[h], recs[h] = z, ["+", format_rational(lo)]
             elif hi <= 0:
                 values[h], recs[h] = ZERO_FORM, ["-", format_rational(hi)]
             else:
                 open_units.setdefault(z.key(), []).append(h)
-        extra: list[tuple[list, Form]] = []    # (output column, value) beyond W2's own columns
+        extra: list[tuple[list, AffineForm]] = []    # (output column, value) beyond W2's own columns
         for h, z in enumerate(pre):            # pairs: ReLU(z) = z + ReLU(-z)
             if recs[h] is not None:
                 continue
@@ -158,7 +158,7 @@ def feedforward_step(ff: FeedForward, state: State, ctx: Context) -> tuple[State
                     acc.setdefault(r, []).append((a, v))
         new_col = list(col)
         for r in set(acc) | {r for r, c in enumerate(b2) if c}:
-            new_col[r] = combine([(Q(1), col[r])] + acc.get(r, []), b2[r])
+            new_col[r] = linear_combination([(Q(1), col[r])] + acc.get(r, []), b2[r])
         new_state.append(new_col)
         for h in range(ff.hidden):
             records[h].append(recs[h])
@@ -166,7 +166,7 @@ def feedforward_step(ff: FeedForward, state: State, ctx: Context) -> tuple[State
 
 
 # -- attention -----------------------------------------------------------------------------
-def head_rule(scores: list[Form], values: list[list[Form]], ctx: Context) -> tuple[list[Form], dict]:
+def head_rule(scores: list[AffineForm], values: list[list[AffineForm]], ctx: Context) -> tuple[list[AffineForm], dict]:
     """The output of one hardmax head for one query (``dv`` forms) and its record."""
     reg = ctx.registry
     s0 = next((s for s, f in enumerate(scores) if not f.is_constant()), None)
@@ -176,14 +176,14 @@ def head_rule(scores: list[Form], values: list[list[Form]], ctx: Context) -> tup
         for r in range(len(values[s0])):
             alpha = values[s0][r].coefficient(v0) / scores[s0].coefficient(v0)
             beta = values[s0][r].const - alpha * scores[s0].const
-            if any(values[s][r].key() != combine([(alpha, scores[s])], beta).key() for s in range(len(scores))):
+            if any(values[s][r].key() != linear_combination([(alpha, scores[s])], beta).key() for s in range(len(scores))):
                 ok = False
                 break
             alphas.append(alpha)
             betas.append(beta)
         if ok:
             m, facts = reg.max_of(scores)
-            out = [combine([(a, m)], b) for a, b in zip(alphas, betas)]
+            out = [linear_combination([(a, m)], b) for a, b in zip(alphas, betas)]
             return out, {"rule": "max", "alpha": [format_rational(a) for a in alphas],
                          "beta": [format_rational(b) for b in betas], "max": facts}
     groups: dict[tuple, list[int]] = {}
@@ -195,22 +195,22 @@ def head_rule(scores: list[Form], values: list[list[Form]], ctx: Context) -> tup
         for s, f in enumerate(scores):
             if s in members:
                 continue
-            lo = (w - f).range(reg.ranges)[0]
+            lo = (w - f).range_on_box(reg.ranges)[0]
             if lo <= 0:
                 break
             margins.append([s, format_rational(lo)])
         else:
             n = Q(len(members))
-            out = [combine([(1 / n, values[s][r]) for s in members]) for r in range(len(values[0]))]
+            out = [linear_combination([(1 / n, values[s][r]) for s in members]) for r in range(len(values[0]))]
             return out, {"rule": "argmax-set", "winners": members, "margins": margins}
     raise Obstacle("a hardmax head whose values are not a function of its scores and whose argmax set "
                    "is not fixed on D (no rule applies)")
 
 
-def query_sign_scores(q: Form, keys: list[Form], ctx: Context, head: int) -> tuple[list[Form], list]:
+def query_sign_scores(q: AffineForm, keys: list[AffineForm], ctx: Context, head: int) -> tuple[list[AffineForm], list]:
     """Rule ``hardmax-query-sign``: for a one-dimensional query q with a fixed sign on D
     (an exact bound), the argmax set of ``q * k_s`` over s is that of ``sign * k_s``."""
-    lo, hi = q.range(ctx.registry.ranges)
+    lo, hi = q.range_on_box(ctx.registry.ranges)
     if lo > 0:
         return keys, ["+", format_rational(lo)]
     if hi < 0:
@@ -244,9 +244,9 @@ def attention_step(att, state: State, ctx: Context) -> tuple[State, list]:
             if ckey not in cache:
                 sign = None
                 if const_q:
-                    scores = [combine([(q.const, k) for q, k in zip(qs[t], ks[s])]) for s in range(T)]
+                    scores = [linear_combination([(q.const, k) for q, k in zip(qs[t], ks[s])]) for s in range(T)]
                 elif const_k:
-                    scores = [combine([(k.const, q) for q, k in zip(qs[t], ks[s])]) for s in range(T)]
+                    scores = [linear_combination([(k.const, q) for q, k in zip(qs[t], ks[s])]) for s in range(T)]
                 else:  # one query coordinate of fixed sign on D: hardmax of q * k_s is hardmax of sign * k_s
                     scores, sign = query_sign_scores(qs[t][0], [k[0] for k in ks], ctx, hi)
                 out, rec = head_rule(scores, vs, ctx)
@@ -264,13 +264,13 @@ def attention_step(att, state: State, ctx: Context) -> tuple[State, list]:
     for t, col in enumerate(state):
         new_col = list(col)
         for row, terms in acc[t].items():
-            new_col[row] = combine([(Q(1), col[row])] + terms)
+            new_col[row] = linear_combination([(Q(1), col[row])] + terms)
         new_state.append(new_col)
     return new_state, head_records
 
 
 # -- the whole Transformer -------------------------------------------------------------------
-def transformer_forms(t: Transformer, ctx: Context) -> list[Form]:
+def transformer_forms(t: Transformer, ctx: Context) -> list[AffineForm]:
     """The outputs of ``t`` as forms over the registry's variables (steps added to ctx)."""
     reg = ctx.registry
     reg.model = ctx.name

@@ -1,0 +1,262 @@
+"""Exact affine forms ``c + sum_v a_v y_v`` and rows ``form rel 0``: the one algebra of
+affine functions every analysis of symrel shares (the certificate checker keeps its own
+small kernel on purpose, :mod:`symrel.checking`).
+
+Definitions. The variables ``y_0, y_1, ...`` are indexed by integers: the inputs
+``x_1..x_d`` of a model (indices ``0..d-1``) and, in the prover, the max nodes after them.
+An :class:`AffineForm` is the function ``f(y) = const + sum_v coeffs[v] y_v``, stored
+sparsely (only nonzero coefficients) and never changed after it is made, so forms are
+hashable values: ``f == g`` iff they are equal coefficient by coefficient (the
+*linear identity* of two affine maps). A :class:`Row` is a form with a relation ``"<="``,
+``"<"`` or ``"="``, meaning the constraint ``form(y) rel 0``.
+
+The range of ``f`` over a box ``prod_v [l_v, u_v]`` is attained at a vertex: the
+maximum takes ``u_v`` where ``a_v > 0`` and ``l_v`` otherwise, so both ends are exact
+sums of coefficient-times-endpoint (THEORY.md section 7); :meth:`AffineForm.range_on_box`
+is the one definition of it outside the checker.
+
+>>> from symrel.exact import Q
+>>> x0, x1 = AffineForm.var(0), AffineForm.var(1)
+>>> f = linear_combination([(Q(2), x0), (Q(-1), x1)], Q(1))      # 1 + 2 y0 - y1
+>>> f.to_json(), str(f.value_at([Q(1), Q(5)]))
+([1, [[0, 2], [1, -1]]], '-2')
+>>> [str(v) for v in f.range_on_box([(Q(-1), Q(1)), (Q(0), Q(3))])]
+['-4', '3']
+>>> Row(f, "<").holds_at([Q(1), Q(5)])
+True
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Mapping, NamedTuple, Sequence, Union
+
+from .numbers import Q, Rational, format_rational
+
+ZERO, ONE = Q(0), Q(1)
+RELATIONS = ("<=", "<", "=")
+
+
+class AffineForm:
+    """The affine form ``const + sum_v coeffs[v] * y_v``.
+
+    ``coeffs`` maps variable indices to nonzero rationals (the constructor trusts its
+    caller on that; :meth:`from_dense` and :func:`linear_combination` drop zeros). A form
+    is never modified after construction. Cost of every operation: O(number of terms).
+
+    >>> f = AffineForm(Q(3), {2: Q(1, 2)})
+    >>> f, f.is_constant(), str(f.coefficient(2)), str(f.coefficient(0))
+    (AffineForm([3, [[2, '1/2']]]), False, '1/2', '0')
+    >>> f - f == AffineForm.constant(Q(0)), hash(f) == hash(AffineForm(Q(3), {2: Q(1, 2)}))
+    (True, True)
+    """
+
+    __slots__ = ("const", "coeffs", "_canonical")
+
+    def __init__(self, const: Rational = ZERO, coeffs: dict[int, Rational] | None = None):
+        self.const = const
+        self.coeffs = coeffs if coeffs is not None else {}
+        self._canonical = None
+
+    # -- construction -------------------------------------------------------------------
+    @classmethod
+    def var(cls, v: int) -> "AffineForm":
+        """The variable ``y_v``."""
+        return cls(ZERO, {v: ONE})
+
+    @classmethod
+    def constant(cls, c: Rational) -> "AffineForm":
+        """The constant form ``c``."""
+        return cls(c)
+
+    @classmethod
+    def from_dense(cls, coeffs: Sequence[Rational], const: Rational = ZERO) -> "AffineForm":
+        """``const + sum_i coeffs[i] y_i`` from a dense coefficient list.
+
+        >>> AffineForm.from_dense([Q(0), Q(-1)], Q(2))
+        AffineForm([2, [[1, -1]]])
+        """
+        return cls(const, {v: a for v, a in enumerate(coeffs) if a})
+
+    # -- reading ------------------------------------------------------------------------
+    def is_constant(self) -> bool:
+        """Whether no variable occurs."""
+        return not self.coeffs
+
+    def is_zero(self) -> bool:
+        """Whether the form is identically zero."""
+        return not self.coeffs and not self.const
+
+    def coefficient(self, v: int) -> Rational:
+        """The coefficient of ``y_v`` (0 when it does not occur)."""
+        return self.coeffs.get(v, ZERO)
+
+    def key(self) -> tuple:
+        """A hashable canonical key: equal keys iff equal forms."""
+        if self._canonical is None:
+            self._canonical = (self.const, tuple(sorted(self.coeffs.items())))
+        return self._canonical
+
+    def __eq__(self, other):
+        return isinstance(other, AffineForm) and self.key() == other.key()
+
+    def __hash__(self):
+        return hash(self.key())
+
+    def to_dense(self, n: int) -> list[Rational]:
+        """The coefficients of ``y_0..y_(n-1)`` as a list (every variable must be < n).
+
+        >>> [str(a) for a in AffineForm(Q(5), {1: Q(2)}).to_dense(3)]
+        ['0', '2', '0']
+        """
+        out = [ZERO] * n
+        for v, a in self.coeffs.items():
+            out[v] = a
+        return out
+
+    # -- evaluation ---------------------------------------------------------------------
+    def value_at(self, point: Sequence[Rational]) -> Rational:
+        """The value when ``y_v = point[v]``, exactly."""
+        total = self.const
+        for v, a in self.coeffs.items():
+            total += a * point[v]
+        return total
+
+    def range_on_box(self, box: Sequence[tuple[Rational, Rational]]) -> tuple[Rational, Rational]:
+        """The exact ``(min, max)`` over the box ``prod_v [box[v][0], box[v][1]]``.
+
+        >>> [str(v) for v in AffineForm(Q(1), {0: Q(1), 1: Q(-2)}).range_on_box([(Q(-1), Q(1)), (Q(0), Q(2))])]
+        ['-4', '2']
+        """
+        lo = hi = self.const
+        for v, a in self.coeffs.items():
+            l, u = box[v]
+            if a > 0:
+                lo += a * l
+                hi += a * u
+            else:
+                lo += a * u
+                hi += a * l
+        return lo, hi
+
+    # -- arithmetic ---------------------------------------------------------------------
+    def __add__(self, other: "AffineForm") -> "AffineForm":
+        return linear_combination([(ONE, self), (ONE, other)])
+
+    def __sub__(self, other: "AffineForm") -> "AffineForm":
+        return linear_combination([(ONE, self), (-ONE, other)])
+
+    def __neg__(self) -> "AffineForm":
+        return AffineForm(-self.const, {v: -a for v, a in self.coeffs.items()})
+
+    def scaled(self, a: Rational) -> "AffineForm":
+        """``a * self``."""
+        if not a:
+            return AffineForm()
+        return AffineForm(a * self.const, {v: a * c for v, c in self.coeffs.items()})
+
+    def __mul__(self, a: Rational) -> "AffineForm":
+        return self.scaled(a)
+
+    __rmul__ = __mul__
+
+    def substitute(self, images: Union[Mapping[int, "AffineForm"], Sequence["AffineForm"]]) -> "AffineForm":
+        """The form with every variable ``y_v`` replaced by the form ``images[v]``
+        (a mapping or a sequence; every variable of the form must have an image).
+
+        >>> y = AffineForm(Q(1), {0: Q(2), 1: Q(1)})                 # 1 + 2 y0 + y1
+        >>> y.substitute([AffineForm(Q(3)), AffineForm.var(0)])      # 1 + 6 + y0
+        AffineForm([7, [[0, 1]]])
+        """
+        return linear_combination([(a, images[v]) for v, a in self.coeffs.items()], self.const)
+
+    # -- parallel forms -----------------------------------------------------------------
+    def direction_key(self) -> tuple | None:
+        """A key of the linear part up to a positive factor: two forms have the same
+        key iff their linear parts are positive multiples of each other (None for a
+        constant form). Cost O(terms log terms).
+
+        >>> AffineForm(Q(1), {0: Q(2), 1: Q(-4)}).direction_key() == AffineForm(Q(9), {0: Q(1), 1: Q(-2)}).direction_key()
+        True
+        """
+        return self.normalised(linear_only=True)
+
+    def normalised(self, linear_only: bool = False) -> tuple | None:
+        """The key of the form divided by the absolute value of its first nonzero
+        coefficient (lowest variable): equal for two rows ``f rel 0`` iff they bound the
+        same halfspace (None for a constant form). ``linear_only`` drops the constant."""
+        if not self.coeffs:
+            return None
+        items = sorted(self.coeffs.items())
+        s = abs(items[0][1])
+        lin = tuple((v, a / s) for v, a in items)
+        return lin if linear_only else (self.const / s, lin)
+
+    def parallel_offset(self, other: "AffineForm") -> Rational | None:
+        """When the linear part of ``self`` is ``lam`` times that of ``other`` (``other``
+        not constant): the constant ``self - lam * other``; else None.
+
+        >>> h = AffineForm(Q(1), {0: Q(1), 1: Q(1)})
+        >>> str(AffineForm(Q(5), {0: Q(-2), 1: Q(-2)}).parallel_offset(h)), AffineForm(Q(5), {0: Q(1)}).parallel_offset(h)
+        ('7', None)
+        """
+        if not other.coeffs or any(v not in other.coeffs for v in self.coeffs):
+            return None
+        v0, b0 = next(iter(other.coeffs.items()))
+        lam = self.coeffs.get(v0, ZERO) / b0
+        if any(self.coeffs.get(v, ZERO) != lam * b for v, b in other.coeffs.items()):
+            return None
+        return self.const - lam * other.const
+
+    # -- JSON (the prover's certificates) -----------------------------------------------
+    def to_json(self) -> list:
+        """``[const, [[v, a_v], ...]]`` with canonical rationals, variables in order."""
+        return [format_rational(self.const), [[v, format_rational(a)] for v, a in sorted(self.coeffs.items())]]
+
+    def __repr__(self):
+        return f"AffineForm({self.to_json()})"
+
+
+def linear_combination(terms: Iterable[tuple[Rational, AffineForm]], const: Rational = ZERO) -> AffineForm:
+    """``const + sum a * f`` over ``(a, f)`` in ``terms``, exactly. Cost O(total size).
+
+    >>> x = AffineForm.var(0)
+    >>> linear_combination([(Q(1), x), (Q(-1), x)], Q(4))
+    AffineForm([4, []])
+    """
+    acc: dict[int, Rational] = {}
+    for a, f in terms:
+        if not a:
+            continue
+        const += a * f.const
+        for v, c in f.coeffs.items():
+            acc[v] = acc.get(v, ZERO) + a * c
+    return AffineForm(const, {v: c for v, c in acc.items() if c})
+
+
+class Row(NamedTuple):
+    """The constraint ``form(y) rel 0``, ``rel`` one of ``"<="``, ``"<"``, ``"="``.
+
+    >>> r = Row(AffineForm(Q(-1), {0: Q(1)}), "<=")       # y0 - 1 <= 0
+    >>> r.holds_at([Q(1)]), r.holds_at([Q(2)]), r.is_constant()
+    (True, False, False)
+    """
+
+    form: AffineForm
+    rel: str
+
+    def holds_at(self, point: Sequence[Rational]) -> bool:
+        """Whether the point satisfies the row, exactly."""
+        return holds(self.form.value_at(point), self.rel)
+
+    def is_constant(self) -> bool:
+        """Whether the row's form has no variable (the row is then true or false)."""
+        return not self.form.coeffs
+
+
+def holds(value: Rational, rel: str) -> bool:
+    """Whether ``value rel 0``."""
+    if rel == "<":
+        return value < 0
+    if rel == "<=":
+        return value <= 0
+    return value == 0
