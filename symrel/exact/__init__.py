@@ -18,6 +18,7 @@ from .numbers import (
     floor,
     format_rational,
     is_integral,
+    is_rational_text,
     number_limits,
     numerator,
     rational,

@@ -274,6 +274,21 @@ def format_rational(q: Rational) -> int | str:
         return f"{p}/{d}"
 
 
+_RATIONAL_TEXT = re.compile(r"^-?\d+(/\d+)?$")
+
+
+def is_rational_text(value) -> bool:
+    """Whether a JSON value is a number as :func:`format_rational` writes them: an
+    integer (not a bool), or a string ``"p"`` or ``"p/q"`` of decimal digits.
+
+    >>> [is_rational_text(v) for v in (3, "-2/7", True, "0.5", [1])]
+    [True, True, False, False, False]
+    """
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (isinstance(value, str) and bool(_RATIONAL_TEXT.match(value)))
+
+
 def rational_str(q: Rational) -> str:
     """``q`` as text: ``"3"`` or ``"-2/7"``."""
     with unlimited_int_digits():

@@ -307,17 +307,6 @@ class Transformer(Model):
 
         return evaluate_softmax(self, as_point(x, self.input_dim), dps=dps, scale=scale)
 
-    def to_sympy(self, symbols=None, *, domain=None):
-        """The outputs on ``domain`` as sympy ``Piecewise`` expressions, one piece per
-        cell of the argmax sets (see :func:`symrel.regions.symbolic.piecewise_view`):
-        a hardmax Transformer has no closed ``Max`` form, so a domain is required."""
-        if domain is None:
-            raise InputError("the symbolic view of a Transformer is piecewise over a domain: pass domain=",
-                             path="domain")
-        from ..regions.symbolic import piecewise_view
-
-        return piecewise_view(self, domain, symbols)
-
     def with_rule(self, rule: str, scale=None) -> "Transformer":
         """The same Transformer with every attention sublayer using ``rule``."""
         blocks = [

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..exact import Q, rational
 from ..fileformat import from_json, to_json
-from ..statements.tamper import _walk, altered
+from .tamper import altered, number_leaves
 
 TINY = Q(1, 10**6)
 HOW = ("+tiny", "-tiny", "sign")
@@ -26,7 +26,7 @@ STRUCTURE = ("symrel", "input_dim", "width", "tokens", "token", "input_rows")
 
 def parameters(thing) -> list[tuple[str, object]]:
     """``(path, value)`` of every number of ``thing``'s JSON form (its parameters)."""
-    return [(p, v) for p, v in _walk(to_json(thing), "")
+    return [(p, v) for p, v in number_leaves(to_json(thing))
             if not any(part.split("[")[0] in STRUCTURE for part in p.split("."))]
 
 
@@ -43,5 +43,5 @@ def delta_of(value, how: str):
 def mutant(thing, path: str, how: str):
     """A copy of ``thing`` with the number at ``path`` changed as ``how`` says."""
     obj = to_json(thing)
-    value = dict(_walk(obj, ""))[path]
+    value = dict(number_leaves(obj))[path]
     return from_json(altered(obj, path, delta_of(value, how)))

@@ -6,7 +6,9 @@
   certificate of every cell, or an exact counterexample;
 * :func:`enumerate_cells` — the underlying exact search over ReLU signs, maxout
   winners and hardmax argmax sets (ties as equalities);
-* :func:`sawtooth_transformer` — the depth family of THEORY.md section 3.
+* :func:`sawtooth_transformer` — the depth family of THEORY.md section 3;
+* :func:`piecewise_view` — a model on a domain as sympy ``Piecewise``, one piece
+  per exact cell (the symbolic view of a hardmax Transformer).
 """
 
 from .certify import certify_regions
@@ -15,6 +17,7 @@ from .enumerate_cells import Cell, Enumeration, enumerate_cells
 from .equivalence import decide_equivalence
 from .sawtooth import depth_table, sawtooth_transformer
 from .slices import restrict_to_affine_slice
+from .symbolic import piecewise_view
 
 __all__ = [
     "Cell",
@@ -26,6 +29,7 @@ __all__ = [
     "depth_table",
     "enumerate_cells",
     "merge_linear_regions",
+    "piecewise_view",
     "restrict_to_affine_slice",
     "sawtooth_transformer",
 ]

@@ -17,9 +17,7 @@ entries and their extremes.
 
 from __future__ import annotations
 
-import re
-
-_RATIONAL = re.compile(r"^-?\d+(/\d+)?$")
+from ..exact import is_rational_text
 
 #: rule name -> why a step established by it holds, in words
 RULES: dict[str, str] = {
@@ -166,13 +164,6 @@ def rule_in_words(rule: str) -> str:
     if not all(words):
         return ""
     return "; and ".join(words)
-
-
-def is_rational_text(value) -> bool:
-    """An integer, or a string that is an exact rational in canonical form."""
-    if isinstance(value, bool):
-        return False
-    return isinstance(value, int) or (isinstance(value, str) and bool(_RATIONAL.match(value)))
 
 
 def _shown(values, head: int = 4) -> str:

@@ -20,7 +20,22 @@ from ..report import render_outcome
 from ..report.document import slug
 from ..report.statement import Outcome
 from ..report.statement import ACCEPTED_ALTERED, CHECKED, REJECTED
-from .tamper import probe
+from ..mutation.tamper import altered, pick_number
+
+
+def probe(cert: dict, check) -> tuple[str | None, bool]:
+    """Alter one number (see :func:`symrel.mutation.tamper.pick_number`) and run
+    ``check`` on the copy: returns (the altered path, whether the checker rejected the copy)."""
+    from ..checking import CertificateError
+
+    path = pick_number(cert)
+    if path is None:
+        return None, False
+    try:
+        check(altered(cert, path))
+    except CertificateError:
+        return path, True
+    return path, False
 
 
 def _counterexample_points(proof) -> dict:

@@ -133,13 +133,13 @@ def test_utility_altered_class_count_fails(utility_cert):
 
 
 def _step_numbers(cert):
-    from symrel.statements.tamper import numbers_in
+    from symrel.mutation.tamper import numbers_in
 
     return [p for p, _ in numbers_in(cert) if p.startswith("steps")]
 
 
 def test_every_recorded_step_number_is_checked(utility_cert, retrieval_cert):
-    from symrel.statements.tamper import altered
+    from symrel.mutation.tamper import altered
 
     P = random_preorder(12, density=2, seed=5)
     certs = [utility_cert, retrieval_cert, as_file(richter_peleg_utility(P).proof), as_file(multi_utility(P).proof)]
@@ -152,7 +152,7 @@ def test_every_recorded_step_number_is_checked(utility_cert, retrieval_cert):
 
 
 def test_debreu_utility_values_are_checked(utility_cert):
-    from symrel.statements.tamper import altered
+    from symrel.mutation.tamper import altered
 
     for name in sorted(utility_cert["claim"]["utility"])[:10]:
         with pytest.raises(CertificateError):
@@ -161,7 +161,7 @@ def test_debreu_utility_values_are_checked(utility_cert):
 
 def test_every_claimed_utility_value_is_determined():
     """An altered value of any utility is refused, even where it would still represent."""
-    from symrel.statements.tamper import altered, numbers_in
+    from symrel.mutation.tamper import altered, numbers_in
 
     P = random_preorder(10, density=2, seed=8)
     for rep in (richter_peleg_utility(P), multi_utility(P)):

@@ -94,7 +94,7 @@ def test_altered_numbers_fail(symmetric_cert, edit, message):
 def test_every_recorded_number_matters():
     """Each number of a certificate (rank-deficient symmetric, and asymmetric) moved by
     1/10^6 is rejected, including L entries under zero pivots."""
-    from symrel.statements.tamper import altered, numbers_in
+    from symrel.mutation.tamper import altered, numbers_in
 
     for rel, symmetric in [(random_gram_relation(5, 3, seed=1), True), (random_relation(4, 3, 2, seed=2), False)]:
         cert = _certificate(rel, symmetric)

@@ -14,7 +14,7 @@ import pytest
 
 from symrel.checking import CertificateError, check_certificate
 from symrel.statements import default_dir, discover
-from symrel.statements.tamper import altered, numbers_in
+from symrel.mutation.tamper import altered, numbers_in
 
 pytestmark = pytest.mark.slow
 STATEMENTS = [p.stem.replace("_", "-") for p in discover(default_dir())]

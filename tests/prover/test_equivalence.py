@@ -135,9 +135,9 @@ def test_tampered_transformer_is_refuted_with_a_verified_counterexample():
     net = random_maxout_net(random.Random(5), 3, [4, 3], rank=3, max_num=8, max_den=4)
     D = Box.cube(3)
     t = compile_maxout(net, D).transformer
-    from symrel.compiler.mutating import mutant
+    from symrel.mutation.mutants import mutant
 
-    bad = mutant(t, "readout.b[0]", "1/1000000")
+    bad = mutant(t, "readout.b[0]", "+tiny")
     proof = prove_equivalence(net, bad, D)
     assert proof.result == "refuted"
     assert net.evaluate(proof.counterexample) != bad.evaluate(proof.counterexample)

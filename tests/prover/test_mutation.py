@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from symrel.compiler import compile_maxout
-from symrel.compiler.mutating import parameter_paths, mutant
+from symrel.mutation.mutants import mutant, parameters
 from symrel.exact import Q
 from symrel.models import Box
 from symrel.models.random import random_maxout_net
@@ -45,11 +45,12 @@ def _run_mutants(nets, per_net):
         comp = compile_maxout(net, D)
         t = comp.transformer
         witness = D.sample(8, seed=999, denominator=37) + list(D.vertices())
-        nonzero, every = parameter_paths(t, nonzero_only=True), parameter_paths(t)
+        every = [p for p, _ in parameters(t)]
+        nonzero = [p for p, v in parameters(t) if v not in (0, "0")]
         mutants = []
         for k in range(per_net):   # half on nonzero parameters, half anywhere
             path = rng.choice(nonzero if k % 2 == 0 else every)
-            mutants.append(mutant(t, path, rng.choice(["1/1000000", "-1/1000000"])))
+            mutants.append(mutant(t, path, rng.choice(["+tiny", "-tiny"])))
         for bounds in ([g.bound / 2 for g in comp.gates], [g.bound - Q(1, 10**6) for g in comp.gates],
                        [Q(0)] * len(comp.gates)):   # gating bound B too small for the domain
             mutants.append(compile_maxout(net, D, bounds=bounds).transformer)

@@ -4,7 +4,12 @@ counterexamples of controls written as points files."""
 import json
 import textwrap
 
+import pytest
+
+from symrel.checking import CertificateError
+from symrel.mutation.tamper import altered
 from symrel.statements import run_all
+from symrel.statements.outputs import probe
 
 CHECKERS = '''
 from symrel.checking import CertificateError, claim_checker
@@ -62,3 +67,17 @@ def test_certificates_checked_probed_and_written(tmp_path):
     assert "steps[0].certificate.lower + 1/10^6 was accepted too" in (out / "b-lax.md").read_text()
     assert "does not match the box" in (out / "c-wrong.md").read_text()
     assert "[1 certificate](a-strict/)" in (out / "index.md").read_text()
+
+
+def test_probe_reports_a_lax_checker():
+    cert = {"claim": {"kind": "k"}, "steps": [{"certificate": {"lower": "-1/2", "v": [0, "3/4"]}}]}
+
+    def strict(c):
+        if c != cert:
+            raise CertificateError("changed")
+
+    path, rejected = probe(cert, strict)
+    assert rejected and path.startswith("steps")
+    assert probe(cert, lambda c: None)[1] is False
+    with pytest.raises(CertificateError):
+        strict(altered(cert, path))

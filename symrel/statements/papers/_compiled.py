@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ...fileformat import from_json, to_json
 from ...certificates import REFUTED
-from ..tamper import altered
+from ...mutation.tamper import altered
 from ...report import Instance
 
 

@@ -70,7 +70,7 @@ def run():
             figures=figure(lambda path: plot_regions(counted, path, title=caption(row)), caption(row))
             if (k, L, q) in plotted else [])
     from symrel.fileformat import from_json, to_json
-    from symrel.statements.tamper import altered
+    from symrel.mutation.tamper import altered
 
     moved = from_json(altered(to_json(zigzag_net(2, 2, 1)), "layers[0].b[1]", "1/1000000"))
     yield Instance("control: one breakpoint of the zigzag moved by 1/10^6", prove_equivalence(

@@ -1,6 +1,7 @@
-"""Altering one number of a certificate, to show its checker is not vacuous.
+"""Altering one number of a symrel JSON object, by its path (FORMAT.md).
 
-A certificate records every number its steps assert. Changing any one of them
+This is how mutants are made (:mod:`symrel.mutation.mutants`) and how a
+certificate's checker is shown not to be vacuous: a certificate records every number its steps assert, and changing any one of them
 (here: adding 1/10^6) must make :func:`symrel.checking.check_certificate` fail.
 
 >>> cert = {"claim": {"kind": "k", "eps": "1/10"}, "steps": [{"lemma": "x", "certificate": {"lower": "-1/2", "v": [1, 2]}}]}
@@ -16,19 +17,20 @@ import copy
 import hashlib
 import re
 
-from ..exact import format_rational, rational
-from ..report.wording import is_rational_text
+from ..exact import format_rational, is_rational_text, rational
 
 _INDEX = re.compile(r"\[(\d+)\]")
 
 
-def _walk(obj, path: str):
+def number_leaves(obj, path: str = ""):
+    """``(path, value)`` of every number (an integer or a rational string) in the
+    JSON object ``obj``, depth first; ``path`` is the prefix of every path."""
     if isinstance(obj, dict):
         for k, v in obj.items():
-            yield from _walk(v, f"{path}.{k}" if path else str(k))
+            yield from number_leaves(v, f"{path}.{k}" if path else str(k))
     elif isinstance(obj, list):
         for i, v in enumerate(obj):
-            yield from _walk(v, f"{path}[{i}]")
+            yield from number_leaves(v, f"{path}[{i}]")
     elif is_rational_text(obj):
         yield path, obj
 
@@ -38,7 +40,7 @@ def numbers_in(cert: dict):
     The embedded inputs are left out: their sha256 protects them."""
     for part in ("claim", "steps"):
         if part in cert:
-            yield from _walk(cert[part], part)
+            yield from number_leaves(cert[part], part)
 
 
 def _parts(path: str) -> list:
@@ -69,18 +71,3 @@ def pick_number(cert: dict) -> str | None:
         return None
     digest = hashlib.sha256("\n".join(paths).encode()).digest()
     return paths[int.from_bytes(digest[:8], "big") % len(paths)]
-
-
-def probe(cert: dict, check) -> tuple[str | None, bool]:
-    """Alter one number (see :func:`pick_number`) and run ``check`` on the copy:
-    returns (the altered path, whether the checker rejected the copy)."""
-    from ..checking import CertificateError
-
-    path = pick_number(cert)
-    if path is None:
-        return None, False
-    try:
-        check(altered(cert, path))
-    except CertificateError:
-        return path, True
-    return path, False
