@@ -7,7 +7,7 @@ neural networks and attention.
 ['3/4']
 """
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 from .errors import DimensionError, InputError, LimitError, SymrelError, UndecidedError
 from .exact import rational

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import networkx as nx
 
-# Top-level parts of symrel (subpackages, the modules errors and __main__, and
-# "__init__" for symrel/__init__.py itself), lowest layer first.
+# Top-level parts of symrel (subpackages, the modules errors, _version and
+# __main__, and "__init__" for symrel/__init__.py itself), lowest layer first.
 LAYERS: list[tuple[str, ...]] = [
-    ("errors",),
+    ("errors", "_version"),
     ("exact",),
     ("models",),
     ("fileformat",),
@@ -40,9 +40,13 @@ LAYERS: list[tuple[str, ...]] = [
 # Parts that may be listed before they exist (being created on another branch).
 OPTIONAL = {"lowering"}
 
-# Edges (importer part, imported part) that another helper's branch removes;
-# temporary: empty this set once that branch has landed.
-KNOWN_PENDING: set[tuple[str, str]] = set()
+# Imports (importer module, imported module) that break the layers and that a
+# branch under way removes. Temporary: each entry names who removes it, and the
+# set must be empty when that work has landed.
+KNOWN_PENDING: set[tuple[str, str]] = {
+    # floors (issue 14): polytope_box moves to models.domain, on the exact LP
+    ("symrel.prover.equivalence", "symrel.compiler.domain_to_gates"),
+}
 
 ROOT = Path(__file__).resolve().parents[1] / "symrel"
 
@@ -120,7 +124,7 @@ def test_imports_run_downward():
     wrong = set()
     for importer, imported in import_graph().edges:
         a, b = part_of(importer), part_of(imported)
-        if a == b or (a, b) in KNOWN_PENDING:
+        if a == b or (importer, imported) in KNOWN_PENDING:
             continue
         if index[b] >= index[a]:
             wrong.add(f"{importer} -> {imported}")
@@ -129,8 +133,7 @@ def test_imports_run_downward():
 
 def test_known_pending_edges_still_exist():
     """An entry of KNOWN_PENDING that no longer occurs must be deleted."""
-    edges = {(part_of(a), part_of(b)) for a, b in import_graph().edges}
-    assert sorted(KNOWN_PENDING - edges) == []
+    assert sorted(KNOWN_PENDING - set(import_graph().edges)) == []
 
 
 def test_models_import_only_exact_and_errors():

@@ -29,7 +29,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser (also used to generate the CLI documentation)."""
     parser = _Parser(prog="symrel", description=__doc__.splitlines()[0])
-    from .. import __version__
+    from .._version import __version__
 
     parser.add_argument("--version", action="version", version=f"symrel {__version__}")
     parser.add_argument("--max-digits", type=int, default=None, metavar="N",

@@ -33,7 +33,7 @@ def register(sub):
 
 def run(args) -> int:
     from ...prover import prove_equivalence
-    from ...prover.markdown import proof_markdown
+    from ...report.equivalence import equivalence_markdown
 
     a, b = load_model(args.a), load_model(args.b)
     domain = load_domain(args.domain)
@@ -48,7 +48,7 @@ def run(args) -> int:
             text = json.dumps(certificate_of(proof), sort_keys=True, separators=(",", ":")) + "\n"
             write_text_atomic(args.certificate, text)
         if args.report:
-            write_text_atomic(args.report, proof_markdown(proof))
+            write_text_atomic(args.report, equivalence_markdown(proof))
     elif proof.result == "refuted":
         x = [format_rational(v) for v in proof.counterexample]
         out["counterexample"] = x
@@ -58,7 +58,7 @@ def run(args) -> int:
     else:
         out["obstacle"] = proof.obstacle
         if args.report:
-            write_text_atomic(args.report, proof_markdown(proof))
+            write_text_atomic(args.report, equivalence_markdown(proof))
     if args.json:
         print_json(out)
     else:

@@ -1,19 +1,20 @@
 """Markdown of an equivalence proof, for a mathematician reading it next to Paper A.
 
 A short preamble says what the variables ``y_v`` and the states ``Sigma_b`` are, then
-the proof is typeset by :func:`symrel.report.render_proof` (or, if that renderer is
-absent, :meth:`symrel.certificates.Proof.to_markdown`).
+the proof is typeset by :func:`symrel.report.render_proof`.
 
 >>> from symrel.models import MaxoutNet, MaxoutLayer, MaxoutUnit, Box
 >>> from symrel.compiler import compile_maxout
 >>> from symrel.prover import prove_equivalence
 >>> net = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], [-1]], [0, 0])])])
->>> text = proof_markdown(prove_equivalence(net, compile_maxout(net, Box([[-1, 1]])).transformer, Box([[-1, 1]])))
+>>> text = equivalence_markdown(prove_equivalence(net, compile_maxout(net, Box([[-1, 1]])).transformer, Box([[-1, 1]])))
 >>> "hardmax" in text and "gating bound B" in text
 True
 """
 
 from __future__ import annotations
+
+from . import render_proof
 
 PREAMBLE = """\
 ## How to read this proof
@@ -40,16 +41,11 @@ re-computed by `symrel check-certificate`.
 """
 
 
-def proof_markdown(proof) -> str:
-    """The proof as Markdown: the preamble, then the steps in words."""
+def equivalence_markdown(proof) -> str:
+    """An equivalence proof (:func:`symrel.prover.prove_equivalence`) as Markdown: the preamble, then the steps in words."""
     d = proof.inputs["a"].input_dim if "a" in proof.inputs else 1
     pre = PREAMBLE.format(construction=proof.construction or "symrel construction realising Theorem 3.1",
                           d=d, d1=d - 1)
-    try:
-        from ..report import render_proof
-    except ImportError:
-        body = proof.to_markdown()
-    else:
-        body = render_proof(proof, "md")
+    body = render_proof(proof, "md")
     head, sep, rest = body.partition("\n\n")
     return head + sep + pre + rest if sep else body + "\n" + pre
