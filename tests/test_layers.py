@@ -43,10 +43,7 @@ OPTIONAL = {"lowering"}
 # Imports (importer module, imported module) that break the layers and that a
 # branch under way removes. Temporary: each entry names who removes it, and the
 # set must be empty when that work has landed.
-KNOWN_PENDING: set[tuple[str, str]] = {
-    # floors (issue 14): polytope_box moves to models.domain, on the exact LP
-    ("symrel.prover.equivalence", "symrel.compiler.domain_to_gates"),
-}
+KNOWN_PENDING: set[tuple[str, str]] = set()
 
 ROOT = Path(__file__).resolve().parents[1] / "symrel"
 

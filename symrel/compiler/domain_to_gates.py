@@ -1,6 +1,7 @@
 """Domain -> gating bounds: the exact B of every maxout layer (THEORY.md section 1).
 
-A polytope domain is first replaced by its exact bounding box (:func:`polytope_box`).
+A polytope domain is first replaced by its exact bounding box
+(:func:`symrel.models.domain.polytope_box`).
 
 Block 1 of layer l gates piece j of unit i onto token j with
 ``ReLU(l_ij + 2B P_j - B)``, which is right exactly when ``|l_ij| <= B`` on the layer's
@@ -19,12 +20,12 @@ layer l, plus the margin. Cost: O(parameters of the net).
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 
 from ..errors import InputError
-from ..exact import Q, Rational, affine_range_on_box, dot, flat, from_rationals, rational, rows
+from ..exact import Q, Rational, affine_range_on_box, flat, rational, rows
 from ..models import Box, Domain, MaxoutNet, Polytope
+from ..models.domain import polytope_box
 
 
 @dataclass
@@ -46,74 +47,9 @@ class Gate:
                 "blocks": list(self.blocks), "unit_ranges": [[f(lo), f(hi)] for lo, hi in self.unit_ranges]}
 
 
-MAX_BASES = 20000
-
-
-def polytope_box(domain: Polytope) -> tuple[list[tuple[Rational, Rational]], list[tuple[list, list]], list]:
-    """The exact bounding box of a bounded polytope ``{x : A x <= b}``, with LP duality
-    certificates, and its vertices.
-
-    Every vertex solves ``A_S x = b_S`` for d rows S; the extreme vertex in direction
-    ``+-e_i`` has a basis S of tight rows whose dual ``y_S = A_S^(-T) (+-e_i)`` is >= 0
-    (the simplex method's optimality condition), and then ``y >= 0, A^T y = +-e_i`` give
-    ``+-x_i <= b^T y`` on the whole polytope. Returns ``(box, [(y_lower, y_upper)] per
-    coordinate, vertices)``. Cost: ``C(m, d)`` exact d x d solves (at most MAX_BASES).
-
-    >>> P = Polytope([[1, 1], [-1, 0], [0, -1]], [1, 0, 0])      # a triangle
-    >>> box, duals, _ = polytope_box(P)
-    >>> [[str(v) for v in iv] for iv in box], [str(v) for v in duals[0][1]]
-    ([['0', '1'], ['0', '1']], ['1', '0', '1'])
-    """
-    from math import comb
-
-    A, b = domain.halfspaces()
-    m, d = len(A), domain.dim
-    if comb(m, d) > MAX_BASES:
-        raise InputError(f"expected a polytope with at most {MAX_BASES} bases C(m, d), got C({m}, {d})",
-                         path="domain.A")
-    vertices = []
-    for S in itertools.combinations(range(m), d):
-        M = from_rationals([A[i] for i in S], (d, d))
-        if M.det() == 0:
-            continue
-        x = flat(M.lu_solve(from_rationals([[b[i]] for i in S], (d, 1))))
-        if all(dot(A[i], x) <= b[i] for i in range(m)):
-            vertices.append(x)
-    if not vertices:
-        raise InputError("expected a non-empty bounded polytope (it has no vertex)", path="domain")
-    box, duals = [], []
-    for i in range(d):
-        pair = []
-        for sense in (-1, 1):
-            v = max(vertices, key=lambda x: sense * x[i])
-            pair.append(_dual_at(A, b, v, i, sense))
-        box.append((min(x[i] for x in vertices), max(x[i] for x in vertices)))
-        duals.append((pair[0], pair[1]))
-    return box, duals, vertices
-
-
-def _dual_at(A, b, v, i, sense) -> list[Rational]:
-    """``y >= 0`` with ``A^T y = sense e_i`` supported on rows tight at the vertex v."""
-    m, d = len(A), len(v)
-    tight = [r for r in range(m) if dot(A[r], v) == b[r]]
-    e = [[Q(sense) if k == i else Q(0)] for k in range(d)]
-    for S in itertools.combinations(tight, d):
-        M = from_rationals([A[r] for r in S], (d, d))
-        if M.det() == 0:
-            continue
-        yS = flat(M.transpose().lu_solve(from_rationals(e, (d, 1))))
-        if all(y >= 0 for y in yS):
-            y = [Q(0)] * m
-            for r, val in zip(S, yS):
-                y[r] = val
-            return y
-    raise InputError(f"expected a bounded polytope: x_{i + 1} is unbounded {'above' if sense > 0 else 'below'}",
-                     path="domain")
-
-
 def domain_box(domain: Domain) -> list[tuple[Rational, Rational]]:
     """The box the gating bounds are computed on: a box domain itself, or the exact
-    bounding box of a bounded polytope (:func:`polytope_box`)."""
+    bounding box of a bounded polytope (:func:`symrel.models.domain.polytope_box`)."""
     if isinstance(domain, Box):
         return list(domain.bounds)
     if isinstance(domain, Polytope):

@@ -4,7 +4,7 @@ from .affine import AffineMap
 from .base import Model, as_batch, as_point, input_symbols
 from .cpwl import CPWL1D
 from .cpwl_to_maxout import cpwl_to_maxout, lattice_sets
-from .domain import Box, Domain, Polytope
+from .domain import Box, Domain, Polytope, polytope_box
 from .maxout import MaxoutLayer, MaxoutNet, MaxoutUnit
 from .relu import DenseLayer, ReLUNet
 from .relu_to_maxout import relu_to_maxout

@@ -147,3 +147,76 @@ class Polytope(Domain):
 
     def __repr__(self):
         return f"Polytope({self.A.shape[0]} inequalities in R^{self.dim})"
+
+
+def vertex_coordinate_bound(A, b) -> int:
+    """An integer ``H`` with ``|v_i| <= H`` for every coordinate of every basic
+    solution ``v`` of ``A x <= b`` (a vertex: ``A_S v = b_S`` for d independent rows S).
+
+    Scale every row of ``[A | b]`` to integers. By Cramer's rule ``v_i = det(M_i) / det(M)``
+    with ``M = A_S`` an integer matrix, so ``|det M| >= 1``, and by Hadamard's inequality
+    ``|det M_i|`` is at most the product of the Euclidean norms of the rows of
+    ``[A_S | b_S]``; ``H`` is the product of the d largest. Cost: O(m d) operations.
+
+    >>> vertex_coordinate_bound([[1, 1], [-1, 0], [0, -1]], [1, 0, 0])   # the triangle's vertices are 0/1
+    2
+    """
+    from math import isqrt, lcm
+
+    d = len(A[0])
+    squares = []
+    for row, c in zip(A, b):
+        entries = [rational(v) for v in list(row) + [c]]
+        scale = lcm(*(int(v.denominator) for v in entries))
+        squares.append(max(1, sum(int(v * scale) ** 2 for v in entries)))
+    product = 1
+    for s in sorted(squares, reverse=True)[:d]:
+        product *= s
+    return isqrt(product) + 1
+
+
+def polytope_box(domain: Polytope) -> tuple[list[tuple[Rational, Rational]], list[tuple[list, list]], list]:
+    """The exact bounding box of a bounded polytope ``P = {x : A x <= b}``, with LP
+    duality certificates, and the points of P where its bounds are attained.
+
+    For each coordinate i and sense s = -1, +1 one exact LP (:func:`symrel.exact.exact_simplex`)
+    maximises ``s x_i`` over P; its dual optimum is ``y >= 0`` with ``A^T y = s e_i`` and
+    ``b^T y = max s x_i``, which bounds ``s x_i`` on the whole of P (for x in P,
+    ``s x_i = y^T A x <= y^T b``). The LP decides ``max t`` subject to P and
+    ``t <= (s x_i + H) / (2H + 1)`` with H of :func:`vertex_coordinate_bound`, so
+    ``t < 1`` exactly when the maximum is finite. Returns ``(box, [(y_lower, y_upper)]
+    per coordinate, points)``. Cost: 2d exact LPs with m + 1 rows.
+
+    >>> P = Polytope([[1, 1], [-1, 0], [0, -1]], [1, 0, 0])      # a triangle
+    >>> box, duals, points = polytope_box(P)
+    >>> [[str(v) for v in iv] for iv in box], [str(v) for v in duals[0][1]]
+    ([['0', '1'], ['0', '1']], ['1', '0', '1'])
+    >>> sorted([str(v) for v in p] for p in points)
+    [['0', '0'], ['0', '1'], ['1', '0']]
+    """
+    from ..exact import exact_simplex
+
+    A, b = domain.halfspaces()
+    m, d = len(A), domain.dim
+    H = vertex_coordinate_bound(A, b)
+    K = Q(2 * H + 1)
+    sigma = [Q(0)] * m + [Q(1)]
+    box, duals, points = [], [], []
+    for i in range(d):
+        ends = []
+        for sense in (-1, 1):
+            objective_row = [Q(-sense) / K if k == i else Q(0) for k in range(d)]
+            out = exact_simplex(A + [objective_row], b + [Q(H) / K], sigma=sigma)
+            if out["status"] != "optimal":
+                raise InputError("expected a non-empty polytope (its inequalities have no common solution)",
+                                 path="domain")
+            if out["t"] >= 1:
+                raise InputError(f"expected a bounded polytope: x_{i + 1} is unbounded {'above' if sense > 0 else 'below'}",
+                                 path="domain")
+            ends.append((sense * (K * out["t"] - H), [K * y for y in out["y"][:m]]))
+            if out["x"] not in points:
+                points.append(list(out["x"]))
+        (lo, y_lo), (hi, y_hi) = ends
+        box.append((lo, hi))
+        duals.append((y_lo, y_hi))
+    return box, duals, points

@@ -28,10 +28,10 @@ counterexample search on failure.
 
 from __future__ import annotations
 
-from ..compiler.domain_to_gates import polytope_box
 from ..errors import InputError, SymrelError
 from ..exact import format_rational
 from ..models import CPWL1D, Box, MaxoutNet, ReLUNet, Transformer
+from ..models.domain import polytope_box
 from ..certificates import OPEN, PROVED, REFUTED, Proof, Step
 from .counterexamples import find_counterexample
 from .cpwl_to_forms import cpwl_forms
