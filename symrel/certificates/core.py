@@ -80,8 +80,12 @@ class Proof:
         return step
 
     def refute(self, point, note: str = "") -> None:
-        """Record a verified counterexample (the caller has checked it exactly)."""
-        self.counterexample = list(point)
+        """Record a verified counterexample (the caller has checked it exactly).
+        Its numbers are kept as sympy ``Rational`` (symrel's public number type);
+        names (a preorder's keys) stay strings."""
+        from ..exact import to_sympy
+
+        self.counterexample = [v if isinstance(v, str) else to_sympy(v) for v in point]
         self.counterexample_note = note
 
     @property

@@ -227,7 +227,7 @@ def _cpwl(f, R, name):
     g = cpwl_to_maxout(f)
     vals = [rational(v) for v in cert["values"]]
     for p, v in zip(pts, vals):
-        if f.evaluate([p]) != [v] or g.evaluate([p]) != [v]:
+        if f.evaluate_exact([p]) != [v] or g.evaluate_exact([p]) != [v]:
             R.fail(f"f and its lattice form do not both equal {v} at {p}")
     if len(vals) != len(pts):
         R.fail("one value per check point expected")

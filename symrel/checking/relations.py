@@ -46,8 +46,8 @@ def check_relation(cert: dict, inputs: dict) -> None:
         raise CertificateError("claim.symmetric: needs psi = phi and a relation on one set")
 
     # every entry, recomputed by exact evaluation of the nets
-    Phi = features.phi.evaluate_batch(xs)
-    Psi = features.psi.evaluate_batch(ys)
+    Phi = features.phi.evaluate_matrix(xs)
+    Psi = features.psi.evaluate_matrix(ys)
     G = rows(Phi.transpose() * Psi)
     table = rows(relation.R)
     for i in range(n):

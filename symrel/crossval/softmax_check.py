@@ -19,7 +19,7 @@ def softmax_report(model, report, reference, float_trace, box=None, tolerance=No
 
     tol = Q(1, 100) if tolerance is None else tolerance
     hard = model.with_rule("hardmax")
-    H = columns(hard.evaluate_batch(report.points.points))
+    H = columns(hard.evaluate_matrix(report.points.points))
     R = columns(reference[-1][1])
     F = float_trace[-1][1].tolist()
     scales = sorted({format_rational(b.attention.scale) for b in model.blocks

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..errors import DimensionError
 from ..exact import Matrix, Rational, affine_batch, flat, format_matrix, format_vector, matrix, nonzeros, rows, vector, zeros
-from .base import Model, input_symbols
+from .base import Model, from_array, input_symbols
 
 
 class AffineMap(Model):
@@ -22,12 +22,13 @@ class AffineMap(Model):
 
     kind = "affine"
 
-    def __init__(self, W, b=None, *, input_dim: int | None = None, path: str = "affine"):
-        self.W: Matrix = matrix(W, path=f"{path}.W", shape=(None, input_dim))
+    def __init__(self, W, b=None, *, input_dim: int | None = None, path: str = "affine", exact_floats: bool = False):
+        W, b = from_array(W, f"{path}.W"), from_array(b, f"{path}.b")
+        self.W: Matrix = matrix(W, path=f"{path}.W", shape=(None, input_dim), exact_floats=exact_floats)
         m, n = self.W.shape
         if input_dim is None and m == 0:
             raise DimensionError("expected at least one row, or an explicit input_dim", path=f"{path}.W")
-        self.b: Matrix = zeros(m, 1) if b is None else vector(b, path=f"{path}.b", length=m)
+        self.b: Matrix = zeros(m, 1) if b is None else vector(b, path=f"{path}.b", length=m, exact_floats=exact_floats)
         self.input_dim, self.output_dim = n, m
 
     @classmethod

@@ -1,9 +1,33 @@
 """What every symrel model shares: exact evaluation on one point or a batch.
 
-A model maps R^input_dim to R^output_dim. ``evaluate(x)`` takes a sequence of
-numbers (anything :func:`symrel.exact.rational` reads) and returns a list of
-exact rationals; ``evaluate_batch(points)`` takes a list of points or an
-``input_dim x N`` matrix and returns the ``output_dim x N`` matrix of outputs.
+A model maps R^input_dim to R^output_dim. The user-facing methods speak one
+number type whatever extras are installed, sympy's ``Rational`` (a
+:class:`numbers.Rational`; it equals :class:`fractions.Fraction`, ``int`` and
+symrel's inner numbers, adds to a Fraction, prints with ``sympy.latex`` and
+gives decimals with ``.evalf(n)``):
+
+* ``model(x)`` / ``evaluate(x)``: one point (a sequence of numbers anything
+  :func:`symrel.exact.rational` reads, or a 1-D numpy array) -> a list of
+  ``output_dim`` Rationals;
+* ``evaluate_batch(points)``: N points (a list of points or an ``N x input_dim``
+  numpy array) -> a list of N lists of ``output_dim`` Rationals (points x
+  outputs, the layout of ML libraries).
+
+numpy integer arrays are read exactly; float arrays (and floats) only with
+``exact_floats=True``, which reads each float's binary value exactly. Inside,
+symrel computes on elements of sympy's ``QQ`` (flint / gmpy2 / pure Python,
+whatever is installed): ``evaluate_exact`` and ``evaluate_matrix`` give those
+(the ``output_dim x N`` matrix) to the rest of the library.
+
+>>> from fractions import Fraction
+>>> from symrel.models import ReLUNet, DenseLayer
+>>> net = ReLUNet(2, [DenseLayer([[1, -1]], ["1/2"], "none")])
+>>> net(["1/4", 0])
+[3/4]
+>>> net.evaluate_batch([[0, 0], [1, "1/3"]])
+[[1/2], [7/6]]
+>>> net([0.25, 0], exact_floats=True) == [Fraction(3, 4)]
+True
 """
 
 from __future__ import annotations
@@ -11,13 +35,27 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..errors import DimensionError, InputError
-from ..exact import Matrix, Rational, columns, flat, from_columns, rational, vector
+import sympy
+
+from ..exact import Matrix, Rational, columns, flat, from_columns, rational, to_sympy, vector
+
+
+def from_array(x, path: str):
+    """A numpy array (anything with ``dtype`` and ``tolist``) as nested lists of
+    Python ints / floats; booleans and complex numbers refused."""
+    kind = getattr(getattr(x, "dtype", None), "kind", None)
+    if kind is None or not hasattr(x, "tolist"):
+        return x
+    if kind in "bcOUSV":
+        raise InputError(f"expected an array of numbers, got dtype {x.dtype}", path=path)
+    return x.tolist()
 
 
 def as_point(x, dim: int, *, path: str = "input", exact_floats: bool = False) -> list[Rational]:
     """``x`` as a list of ``dim`` exact rationals (one input point)."""
     if isinstance(x, Matrix):
         x = flat(x)
+    x = from_array(x, path)
     if not isinstance(x, (list, tuple)):
         raise InputError(f"expected a point (a list of {dim} numbers), got {type(x).__name__}", path=path)
     if len(x) != dim:
@@ -31,6 +69,7 @@ def as_batch(points, dim: int, *, path: str = "inputs", exact_floats: bool = Fal
         if points.shape[0] != dim:
             raise DimensionError(f"expected points with {dim} coordinates, got {points.shape[0]}", path=path)
         return points
+    points = from_array(points, path)
     if not isinstance(points, (list, tuple)):
         raise InputError(f"expected a list of points, got {type(points).__name__}", path=path)
     cols = [as_point(p, dim, path=f"{path}[{i}]", exact_floats=exact_floats) for i, p in enumerate(points)]
@@ -45,26 +84,34 @@ class Model:
     input_dim: int
     output_dim: int
 
-    def evaluate(self, x) -> list[Rational]:
-        """The exact output at one point."""
-        X = vector(as_point(x, self.input_dim))
-        return flat(self._evaluate_batch(X))
+    def evaluate(self, x, *, exact_floats: bool = False) -> list[sympy.Rational]:
+        """The exact output at one point, as sympy Rationals (see the module docstring)."""
+        return [to_sympy(v) for v in self.evaluate_exact(x, exact_floats=exact_floats)]
 
     __call__ = evaluate
 
-    def evaluate_batch(self, points, *, path: str = "inputs") -> Matrix:
-        """The exact outputs at a batch of points, as an ``output_dim x N`` matrix.
-        ``path`` names the batch in error messages."""
-        X = as_batch(points, self.input_dim, path=path)
+    def evaluate_batch(self, points, *, path: str = "inputs", exact_floats: bool = False) -> list[list[sympy.Rational]]:
+        """The exact outputs at N points: N lists of ``output_dim`` Rationals
+        (points x outputs). ``path`` names the batch in error messages."""
+        return [[to_sympy(v) for v in r] for r in columns(self.evaluate_matrix(points, path=path,
+                                                                                  exact_floats=exact_floats))]
+
+    evaluate_points = evaluate_batch
+
+    def evaluate_exact(self, x, *, exact_floats: bool = False) -> list[Rational]:
+        """The exact output at one point as elements of ``QQ`` (symrel's inner type)."""
+        X = vector(as_point(x, self.input_dim, exact_floats=exact_floats))
+        return flat(self._evaluate_batch(X))
+
+    def evaluate_matrix(self, points, *, path: str = "inputs", exact_floats: bool = False) -> Matrix:
+        """The exact outputs at a batch of points (a list, an array, or an
+        ``input_dim x N`` matrix) as the ``output_dim x N`` matrix over ``QQ``."""
+        X = as_batch(points, self.input_dim, path=path, exact_floats=exact_floats)
         if X.shape[1] == 0:
             from ..exact import zeros
 
             return zeros(self.output_dim, 0)
         return self._evaluate_batch(X)
-
-    def evaluate_points(self, points, *, path: str = "inputs") -> list[list[Rational]]:
-        """The exact outputs at a batch of points, one list per point."""
-        return columns(self.evaluate_batch(points, path=path))
 
     def _evaluate_batch(self, X: Matrix) -> Matrix:  # pragma: no cover - abstract
         raise NotImplementedError

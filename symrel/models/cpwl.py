@@ -24,7 +24,7 @@ class CPWL1D(Model):
     input_dim = 1
     output_dim = 1
 
-    def __init__(self, x, y, extend: str = "linear", *, path: str = ""):
+    def __init__(self, x, y, extend: str = "linear", *, path: str = "", exact_floats: bool = False):
         p = f"{path}." if path else ""
         require_seq(x, "breakpoints", f"{p}x", min_len=2)
         require_seq(y, "values", f"{p}y")
@@ -32,8 +32,8 @@ class CPWL1D(Model):
             raise DimensionError(f"expected {len(x)} values (one per breakpoint), got {len(y)}", path=f"{p}y")
         if extend != "linear":
             raise InputError(f'expected extend "linear", got {extend!r}', path=f"{p}extend")
-        self.x = [rational(v, path=f"{p}x[{i}]") for i, v in enumerate(x)]
-        self.y = [rational(v, path=f"{p}y[{i}]") for i, v in enumerate(y)]
+        self.x = [rational(v, path=f"{p}x[{i}]", exact_floats=exact_floats) for i, v in enumerate(x)]
+        self.y = [rational(v, path=f"{p}y[{i}]", exact_floats=exact_floats) for i, v in enumerate(y)]
         for i in range(1, len(self.x)):
             if not self.x[i] > self.x[i - 1]:
                 raise InputError("expected strictly increasing breakpoints", path=f"{p}x[{i}]")

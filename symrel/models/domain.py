@@ -8,7 +8,7 @@ from typing import Iterator, Sequence
 
 from ..errors import DimensionError, InputError
 from ..exact import Matrix, Q, Rational, dot, flat, format_matrix, format_rational, format_vector, from_rationals, matrix, rational, rows, vector
-from .base import as_point, require_seq
+from .base import as_point, from_array, require_seq
 
 
 class Domain:
@@ -37,14 +37,15 @@ class Box(Domain):
 
     kind = "box"
 
-    def __init__(self, bounds, *, path: str = "bounds"):
+    def __init__(self, bounds, *, path: str = "bounds", exact_floats: bool = False):
+        bounds = from_array(bounds, path)
         require_seq(bounds, "intervals", path, min_len=1)
         self.bounds: list[tuple[Rational, Rational]] = []
         for i, iv in enumerate(bounds):
             if not isinstance(iv, (list, tuple)) or len(iv) != 2:
                 raise InputError("expected an interval [lower, upper]", path=f"{path}[{i}]")
-            lo = rational(iv[0], path=f"{path}[{i}][0]")
-            hi = rational(iv[1], path=f"{path}[{i}][1]")
+            lo = rational(iv[0], path=f"{path}[{i}][0]", exact_floats=exact_floats)
+            hi = rational(iv[1], path=f"{path}[{i}][1]", exact_floats=exact_floats)
             if lo > hi:
                 raise InputError(f"expected lower <= upper, got [{lo}, {hi}]", path=f"{path}[{i}]")
             self.bounds.append((lo, hi))
@@ -122,14 +123,15 @@ class Polytope(Domain):
 
     kind = "polytope"
 
-    def __init__(self, A, b, *, path: str = ""):
+    def __init__(self, A, b, *, path: str = "", exact_floats: bool = False):
         p = f"{path}." if path else ""
-        self.A: Matrix = matrix(A, path=f"{p}A")
+        A, b = from_array(A, f"{p}A"), from_array(b, f"{p}b")
+        self.A: Matrix = matrix(A, path=f"{p}A", exact_floats=exact_floats)
         if self.A.shape[0] == 0:
             raise InputError("expected at least one inequality", path=f"{p}A")
         if self.A.shape[1] == 0:
             raise DimensionError("expected at least one variable", path=f"{p}A[0]")
-        self.b: Matrix = vector(b, path=f"{p}b", length=self.A.shape[0])
+        self.b: Matrix = vector(b, path=f"{p}b", length=self.A.shape[0], exact_floats=exact_floats)
         self.dim = self.A.shape[1]
 
     def contains(self, x) -> bool:

@@ -24,15 +24,17 @@ class MaxoutUnit:
     '3'
     """
 
-    def __init__(self, W, b=None, *, input_dim: int | None = None, path: str = "unit"):
-        self.pieces = AffineMap(W, b, input_dim=input_dim, path=path)
+    def __init__(self, W, b=None, *, input_dim: int | None = None, path: str = "unit", exact_floats: bool = False):
+        self.pieces = AffineMap(W, b, input_dim=input_dim, path=path, exact_floats=exact_floats)
         if self.pieces.output_dim < 1:
             raise InputError("expected at least one piece", path=f"{path}.pieces")
 
     @classmethod
-    def from_pieces(cls, pieces: Sequence[tuple[Sequence, object]], input_dim: int | None = None, path="unit"):
+    def from_pieces(cls, pieces: Sequence[tuple[Sequence, object]], input_dim: int | None = None, path="unit",
+                    exact_floats: bool = False):
         """A unit from ``[(w, b), ...]``."""
-        return cls([list(w) for w, _ in pieces], [b for _, b in pieces], input_dim=input_dim, path=path)
+        return cls([list(w) for w, _ in pieces], [b for _, b in pieces], input_dim=input_dim, path=path,
+                   exact_floats=exact_floats)
 
     @property
     def rank(self) -> int:
@@ -42,8 +44,9 @@ class MaxoutUnit:
     def input_dim(self) -> int:
         return self.pieces.input_dim
 
-    def evaluate(self, x) -> Rational:
-        return max(self.pieces.evaluate(x))
+    def evaluate(self, x, *, exact_floats: bool = False):
+        """The unit's value at ``x`` (a sympy Rational)."""
+        return max(self.pieces.evaluate(x, exact_floats=exact_floats))
 
     def __eq__(self, other):
         return isinstance(other, MaxoutUnit) and self.pieces == other.pieces
@@ -88,11 +91,12 @@ class MaxoutLayer:
         integer maxima: see :mod:`symrel.exact.scaled`)."""
         return X.affine(*self._integer_form).max_groups(self._ranks).reduced()
 
-    def evaluate(self, x) -> list[Rational]:
-        from ..exact import flat, vector
+    def evaluate(self, x, *, exact_floats: bool = False) -> list:
+        """The layer's outputs at ``x`` (sympy Rationals)."""
+        from ..exact import flat, to_sympy, vector
         from .base import as_point
 
-        return flat(self.apply_batch(vector(as_point(x, self.input_dim))))
+        return [to_sympy(v) for v in flat(self.apply_batch(vector(as_point(x, self.input_dim, exact_floats=exact_floats))))]
 
     def num_parameters(self) -> int:
         return sum(u.pieces.num_parameters() for u in self.units)

@@ -16,10 +16,11 @@ ACTIVATIONS = ("relu", "none")
 class DenseLayer:
     """``x -> act(W x + b)`` with ``act`` in ``("relu", "none")``."""
 
-    def __init__(self, W, b=None, activation: str = "relu", *, input_dim: int | None = None, path: str = "layer"):
+    def __init__(self, W, b=None, activation: str = "relu", *, input_dim: int | None = None, path: str = "layer",
+                 exact_floats: bool = False):
         if activation not in ACTIVATIONS:
             raise InputError(f'expected activation "relu" or "none", got {activation!r}', path=f"{path}.activation")
-        self.affine = AffineMap(W, b, input_dim=input_dim, path=path)
+        self.affine = AffineMap(W, b, input_dim=input_dim, path=path, exact_floats=exact_floats)
         self.activation = activation
         self.input_dim, self.output_dim = self.affine.input_dim, self.affine.output_dim
         self._integer_form = integer_affine(self.affine.W, self.affine.b)

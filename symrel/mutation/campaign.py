@@ -83,9 +83,9 @@ def _equivalence(tally, prove, check, seeds, per_instance):
             preserved = None
             if proof.result == "refuted":
                 x = proof.counterexample
-                assert D.contains(x) and a.evaluate(x) != m.evaluate(x), "unconfirmed counterexample"
+                assert D.contains(x) and a.evaluate_exact(x) != m.evaluate_exact(x), "unconfirmed counterexample"
             elif proof.result == "proved":
-                same_at_witness = all(a.evaluate(x) == m.evaluate(x) for x in witness)
+                same_at_witness = all(a.evaluate_exact(x) == m.evaluate_exact(x) for x in witness)
                 preserved = same_at_witness and check(a, m, D).result == "proved"
             tally.add(proof.result, preserved, f"seed {seed}: {path} {how}")
 
@@ -150,9 +150,9 @@ def _realises(rel, feats) -> bool:
     table = rows(rel.R)
     ys = rel.ys
     for i, x in enumerate(rel.x):
-        u = feats.phi.evaluate(x)
+        u = feats.phi.evaluate_exact(x)
         for j, y in enumerate(ys):
-            if dot(u, feats.psi.evaluate(y)) != table[i][j]:
+            if dot(u, feats.psi.evaluate_exact(y)) != table[i][j]:
                 return False
     return True
 

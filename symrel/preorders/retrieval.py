@@ -82,8 +82,8 @@ class RetrievalAttention:
             raise InputError(
                 f"phi_q has {self.phi_q.output_dim} outputs, phi_k {self.phi_k.output_dim}; they must match", path="phi_k"
             )
-        Phi_q = self.phi_q.evaluate_batch(list(task.queries.values()))
-        Phi_k = self.phi_k.evaluate_batch(list(task.keys.values()))
+        Phi_q = self.phi_q.evaluate_matrix(list(task.queries.values()))
+        Phi_k = self.phi_k.evaluate_matrix(list(task.keys.values()))
         return rows(Phi_q.transpose() * Phi_k)
 
 

@@ -83,7 +83,7 @@ def candidates(domain, box, registry=None, hints=(), seed: int = 0, extra_points
 def first_difference(a, b, points: Sequence[Sequence[Rational]]):
     """The first point where ``a`` and ``b`` differ, with both outputs, or None."""
     for x in points:
-        ya, yb = a.evaluate(x), b.evaluate(x)
+        ya, yb = a.evaluate_exact(x), b.evaluate_exact(x)
         if ya != yb:
             return list(x), ya, yb
     return None

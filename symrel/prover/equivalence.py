@@ -137,7 +137,7 @@ def _fallback(a, b, domain, box, registry, hints, executor, max_cells, proof, re
     found = find_counterexample(a, b, domain, box, hints, registry, executor, extra_points=extra_points)
     if found is not None:
         x, note = found
-        if domain.contains(x) and a.evaluate(x) != b.evaluate(x):   # confirmed here, exactly
+        if domain.contains(x) and a.evaluate_exact(x) != b.evaluate_exact(x):   # confirmed here, exactly
             step.status = REFUTED
             step.certificate = {"counterexample": [format_rational(v) for v in x]}
             step.note = f"{reason}. Counterexample x = ({', '.join(str(format_rational(v)) for v in x)}): {note}"
@@ -164,7 +164,7 @@ def _decide(a, b, domain, executor, max_cells, proof, reason) -> Proof:
     if isinstance(decided, Proof):
         if decided.counterexample is not None:
             x = decided.counterexample
-            if not (domain.contains(x) and a.evaluate(x) != b.evaluate(x)):
+            if not (domain.contains(x) and a.evaluate_exact(x) != b.evaluate_exact(x)):
                 proof.add(Step("Decide A = B on D by the complete linear-regions procedure", "regions-decision", {},
                                OPEN, "its counterexample did not survive exact evaluation"))
                 return proof

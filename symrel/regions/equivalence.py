@@ -97,7 +97,7 @@ def decide_equivalence(a, b, domain, executor=None, max_cells=None) -> Proof:
             status, info = _difference_on_cell(cell, g, stats)
             if status == "differs":
                 point = info
-                ya, yb = a.evaluate(point), b.evaluate(point)
+                ya, yb = a.evaluate_exact(point), b.evaluate_exact(point)
                 if ya == yb:  # pragma: no cover - would be a bug in the enumeration
                     raise AssertionError("internal error: a counterexample failed its exact evaluation")
                 proof.add(Step("on every cell the two affine maps agree", "cell-maps-equal",

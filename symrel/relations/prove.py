@@ -31,8 +31,8 @@ CONSTRUCTION = "symrel construction realising Paper B's inner-product features o
 
 def feature_matrices(relation: Relation, features: RelationFeatures):
     """``(Phi, Psi)``: the feature vectors as columns, ``k x n`` and ``k x m``."""
-    Phi = features.phi.evaluate_batch(relation.x)
-    Psi = Phi if features.psi is features.phi and relation.one_set else features.psi.evaluate_batch(relation.ys)
+    Phi = features.phi.evaluate_matrix(relation.x)
+    Psi = Phi if features.psi is features.phi and relation.one_set else features.psi.evaluate_matrix(relation.ys)
     return Phi, Psi
 
 

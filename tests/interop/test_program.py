@@ -23,7 +23,7 @@ def _maxout():
 def test_trace_ends_with_the_model_output(model):
     trace = exact_trace(model, PTS)
     assert [name for name, _ in trace] == [s.name for s in lower(model).stages]
-    assert trace[-1][1] == model.evaluate_batch(PTS)
+    assert trace[-1][1] == model.evaluate_matrix(PTS)
 
 
 def test_cpwl_lowers_through_maxout():
@@ -37,7 +37,7 @@ def test_transformer_trace_and_first_maximiser_rule():
     pts = [[Q(0)], [Q(1, 2)], [Q(-1, 2)]]
     avg = exact_trace(t, pts)
     first = exact_trace(t, pts, hardmax_rule="first")
-    assert avg[-1][1] == t.evaluate_batch(pts)
+    assert avg[-1][1] == t.evaluate_matrix(pts)
     assert columns(avg[-1][1])[0] == [Q(1, 2)] and columns(first[-1][1])[0] == [Q(1)]
     assert columns(avg[-1][1])[1:] == columns(first[-1][1])[1:]
     assert avg[0][1].shape == (t.width * t.tokens, 3)

@@ -1,0 +1,112 @@
+"""One public number type, sympy's Rational, whatever ground types sympy uses: a numbers.Rational
+that equals Fraction, int and symrel's inner QQ elements (a Fraction does not equal flint's fmpq)."""
+
+import json
+import os
+import subprocess
+import sys
+from fractions import Fraction
+from numbers import Rational
+
+import pytest
+import sympy
+
+from symrel.errors import InputError
+from symrel.exact import Q
+from symrel.models import AffineMap, Box, CPWL1D, DenseLayer, MaxoutUnit, Polytope, ReLUNet
+
+
+def _net():
+    return ReLUNet(2, [DenseLayer([[1, -1], [2, "1/3"]], ["1/2", 0]), DenseLayer([[1, 1]], [0], "none")])
+
+
+def test_outputs_are_fractions():
+    y = _net()(["1/4", 0])
+    assert isinstance(y[0], sympy.Rational) and isinstance(y[0], Rational)
+    assert y[0] == Fraction(5, 4) and y[0] + Fraction(1, 4) == Fraction(3, 2) and Fraction(5, 4) == y[0]
+    assert y[0] == Q(5, 4) and Q(5, 4) == y[0]  # and symrel's own numbers, under every ground type
+    assert str(y[0].evalf(3)) == "1.25" and sympy.latex(y[0]) == r"\frac{5}{4}"
+
+
+def test_batch_is_points_by_outputs():
+    out = _net().evaluate_batch([[0, 0], [1, "1/3"], [-1, 0]])
+    assert len(out) == 3 and all(len(r) == 1 for r in out)
+    assert all(isinstance(v, sympy.Rational) for r in out for v in r)
+    assert out[0] == [Fraction(1, 2)]
+
+
+def test_float_inputs_need_exact_floats():
+    net = _net()
+    with pytest.raises(InputError, match="exact_floats=True"):
+        net([0.25, 0])
+    assert net([0.25, 0], exact_floats=True) == net(["1/4", 0])
+    assert Box([[-0.5, 1]], exact_floats=True).bounds[0][0] == Q(-1, 2)
+    assert MaxoutUnit([[0.5], [-1]], [0, 0.25], exact_floats=True).evaluate([1]) == Fraction(1, 2)
+    P = Polytope([[1.0, 1.0]], [0.5], exact_floats=True)
+    assert P.contains(["1/4", "1/4"]) and not P.contains(["1/2", "1/4"])
+    assert CPWL1D([0, 0.5], [1, 2], exact_floats=True)(["1/4"]) == [Fraction(3, 2)]
+    assert AffineMap([[0.1]], exact_floats=True)([1])[0] == Fraction(*0.1.as_integer_ratio())
+
+
+def test_numpy_arrays_are_accepted():
+    np = pytest.importorskip("numpy")
+    net = _net()
+    assert net(np.array([1, 0])) == net([1, 0])
+    assert net.evaluate_batch(np.array([[1, 0], [0, 0]])) == net.evaluate_batch([[1, 0], [0, 0]])
+    with pytest.raises(InputError, match="exact_floats=True"):
+        net(np.array([0.25, 0.0]))
+    assert net(np.array([0.25, 0.0]), exact_floats=True) == net(["1/4", 0])
+    assert net.evaluate_batch(np.array([[0.25, 0.0]], dtype=np.float32), exact_floats=True) == [net(["1/4", 0])]
+    assert Box(np.array([[-1, 1], [0, 2]])).bounds[1][1] == 2
+    with pytest.raises(InputError, match="dtype bool"):
+        net(np.array([True, False]))
+
+
+def test_counterexamples_are_fractions():
+    from symrel.prover import prove_equivalence
+
+    a = _net()
+    b = ReLUNet(2, [DenseLayer([[1, -1], [2, "1/3"]], ["1/2", "1/1000"]), DenseLayer([[1, 1]], [0], "none")])
+    proof = prove_equivalence(a, b, Box.cube(2))
+    assert proof.result == "refuted"
+    assert all(isinstance(v, sympy.Rational) for v in proof.counterexample)
+
+
+_PROBE = """
+import json
+from symrel.models import ReLUNet, DenseLayer, Box
+from symrel.prover import prove_equivalence
+net = ReLUNet(2, [DenseLayer([[1, -1]], ["1/2"], "none")])
+other = ReLUNet(2, [DenseLayer([[1, -1]], ["1/3"], "none")])
+p = prove_equivalence(net, other, Box.cube(2))
+vals = net(["1/4", 0]) + net.evaluate_batch([[1, 1]])[0] + list(p.counterexample)
+from sympy import QQ
+print(json.dumps({"types": sorted({type(v).__module__ + "." + type(v).__name__ for v in vals}),
+                  "values": [str(v) for v in vals], "ground": type(QQ(1)).__name__}))
+"""
+
+
+def _probe(ground):
+    env = dict(os.environ, SYMPY_GROUND_TYPES=ground)
+    r = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True, env=env, timeout=120,
+                       cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    assert r.returncode == 0, r.stderr[-2000:]
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.slow
+def test_same_type_under_every_ground_type():
+    grounds = ["python"]
+    for module, ground in (("gmpy2", "gmpy"), ("flint", "flint")):
+        try:
+            __import__(module)
+            grounds.append(ground)
+        except ImportError:
+            pass
+    seen = {g: _probe(g) for g in grounds}
+    first = seen["python"]
+    assert {t.rsplit(".", 1)[0] for t in first["types"]} == {"sympy.core.numbers"}
+    for g, got in seen.items():
+        assert got["types"] == first["types"] and got["values"] == first["values"], g
+    if len(grounds) > 1:  # the probe really ran under different ground types
+        assert len({got["ground"] for got in seen.values()}) == len(grounds)
