@@ -22,6 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..exact.display import Card, Displayed, short_text
+
 PROVED, REFUTED, OPEN = "proved", "refuted", "open"
 STATUSES = (PROVED, REFUTED, OPEN)
 
@@ -54,8 +56,8 @@ class Step:
         return cls(obj["lemma"], obj["rule"], obj.get("certificate", {}), obj.get("status", OPEN), obj.get("note", ""))
 
 
-@dataclass
-class Proof:
+@dataclass(repr=False)
+class Proof(Displayed):
     """A claim and its steps.
 
     ``claim`` is the statement in words; ``claim_data`` its machine form (kind of
@@ -114,6 +116,35 @@ class Proof:
     def exit_code(self) -> int:
         """0 proved, 1 refuted, 3 open (FORMAT.md)."""
         return {PROVED: 0, REFUTED: 1, OPEN: 3}[self.result]
+
+    def _summary(self) -> str:
+        return f"{self.result}, {len(self.steps)} steps: {short_text(self.claim, 160)}"
+
+    def counterexample_values(self) -> dict | None:
+        """At the counterexample x of a refuted equivalence (inputs ``a``, ``b``):
+        ``{"A(x)", "B(x)", "max |A - B|"}``, exactly; None otherwise."""
+        a, b, x = self.inputs.get("a"), self.inputs.get("b"), self.counterexample
+        if x is None or not hasattr(a, "evaluate_exact") or not hasattr(b, "evaluate_exact") \
+                or any(isinstance(v, str) for v in x):
+            return None
+        ya, yb = a.evaluate_exact(x), b.evaluate_exact(x)
+        return {"A(x)": ya, "B(x)": yb, "max |A - B|": max(abs(u - v) for u, v in zip(ya, yb))}
+
+    def _card(self) -> Card:
+        fields = [("claim", self.claim)]
+        if self.construction:
+            fields.append(("construction checked", self.construction))
+        if self.counterexample is not None:
+            fields.append(("counterexample x", self.counterexample))
+            fields += list((self.counterexample_values() or {}).items())
+            if self.counterexample_note:
+                fields.append(("note", short_text(self.counterexample_note, 300)))
+        elif self.result == OPEN:
+            fields.append(("open", short_text(self.obstacle or "", 300)))
+        limit = 50
+        rows = [(i, short_text(s.lemma, 200), s.rule, s.status) for i, s in enumerate(self.steps[:limit], 1)]
+        return Card(f"Proof: {self.result} ({len(self.steps)} steps)", fields, ["step", "lemma", "rule", "status"],
+                    rows, max(0, len(self.steps) - limit))
 
     def summary(self) -> str:
         counts = {st: sum(1 for s in self.steps if s.status == st) for st in STATUSES}

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from ..errors import InputError
 from ..exact import Q, Rational, columns, format_rational, rows
+from ..exact.display import Card, Displayed, number_text
 from ..models import Box, Transformer, argmax_set
 from ..interop.extras import require
 from ..interop.floats import FloatFormat, float_format, ulp
@@ -55,9 +56,25 @@ class ErrorStat:
             self.max_ulp_error, self.worst_ulp = ulps, index
 
 
-@dataclass
-class CrossvalReport:
+@dataclass(repr=False)
+class CrossvalReport(Displayed):
     """Everything :func:`crossvalidate` found (see the module docstring)."""
+
+    def _summary(self) -> str:
+        return (f"{self.backend} {self.dtype} vs exact on {len(self.points.points)} points: max |error| "
+                f"{number_text(self.max_abs_error)}, {len(self.flips)} argmax flips, {'ok' if self.ok else 'FAILED'}")
+
+    def _card(self) -> Card:
+        fields = [("points", len(self.points.points)), ("max |float - exact|", self.max_abs_error),
+                  ("max ULP error (nonzero exact values)", self.max_ulp_error), ("argmax flips", len(self.flips)),
+                  ("NaN/Inf", len(self.nonfinite))]
+        if self.worst_input is not None:
+            fields.insert(2, ("worst input", self.worst_input))
+        if self.error_bound is not None:
+            fields.append(("rigorous bound violations", len(self.error_bound.get("violations", []))))
+        rows = [(s.name, s.max_abs_error, s.max_ulp_error) for s in self.stages[:30]]
+        return Card(f"Cross-validation: {self.backend}, {self.dtype}: {'ok' if self.ok else 'FAILED'}", fields,
+                    ["stage", "max |error|", "max ULPs"] if rows else [], rows, max(0, len(self.stages) - 30))
 
     model_kind: str
     backend: str

@@ -38,6 +38,7 @@ from ..errors import DimensionError, InputError
 import sympy
 
 from ..exact import Matrix, Rational, columns, flat, from_columns, rational, to_sympy, vector
+from ..exact.display import Card, Displayed
 
 
 def from_array(x, path: str):
@@ -76,9 +77,10 @@ def as_batch(points, dim: int, *, path: str = "inputs", exact_floats: bool = Fal
     return from_columns(cols, dim)
 
 
-class Model:
+class Model(Displayed):
     """Base class: subclasses define ``input_dim``, ``output_dim`` and
-    ``_evaluate_batch(X)`` on a ``input_dim x N`` matrix."""
+    ``_evaluate_batch(X)`` on a ``input_dim x N`` matrix. In a notebook a model
+    shows its kind, dimensions and sizes (``sizes()``)."""
 
     kind: str = "model"
     input_dim: int
@@ -112,6 +114,15 @@ class Model:
 
             return zeros(self.output_dim, 0)
         return self._evaluate_batch(X)
+
+    def _card(self) -> Card:
+        sizes = self.sizes() if hasattr(self, "sizes") else {"parameters": self.num_parameters()}
+        fields = [(k.replace("_", " "), ", ".join(map(str, v)) if isinstance(v, list) else v)
+                  for k, v in sizes.items() if k not in ("kind", "input_dim", "output_dim")]
+        return Card(f"{type(self).__name__}: Q^{self.input_dim} -> Q^{self.output_dim}", fields)
+
+    def _summary(self) -> str:
+        return self._card().title
 
     def _evaluate_batch(self, X: Matrix) -> Matrix:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -110,7 +110,9 @@ class Box(Domain):
         return isinstance(other, Box) and self.bounds == other.bounds
 
     def __repr__(self):
-        return "Box(" + " x ".join(f"[{lo}, {hi}]" for lo, hi in self.bounds) + ")"
+        from ..exact.display import REPR_LIMIT, short_text
+
+        return short_text("Box(" + " x ".join(f"[{lo}, {hi}]" for lo, hi in self.bounds) + ")", REPR_LIMIT)
 
 
 class Polytope(Domain):

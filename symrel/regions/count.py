@@ -32,16 +32,28 @@ from dataclasses import dataclass, field
 
 from ..errors import InputError
 from ..exact.lp import feasibility
+from ..exact.display import Card, Displayed
 from .enumerate_cells import Enumeration, _lp, enumerate_cells
 from .model_to_program import is_constant_form
 
 KINDS = ("linear", "activation")
 
 
-@dataclass
-class RegionCount:
+@dataclass(repr=False)
+class RegionCount(Displayed):
     """The result of :func:`count_regions`. ``count`` is the number asked for
     (``kind``); ``region_of[i]`` is the linear region of cell i."""
+
+    def _summary(self) -> str:
+        return (f"{self.count} {self.kind} regions ({self.activation_cells} activation cells"
+                + (f", {self.tie_cells} tie cells" if self.tie_cells else "") + ")")
+
+    def _card(self) -> Card:
+        fields = [("activation cells", self.activation_cells), ("linear regions", self.linear_regions),
+                  ("LPs solved", self.stats.get("lps", 0)), ("time", f"{self.seconds:.3g} s")]
+        if self.tie_cells is not None:
+            fields.insert(2, ("tie cells", self.tie_cells))
+        return Card(f"RegionCount: {self.count} {self.kind} regions", [f for f in fields if f[1] is not None])
 
     kind: str
     count: int

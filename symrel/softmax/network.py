@@ -44,6 +44,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..exact import Q, Rational, rational, rational_str
+from ..exact.display import Card, Displayed, number_text, short_text
 from ..certificates import OPEN, PROVED, Proof, Step
 from .taylor import e_bounds, log_bounds
 from .lemmas import DIGITS, _eps, ceil_significant, max_head_gap, selection_weight_loss
@@ -231,9 +232,20 @@ def propagate(plan: Plan, lam, *, strict_gating: bool = False, backends=("taylor
     return trace
 
 
-@dataclass
-class NetworkBound:
+@dataclass(repr=False)
+class NetworkBound(Displayed):
     """The result of :func:`lambda_min`: ``lam`` (certified, exact) or an obstacle."""
+
+    def _summary(self) -> str:
+        if self.lam is None:
+            return f"eps = {number_text(self.eps)}: no lambda certified ({short_text(self.obstacle or '', 150)})"
+        return f"eps = {number_text(self.eps)}: lambda = {number_text(self.lam)} certified"
+
+    def _card(self) -> Card:
+        fields = [("eps", self.eps), ("certified lambda", self.lam), ("error bound at lambda", self.bound)]
+        if self.obstacle:
+            fields.append(("obstacle", self.obstacle))
+        return Card(f"Softmax bound: {'proved' if self.proved else 'open'}", [f for f in fields if f[1] is not None])
 
     eps: Rational
     lam: Rational | None

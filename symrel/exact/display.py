@@ -1,0 +1,183 @@
+"""How symrel objects show themselves: short reprs and rich notebook display.
+
+An object that mixes in :class:`Displayed` describes itself once, as a
+:class:`Card` (a title, labelled fields, an optional table), and gets from it a
+short ``repr`` (at most :data:`REPR_LIMIT` characters, whatever its size) and
+Jupyter's ``_repr_html_``, ``_repr_markdown_`` and ``_repr_latex_``. Exact
+rationals are shown exactly, with a decimal view beside them; a rational too
+long to read is shortened in the display only (the object keeps it whole).
+
+>>> q = QQ(-1525, 10000)
+>>> number_text(q)
+'-61/400 (-0.1525)'
+>>> decimal_text(QQ(1, 3), 4)
+'0.3333'
+>>> short_text("x" * 100, 10)
+'xxxxxxxxx…'
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+
+import sympy
+from sympy import QQ
+
+from .numbers import denominator, numerator, rational_str
+
+#: The longest ``repr`` a symrel object prints.
+REPR_LIMIT = 300
+#: Significant digits of the decimal views.
+DIGITS = 6
+
+
+def is_number(v) -> bool:
+    """Whether ``v`` is an exact rational (an int, a QQ element, a sympy or
+    fractions Rational), not a bool or a string."""
+    if isinstance(v, (bool, str)):
+        return False
+    return isinstance(v, int) or QQ.of_type(v) or isinstance(v, sympy.Rational) or (
+        hasattr(v, "numerator") and hasattr(v, "denominator") and not isinstance(v, float))
+
+
+def decimal_text(q, digits: int = DIGITS) -> str:
+    """``q`` as a decimal with ``digits`` significant digits (for reading only;
+    the exact value is what symrel uses)."""
+    p, d = int(numerator(q)), int(denominator(q))
+    if d == 1 and len(str(abs(p))) <= digits:
+        return str(p)
+    text = str(sympy.Float(sympy.Rational(p, d), digits))
+    if "e" not in text and "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
+
+
+def short_text(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, with an ellipsis when cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def exact_text(q, limit: int = 40) -> str:
+    """``q`` exactly (``"-2/7"``), or, when longer than ``limit``, its digit
+    counts (``"<53 digits>/<50 digits>"``) so a display stays readable."""
+    text = rational_str(q)
+    if len(text) <= limit:
+        return text
+    p, d = abs(int(numerator(q))), int(denominator(q))
+    sign = "-" if numerator(q) < 0 else ""
+    return f"{sign}<{len(str(p))} digits>" + (f"/<{len(str(d))} digits>" if d != 1 else "")
+
+
+def number_text(q, digits: int = DIGITS) -> str:
+    """``q`` exactly with its decimal view: ``"-61/400 (-0.1525)"`` (an integer
+    or a short decimal alone)."""
+    exact, dec = exact_text(q), decimal_text(q, digits)
+    return exact if exact == dec else f"{exact} ({dec})"
+
+
+def value_text(v, digits: int = DIGITS) -> str:
+    """A value for display: numbers by :func:`number_text`, lists of numbers
+    as ``(a, b, ...)``, anything else as ``str``."""
+    if is_number(v):
+        return number_text(v, digits)
+    if isinstance(v, (list, tuple)) and v and all(is_number(x) for x in v):
+        return "(" + ", ".join(number_text(x, digits) for x in v) + ")"
+    return str(v)
+
+
+def latex_value(v) -> str:
+    """A value as LaTeX math: rationals via ``sympy.latex``, lists as tuples,
+    text in ``\\text{}``."""
+    if is_number(v):
+        p, d = int(numerator(v)), int(denominator(v))
+        if len(str(abs(p))) + len(str(d)) > 40:
+            return r"\text{" + latex_text(exact_text(v)) + r"}\approx " + decimal_text(v)
+        return sympy.latex(sympy.Rational(p, d))
+    if isinstance(v, (list, tuple)) and v and all(is_number(x) for x in v):
+        return r"\left(" + ", ".join(latex_value(x) for x in v) + r"\right)"
+    return r"\text{" + latex_text(str(v)) + "}"
+
+
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#",
+                  "^": r"\^{}", "_": r"\_", "%": r"\%", "~": r"\~{}"}
+
+
+def latex_text(text: str) -> str:
+    """``text`` with LaTeX's special characters escaped (for ``\\text{}``)."""
+    return "".join(_LATEX_SPECIAL.get(c, c) for c in text)
+
+
+@dataclass
+class Card:
+    """What an object shows: ``title`` (one line), ``fields`` (label, value)
+    and an optional table (``header``, ``rows``) of values."""
+
+    title: str
+    fields: list = field(default_factory=list)
+    header: list = field(default_factory=list)
+    rows: list = field(default_factory=list)
+    more_rows: int = 0  # rows left out of the table
+
+    def markdown(self) -> str:
+        out = [f"**{self.title}**", ""]
+        out += [f"- {k}: {value_text(v)}" for k, v in self.fields]
+        if self.header:
+            esc = lambda t: str(t).replace("|", r"\|").replace("\n", " ")  # noqa: E731
+            out += ["", "| " + " | ".join(esc(h) for h in self.header) + " |",
+                    "| " + " | ".join("---" for _ in self.header) + " |"]
+            out += ["| " + " | ".join(esc(value_text(c)) for c in r) + " |" for r in self.rows]
+            if self.more_rows:
+                out.append(f"\n({self.more_rows} more rows)")
+        return "\n".join(out) + "\n"
+
+    def html(self) -> str:
+        e = html.escape
+        out = ['<div class="symrel">', f"<p><strong>{e(self.title)}</strong></p>"]
+        if self.fields:
+            out.append("<ul>" + "".join(f"<li>{e(k)}: {e(value_text(v))}</li>" for k, v in self.fields) + "</ul>")
+        if self.header:
+            out.append("<table><thead><tr>" + "".join(f"<th>{e(str(h))}</th>" for h in self.header) + "</tr></thead><tbody>")
+            out += ["<tr>" + "".join(f"<td>{e(value_text(c))}</td>" for c in r) + "</tr>" for r in self.rows]
+            out.append("</tbody></table>")
+            if self.more_rows:
+                out.append(f"<p>({self.more_rows} more rows)</p>")
+        out.append("</div>")
+        return "\n".join(out)
+
+    def latex(self) -> str:
+        lines = [r"\text{" + latex_text(self.title) + "}"]
+        lines += [r"\text{" + latex_text(k) + ":}\\ " + latex_value(v) for k, v in self.fields]
+        body = r" \\ ".join(lines)
+        table = ""
+        if self.header:
+            cols = "l" * len(self.header)
+            head = " & ".join(r"\text{" + latex_text(str(h)) + "}" for h in self.header)
+            rows = [" & ".join(latex_value(c) for c in r) for r in self.rows]
+            table = r" \\ \begin{array}{" + cols + "}" + head + r" \\ \hline " + r" \\ ".join(rows) + r"\end{array}"
+            if self.more_rows:
+                table += r" \\ \text{(" + str(self.more_rows) + " more rows)}"
+        return r"$\begin{array}{l}" + body + table + r"\end{array}$"
+
+
+class Displayed:
+    """Mixin: ``_card()`` (a :class:`Card`) and ``_summary()`` (a short line)
+    give the ``repr`` and the notebook displays."""
+
+    def _card(self) -> Card:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _summary(self) -> str:
+        return self._card().title
+
+    def __repr__(self) -> str:
+        return short_text(f"<{type(self).__name__}: {self._summary()}>", REPR_LIMIT)
+
+    def _repr_markdown_(self) -> str:
+        return self._card().markdown()
+
+    def _repr_html_(self) -> str:
+        return self._card().html()
+
+    def _repr_latex_(self) -> str:
+        return self._card().latex()
