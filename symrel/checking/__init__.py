@@ -1,85 +1,207 @@
-"""Independent re-checking of certificates (``symrel check-certificate``).
+"""The trusted checker of certificates (``symrel check-certificate``).
 
-A certificate (FORMAT.md, ``kind: "certificate"``) embeds its inputs with their
+A certificate (docs/format.md, "Certificates") embeds its inputs with their
 sha256 and lists steps, each naming a rule and recording the exact numbers it
-asserts. The checker for a rule recomputes those numbers from the inputs with
-the exact layer alone and compares exactly. Checkers are registered per claim
-kind, in modules of this package written apart from the provers:
-``@claim_checker("equivalence")`` decorates ``fn(certificate, inputs) -> None``
-that raises :class:`CertificateError` on the first mismatch.
+asserts. Checking it means, in this order:
+
+1. the header: ``symrel: 1``, ``kind: certificate``, a claim with a known ``kind``;
+2. every input: its sha256 is that of the embedded object, which is read with the
+   file-format readers;
+3. every step: an object with a ``rule`` whose parts (``a+b`` names two rules used
+   together) are rules of the claim kind, ``status: "proved"`` and a
+   ``certificate`` object;
+4. the steps the argument needs, in the order it needs them: each claim kind
+   knows its step sequence (from the claim and the inputs), and a missing, extra,
+   unknown or misplaced step is refused;
+5. every recorded number, recomputed from the inputs and the earlier steps with
+   exact rational arithmetic, by the claim kind's checker.
+
+The checker is a small kernel apart from the provers: it imports the exact
+layer, the file-format readers and the models' semantics, nothing else of
+symrel (docs/trust.md lists the modules). A failure raises
+:class:`CertificateError` naming the JSON path of the failing field.
+
+>>> cert = {"symrel": 1, "kind": "certificate", "claim": {"kind": "utility"}, "inputs": {},
+...         "steps": [{"rule": "complete-preorder", "status": "open", "certificate": {}}]}
+>>> try:
+...     check_certificate(cert)
+... except CertificateError as err:
+...     print(err.path, "|", err)
+steps[0].status | steps[0].status: expected "proved", got 'open'
 """
 
 from __future__ import annotations
 
 import importlib
-import pkgutil
+from dataclasses import dataclass
 from typing import Callable
 
 from ..errors import SymrelError
 
-CHECKERS: dict[str, Callable] = {}
+#: the modules of this package holding claim checkers (an explicit list: nothing is discovered)
+CHECKER_MODULES = ("equivalence", "preorders", "regions", "relations", "softmax")
 
 
 class CertificateError(SymrelError):
-    """A certificate failed its check; the message says which step and number."""
+    """A certificate failed its check. ``path`` is the JSON path of the first failing
+    field (``steps[3].certificate.bound``) when known; the message says what differs."""
+
+    def __init__(self, message: str, path: str | None = None):
+        self.message = message
+        self.path = path
+        super().__init__(f"{path}: {message}" if path else message)
+
+    def step(self) -> str | None:
+        """The JSON path of the failing step (``steps[3]``), if the failure is in a step."""
+        if self.path and self.path.startswith("steps["):
+            return self.path[: self.path.index("]") + 1]
+        return None
 
 
-def claim_checker(kind: str):
-    """Register a checker for certificates whose ``claim.kind`` is ``kind``."""
+@dataclass(frozen=True)
+class ClaimKind:
+    """What the checker knows of one claim kind: its checker ``check(cert, inputs)``,
+    the rules its steps may use, and ``order(claim, inputs)``: the step sequence the
+    argument needs, as rule names (a trailing ``?`` marks an optional step), or None
+    when the checker itself walks the steps in order."""
+
+    check: Callable
+    rules: frozenset
+    order: Callable | None = None
+
+
+CLAIM_KINDS: dict[str, ClaimKind] = {}
+
+
+def claim_checker(kind: str, rules, order=None):
+    """Register ``fn(certificate, inputs) -> None`` as the checker of ``claim.kind == kind``."""
 
     def deco(fn):
-        CHECKERS[kind] = fn
+        CLAIM_KINDS[kind] = ClaimKind(fn, frozenset(rules), order)
         return fn
 
     return deco
 
 
 def _load_checkers():
-    for info in pkgutil.iter_modules(__path__):
-        if not info.name.startswith("_"):
-            importlib.import_module(f"{__name__}.{info.name}")
+    for name in CHECKER_MODULES:
+        importlib.import_module(f"{__name__}.{name}")
+
+
+def _registered_rules():
+    """The rule registry of :mod:`symrel.certificates.rules` when present (names only)."""
+    try:
+        from ..certificates import rules
+    except ImportError:
+        return None
+    names = getattr(rules, "RULES", None)
+    return set(names) if names is not None else None
+
+
+def _check_header(cert):
+    if not isinstance(cert, dict) or cert.get("kind") != "certificate" or cert.get("symrel") != 1:
+        raise CertificateError("not a symrel certificate (expected symrel: 1, kind: certificate)", path="kind")
+    claim = cert.get("claim")
+    if not isinstance(claim, dict) or not isinstance(claim.get("kind"), str):
+        raise CertificateError("expected an object with a string 'kind'", path="claim")
+    if claim["kind"] not in CLAIM_KINDS:
+        raise CertificateError(f"no checker for claims of kind {claim['kind']!r} (known: {sorted(CLAIM_KINDS)})",
+                               path="claim.kind")
+    return claim
+
+
+def _read_inputs(cert):
+    from ..fileformat import sha256_of
+    from ..fileformat.trusted import read_input
+
+    raw = cert.get("inputs")
+    if not isinstance(raw, dict):
+        raise CertificateError("expected an object of named inputs", path="inputs")
+    inputs = {}
+    for name, entry in raw.items():
+        where = f"inputs.{name}"
+        if not isinstance(entry, dict) or "object" not in entry or "sha256" not in entry:
+            raise CertificateError("expected an object with 'object' and 'sha256'", path=where)
+        if sha256_of(entry["object"]) != entry["sha256"]:
+            raise CertificateError("does not match the embedded object", path=f"{where}.sha256")
+        try:
+            inputs[name] = read_input(entry["object"], path=f"{where}.object")
+        except SymrelError as err:
+            raise CertificateError(str(err), path=f"{where}.object") from None
+    return inputs
+
+
+def _check_steps(cert, kind: ClaimKind):
+    steps = cert.get("steps")
+    if not isinstance(steps, list) or not steps:
+        raise CertificateError("expected a non-empty list", path="steps")
+    registry = _registered_rules()
+    for i, step in enumerate(steps):
+        where = f"steps[{i}]"
+        if not isinstance(step, dict) or not isinstance(step.get("rule"), str):
+            raise CertificateError("expected an object with a string 'rule'", path=where)
+        for part in step["rule"].split("+"):
+            if part not in kind.rules or (registry is not None and part not in registry):
+                raise CertificateError(f"unknown rule {part!r} for this claim kind (known: {sorted(kind.rules)})",
+                                       path=f"{where}.rule")
+        if step.get("status") != "proved":
+            raise CertificateError(f'expected "proved", got {step.get("status")!r}', path=f"{where}.status")
+        if not isinstance(step.get("certificate"), dict):
+            raise CertificateError("expected an object of recorded numbers", path=f"{where}.certificate")
+    return steps
+
+
+def check_order(steps, expected) -> None:
+    """The steps' rules follow ``expected`` (rule names; ``name?`` optional), one to one.
+
+    >>> steps = [{"rule": "a"}, {"rule": "c"}]
+    >>> check_order(steps, ["a", "b?", "c"])
+    >>> try:
+    ...     check_order(steps, ["a", "b", "c"])
+    ... except CertificateError as err:
+    ...     print(err)
+    steps[1].rule: expected 'b' here (the argument needs it before 'c'), got 'c'
+    """
+    pos = 0
+    for k, want in enumerate(expected):
+        optional = want.endswith("?")
+        name = want.rstrip("?")
+        got = steps[pos]["rule"] if pos < len(steps) else None
+        if got == name:
+            pos += 1
+            continue
+        if optional:
+            continue
+        if got is None:
+            raise CertificateError(f"ends after {len(steps)} steps; the argument needs a step {name!r} next",
+                                   path="steps")
+        later = next((w.rstrip("?") for w in expected[k + 1:] if not w.endswith("?")), None)
+        need = f" (the argument needs it before {later!r})" if later else ""
+        raise CertificateError(f"expected {name!r} here{need}, got {got!r}", path=f"steps[{pos}].rule")
+    if pos < len(steps):
+        raise CertificateError(f"unexpected step {steps[pos]['rule']!r} after the last one the argument needs",
+                               path=f"steps[{pos}]")
 
 
 def check_certificate(cert: dict) -> dict:
-    """Re-verify a certificate; returns a summary dict, raises :class:`CertificateError`.
+    """Check a certificate (module docstring); returns a summary, raises :class:`CertificateError`.
 
-    Steps common to all kinds (input hashes) are checked here; the claim-specific
-    part by the registered checker.
+    The summary: ``{"claim": kind, "steps": n, "rules": {rule: steps checked}, "result": "checked"}``.
     """
-    from ..fileformat import from_json, sha256_of
-
     _load_checkers()
-    if not isinstance(cert, dict) or cert.get("kind") != "certificate" or cert.get("symrel") != 1:
-        raise CertificateError("not a symrel certificate (expected symrel: 1, kind: certificate)")
-    claim = cert.get("claim")
-    if not isinstance(claim, dict) or not isinstance(claim.get("kind"), str):
-        raise CertificateError("claim: expected an object with a string 'kind'")
-    raw_inputs = cert.get("inputs")
-    if not isinstance(raw_inputs, dict):
-        raise CertificateError("inputs: missing")
-    inputs = {}
-    for name, entry in raw_inputs.items():
-        if not isinstance(entry, dict) or "object" not in entry or "sha256" not in entry:
-            raise CertificateError(f"inputs.{name}: expected an object with 'object' and 'sha256'")
-        if sha256_of(entry["object"]) != entry["sha256"]:
-            raise CertificateError(f"inputs.{name}: sha256 does not match the embedded object")
-        try:
-            inputs[name] = from_json(entry["object"], path=f"inputs.{name}.object")
-        except SymrelError as err:
-            raise CertificateError(f"inputs.{name}: {err}") from None
-    steps = cert.get("steps")
-    if not isinstance(steps, list) or not steps:
-        raise CertificateError("steps: expected a non-empty list")
-    for i, step in enumerate(steps):
-        if not isinstance(step, dict) or not isinstance(step.get("rule"), str):
-            raise CertificateError(f"steps[{i}]: expected an object with a string 'rule'")
-    kind = claim["kind"]
-    if kind not in CHECKERS:
-        raise CertificateError(f"claim.kind: no checker for claims of kind {kind!r} (known: {sorted(CHECKERS)})")
+    claim = _check_header(cert)
+    kind = CLAIM_KINDS[claim["kind"]]
+    inputs = _read_inputs(cert)
+    steps = _check_steps(cert, kind)
     try:
-        CHECKERS[kind](cert, inputs)
+        if kind.order is not None:
+            check_order(steps, kind.order(claim, inputs))
+        kind.check(cert, inputs)
     except CertificateError:
         raise
     except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
         raise CertificateError(f"malformed certificate data: {type(err).__name__}: {err}") from None
-    return {"claim": kind, "steps": len(steps), "result": "checked"}
+    rules: dict[str, int] = {}
+    for step in steps:
+        rules[step["rule"]] = rules.get(step["rule"], 0) + 1
+    return {"claim": claim["kind"], "steps": len(steps), "rules": rules, "result": "checked"}

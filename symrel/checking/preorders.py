@@ -1,180 +1,224 @@
-"""Independent checkers for preorder utilities and attention retrieval certificates.
+"""Checkers of utility and retrieval certificates.
 
-Written apart from :mod:`symrel.preorders`: they read the embedded preorder only
-as its raw relation (``graph.has_edge`` / successor sets), recompute every
-asserted number with exact rationals and compare exactly.
+The embedded preorder is read as the plain relation it lists
+(:class:`~symrel.fileformat.trusted.PreorderTable`: ``x <= y`` iff ``x == y`` or
+``[x, y]`` is listed); nothing of :mod:`symrel.preorders` takes part.
 
-* ``utility``: ``x <= y iff u(x) <= u(y)`` on every ordered pair, utilities 0, 1, 2, ..
-  on consecutive levels;
-* ``richter-peleg-utility``: ``x < y => u(x) < u(y)``, ``x ~ y => u(x) = u(y)``, and
-  u is the longest-chain level (so every value is determined);
-* ``multi-utility``: ``x <= y iff u_k(x) <= u_k(y) for all k``, each u_k the positions
-  0..k-1 of the classes;
-* ``retrieval``: the scores re-evaluated from the embedded ReLU nets, the
-  score order against each query's preorder on every pair, hardmax on every
-  listed subset, and the softmax margin against the rational Taylor referee.
+* ``utility`` (steps ``complete-preorder``, ``utility-pairwise``, ``utility-gap``):
+  ``x <= y iff u(x) <= u(y)`` on every ordered pair (so the preorder is complete),
+  with ``elements`` = n, ``classes`` = the number of utility levels, ``pairs`` = n^2,
+  and the levels ``0, 1, .., levels - 1`` (``gap`` = 1);
+* ``richter-peleg-utility`` (``richter-peleg-pairwise``, ``chain-level``):
+  ``x < y => u(x) < u(y)`` and ``x ~ y => u(x) = u(y)`` on the ``related_pairs``
+  related pairs (reflexive ones included), and u is the chain level the proof relied
+  on: ``u(y) = 0`` without a strict predecessor, else ``1 + max u(x)`` over them;
+* ``multi-utility`` (``multi-utility-pairwise``): ``x <= y iff u_k(x) <= u_k(y) for all k``
+  on the ``pairs`` = n^2 pairs, each ``u_k`` the positions ``0..c-1`` of the c classes;
+* ``retrieval`` (``exact-evaluation``, per query ``score-order-pairwise`` (optional) and
+  ``hardmax-subsets``, then ``softmax-retrieval-margin`` when the claim has ``eps``):
+  the scores ``<phi_q(x), phi_k(y)>`` of the embedded ReLU nets; per query, the
+  score order against the preorder on every pair; hardmax on every set of at most
+  ``max_subset`` keys returns its maximal keys, averaged; the softmax margin: the
+  least gap g between distinct scores of a query is at least the recorded
+  ``beta_bound`` beta, and ``(n-1) e^-beta / (1 + (n-1) e^-beta) <= eps`` with the
+  checker's own upper bound of ``e^-beta`` (:mod:`symrel.checking.exp_bounds`).
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from itertools import combinations
 
 from ..exact import Q, rational
 from ..models import hardmax
 from . import CertificateError, claim_checker
+from .exp_bounds import exp_upper
 
 
-def _table(raw: dict, names: list, where: str) -> dict:
+def _number(value, path):
+    try:
+        return rational(value, path=path)
+    except Exception as err:  # an InputError: not an exact rational
+        raise CertificateError(str(err), path=path) from None
+
+
+def _fields(step: dict, i: int, keys: set) -> dict:
+    """The step's recorded data, which must hold exactly ``keys``."""
+    data = step["certificate"]
+    if set(data) != keys:
+        raise CertificateError(f"expected the fields {sorted(keys)}, got {sorted(data)}", path=f"steps[{i}].certificate")
+    return data
+
+
+def _equal(data: dict, key: str, want, i: int) -> None:
+    got = data[key]
+    if isinstance(got, bool) or not isinstance(got, int) or got != want:
+        raise CertificateError(f"recorded {got!r}, recomputed {want}", path=f"steps[{i}].certificate.{key}")
+
+
+def _table(raw, names, where: str) -> dict:
     if not isinstance(raw, dict) or set(raw) != set(names):
-        raise CertificateError(f"{where}: expected one utility per element of the preorder")
-    return {x: rational(v, path=where) for x, v in raw.items()}
+        raise CertificateError("expected one utility per element of the preorder", path=where)
+    return {x: _number(v, f"{where}.{x}") for x, v in raw.items()}
 
 
-def _steps(cert: dict, rule: str) -> list[dict]:
-    return [s for s in cert["steps"] if s.get("rule") == rule]
+def _preorder(inputs):
+    P = inputs.get("preorder")
+    if P is None or not hasattr(P, "pairs"):
+        raise CertificateError("expected a preorder", path="inputs.preorder")
+    return P
 
 
-def _check_pairs_count(cert: dict, rule: str, expected: int) -> None:
-    for s in _steps(cert, rule):
-        if s["certificate"].get("pairs") != expected:
-            raise CertificateError(f"step {rule}: records {s['certificate'].get('pairs')} pairs, the preorder has {expected}")
+def _order(*rules):
+    return lambda claim, inputs: list(rules)
 
 
-@claim_checker("utility")
+@claim_checker("utility", rules={"complete-preorder", "utility-pairwise", "utility-gap"},
+               order=_order("complete-preorder", "utility-pairwise", "utility-gap"))
 def check_utility(cert: dict, inputs: dict) -> None:
-    G = inputs["preorder"].graph
-    names = list(G)
+    P = _preorder(inputs)
+    names = P.elements
     u = _table(cert["claim"]["utility"], names, "claim.utility")
-    # x <= y iff u(x) <= u(y): x has exactly as many successors as elements at or
-    # above u(x), and each of them is at or above u(x)
-    ordered = sorted(u.values())
-    n = len(names)
-    for x in names:
-        above = n - bisect_left(ordered, u[x])
-        succ = G.succ[x]
-        if len(succ) != above or any(u[y] < u[x] for y in succ):
-            y = next((y for y in succ if u[y] < u[x]), None) or next(y for y in names if u[y] >= u[x] and y not in succ)
-            raise CertificateError(f"claim.utility: x <= y iff u(x) <= u(y) fails at x = {x!r}, y = {y!r}")
-    _check_pairs_count(cert, "utility-pairwise", n * n)
-    levels = sorted(set(u.values()))
-    if levels and levels[0] != 0:
-        raise CertificateError("claim.utility: the lowest class must have utility 0 (rank in the chain)")
-    for s in _steps(cert, "complete-preorder"):
-        if (s["certificate"].get("elements"), s["certificate"].get("classes")) != (n, len(levels)):
-            raise CertificateError("step complete-preorder: the recorded numbers of elements and classes are wrong")
-    for s in _steps(cert, "utility-gap"):
-        if (s["certificate"].get("gap"), s["certificate"].get("levels")) != (1, len(levels)):
-            raise CertificateError("step utility-gap: the recorded gap (1) or number of utility levels is wrong")
-    for a, b in zip(levels, levels[1:]):
-        if b - a != 1:
-            raise CertificateError(f"step utility-gap: consecutive utility levels {a} and {b} are not 1 apart")
-
-
-@claim_checker("richter-peleg-utility")
-def check_richter_peleg(cert: dict, inputs: dict) -> None:
-    G = inputs["preorder"].graph
-    u = _table(cert["claim"]["utility"], list(G), "claim.utility")
-    for s in _steps(cert, "richter-peleg-pairwise"):
-        if s["certificate"].get("related_pairs") != G.number_of_edges():
-            raise CertificateError("step richter-peleg-pairwise: the recorded number of related pairs is wrong")
-    for s in _steps(cert, "chain-level"):
-        if s["certificate"].get("elements") != len(G):
-            raise CertificateError("step chain-level: the recorded number of elements is wrong")
-    for x, y in G.edges:
-        indifferent = G.has_edge(y, x)
-        if (indifferent and u[x] != u[y]) or (not indifferent and not u[x] < u[y]):
-            raise CertificateError(f"claim.utility: not a Richter-Peleg utility at {x!r} <= {y!r}")
-    # the value is the longest strict chain below: 0 at the bottom, else one more than the best below
-    for y in G:
-        best = Q(0)
-        for x in G.pred[y]:
-            if not G.has_edge(y, x) and u[x] + 1 > best:
-                best = u[x] + 1
-        if u[y] != best:
-            raise CertificateError(f"claim.utility: u({y!r}) is not the length of the longest strict chain below it")
-
-
-@claim_checker("multi-utility")
-def check_multi_utility(cert: dict, inputs: dict) -> None:
-    G = inputs["preorder"].graph
-    names = list(G)
-    family = cert["claim"]["utilities"]
-    if not isinstance(family, list) or not family:
-        raise CertificateError("claim.utilities: expected a non-empty list of utilities")
-    family = [_table(u, names, f"claim.utilities[{k}]") for k, u in enumerate(family)]
-    classes = len({frozenset(y for y in G.succ[x] if G.has_edge(y, x)) for x in names})
-    for k, u in enumerate(family):
-        if sorted(set(u.values())) != [Q(i) for i in range(classes)]:
-            raise CertificateError(f"claim.utilities[{k}]: expected the positions 0..{classes - 1} of the classes in a linear extension")
     for x in names:
         for y in names:
-            if G.has_edge(x, y) != all(u[x] <= u[y] for u in family):
-                raise CertificateError(f"claim.utilities: x <= y iff u_k(x) <= u_k(y) for all k fails at {x!r}, {y!r}")
-    _check_pairs_count(cert, "multi-utility-pairwise", len(names) ** 2)
+            if P.leq(x, y) != (u[x] <= u[y]):
+                raise CertificateError(f"x <= y iff u(x) <= u(y) fails at x = {x!r}, y = {y!r}", path="claim.utility")
+    levels = sorted(set(u.values()))
+    n, steps = len(names), cert["steps"]
+    data = _fields(steps[0], 0, {"elements", "classes"})
+    _equal(data, "elements", n, 0)
+    _equal(data, "classes", len(levels), 0)
+    _equal(_fields(steps[1], 1, {"pairs"}), "pairs", n * n, 1)
+    data = _fields(steps[2], 2, {"gap", "levels"})
+    _equal(data, "gap", 1, 2)
+    _equal(data, "levels", len(levels), 2)
+    if levels != [Q(k) for k in range(len(levels))]:
+        raise CertificateError("the utility levels are not 0, 1, 2, .. (the rank in the chain)", path="claim.utility")
 
 
-@claim_checker("retrieval")
+@claim_checker("richter-peleg-utility", rules={"richter-peleg-pairwise", "chain-level"},
+               order=_order("richter-peleg-pairwise", "chain-level"))
+def check_richter_peleg(cert: dict, inputs: dict) -> None:
+    P = _preorder(inputs)
+    names = P.elements
+    u = _table(cert["claim"]["utility"], names, "claim.utility")
+    related = [(x, y) for x in names for y in names if P.leq(x, y)]
+    for x, y in related:
+        indifferent = P.leq(y, x)
+        if (indifferent and u[x] != u[y]) or (not indifferent and not u[x] < u[y]):
+            raise CertificateError(f"not a Richter-Peleg utility at {x!r} <= {y!r}", path="claim.utility")
+    steps = cert["steps"]
+    _equal(_fields(steps[0], 0, {"related_pairs"}), "related_pairs", len(related), 0)
+    _equal(_fields(steps[1], 1, {"elements"}), "elements", len(names), 1)
+    for y in names:
+        below = [u[x] + 1 for x in names if P.leq(x, y) and not P.leq(y, x)]
+        if u[y] != max(below, default=Q(0)):
+            raise CertificateError(f"u({y!r}) is not the chain level (0, or one more than the best strictly below)",
+                                   path=f"claim.utility.{y}")
+
+
+@claim_checker("multi-utility", rules={"multi-utility-pairwise"}, order=_order("multi-utility-pairwise"))
+def check_multi_utility(cert: dict, inputs: dict) -> None:
+    P = _preorder(inputs)
+    names = P.elements
+    family = cert["claim"]["utilities"]
+    if not isinstance(family, list) or not family:
+        raise CertificateError("expected a non-empty list of utilities", path="claim.utilities")
+    family = [_table(u, names, f"claim.utilities[{k}]") for k, u in enumerate(family)]
+    classes = len({frozenset(y for y in names if P.leq(x, y) and P.leq(y, x)) for x in names})
+    for k, u in enumerate(family):
+        if sorted(set(u.values())) != [Q(i) for i in range(classes)]:
+            raise CertificateError(f"expected the positions 0..{classes - 1} of the classes in a linear extension",
+                                   path=f"claim.utilities[{k}]")
+    for x in names:
+        for y in names:
+            if P.leq(x, y) != all(u[x] <= u[y] for u in family):
+                raise CertificateError(f"x <= y iff u_k(x) <= u_k(y) for all k fails at {x!r}, {y!r}", path="claim.utilities")
+    _equal(_fields(cert["steps"][0], 0, {"pairs"}), "pairs", len(names) ** 2, 0)
+
+
+def _retrieval_order(claim, inputs):
+    task = inputs.get("task")
+    queries = [q for q, _ in task.queries] if hasattr(task, "queries") else []
+    out = ["exact-evaluation"]
+    for _ in queries:
+        out += ["score-order-pairwise?", "hardmax-subsets"]
+    return out + (["softmax-retrieval-margin"] if "eps" in claim else [])
+
+
+@claim_checker("retrieval", rules={"exact-evaluation", "score-order-pairwise", "hardmax-subsets", "softmax-retrieval-margin"},
+               order=_retrieval_order)
 def check_retrieval(cert: dict, inputs: dict) -> None:
-    task, phi_q, phi_k = inputs["task"], inputs["phi_q"], inputs["phi_k"]
-    keys = list(task.keys)
-    Fq = [phi_q(x) for x in task.queries.values()]
-    Fk = [phi_k(y) for y in task.keys.values()]
-    scores = [[sum((a * b for a, b in zip(fq, fk)), Q(0)) for fk in Fk] for fq in Fq]
-    (evaluation,) = _steps(cert, "exact-evaluation")
-    recorded = evaluation["certificate"]["scores"]
-    if set(recorded) != set(task.queries) or any(
-        set(recorded[q]) != set(keys) or [rational(recorded[q][k]) for k in keys] != row for q, row in zip(task.queries, scores)
-    ):
-        raise CertificateError("step exact-evaluation: the recorded scores differ from <phi_q(x), phi_k(y)>")
+    task, phi_q, phi_k = inputs.get("task"), inputs.get("phi_q"), inputs.get("phi_k")
+    if not hasattr(task, "preorders") or phi_q is None or phi_k is None:
+        raise CertificateError("expected a retrieval task and the feature maps phi_q, phi_k", path="inputs")
+    keys = [k for k, _ in task.keys]
+    n = len(keys)
+    Fk = [phi_k(list(y)) for _, y in task.keys]
+    scores = {q: dict(zip(keys, (sum((a * b for a, b in zip(phi_q(list(x)), fk)), Q(0)) for fk in Fk)))
+              for q, x in task.queries}
+    steps = cert["steps"]
+    recorded = _fields(steps[0], 0, {"scores"})["scores"]
+    if not isinstance(recorded, dict) or set(recorded) != set(scores):
+        raise CertificateError("expected one row of scores per query", path="steps[0].certificate.scores")
+    for q, row in scores.items():
+        if not isinstance(recorded[q], dict) or set(recorded[q]) != set(keys):
+            raise CertificateError("expected one score per key", path=f"steps[0].certificate.scores.{q}")
+        for k in keys:
+            if _number(recorded[q][k], f"steps[0].certificate.scores.{q}.{k}") != row[k]:
+                raise CertificateError(f"recorded {recorded[q][k]}, but <phi_q(x), phi_k(y)> = {row[k]}",
+                                       path=f"steps[0].certificate.scores.{q}.{k}")
     limit = cert["claim"]["max_subset"]
-    for q, row in zip(task.queries, scores):
-        G = task.preorders[q].graph
-        s = dict(zip(keys, row))
-        ordered = [st for st in _steps(cert, "score-order-pairwise") if st["certificate"].get("query") == q]
-        if any(st["certificate"].get("pairs") != len(keys) ** 2 for st in ordered):
-            raise CertificateError(f"step score-order-pairwise: query {q!r} records a wrong number of pairs")
-        if ordered:
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= n:
+        raise CertificateError(f"expected a subset size from 1 to the {n} keys", path="claim.max_subset")
+    subsets = [s for size in range(1, limit + 1) for s in combinations(keys, size)]
+    i = 1
+    for q, _ in task.queries:
+        P, s = task.preorders[q], scores[q]
+        if steps[i]["rule"] == "score-order-pairwise":
+            data = _fields(steps[i], i, {"query", "pairs"})
+            if data["query"] != q:
+                raise CertificateError(f"expected query {q!r} here (queries in task order)", path=f"steps[{i}].certificate.query")
+            _equal(data, "pairs", n * n, i)
             for y in keys:
                 for z in keys:
-                    if G.has_edge(y, z) != (s[y] <= s[z]):
-                        raise CertificateError(f"step score-order-pairwise: query {q!r} fails at keys {y!r}, {z!r}")
-        counted = 0
-        for size in range(1, limit + 1):
-            for subset in combinations(keys, size):
-                counted += 1
-                top = [y for y in subset if all(G.has_edge(z, y) for z in subset if G.has_edge(y, z))]
-                want = [Q(1, len(top)) if y in top else Q(0) for y in subset]
-                if hardmax([s[y] for y in subset]) != want:
-                    raise CertificateError(f"step hardmax-subsets: query {q!r}, keys {list(subset)}: hardmax is not on the maximal keys")
-        recorded = [(st["certificate"].get("subsets"), st["certificate"].get("max_subset"))
-                    for st in _steps(cert, "hardmax-subsets") if st["certificate"].get("query") == q]
-        if recorded != [(counted, limit)]:
-            raise CertificateError(f"step hardmax-subsets: query {q!r} records {recorded} sets of keys, there are {counted}")
-    for st in _steps(cert, "softmax-retrieval-margin"):
-        _check_softmax_margin(st["certificate"], scores, len(keys), cert["claim"].get("eps"))
+                    if P.leq(y, z) != (s[y] <= s[z]):
+                        raise CertificateError(f"query {q!r}: y <= z iff score(y) <= score(z) fails at {y!r}, {z!r}",
+                                               path=f"steps[{i}]")
+            i += 1
+        data = _fields(steps[i], i, {"query", "max_subset", "subsets"})
+        if data["query"] != q:
+            raise CertificateError(f"expected query {q!r} here (queries in task order)", path=f"steps[{i}].certificate.query")
+        _equal(data, "max_subset", limit, i)
+        _equal(data, "subsets", len(subsets), i)
+        for subset in subsets:
+            top = [y for y in subset if all(P.leq(z, y) for z in subset if P.leq(y, z))]
+            want = [Q(1, len(top)) if y in top else Q(0) for y in subset]
+            if hardmax([s[y] for y in subset]) != want:
+                raise CertificateError(f"query {q!r}, keys {list(subset)}: hardmax is not on the maximal keys",
+                                       path=f"steps[{i}]")
+        i += 1
+    if "eps" in cert["claim"]:
+        _check_softmax_margin(steps[i], i, scores, n, _number(cert["claim"]["eps"], "claim.eps"))
 
 
-def _check_softmax_margin(c: dict, scores: list, n: int, claimed_eps) -> None:
-    """least gap g >= beta with (n-1) exp(-beta) / (1 + (n-1) exp(-beta)) <= eps, by the
-    rational Taylor referee (an upper bound of exp(-beta)); beta is the certified bound
-    of :func:`symrel.softmax.retrieval.retrieval_bound`, recomputed."""
-    from ..softmax.retrieval import retrieval_bound
-    from ..softmax.taylor import exp_bounds
-
-    eps, beta = rational(c["eps"]), rational(c["beta_bound"])
-    if claimed_eps is None or rational(claimed_eps) != eps or c.get("keys") != n:
-        raise CertificateError("step softmax-retrieval-margin: eps or the number of keys differs from the claim")
-    if retrieval_bound(n, Q(1), eps).lam != beta:
-        raise CertificateError("step softmax-retrieval-margin: the recorded beta bound is not the certified one")
+def _check_softmax_margin(step: dict, i: int, scores: dict, n: int, eps) -> None:
+    """Module docstring, ``softmax-retrieval-margin``."""
+    data = _fields(step, i, {"eps", "keys", "least_gap", "beta_bound"})
+    where = f"steps[{i}].certificate"
+    if _number(data["eps"], f"{where}.eps") != eps or not 0 < eps < 1:
+        raise CertificateError(f"expected the claim's eps {eps} (0 < eps < 1)", path=f"{where}.eps")
+    _equal(data, "keys", n, i)
     gaps = []
-    for row in scores:
-        levels = sorted(set(row))
+    for row in scores.values():
+        levels = sorted(set(row.values()))
         gaps += [b - a for a, b in zip(levels, levels[1:])]
-    if not gaps:
-        return
-    if min(gaps) < beta or (c.get("least_gap") is not None and rational(c["least_gap"]) != min(gaps)):
-        raise CertificateError("step softmax-retrieval-margin: the least score gap is not as recorded or below beta")
-    loss = (n - 1) * exp_bounds(-beta)[1]
-    if loss / (1 + loss) > eps:
-        raise CertificateError("step softmax-retrieval-margin: the weight loss at beta exceeds eps")
+    least = min(gaps) if gaps else None
+    recorded = None if data["least_gap"] is None else _number(data["least_gap"], f"{where}.least_gap")
+    if recorded != least:
+        raise CertificateError(f"recorded {data['least_gap']}, recomputed {least}", path=f"{where}.least_gap")
+    beta = _number(data["beta_bound"], f"{where}.beta_bound")
+    if beta < 0 or (least is not None and least < beta):
+        raise CertificateError(f"the least score gap {least} is below beta {beta} (or beta < 0)", path=f"{where}.beta_bound")
+    loss = (n - 1) * exp_upper(-beta)
+    if loss > eps * (1 + loss):
+        raise CertificateError(f"at beta {beta} the softmax weight off the maximal keys may exceed eps", path=f"{where}.beta_bound")

@@ -8,7 +8,10 @@ Re-derives everything from the embedded inputs (a ``relation`` and a
   reported as ``entry (i, j)``;
 * a symmetric claim needs ``psi = phi`` and a relation on one set;
 * ``feature-values``: the recorded feature vectors equal the evaluated ones;
-* ``table-row``: rows are covered once each and record the table's values;
+* ``table-row``: one step per row, in order, recording the table's values;
+
+Steps, in order: ``table-psd`` (optional, symmetric claims only), ``feature-values``,
+``table-row`` for rows 0, 1, .., n-1.
 * ``table-psd``: ``L`` is unit lower triangular, ``D >= 0``, ``L diag(D) L^T = R``,
   and the column of a zero pivot is the unit vector (the canonical form).
 
@@ -17,88 +20,100 @@ Shares no code with :mod:`symrel.relations.prove`.
 
 from __future__ import annotations
 
-from ..exact import Q, from_rationals, rational, rows
+from ..exact import Q, rational, rows
 from . import CertificateError, claim_checker
 
 
 def _numbers(values, where):
+    if not isinstance(values, list):
+        raise CertificateError("expected a list of numbers", path=where)
     try:
-        return [rational(v, path=where) for v in values]
+        return [rational(v, path=f"{where}[{k}]") for k, v in enumerate(values)]
     except Exception as err:  # InputError: not a rational
-        raise CertificateError(f"{where}: {err}") from None
+        raise CertificateError(str(err), path=where) from None
 
 
-@claim_checker("relation")
+def _relation_order(claim, inputs):
+    rel = inputs.get("relation")
+    n = len(rel.x) if hasattr(rel, "x") else 0
+    return ["table-psd?", "feature-values"] + ["table-row"] * n
+
+
+@claim_checker("relation", rules={"table-psd", "feature-values", "table-row"}, order=_relation_order)
 def check_relation(cert: dict, inputs: dict) -> None:
     claim = cert["claim"]
     relation, features = inputs.get("relation"), inputs.get("features")
-    if getattr(relation, "kind", None) != "relation" or getattr(features, "kind", None) != "relation-features":
-        raise CertificateError("inputs: expected a 'relation' and a 'features' (relation-features) object")
-    symmetric = claim.get("symmetric") is True
-    xs = relation.x
-    ys = relation.x if relation.y is None else relation.y
+    if not hasattr(relation, "r") or not hasattr(features, "phi"):
+        raise CertificateError("expected a 'relation' and a 'features' (relation-features) object", path="inputs")
+    symmetric = claim.get("symmetric")
+    if not isinstance(symmetric, bool):
+        raise CertificateError("expected true or false", path="claim.symmetric")
+    xs = [list(p) for p in relation.x]
+    ys = xs if relation.y is None else [list(p) for p in relation.y]
     n, m = len(xs), len(ys)
     if claim.get("shape") != [n, m]:
-        raise CertificateError(f"claim.shape: expected [{n}, {m}], got {claim.get('shape')}")
-    if claim.get("dimension") != features.dimension:
-        raise CertificateError(f"claim.dimension: expected {features.dimension}, got {claim.get('dimension')}")
-    if symmetric and (features.phi != features.psi or ys != xs):
-        raise CertificateError("claim.symmetric: needs psi = phi and a relation on one set")
+        raise CertificateError(f"expected [{n}, {m}], got {claim.get('shape')}", path="claim.shape")
+    if claim.get("dimension") != features.phi.output_dim:
+        raise CertificateError(f"expected {features.phi.output_dim}, got {claim.get('dimension')}", path="claim.dimension")
+    if symmetric and (features.phi != features.psi or relation.y is not None):
+        raise CertificateError("a symmetric claim needs psi = phi and a relation on one set", path="claim.symmetric")
+    if features.phi.input_dim != len(xs[0]) or features.psi.input_dim != len(ys[0]):
+        raise CertificateError("the feature maps do not take the table's points", path="inputs.features")
 
     # every entry, recomputed by exact evaluation of the nets
     Phi = features.phi.evaluate_matrix(xs)
     Psi = features.psi.evaluate_matrix(ys)
     G = rows(Phi.transpose() * Psi)
-    table = rows(relation.R)
+    table = [list(r) for r in relation.r]
     for i in range(n):
         for j in range(m):
             if G[i][j] != table[i][j]:
-                raise CertificateError(
-                    f"entry ({i}, {j}): <phi(x_{i}), psi(y_{j})> = {G[i][j]} but r[{i}][{j}] = {table[i][j]}"
-                )
+                raise CertificateError(f"entry ({i}, {j}): <phi(x_{i}), psi(y_{j})> = {G[i][j]} but r[{i}][{j}] = {table[i][j]}",
+                                       path=f"inputs.relation.object.r[{i}][{j}]")
 
-    seen_rows = set()
-    for s, step in enumerate(cert["steps"]):
-        where, rule, data = f"steps[{s}]", step.get("rule"), step.get("certificate", {})
-        if step.get("status") != "proved":
-            raise CertificateError(f"{where}: status is {step.get('status')!r}, not proved")
-        if rule == "feature-values":
-            if [_numbers(r, f"{where}.phi") for r in data["phi"]] != [list(c) for c in zip(*rows(Phi))]:
-                raise CertificateError(f"{where}: recorded phi(x_i) differ from the evaluated nets")
-            if "psi" in data and [_numbers(r, f"{where}.psi") for r in data["psi"]] != [list(c) for c in zip(*rows(Psi))]:
-                raise CertificateError(f"{where}: recorded psi(y_j) differ from the evaluated nets")
-        elif rule == "table-row":
-            i = data["row"]
-            if not isinstance(i, int) or not 0 <= i < n or i in seen_rows:
-                raise CertificateError(f"{where}: row {i!r} is out of range or repeated")
-            seen_rows.add(i)
-            if _numbers(data["values"], f"{where}.values") != table[i]:
-                raise CertificateError(f"{where}: recorded values differ from row {i} of r")
-        elif rule == "table-psd":
-            _check_ldl(data, relation.R, n, where)
-        else:
-            raise CertificateError(f"{where}: unknown rule {rule!r}")
-    if seen_rows != set(range(n)):
-        raise CertificateError(f"steps: rows {sorted(set(range(n)) - seen_rows)} of the table are not covered")
+    steps = cert["steps"]
+    s = 0
+    if steps[0]["rule"] == "table-psd":
+        if not symmetric:
+            raise CertificateError("a table-psd step belongs to a symmetric claim", path="steps[0]")
+        _check_ldl(steps[0]["certificate"], table, n, "steps[0].certificate")
+        s = 1
+    where, data = f"steps[{s}].certificate", steps[s]["certificate"]
+    if set(data) != ({"phi"} if symmetric else {"phi", "psi"}):
+        raise CertificateError(f"expected phi{'' if symmetric else ' and psi'}, got {sorted(data)}", path=where)
+    if [_numbers(r, f"{where}.phi[{k}]") for k, r in enumerate(data["phi"])] != [list(c) for c in zip(*rows(Phi))]:
+        raise CertificateError("recorded phi(x_i) differ from the evaluated nets", path=f"{where}.phi")
+    if "psi" in data and [_numbers(r, f"{where}.psi[{k}]") for k, r in enumerate(data["psi"])] != [list(c) for c in zip(*rows(Psi))]:
+        raise CertificateError("recorded psi(y_j) differ from the evaluated nets", path=f"{where}.psi")
+    for i in range(n):
+        k = s + 1 + i
+        where, data = f"steps[{k}].certificate", steps[k]["certificate"]
+        if set(data) != {"row", "values"} or data["row"] != i or isinstance(data["row"], bool):
+            raise CertificateError(f"expected row {i} (rows in order) and its values", path=f"{where}.row")
+        if _numbers(data["values"], f"{where}.values") != table[i]:
+            raise CertificateError(f"recorded values differ from row {i} of r", path=f"{where}.values")
 
 
-def _check_ldl(data, R, n, where):
-    L = [_numbers(r, f"{where}.L") for r in data["L"]]
+def _check_ldl(data, table, n, where):
+    if set(data) != {"L", "D"} or not isinstance(data["L"], list):
+        raise CertificateError("expected L and D", path=where)
+    L = [_numbers(r, f"{where}.L[{i}]") for i, r in enumerate(data["L"])]
     D = _numbers(data["D"], f"{where}.D")
     if len(L) != n or any(len(r) != n for r in L) or len(D) != n:
-        raise CertificateError(f"{where}: expected L of shape {n}x{n} and {n} pivots")
+        raise CertificateError(f"expected L of shape {n}x{n} and {n} pivots", path=where)
     for i in range(n):
         for j in range(i, n):
             if L[i][j] != (Q(1) if i == j else Q(0)):
-                raise CertificateError(f"{where}: L is not unit lower triangular at ({i}, {j})")
+                raise CertificateError("L is not unit lower triangular here", path=f"{where}.L[{i}][{j}]")
     for k, d in enumerate(D):
         if d < 0:
-            raise CertificateError(f"{where}: pivot D[{k}] = {d} is negative")
+            raise CertificateError(f"pivot {d} is negative", path=f"{where}.D[{k}]")
         # a zero pivot's column plays no part in L D L^T: it must be e_k, so that
         # every recorded number is checked
-        if d == 0 and any(L[i][k] for i in range(k + 1, n)):
-            raise CertificateError(f"{where}: column {k} of L belongs to a zero pivot and must be e_{k}")
-    Lm = from_rationals(L, (n, n))
-    LD = from_rationals([[L[i][k] * D[k] for k in range(n)] for i in range(n)], (n, n))
-    if LD * Lm.transpose() != R:
-        raise CertificateError(f"{where}: L diag(D) L^T differs from the table")
+        for i in range(k + 1, n):
+            if d == 0 and L[i][k]:
+                raise CertificateError(f"column {k} of L belongs to a zero pivot and must be e_{k}", path=f"{where}.L[{i}][{k}]")
+    for i in range(n):
+        for j in range(n):
+            if sum((L[i][k] * D[k] * L[j][k] for k in range(n)), Q(0)) != table[i][j]:
+                raise CertificateError(f"(L diag(D) L^T)[{i}][{j}] differs from r[{i}][{j}]", path=f"{where}.L")

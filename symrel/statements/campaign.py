@@ -1,0 +1,210 @@
+"""The tamper campaign of the certificate checker (``python -m symrel.statements.campaign``).
+
+For certificates of every claim kind the command line and ``symrel proofs`` write,
+each tamper below is applied one at a time, and the tampered copy is handed to
+:func:`symrel.checking.check_certificate`; it must be refused (a
+:class:`~symrel.checking.CertificateError`), and every untouched original must be
+accepted:
+
+* ``status``: one step's status set to ``"open"`` (each step);
+* ``removed``: one step removed (each step);
+* ``truncated``: the steps cut to their first k, for each ``1 <= k < n``;
+* ``reordered``: two neighbouring steps swapped (each neighbouring pair of different steps);
+* ``step-number``: one number in a step's data moved by 1 (each number);
+* ``claim-number``: one number of the claim moved by 1 (each number);
+* ``sha256``: one input's sha256 changed (each input).
+
+The report (docs/checker.md) gives the counts per claim kind and per tamper.
+
+>>> cert = {"claim": {"kind": "k", "n": 2}, "inputs": {"a": {"sha256": "00"}},
+...         "steps": [{"rule": "r", "status": "proved", "certificate": {"v": 1}},
+...                   {"rule": "s", "status": "proved", "certificate": {}}]}
+>>> sorted({name for name, _, _ in tampers(cert)})
+['claim-number', 'removed', 'reordered', 'sha256', 'status', 'step-number', 'truncated']
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import sys
+from collections import Counter, defaultdict
+
+from ..exact import format_rational, rational
+from .tamper import altered, numbers_in
+
+TAMPERS = ("status", "removed", "truncated", "reordered", "step-number", "claim-number", "sha256")
+
+
+def tampers(cert: dict):
+    """Every tampered copy of ``cert``: ``(tamper, where, copy)`` (module docstring)."""
+    steps = cert["steps"]
+    for i in range(len(steps)):
+        new = copy.deepcopy(cert)
+        new["steps"][i]["status"] = "open"
+        yield "status", f"steps[{i}]", new
+    for i in range(len(steps)):
+        new = copy.deepcopy(cert)
+        del new["steps"][i]
+        yield "removed", f"steps[{i}]", new
+    for k in range(1, len(steps)):
+        new = copy.deepcopy(cert)
+        new["steps"] = new["steps"][:k]
+        yield "truncated", f"steps[:{k}]", new
+    for i in range(len(steps) - 1):
+        if steps[i] != steps[i + 1]:
+            new = copy.deepcopy(cert)
+            new["steps"][i], new["steps"][i + 1] = new["steps"][i + 1], new["steps"][i]
+            yield "reordered", f"steps[{i}] <-> steps[{i + 1}]", new
+    for path, _ in numbers_in(cert):
+        yield ("claim-number" if path.startswith("claim") else "step-number"), path, altered(cert, path, 1)
+    for name in cert.get("inputs", {}):
+        new = copy.deepcopy(cert)
+        digest = new["inputs"][name]["sha256"]
+        new["inputs"][name]["sha256"] = ("1" if digest[:1] != "1" else "2") + digest[1:]
+        yield "sha256", f"inputs.{name}.sha256", new
+
+
+def run_campaign(certs, check=None):
+    """Run every tamper on every certificate of ``certs`` (an iterable of ``(label, cert)``).
+
+    Returns ``{"counts": {(kind, tamper): [tried, rejected]}, "originals": {kind: [n, accepted]},
+    "accepted": [(label, tamper, where), ...]}`` (the tampered copies the checker let through).
+    """
+    from ..checking import CertificateError, check_certificate
+
+    check = check or check_certificate
+    counts: dict = defaultdict(lambda: [0, 0])
+    originals: dict = defaultdict(lambda: [0, 0])
+    accepted, refused_originals = [], []
+    for label, cert in certs:
+        kind = cert["claim"]["kind"]
+        originals[kind][0] += 1
+        try:
+            check(cert)
+            originals[kind][1] += 1
+        except CertificateError as err:
+            refused_originals.append((label, str(err)))
+        for name, where, new in tampers(cert):
+            cell = counts[(kind, name)]
+            cell[0] += 1
+            try:
+                check(new)
+            except CertificateError:
+                cell[1] += 1
+            else:
+                accepted.append((label, name, where))
+    return {"counts": dict(counts), "originals": dict(originals), "accepted": accepted,
+            "refused_originals": refused_originals}
+
+
+def sample_certificates():
+    """Small certificates of every claim kind, written by the provers the command line
+    and ``symrel proofs`` use (``(label, certificate)`` pairs, as read back from JSON)."""
+    import random
+
+    from ..certificates.io import certificate_of
+    from ..compiler import compile_model
+    from ..fileformat import canonical_dumps, loads
+    from ..models import Box, CPWL1D, DenseLayer, Polytope, ReLUNet, relu_to_maxout
+    from ..models.random import random_maxout_net
+    from ..preorders import debreu_utility, multi_utility, prove_retrieval, richter_peleg_utility
+    from ..preorders import build_retrieval_attention
+    from ..preorders.generators import random_complete_preorder, random_preorder, random_retrieval_task
+    from ..prover import prove_equivalence
+    from ..regions import certify_regions, decide_equivalence
+    from ..relations import factor_relation, factors_to_features, prove_relation
+    from ..relations.examples import random_gram_relation, random_relation
+    from ..softmax import lambda_min
+
+    def as_file(cert):
+        return loads(canonical_dumps(cert))
+
+    out = []
+    relu = ReLUNet(2, [DenseLayer([[1, -1], [1, 1], [2, -1]], [0, "-1/2", "1/3"]),
+                       DenseLayer([[1, -1, 1]], [0], "none")])
+    box2 = Box([(-1, 1), (-1, 1)])
+    out.append(("relu = its maxout form", as_file(certificate_of(prove_equivalence(relu, relu_to_maxout(relu), box2)))))
+    net = random_maxout_net(random.Random(3), 1, [2], rank=2, max_num=4, max_den=2)
+    box1 = Box([(0, 1)])
+    comp = compile_model(net, box1)
+    out.append(("maxout = its compiled transformer", as_file(certificate_of(prove_equivalence(net, comp.transformer, box1)))))
+    tent = CPWL1D([0, "1/2", 1], [0, 1, 0])
+    out.append(("cpwl = its compiled transformer",
+                as_file(certificate_of(prove_equivalence(tent, compile_model(tent, box1).transformer, box1)))))
+    tri = Polytope([[-1, 0], [0, -1], [1, 1]], [0, 0, 1])
+    out.append(("relu on a polytope", as_file(certificate_of(prove_equivalence(relu, relu_to_maxout(relu), tri)))))
+    out.append(("equivalence by cells", as_file(certificate_of(decide_equivalence(relu, relu_to_maxout(relu), box2)))))
+    out.append(("linear regions", as_file(certificate_of(certify_regions(relu, box2, "linear")))))
+    out.append(("activation regions", as_file(certificate_of(certify_regions(relu, box2, "activation")))))
+    found = lambda_min(comp.transformer, box1, rational("1/100"))
+    out.append(("softmax bound", as_file(found.certificate())))
+    out.append(("utility", as_file(certificate_of(debreu_utility(random_complete_preorder(6, classes=3, seed=1)).proof))))
+    P = random_preorder(6, seed=2)
+    out.append(("richter-peleg utility", as_file(certificate_of(richter_peleg_utility(P).proof))))
+    out.append(("multi-utility", as_file(certificate_of(multi_utility(P).proof))))
+    task = random_retrieval_task(2, 4, dim=2, seed=1)
+    att = build_retrieval_attention(task)
+    out.append(("retrieval", as_file(certificate_of(prove_retrieval(task, att, max_subset=2)))))
+    eps = rational("1/100")
+    att = build_retrieval_attention(task, eps=eps)
+    out.append(("softmax retrieval", as_file(certificate_of(prove_retrieval(task, att, max_subset=2, eps=eps)))))
+    for symmetric, rel in ((True, random_gram_relation(4, 2, seed=1)), (False, random_relation(3, 4, 2, seed=1))):
+        fac = factor_relation(rel, symmetric=symmetric)
+        proof = prove_relation(rel, factors_to_features(rel, fac), symmetric=symmetric, ldl=fac.ldl)
+        out.append((f"relation ({'symmetric' if symmetric else 'asymmetric'})", as_file(certificate_of(proof))))
+    return out
+
+
+def report(result) -> str:
+    """docs/checker.md: the counts per claim kind and per tamper."""
+    counts, originals = result["counts"], result["originals"]
+    kinds = sorted(originals)
+    lines = [
+        "# Tamper campaign of the certificate checker",
+        "",
+        "Produced by `python -m symrel.statements.campaign` (do not edit by hand). Certificates of every",
+        "claim kind, written by the provers behind the command line and `symrel proofs`, are tampered",
+        "with one change at a time (a step's status set to open, a step removed, the steps truncated, two",
+        "neighbouring steps swapped, one number of a step or of the claim moved by 1, an input's sha256",
+        "changed) and handed to `symrel check-certificate`. Each cell reads *rejected / tried*.",
+        "",
+        "| claim kind | originals accepted | " + " | ".join(TAMPERS) + " |",
+        "|---|---|" + "---|" * len(TAMPERS),
+    ]
+    total = [0, 0]
+    for kind in kinds:
+        n, ok = originals[kind]
+        cells = []
+        for t in TAMPERS:
+            tried, rejected = counts.get((kind, t), [0, 0])
+            total[0] += tried
+            total[1] += rejected
+            cells.append(f"{rejected} / {tried}" if tried else "-")
+        lines.append(f"| {kind} | {ok} / {n} | " + " | ".join(cells) + " |")
+    lines += ["", f"In all: {total[1]} of {total[0]} tampered certificates rejected, "
+              f"{sum(v[1] for v in originals.values())} of {sum(v[0] for v in originals.values())} originals accepted."]
+    if result["accepted"]:
+        lines += ["", "Accepted tampers (defects of the checker):", ""]
+        lines += [f"- {label}: {name} at `{where}`" for label, name, where in result["accepted"]]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    import argparse
+
+    from ..fileformat import write_text_atomic
+
+    p = argparse.ArgumentParser(prog="python -m symrel.statements.campaign", description=__doc__.split("\n")[0])
+    p.add_argument("--out", default="docs/checker.md", help="where to write the report (default docs/checker.md)")
+    args = p.parse_args(argv)
+    result = run_campaign(sample_certificates())
+    text = report(result)
+    write_text_atomic(args.out, text)
+    print(text)
+    bad = result["accepted"] or result["refused_originals"]
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
