@@ -46,10 +46,12 @@ class CertificateError(SymrelError):
     """A certificate failed its check. ``path`` is the JSON path of the first failing
     field (``steps[3].certificate.bound``) when known; the message says what differs."""
 
-    def __init__(self, message: str, path: str | None = None):
+    def __init__(self, message: str, path: str | None = None, rule: str | None = None):
         self.message = message
         self.path = path
-        super().__init__(f"{path}: {message}" if path else message)
+        self.rule = rule
+        head = f"{path} ({rule})" if path and rule else path
+        super().__init__(f"{head}: {message}" if head else message)
 
     def step(self) -> str | None:
         """The JSON path of the failing step (``steps[3]``), if the failure is in a step."""
@@ -86,16 +88,6 @@ def claim_checker(kind: str, rules, order=None):
 def _load_checkers():
     for name in CHECKER_MODULES:
         importlib.import_module(f"{__name__}.{name}")
-
-
-def _registered_rules():
-    """The rule registry of :mod:`symrel.certificates.rules` when present (names only)."""
-    try:
-        from ..certificates import rules
-    except ImportError:
-        return None
-    names = getattr(rules, "RULES", None)
-    return set(names) if names is not None else None
 
 
 def _check_header(cert):
@@ -135,13 +127,12 @@ def _check_steps(cert, kind: ClaimKind):
     steps = cert.get("steps")
     if not isinstance(steps, list) or not steps:
         raise CertificateError("expected a non-empty list", path="steps")
-    registry = _registered_rules()
     for i, step in enumerate(steps):
         where = f"steps[{i}]"
         if not isinstance(step, dict) or not isinstance(step.get("rule"), str):
             raise CertificateError("expected an object with a string 'rule'", path=where)
         for part in step["rule"].split("+"):
-            if part not in kind.rules or (registry is not None and part not in registry):
+            if part not in kind.rules:
                 raise CertificateError(f"unknown rule {part!r} for this claim kind (known: {sorted(kind.rules)})",
                                        path=f"{where}.rule")
         if step.get("status") != "proved":
@@ -197,8 +188,12 @@ def check_certificate(cert: dict) -> dict:
         if kind.order is not None:
             check_order(steps, kind.order(claim, inputs))
         kind.check(cert, inputs)
-    except CertificateError:
-        raise
+    except CertificateError as err:
+        at = err.step()
+        if at is None or err.rule is not None:
+            raise
+        rule = steps[int(at[6:-1])].get("rule") if int(at[6:-1]) < len(steps) else None
+        raise CertificateError(err.message, err.path, rule) from None
     except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
         raise CertificateError(f"malformed certificate data: {type(err).__name__}: {err}") from None
     rules: dict[str, int] = {}

@@ -27,9 +27,15 @@ from __future__ import annotations
 
 import itertools
 
-from ..exact import Q, affine_range_on_box, flat, rational, rows
-from ..models import CPWL1D, Box, MaxoutNet, ReLUNet, Transformer, cpwl_to_maxout
+from ..errors import SymrelError
+from ..exact import Q, flat, rational, rows
+from ..fileformat.trusted import read_input
+from ..models import CPWL1D, Box, MaxoutNet, ReLUNet, Transformer
 from . import CertificateError, claim_checker
+
+RULES = {"domain-box", "maxout-unit-normal-form", "linear-identity", "relu-fixed-sign", "cpwl-lattice-check",
+         "embedding", "hardmax-max-head", "drop-dominated", "hardmax-argmax-set", "relu-pair-identity",
+         "relu-as-max-node"}
 
 ZERO = Q(0)
 
@@ -76,17 +82,16 @@ class _Replay:
         self.dim = len(box)
         self.node_terms: dict[int, list] = {}
         self.node_of: dict[tuple, int] = {}
+        self.drops = 0  # terms dropped from a max as dominated (rule drop-dominated)
 
     # steps
     def next(self, rule=None, model=None):
         if self.pos >= len(self.steps):
-            raise CertificateError(f"step {self.pos}: missing (the certificate ends early)")
+            raise CertificateError(f"ends after {len(self.steps)} steps; the argument needs a step next", path="steps")
         step = self.steps[self.pos]
-        self.here = f"step {self.pos} ({step.get('rule')})"
-        if step.get("status") != "proved":
-            self.fail(f"status is {step.get('status')!r}, not proved")
-        if rule is not None and step.get("rule") != rule and rule not in str(step.get("rule")).split("+"):
-            self.fail(f"expected rule {rule!r}")
+        self.here = f"steps[{self.pos}]"
+        if rule is not None and step.get("rule") != rule:
+            self.fail(f"expected rule {rule!r} here, got {step.get('rule')!r}", ".rule")
         cert = step.get("certificate")
         if not isinstance(cert, dict):
             self.fail("certificate missing")
@@ -95,8 +100,15 @@ class _Replay:
         self.pos += 1
         return cert
 
-    def fail(self, msg):
-        raise CertificateError(f"{self.here}: {msg}")
+    def fail(self, msg, field=""):
+        raise CertificateError(msg, path=self.here + field)
+
+    def expect_rule(self, parts):
+        """The step just read names exactly the rules its records used (``a+b``, in the prover's order)."""
+        want = "+".join(parts) or "linear-identity"
+        got = self.steps[self.pos - 1].get("rule")
+        if got != want:
+            self.fail(f"the records use the rules {want!r}, the step names {got!r}", ".rule")
 
     # exact bounds
     def bounds(self, f):
@@ -104,7 +116,11 @@ class _Replay:
         for v, _ in items:
             if not 0 <= v < len(self.ranges):
                 self.fail(f"variable y{v} is not defined here")
-        return affine_range_on_box([a for _, a in items], f[0], [self.ranges[v] for v, _ in items])
+        lo = hi = f[0]
+        for v, a in items:  # a y_v over [l, u]: a l and a u, ordered by the sign of a
+            l, u = self.ranges[v]
+            lo, hi = (lo + a * l, hi + a * u) if a > 0 else (lo + a * u, hi + a * l)
+        return lo, hi
 
     # nodes
     def declare(self, cert):
@@ -149,9 +165,12 @@ class _Replay:
         for d, i, bound in dropped:
             if not 0 <= i < len(kept):
                 self.fail("a dominating term index is out of range")
-            lo = self.bounds(_lin([(Q(1), kept[i]), (Q(-1), d)]))[0]
-            if lo != bound or lo < 0:
-                self.fail(f"dominance bound {bound} differs from the exact lower bound {lo} (or is negative)")
+            lows = [self.bounds(_lin([(Q(1), k), (Q(-1), d)]))[0] for k in kept[: i + 1]]
+            if lows[i] != bound or lows[i] < 0:
+                self.fail(f"dominance bound {bound} differs from the exact lower bound {lows[i]} (or is negative)")
+            if any(lo >= 0 for lo in lows[:i]):
+                self.fail(f"kept term {i} is not the first kept term that dominates the dropped one")
+            self.drops += 1
         return result
 
     def relu(self, z, rec):
@@ -198,7 +217,7 @@ def _maxout(net, R, name, cur=None):
 def _relu(net, R, name):
     cur = [_var(i) for i in range(net.input_dim)]
     for li, layer in enumerate(net.layers):
-        cert = R.next(None, name)
+        cert = R.next("relu-fixed-sign" if layer.activation == "relu" else "linear-identity", name)
         if cert.get("layer") != li:
             R.fail(f"expected layer {li}")
         R.declare(cert)
@@ -213,6 +232,26 @@ def _relu(net, R, name):
     return cur
 
 
+def _check_lattice(f, g, R):
+    """g is a lattice form ``max_i min_{j in S_i} l_j`` of pieces l_j of f: layer 1 has
+    units ``max_{j in S_i} (-l_j)``, layer 2 the one unit ``max_i (-y_i)`` over all of them."""
+    pieces = set(f.pieces())
+    if g.input_dim != 1 or len(g.layers) != 2 or g.readout is not None:
+        R.fail("the lattice form must be a two-layer maxout net of one input without read-out", ".certificate.lattice")
+    first, second = g.layers
+    for u, unit in enumerate(first.units):
+        for w, c in unit.pieces.pieces():
+            if (-w[0], -c) not in pieces:
+                R.fail(f"unit {u} of layer 1 has a piece that is not minus a piece of f", ".certificate.lattice")
+    q = len(first.units)
+    if len(second.units) != 1:
+        R.fail("layer 2 of the lattice form must be one unit", ".certificate.lattice")
+    terms = sorted((tuple(w), c) for w, c in second.units[0].pieces.pieces())
+    want = sorted((tuple(-Q(1) if k == i else ZERO for k in range(q)), ZERO) for i in range(q))
+    if terms != want:
+        R.fail("layer 2 of the lattice form must be max_i (-y_i) over the units of layer 1", ".certificate.lattice")
+
+
 def _cpwl(f, R, name):
     cert = R.next("cpwl-lattice-check", name)
     (lo, hi), = R.ranges[:1]
@@ -224,7 +263,11 @@ def _cpwl(f, R, name):
     pts = sorted(pts)
     if [rational(p) for p in cert["points"]] != pts:
         R.fail("the check points differ from the ends of D, the breakpoints and the crossings of pieces")
-    g = cpwl_to_maxout(f)
+    try:
+        g = read_input(cert["lattice"], path=f"{R.here}.certificate.lattice", kinds=("maxout",))
+    except SymrelError as err:
+        raise CertificateError(str(err), path=f"{R.here}.certificate.lattice") from None
+    _check_lattice(f, g, R)
     vals = [rational(v) for v in cert["values"]]
     for p, v in zip(pts, vals):
         if f.evaluate_exact([p]) != [v] or g.evaluate_exact([p]) != [v]:
@@ -394,10 +437,20 @@ def _transformer(tf, R, name):
         if cert.get("block") != b:
             R.fail(f"expected block {b}")
         R.declare(cert)
+        parts = []
         if block.attention is not None:
             state = _attention(block.attention, state, cert["heads"], R)
+            recs = [r for head in cert["heads"] for r in head]
+            parts += ["hardmax-max-head"] if any(r["rule"] == "max" for r in recs) else []
+            parts += ["drop-dominated"] if any(r["max"]["dropped"] for r in recs if r["rule"] == "max") else []
+            parts += ["hardmax-argmax-set"] if any(r["rule"] == "argmax-set" for r in recs) else []
         if block.feedforward is not None:
             state = _feedforward(block.feedforward, state, cert["hidden"], R)
+            recs = [r[0] for unit in cert["hidden"] for r in unit]
+            parts += ["relu-fixed-sign"] if any(k in ("+", "-") for k in recs) else []
+            parts += ["relu-pair-identity"] if "pair" in recs else []
+            parts += ["relu-as-max-node"] if "node" in recs else []
+        R.expect_rule(parts)
         if _state_of(state) != _recorded_state(cert["state"], tf.tokens):
             R.fail(f"the state after block {b} differs from the recorded Sigma_{b + 1}")
     cert = R.next("linear-identity", name)
@@ -426,7 +479,7 @@ def _check_polytope_box(P, box, duals, R):
 _REPLAY = {MaxoutNet: _maxout, ReLUNet: _relu, CPWL1D: _cpwl, Transformer: _transformer}
 
 
-@claim_checker("equivalence")
+@claim_checker("equivalence", rules=RULES)
 def check_equivalence(cert: dict, inputs: dict) -> None:
     """Replay the certificate of "for all x in D, A(x) = B(x)"; raises CertificateError."""
     claim = cert["claim"]
@@ -450,4 +503,4 @@ def check_equivalence(cert: dict, inputs: dict) -> None:
     R.compare(outs[0], last["outputs"], "outputs of A")
     R.compare(outs[1], last["outputs"], "outputs of B")
     if R.pos != len(steps):
-        raise CertificateError(f"step {R.pos}: unexpected extra steps after the final identity")
+        raise CertificateError("unexpected step after the final identity", path=f"steps[{R.pos}]")

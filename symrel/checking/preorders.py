@@ -14,14 +14,18 @@ The embedded preorder is read as the plain relation it lists
   on: ``u(y) = 0`` without a strict predecessor, else ``1 + max u(x)`` over them;
 * ``multi-utility`` (``multi-utility-pairwise``): ``x <= y iff u_k(x) <= u_k(y) for all k``
   on the ``pairs`` = n^2 pairs, each ``u_k`` the positions ``0..c-1`` of the c classes;
-* ``retrieval`` (``exact-evaluation``, per query ``score-order-pairwise`` (optional) and
+* ``retrieval`` (``exact-evaluation``, per query ``score-order-pairwise`` (exactly when the
+  scores represent the query's preorder on every pair) and
   ``hardmax-subsets``, then ``softmax-retrieval-margin`` when the claim has ``eps``):
   the scores ``<phi_q(x), phi_k(y)>`` of the embedded ReLU nets; per query, the
   score order against the preorder on every pair; hardmax on every set of at most
   ``max_subset`` keys returns its maximal keys, averaged; the softmax margin: the
   least gap g between distinct scores of a query is at least the recorded
-  ``beta_bound`` beta, and ``(n-1) e^-beta / (1 + (n-1) e^-beta) <= eps`` with the
-  checker's own upper bound of ``e^-beta`` (:mod:`symrel.checking.exp_bounds`).
+  ``beta_bound`` beta, ``(n-1) e^-beta <= eps / (1 - eps)`` (so the weight on the
+  maximal keys of any set is ``>= 1/(1 + (n-1) e^-beta) >= 1 - eps``) and beta is
+  within 0.1% of the least such beta (``(n-1) e^(-0.999 beta) > eps / (1 - eps)``),
+  with the checker's own bounds of ``exp`` (:mod:`symrel.checking.exp_bounds`);
+  beta = 0 when ``(n-1)(1-eps) <= eps`` (every beta works).
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from itertools import combinations
 from ..exact import Q, rational
 from ..models import hardmax
 from . import CertificateError, claim_checker
-from .exp_bounds import exp_upper
+from .exp_bounds import exp_lower, exp_upper
 
 
 def _number(value, path):
@@ -174,7 +178,11 @@ def check_retrieval(cert: dict, inputs: dict) -> None:
     i = 1
     for q, _ in task.queries:
         P, s = task.preorders[q], scores[q]
-        if steps[i]["rule"] == "score-order-pairwise":
+        represented = all(P.leq(y, z) == (s[y] <= s[z]) for y in keys for z in keys)
+        if represented != (steps[i]["rule"] == "score-order-pairwise"):
+            raise CertificateError(f"query {q!r}: a score-order-pairwise step is there exactly when the scores represent "
+                                   f"the preorder ({'they do' if represented else 'they do not'})", path=f"steps[{i}].rule")
+        if represented:
             data = _fields(steps[i], i, {"query", "pairs"})
             if data["query"] != q:
                 raise CertificateError(f"expected query {q!r} here (queries in task order)", path=f"steps[{i}].certificate.query")
@@ -217,8 +225,14 @@ def _check_softmax_margin(step: dict, i: int, scores: dict, n: int, eps) -> None
     if recorded != least:
         raise CertificateError(f"recorded {data['least_gap']}, recomputed {least}", path=f"{where}.least_gap")
     beta = _number(data["beta_bound"], f"{where}.beta_bound")
-    if beta < 0 or (least is not None and least < beta):
-        raise CertificateError(f"the least score gap {least} is below beta {beta} (or beta < 0)", path=f"{where}.beta_bound")
-    loss = (n - 1) * exp_upper(-beta)
-    if loss > eps * (1 + loss):
+    target = eps / (1 - eps)  # weight off the maximal keys L/(1+L) <= eps  iff  L <= eps/(1-eps)
+    if (n - 1) * (1 - eps) <= eps:  # weight >= 1/n >= 1 - eps at every beta
+        if beta != 0:
+            raise CertificateError(f"every beta works here, so the bound is 0, not {beta}", path=f"{where}.beta_bound")
+        return
+    if beta <= 0 or (least is not None and least < beta):
+        raise CertificateError(f"the least score gap {least} is below beta {beta} (or beta <= 0)", path=f"{where}.beta_bound")
+    if (n - 1) * exp_upper(-beta) > target:
         raise CertificateError(f"at beta {beta} the softmax weight off the maximal keys may exceed eps", path=f"{where}.beta_bound")
+    if not (n - 1) * exp_lower(-beta * Q(999, 1000)) > target:
+        raise CertificateError(f"beta {beta} is more than 0.1% above the least beta that suffices", path=f"{where}.beta_bound")

@@ -10,7 +10,8 @@ Re-derives everything from the embedded inputs (a ``relation`` and a
 * ``feature-values``: the recorded feature vectors equal the evaluated ones;
 * ``table-row``: one step per row, in order, recording the table's values;
 
-Steps, in order: ``table-psd`` (optional, symmetric claims only), ``feature-values``,
+Steps, in order: ``table-psd`` (when the claim says ``psd: true``; symmetric claims
+only; optional in certificates written without ``psd``), ``feature-values``,
 ``table-row`` for rows 0, 1, .., n-1.
 * ``table-psd``: ``L`` is unit lower triangular, ``D >= 0``, ``L diag(D) L^T = R``,
   and the column of a zero pivot is the unit vector (the canonical form).
@@ -36,7 +37,8 @@ def _numbers(values, where):
 def _relation_order(claim, inputs):
     rel = inputs.get("relation")
     n = len(rel.x) if hasattr(rel, "x") else 0
-    return ["table-psd?", "feature-values"] + ["table-row"] * n
+    psd = {True: ["table-psd"], False: []}.get(claim.get("psd"), ["table-psd?"])  # no "psd": written before it was recorded
+    return psd + ["feature-values"] + ["table-row"] * n
 
 
 @claim_checker("relation", rules={"table-psd", "feature-values", "table-row"}, order=_relation_order)
@@ -73,6 +75,8 @@ def check_relation(cert: dict, inputs: dict) -> None:
 
     steps = cert["steps"]
     s = 0
+    if claim.get("psd", False) not in (True, False):
+        raise CertificateError("expected true or false", path="claim.psd")
     if steps[0]["rule"] == "table-psd":
         if not symmetric:
             raise CertificateError("a table-psd step belongs to a symmetric claim", path="steps[0]")

@@ -24,39 +24,21 @@ from __future__ import annotations
 from ..exact import Q, flat, rational, rows
 from ..models import Box, Transformer
 from . import CertificateError, claim_checker
+from .exp_bounds import EXP_CAP, exp_lower, exp_upper
 
 ZERO = Q(0)
 
 
-# -- series lower bounds of exp, with outward (downward) dyadic rounding ---------------
-def _floor_dyadic(q, bits: int = 600):
-    num, den = int(q.numerator), int(q.denominator)
-    shift = bits - (num.bit_length() - den.bit_length())
-    if shift >= 0:
-        return Q((num << shift) // den, 1 << shift)
-    return Q((num // (den << -shift)) << -shift, 1)
-
-
-def _exp_lower(a):
-    """A rational ``<= exp(a)`` for ``a >= 0``: ``S_60(a/2^k)^(2^k)``, rounded down."""
-    k, b = 0, a
-    while b > Q(1, 4):
-        b, k = b / 2, k + 1
-    total, term = Q(1), Q(1)
-    for j in range(1, 61):
-        term = term * b / j
-        total += term
-    total = _floor_dyadic(total)
-    for _ in range(k):
-        total = _floor_dyadic(total * total)
-    return total
+# -- the series constants, pinned: each within 2^-80 of the number it bounds -------------
+_TIGHT = Q(1, 2**80)
+_BITS = 256  # precision of the checker's own enclosures here (far below _TIGHT)
 
 
 def _check_exp_upper(x, a, where: str):
     """``exp(-a) <= x``, i.e. ``x * exp(a) >= 1``; beyond 2000, ``exp(-a) <= exp(-2000)``."""
-    a = min(a, Q(2000))
-    if x * _exp_lower(a) < 1:
-        raise CertificateError(f"{where}: exp_upper {x} is not above exp(-{a})")
+    a = min(a, Q(EXP_CAP))
+    if x * exp_lower(a, _BITS) < 1:
+        raise CertificateError(f"{x} is not above exp(-{a})", path=where)
 
 
 # -- intervals over token-major states -----------------------------------------------------
@@ -74,19 +56,23 @@ def _absdot(row, e):
     return sum((abs(v) * x for v, x in zip(row, e) if v and x), ZERO)
 
 
-def _pairs(W1, b1, W2cols):
-    """Linear pairs ``ReLU(u) - ReLU(-u)``, matched first-come as the prover does."""
-    def key(h, s):
-        return tuple(s * v for v in W1[h]), s * b1[h], tuple(s * v for v in W2cols[h])
-
-    waiting, pairs = {}, []
-    for h in range(len(W1)):
-        k = key(h, -1)
-        if k in waiting and any(W1[h]):
-            pairs.append((waiting.pop(k), h))
-        else:
-            waiting.setdefault(key(h, 1), h)
-    used = {h for p in pairs for h in p}
+def _pairs(W1, b1, W2cols, recorded, where):
+    """The linear pairs ``ReLU(u) - ReLU(-u) = u`` the proof relied on, as recorded:
+    each pair ``[h, g]`` has W1 rows, b1 entries and W2 columns negated, and no
+    unit is in two pairs; the other units are single ReLUs."""
+    if not isinstance(recorded, list):
+        raise CertificateError("expected the list of linear ReLU pairs [h, g]", path=where)
+    pairs, used = [], set()
+    for k, pair in enumerate(recorded):
+        ok = isinstance(pair, list) and len(pair) == 2 and all(isinstance(v, int) and not isinstance(v, bool)
+                                                               and 0 <= v < len(W1) for v in pair)
+        if not ok or pair[0] in used or pair[1] in used or pair[0] == pair[1]:
+            raise CertificateError("expected two distinct hidden units not paired before", path=f"{where}[{k}]")
+        h, g = pair
+        if not any(W1[h]) or [-v for v in W1[h]] != W1[g] or b1[g] != -b1[h] or [-v for v in W2cols[h]] != W2cols[g]:
+            raise CertificateError(f"units {h} and {g} are not a pair ReLU(u) - ReLU(-u)", path=f"{where}[{k}]")
+        pairs.append((h, g))
+        used |= {h, g}
     return pairs, [h for h in range(len(W1)) if h not in used]
 
 
@@ -102,12 +88,12 @@ def _fold(W1, W2cols, linear, m):
     return M
 
 
-def _feedforward(ff, lo, hi, E):
+def _feedforward(ff, lo, hi, E, recorded, where):
     W1, b1 = rows(ff.W1), flat(ff.b1)
     W2cols = [list(c) for c in zip(*rows(ff.W2))]
     b2 = flat(ff.b2)
     m, T = len(lo[0]), len(lo)
-    pairs, singles = _pairs(W1, b1, W2cols)
+    pairs, singles = _pairs(W1, b1, W2cols, recorded, where)
     firsts = [p for p, _ in pairs]
     nlo, nhi, nE = [], [], []
     for t in range(T):
@@ -147,7 +133,7 @@ def _feedforward(ff, lo, hi, E):
     return nlo, nhi, nE
 
 
-def _attention(att, lo, hi, E, lam, b, consts, record, where):
+def _attention(att, lo, hi, E, lam, b, consts, record, where, used):
     T, m = len(lo), len(lo[0])
     olo, ohi, oE = [list(r) for r in lo], [list(r) for r in hi], [list(r) for r in E]
     gaps = {int(k): rational(v) for k, v in record.get("gap_upper", {}).items()}
@@ -166,15 +152,18 @@ def _attention(att, lo, hi, E, lam, b, consts, record, where):
                 mus = None
         if mus is not None:  # max head
             if any(_absdot(r, E[t]) for r in WQ for t in range(T)):
-                raise CertificateError(f"{where}: head {i} is a max head whose query carries an error")
+                raise CertificateError(f"head {i} is a max head whose query carries an error", path=where)
             w = [sum((WO[r][j] * mu for j, mu in enumerate(mus)), ZERO) for r in range(m)]
             sc = [_lin(k, lo[s], hi[s]) for s in range(T)]
             mlo, mhi = max(a for a, _ in sc), max(b for _, b in sc)
             n = T
             if n > 1:
+                if n not in consts["log"]:
+                    raise CertificateError(f"expected an upper bound of ln {n}", path="steps[1].certificate.log_upper")
                 want = min((n - 1) / (consts["e"] * lam), consts["log"][n] / lam)
+                used["gap"].add(n)
                 if gaps.get(n) != want:
-                    raise CertificateError(f"{where}: gap_upper for n={n} is {gaps.get(n)}, recomputed {want}")
+                    raise CertificateError(f"gap_upper for n={n} is {gaps.get(n)}, recomputed {want}", path=where)
                 gap = want
             else:
                 gap = ZERO
@@ -199,7 +188,7 @@ def _attention(att, lo, hi, E, lam, b, consts, record, where):
             others = [sc[s][1] for s in range(T) if s != win]
             delta = sc[win][0] - max(others) if others else Q(1)
             if delta <= 0:
-                raise CertificateError(f"{where}: head {i} is neither a max head nor a selection head with a margin")
+                raise CertificateError(f"head {i} is neither a max head nor a selection head with a margin", path=where)
             eQ = [_absdot(r, E[t]) for r in WQ]
             qa = [max(-a, b) for a, b in qs[t]]
             serr = []
@@ -209,12 +198,13 @@ def _attention(att, lo, hi, E, lam, b, consts, record, where):
                 serr.append(sum((x * (y + z) + u * z for x, u, y, z in zip(eK, ka, qa, eQ)), ZERO))
             left = delta - serr[win] - max((serr[s] for s in range(T) if s != win), default=ZERO)
             if left <= 0:
-                raise CertificateError(f"{where}: head {i}, token {t}: the margin does not absorb the score error")
+                raise CertificateError(f"head {i}, token {t}: the margin does not absorb the score error", path=where)
             if T > 1:
                 key = f"{b},{i},{t}"
                 if key not in exps:
-                    raise CertificateError(f"{where}: missing exp_upper {key}")
-                _check_exp_upper(exps[key], lam * left, f"{where}, exp_upper {key}")
+                    raise CertificateError(f"missing exp_upper {key}", path=where)
+                _check_exp_upper(exps[key], lam * left, f"{where}.exp_upper.{key}")
+                used["exp"].add(key)
                 loss = (T - 1) * exps[key]
             else:
                 loss = ZERO
@@ -233,39 +223,50 @@ def _attention(att, lo, hi, E, lam, b, consts, record, where):
     return olo, ohi, oE
 
 
-def _step(steps, rule):
-    found = [s for s in steps if isinstance(s, dict) and s.get("rule") == rule]
-    if not found:
-        raise CertificateError(f"steps: no step with rule {rule!r}")
-    return found
+def _softmax_order(claim, inputs):
+    T = inputs.get("transformer")
+    blocks = len(T.blocks) if isinstance(T, Transformer) else 0
+    return ["interval-ranges-box", "series-constants"] + ["block-error"] * blocks + ["readout-bound"]
 
 
-@claim_checker("softmax-bound")
+def _keys(data, keys, where, optional=()):
+    if not set(keys) <= set(data) <= set(keys) | set(optional):
+        raise CertificateError(f"expected the fields {sorted(keys)}" + (f" (and {sorted(optional)})" if optional else "")
+                               + f", got {sorted(data)}", path=where)
+
+
+@claim_checker("softmax-bound", rules={"interval-ranges-box", "series-constants", "block-error", "readout-bound"},
+               order=_softmax_order)
 def check_softmax_bound(cert: dict, inputs: dict) -> None:
     T, D = inputs.get("transformer"), inputs.get("domain")
     if not isinstance(T, Transformer) or not isinstance(D, Box) or D.dim != T.input_dim:
-        raise CertificateError("inputs: expected a transformer and a box domain of its input dimension")
+        raise CertificateError("expected a transformer and a box domain of its input dimension", path="inputs")
     claim = cert["claim"]
-    eps, lam = rational(claim["eps"]), rational(claim["lambda"])
+    eps, lam = rational(claim["eps"], path="claim.eps"), rational(claim["lambda"], path="claim.lambda")
     if not (0 < eps and 0 < lam):
-        raise CertificateError("claim: expected eps > 0 and lambda > 0")
+        raise CertificateError("expected eps > 0 and lambda > 0", path="claim")
     steps = cert["steps"]
-    for i, st in enumerate(steps):
-        if not isinstance(st, dict) or not isinstance(st.get("certificate"), dict):
-            raise CertificateError(f"steps[{i}]: expected an object with a certificate object")
-    (const,) = _step(steps, "series-constants")[:1]
-    c = const["certificate"]
-    consts = {"e": rational(c["e_lower"]), "log": {int(n): rational(v) for n, v in c["log_upper"].items()}}
-    e_sum, term = Q(1), Q(1)
-    for j in range(1, 61):
-        term /= j
-        e_sum += term
-    if not 0 < consts["e"] <= e_sum:
-        raise CertificateError("series-constants: e_lower is not below e")
-    for n, L in consts["log"].items():
-        if L < 0 or _exp_lower(L) < n:
-            raise CertificateError(f"series-constants: log_upper({n}) = {L} is not above ln {n}")
-    records = {s["certificate"]["block"]: s["certificate"] for s in _step(steps, "block-error")}
+    data = steps[0]["certificate"]
+    _keys(data, {"blocks"}, "steps[0].certificate")
+    if data["blocks"] != len(T.blocks) or isinstance(data["blocks"], bool):
+        raise CertificateError(f"recorded {data['blocks']!r}, the transformer has {len(T.blocks)}", path="steps[0].certificate.blocks")
+    c = steps[1]["certificate"]
+    _keys(c, {"e_lower", "log_upper"}, "steps[1].certificate")
+    e_lower = rational(c["e_lower"], path="steps[1].certificate.e_lower")
+    if not (e_lower <= exp_lower(Q(1), _BITS) and exp_upper(Q(1), _BITS) - e_lower <= _TIGHT):
+        raise CertificateError("is not a lower bound of e within 2^-80", path="steps[1].certificate.e_lower")
+    if not isinstance(c["log_upper"], dict):
+        raise CertificateError("expected {n: upper bound of ln n}", path="steps[1].certificate.log_upper")
+    consts = {"e": e_lower, "log": {}}
+    for n, L in c["log_upper"].items():
+        where = f"steps[1].certificate.log_upper.{n}"
+        if not n.isdigit() or int(n) < 2 or str(int(n)) != n:
+            raise CertificateError("expected a number of tokens n >= 2 as the key", path=where)
+        L = rational(L, path=where)
+        # L >= ln n (exp(L) >= n) and L - 2^-80 < ln n (exp(L - 2^-80) < n)
+        if not (L > 0 and exp_lower(L, _BITS) >= int(n) and exp_upper(L - _TIGHT, _BITS) < int(n)):
+            raise CertificateError(f"is not an upper bound of ln {n} within 2^-80", path=where)
+        consts["log"][int(n)] = L
     # embedding
     off = rows(T.embedding.offsets.transpose())
     lo, hi = [list(r) for r in off], [list(r) for r in off]
@@ -274,23 +275,42 @@ def check_softmax_bound(cert: dict, inputs: dict) -> None:
             lo[t][r] += l
             hi[t][r] += u
     E = [[ZERO] * T.width for _ in range(T.tokens)]
+    logs_used = set()
     for b, block in enumerate(T.blocks):
-        where = f"block-error step of block {b}"
-        if b not in records:
-            raise CertificateError(f"steps: no block-error step for block {b}")
-        rec = records[b]
+        where = f"steps[{2 + b}].certificate"
+        rec = steps[2 + b]["certificate"]
+        _keys(rec, {"block", "errors"} | ({"relu_pairs"} if block.feedforward is not None else set()), where,
+              optional={"gap_upper", "exp_upper"})
+        if rec["block"] != b or isinstance(rec["block"], bool):
+            raise CertificateError(f"expected block {b} (blocks in order)", path=f"{where}.block")
+        used = {"gap": set(), "exp": set()}
         if block.attention is not None:
-            lo, hi, E = _attention(block.attention, lo, hi, E, lam, b, consts, rec, where)
+            lo, hi, E = _attention(block.attention, lo, hi, E, lam, b, consts, rec, where, used)
         if block.feedforward is not None:
-            lo, hi, E = _feedforward(block.feedforward, lo, hi, E)
-        want = [[rational(v) for v in r] for r in rec["errors"]]
-        if want != E:
-            raise CertificateError(f"{where}: the recorded error matrix differs from the recomputed one")
-    (ro,) = _step(steps, "readout-bound")[:1]
-    rc = ro["certificate"]
+            lo, hi, E = _feedforward(block.feedforward, lo, hi, E, rec["relu_pairs"], f"{where}.relu_pairs")
+        if {int(n) for n in rec.get("gap_upper", {})} != used["gap"] or (rec.get("gap_upper") == {}):
+            raise CertificateError(f"expected a gap bound for each max head's token count {sorted(used['gap'])}",
+                                   path=f"{where}.gap_upper")
+        if set(rec.get("exp_upper", {})) != used["exp"] or (rec.get("exp_upper") == {}):
+            raise CertificateError(f"expected an exp bound for each selection head and token {sorted(used['exp'])}",
+                                   path=f"{where}.exp_upper")
+        logs_used |= used["gap"]
+        if not isinstance(rec["errors"], list) or len(rec["errors"]) != len(E):
+            raise CertificateError(f"expected {len(E)} rows of errors", path=f"{where}.errors")
+        for t, (got, want) in enumerate(zip(rec["errors"], E)):
+            if not isinstance(got, list) or [rational(v, path=f"{where}.errors[{t}]") for v in got] != want:
+                raise CertificateError("the recorded errors differ from the recomputed ones", path=f"{where}.errors[{t}]")
+    if set(consts["log"]) != logs_used:
+        raise CertificateError(f"expected ln n for the token counts {sorted(logs_used)} of the max heads",
+                               path="steps[1].certificate.log_upper")
+    k = 2 + len(T.blocks)
+    where, rc = f"steps[{k}].certificate", steps[k]["certificate"]
+    _keys(rc, {"output_error", "bound", "eps"}, where)
     out = [_absdot(r, E[T.readout.token]) for r in rows(T.readout.W)]
-    if [rational(v) for v in rc["output_error"]] != out:
-        raise CertificateError("readout-bound: the recorded output errors differ from the recomputed ones")
+    if not isinstance(rc["output_error"], list) or [rational(v) for v in rc["output_error"]] != out:
+        raise CertificateError("the recorded output errors differ from the recomputed ones", path=f"{where}.output_error")
     bound = max(out) if out else ZERO
-    if rational(rc["bound"]) != bound or rational(rc["eps"]) != eps or bound > eps:
-        raise CertificateError(f"readout-bound: the bound {bound} is not the recorded one or exceeds eps {eps}")
+    if rational(rc["bound"]) != bound or bound > eps:
+        raise CertificateError(f"recorded {rc['bound']}, recomputed {bound} (at most eps {eps})", path=f"{where}.bound")
+    if rational(rc["eps"]) != eps:
+        raise CertificateError(f"expected the claim's eps {eps}", path=f"{where}.eps")

@@ -5,7 +5,7 @@ Lemma (rule ``cpwl-lattice-check``): on D = [lo, hi], f equals its lattice form
 affine between consecutive points of ``P = {lo, hi} U {breakpoints of f} U {x : l_a(x)
 = l_b(x)}`` inside D (between two such points no two pieces cross, so the order of the
 pieces, hence g, is affine there), so ``f = g`` at every point of P proves it on D.
-The certificate lists P and the common values. Cost O(n^2) points for n pieces.
+The certificate lists P, the common values and the lattice form g (a maxout net). Cost O(n^2) points for n pieces.
 
 >>> from symrel.models import CPWL1D
 >>> from symrel.exact import Q
@@ -16,6 +16,7 @@ The certificate lists P and the common values. Cost O(n^2) points for n pieces.
 from __future__ import annotations
 
 from ..exact import Rational, format_rational
+from ..fileformat.models_io import write_maxout
 from ..models import CPWL1D, cpwl_to_maxout
 from ..certificates import OPEN, PROVED
 from .execution import Context
@@ -43,7 +44,9 @@ def cpwl_forms(f: CPWL1D, ctx: Context) -> list[AffineForm]:
     pts = check_points(f, lo, hi)
     fv, gv = f.evaluate_points([[p] for p in pts]), g.evaluate_points([[p] for p in pts])
     bad = [p for p, u, v in zip(pts, fv, gv) if u != v]
-    cert = {"points": [format_rational(p) for p in pts], "values": [format_rational(v[0]) for v in fv]}
+    # the lattice form the lemma relies on is recorded, so a checker reads it rather than rebuilding it
+    cert = {"points": [format_rational(p) for p in pts], "values": [format_rational(v[0]) for v in fv],
+            "lattice": write_maxout(g)}
     step = ctx.add_step(f"For all x in D, the CPWL function {ctx.name.upper()} equals its lattice form "
                         "max_i min_(j in S_i) l_j (a two-layer maxout net)", "cpwl-lattice-check", cert,
                         OPEN if bad else PROVED,

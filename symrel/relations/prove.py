@@ -51,7 +51,8 @@ def prove_relation(
         claim=f"<phi(x_i), psi(y_j)> = r(x_i, y_j) for all {n} x {m} entries"
         + (" with psi = phi (symmetric)" if symmetric else ""),
         construction=CONSTRUCTION,
-        claim_data={"kind": "relation", "symmetric": symmetric, "shape": [n, m], "dimension": features.dimension},
+        claim_data={"kind": "relation", "symmetric": symmetric, "shape": [n, m], "dimension": features.dimension,
+                    "psd": ldl is not None},
         inputs={"relation": relation, "features": features},
     )
     if symmetric and features.psi != features.phi:

@@ -304,6 +304,9 @@ class NetworkBound(Displayed):
                         said.append(f"feed-forward: {f['pairs']} linear pairs, {f['sign_fixed']} (unit, token) signs "
                                     f"fixed by a gating margin, {f['lipschitz']} bounded by |ReLU a - ReLU b| <= |a-b|")
                 cert = {"block": b, "errors": [[rational_str(v) for v in row] for row in E]}
+                ffp = self.plan.blocks[b].feedforward if self.plan is not None else None
+                if ffp is not None:  # the linear pairs ReLU(u) - ReLU(-u) = u the bound relied on
+                    cert["relu_pairs"] = [[h, g] for h, g in ffp.pairs]
                 gaps = {str(n): rational_str(g) for n, g in tr.gap_upper.items()
                         if any(h["block"] == b and h["kind"] == "max" and h["tokens"] == n for h in tr.heads)}
                 if gaps:

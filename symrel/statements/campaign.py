@@ -31,7 +31,7 @@ import sys
 from collections import Counter, defaultdict
 
 from ..exact import format_rational, rational
-from .tamper import altered, numbers_in
+from ..mutation.tamper import altered, numbers_in
 
 TAMPERS = ("status", "removed", "truncated", "reordered", "step-number", "claim-number", "sha256")
 

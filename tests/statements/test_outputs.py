@@ -15,14 +15,14 @@ CHECKERS = '''
 from symrel.checking import CertificateError, claim_checker
 from symrel.exact import rational
 
-@claim_checker("toy-bound")
+@claim_checker("toy-bound", rules={"affine-bound-box"})
 def _strict(cert, inputs):
     """The lower end of the box, recomputed and compared exactly."""
     lo = inputs["domain"].bounds[0][0]
     if rational(cert["steps"][0]["certificate"]["lower"]) != lo:
         raise CertificateError("steps[0].certificate.lower: does not match the box")
 
-@claim_checker("toy-lax")
+@claim_checker("toy-lax", rules={"affine-bound-box"})
 def _lax(cert, inputs):
     """A checker that recomputes nothing (what the tamper probe must catch)."""
 '''
