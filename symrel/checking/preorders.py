@@ -157,8 +157,8 @@ def check_retrieval(cert: dict, inputs: dict) -> None:
         raise CertificateError("expected a retrieval task and the feature maps phi_q, phi_k", path="inputs")
     keys = [k for k, _ in task.keys]
     n = len(keys)
-    Fk = [phi_k(list(y)) for _, y in task.keys]
-    scores = {q: dict(zip(keys, (sum((a * b for a, b in zip(phi_q(list(x)), fk)), Q(0)) for fk in Fk)))
+    Fk = [phi_k.evaluate_exact(list(y)) for _, y in task.keys]
+    scores = {q: dict(zip(keys, (sum((a * b for a, b in zip(phi_q.evaluate_exact(list(x)), fk)), Q(0)) for fk in Fk)))
               for q, x in task.queries}
     steps = cert["steps"]
     recorded = _fields(steps[0], 0, {"scores"})["scores"]
