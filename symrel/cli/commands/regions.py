@@ -1,9 +1,12 @@
 """``symrel regions MODEL.json --domain D.json [--kind linear|activation] [--plot out.png]
-[--jobs N] [--max-cells N] [--ties] [--progress] [--certificate C.json] [--json]``.
+[--slice I,J --at X0] [--jobs N] [--max-cells N] [--ties] [--progress] [--certificate C.json] [--json]``.
 
 Counts the linear (default) or activation regions of a model over a domain exactly and
 prints the count alone on the last line; ``--json`` prints ``{count, kind, cells, time,
 ...}``. Exit 3 when ``--max-cells`` stops the enumeration (nothing is printed as a count).
+``--slice I,J`` (inputs numbered from 1) counts and draws the regions of the 2-D slice
+through ``--at X0`` (default: the centre of the box) in which inputs I and J vary over
+their intervals of the box and the others stay at X0 (``--slice I``: a 1-D slice).
 """
 
 from __future__ import annotations
@@ -20,7 +23,10 @@ def register(sub):
     p.add_argument("model", help="model file (maxout, relu, cpwl1d, hardmax transformer)")
     p.add_argument("--domain", required=True, help="domain file (box or polytope)")
     p.add_argument("--kind", choices=("linear", "activation"), default="linear", help="which count (default: linear)")
-    p.add_argument("--plot", help="draw the regions (1-D or 2-D input) to this .png/.svg/.pdf file")
+    p.add_argument("--plot", help="draw the regions (1-D or 2-D input, or a --slice) to this .png/.svg/.pdf file")
+    p.add_argument("--slice", help="I,J (or I): count and draw the slice in which inputs I and J vary "
+                   "(numbered from 1; ReLU or maxout net, box domain)")
+    p.add_argument("--at", help="the point the slice goes through, comma-separated (default: the box's centre)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1: in this process)")
     p.add_argument("--max-cells", type=int, default=None, help="stop (exit 3) beyond this many cells")
     p.add_argument("--ties", action="store_true", help="also count lower-dimensional tie cells (hardmax)")
@@ -44,8 +50,14 @@ def run(args) -> int:
         raise InputError("expected at least 1 job", path="--jobs")
     if args.max_cells is not None and args.max_cells < 1:
         raise InputError("expected a positive cell limit", path="--max-cells")
+    labels = None
+    if args.slice is not None:
+        model, domain, labels = _slice(model, domain, args)
+    elif args.at is not None:
+        raise InputError("expected --slice with --at", path="--at")
     if args.plot and model.input_dim > 2:
-        raise InputError(f"plots are drawn for 1-D and 2-D inputs; this model has {model.input_dim}", path="--plot")
+        raise InputError(f"plots are drawn for 1-D and 2-D inputs; this model has {model.input_dim} "
+                         "(draw a slice: --slice I,J --at X0)", path="--plot")
     if args.plot:
         _require_matplotlib()
     executor = None
@@ -60,9 +72,9 @@ def run(args) -> int:
         if executor is not None:
             executor.shutdown()
     if args.plot:
-        from ...regions.plot import plot_regions
+        from ...regions.plot import save_regions_plot
 
-        plot_regions(res, args.plot)
+        save_regions_plot(res, args.plot, labels=labels)
     if args.certificate:
         from ...fileformat import write_json_atomic
         from ...certificates.io import certificate_of
@@ -77,9 +89,41 @@ def run(args) -> int:
     else:
         other = f"; {res.activation_cells} activation regions" if args.kind == "linear" else ""
         ties = f"; {res.tie_cells} tie cells" if res.tie_cells is not None else ""
-        print(f"{args.kind} regions of {args.model} over {args.domain}{other}{ties} ({res.seconds:.3f} s)", file=sys.stderr)
+        where = f" (the slice in which {', '.join(labels).replace('$', '')} vary)" if labels else ""
+        print(f"{args.kind} regions of {args.model} over {args.domain}{where}{other}{ties} ({res.seconds:.3f} s)",
+              file=sys.stderr)
         print(res.count)
     return 0
+
+
+def _slice(model, domain, args):
+    """The model restricted to the slice ``--slice I,J`` through ``--at``, its box, and axis labels."""
+    from ...models import Box
+    from ...regions import restrict_to_affine_slice
+    from ..common import parse_point
+
+    parts = [p.strip() for p in args.slice.split(",")]
+    try:
+        idx = [int(p) for p in parts]
+    except ValueError:
+        raise InputError(f"expected one or two input numbers such as 1,3, got {args.slice!r}", path="--slice") from None
+    d = model.input_dim
+    if not 1 <= len(idx) <= 2 or len(set(idx)) != len(idx) or any(not 1 <= i <= d for i in idx):
+        raise InputError(f"expected one or two distinct input numbers between 1 and {d}, got {args.slice!r}",
+                         path="--slice")
+    if not isinstance(domain, Box):
+        raise InputError("expected a box domain for --slice", path="--domain")
+    if model.kind not in ("relu", "maxout"):
+        raise InputError(f"expected a relu or maxout model for --slice, got {model.kind}", path="--slice")
+    at = parse_point(args.at, "--at") if args.at is not None else domain.center()
+    if len(at) != d:
+        raise InputError(f"expected a point with {d} coordinates, got {len(at)}", path="--at")
+    if not domain.contains(at):
+        raise InputError("expected a point inside the domain", path="--at")
+    base = [0 if k + 1 in idx else v for k, v in enumerate(at)]
+    directions = [[1 if k + 1 == i else 0 for k in range(d)] for i in idx]
+    sliced = restrict_to_affine_slice(model, base, directions)
+    return sliced, Box([list(domain.bounds[i - 1]) for i in idx]), tuple(f"$x_{{{i}}}$" for i in idx)
 
 
 def _require_matplotlib():
