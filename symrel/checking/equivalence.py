@@ -18,7 +18,12 @@ to know *which* rule was used, and recomputes every number the step asserts:
 * every intermediate state (Transformer), layer output and read-out is compared with the
   recorded forms; the final outputs of A and B are the same forms;
 * a CPWL function equals its lattice form at the recorded points, which are recomputed
-  (ends of D, breakpoints, crossings of pieces).
+  (ends of D, breakpoints, crossings of pieces);
+* a CPWL function on a mesh: the box lies in the half-space of every boundary facet (the
+  exact minima are recomputed), and on every simplex the recorded lattice form has a term
+  with every piece ``>= f`` and, in every term, a piece (or the recorded convex
+  combination) ``<= f``, at the simplex's vertices (the table of pieces minus vertex values
+  is recomputed); the recorded lattice form is then replayed as a two-layer maxout net.
 
 Any altered number, form or index makes the check fail with a message naming the step.
 """
@@ -30,12 +35,12 @@ import itertools
 from ..errors import SymrelError
 from ..exact import Q, flat, rational, rows
 from ..fileformat.trusted import read_input
-from ..models import CPWL1D, Box, MaxoutNet, ReLUNet, Transformer
+from ..models import CPWL1D, Box, CPWLMesh, Lattice, MaxoutNet, ReLUNet, Transformer, lattice_to_maxout
 from . import CertificateError, claim_checker
 
 RULES = {"domain-box", "maxout-unit-normal-form", "linear-identity", "relu-fixed-sign", "cpwl-lattice-check",
          "embedding", "hardmax-max-head", "drop-dominated", "hardmax-argmax-set", "relu-pair-identity",
-         "relu-as-max-node"}
+         "relu-as-max-node", "cpwl-mesh-lattice"}
 
 ZERO = Q(0)
 
@@ -277,6 +282,68 @@ def _cpwl(f, R, name):
     return _maxout(g, R, name)
 
 
+def _cpwl_mesh(f, R, name):
+    cert = R.next("cpwl-mesh-lattice", name)
+    box = R.ranges[:f.input_dim]
+    want = [(a, c, k, i) for a, c, k, i in f.support_halfspaces()]
+    got = cert["support"]
+    if len(got) != len(want):
+        R.fail(f"expected {len(want)} boundary facets, got {len(got)}")
+    for (a, c, k, i), rec in zip(want, got):
+        lo = c + sum((ai * (l if ai > 0 else u) for ai, (l, u) in zip(a, box)), ZERO)   # the minimum over the box
+        if [int(rec[0]), int(rec[1])] != [k, i] or rational(rec[2]) != lo or lo < 0:
+            R.fail(f"boundary facet of simplex {k} opposite local vertex {i}: recorded {rec}, exact minimum {lo} "
+                   "(must be >= 0)")
+    lattices = cert["lattice"]
+    if len(lattices) != f.output_dim:
+        R.fail(f"expected one lattice form per output ({f.output_dim})")
+    parsed = [_check_lattice(f, o, lat, R) for o, lat in enumerate(lattices)]
+    return _maxout(lattice_to_maxout(parsed, f.input_dim), R, name)
+
+
+def _check_lattice(f, o, rec, R):
+    """The recorded lattice form of output o equals f on every simplex (vertex table)."""
+    if rec.get("output") != o:
+        R.fail(f"lattice {o}: expected output {o}")
+    d, n = f.input_dim, len(f.simplices)
+    pieces = [([rational(v) for v in a], rational(c)) for a, c in rec["pieces"]]
+    if not pieces or any(len(a) != d for a, _ in pieces):
+        R.fail(f"lattice {o}: pieces need {d} coefficients each")
+    terms = [[int(j) for j in t] for t in rec["terms"]]
+    if not terms or any(not t or not all(0 <= j < len(pieces) for j in t) for t in terms):
+        R.fail(f"lattice {o}: a term is empty or names a piece out of range")
+    lower = [int(t) for t in rec["lower"]]
+    if len(lower) != n or not all(0 <= t < len(terms) for t in lower):
+        R.fail(f"lattice {o}: expected one lower term (an index) per simplex")
+    fv = [y[o] for y in f.values]
+    diff = [[sum((ai * xi for ai, xi in zip(a, x)), c) - fv[v] for v, x in enumerate(f.vertices)] for a, c in pieces]
+    below = [sum(1 << v for v, e in enumerate(row) if e <= 0) for row in diff]
+    smask = [sum(1 << v for v in s) for s in f.simplices]
+    for k, t in enumerate(lower):
+        if any(min(diff[j][v] for v in f.simplices[k]) < 0 for j in terms[t]):
+            R.fail(f"lattice {o}: simplex {k}: a piece of its lower term {t} lies below f at one of its vertices")
+    combos = {}
+    for t, k, ws in rec["combos"]:
+        t, k = int(t), int(k)
+        weights = [(int(j), rational(w)) for j, w in ws]
+        if not (0 <= t < len(terms) and 0 <= k < n) or (t, k) in combos:
+            R.fail(f"lattice {o}: combination ({t}, {k}) out of range or repeated")
+        if any(j not in terms[t] or w < 0 for j, w in weights) or sum((w for _, w in weights), ZERO) != 1:
+            R.fail(f"lattice {o}: the combination for term {t} on simplex {k} is not a convex combination of its pieces")
+        if any(sum((w * diff[j][v] for j, w in weights), ZERO) > 0 for v in f.simplices[k]):
+            R.fail(f"lattice {o}: the combination for term {t} lies above f at a vertex of simplex {k}")
+        combos[(t, k)] = weights
+    cover = [sum(1 << k for k in range(n) if below[j] & smask[k] == smask[k]) for j in range(len(pieces))]
+    for t, term in enumerate(terms):
+        covered = 0
+        for j in term:
+            covered |= cover[j]
+        for k in range(n):
+            if not covered >> k & 1 and (t, k) not in combos:
+                R.fail(f"lattice {o}: term {t} has no piece below f on simplex {k}")
+    return Lattice(o, pieces, terms, lower, combos)
+
+
 def _state_of(state):
     out = {}
     for r in range(len(state[0])):
@@ -476,7 +543,7 @@ def _check_polytope_box(P, box, duals, R):
                 R.fail(f"coordinate {i}: b^T y differs from the recorded bound")
 
 
-_REPLAY = {MaxoutNet: _maxout, ReLUNet: _relu, CPWL1D: _cpwl, Transformer: _transformer}
+_REPLAY = {MaxoutNet: _maxout, ReLUNet: _relu, CPWL1D: _cpwl, CPWLMesh: _cpwl_mesh, Transformer: _transformer}
 
 
 @claim_checker("equivalence", rules=RULES)

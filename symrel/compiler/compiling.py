@@ -94,7 +94,8 @@ def compile_maxout(net: MaxoutNet, domain: Domain, margin=0, *, bounds=None) -> 
 
 def compile_model(model: Model, domain: Domain, margin=0) -> Compilation:
     """Compile a maxout net, a ReLU net (via :func:`~symrel.models.relu_to_maxout`) or a
-    CPWL function (via :func:`~symrel.models.cpwl_to_maxout`).
+    CPWL function (via :func:`~symrel.models.cpwl_to_maxout`, or the lattice form
+    :func:`~symrel.models.cpwl_mesh_to_maxout` on a mesh, whose support must hold D).
 
     >>> from symrel.models import CPWL1D, Box
     >>> f = CPWL1D([0, 1, 2], [0, 1, 0])
@@ -102,6 +103,9 @@ def compile_model(model: Model, domain: Domain, margin=0) -> Compilation:
     >>> len(comp.transformer.blocks), all(comp.transformer([x]) == f([x]) for x in (-1, "1/2", 1, 3))
     (6, True)
     """
+    check_domain = getattr(model, "check_domain", None)
+    if check_domain is not None:    # a CPWL function on a mesh: D must lie in its support
+        check_domain(domain)
     comp = compile_maxout(to_maxout(model), domain, margin)
     comp.model = model
     return comp

@@ -15,7 +15,7 @@ from .jsonio import canonical_dumps, loads, read_json, sha256_of, write_bytes_at
 from .models_io import Points, Values
 from .registry import READERS, WRITERS, from_json, kind_of, reader, to_json, writer
 
-MODEL_KINDS = ("maxout", "relu", "cpwl1d", "transformer")
+MODEL_KINDS = ("maxout", "relu", "cpwl1d", "cpwl", "transformer")
 DOMAIN_KINDS = ("box", "polytope")
 
 
@@ -29,7 +29,7 @@ def load(path: str | os.PathLike, *, kinds: tuple[str, ...] | None = None, exact
 
 
 def load_model(path, *, exact_floats: bool = False):
-    """Read a model file (maxout, relu, cpwl1d or transformer)."""
+    """Read a model file (maxout, relu, cpwl1d, cpwl or transformer)."""
     return load(path, kinds=MODEL_KINDS, exact_floats=exact_floats)
 
 

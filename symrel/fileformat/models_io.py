@@ -6,6 +6,7 @@ from ..errors import InputError
 from ..exact import Q, format_matrix, format_rational, format_vector, from_rationals, rows
 from ..models import (
     CPWL1D,
+    CPWLMesh,
     AffineMap,
     Attention,
     AttentionHead,
@@ -115,6 +116,32 @@ def read_cpwl1d(obj, path=""):
 @writer(CPWL1D)
 def write_cpwl1d(f: CPWL1D) -> dict:
     return {**HEADER, "kind": "cpwl1d", "x": [format_rational(v) for v in f.x], "y": [format_rational(v) for v in f.y]}
+
+
+# -- cpwl (a mesh in R^d) ------------------------------------------------------------------
+@reader("cpwl")
+def read_cpwl(obj, path=""):
+    d = get_int(obj, "input_dim", path, minimum=1)
+    vertices = number_rows(get_list(obj, "vertices", path, "vertices", min_len=1), join(path, "vertices"), cols=d)
+    simplices = get_list(obj, "simplices", path, "simplices", min_len=1)
+    values = get_list(obj, "values", path, "values")
+    if len(values) != len(vertices):
+        raise InputError(f"expected {len(vertices)} values (one per vertex), got {len(values)}", path=join(path, "values"))
+    rows_ = []
+    for i, y in enumerate(values):
+        yp = join(join(path, "values"), i)
+        rows_.append(numbers(y, yp))
+        if not rows_[-1]:
+            raise InputError("expected at least one output value", path=yp)
+    return CPWLMesh(vertices, simplices, rows_, input_dim=d, path=path)
+
+
+@writer(CPWLMesh)
+def write_cpwl(f: CPWLMesh) -> dict:
+    return {**HEADER, "kind": "cpwl", "input_dim": f.input_dim,
+            "vertices": [[format_rational(v) for v in x] for x in f.vertices],
+            "simplices": [list(s) for s in f.simplices],
+            "values": [[format_rational(v) for v in y] for y in f.values]}
 
 
 # -- transformer --------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from .fields import expect_object, get, get_list, join, number_rows, numbers
 from .registry import READERS, kind_of
 
 #: kinds read by the readers of :mod:`symrel.fileformat.models_io`
-MODEL_KINDS = ("maxout", "relu", "cpwl1d", "transformer")
+MODEL_KINDS = ("maxout", "relu", "cpwl1d", "cpwl", "transformer")
 DOMAIN_KINDS = ("box", "polytope")
 
 

@@ -3,6 +3,9 @@
 from .affine import AffineMap
 from .base import Model, as_batch, as_point, input_symbols
 from .cpwl import CPWL1D
+from .cpwl_mesh import CPWLMesh
+from .freudenthal import freudenthal_mesh
+from .cpwl_mesh_lattice import Lattice, cpwl_mesh_to_maxout, lattice_forms, lattice_to_maxout
 from .cpwl_to_maxout import cpwl_to_maxout, lattice_sets
 from .domain import Box, Domain, Polytope, polytope_box
 from .maxout import MaxoutLayer, MaxoutNet, MaxoutUnit
@@ -22,7 +25,7 @@ from .transformer import (
 
 
 def to_maxout(model) -> MaxoutNet:
-    """Any model with a maxout form (maxout, ReLU, CPWL1D) as a maxout net.
+    """Any model with a maxout form (maxout, ReLU, CPWL1D, CPWL on a mesh) as a maxout net.
 
     >>> to_maxout(CPWL1D([0, 1], [0, 1])).widths
     [1, 1]
@@ -35,7 +38,9 @@ def to_maxout(model) -> MaxoutNet:
         return relu_to_maxout(model)
     if isinstance(model, CPWL1D):
         return cpwl_to_maxout(model)
-    raise InputError(f"expected a maxout, relu or cpwl1d model, got {getattr(model, 'kind', type(model).__name__)}", path="kind")
+    if isinstance(model, CPWLMesh):
+        return cpwl_mesh_to_maxout(model)
+    raise InputError(f"expected a maxout, relu, cpwl1d or cpwl model, got {getattr(model, 'kind', type(model).__name__)}", path="kind")
 
 
 __all__ = [n for n in dir() if not n.startswith("_")]

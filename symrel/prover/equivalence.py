@@ -30,10 +30,11 @@ from __future__ import annotations
 
 from ..errors import InputError, SymrelError
 from ..exact import format_rational
-from ..models import CPWL1D, Box, MaxoutNet, ReLUNet, Transformer
+from ..models import CPWL1D, Box, CPWLMesh, MaxoutNet, ReLUNet, Transformer
 from ..models.domain import polytope_box
 from ..certificates import OPEN, PROVED, REFUTED, Proof, Step
 from .counterexamples import find_counterexample
+from .cpwl_mesh_to_forms import cpwl_mesh_forms
 from .cpwl_to_forms import cpwl_forms
 from .execution import Context, Obstacle
 from .maxout_to_forms import maxout_forms
@@ -42,7 +43,8 @@ from .relu_to_forms import relu_net_forms
 from .transformer_to_forms import transformer_forms
 
 CONSTRUCTION = "symrel construction realising Theorem 3.1 (Paper A), checked layer by layer"
-EXECUTORS = {MaxoutNet: maxout_forms, ReLUNet: relu_net_forms, CPWL1D: cpwl_forms, Transformer: transformer_forms}
+EXECUTORS = {MaxoutNet: maxout_forms, ReLUNet: relu_net_forms, CPWL1D: cpwl_forms, CPWLMesh: cpwl_mesh_forms,
+             Transformer: transformer_forms}
 
 
 def _describe(model) -> str:
@@ -53,6 +55,8 @@ def _describe(model) -> str:
         return f"a maxout net (widths {s['widths']}, rank <= {s['max_rank']})"
     if isinstance(model, ReLUNet):
         return f"a ReLU net (widths {s['widths']})"
+    if isinstance(model, CPWLMesh):
+        return f"a CPWL function on a mesh of {s['simplices']} simplices in R^{s['input_dim']}"
     return f"a CPWL function of one variable ({s.get('breakpoints')} breakpoints)"
 
 
@@ -63,7 +67,7 @@ def _box_text(box) -> str:
 def _check_inputs(a, b, domain):
     for name, m in (("a", a), ("b", b)):
         if type(m) not in EXECUTORS:
-            raise InputError(f"expected a maxout, relu, cpwl1d or transformer model, got {getattr(m, 'kind', m)}",
+            raise InputError(f"expected a maxout, relu, cpwl1d, cpwl or transformer model, got {getattr(m, 'kind', m)}",
                              path=name)
     if a.input_dim != b.input_dim:
         raise InputError(f"the models read {a.input_dim} and {b.input_dim} inputs", path="b.input_dim")
@@ -71,6 +75,9 @@ def _check_inputs(a, b, domain):
         raise InputError(f"the models have {a.output_dim} and {b.output_dim} outputs", path="b")
     if domain.dim != a.input_dim:
         raise InputError(f"expected a domain of dimension {a.input_dim}, got {domain.dim}", path="domain")
+    for m in (a, b):
+        if isinstance(m, CPWLMesh):
+            m.check_domain(domain)
 
 
 def prove_equivalence(a, b, domain, *, complete: bool = False, executor=None, max_cells=None) -> Proof:
@@ -101,6 +108,7 @@ def prove_equivalence(a, b, domain, *, complete: bool = False, executor=None, ma
         box_cert["duals"] = [[[format_rational(v) for v in y] for y in pair] for pair in duals]
         lemma = (f"D is contained in the box {_box_text(box)} (LP duality: for each i, y >= 0 with A^T y = -e_i "
                  "and y' >= 0 with A^T y' = e_i bound x_i below and above); the inputs range over it")
+    extra_points = list(extra_points) + _mesh_points(a, b, domain)
     registry = Registry(box)
     box_cert["box"] = [[format_rational(lo), format_rational(hi)] for lo, hi in box]
     proof.add(Step(lemma, "domain-box", box_cert, PROVED))
@@ -122,6 +130,20 @@ def prove_equivalence(a, b, domain, *, complete: bool = False, executor=None, ma
               "the layers do not correspond up to the order and duplication of pieces and units")
     return _fallback(a, b, domain, box, registry, ctx_a.hints + ctx_b.hints, executor, max_cells, proof, reason,
                      extra_points)
+
+
+def _mesh_points(a, b, domain, limit: int = 256) -> list:
+    """Candidate counterexamples of a CPWL function on a mesh: its vertices in D, then the
+    centroids of its simplices in D (where a changed vertex value shows)."""
+    pts = []
+    for m in (a, b):
+        if isinstance(m, CPWLMesh):
+            pts += [v for v in m.vertices if domain.contains(v)]
+            for s in m.simplices:
+                c = [sum(m.vertices[i][k] for i in s) / len(s) for k in range(m.input_dim)]
+                if domain.contains(c):
+                    pts.append(c)
+    return pts[:limit]
 
 
 def _form_text(f) -> str:

@@ -1,0 +1,235 @@
+"""The lattice form of a CPWL function on a simplicial mesh, in any dimension (Paper A, Thm 4.2).
+
+Tarela-Martinez / Ovchinnikov (THEORY.md section 2): with ``l_k`` the affine piece of f on
+simplex k (equal pieces merged),
+
+    f(x) = max_i min_(j in S_i) l_j(x),   S_i = {j : l_j >= l_i on simplex i},
+
+one term per simplex, on a convex support. Everything is decided at vertices, exactly:
+on simplex k, ``l_j >= f`` (``<= f``) iff it holds at the d + 1 vertices of k, since both
+sides are affine there and ``f = l_k`` takes the vertex values. So the table ``l_j(v)`` vs
+``f(v)`` over pieces j and vertices v decides every set.
+
+Why it is f, simplex by simplex (the facts the prover records and the checker re-checks):
+
+* *lower*: some term t has every piece ``>= f`` at the vertices of k, so ``min_t >= f``
+  on k (and the max of the terms too);
+* *upper*: for every term t, some piece ``j in S_t`` has ``l_j <= f`` at the vertices of k,
+  so ``min_t <= f`` on k; where no single piece does, a convex combination
+  ``sum_j w_j l_j <= f`` at the vertices does (it exists by LP duality whenever
+  ``min_t <= f`` on k, which Ovchinnikov's theorem gives on a convex support).
+
+Fewer and smaller terms do as well, as long as both facts still hold: each ``S_i`` is
+reduced greedily to pieces whose *upper* facts cover every simplex (a set cover), and
+then only as many terms are kept as the *lower* facts need (a greedy cover of the simplices
+by the terms whose pieces all lie above f on them; a term t serves simplex k iff t is a
+subset of ``S_k``). :func:`lattice_forms` reports both sizes (Ovchinnikov's and the reduced).
+
+>>> from symrel.models import CPWLMesh
+>>> f = CPWLMesh([[0, 0], [2, 0], [0, 2], [2, 2], [1, 1]],
+...              [[0, 1, 4], [1, 3, 4], [3, 2, 4], [2, 0, 4]], [[0], [0], [0], [0], [1]])   # a pyramid
+>>> (lat,) = lattice_forms(f)
+>>> len(lat.pieces), lat.terms, lat.sizes()["ovchinnikov"]
+(4, [[0, 1, 2, 3]], {'terms': 4, 'pieces': 16})
+>>> net = cpwl_mesh_to_maxout(f)
+>>> all(net(x) == f(x) for x in ([0, 0], ["1/2", "1/3"], [1, 1], ["3/2", 1]))
+True
+
+Cost: O(P V d) exact operations for the table (P pieces, V vertices), O(P n) bit-set
+tests for the sets (n simplices), and the greedy covers, O(terms x |S| x rounds) bit-set
+operations; a small exact LP only for a (term, simplex) pair no single piece covers.
+"""
+
+from __future__ import annotations
+
+import itertools
+from math import isqrt
+from dataclasses import dataclass, field
+
+from ..errors import InputError
+from ..exact import Q, Rational, feasibility
+from .cpwl_mesh import CPWLMesh
+from .maxout import MaxoutLayer, MaxoutNet, MaxoutUnit
+
+ZERO = Q(0)
+
+
+@dataclass
+class Lattice:
+    """``f_o = max_t min_(j in terms[t]) l_j`` for one output o of a mesh function.
+
+    ``pieces[j] = (a, c)`` is ``l_j(x) = a . x + c``; ``lower[k]`` a term whose pieces are
+    all ``>= f`` on simplex k; ``combos[(t, k)]`` the weights ``[(j, w_j), ..]`` of a convex
+    combination of term t's pieces that is ``<= f`` on simplex k, for the pairs no single
+    piece covers. ``ovchinnikov`` holds the sizes before the reduction."""
+
+    output: int
+    pieces: list[tuple[list[Rational], Rational]]
+    terms: list[list[int]]
+    lower: list[int]
+    combos: dict = field(default_factory=dict)
+    ovchinnikov: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        """The recorded form (a certificate's ``lattice`` entry): canonical rationals."""
+        from ..exact import format_rational as r
+
+        return {"output": self.output, "pieces": [[[r(v) for v in a], r(c)] for a, c in self.pieces],
+                "terms": [list(t) for t in self.terms], "lower": list(self.lower),
+                "combos": [[t, k, [[j, r(w)] for j, w in ws]] for (t, k), ws in sorted(self.combos.items())]}
+
+    def sizes(self) -> dict:
+        return {"pieces": len(self.pieces), "terms": len(self.terms),
+                "term_pieces": sum(len(t) for t in self.terms), "max_term": max(len(t) for t in self.terms),
+                "ovchinnikov": dict(self.ovchinnikov)}
+
+
+def _value(piece, x) -> Rational:
+    a, c = piece
+    total = c
+    for ai, xi in zip(a, x):
+        total += ai * xi
+    return total
+
+
+def _pair_weight(u, w):
+    """A weight s in [0, 1] with ``s u_v + (1 - s) w_v <= 0`` for every v, or None."""
+    lo, hi = ZERO, Q(1)
+    for a, b in zip(u, w):          # s (a - b) <= -b
+        if a == b:
+            if b > 0:
+                return None
+        elif a > b:
+            hi = min(hi, -b / (a - b))
+        else:
+            lo = max(lo, -b / (a - b))
+    return lo if lo <= hi else None
+
+
+def _combination(cands, diffs, k):
+    """Weights on pieces ``cands`` whose combination is ``<= f`` at the vertices of simplex
+    k (``diffs[j]`` = ``l_j - f`` there): a pair first, else the exact LP; or None."""
+    for j1, j2 in itertools.combinations(cands, 2):
+        s = _pair_weight(diffs[j1], diffs[j2])
+        if s is not None:
+            return [(j1, s), (j2, 1 - s)] if s not in (0, 1) else [(j1 if s == 1 else j2, Q(1))]
+    if not cands:
+        return None
+    n = len(cands)
+    A = [[-Q(1) if c == r else ZERO for c in range(n)] for r in range(n)]
+    A += [[diffs[j][v] for j in cands] for v in range(len(diffs[cands[0]]))]
+    res = feasibility(A, [ZERO] * len(A), [[Q(1)] * n], [Q(1)])
+    if not res.feasible:
+        return None
+    return [(j, w) for j, w in zip(cands, res.point) if w]
+
+
+def lattice_forms(f: CPWLMesh) -> list[Lattice]:
+    """The reduced lattice form of each output of f (module docstring)."""
+    return [_lattice(f, o) for o in range(f.output_dim)]
+
+
+def _lattice(f: CPWLMesh, o: int) -> Lattice:
+    n, V = len(f.simplices), len(f.vertices)
+    pieces, piece_of = [], []
+    seen: dict[tuple, int] = {}
+    for per_output in f.pieces():
+        a, c = per_output[o]
+        piece_of.append(seen.setdefault((tuple(a), c), len(pieces)))
+        if piece_of[-1] == len(pieces):
+            pieces.append((list(a), c))
+    fv = [y[o] for y in f.values]
+    P = len(pieces)
+    diff_at = [[_value(p, x) - fv[v] for v, x in enumerate(f.vertices)] for p in pieces]
+    above = [sum(1 << v for v in range(V) if row[v] >= 0) for row in diff_at]
+    below = [sum(1 << v for v in range(V) if row[v] <= 0) for row in diff_at]
+    smask = [sum(1 << v for v in s) for s in f.simplices]
+    cover = [sum(1 << k for k in range(n) if below[j] & smask[k] == smask[k]) for j in range(P)]
+    sets: dict[tuple, None] = {}
+    for k in range(n):
+        sets.setdefault(tuple(j for j in range(P) if above[j] & smask[k] == smask[k]), None)
+    ovchinnikov = {"terms": n, "pieces": sum(sum(1 for j in range(P) if above[j] & smask[k] == smask[k])
+                                               for k in range(n))}
+    full = (1 << n) - 1
+    reduced: dict[tuple, dict] = {}
+    for S in sets:
+        chosen, need, combos = [], full, {}
+        while need:
+            best = max(S, key=lambda j: (cover[j] & need).bit_count())
+            if not cover[best] & need:
+                break
+            chosen.append(best)
+            need &= ~cover[best]
+        for k in (k for k in range(n) if need >> k & 1):
+            local = {j: [diff_at[j][v] for v in f.simplices[k]] for j in S}
+            cands = [j for j in S if min(local[j]) < 0]
+            weights = _combination(cands, local, k)
+            if weights is None:
+                raise InputError(f"the lattice form fails on simplex {k}: no piece of the term of a simplex with the "
+                                 f"pieces {list(S)} lies below f there (is the support convex?)", path=f"simplices[{k}]")
+            combos[k] = weights
+            chosen += [j for j, _ in weights if j not in chosen]
+        key = tuple(sorted(set(chosen)))
+        if key not in reduced or len(combos) < len(reduced[key]):
+            reduced[key] = combos
+    # keep few terms: a greedy cover of the simplices by the terms whose pieces all lie
+    # above f on them (a term t serves simplex k iff t is a subset of S_k)
+    above_cover = [sum(1 << k for k in range(n) if above[j] & smask[k] == smask[k]) for j in range(P)]
+    serves = {}
+    for key in reduced:
+        m = full
+        for j in key:
+            m &= above_cover[j]
+        serves[key] = m
+    kept: list[tuple] = []
+    need = full
+    while need:
+        key = max(serves, key=lambda t: ((serves[t] & need).bit_count(), -len(t)))
+        kept.append(key)
+        need &= ~serves[key]
+    kept.sort(key=lambda t: (len(t), t))
+    lower = []
+    for k in range(n):
+        lower.append(next(t for t, key in enumerate(kept) if serves[key] >> k & 1))
+    combos = {(t, k): w for t, key in enumerate(kept) for k, w in reduced[key].items()}
+    return Lattice(o, pieces, [list(t) for t in kept], lower, combos, ovchinnikov)
+
+
+def lattice_to_maxout(lattices: list[Lattice], input_dim: int) -> MaxoutNet:
+    """The maxout net of lattice forms (``min = -max(-.)``): layer 1 has one unit
+    ``g_t = max_(j in S_t) (-l_j)`` per term; the output ``max_t (-g_t)`` is one more layer,
+    or, when there are more terms than ``k = max(largest term, ceil(sqrt(terms)))``, two:
+    maxima of groups of at most k terms, then their maximum. (A Transformer compiled from
+    it needs ``max rank + 1`` tokens, so the group size keeps that small.)"""
+    units, owner = [], []
+    for lat in lattices:
+        for term in lat.terms:
+            units.append(MaxoutUnit([[-a for a in lat.pieces[j][0]] for j in term], [-lat.pieces[j][1] for j in term],
+                                    input_dim=input_dim))
+            owner.append(lat.output)
+    q = len(units)
+    widest = max(len(t) for lat in lattices for t in lat.terms)
+    k = max(widest, max(isqrt(len(lat.terms) - 1) + 1 for lat in lattices), 2)
+    grouped = any(len(lat.terms) > k for lat in lattices)
+    groups, group_owner = [], []
+    for lat in lattices:
+        mine = [t for t in range(q) if owner[t] == lat.output]
+        size = k if grouped else len(mine)
+        for g in range(0, len(mine), size):
+            groups.append(mine[g:g + size])
+            group_owner.append(lat.output)
+    second = MaxoutLayer([MaxoutUnit([[Q(-1) if u == t else ZERO for u in range(q)] for t in group],
+                                     [ZERO] * len(group), input_dim=q) for group in groups])
+    if not grouped:
+        return MaxoutNet(input_dim, [MaxoutLayer(units), second])
+    r = len(groups)
+    third = MaxoutLayer([MaxoutUnit([[Q(1) if u == g else ZERO for u in range(r)] for g in range(r) if group_owner[g] == lat.output],
+                                    [ZERO] * sum(1 for g in group_owner if g == lat.output), input_dim=r)
+                         for lat in lattices])
+    return MaxoutNet(input_dim, [MaxoutLayer(units), second, third])
+
+
+def cpwl_mesh_to_maxout(f: CPWLMesh) -> MaxoutNet:
+    """The two-layer maxout net of the reduced lattice form of f; equal to f on its support
+    (when convex; the prover re-checks it simplex by simplex)."""
+    return lattice_to_maxout(lattice_forms(f), f.input_dim)
