@@ -195,5 +195,5 @@ def _violation(domain, a, c):
             return None
         return [lo_ if ai > 0 else hi_ for ai, (lo_, hi_) in zip(a, domain.bounds)]
     A, b = domain.halfspaces()
-    res = feasibility(list(A) + [[-ai for ai in a]], list(b) + [c], strict=[False] * len(A) + [True])
+    res = feasibility(list(A) + [list(a)], list(b) + [-c], strict=[False] * len(A) + [True])
     return res.point if res.feasible else None

@@ -15,6 +15,7 @@ from .certify import certify_regions
 from .count import RegionCount, count_regions, merge_linear_regions
 from .enumerate_cells import Cell, Enumeration, enumerate_cells
 from .equivalence import decide_equivalence
+from .net_to_cpwl_mesh import net_to_cpwl_mesh
 from .sawtooth import depth_table, sawtooth_transformer
 from .slices import restrict_to_affine_slice
 from .symbolic import piecewise_view
@@ -29,6 +30,7 @@ __all__ = [
     "depth_table",
     "enumerate_cells",
     "merge_linear_regions",
+    "net_to_cpwl_mesh",
     "piecewise_view",
     "restrict_to_affine_slice",
     "sawtooth_transformer",

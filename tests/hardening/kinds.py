@@ -14,6 +14,8 @@ RELU = {"symrel": 1, "kind": "relu", "input_dim": 1,
         "layers": [{"W": [[2], [2]], "b": [0, -1], "activation": "relu"},
                    {"W": [[1, -2]], "b": [0], "activation": "none"}]}
 CPWL1D = {"symrel": 1, "kind": "cpwl1d", "x": [0, "1/2", 1], "y": [0, 1, 0]}
+CPWL = {"symrel": 1, "kind": "cpwl", "input_dim": 2, "vertices": [[0, 0], [1, 0], [0, 1], [1, 1]],
+        "simplices": [[0, 1, 2], [1, 3, 2]], "values": [[0, 1], [1, "1/2"], [1, 0], ["1/2", -1]]}
 TRANSFORMER = {
     "symrel": 1, "kind": "transformer", "input_dim": 1, "width": 2, "tokens": 2,
     "embedding": {"input_rows": [0], "offsets": [[0, 1], [0, -1]]},
@@ -45,7 +47,7 @@ RELATION_FEATURES = {"symrel": 1, "kind": "relation-features", "phi": RELU,
                              "layers": [{"W": [[1]], "b": [0], "activation": "none"}]}}
 
 SAMPLES = {
-    "maxout": MAXOUT, "relu": RELU, "cpwl1d": CPWL1D, "transformer": TRANSFORMER,
+    "maxout": MAXOUT, "relu": RELU, "cpwl1d": CPWL1D, "cpwl": CPWL, "transformer": TRANSFORMER,
     "box": BOX, "polytope": POLYTOPE, "points": POINTS, "values": VALUES,
     "preorder": PREORDER, "retrieval": RETRIEVAL, "relation": RELATION,
     "relation-features": RELATION_FEATURES,

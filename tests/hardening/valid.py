@@ -139,6 +139,25 @@ def relation(draw):
 
 
 @st.composite
+def cpwl(draw):
+    """A Freudenthal grid on a box with random vertex values (conforming by construction)."""
+    from symrel.fileformat import to_json
+    from symrel.models import freudenthal_mesh
+
+    d = draw(st.integers(1, 3))
+    steps = [draw(st.integers(1, 3 if d < 3 else 1)) for _ in range(d)]
+    lows = [draw(st.fractions(-10, 10, max_denominator=10)) for _ in range(d)]
+    widths = [draw(st.fractions(1, 10, max_denominator=10)) for _ in range(d)]
+    m = draw(st.integers(1, 2))
+    n = 1
+    for s in steps:
+        n *= s + 1
+    values = [draw(vector(m)) for _ in range(n)]
+    f = freudenthal_mesh([[str(lo), str(lo + w)] for lo, w in zip(lows, widths)], steps, values)
+    return to_json(f)
+
+
+@st.composite
 def relation_features(draw):
     phi, psi = draw(relu()), draw(relu())
     out = len(phi["layers"][-1]["b"])
@@ -149,7 +168,7 @@ def relation_features(draw):
 
 
 VALID = {
-    "maxout": maxout(), "relu": relu(), "cpwl1d": cpwl1d(), "transformer": transformer(),
+    "maxout": maxout(), "relu": relu(), "cpwl1d": cpwl1d(), "cpwl": cpwl(), "transformer": transformer(),
     "box": box(), "polytope": polytope(), "points": points(), "values": points("y", "values"),
     "preorder": preorder(), "retrieval": retrieval(), "relation": relation(),
     "relation-features": relation_features(),

@@ -15,7 +15,7 @@ from ..common import add_json_flag, print_json
 
 def register(sub):
     p = sub.add_parser("compile", help="compile a maxout/ReLU/CPWL model into a hardmax Transformer (Thm 3.1)")
-    p.add_argument("model", help="model file (maxout, relu or cpwl1d)")
+    p.add_argument("model", help="model file (maxout, relu, cpwl1d or cpwl)")
     p.add_argument("--domain", required=True, help="domain file (a box)")
     p.add_argument("-o", "--output", required=True, help="Transformer file to write (atomically)")
     p.add_argument("--margin", default="0", help="enlarge every gating bound B by this rational (default 0)")
@@ -28,7 +28,7 @@ def run(args) -> int:
 
     model = load_model(args.model)
     if model.kind == "transformer":
-        raise InputError("expected a maxout, relu or cpwl1d model, got a transformer", path="kind").in_file(args.model)
+        raise InputError("expected a maxout, relu, cpwl1d or cpwl model, got a transformer", path="kind").in_file(args.model)
     domain = load_domain(args.domain)
     margin = rational(args.margin, path="--margin")
     try:

@@ -1,29 +1,53 @@
-"""``symrel convert MODEL.json --to maxout -o OUT.json``."""
+"""``symrel convert MODEL.json --to maxout -o OUT.json`` and
+``symrel convert NET.json --to cpwl --domain D.json -o OUT.json``.
+
+``--to maxout``: the maxout form of a ReLU net, a CPWL function of one variable or a CPWL
+function on a mesh (its lattice form). ``--to cpwl``: the exact mesh of a ReLU or maxout
+net on a 1-D or 2-D domain (its linear cells, triangulated), equal to the net there.
+"""
 
 from __future__ import annotations
 
-from ...fileformat import load_model, save
+from ...errors import InputError
+from ...fileformat import load_domain, load_model, save
 from ...models import to_maxout
 
 
 def register(sub):
-    p = sub.add_parser("convert", help="convert a model (relu, cpwl1d) to its maxout form")
+    p = sub.add_parser("convert", help="convert a model (relu, cpwl1d, cpwl) to its maxout form, or a relu/maxout "
+                                       "net to a cpwl mesh on a domain")
     p.add_argument("model")
-    p.add_argument("--to", required=True, choices=["maxout"], help="target kind")
+    p.add_argument("--to", required=True, choices=["maxout", "cpwl"], help="target kind")
+    p.add_argument("--domain", help="domain file (with --to cpwl: the box or polytope the mesh covers)")
     p.add_argument("-o", "--output", required=True, help="output file (written atomically)")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
     model = load_model(args.model)
+    if args.to == "cpwl":
+        return _to_cpwl(model, args)
     try:
         out = to_maxout(model)
-    except Exception as err:  # InputError: the kind has no maxout form
-        from ...errors import InputError
-
-        if isinstance(err, InputError):
-            raise err.in_file(args.model) from None
-        raise
+    except InputError as err:   # the kind has no maxout form
+        raise err.in_file(args.model) from None
     save(out, args.output)
     print(f"wrote {args.output} ({out.kind}, widths {out.widths})")
+    return 0
+
+
+def _to_cpwl(model, args) -> int:
+    from ...regions import net_to_cpwl_mesh
+
+    if args.domain is None:
+        raise InputError("--to cpwl needs the domain the mesh covers", path="--domain")
+    if model.kind not in ("relu", "maxout"):
+        raise InputError(f"--to cpwl converts relu and maxout nets, got {model.kind}", path="kind").in_file(args.model)
+    domain = load_domain(args.domain)
+    try:
+        out = net_to_cpwl_mesh(model, domain)
+    except InputError as err:
+        raise err.in_file(args.domain) from None
+    save(out, args.output)
+    print(f"wrote {args.output} (cpwl, {len(out.simplices)} simplices, {len(out.vertices)} vertices)")
     return 0

@@ -9,7 +9,7 @@ from ..common import add_json_flag, fmt, parse_point, print_json
 
 def register(sub):
     p = sub.add_parser("eval", help="evaluate a model exactly at one point or a batch")
-    p.add_argument("model", help="model file (maxout, relu, cpwl1d, transformer, or relation-features with --part)")
+    p.add_argument("model", help="model file (maxout, relu, cpwl1d, cpwl, transformer, or relation-features with --part)")
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--input", help="one point, comma-separated rationals (e.g. 1/2,-1/4)")
     g.add_argument("--inputs", help="a points file")

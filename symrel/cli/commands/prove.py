@@ -18,7 +18,7 @@ from ..common import add_json_flag, print_json
 
 def register(sub):
     p = sub.add_parser("prove", help="prove A(x) = B(x) for all x in a domain, layer by layer")
-    p.add_argument("a", help="first model (maxout, relu, cpwl1d or transformer)")
+    p.add_argument("a", help="first model (maxout, relu, cpwl1d, cpwl or transformer)")
     p.add_argument("b", help="second model")
     p.add_argument("--domain", required=True, help="domain file (a box)")
     p.add_argument("--report", help="write a Markdown report of the proof")

@@ -20,7 +20,7 @@ from ..common import add_json_flag, print_json
 
 def register(sub):
     p = sub.add_parser("regions", help="count linear or activation regions exactly over a domain")
-    p.add_argument("model", help="model file (maxout, relu, cpwl1d, hardmax transformer)")
+    p.add_argument("model", help="model file (maxout, relu, cpwl1d, cpwl, hardmax transformer)")
     p.add_argument("--domain", required=True, help="domain file (box or polytope)")
     p.add_argument("--kind", choices=("linear", "activation"), default="linear", help="which count (default: linear)")
     p.add_argument("--plot", help="draw the regions (1-D or 2-D input, or a --slice) to this .png/.svg/.pdf file")

@@ -1,0 +1,77 @@
+"""Certificates of CPWL functions on meshes: accepted, and every tampering rejected."""
+
+import copy
+import json
+import random
+
+import pytest
+
+from symrel.certificates.io import certificate_of
+from symrel.checking import CertificateError, check_certificate
+from symrel.compiler import compile_model
+from symrel.exact import Q
+from symrel.models import Box, freudenthal_mesh
+from symrel.prover import prove_equivalence
+from symrel.statements.tamper import altered, numbers_in
+
+
+@pytest.fixture(scope="module")
+def cert():
+    rng = random.Random(11)
+    f = freudenthal_mesh([[0, 1], [0, 1]], [2, 2], lambda x: [Q(rng.randint(-9, 9), rng.randint(1, 3))])
+    D = Box([[0, "1/2"], [0, 1]])
+    proof = prove_equivalence(f, compile_model(f, D).transformer, D)
+    assert proof.result == "proved"
+    return json.loads(json.dumps(certificate_of(proof)))
+
+
+def _lattice_step(cert):
+    return next(i for i, s in enumerate(cert["steps"]) if s["rule"] == "cpwl-mesh-lattice")
+
+
+def test_certificate_checks(cert):
+    assert check_certificate(cert)["result"] == "checked"
+
+
+def test_altered_lattice_numbers_are_rejected(cert):
+    k = _lattice_step(cert)
+    paths = [p for p, _ in numbers_in(cert) if p.startswith(f"steps[{k}]")]
+    assert len(paths) > 20
+    for path in random.Random(0).sample(paths, 40):
+        with pytest.raises(CertificateError):
+            check_certificate(altered(cert, path, "1/1000000"))
+
+
+@pytest.mark.parametrize("change", ["drop_step", "status", "drop_facet", "drop_term_piece", "lower", "support_min"])
+def test_structural_tampering_is_rejected(cert, change):
+    bad = copy.deepcopy(cert)
+    k = _lattice_step(bad)
+    step = bad["steps"][k]
+    lat = step["certificate"]["lattice"][0]
+    if change == "drop_step":
+        del bad["steps"][k]
+    elif change == "status":
+        step["status"] = "open"
+    elif change == "drop_facet":
+        del step["certificate"]["support"][0]
+    elif change == "drop_term_piece":
+        t = max(range(len(lat["terms"])), key=lambda t: len(lat["terms"][t]))
+        lat["terms"][t] = lat["terms"][t][1:]
+    elif change == "lower":      # a lower term that does not lie above f on that simplex
+        n = len(lat["lower"])
+        bad_k = next((s, t) for s in range(n) for t in range(len(lat["terms"])) if t != lat["lower"][s])
+        lat["lower"][bad_k[0]] = bad_k[1]
+        if check_ok(bad):
+            pytest.skip("that term happens to lie above f there too")
+    elif change == "support_min":
+        step["certificate"]["support"][0][2] = "-1"
+    with pytest.raises(CertificateError):
+        check_certificate(bad)
+
+
+def check_ok(c):
+    try:
+        check_certificate(c)
+        return True
+    except CertificateError:
+        return False

@@ -1,0 +1,92 @@
+"""The command line on cpwl files: eval, info, convert, compile, prove, check-certificate,
+regions; bad meshes refused with exit 2 and one line naming the simplex."""
+
+import json
+
+import pytest
+
+SQUARE = {"symrel": 1, "kind": "cpwl", "input_dim": 2, "vertices": [[0, 0], [1, 0], [0, 1], [1, 1]],
+          "simplices": [[0, 1, 2], [1, 3, 2]], "values": [[0], [1], [1], ["1/2"]]}
+BOX = {"symrel": 1, "kind": "box", "bounds": [[0, 1], [0, 1]]}
+RELU = {"symrel": 1, "kind": "relu", "input_dim": 2,
+        "layers": [{"W": [[1, -1], [1, 1]], "b": [0, "-1/2"], "activation": "relu"},
+                   {"W": [[1, -2]], "b": [0], "activation": "none"}]}
+
+
+@pytest.fixture
+def files(tmp_path):
+    out = {}
+    for name, obj in (("f", SQUARE), ("box", BOX), ("relu", RELU)):
+        out[name] = tmp_path / f"{name}.json"
+        out[name].write_text(json.dumps(obj))
+    return out
+
+
+def test_eval_info_convert(files, run_cli, tmp_path):
+    assert run_cli("eval", files["f"], "--input", "3/4,3/4")[:2] == (0, "3/4\n")
+    code, out, _ = run_cli("info", files["f"], "--json")
+    assert code == 0 and json.loads(out)["simplices"] == 2
+    code, out, _ = run_cli("convert", files["f"], "--to", "maxout", "-o", tmp_path / "m.json")
+    assert code == 0 and json.loads((tmp_path / "m.json").read_text())["kind"] == "maxout"
+    assert run_cli("eval", tmp_path / "m.json", "--input", "3/4,3/4")[:2] == (0, "3/4\n")
+
+
+def test_compile_prove_check(files, run_cli, tmp_path):
+    T, C = tmp_path / "T.json", tmp_path / "C.json"
+    assert run_cli("compile", files["f"], "--domain", files["box"], "-o", T)[0] == 0
+    code, out, err = run_cli("prove", files["f"], T, "--domain", files["box"], "--certificate", C)
+    assert code == 0, err
+    assert run_cli("check-certificate", C)[0] == 0
+
+
+def test_relu_to_cpwl_round_trip(files, run_cli, tmp_path):
+    """ReLU net -> cpwl on a box -> maxout -> Transformer, proved equal to the ReLU net."""
+    mesh, T = tmp_path / "mesh.json", tmp_path / "T.json"
+    code, out, err = run_cli("convert", files["relu"], "--to", "cpwl", "--domain", files["box"], "-o", mesh)
+    assert code == 0, err
+    assert json.loads(mesh.read_text())["kind"] == "cpwl"
+    assert run_cli("compile", mesh, "--domain", files["box"], "-o", T)[0] == 0
+    code, out, err = run_cli("prove", files["relu"], T, "--domain", files["box"])
+    assert code == 0, err
+
+
+def test_changed_vertex_is_refuted(files, run_cli, tmp_path):
+    T = tmp_path / "T.json"
+    run_cli("compile", files["f"], "--domain", files["box"], "-o", T)
+    bad = dict(SQUARE, values=[[0], [1], [1], ["500001/1000000"]])
+    g = tmp_path / "g.json"
+    g.write_text(json.dumps(bad))
+    code, out, err = run_cli("prove", g, T, "--domain", files["box"], "--counterexample", tmp_path / "x.json")
+    assert code == 1 and "counterexample" in err
+
+
+BAD = {
+    "overlapping": ({"simplices": [[0, 1, 2], [1, 3, 2], [0, 1, 3]]}, "simplices[2]", "overlap"),
+    "hanging vertex": ({"vertices": [[0, 0], [2, 0], [0, 2], [1, 1], [2, 2]], "simplices": [[0, 1, 2], [1, 4, 3], [3, 4, 2]],
+                        "values": [[0]] * 5}, "simplices[0]", "hanging vertex"),
+    "degenerate": ({"vertices": [[0, 0], [1, 1], [2, 2], [0, 1]], "simplices": [[0, 1, 2], [0, 1, 3]]},
+                   "simplices[0]", "degenerate"),
+    "values of different lengths": ({"values": [[0], [1, 2], [1], [0]]}, "values[1]", "output dimension"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD))
+@pytest.mark.parametrize("command", ["eval", "info", "compile"])
+def test_bad_meshes_exit_2_in_one_line(name, command, run_cli, tmp_path, files):
+    change, where, what = BAD[name]
+    f = tmp_path / "bad.json"
+    f.write_text(json.dumps({**SQUARE, **change}))
+    args = {"eval": ["eval", f, "--input", "0,0"], "info": ["info", f],
+            "compile": ["compile", f, "--domain", files["box"], "-o", tmp_path / "T.json"]}[command]
+    code, out, err = run_cli(*args)
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1, err
+    assert str(f) in lines[0] and where in lines[0] and what in lines[0]
+    assert not (tmp_path / "T.json").exists()
+
+
+def test_domain_outside_support_exit_2(files, run_cli, tmp_path):
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps({"symrel": 1, "kind": "box", "bounds": [[0, 2], [0, 1]]}))
+    code, out, err = run_cli("compile", files["f"], "--domain", big, "-o", tmp_path / "T.json")
+    assert code == 2 and "not inside the support" in err and str(big) in err
