@@ -24,7 +24,7 @@ of the point's grid cell (about one).
 from __future__ import annotations
 
 from ..errors import DimensionError, InputError
-from ..exact import Matrix, Q, Rational, affine_range_on_box, columns, feasibility, from_columns, rational, rational_str
+from ..exact import Matrix, Q, Rational, affine_range_on_box, columns, feasibility, from_columns, rational, rational_str, zeros
 from .base import Model, as_batch, check_dim, require_seq
 from .mesh_check import check_mesh, mesh_index, simplices_of
 
@@ -105,11 +105,11 @@ class CPWLMesh(Model):
             outs.append(self.interpolate(k, x))
         return from_columns(outs, self.output_dim)
 
-    def evaluate_batch(self, points, *, path: str = "inputs") -> Matrix:
-        """As :meth:`Model.evaluate_batch`; a point outside the support is refused,
-        named by ``path``."""
-        X = as_batch(points, self.input_dim, path=path)
-        return self._evaluate_batch(X, path) if X.shape[1] else from_columns([], self.output_dim)
+    def evaluate_matrix(self, points, *, path: str = "inputs", exact_floats: bool = False) -> Matrix:
+        """As :meth:`Model.evaluate_matrix`; a point outside the support is refused, named
+        by ``path``."""
+        X = as_batch(points, self.input_dim, path=path, exact_floats=exact_floats)
+        return self._evaluate_batch(X, path) if X.shape[1] else zeros(self.output_dim, 0)
 
     # -- the affine pieces ----------------------------------------------------------------
     def pieces(self) -> list[list[tuple[list[Rational], Rational]]]:

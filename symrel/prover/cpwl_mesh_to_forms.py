@@ -23,10 +23,10 @@ table (P pieces, V vertices) and bit-set tests, then the maxout execution of g.
 from __future__ import annotations
 
 from ..exact import affine_range_on_box, format_rational
+from ..exact.forms import AffineForm
 from ..models import CPWLMesh, lattice_forms, lattice_to_maxout
 from ..certificates import PROVED
 from .execution import Context, Obstacle
-from .forms import Form
 from .maxout_to_forms import maxout_forms
 
 
@@ -36,7 +36,7 @@ def support_minima(f: CPWLMesh, box) -> list[list]:
     return [[k, i, affine_range_on_box(a, c, box)[0]] for a, c, k, i in f.support_halfspaces()]
 
 
-def cpwl_mesh_forms(f: CPWLMesh, ctx: Context) -> list[Form]:
+def cpwl_mesh_forms(f: CPWLMesh, ctx: Context) -> list[AffineForm]:
     """The outputs of f as forms (through its lattice form, after the lattice lemma)."""
     box = ctx.registry.ranges[:f.input_dim]
     minima = support_minima(f, box)

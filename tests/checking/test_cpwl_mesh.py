@@ -12,7 +12,7 @@ from symrel.compiler import compile_model
 from symrel.exact import Q
 from symrel.models import Box, freudenthal_mesh
 from symrel.prover import prove_equivalence
-from symrel.statements.tamper import altered, numbers_in
+from symrel.mutation.tamper import altered, numbers_in
 
 
 @pytest.fixture(scope="module")
