@@ -297,11 +297,11 @@ def _cpwl_mesh(f, R, name):
     lattices = cert["lattice"]
     if len(lattices) != f.output_dim:
         R.fail(f"expected one lattice form per output ({f.output_dim})")
-    parsed = [_check_lattice(f, o, lat, R) for o, lat in enumerate(lattices)]
+    parsed = [_check_mesh_lattice(f, o, lat, R) for o, lat in enumerate(lattices)]
     return _maxout(lattice_to_maxout(parsed, f.input_dim), R, name)
 
 
-def _check_lattice(f, o, rec, R):
+def _check_mesh_lattice(f, o, rec, R):
     """The recorded lattice form of output o equals f on every simplex (vertex table)."""
     if rec.get("output") != o:
         R.fail(f"lattice {o}: expected output {o}")
