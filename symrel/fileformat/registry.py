@@ -28,6 +28,7 @@ WRITERS: dict[type, Callable] = {}
 # modules that register further kinds when imported
 _PLUGINS = (
     "symrel.fileformat.models_io",
+    "symrel.fileformat.sequence_io",
     "symrel.preorders.io",
     "symrel.relations.io",
     "symrel.certificates.io",

@@ -11,6 +11,16 @@ from .domain import Box, Domain, Polytope, polytope_box
 from .maxout import MaxoutLayer, MaxoutNet, MaxoutUnit
 from .relu import DenseLayer, ReLUNet
 from .relu_to_maxout import relu_to_maxout
+from .sequence import (
+    SequenceAttention,
+    SequenceHead,
+    SequenceLayer,
+    SequenceMLP,
+    SequenceTransformer,
+    Tie,
+    all_sequences,
+    count_sequences,
+)
 from .transformer import (
     Attention,
     AttentionHead,
