@@ -33,3 +33,38 @@ def run_cli(capsys):
 
 
 os.environ.setdefault("PYTHONHASHSEED", "0")
+
+
+# -- tracr programs, compiled once per session (jax compilation dominates their tests) ------
+TRACR_PROGRAMS = {
+    # name: (program factory, vocab, max_seq_len, causal)
+    "length": (lambda lib, rasp: lib.make_length(), (1, 2, 3), 4, False),
+    "hist": (lambda lib, rasp: lib.make_hist(), (1, 2, 3), 4, False),
+    "reverse": (lambda lib, rasp: lib.make_reverse(rasp.tokens), (1, 2, 3), 4, False),
+    "frac_prevs": (lambda lib, rasp: lib.make_frac_prevs(rasp.tokens == 1), (1, 2, 3), 4, True),
+    "sort": (lambda lib, rasp: lib.make_sort(rasp.tokens, rasp.tokens, max_seq_len=4, min_key=1), (1, 2, 3), 4, False),
+    "dyck": (lambda lib, rasp: lib.make_shuffle_dyck(["()"]), ("(", ")", "x"), 4, False),
+    "hist_small": (lambda lib, rasp: lib.make_hist(), (1, 2), 3, False),
+}
+
+
+@pytest.fixture(scope="session")
+def tracr_program():
+    """``tracr_program(name) -> (program, vocab, max_seq_len, causal, assembled model)``,
+    compiled once per session; skips without the tracr extra."""
+    pytest.importorskip("tracr")
+    from tracr.compiler import compiling, lib
+    from tracr.rasp import rasp
+
+    cache = {}
+
+    def get(name):
+        if name not in cache:
+            make, vocab, n, causal = TRACR_PROGRAMS[name]
+            program = make(lib, rasp)
+            model = compiling.compile_rasp_to_model(program, vocab=set(vocab), max_seq_len=n, causal=causal,
+                                                    compiler_bos="BOS")
+            cache[name] = (program, vocab, n, causal, model)
+        return cache[name]
+
+    return get

@@ -1,0 +1,177 @@
+"""Independent checker of tracr-audit certificates (THEORY.md section 8).
+
+The certificate embeds the imported model (a ``sequence-transformer``, with its sha256),
+the vocabulary V and length N, and the outputs of the RASP program on every input, as
+recorded by the audit (the checker does not run tracr: the claim is that the model
+decodes to *these* outputs). It checks, with rational arithmetic only:
+
+1. ``tracr-exhaustive-inputs``: the count is ``sum_n |V|^n`` (the inputs are all
+   sequences of length 1..N over V, shorter first, then in V's order);
+2. ``tracr-hardmax-outputs``: on every input, the exact hardmax evaluation of the model
+   decodes to the recorded output at every position (categorical: the unique largest
+   score is the recorded label; numerical: ``|h - r| <= f32_roundoff * |r|``);
+3. ``tracr-softmax-enclosures`` (at c = 1, and at the coldness upper point when present):
+   every recorded enclosure equals the one recomputed with the checker's exp bounds,
+   and decodes to the recorded output (categorical: the recorded label's lower end
+   beats every other upper end; numerical: inside the midpoints to the neighbours in
+   the claim's value set); a numerical error bound equals the recomputed one;
+4. ``tracr-softmax-fails``: the witness's enclosure at the lower point is recomputed and
+   some position certainly decodes to something else;
+5. ``tracr-coldness-bracket``: ``lower < upper`` are the factors of steps 3 and 4 and
+   ``(upper / lower)^8 <= 2``.
+
+Every step must be ``proved``, in this order; any other step is refused.
+"""
+
+from __future__ import annotations
+
+from ..exact import Q, rational
+from ..fileformat.sequence_io import label_from_json
+from ..models import SequenceTransformer, Tie, all_sequences, count_sequences
+from ..models.sequence_softmax import BITS, EXP_BITS, EXP_GRID, enclose
+from . import CertificateError, claim_checker
+
+try:  # the checker's own exp series (issue 15); until it lands, the prover's series
+    from .exp_bounds import exp_bounds
+except ImportError:  # pragma: no cover - depends on what is on main
+    from ..softmax.taylor import exp_bounds
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    return a == b
+
+
+def _num(r, where):
+    if r is None:
+        raise CertificateError(f"{where}: a numerical output of None matches no model output")
+    if isinstance(r, bool):
+        return Q(int(r))
+    if isinstance(r, float):
+        return rational(r, exact_floats=True)
+    return rational(r, path=where)
+
+
+def _agrees_softmax(model, enc, p, r, value_set, tol) -> bool:
+    if model.output == "numerical":
+        lo, hi = enc.interval(p, 0)
+        below = [u for u in value_set if u < r and r - u > tol * abs(r)]
+        above = [u for u in value_set if u > r and u - r > tol * abs(r)]
+        return (not below or lo > (r + max(below)) / 2) and (not above or hi < (r + min(above)) / 2)
+    idx = [i for i, lab in enumerate(model.output_labels) if _same(lab, r)]
+    return bool(idx) and all(enc.lo[p][idx[0]] > h for j, h in enumerate(enc.hi[p]) if j != idx[0])
+
+
+def _differs_softmax(model, enc, p, r, value_set, tol) -> bool:
+    if model.output == "numerical":
+        if r is None:
+            return True
+        lo, hi = enc.interval(p, 0)
+        below = [u for u in value_set if u < r and r - u > tol * abs(r)]
+        above = [u for u in value_set if u > r and u - r > tol * abs(r)]
+        return bool(below and hi < (r + max(below)) / 2) or bool(above and lo > (r + min(above)) / 2)
+    idx = [i for i, lab in enumerate(model.output_labels) if r is not None and _same(lab, r)]
+    return not idx or any(a > enc.hi[p][idx[0]] for j, a in enumerate(enc.lo[p]) if j != idx[0])
+
+
+def _enclosure(model, seq, factor, where, recorded):
+    enc = enclose(model, list(seq), exp_bounds, factor=factor, bits=BITS)
+    if enc.to_json() != recorded:
+        raise CertificateError(f"{where}: the recorded enclosure differs from the recomputed one")
+    return enc
+
+
+@claim_checker("tracr-audit")
+def check_tracr_audit(cert, inputs):
+    claim = cert["claim"]
+    model = inputs.get("model")
+    if not isinstance(model, SequenceTransformer):
+        raise CertificateError("inputs.model: expected a sequence-transformer")
+    if (claim.get("bits"), claim.get("exp_bits"), claim.get("exp_grid")) != (BITS, EXP_BITS, EXP_GRID):
+        raise CertificateError(f"claim: expected bits {BITS}, exp_bits {EXP_BITS}, exp_grid {EXP_GRID}")
+    if claim.get("output") != model.output:
+        raise CertificateError("claim.output: differs from the model's output kind")
+    tol = rational(claim["f32_roundoff"], path="claim.f32_roundoff")
+    if tol != Q(1, 2**24):
+        raise CertificateError("claim.f32_roundoff: expected 1/16777216")
+    vocab = [label_from_json(v, f"claim.vocab[{i}]") for i, v in enumerate(claim["vocab"])]
+    N = claim["max_seq_len"]
+    if not isinstance(N, int) or isinstance(N, bool) or not 1 <= N <= model.max_seq_len:
+        raise CertificateError(f"claim.max_seq_len: expected 1..{model.max_seq_len}")
+    if not vocab or sorted(vocab, key=lambda v: (type(v).__name__, v)) != vocab or len(set(map(repr, vocab))) != len(vocab):
+        raise CertificateError("claim.vocab: expected distinct labels in sorted order")
+    value_set = [rational(v, path="claim.value_set") for v in claim.get("value_set", [])]
+    steps = cert["steps"]
+    for i, s in enumerate(steps):
+        if s.get("status") != "proved":
+            raise CertificateError(f"steps[{i}]: status is {s.get('status')!r}, expected 'proved'")
+    rules = [s["rule"] for s in steps]
+    head = ["tracr-exhaustive-inputs", "tracr-hardmax-outputs", "tracr-softmax-enclosures"]
+    tails = ([], ["tracr-softmax-enclosures"], ["tracr-softmax-enclosures", "tracr-softmax-fails", "tracr-coldness-bracket"],
+             ["tracr-softmax-fails", "tracr-coldness-bracket"])
+    if rules[:3] != head or rules[3:] not in tails:
+        raise CertificateError(f"steps: expected the rules {head} then one of {[t for t in tails if t]}, got {rules}")
+    count = count_sequences(len(vocab), N)
+    if steps[0]["certificate"].get("count") != count:
+        raise CertificateError(f"steps[0].certificate.count: expected {count}")
+    seqs = list(all_sequences(vocab, N))
+    expected_json = steps[1]["certificate"]["expected"]
+    if not isinstance(expected_json, list) or len(expected_json) != count:
+        raise CertificateError(f"steps[1].certificate.expected: expected {count} outputs")
+    expected = []
+    for k, (seq, row) in enumerate(zip(seqs, expected_json)):
+        where = f"steps[1].certificate.expected[{k}]"
+        if not isinstance(row, list) or len(row) != len(seq):
+            raise CertificateError(f"{where}: expected {len(seq)} outputs")
+        row = [label_from_json(v, f"{where}[{p}]") for p, v in enumerate(row)]
+        if model.output == "numerical":
+            row = [_num(v, f"{where}[{p}]") for p, v in enumerate(row)]
+        for p, (r, s) in enumerate(zip(row, model.scores(list(seq)))):
+            h = model.decode_scores(s)
+            ok = abs(h - r) <= tol * abs(r) if model.output == "numerical" else (
+                r is not None and not isinstance(h, Tie) and _same(h, r))
+            if not ok:
+                raise CertificateError(f"{where}[{p}]: the hardmax model gives {h!r}, not the recorded {r!r}")
+        expected.append(row)
+    factors = {}
+    for i in range(2, len(steps)):
+        data, rule = steps[i]["certificate"], rules[i]
+        factor = rational(data.get("factor", 1), path=f"steps[{i}].certificate.factor")
+        if factor <= 0:
+            raise CertificateError(f"steps[{i}].certificate.factor: expected a positive factor")
+        if i == 2 and factor != 1:
+            raise CertificateError("steps[2].certificate.factor: expected 1 (the compiled model)")
+        if rule == "tracr-softmax-enclosures":
+            encs = data["enclosures"]
+            if not isinstance(encs, list) or len(encs) != count:
+                raise CertificateError(f"steps[{i}].certificate.enclosures: expected {count} enclosures")
+            worst = Q(0)
+            for k, (seq, rec, row) in enumerate(zip(seqs, encs, expected)):
+                where = f"steps[{i}].certificate.enclosures[{k}]"
+                enc = _enclosure(model, seq, factor, where, rec)
+                for p, r in enumerate(row):
+                    if not _agrees_softmax(model, enc, p, r, value_set, tol):
+                        raise CertificateError(f"{where}: position {p} does not decode to the recorded output")
+                    if model.output == "numerical":
+                        lo, hi = enc.interval(p, 0)
+                        worst = max(worst, abs(lo - r), abs(hi - r))
+            if model.output == "numerical" and i == 2:
+                if rational(data["error_bound"], path=f"steps[{i}].certificate.error_bound") != worst:
+                    raise CertificateError(f"steps[{i}].certificate.error_bound: expected {worst}")
+            factors["works"] = factor
+        elif rule == "tracr-softmax-fails":
+            k = data["input"]
+            if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < count:
+                raise CertificateError(f"steps[{i}].certificate.input: expected an index below {count}")
+            enc = _enclosure(model, seqs[k], factor, f"steps[{i}].certificate.enclosure", data["enclosure"])
+            if not any(_differs_softmax(model, enc, p, r, value_set, tol) for p, r in enumerate(expected[k])):
+                raise CertificateError(f"steps[{i}]: the witness's enclosure does not certainly decode otherwise")
+            factors["fails"] = factor
+        else:
+            upper = rational(data["upper"], path=f"steps[{i}].certificate.upper")
+            lower = rational(data["lower"], path=f"steps[{i}].certificate.lower")
+            if upper != factors["works"] or lower != factors["fails"]:
+                raise CertificateError(f"steps[{i}]: upper and lower must be the factors of the steps before")
+            if not (lower < upper and (upper / lower) ** 8 <= 2):
+                raise CertificateError(f"steps[{i}]: expected lower < upper and (upper/lower)^8 <= 2")
