@@ -39,7 +39,7 @@ from typing import Callable
 from ..errors import SymrelError
 
 #: the modules of this package holding claim checkers (an explicit list: nothing is discovered)
-CHECKER_MODULES = ("equivalence", "preorders", "regions", "relations", "softmax")
+CHECKER_MODULES = ("equivalence", "preorders", "regions", "relations", "softmax", "tracr_audit")
 
 
 class CertificateError(SymrelError):

@@ -31,10 +31,16 @@ from ..models import SequenceTransformer, Tie, all_sequences, count_sequences
 from ..models.sequence_softmax import BITS, EXP_BITS, EXP_GRID, enclose
 from . import CertificateError, claim_checker
 
-try:  # the checker's own exp series (issue 15); until it lands, the prover's series
-    from .exp_bounds import exp_bounds
-except ImportError:  # pragma: no cover - depends on what is on main
-    from ..softmax.taylor import exp_bounds
+from .exp_bounds import exp_bounds
+
+RULES = ("tracr-exhaustive-inputs", "tracr-hardmax-outputs", "tracr-softmax-enclosures", "tracr-softmax-fails",
+         "tracr-coldness-bracket")
+
+
+def step_order(claim, inputs):
+    """c = 1 enclosures, then optionally the coldness: the upper point, the failing witness, the bracket."""
+    return ["tracr-exhaustive-inputs", "tracr-hardmax-outputs", "tracr-softmax-enclosures",
+            "tracr-softmax-enclosures?", "tracr-softmax-fails?", "tracr-coldness-bracket?"]
 
 
 def _same(a, b) -> bool:
@@ -45,7 +51,7 @@ def _same(a, b) -> bool:
 
 def _num(r, where):
     if r is None:
-        raise CertificateError(f"{where}: a numerical output of None matches no model output")
+        raise CertificateError("a numerical output of None matches no model output", path=where)
     if isinstance(r, bool):
         return Q(int(r))
     if isinstance(r, float):
@@ -78,52 +84,52 @@ def _differs_softmax(model, enc, p, r, value_set, tol) -> bool:
 def _enclosure(model, seq, factor, where, recorded):
     enc = enclose(model, list(seq), exp_bounds, factor=factor, bits=BITS)
     if enc.to_json() != recorded:
-        raise CertificateError(f"{where}: the recorded enclosure differs from the recomputed one")
+        raise CertificateError("the recorded enclosure differs from the recomputed one", path=where)
     return enc
 
 
-@claim_checker("tracr-audit")
+@claim_checker("tracr-audit", rules=RULES, order=step_order)
 def check_tracr_audit(cert, inputs):
     claim = cert["claim"]
     model = inputs.get("model")
     if not isinstance(model, SequenceTransformer):
-        raise CertificateError("inputs.model: expected a sequence-transformer")
+        raise CertificateError("expected a sequence-transformer", path="inputs.model")
     if (claim.get("bits"), claim.get("exp_bits"), claim.get("exp_grid")) != (BITS, EXP_BITS, EXP_GRID):
-        raise CertificateError(f"claim: expected bits {BITS}, exp_bits {EXP_BITS}, exp_grid {EXP_GRID}")
+        raise CertificateError(f"expected bits {BITS}, exp_bits {EXP_BITS}, exp_grid {EXP_GRID}", path="claim")
     if claim.get("output") != model.output:
-        raise CertificateError("claim.output: differs from the model's output kind")
+        raise CertificateError("differs from the model's output kind", path="claim.output")
     tol = rational(claim["f32_roundoff"], path="claim.f32_roundoff")
     if tol != Q(1, 2**24):
-        raise CertificateError("claim.f32_roundoff: expected 1/16777216")
+        raise CertificateError("expected 1/16777216", path="claim.f32_roundoff")
     vocab = [label_from_json(v, f"claim.vocab[{i}]") for i, v in enumerate(claim["vocab"])]
     N = claim["max_seq_len"]
     if not isinstance(N, int) or isinstance(N, bool) or not 1 <= N <= model.max_seq_len:
-        raise CertificateError(f"claim.max_seq_len: expected 1..{model.max_seq_len}")
+        raise CertificateError(f"expected 1..{model.max_seq_len}", path="claim.max_seq_len")
     if not vocab or sorted(vocab, key=lambda v: (type(v).__name__, v)) != vocab or len(set(map(repr, vocab))) != len(vocab):
-        raise CertificateError("claim.vocab: expected distinct labels in sorted order")
+        raise CertificateError("expected distinct labels in sorted order", path="claim.vocab")
     value_set = [rational(v, path="claim.value_set") for v in claim.get("value_set", [])]
     steps = cert["steps"]
     for i, s in enumerate(steps):
         if s.get("status") != "proved":
-            raise CertificateError(f"steps[{i}]: status is {s.get('status')!r}, expected 'proved'")
+            raise CertificateError(f"status is {s.get('status')!r}, expected 'proved'", path=f"steps[{i}]")
     rules = [s["rule"] for s in steps]
     head = ["tracr-exhaustive-inputs", "tracr-hardmax-outputs", "tracr-softmax-enclosures"]
     tails = ([], ["tracr-softmax-enclosures"], ["tracr-softmax-enclosures", "tracr-softmax-fails", "tracr-coldness-bracket"],
              ["tracr-softmax-fails", "tracr-coldness-bracket"])
     if rules[:3] != head or rules[3:] not in tails:
-        raise CertificateError(f"steps: expected the rules {head} then one of {[t for t in tails if t]}, got {rules}")
+        raise CertificateError(f"expected the rules {head} then one of {[t for t in tails if t]}, got {rules}", path="steps")
     count = count_sequences(len(vocab), N)
     if steps[0]["certificate"].get("count") != count:
-        raise CertificateError(f"steps[0].certificate.count: expected {count}")
+        raise CertificateError(f"expected {count}", path="steps[0].certificate.count")
     seqs = list(all_sequences(vocab, N))
     expected_json = steps[1]["certificate"]["expected"]
     if not isinstance(expected_json, list) or len(expected_json) != count:
-        raise CertificateError(f"steps[1].certificate.expected: expected {count} outputs")
+        raise CertificateError(f"expected {count} outputs", path="steps[1].certificate.expected")
     expected = []
     for k, (seq, row) in enumerate(zip(seqs, expected_json)):
         where = f"steps[1].certificate.expected[{k}]"
         if not isinstance(row, list) or len(row) != len(seq):
-            raise CertificateError(f"{where}: expected {len(seq)} outputs")
+            raise CertificateError(f"expected {len(seq)} outputs", path=where)
         row = [label_from_json(v, f"{where}[{p}]") for p, v in enumerate(row)]
         if model.output == "numerical":
             row = [_num(v, f"{where}[{p}]") for p, v in enumerate(row)]
@@ -132,46 +138,46 @@ def check_tracr_audit(cert, inputs):
             ok = abs(h - r) <= tol * abs(r) if model.output == "numerical" else (
                 r is not None and not isinstance(h, Tie) and _same(h, r))
             if not ok:
-                raise CertificateError(f"{where}[{p}]: the hardmax model gives {h!r}, not the recorded {r!r}")
+                raise CertificateError(f"the hardmax model gives {h!r}, not the recorded {r!r}", path=f"{where}[{p}]")
         expected.append(row)
     factors = {}
     for i in range(2, len(steps)):
         data, rule = steps[i]["certificate"], rules[i]
         factor = rational(data.get("factor", 1), path=f"steps[{i}].certificate.factor")
         if factor <= 0:
-            raise CertificateError(f"steps[{i}].certificate.factor: expected a positive factor")
+            raise CertificateError("expected a positive factor", path=f"steps[{i}].certificate.factor")
         if i == 2 and factor != 1:
-            raise CertificateError("steps[2].certificate.factor: expected 1 (the compiled model)")
+            raise CertificateError("expected 1 (the compiled model)", path="steps[2].certificate.factor")
         if rule == "tracr-softmax-enclosures":
             encs = data["enclosures"]
             if not isinstance(encs, list) or len(encs) != count:
-                raise CertificateError(f"steps[{i}].certificate.enclosures: expected {count} enclosures")
+                raise CertificateError(f"expected {count} enclosures", path=f"steps[{i}].certificate.enclosures")
             worst = Q(0)
             for k, (seq, rec, row) in enumerate(zip(seqs, encs, expected)):
                 where = f"steps[{i}].certificate.enclosures[{k}]"
                 enc = _enclosure(model, seq, factor, where, rec)
                 for p, r in enumerate(row):
                     if not _agrees_softmax(model, enc, p, r, value_set, tol):
-                        raise CertificateError(f"{where}: position {p} does not decode to the recorded output")
+                        raise CertificateError(f"position {p} does not decode to the recorded output", path=where)
                     if model.output == "numerical":
                         lo, hi = enc.interval(p, 0)
                         worst = max(worst, abs(lo - r), abs(hi - r))
             if model.output == "numerical" and i == 2:
                 if rational(data["error_bound"], path=f"steps[{i}].certificate.error_bound") != worst:
-                    raise CertificateError(f"steps[{i}].certificate.error_bound: expected {worst}")
+                    raise CertificateError(f"expected {worst}", path=f"steps[{i}].certificate.error_bound")
             factors["works"] = factor
         elif rule == "tracr-softmax-fails":
             k = data["input"]
             if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < count:
-                raise CertificateError(f"steps[{i}].certificate.input: expected an index below {count}")
+                raise CertificateError(f"expected an index below {count}", path=f"steps[{i}].certificate.input")
             enc = _enclosure(model, seqs[k], factor, f"steps[{i}].certificate.enclosure", data["enclosure"])
             if not any(_differs_softmax(model, enc, p, r, value_set, tol) for p, r in enumerate(expected[k])):
-                raise CertificateError(f"steps[{i}]: the witness's enclosure does not certainly decode otherwise")
+                raise CertificateError("the witness's enclosure does not certainly decode otherwise", path=f"steps[{i}]")
             factors["fails"] = factor
         else:
             upper = rational(data["upper"], path=f"steps[{i}].certificate.upper")
             lower = rational(data["lower"], path=f"steps[{i}].certificate.lower")
             if upper != factors["works"] or lower != factors["fails"]:
-                raise CertificateError(f"steps[{i}]: upper and lower must be the factors of the steps before")
+                raise CertificateError("upper and lower must be the factors of the steps before", path=f"steps[{i}]")
             if not (lower < upper and (upper / lower) ** 8 <= 2):
-                raise CertificateError(f"steps[{i}]: expected lower < upper and (upper/lower)^8 <= 2")
+                raise CertificateError("expected lower < upper and (upper/lower)^8 <= 2", path=f"steps[{i}]")

@@ -25,13 +25,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import InputError
-from . import models_io
+from . import models_io, sequence_io
 from .fields import expect_object, get, get_list, join, number_rows, numbers
 from .registry import READERS, kind_of
 
 #: kinds read by the readers of :mod:`symrel.fileformat.models_io`
 MODEL_KINDS = ("maxout", "relu", "cpwl1d", "cpwl", "transformer")
 DOMAIN_KINDS = ("box", "polytope")
+#: read by :mod:`symrel.fileformat.sequence_io` (tracr-audit certificates)
+SEQUENCE_KINDS = ("sequence-transformer",)
 
 
 @dataclass(frozen=True)
@@ -161,7 +163,7 @@ def _features(obj, path) -> FeaturesTable:
 _PLAIN = {"preorder": _preorder, "retrieval": _retrieval, "relation": _relation, "relation-features": _features}
 
 #: every kind a certificate may embed
-KINDS = MODEL_KINDS + DOMAIN_KINDS + tuple(_PLAIN)
+KINDS = MODEL_KINDS + DOMAIN_KINDS + SEQUENCE_KINDS + tuple(_PLAIN)
 
 
 def read_input(obj, path: str = "", kinds: tuple = KINDS):
@@ -171,5 +173,5 @@ def read_input(obj, path: str = "", kinds: tuple = KINDS):
         raise InputError(f"expected kind {' or '.join(map(repr, kinds))}, got {kind!r}", path=join(path, "kind"))
     if kind in _PLAIN:
         return _PLAIN[kind](obj, path)
-    assert models_io  # the readers of models and domains are registered by importing it
+    assert models_io and sequence_io  # the readers of models and domains are registered by importing them
     return READERS[kind](obj, path)

@@ -9,7 +9,7 @@ from symrel.exact import Q
 from symrel.models import (SequenceAttention, SequenceHead, SequenceLayer, SequenceTransformer, Tie, all_sequences,
                            count_sequences)
 from symrel.models.sequence_softmax import enclose
-from symrel.softmax.taylor import exp_bounds
+from symrel.checking.exp_bounds import exp_bounds
 
 
 def _copy_first(causal=False, bias=0):

@@ -29,8 +29,9 @@ AGREE, DIFFERS, UNDECIDED = "agrees", "differs", "undecided"
 
 
 def exp_enclosure():
-    """The exp enclosures the audit uses (a rational series with remainder)."""
-    from ...softmax.taylor import exp_bounds
+    """The exp enclosures the audit uses: the checker's own rational series with remainder
+    (:mod:`symrel.checking.exp_bounds`), so the certificate's end points are the checker's."""
+    from ...checking.exp_bounds import exp_bounds
 
     return exp_bounds
 
