@@ -60,6 +60,13 @@ class CertificateError(SymrelError):
         return None
 
 
+class MalformedCertificate(CertificateError):
+    """The file does not have the shape of a certificate (docs/format.md): a header,
+    a claim object with a string ``kind``, inputs ``{name: {object, sha256}}``, and a
+    non-empty list of steps, each an object with a string ``rule``, a string
+    ``status`` and a ``certificate`` object. ``symrel check-certificate`` exits 2."""
+
+
 @dataclass(frozen=True)
 class ClaimKind:
     """What the checker knows of one claim kind: its checker ``check(cert, inputs)``,
@@ -73,6 +80,14 @@ class ClaimKind:
 
 
 CLAIM_KINDS: dict[str, ClaimKind] = {}
+
+#: the step a checker is reading (for errors in malformed step data); see :func:`at_step`
+_AT: list = [None]
+
+
+def at_step(i: int) -> None:
+    """Note that the checker now reads ``steps[i]`` (named if its data turns out malformed)."""
+    _AT[0] = i
 
 
 def claim_checker(kind: str, rules, order=None):
@@ -92,10 +107,27 @@ def _load_checkers():
 
 def _check_header(cert):
     if not isinstance(cert, dict) or cert.get("kind") != "certificate" or cert.get("symrel") != 1:
-        raise CertificateError("not a symrel certificate (expected symrel: 1, kind: certificate)", path="kind")
+        raise MalformedCertificate("not a symrel certificate (expected symrel: 1, kind: certificate)", path="kind")
     claim = cert.get("claim")
     if not isinstance(claim, dict) or not isinstance(claim.get("kind"), str):
-        raise CertificateError("expected an object with a string 'kind'", path="claim")
+        raise MalformedCertificate("expected an object with a string 'kind'", path="claim")
+    raw = cert.get("inputs")
+    if not isinstance(raw, dict):
+        raise MalformedCertificate("expected an object of named inputs", path="inputs")
+    for name, entry in raw.items():
+        if not isinstance(entry, dict) or "object" not in entry or not isinstance(entry.get("sha256"), str):
+            raise MalformedCertificate("expected an object with 'object' and a string 'sha256'", path=f"inputs.{name}")
+    steps = cert.get("steps")
+    if not isinstance(steps, list) or not steps:
+        raise MalformedCertificate("expected a non-empty list", path="steps")
+    for i, step in enumerate(steps):
+        where = f"steps[{i}]"
+        if not isinstance(step, dict) or not isinstance(step.get("rule"), str):
+            raise MalformedCertificate("expected an object with a string 'rule'", path=where)
+        if not isinstance(step.get("status"), str):
+            raise MalformedCertificate("expected a string", path=f"{where}.status")
+        if not isinstance(step.get("certificate"), dict):
+            raise MalformedCertificate("expected an object of recorded numbers", path=f"{where}.certificate")
     if claim["kind"] not in CLAIM_KINDS:
         raise CertificateError(f"no checker for claims of kind {claim['kind']!r} (known: {sorted(CLAIM_KINDS)})",
                                path="claim.kind")
@@ -106,39 +138,28 @@ def _read_inputs(cert):
     from ..fileformat import sha256_of
     from ..fileformat.trusted import read_input
 
-    raw = cert.get("inputs")
-    if not isinstance(raw, dict):
-        raise CertificateError("expected an object of named inputs", path="inputs")
     inputs = {}
-    for name, entry in raw.items():
+    for name, entry in cert["inputs"].items():
         where = f"inputs.{name}"
-        if not isinstance(entry, dict) or "object" not in entry or "sha256" not in entry:
-            raise CertificateError("expected an object with 'object' and 'sha256'", path=where)
         if sha256_of(entry["object"]) != entry["sha256"]:
             raise CertificateError("does not match the embedded object", path=f"{where}.sha256")
         try:
             inputs[name] = read_input(entry["object"], path=f"{where}.object")
         except SymrelError as err:
-            raise CertificateError(str(err), path=f"{where}.object") from None
+            raise CertificateError(getattr(err, "message", str(err)), path=getattr(err, "path", None) or f"{where}.object") from None
     return inputs
 
 
 def _check_steps(cert, kind: ClaimKind):
-    steps = cert.get("steps")
-    if not isinstance(steps, list) or not steps:
-        raise CertificateError("expected a non-empty list", path="steps")
+    steps = cert["steps"]
     for i, step in enumerate(steps):
         where = f"steps[{i}]"
-        if not isinstance(step, dict) or not isinstance(step.get("rule"), str):
-            raise CertificateError("expected an object with a string 'rule'", path=where)
         for part in step["rule"].split("+"):
             if part not in kind.rules:
                 raise CertificateError(f"unknown rule {part!r} for this claim kind (known: {sorted(kind.rules)})",
                                        path=f"{where}.rule")
-        if step.get("status") != "proved":
-            raise CertificateError(f'expected "proved", got {step.get("status")!r}', path=f"{where}.status")
-        if not isinstance(step.get("certificate"), dict):
-            raise CertificateError("expected an object of recorded numbers", path=f"{where}.certificate")
+        if step["status"] != "proved":
+            raise CertificateError(f'expected "proved", got {step["status"]!r}', path=f"{where}.status")
     return steps
 
 
@@ -184,18 +205,25 @@ def check_certificate(cert: dict) -> dict:
     kind = CLAIM_KINDS[claim["kind"]]
     inputs = _read_inputs(cert)
     steps = _check_steps(cert, kind)
+    _AT[0] = None
     try:
         if kind.order is not None:
             check_order(steps, kind.order(claim, inputs))
         kind.check(cert, inputs)
     except CertificateError as err:
-        at = err.step()
+        path = err.path
+        if path is None and _AT[0] is not None:  # a message that names a field inside the step being read
+            path = f"steps[{_AT[0]}].certificate"
+        at = path[: path.index("]") + 1] if path and path.startswith("steps[") else None
         if at is None or err.rule is not None:
             raise
-        rule = steps[int(at[6:-1])].get("rule") if int(at[6:-1]) < len(steps) else None
-        raise CertificateError(err.message, err.path, rule) from None
+        i = int(at[6:-1])
+        raise type(err)(err.message, path, steps[i]["rule"] if i < len(steps) else None) from None
     except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
-        raise CertificateError(f"malformed certificate data: {type(err).__name__}: {err}") from None
+        i = _AT[0]
+        where = f"steps[{i}].certificate" if i is not None else None
+        raise CertificateError(f"malformed data: {type(err).__name__}: {err}", where,
+                               steps[i]["rule"] if i is not None else None) from None
     rules: dict[str, int] = {}
     for step in steps:
         rules[step["rule"]] = rules.get(step["rule"], 0) + 1

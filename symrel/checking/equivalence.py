@@ -36,7 +36,7 @@ from ..errors import SymrelError
 from ..exact import Q, flat, rational, rows
 from ..fileformat.trusted import read_input
 from ..models import CPWL1D, Box, CPWLMesh, Lattice, MaxoutNet, ReLUNet, Transformer, lattice_to_maxout
-from . import CertificateError, claim_checker
+from . import CertificateError, at_step, claim_checker
 
 RULES = {"domain-box", "maxout-unit-normal-form", "linear-identity", "relu-fixed-sign", "cpwl-lattice-check",
          "embedding", "hardmax-max-head", "drop-dominated", "hardmax-argmax-set", "relu-pair-identity",
@@ -95,6 +95,8 @@ class _Replay:
             raise CertificateError(f"ends after {len(self.steps)} steps; the argument needs a step next", path="steps")
         step = self.steps[self.pos]
         self.here = f"steps[{self.pos}]"
+        self.where = ""  # the field being checked, inside the step (named on failure)
+        at_step(self.pos)
         if rule is not None and step.get("rule") != rule:
             self.fail(f"expected rule {rule!r} here, got {step.get('rule')!r}", ".rule")
         cert = step.get("certificate")
@@ -105,8 +107,8 @@ class _Replay:
         self.pos += 1
         return cert
 
-    def fail(self, msg, field=""):
-        raise CertificateError(msg, path=self.here + field)
+    def fail(self, msg, field=None):
+        raise CertificateError(msg, path=self.here + (self.where if field is None else field))
 
     def expect_rule(self, parts):
         """The step just read names exactly the rules its records used (``a+b``, in the prover's order)."""
@@ -129,7 +131,8 @@ class _Replay:
 
     # nodes
     def declare(self, cert):
-        for nd in cert.get("nodes", []):
+        for k, nd in enumerate(cert.get("nodes", [])):
+            self.where = f".certificate.nodes[{k}]"
             nid = nd["id"]
             if nid != len(self.ranges):
                 self.fail(f"node id {nid}: expected the next id {len(self.ranges)}")
@@ -195,6 +198,7 @@ class _Replay:
         self.fail(f"unknown ReLU record {kind!r}")
 
     def compare(self, got, recorded, what):
+        self.where = ".certificate.outputs"
         if len(got) != len(recorded) or any(_key(g) != _key(_form(r)) for g, r in zip(got, recorded)):
             self.fail(f"{what} differ from the recomputed forms")
 
@@ -211,7 +215,11 @@ def _maxout(net, R, name, cur=None):
         if cert.get("layer") != li or len(cert["units"]) != layer.output_dim:
             R.fail(f"expected layer {li} with {layer.output_dim} units")
         R.declare(cert)
-        cur = [R.max_of(_affine(u.pieces.W, u.pieces.b, cur), facts) for u, facts in zip(layer.units, cert["units"])]
+        terms = [_affine(u.pieces.W, u.pieces.b, cur) for u in layer.units]
+        cur = []
+        for u, (raw, facts) in enumerate(zip(terms, cert["units"])):
+            R.where = f".certificate.units[{u}]"
+            cur.append(R.max_of(raw, facts))
     if net.readout is not None:
         cert = R.next("linear-identity", name)
         cur = _affine(net.readout.W, net.readout.b, cur)
@@ -230,7 +238,10 @@ def _relu(net, R, name):
         if layer.activation == "relu":
             if len(cert["units"]) != len(pre):
                 R.fail("one ReLU record per unit expected")
-            cur = [R.relu(z, rec) for z, rec in zip(pre, cert["units"])]
+            cur = []
+            for u, (z, rec) in enumerate(zip(pre, cert["units"])):
+                R.where = f".certificate.units[{u}]"
+                cur.append(R.relu(z, rec))
         else:
             cur = pre
         R.compare(cur, cert["outputs"], f"layer {li} forms")
@@ -383,7 +394,7 @@ def _attention(att, state, recs_all, R):
         R.fail("expected one record per hardmax head")
     T = len(state)
     add = [dict() for _ in range(T)]
-    for head, recs in zip(att.heads, recs_all):
+    for hi, (head, recs) in enumerate(zip(att.heads, recs_all)):
         WQ, WK, WV = _sparse(head.WQ), _sparse(head.WK), _sparse(head.WV)
         qs = [_mat_apply(WQ, c) for c in state]
         ks = [_mat_apply(WK, c) for c in state]
@@ -394,6 +405,7 @@ def _attention(att, state, recs_all, R):
             R.fail("a head with quadratic scores, or without one record per query token")
         WO = rows(head.WO)
         for t, rec in enumerate(recs):
+            R.where = f".certificate.heads[{hi}][{t}]"
             if const_q:
                 scores = [_lin([(q[0], k) for q, k in zip(qs[t], ks[s])]) for s in range(T)]
             elif const_k:
@@ -453,6 +465,7 @@ def _feedforward(ff, state, recs_all, R):
         out, outcols = [], list(cols)
         for h, z in enumerate(pre):
             rec = recs_all[h][t]
+            R.where = f".certificate.hidden[{h}][{t}]"
             if rec[0] == "pair":    # c_h ReLU(z) + c_g ReLU(-z) = c_h z + (c_h + c_g) max(0, -z)
                 g = int(rec[1])
                 if not (0 <= g < ff.hidden) or g == h or recs_all[g][t][:2] != ["pair", h]:
@@ -497,6 +510,7 @@ def _transformer(tf, R, name):
             col[r] = _lin([(Q(1), col[r]), (Q(1), _var(i))])
         state.append(col)
     cert = R.next("embedding", name)
+    R.where = ".certificate.state"
     if _state_of(state) != _recorded_state(cert["state"], tf.tokens):
         R.fail("the embedded state differs from the recorded Sigma_0")
     for b, block in enumerate(tf.blocks):
@@ -518,6 +532,7 @@ def _transformer(tf, R, name):
             parts += ["relu-pair-identity"] if "pair" in recs else []
             parts += ["relu-as-max-node"] if "node" in recs else []
         R.expect_rule(parts)
+        R.where = ".certificate.state"
         if _state_of(state) != _recorded_state(cert["state"], tf.tokens):
             R.fail(f"the state after block {b} differs from the recorded Sigma_{b + 1}")
     cert = R.next("linear-identity", name)
@@ -533,6 +548,7 @@ def _check_polytope_box(P, box, duals, R):
     if len(box) != P.dim or len(duals) != P.dim:
         R.fail("one interval and one pair of dual vectors per coordinate expected")
     for i, ((lo, hi), pair) in enumerate(zip(box, duals)):
+        R.where = f".certificate.duals[{i}]"
         for sense, bound, y in ((-1, -lo, pair[0]), (1, hi, pair[1])):
             y = [rational(v) for v in y]
             if len(y) != len(A) or any(v < 0 for v in y):
@@ -554,6 +570,7 @@ def check_equivalence(cert: dict, inputs: dict) -> None:
     steps = cert["steps"]
     R = _Replay(steps, [])
     first = R.next("domain-box")
+    R.where = ".certificate.box"
     box = [(rational(lo), rational(hi)) for lo, hi in first["box"]]
     if isinstance(domain, Box):
         if box != list(domain.bounds):

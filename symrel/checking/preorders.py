@@ -34,7 +34,7 @@ from itertools import combinations
 
 from ..exact import Q, rational
 from ..models import hardmax
-from . import CertificateError, claim_checker
+from . import CertificateError, at_step, claim_checker
 from .exp_bounds import exp_lower, exp_upper
 
 
@@ -47,6 +47,7 @@ def _number(value, path):
 
 def _fields(step: dict, i: int, keys: set) -> dict:
     """The step's recorded data, which must hold exactly ``keys``."""
+    at_step(i)
     data = step["certificate"]
     if set(data) != keys:
         raise CertificateError(f"expected the fields {sorted(keys)}, got {sorted(data)}", path=f"steps[{i}].certificate")

@@ -51,7 +51,7 @@ from __future__ import annotations
 
 from ..exact import Q, affine_batch, from_rationals, rational, rows
 from ..models import CPWL1D, MaxoutNet, ReLUNet, Transformer
-from . import CertificateError, claim_checker
+from . import CertificateError, at_step, claim_checker
 
 ZERO, ONE = Q(0), Q(1)
 
@@ -333,6 +333,7 @@ def _check_equal_maps(rows_, entry, outputs, where):
 
 
 def _cover_step(cert, mode):
+    at_step(0)
     body = cert["steps"][0]["certificate"]
     if body.get("mode") != mode:
         raise CertificateError("differs from the claim's mode", path="steps[0].certificate.mode")
@@ -506,6 +507,7 @@ def check_regions(cert: dict, inputs: dict) -> None:
         if len(cells) != count:
             raise CertificateError(f"claim.count: {count}, but the certificate has {len(cells)} cells")
         return
+    at_step(1)
     merge = cert["steps"][1]["certificate"]
     rows_of = [r for _, r, _ in cells]
     maps = [tuple(o[0]) for _, _, o in cells]

@@ -22,7 +22,7 @@ Shares no code with :mod:`symrel.relations.prove`.
 from __future__ import annotations
 
 from ..exact import Q, rational, rows
-from . import CertificateError, claim_checker
+from . import CertificateError, at_step, claim_checker
 
 
 def _numbers(values, where):
@@ -80,8 +80,10 @@ def check_relation(cert: dict, inputs: dict) -> None:
     if steps[0]["rule"] == "table-psd":
         if not symmetric:
             raise CertificateError("a table-psd step belongs to a symmetric claim", path="steps[0]")
+        at_step(0)
         _check_ldl(steps[0]["certificate"], table, n, "steps[0].certificate")
         s = 1
+    at_step(s)
     where, data = f"steps[{s}].certificate", steps[s]["certificate"]
     if set(data) != ({"phi"} if symmetric else {"phi", "psi"}):
         raise CertificateError(f"expected phi{'' if symmetric else ' and psi'}, got {sorted(data)}", path=where)
@@ -91,6 +93,7 @@ def check_relation(cert: dict, inputs: dict) -> None:
         raise CertificateError("recorded psi(y_j) differ from the evaluated nets", path=f"{where}.psi")
     for i in range(n):
         k = s + 1 + i
+        at_step(k)
         where, data = f"steps[{k}].certificate", steps[k]["certificate"]
         if set(data) != {"row", "values"} or data["row"] != i or isinstance(data["row"], bool):
             raise CertificateError(f"expected row {i} (rows in order) and its values", path=f"{where}.row")

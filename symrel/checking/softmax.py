@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from ..exact import Q, flat, rational, rows
 from ..models import Box, Transformer
-from . import CertificateError, claim_checker
+from . import CertificateError, at_step, claim_checker
 from .exp_bounds import EXP_CAP, exp_lower, exp_upper
 
 ZERO = Q(0)
@@ -250,6 +250,7 @@ def check_softmax_bound(cert: dict, inputs: dict) -> None:
     _keys(data, {"blocks"}, "steps[0].certificate")
     if data["blocks"] != len(T.blocks) or isinstance(data["blocks"], bool):
         raise CertificateError(f"recorded {data['blocks']!r}, the transformer has {len(T.blocks)}", path="steps[0].certificate.blocks")
+    at_step(1)
     c = steps[1]["certificate"]
     _keys(c, {"e_lower", "log_upper"}, "steps[1].certificate")
     e_lower = rational(c["e_lower"], path="steps[1].certificate.e_lower")
@@ -279,6 +280,7 @@ def check_softmax_bound(cert: dict, inputs: dict) -> None:
     for b, block in enumerate(T.blocks):
         where = f"steps[{2 + b}].certificate"
         rec = steps[2 + b]["certificate"]
+        at_step(2 + b)
         _keys(rec, {"block", "errors"} | ({"relu_pairs"} if block.feedforward is not None else set()), where,
               optional={"gap_upper", "exp_upper"})
         if rec["block"] != b or isinstance(rec["block"], bool):
@@ -304,6 +306,7 @@ def check_softmax_bound(cert: dict, inputs: dict) -> None:
         raise CertificateError(f"expected ln n for the token counts {sorted(logs_used)} of the max heads",
                                path="steps[1].certificate.log_upper")
     k = 2 + len(T.blocks)
+    at_step(k)
     where, rc = f"steps[{k}].certificate", steps[k]["certificate"]
     _keys(rc, {"output_error", "bound", "eps"}, where)
     out = [_absdot(r, E[T.readout.token]) for r in rows(T.readout.W)]

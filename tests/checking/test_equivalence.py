@@ -74,7 +74,7 @@ def test_structural_tampering_is_rejected(small_cert, change):
 
 def test_failure_message_names_the_step(small_cert):
     path = next(p for p, _ in numbers_in(small_cert) if ".hidden" in p)
-    with pytest.raises(CertificateError, match=r"^steps\[\d+\] \("):
+    with pytest.raises(CertificateError, match=r"^steps\[\d+\]\.certificate\.hidden\[\d+\]\[\d+\] \("):
         check_certificate(altered(small_cert, path, "1/3"))
 
 
@@ -86,7 +86,7 @@ def test_polytope_bounding_box_duals_are_checked():
     cert = _cert(net, compile_maxout(net, P).transformer, P)
     assert check_certificate(cert)["result"] == "checked"
     for path in [p for p, _ in numbers_in(cert) if ".duals" in p or "steps[0].certificate.box" in p]:
-        with pytest.raises(CertificateError, match=r"^steps\[0\] \(domain-box\)"):
+        with pytest.raises(CertificateError, match=r"^steps\[0\]\.certificate\.(box|duals\[\d+\]) \(domain-box\)"):
             check_certificate(altered(cert, path, "1/1000000"))
 
 

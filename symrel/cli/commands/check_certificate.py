@@ -1,10 +1,14 @@
-"""``symrel check-certificate C.json [--json]``: re-verify a certificate independently.
+"""``symrel check-certificate C.json [--json]``: check a certificate with the trusted checker.
 
-Exit 0 when every recorded number is recomputed and matches, 1 when a check fails
-(the message names the step), 2 when the file is not a certificate at all.
+Prints the claim, the steps checked per rule and, last, ``checked``. Exit codes:
+0 only when the certificate is checked; 1 when it is rejected (standard error names
+the JSON path of the first failing step and field); 2 when the file is malformed
+(not JSON, or not shaped like a certificate: docs/format.md, "Certificates").
 """
 
 from __future__ import annotations
+
+import sys
 
 from ...errors import InputError
 from ...fileformat import read_json
@@ -12,33 +16,36 @@ from ..common import add_json_flag, print_json
 
 
 def register(sub):
-    p = sub.add_parser("check-certificate", help="re-check a certificate with exact arithmetic (independent checker)")
+    p = sub.add_parser("check-certificate", help="check a certificate with exact arithmetic (the trusted checker)")
     p.add_argument("certificate")
     add_json_flag(p)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    from ...checking import CertificateError, check_certificate
+    from ...checking import CertificateError, MalformedCertificate, check_certificate
 
     cert = read_json(args.certificate)
-    if not isinstance(cert, dict) or cert.get("kind") != "certificate" or cert.get("symrel") != 1:
-        raise InputError("expected a symrel certificate (symrel: 1, kind: certificate)", path="kind").in_file(
-            args.certificate)
     try:
         summary = check_certificate(cert)
+    except MalformedCertificate as err:
+        raise InputError(err.message, path=err.path).in_file(args.certificate) from None
     except CertificateError as err:
+        at = err.step() or err.path
         if args.json:
-            print_json({"result": "failed", "error": str(err)})
+            print_json({"result": "rejected", "step": err.step(), "path": err.path, "rule": err.rule, "error": str(err)})
         else:
-            print("failed")
-        import sys
-
-        print(f"symrel: certificate check failed: {err}", file=sys.stderr)
+            print("rejected")
+        print(f"symrel: certificate rejected at {at}: {err}" if at else f"symrel: certificate rejected: {err}",
+              file=sys.stderr)
         return 1
     if args.json:
         print_json(summary)
-    else:
-        print(f"{summary['claim']} certificate: {summary['steps']} steps re-checked")
-        print("checked")
+        return 0
+    statement = cert["claim"].get("statement")
+    print(f"claim: {summary['claim']}" + (f": {' '.join(str(statement).split())}" if statement else ""))
+    print(f"steps checked: {summary['steps']}")
+    for rule, n in summary["rules"].items():
+        print(f"  {rule}: {n}")
+    print("checked")
     return 0
