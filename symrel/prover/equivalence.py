@@ -33,6 +33,7 @@ from ..exact import format_rational
 from ..models import CPWL1D, Box, CPWLMesh, MaxoutNet, ReLUNet, Transformer
 from ..models.domain import polytope_box
 from ..certificates import OPEN, PROVED, REFUTED, Proof, Step
+from ..regions import decide_equivalence
 from .counterexamples import find_counterexample
 from .cpwl_mesh_to_forms import cpwl_mesh_forms
 from .cpwl_to_forms import cpwl_forms
@@ -169,13 +170,7 @@ def _fallback(a, b, domain, box, registry, hints, executor, max_cells, proof, re
 
 
 def _decide(a, b, domain, executor, max_cells, proof, reason) -> Proof:
-    """Hand the claim to the complete decision procedure of the regions issue, if present."""
-    try:
-        from ..regions import decide_equivalence
-    except ImportError as err:
-        proof.add(Step("Decide A = B on D by the complete linear-regions procedure", "regions-decision", {}, OPEN,
-                       f"{reason}; the complete decision procedure is not available ({err})"))
-        return proof
+    """Hand the claim to the complete decision procedure (:func:`symrel.regions.decide_equivalence`)."""
     kwargs = {} if max_cells is None else {"max_cells": max_cells}
     try:
         decided = decide_equivalence(a, b, domain, executor=executor, **kwargs)

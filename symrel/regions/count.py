@@ -33,7 +33,8 @@ from dataclasses import dataclass, field
 from ..errors import InputError
 from ..exact.lp import feasibility
 from ..exact.display import Card, Displayed
-from .enumerate_cells import Enumeration, _lp, enumerate_cells
+from .cell_lp import cell_lp
+from .enumerate_cells import Enumeration, enumerate_cells
 from .model_to_program import is_constant_form
 
 KINDS = ("linear", "activation")
@@ -158,7 +159,7 @@ def facet_evidence(P, Q_):
         if blocked is not None:
             reasons.append((i, j, ("parallel", blocked)))
             continue
-        point, cert = _lp(rows_, used, {})
+        point, cert = cell_lp(rows_, used, {})
         if point is not None:
             return ("adjacent", i, j, point)
         reasons.append((i, j, ("farkas", cert)))

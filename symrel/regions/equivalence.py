@@ -38,7 +38,9 @@ from __future__ import annotations
 from ..errors import InputError
 from ..exact import format_rational
 from ..certificates import OPEN, PROVED, REFUTED, Proof, Step
-from .enumerate_cells import _lp, enumerate_cells, farkas_json, row_values
+from .cell_json import farkas_json, row_values
+from .cell_lp import cell_lp
+from .enumerate_cells import enumerate_cells
 from .model_to_program import is_continuous, is_zero_form, neg, sub
 
 CLAIM_KIND = "equivalence-cells"
@@ -50,7 +52,7 @@ def _difference_on_cell(cell, g, stats):
     out = []
     for extra in ((neg(g), "<"), (g, "<")):  # g > 0, then g < 0
         all_rows = rows + [extra]
-        point, cert = _lp(all_rows, list(range(len(all_rows))), stats)
+        point, cert = cell_lp(all_rows, list(range(len(all_rows))), stats)
         if point is not None:
             return "differs", point
         out.append(cert)

@@ -5,7 +5,6 @@ confirmed by exact evaluation. (The complete regions procedure is switched off h
 this tests the layer-by-layer prover alone.)"""
 
 import random
-import sys
 
 import pytest
 
@@ -63,15 +62,13 @@ def _run_mutants(nets, per_net):
     return outcomes, total
 
 
-def test_mutants_of_one_net(monkeypatch):
-    monkeypatch.setitem(sys.modules, "symrel.regions", None)
+def test_mutants_of_one_net(without_complete_procedure):
     outcomes, total = _run_mutants(list(_nets())[:1], 20)
     assert total == 23 and outcomes.get((True, "refuted"), 0) >= 5, outcomes
 
 
 @pytest.mark.slow
-def test_no_function_changing_mutant_is_proved(monkeypatch):
-    monkeypatch.setitem(sys.modules, "symrel.regions", None)
+def test_no_function_changing_mutant_is_proved(without_complete_procedure):
     outcomes, total = _run_mutants(_nets(), MUTANTS_PER_NET)
     assert total >= 200
     changed = sum(v for (c, _), v in outcomes.items() if c)

@@ -85,7 +85,7 @@ def test_consistent_but_wrong_facet_point_is_rejected():
     # the recorded row values agree with the moved point, so only the geometry can object
     from symrel.exact import rational as r
     from symrel.regions import enumerate_cells
-    from symrel.regions.enumerate_cells import row_values
+    from symrel.regions.cell_json import row_values
 
     f = CPWL1D([0, "1/2", 1, 2, 3, 4], [0, "1/2", 1, 5, 3, 4])
     D = Box([[0, 4]])

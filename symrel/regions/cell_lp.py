@@ -1,0 +1,94 @@
+"""The exact LP of a search node: its constraint rows in, a witness or a Farkas vector out.
+
+A node of the cell search (:mod:`.search`) is a set ``{x in D : rows}``, each row
+``(form, rel)`` meaning ``form(x) rel 0``. :func:`cell_lp` hands the rows to the exact
+LP (:func:`symrel.exact.lp.feasibility`) and maps the Farkas vector of an empty set back
+to row indices; :func:`constant_row_status` and :func:`box_farkas` settle the rows that
+need no LP (a constant form; one row that fails on the whole box).
+
+>>> from symrel.exact import rational as r
+>>> rows = [((r(1), r(-1)), "<"), ((r(-1), r(2)), "<")]       # x < 1 and x > 2
+>>> point, farkas = cell_lp(rows, [0, 1], {})
+>>> point, [(i, str(v)) for i, v in farkas]
+(None, [(0, '1/2'), (1, '1/2')])
+"""
+
+from __future__ import annotations
+
+from ..exact import Q
+from ..exact.lp import feasibility
+
+ZERO, ONE = Q(0), Q(1)
+
+
+def domain_rows(domain, mode: str):
+    """The domain's halfspaces as rows ``(form, rel)``."""
+    A, b = domain.halfspaces()
+    rel = "<" if mode == "open" else "<="
+    return [(tuple(a) + (-bi,), rel) for a, bi in zip(A, b)]
+
+
+def cell_lp(rows, indices, stats):
+    """The LP over ``rows[i] for i in indices``: ``(witness, None)`` when feasible, else
+    ``(None, farkas)`` with Farkas entries ``(row index, multiplier)``."""
+    A, b, strict, C, d, ineq_ids, eq_ids = [], [], [], [], [], [], []
+    for i in indices:
+        f, rel = rows[i]
+        if rel == "=":
+            C.append(list(f[:-1]))
+            d.append(-f[-1])
+            eq_ids.append(i)
+        else:
+            A.append(list(f[:-1]))
+            b.append(-f[-1])
+            strict.append(rel == "<")
+            ineq_ids.append(i)
+    stats["lps"] = stats.get("lps", 0) + 1
+    res = feasibility(A, b, C, d, strict=strict)
+    if res.feasible:
+        return res.point, None
+    y, z = res.farkas
+    cert = [(ineq_ids[k], v) for k, v in enumerate(y) if v] + [(eq_ids[k], v) for k, v in enumerate(z) if v]
+    return None, cert
+
+
+def constant_row_status(row):
+    """For a row whose form has no x-part: (True, None) if it holds, else (False, multiplier)."""
+    f, rel = row
+    c = f[-1]
+    if rel == "<":
+        return (True, None) if c < 0 else (False, ONE)
+    if rel == "<=":
+        return (True, None) if c <= 0 else (False, ONE)
+    return (True, None) if c == 0 else (False, ONE if c > 0 else -ONE)
+
+
+def box_farkas(row, index, box):
+    """A Farkas vector from the box rows alone, when the row fails on the whole box.
+
+    For ``f = a.x + c``, ``min f`` over the box is ``c + sum a_i (l_i or u_i)``;
+    weights ``a_i`` on the lower-bound rows (``a_i > 0``) and ``-a_i`` on the
+    upper-bound rows cancel the x-part (rows ``2i``: ``x_i <= u_i``, ``2i+1``:
+    ``-x_i <= -l_i``, as :meth:`Box.halfspaces` lists them)."""
+    f, rel = row
+    lo = hi = f[-1]
+    for a, (l, u) in zip(f, box):
+        if a > 0:
+            lo, hi = lo + a * l, hi + a * u
+        elif a < 0:
+            lo, hi = lo + a * u, hi + a * l
+    sign = None
+    if (rel == "<" and lo >= 0) or (rel in ("<=", "=") and lo > 0):
+        sign = ONE
+    elif rel == "=" and hi < 0:
+        sign = -ONE
+    if sign is None:
+        return None
+    cert = [(index, sign)]
+    for i, a in enumerate(f[:-1]):
+        a = a * sign
+        if a > 0:
+            cert.append((2 * i + 1, a))
+        elif a < 0:
+            cert.append((2 * i, -a))
+    return cert

@@ -1,0 +1,178 @@
+"""The search tree over the decisions of one or more models, decided by exact LPs.
+
+Each node of the tree is a set ``{x in D : rows}`` (``D`` the domain); its children
+are the outcomes of the next decision (:mod:`.model_to_program`). An outcome is kept
+when the exact LP (:func:`.cell_lp.cell_lp`) finds a witness point, dropped with a
+Farkas vector when it is empty. A cheap test comes first: when the parent's witness
+already satisfies an outcome's rows, that outcome is non-empty with the same witness
+and no LP is run. When exactly one outcome survives, its rows are implied by the
+parent's rows (the outcomes cover the parent; in the open mode, up to forms that
+vanish identically, which have outcomes of their own), so they are not added to the
+LP of the subtree.
+
+Leaves are *cells*: every decision made, each model affine on the cell with a known
+map. Cost: one exact LP per outcome the parent's witness does not settle.
+
+>>> from symrel.models import Box, CPWL1D
+>>> from .model_to_program import Runner
+>>> from .cell_lp import domain_rows
+>>> run = Runner([CPWL1D([0, 1, 2], [0, 1, 0])], 1, "open")
+>>> search = CellSearch(run, record_empty=False, max_cells=None, progress=False, box=None)
+>>> rows = domain_rows(Box([[0, 2]]), "open")
+>>> search.run([SearchNode(run.start(), (), rows, [0, 1], [Q(1, 2)])])
+True
+>>> [c.path for c in search.cells]
+[('s0',), ('s1',)]
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field
+
+from ..exact import Q
+from .cell_lp import box_farkas, cell_lp, constant_row_status
+from .model_to_program import Runner, evaluate_form, is_constant_form
+
+
+@dataclass
+class Cell:
+    """A leaf: ``path`` (the outcome labels), ``rows`` (every constraint row,
+    domain first, as ``(form, rel)``), ``witness`` (a point satisfying all of
+    them), ``outputs`` (per model, its output forms on the cell)."""
+
+    path: tuple
+    rows: list
+    witness: list
+    outputs: tuple
+
+
+@dataclass
+class EmptyBranch:
+    """An outcome shown empty: ``path`` ends with its label; ``farkas`` is a list
+    of ``(row index, multiplier)`` over the rows of the path (domain first)."""
+
+    path: tuple
+    farkas: list
+
+
+@dataclass
+class Enumeration:
+    """The result of :func:`symrel.regions.enumerate_cells`."""
+
+    cells: list
+    empty: list
+    stats: dict = field(default_factory=dict)
+    complete: bool = True
+    mode: str = "open"
+
+
+@dataclass
+class SearchNode:
+    """A node of the search tree: the joint execution ``state`` (:class:`.model_to_program.State`),
+    the outcome labels on the way (``path``), every row so far (domain first), the
+    indices of the rows its LPs need (``active``; the polygon search keeps its
+    :class:`.polygon_search.Clipped` polygon there instead) and a point of the node."""
+
+    state: object
+    path: tuple
+    rows: list
+    active: object
+    witness: list
+
+
+def _satisfies(row, x) -> bool:
+    f, rel = row
+    v = evaluate_form(f, x)
+    return v < 0 if rel == "<" else (v <= 0 if rel == "<=" else v == 0)
+
+
+class CellSearch:
+    """Depth-first expansion of :class:`SearchNode` s into cells (LP geometry)."""
+
+    def __init__(self, runner: Runner, record_empty: bool, max_cells, progress, box=None):
+        self.box = box
+        self.runner = runner
+        self.record_empty = record_empty
+        self.max_cells = max_cells
+        self.progress = progress
+        self.cells: list = []
+        self.empty: list = []
+        self.stats: dict = {"lps": 0, "nodes": 0}
+        self._last = 0.0
+        self._t0 = time.perf_counter()
+
+    def expand(self, node: SearchNode):
+        """Children of a node: ``(leaf cell or None, [child nodes])``."""
+        state, path, rows, active, witness = node.state, node.path, node.rows, node.active, node.witness
+        self.stats["nodes"] += 1
+        choices = self.runner.choices(state)
+        if choices is None:
+            return Cell(path, rows, witness, self.runner.outputs(state)), []
+        feasible = []
+        for k, ch in enumerate(choices):
+            base = len(rows)
+            new_rows = rows + list(ch.rows)
+            needed, dead = [], None
+            for j, row in enumerate(ch.rows):
+                if is_constant_form(row[0]):
+                    ok, mult = constant_row_status(row)
+                    if not ok:
+                        dead = [(base + j, mult)]
+                        break
+                else:
+                    needed.append(base + j)
+            if dead is not None:
+                if self.record_empty:
+                    self.empty.append(EmptyBranch(path + (ch.label,), dead))
+                continue
+            if all(_satisfies(new_rows[i], witness) for i in needed):
+                feasible.append((k, ch, new_rows, needed, witness))
+                continue
+            if self.box is not None and len(needed) == 1:
+                dead = box_farkas(new_rows[needed[0]], needed[0], self.box)
+                if dead is not None:
+                    if self.record_empty:
+                        self.empty.append(EmptyBranch(path + (ch.label,), dead))
+                    continue
+            point, cert = cell_lp(new_rows, active + needed, self.stats)
+            if point is None:
+                if self.record_empty:
+                    self.empty.append(EmptyBranch(path + (ch.label,), cert))
+                continue
+            feasible.append((k, ch, new_rows, needed, point))
+        children = []
+        split = len(feasible) > 1
+        for k, ch, new_rows, needed, point in feasible:
+            child_state = self.runner.take(state, ch)
+            children.append(SearchNode(child_state, path + (ch.label,), new_rows,
+                                       active + needed if split else active, point))
+        return None, children
+
+    def run(self, roots) -> bool:
+        """Expand every root to its cells; False when ``max_cells`` was passed."""
+        stack = list(reversed(roots))
+        while stack:
+            node = stack.pop()
+            leaf, children = self.expand(node)
+            if leaf is not None:
+                self.cells.append(leaf)
+                self.tick()
+                if self.max_cells is not None and len(self.cells) > self.max_cells:
+                    return False
+            stack.extend(reversed(children))
+        return True
+
+    def tick(self, force=False):
+        """Progress on stderr (at most twice a second)."""
+        if not self.progress:
+            return
+        now = time.perf_counter()
+        if force or now - self._last > 0.5:
+            self._last = now
+            rate = len(self.cells) / max(now - self._t0, 1e-9)
+            print(f"\rcells: {len(self.cells)}  LPs: {self.stats['lps']}  ({rate:.0f} cells/s)", end="", file=sys.stderr, flush=True)
+
+
+_ = Q
