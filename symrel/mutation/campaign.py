@@ -72,40 +72,47 @@ def _witness(D, seed):
     return D.sample(12, seed=seed, denominator=37) + list(D.vertices())
 
 
-def _equivalence(tally, prove, check, seeds, per_instance):
-    for seed in seeds:
-        rng, a, D = _nets(seed)
-        b = to_maxout(a)
-        witness = _witness(D, seed)
-        for path, how in _choose(rng, b, per_instance):
-            m = mutant(b, path, how)
-            proof = prove(a, m, D)
-            preserved = None
-            if proof.result == "refuted":
-                x = proof.counterexample
-                assert D.contains(x) and a.evaluate_exact(x) != m.evaluate_exact(x), "unconfirmed counterexample"
-            elif proof.result == "proved":
-                same_at_witness = all(a.evaluate_exact(x) == m.evaluate_exact(x) for x in witness)
-                preserved = same_at_witness and check(a, m, D).result == "proved"
-            tally.add(proof.result, preserved, f"seed {seed}: {path} {how}")
+def _equivalence_outcomes(prove, check, seed, per_instance) -> list:
+    rng, a, D = _nets(seed)
+    b = to_maxout(a)
+    witness = _witness(D, seed)
+    out = []
+    for path, how in _choose(rng, b, per_instance):
+        m = mutant(b, path, how)
+        proof = prove(a, m, D)
+        preserved = None
+        if proof.result == "refuted":
+            x = proof.counterexample
+            assert D.contains(x) and a.evaluate_exact(x) != m.evaluate_exact(x), "unconfirmed counterexample"
+        elif proof.result == "proved":
+            same_at_witness = all(a.evaluate_exact(x) == m.evaluate_exact(x) for x in witness)
+            preserved = same_at_witness and check(a, m, D).result == "proved"
+        out.append((proof.result, preserved, f"seed {seed}: {path} {how}"))
+    return out
 
 
-def equivalence_campaign(seeds=range(12), per_instance=60) -> Tally:
+def equivalence_outcomes(seed, per_instance) -> list:
+    """The outcomes ``(result, preserved, where)`` of one instance's mutants (prove_equivalence)."""
     from ..prover import prove_equivalence
     from ..regions import decide_equivalence
 
-    tally = Tally("equivalence (prove_equivalence)")
-    _equivalence(tally, prove_equivalence, decide_equivalence, seeds, per_instance)
-    return tally
+    return _equivalence_outcomes(prove_equivalence, decide_equivalence, seed, per_instance)
 
 
-def regions_campaign(seeds=range(100, 112), per_instance=50) -> Tally:
+def regions_outcomes(seed, per_instance) -> list:
+    """The outcomes of one instance's mutants (decide_equivalence, checked by prove_equivalence)."""
     from ..prover import prove_equivalence
     from ..regions import decide_equivalence
 
-    tally = Tally("regions (decide_equivalence)")
-    _equivalence(tally, decide_equivalence, prove_equivalence, seeds, per_instance)
-    return tally
+    return _equivalence_outcomes(decide_equivalence, prove_equivalence, seed, per_instance)
+
+
+def equivalence_campaign(seeds=None, per_instance=None, executor=None) -> Tally:
+    return _campaign("equivalence", seeds, per_instance, executor)
+
+
+def regions_campaign(seeds=None, per_instance=None, executor=None) -> Tally:
+    return _campaign("regions", seeds, per_instance, executor)
 
 
 # -- retrieval ------------------------------------------------------------------------------------
@@ -122,24 +129,28 @@ def _orders_keys(task, att) -> bool:
     return True
 
 
-def retrieval_campaign(seeds=range(4), per_instance=60) -> Tally:
+def retrieval_outcomes(seed, per_instance) -> list:
+    """The outcomes of one retrieval task's mutants (query or key feature map changed)."""
     from ..preorders.generators import random_retrieval_task
     from ..preorders.retrieval import RetrievalAttention, build_retrieval_attention, prove_retrieval
 
-    tally = Tally("retrieval (prove_retrieval)")
-    for seed in seeds:
-        rng = random.Random(seed)
-        task = random_retrieval_task(3, 4, seed=seed)
-        att = build_retrieval_attention(task)
-        for path, how in _choose(rng, att.phi_q, per_instance // 2) + [("k:" + p, h) for p, h in _choose(rng, att.phi_k, per_instance // 2)]:
-            if path.startswith("k:"):
-                m = RetrievalAttention(att.phi_q, mutant(att.phi_k, path[2:], how))
-            else:
-                m = RetrievalAttention(mutant(att.phi_q, path, how), att.phi_k)
-            proof = prove_retrieval(task, m, max_subset=2)
-            preserved = _orders_keys(task, m) if proof.result == "proved" else None
-            tally.add(proof.result, preserved, f"seed {seed}: {path} {how}")
-    return tally
+    out = []
+    rng = random.Random(seed)
+    task = random_retrieval_task(3, 4, seed=seed)
+    att = build_retrieval_attention(task)
+    for path, how in _choose(rng, att.phi_q, per_instance // 2) + [("k:" + p, h) for p, h in _choose(rng, att.phi_k, per_instance // 2)]:
+        if path.startswith("k:"):
+            m = RetrievalAttention(att.phi_q, mutant(att.phi_k, path[2:], how))
+        else:
+            m = RetrievalAttention(mutant(att.phi_q, path, how), att.phi_k)
+        proof = prove_retrieval(task, m, max_subset=2)
+        preserved = _orders_keys(task, m) if proof.result == "proved" else None
+        out.append((proof.result, preserved, f"seed {seed}: {path} {how}"))
+    return out
+
+
+def retrieval_campaign(seeds=None, per_instance=None, executor=None) -> Tally:
+    return _campaign("retrieval", seeds, per_instance, executor)
 
 
 # -- relations -------------------------------------------------------------------------------------
@@ -157,30 +168,34 @@ def _realises(rel, feats) -> bool:
     return True
 
 
-def relations_campaign(seeds=range(4), per_instance=60) -> Tally:
+def relations_outcomes(seed, per_instance) -> list:
+    """The outcomes of one relation's mutants (phi or psi changed)."""
     from ..relations.factors_to_mlp import relation_features
     from ..relations.prove import prove_relation
     from ..relations.table import Relation, RelationFeatures
     from ..models.random import random_matrix
 
-    tally = Tally("relations (prove_relation)")
-    for seed in seeds:
-        rng = random.Random(seed)
-        n, m = 3 + seed % 2, 3
-        rel = Relation([[Q(i)] for i in range(n)], random_matrix(rng, n, m, max_num=5, max_den=2),
-                       [[Q(j, 2)] for j in range(m)])
-        feats = relation_features(rel)
-        for path, how in _choose(rng, feats.phi, per_instance // 2) + [("psi:" + p, h) for p, h in _choose(rng, feats.psi, per_instance // 2)]:
-            if path.startswith("psi:"):
-                f = RelationFeatures(feats.phi, mutant(feats.psi, path[4:], how))
-            else:
-                f = RelationFeatures(mutant(feats.phi, path, how), feats.psi)
-            proof = prove_relation(rel, f)
-            preserved = _realises(rel, f) if proof.result == "proved" else None
-            if proof.result == "refuted":
-                assert not _realises(rel, f), "refuted, yet every entry is realised"
-            tally.add(proof.result, preserved, f"seed {seed}: {path} {how}")
-    return tally
+    out = []
+    rng = random.Random(seed)
+    n, m = 3 + seed % 2, 3
+    rel = Relation([[Q(i)] for i in range(n)], random_matrix(rng, n, m, max_num=5, max_den=2),
+                   [[Q(j, 2)] for j in range(m)])
+    feats = relation_features(rel)
+    for path, how in _choose(rng, feats.phi, per_instance // 2) + [("psi:" + p, h) for p, h in _choose(rng, feats.psi, per_instance // 2)]:
+        if path.startswith("psi:"):
+            f = RelationFeatures(feats.phi, mutant(feats.psi, path[4:], how))
+        else:
+            f = RelationFeatures(mutant(feats.phi, path, how), feats.psi)
+        proof = prove_relation(rel, f)
+        preserved = _realises(rel, f) if proof.result == "proved" else None
+        if proof.result == "refuted":
+            assert not _realises(rel, f), "refuted, yet every entry is realised"
+        out.append((proof.result, preserved, f"seed {seed}: {path} {how}"))
+    return out
+
+
+def relations_campaign(seeds=None, per_instance=None, executor=None) -> Tally:
+    return _campaign("relations", seeds, per_instance, executor)
 
 
 # -- softmax bounds ---------------------------------------------------------------------------------
@@ -196,12 +211,13 @@ def _worst_error(T, D, lam, seed=0):
     return max((softmax_error(T, x, lam), x) for x in points)
 
 
-def softmax_campaign(per_instance=40, eps="1/100") -> Tally:
-    """Two kinds of mutants. Model mutants: one parameter of the Transformer changed, then
-    lambda_min; a proved bound is checked against the error observed at sample points (a
-    defect when some point exceeds eps). Claim mutants: at lambda = 1, 2, ..., 32 the claim
-    "error <= e" with e just below the error observed at a sample point, which is false there;
-    proving it (certified bound <= e) is a defect, and the point refutes it."""
+def softmax_outcomes(seed, per_instance, eps="1/100") -> list:
+    """The outcomes of one softmax instance's mutants. Model mutants: one parameter of the
+    Transformer changed, then lambda_min; a proved bound is checked against the error
+    observed at sample points (a defect when some point exceeds eps). Claim mutants: at
+    lambda = 1, 2, ..., 32 the claim "error <= e" with e just below the error observed at a
+    sample point, which is false there; proving it (certified bound <= e) is a defect, and
+    the point refutes it."""
     from fractions import Fraction
 
     import mpmath
@@ -211,31 +227,80 @@ def softmax_campaign(per_instance=40, eps="1/100") -> Tally:
     from ..softmax.network import lambda_min, propagate
     from ..softmax.ranges import analyse
 
-    tally = Tally("softmax bounds (lambda_min)")
+    out = []
     eps = rational(eps)
-    for seed, (delta, values, box) in enumerate(SOFTMAX_INSTANCES):
-        rng = random.Random(seed)
-        T, D = selection_transformer(delta, values, box)
-        for path, how in _choose(rng, T, per_instance):
-            m = mutant(T, path, how)
-            bound = lambda_min(m, D, eps)
-            preserved = None
-            if bound.proved:
-                worst, _ = _worst_error(m, D, bound.lam, seed)
-                with mpmath.workdps(50):
-                    preserved = worst <= mpmath.mpf(numerator(eps)) / denominator(eps)
-            tally.add("proved" if bound.proved else "open", preserved, f"instance {seed}: {path} {how}")
-        plan = analyse(T, D)
-        for k in range(6):
-            lam = Q(2**k)
-            worst, x = _worst_error(T, D, lam, seed)
-            claim = rational(Fraction(float(worst))) * (1 - Q(1, 10**6))
-            total = propagate(plan, lam).total
-            if total is None:
-                tally.add("open", None, f"instance {seed}: eps at lambda {lam}")
-            else:
-                tally.add("proved" if total <= claim else "refuted", False, f"instance {seed}: eps below the error at {x}, lambda {lam}")
+    delta, values, box = SOFTMAX_INSTANCES[seed]
+    rng = random.Random(seed)
+    T, D = selection_transformer(delta, values, box)
+    for path, how in _choose(rng, T, per_instance):
+        m = mutant(T, path, how)
+        bound = lambda_min(m, D, eps)
+        preserved = None
+        if bound.proved:
+            worst, _ = _worst_error(m, D, bound.lam, seed)
+            with mpmath.workdps(50):
+                preserved = worst <= mpmath.mpf(numerator(eps)) / denominator(eps)
+        out.append(("proved" if bound.proved else "open", preserved, f"instance {seed}: {path} {how}"))
+    plan = analyse(T, D)
+    for k in range(6):
+        lam = Q(2**k)
+        worst, x = _worst_error(T, D, lam, seed)
+        claim = rational(Fraction(float(worst))) * (1 - Q(1, 10**6))
+        total = propagate(plan, lam).total
+        if total is None:
+            out.append(("open", None, f"instance {seed}: eps at lambda {lam}"))
+        else:
+            out.append(("proved" if total <= claim else "refuted", False,
+                        f"instance {seed}: eps below the error at {x}, lambda {lam}"))
+    return out
+
+
+def softmax_campaign(per_instance=None, executor=None) -> Tally:
+    """Model and claim mutants of the softmax bound (:func:`softmax_outcomes`)."""
+    return _campaign("softmax", None, per_instance, executor)
+
+
+# -- the campaign: every (prover, instance) is one task -----------------------------------------------
+TITLES = {
+    "equivalence": "equivalence (prove_equivalence)",
+    "regions": "regions (decide_equivalence)",
+    "retrieval": "retrieval (prove_retrieval)",
+    "relations": "relations (prove_relation)",
+    "softmax": "softmax bounds (lambda_min)",
+}
+OUTCOMES = {
+    "equivalence": equivalence_outcomes,
+    "regions": regions_outcomes,
+    "retrieval": retrieval_outcomes,
+    "relations": relations_outcomes,
+    "softmax": softmax_outcomes,
+}
+SEEDS = {"equivalence": range(12), "regions": range(100, 112), "retrieval": range(4), "relations": range(4),
+         "softmax": range(len(SOFTMAX_INSTANCES))}
+PER_INSTANCE = {"equivalence": 60, "regions": 50, "retrieval": 60, "relations": 60, "softmax": 40}
+
+
+def _instance_task(job) -> tuple:
+    """One task of a campaign, ``(prover, its outcomes)`` (top level, so any executor can run it)."""
+    name, seed, per_instance = job
+    return name, OUTCOMES[name](seed, per_instance)
+
+
+def _tally(name, outcomes) -> Tally:
+    tally = Tally(TITLES[name])
+    for result, preserved, where in outcomes:
+        tally.add(result, preserved, where)
     return tally
+
+
+def _campaign(name, seeds=None, per_instance=None, executor=None) -> Tally:
+    """One prover's campaign over ``seeds`` (default :data:`SEEDS`), ``per_instance`` mutants each."""
+    from ..parallel import map_ordered
+
+    seeds = SEEDS[name] if seeds is None else seeds
+    per_instance = PER_INSTANCE[name] if per_instance is None else per_instance
+    parts = map_ordered(_instance_task, [(name, seed, per_instance) for seed in seeds], executor)
+    return _tally(name, [o for _, part in parts for o in part])
 
 
 CAMPAIGNS = {
@@ -247,13 +312,31 @@ CAMPAIGNS = {
 }
 
 
-def run_campaign(provers=tuple(CAMPAIGNS), per_instance=None, progress=False) -> list[Tally]:
-    """Run the campaign of each named prover; ``per_instance`` overrides the mutants per instance."""
-    out = []
-    for name in provers:
-        kwargs = {} if per_instance is None else {"per_instance": per_instance}
-        tally = CAMPAIGNS[name](**kwargs)
-        if progress:
-            print(f"{tally.prover}: {tally.mutants} mutants, {tally.defects} defects", file=sys.stderr)
-        out.append(tally)
-    return out
+def run_campaign(provers=tuple(CAMPAIGNS), per_instance=None, progress=False, executor=None) -> list[Tally]:
+    """Run the campaign of each named prover; ``per_instance`` overrides the mutants per instance.
+
+    Every (prover, instance) pair is one task of :func:`symrel.parallel.map_ordered`
+    on ``executor`` (any :class:`concurrent.futures.Executor`, default in this process);
+    the tallies add the outcomes in the serial order, so they (and the report) do not
+    depend on the executor. With ``progress``, a line per prover on standard error when
+    its last instance is done.
+    """
+    from ..parallel import map_ordered
+
+    provers = tuple(provers)
+    jobs = [(name, seed, PER_INSTANCE[name] if per_instance is None else per_instance)
+            for name in provers for seed in SEEDS[name]]
+    left = {name: len(SEEDS[name]) for name in provers}
+    seen: dict = {name: [] for name in provers}
+
+    def show(done, total, result):
+        name, outcomes = result
+        left[name] -= 1
+        seen[name] += outcomes
+        if not left[name]:
+            t = _tally(name, seen[name])
+            print(f"{t.prover}: {t.mutants} mutants, {t.defects} defects ({done}/{total} instances done)",
+                  file=sys.stderr, flush=True)
+
+    results = map_ordered(_instance_task, jobs, executor, progress=show if progress else None)
+    return [_tally(name, [o for n, part in results if n == name for o in part]) for name in provers]

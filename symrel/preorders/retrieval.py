@@ -274,7 +274,12 @@ def prove_retrieval(
         )
     )
     jobs = [(q, task.preorders[q], keys, row, limit) for q, row in zip(task.query_names, scores)]
-    results = executor.map(check_query, *zip(*jobs)) if executor is not None else map(lambda job: check_query(*job), jobs)
+    if executor is None:  # lazily: a refuted query stops the proof
+        results = (check_query(*job) for job in jobs)
+    else:
+        from ..parallel import map_ordered
+
+        results = map_ordered(_check_job, jobs, executor)
     for i, (q, represented, found) in enumerate(results, 1):
         if progress:
             print(f"retrieval: query {i}/{len(jobs)} ({q}) checked", file=sys.stderr)
@@ -303,6 +308,10 @@ def prove_retrieval(
     if eps is not None:
         _add_softmax_step(proof, scores, n, eps)
     return proof
+
+
+def _check_job(job):
+    return check_query(*job)
 
 
 def check_query(q: str, P, keys: list[str], row: list[Rational], limit: int):

@@ -96,9 +96,10 @@ def find_counterexample(a, b, domain, box, hints=(), registry=None, executor=Non
     if executor is None:
         found = first_difference(a, b, pts)
     else:
-        chunk = max(1, len(pts) // 8)
-        futures = [executor.submit(first_difference, a, b, pts[i:i + chunk]) for i in range(0, len(pts), chunk)]
-        found = next((r for r in (f.result() for f in futures) if r is not None), None)
+        from ..parallel import chunked, map_ordered
+
+        found = next((r for r in map_ordered(first_difference, chunked(pts, executor), executor, shared=(a, b))
+                      if r is not None), None)
     if found is None:
         return None
     x, ya, yb = found

@@ -134,8 +134,8 @@ def near_tie_points(T, domain, lam, count: int, seed: int = 0, tries: int | None
     return pts[:count] if len(pts) > count else pts
 
 
-def _error_of(args):
-    return softmax_error(*args)
+def _errors_at(T, lam, dps, xs) -> list:
+    return [softmax_error(T, x, lam, dps) for x in xs]
 
 
 @dataclass
@@ -180,8 +180,9 @@ def empirical_check(T, domain, lam, bound, *, points: int = 100, seed: int = 0, 
     pts += [list(p) for p in extra_points]
     worst, worst_point, bad = mpmath.mpf(0), pts[0], []
     limit = _mpf(bound)
-    args = [(T, x, lam, dps) for x in pts]
-    errors = executor.map(_error_of, args) if executor is not None else map(_error_of, args)
+    from ..parallel import chunked, map_ordered
+
+    errors = [e for part in map_ordered(_errors_at, chunked(pts, executor), executor, shared=(T, lam, dps)) for e in part]
     for i, (x, err) in enumerate(zip(pts, errors), 1):
         if progress and (i % max(1, len(pts) // 10) == 0 or i == len(pts)):
             print(f"empirical check: {i}/{len(pts)} points", file=sys.stderr)

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import sys
 import time
-from concurrent.futures import Executor, as_completed
+from concurrent.futures import Executor
 from pathlib import Path
 
 from ..errors import InputError
 from ..fileformat import write_text_atomic
+from ..parallel import map_ordered
 from ..report import FORMATS, render_index
 from ..report.statement import Summary
 from .outputs import write_outcome
@@ -48,37 +49,27 @@ def run_and_write(script, out, formats, verbose: bool = True) -> Summary:
     return outcome.summary()
 
 
-class _InProcess(Executor):
-    """The default executor: runs each task when submitted."""
-
-    def submit(self, fn, *args, **kwargs):
-        from concurrent.futures import Future
-
-        fut: Future = Future()
-        try:
-            fut.set_result(fn(*args, **kwargs))
-        except BaseException as err:  # pragma: no cover - run_and_write records errors itself
-            fut.set_exception(err)
-        return fut
+def _run_one(out, formats, verbose, script) -> Summary:
+    return run_and_write(script, out, formats, verbose)
 
 
 def run_all(folder, out, formats=("md",), executor: Executor | None = None, progress: bool = True) -> tuple[list[Summary], float]:
     """Run every script of ``folder``, write every report and the index into ``out``.
 
-    Returns the summaries in script order and the wall time.
+    Returns the summaries in script order and the wall time. The scripts run on
+    ``executor`` (:func:`symrel.parallel.map_ordered`; the workers write the reports,
+    so remote workers need ``folder`` and ``out`` at the same paths: a shared file system).
     """
     scripts = discover(folder)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    executor = executor or _InProcess()
     start = time.perf_counter()
-    futures = {executor.submit(run_and_write, str(s), str(out), list(formats), progress): i for i, s in enumerate(scripts)}
-    summaries: list = [None] * len(scripts)
-    for done, fut in enumerate(as_completed(futures), 1):
-        s = summaries[futures[fut]] = fut.result()
-        if progress:
-            _stderr(f"[{done}/{len(scripts)}] {s.statement.key}: {s.result} "
-                    f"({s.instances} instances, {s.seconds:.1f} s)")
+
+    def show(done, total, s):
+        _stderr(f"[{done}/{total}] {s.statement.key}: {s.result} ({s.instances} instances, {s.seconds:.1f} s)")
+
+    summaries = map_ordered(_run_one, [str(s) for s in scripts], executor, shared=(str(out), list(formats), progress),
+                            progress=show if progress else None)
     seconds = time.perf_counter() - start
     write_text_atomic(out / "index.md", render_index(summaries, list(formats), seconds, "md"))
     if "html" in formats:

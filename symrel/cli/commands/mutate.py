@@ -1,4 +1,4 @@
-"""``symrel mutate [--out REPORT.md] [--prover NAME ...] [--per-instance N] [--json]``: run the
+"""``symrel mutate [--out REPORT.md] [--prover NAME ...] [--per-instance N] [--executor SPEC] [--json]``: run the
 mutation campaign (:mod:`symrel.mutation`) and write its Markdown report. Exit 0 when no
 prover proved a function-changing mutant, 1 otherwise (the defects are listed)."""
 
@@ -9,6 +9,7 @@ import time
 from ...errors import InputError
 from ...fileformat import write_text_atomic
 from ..common import add_json_flag, print_json
+from ..executors import add_executor_option, open_executor
 
 
 def register(sub):
@@ -21,6 +22,7 @@ def register(sub):
     p.add_argument("--per-instance", type=int, default=None, metavar="N",
                    help="mutants per correct instance (default: each campaign's own)")
     p.add_argument("--progress", action="store_true", help="a line per prover on standard error")
+    add_executor_option(p, "the instances' mutants")
     add_json_flag(p)
     p.set_defaults(func=run)
 
@@ -31,7 +33,9 @@ def run(args) -> int:
     if args.per_instance is not None and args.per_instance < 1:
         raise InputError(f"expected at least 1 mutant per instance, got {args.per_instance}", path="--per-instance")
     start = time.perf_counter()
-    tallies = run_campaign(tuple(args.prover or CAMPAIGNS), per_instance=args.per_instance, progress=args.progress)
+    with open_executor(args.executor) as executor:
+        tallies = run_campaign(tuple(args.prover or CAMPAIGNS), per_instance=args.per_instance, progress=args.progress,
+                               executor=executor)
     text = report_markdown(tallies, seconds=time.perf_counter() - start)
     if args.out:
         write_text_atomic(args.out, text)

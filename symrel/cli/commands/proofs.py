@@ -1,6 +1,6 @@
 """Re-check the statements of Papers A and B and write their reports.
 
-``symrel proofs [DIR] --out OUT [--format md,tex,html,json] [--jobs N]`` runs every
+``symrel proofs [DIR] --out OUT [--format md,tex,html,json] [--executor SPEC]`` runs every
 proof script of DIR (default: the scripts shipped with symrel, which re-check the
 statements of Papers A and B), shows progress on standard error,
 writes one report per statement and an index into OUT, and prints a summary
@@ -10,6 +10,8 @@ with json, every certificate passes check-certificate), 1 otherwise.
 
 from __future__ import annotations
 
+from ..executors import add_executor_option, open_executor
+
 
 def register(sub):
     p = sub.add_parser("proofs", help="re-check the statements of both papers and write their reports",
@@ -17,26 +19,19 @@ def register(sub):
     p.add_argument("dir", nargs="?", default=None, help="folder of proof scripts (default: the shipped ones)")
     p.add_argument("--out", default="symrel-proofs", help="output folder (default: ./symrel-proofs)")
     p.add_argument("--format", default="md", help="comma-separated formats: md (default), tex, html, json")
-    p.add_argument("--jobs", type=int, default=1, help="run statements in N worker processes (default 1)")
+    p.add_argument("--jobs", type=int, default=None, help="run statements in N worker processes (--executor processes:N)")
+    add_executor_option(p, "the statements")
     p.add_argument("--quiet", action="store_true", help="no progress on standard error")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    from ...errors import InputError
     from ...statements import default_dir, parse_formats, run_all, summary_table
 
     formats = parse_formats(args.format)
-    if args.jobs < 1:
-        raise InputError(f"expected a positive number of jobs, got {args.jobs}", path="--jobs")
     folder = args.dir if args.dir is not None else default_dir()
-    if args.jobs == 1:
-        summaries, seconds = run_all(folder, args.out, formats, progress=not args.quiet)
-    else:
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            summaries, seconds = run_all(folder, args.out, formats, executor=pool, progress=not args.quiet)
+    with open_executor(args.executor, args.jobs) as executor:
+        summaries, seconds = run_all(folder, args.out, formats, executor=executor, progress=not args.quiet)
     print(summary_table(summaries))
     proved = sum(1 for s in summaries if s.passed)
     print(f"{proved} of {len(summaries)} statements proved in {seconds:.1f} s; reports in {args.out}")

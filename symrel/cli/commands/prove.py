@@ -1,5 +1,5 @@
 """``symrel prove A.json B.json --domain D.json [--report R.md] [--certificate C.json]
-[--counterexample X.json] [--complete] [--json]``.
+[--counterexample X.json] [--complete] [--executor SPEC] [--json]``.
 
 Proves or refutes "for all x in D, A(x) = B(x)" layer by layer (maxout / ReLU / CPWL
 against a hardmax Transformer, or any two of them). Exit 0 proved (certificate and
@@ -14,6 +14,7 @@ import sys
 from ...exact import format_rational
 from ...fileformat import Points, load_domain, load_model, save, write_text_atomic
 from ..common import add_json_flag, print_json
+from ..executors import add_executor_option, open_executor
 
 
 def register(sub):
@@ -27,6 +28,7 @@ def register(sub):
     p.add_argument("--complete", action="store_true", help="use the complete linear-regions decision procedure")
     p.add_argument("--max-cells", type=int, default=None,
                    help="cell limit of the complete procedure when the layers do not correspond (then open)")
+    add_executor_option(p, "the counterexample search and the complete procedure's subtrees")
     add_json_flag(p)
     p.set_defaults(func=run)
 
@@ -37,7 +39,8 @@ def run(args) -> int:
 
     a, b = load_model(args.a), load_model(args.b)
     domain = load_domain(args.domain)
-    proof = prove_equivalence(a, b, domain, complete=args.complete, max_cells=args.max_cells)
+    with open_executor(args.executor) as executor:
+        proof = prove_equivalence(a, b, domain, complete=args.complete, max_cells=args.max_cells, executor=executor)
     out = {"result": proof.result, "steps": len(proof.steps), "summary": proof.summary()}
     if proof.result == "proved":
         if args.certificate:

@@ -1,5 +1,5 @@
 """``symrel regions MODEL.json --domain D.json [--kind linear|activation] [--plot out.png]
-[--slice I,J --at X0] [--jobs N] [--max-cells N] [--ties] [--progress] [--certificate C.json] [--json]``.
+[--slice I,J --at X0] [--executor SPEC] [--max-cells N] [--ties] [--progress] [--certificate C.json] [--json]``.
 
 Counts the linear (default) or activation regions of a model over a domain exactly and
 prints the count alone on the last line; ``--json`` prints ``{count, kind, cells, time,
@@ -16,6 +16,7 @@ import sys
 from ...errors import InputError
 from ...fileformat import load_domain, load_model
 from ..common import add_json_flag, print_json
+from ..executors import add_executor_option, open_executor
 
 
 def register(sub):
@@ -27,7 +28,8 @@ def register(sub):
     p.add_argument("--slice", help="I,J (or I): count and draw the slice in which inputs I and J vary "
                    "(numbered from 1; ReLU or maxout net, box domain)")
     p.add_argument("--at", help="the point the slice goes through, comma-separated (default: the box's centre)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (default 1: in this process)")
+    p.add_argument("--jobs", type=int, default=None, help="N worker processes (the same as --executor processes:N)")
+    add_executor_option(p, "the subtrees of the cell search")
     p.add_argument("--max-cells", type=int, default=None, help="stop (exit 3) beyond this many cells")
     p.add_argument("--ties", action="store_true", help="also count lower-dimensional tie cells (hardmax)")
     p.add_argument("--progress", action="store_true", help="show progress on standard error")
@@ -46,8 +48,6 @@ def run(args) -> int:
             f"expected a domain of dimension {model.input_dim} (the model's inputs), got {domain.dim}",
             file=args.domain, path="bounds" if domain.kind == "box" else "A",
         )
-    if args.jobs < 1:
-        raise InputError("expected at least 1 job", path="--jobs")
     if args.max_cells is not None and args.max_cells < 1:
         raise InputError("expected a positive cell limit", path="--max-cells")
     labels = None
@@ -60,27 +60,22 @@ def run(args) -> int:
                          "(draw a slice: --slice I,J --at X0)", path="--plot")
     if args.plot:
         _require_matplotlib()
-    executor = None
-    if args.jobs > 1:
-        from concurrent.futures import ProcessPoolExecutor
-
-        executor = ProcessPoolExecutor(max_workers=args.jobs)
-    try:
+    with open_executor(args.executor, args.jobs) as executor:
         res = count_regions(model, domain, kind=args.kind, executor=executor, max_cells=args.max_cells,
                             progress=args.progress, ties=args.ties)
-    finally:
-        if executor is not None:
-            executor.shutdown()
+        proof = None
+        if args.certificate:
+            from ...regions import certify_regions
+
+            proof = certify_regions(model, domain, kind=args.kind, max_cells=args.max_cells, executor=executor)
     if args.plot:
         from ...regions.plot import save_regions_plot
 
         save_regions_plot(res, args.plot, labels=labels)
-    if args.certificate:
+    if proof is not None:
         from ...fileformat import write_json_atomic
         from ...certificates.io import certificate_of
-        from ...regions import certify_regions
 
-        proof = certify_regions(model, domain, kind=args.kind, max_cells=args.max_cells)
         if proof.claim_data.get("count") != res.count:  # pragma: no cover - would be a bug
             raise InputError("internal error: the certified count differs from the count")
         write_json_atomic(args.certificate, certificate_of(proof))

@@ -1,4 +1,4 @@
-"""``symrel retrieval R.json [--report R.md] [--json] [--eps E] [--max-subset L] [-o F.json | --check F.json] [--jobs N]``.
+"""``symrel retrieval R.json [--report R.md] [--json] [--eps E] [--max-subset L] [-o F.json | --check F.json] [--executor SPEC]``.
 
 Builds attention realising a retrieval task (Debreu utilities, exact rank
 factorisation, ReLU feature maps interpolating it) and proves that hardmax
@@ -15,6 +15,7 @@ from __future__ import annotations
 import sys
 
 from ..common import add_json_flag, fmt, print_json
+from ..executors import add_executor_option, open_executor
 
 
 def register(sub):
@@ -29,7 +30,8 @@ def register(sub):
     g = p.add_mutually_exclusive_group()
     g.add_argument("-o", "--output", metavar="F.json", help="write the features (relation-features: phi = query map, psi = key map)")
     g.add_argument("--check", metavar="F.json", help="prove given features instead of building them")
-    p.add_argument("--jobs", type=int, default=1, metavar="N", help="check the queries in N processes (default 1)")
+    p.add_argument("--jobs", type=int, default=None, metavar="N", help="check the queries in N processes (--executor processes:N)")
+    add_executor_option(p, "the queries' checks")
     p.add_argument("--progress", action="store_true", help="a line per checked query on standard error")
     p.add_argument("--report", metavar="R.md", help="write the proof as Markdown")
     p.add_argument("--certificate", metavar="C.json", help="write the certificate")
@@ -53,8 +55,6 @@ def run(args) -> int:
             raise InputError(f"expected 0 < eps < 1, got {fmt(eps)}", path="--eps")
     if args.max_subset < 1:
         raise InputError(f"expected a limit >= 1, got {args.max_subset}", path="--max-subset")
-    if args.jobs < 1:
-        raise InputError(f"expected a number of processes >= 1, got {args.jobs}", path="--jobs")
     try:
         if args.check:
             attention = _load_features(args.check)
@@ -110,12 +110,8 @@ def run(args) -> int:
 def _prove(task, attention, args, eps):
     from ...preorders import prove_retrieval
 
-    if args.jobs == 1:
-        return prove_retrieval(task, attention, max_subset=args.max_subset, eps=eps, progress=args.progress)
-    from concurrent.futures import ProcessPoolExecutor
-
-    with ProcessPoolExecutor(args.jobs) as pool:
-        return prove_retrieval(task, attention, max_subset=args.max_subset, eps=eps, executor=pool, progress=args.progress)
+    with open_executor(args.executor, args.jobs) as executor:
+        return prove_retrieval(task, attention, max_subset=args.max_subset, eps=eps, executor=executor, progress=args.progress)
 
 
 def _load_features(path):

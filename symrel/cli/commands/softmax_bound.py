@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 
 from ..common import add_json_flag, fmt, print_json
+from ..executors import add_executor_option, open_executor
 
 
 def register(sub):
@@ -28,6 +29,7 @@ def register(sub):
     p.add_argument("--certificate", metavar="OUT", help="write the certificate (only when certified); "
                    "symrel check-certificate re-checks it")
     p.add_argument("--plot", metavar="PNG", help="plot observed error (at --check N points, default 20) and bound against lambda (needs matplotlib)")
+    add_executor_option(p, "the --check evaluations")
     add_json_flag(p)
     p.set_defaults(func=run)
 
@@ -55,7 +57,8 @@ def run(args) -> int:
     proof = result.proof()
     check = None
     if result.proved and args.check:
-        check = empirical_check(model, domain, result.lam, result.bound, points=args.check)
+        with open_executor(args.executor) as executor:
+            check = empirical_check(model, domain, result.lam, result.bound, points=args.check, executor=executor)
     if result.proved and args.certificate:
         from ...fileformat import write_json_atomic
 

@@ -1,0 +1,181 @@
+"""Parallel maps over any :class:`concurrent.futures.Executor`, with the serial run's answer.
+
+Every parallel computation of symrel (cells of a region count, mutants of a campaign,
+statements of ``symrel proofs``, queries of a retrieval check, points of an empirical
+check) is a list of independent tasks whose results are combined in the list's order.
+:func:`map_ordered` runs such a list on an executor and hands the results back in that
+order, whatever order they finish in, so the combined answer (a count, a certificate,
+a report) is byte-identical to the serial run's. It also:
+
+* sends data every task needs (the models) once per worker instead of once per task
+  when the executor is a Dask one (``shared=``, scattered with ``broadcast=True``);
+* reports progress from the driver as tasks finish (``progress=``), so a progress line
+  works the same with remote workers;
+* resubmits the tasks of a worker that died (a killed Dask worker, a broken process
+  pool that :class:`RestartingProcessPool` can replace), up to ``retries`` times, and
+  otherwise raises :class:`WorkerLostError`: no result is ever built from part of the
+  tasks.
+
+The executor may be ``None`` (in this process, no pickling), a process or thread pool,
+:class:`RestartingProcessPool`, a Dask ``Client.get_executor()``, or any other
+``concurrent.futures``-style executor (Ray's, for instance: see docs/cluster.md for
+what is tested).
+
+>>> map_ordered(pow, [2, 3, 4], shared=(2,))      # pow(2, 2), pow(2, 3), pow(2, 4)
+[4, 8, 16]
+>>> from concurrent.futures import ThreadPoolExecutor
+>>> with ThreadPoolExecutor(2) as pool:
+...     map_ordered(abs, [-3, 1, -2], executor=pool)
+[3, 1, 2]
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import Executor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+
+from .errors import UndecidedError
+
+
+class WorkerLostError(UndecidedError):
+    """A worker died and its tasks could not be run again: nothing is reported
+    (the claim stays undecided; exit 3 on the command line)."""
+
+
+def is_dask(executor) -> bool:
+    """Whether ``executor`` is a Dask ``distributed`` client executor."""
+    return type(executor).__module__.startswith("distributed") and hasattr(executor, "_client")
+
+
+def worker_count(executor) -> int:
+    """How many tasks ``executor`` runs at once (1 for ``None``; Dask: its workers' threads)."""
+    if executor is None:
+        return 1
+    if is_dask(executor):
+        return max(1, sum(executor._client.nthreads().values()))
+    n = getattr(executor, "_max_workers", None) or getattr(executor, "max_workers", None)
+    return int(n) if n else (os.cpu_count() or 1)
+
+
+class RestartingProcessPool(Executor):
+    """A :class:`~concurrent.futures.ProcessPoolExecutor` that :func:`map_ordered` can
+    replace when one of its processes dies (a killed process breaks a process pool for
+    good; the unfinished tasks then run again on a fresh pool)."""
+
+    def __init__(self, max_workers: int | None = None):
+        from concurrent.futures import ProcessPoolExecutor
+
+        self._max_workers = max_workers or os.cpu_count() or 1
+        self._make = lambda: ProcessPoolExecutor(max_workers=self._max_workers)
+        self._pool = self._make()
+
+    def submit(self, fn, *args, **kwargs):
+        return self._pool.submit(fn, *args, **kwargs)
+
+    def restart(self) -> None:
+        """Drop the broken pool and start a new one."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._pool = self._make()
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+def chunked(items, executor=None, per_worker: int = 4) -> list[list]:
+    """``items`` cut into consecutive runs, about ``per_worker`` per worker of ``executor``
+    (one run in all when it is ``None``): tasks big enough to pay for their transfer,
+    enough of them to keep every worker busy. Concatenated, the runs are ``items``.
+
+    >>> chunked(list(range(5)), None), len(chunked(list(range(100)), _FakePool()))
+    ([[0, 1, 2, 3, 4]], 8)
+    """
+    items = list(items)
+    parts = 1 if executor is None else max(1, min(len(items), per_worker * worker_count(executor)))
+    size = -(-len(items) // parts) if items else 1
+    return [items[i:i + size] for i in range(0, len(items), size)] or [[]]
+
+
+class _FakePool:  # for the doctest: a pool of two workers
+    _max_workers = 2
+
+
+def _lost_worker(err: BaseException) -> bool:
+    """Whether ``err`` says a worker went away (rather than the task itself failing)."""
+    if isinstance(err, BrokenProcessPool):
+        return True
+    names = {c.__name__ for c in type(err).__mro__}
+    return bool(names & {"KilledWorker", "CommClosedError", "FutureCancelledError", "CancelledError"})
+
+
+def _share(executor, shared):
+    """The shared arguments as the tasks receive them: scattered once to every Dask
+    worker (the tasks then carry only a key), or as they are for other executors."""
+    if not shared or not is_dask(executor):
+        return tuple(shared)
+    return tuple(executor._client.scatter(list(shared), broadcast=True, hash=False))
+
+
+def map_ordered(fn, items, executor=None, *, shared=(), progress=None, retries: int = 2) -> list:
+    """``[fn(*shared, item) for item in items]``, computed on ``executor``.
+
+    Definition: the result list of the serial loop; the tasks run in any order and
+    on any worker, the results are put back in the order of ``items``.
+    ``shared``: leading arguments every task receives (sent once per Dask worker).
+    ``progress``: called as ``progress(finished, total, result)`` in this process after
+    each task (in the order tasks finish).
+    ``retries``: how many times the tasks of a dead worker are submitted again before
+    :class:`WorkerLostError` is raised. An exception raised by ``fn`` itself is raised
+    here unchanged (after the other tasks are cancelled).
+    Cost: one submission per item (plus one scatter per shared argument on Dask).
+
+    >>> map_ordered(divmod, [7, 9], shared=(100,))
+    [(14, 2), (11, 1)]
+    """
+    items = list(items)
+    total = len(items)
+    if executor is None:
+        out = []
+        for k, item in enumerate(items, 1):
+            out.append(fn(*shared, item))
+            if progress is not None:
+                progress(k, total, out[-1])
+        return out
+    args = _share(executor, shared)
+    results: dict = {}
+    pending = list(range(total))
+    attempt = 0
+    while pending:
+        futures = {executor.submit(fn, *args, items[i]): i for i in pending}
+        lost, reason = [], None
+        try:
+            for fut in as_completed(futures):
+                i = futures[fut]
+                try:
+                    results[i] = fut.result()
+                except Exception as err:
+                    if not _lost_worker(err):
+                        raise
+                    lost.append(i)
+                    reason = reason or err
+                    continue
+                if progress is not None:
+                    progress(len(results), total, results[i])
+        except BaseException:
+            for fut in futures:
+                fut.cancel()
+            raise
+        pending = sorted(lost)
+        if pending:
+            attempt += 1
+            if attempt > retries:
+                raise WorkerLostError(
+                    f"a worker died and {len(pending)} of {total} tasks could not be run "
+                    f"({type(reason).__name__}: {reason}); nothing was reported")
+            if isinstance(reason, BrokenProcessPool):
+                if not hasattr(executor, "restart"):
+                    raise WorkerLostError(
+                        f"a worker process died ({reason}); nothing was reported "
+                        "(a plain process pool cannot be restarted: use --executor processes:N)")
+                executor.restart()
+    return [results[i] for i in range(total)]
