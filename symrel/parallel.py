@@ -92,8 +92,8 @@ def chunked(items, executor=None, per_worker: int = 4) -> list[list]:
     """
     items = list(items)
     parts = 1 if executor is None else max(1, min(len(items), per_worker * worker_count(executor)))
-    size = -(-len(items) // parts) if items else 1
-    return [items[i:i + size] for i in range(0, len(items), size)] or [[]]
+    n = len(items)
+    return [items[k * n // parts:(k + 1) * n // parts] for k in range(parts)]
 
 
 class _FakePool:  # for the doctest: a pool of two workers

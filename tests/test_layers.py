@@ -16,10 +16,11 @@ from pathlib import Path
 
 import networkx as nx
 
-# Top-level parts of symrel (subpackages, the modules errors, _version and
+# Top-level parts of symrel (subpackages, the modules errors, _version, parallel and
 # __main__, and "__init__" for symrel/__init__.py itself), lowest layer first.
 LAYERS: list[tuple[str, ...]] = [
     ("errors", "_version"),
+    ("parallel",),  # map_ordered over any executor: stdlib and errors only
     ("exact",),
     ("models",),
     ("fileformat",),

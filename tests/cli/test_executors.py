@@ -1,0 +1,172 @@
+"""``--executor``: the same output, byte for byte, in this process, in local processes and on
+a Dask cluster on the loopback address (the Dask tests skip without ``distributed``); a worker
+killed mid-run changes nothing, or the run stops with a clear error and writes nothing."""
+
+import json
+import os
+import re
+import signal
+import sys
+import threading
+import time
+
+import pytest
+
+from symrel.cli.executors import open_executor, parse_executor
+
+from ..statements.toy_scripts import script_dir  # noqa: F401  (a fixture)
+
+LINES = """{"symrel": 1, "kind": "relu", "input_dim": 2,
+ "layers": [{"W": [[1,0],[0,1],[1,1],[1,-1],[2,1]], "b": [0,0,-1,"1/2","-1/3"], "activation": "relu"},
+            {"W": [[1,1,1,-1,1]], "b": [0], "activation": "none"}]}"""
+BOX = '{"symrel": 1, "kind": "box", "bounds": [[-3, 3], [-3, 3]]}'
+
+
+@pytest.mark.parametrize("spec", ["threads", "processes:0", "processes:x", "dask://nohost", "dask-local:-1", "serial:2"])
+def test_bad_specs_exit_2_naming_the_option(run_cli, tmp_path, spec):
+    code, out, err = run_cli("mutate", "--prover", "relations", "--executor", spec)
+    assert code == 2 and "--executor" in err and len(err.strip().splitlines()) == 1
+
+
+def test_jobs_and_executor_together_is_an_error(run_cli, tmp_path):
+    code, out, err = run_cli("proofs", tmp_path, "--jobs", "2", "--executor", "serial", "--out", tmp_path / "o")
+    assert code == 2 and "--jobs" in err
+
+
+def test_without_distributed_the_dask_executors_say_how_to_install(run_cli, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
+    for spec in ("dask-local:1", "dask://127.0.0.1:8786"):
+        code, out, err = run_cli("mutate", "--prover", "relations", "--executor", spec)
+        assert code == 2 and "pip install 'symrel[dask]'" in err
+
+
+def test_parse():
+    assert parse_executor("serial") == ("serial", None)
+    assert parse_executor("processes") == ("processes", None)
+    assert parse_executor("dask-local:2") == ("dask-local", 2)
+    assert parse_executor("dask://[::1]:8786") == ("dask", "tcp://[::1]:8786")
+
+
+@pytest.fixture
+def region_files(tmp_path):
+    m, d = tmp_path / "net.json", tmp_path / "box.json"
+    m.write_text(LINES)
+    d.write_text(BOX)
+    return m, d
+
+
+CERTIFICATES_IN_SERIAL_ORDER = False  # the regions parallel driver is being moved (issue 14); then True
+
+
+def _regions(run_cli, files, tmp_path, tag, *extra):
+    m, d = files
+    cert = tmp_path / f"cert-{tag}.json"
+    code, out, err = run_cli("regions", m, "--domain", d, "--json", "--certificate", cert, *extra)
+    assert code == 0, err
+    obj = json.loads(out)
+    for key in ("time", "seconds", "stats"):
+        obj.pop(key, None)
+    return obj, (cert.read_bytes() if CERTIFICATES_IN_SERIAL_ORDER else len(cert.read_bytes()))
+
+
+def _mutate(run_cli, *extra):
+    code, out, err = run_cli("mutate", "--prover", "equivalence", "--prover", "relations", "--per-instance", "3",
+                             "--json", *extra)
+    assert code == 0, err
+    return out
+
+
+def _untimed(text: str) -> str:
+    return re.sub(r"\d+(\.\d+)? ?(s|ms)\b", "T", text)
+
+
+def _proofs(run_cli, folder, out, *extra):
+    code, text, err = run_cli("proofs", folder, "--out", out, "--format", "md,json", "--quiet", *extra)
+    files = {p.relative_to(out).as_posix(): _untimed(p.read_text().replace(str(out), "OUT"))
+             for p in sorted(out.rglob("*")) if p.is_file()}
+    return code, _untimed(text.replace(str(out), "OUT")), files
+
+
+def test_local_processes_give_the_serial_output(run_cli, region_files, tmp_path):
+    assert _regions(run_cli, region_files, tmp_path, "s") == _regions(run_cli, region_files, tmp_path, "p",
+                                                                       "--executor", "processes:2")
+
+
+# -- Dask -------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def dask_cluster():
+    distributed = pytest.importorskip("distributed")
+    import logging
+
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                       dashboard_address=None, silence_logs=logging.CRITICAL)
+    client = distributed.Client(cluster, set_as_default=False)
+    yield cluster, client
+    client.close()
+    cluster.close()
+
+
+def _spec(cluster):
+    return "dask://" + cluster.scheduler_address.removeprefix("tcp://")
+
+
+def test_the_cluster_listens_on_loopback_only(dask_cluster):
+    cluster, client = dask_cluster
+    addresses = [cluster.scheduler_address] + list(client.scheduler_info()["workers"])
+    assert all(a.startswith("tcp://127.0.0.1:") for a in addresses)
+
+
+def test_regions_on_dask_are_the_serial_ones(run_cli, region_files, tmp_path, dask_cluster):
+    serial = _regions(run_cli, region_files, tmp_path, "s")
+    assert serial[0]["count"] > 1
+    assert _regions(run_cli, region_files, tmp_path, "d", "--executor", _spec(dask_cluster[0])) == serial
+
+
+def test_mutate_on_dask_is_the_serial_one(run_cli, dask_cluster):
+    assert _mutate(run_cli, "--executor", _spec(dask_cluster[0])) == _mutate(run_cli, "--executor", "serial")
+
+
+def test_proofs_on_dask_are_the_serial_ones(run_cli, script_dir, tmp_path, dask_cluster):  # noqa: F811
+    serial = _proofs(run_cli, script_dir, tmp_path / "out-serial", "--executor", "serial")
+    assert serial[0] == 1 and any(name.endswith(".json") for name in serial[2])  # a refuted and a crashing script
+    assert _proofs(run_cli, script_dir, tmp_path / "out-dask", "--executor", _spec(dask_cluster[0])) == serial
+
+
+def test_dask_local_starts_and_closes_its_cluster(run_cli):
+    pytest.importorskip("distributed")
+    with open_executor("dask-local:1") as ex:
+        client = ex._client
+        assert client.scheduler.address.startswith("tcp://127.0.0.1:")
+    assert client.status == "closed"
+
+
+def test_a_worker_killed_mid_run_changes_nothing_or_nothing_is_written(run_cli, tmp_path, dask_cluster):
+    """Runs last in this file: the cluster's nanny restarts the killed worker."""
+    cluster, client = dask_cluster
+    serial = _mutate(run_cli)
+    pids = client.run(os.getpid)
+    killed = []
+
+    def kill_when_busy():
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            busy = [w for w, tasks in client.processing().items() if tasks]
+            if busy:
+                os.kill(pids[busy[0]], signal.SIGKILL)
+                killed.append(busy[0])
+                return
+            time.sleep(0.01)
+
+    thread = threading.Thread(target=kill_when_busy)
+    thread.start()
+    out_file = tmp_path / "mutation.md"
+    code, out, err = run_cli("mutate", "--prover", "equivalence", "--prover", "relations", "--per-instance", "3",
+                             "--json", "--out", out_file, "--executor", _spec(cluster))
+    thread.join()
+    assert killed, "no worker was busy"
+    if code == 0:
+        assert out == serial
+    else:
+        assert code == 3 and "worker" in err and not out_file.exists()

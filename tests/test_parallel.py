@@ -1,0 +1,73 @@
+"""symrel.parallel: the serial order whatever the executor, shared data, progress, lost workers."""
+
+import os
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+import pytest
+
+from symrel.parallel import RestartingProcessPool, WorkerLostError, chunked, map_ordered, worker_count
+
+
+def slow_square(delay, x):
+    import time
+
+    time.sleep(delay * (5 - x % 5))  # later items finish first
+    return x * x
+
+
+def die_once(marker, x):
+    """Kills its own process the first time it runs for x == 2 (a worker lost mid-run)."""
+    if x == 2 and not os.path.exists(marker):
+        open(marker, "w").close()
+        os._exit(1)
+    return -x
+
+
+def always_die(x):
+    os._exit(1)
+
+
+def test_results_in_input_order_whatever_finishes_first():
+    with ThreadPoolExecutor(3) as pool:
+        assert map_ordered(slow_square, range(10), pool, shared=(0.01,)) == [x * x for x in range(10)]
+
+
+def test_serial_and_progress():
+    seen = []
+    assert map_ordered(slow_square, [1, 2], shared=(0,), progress=lambda d, t, r: seen.append((d, t, r))) == [1, 4]
+    assert seen == [(1, 2, 1), (2, 2, 4)]
+
+
+def test_a_task_error_is_raised_unchanged():
+    with ThreadPoolExecutor(2) as pool, pytest.raises(ZeroDivisionError):
+        map_ordered(divmod, [1, 0, 2], pool, shared=(1,))
+
+
+def test_chunks_concatenate_to_the_items():
+    with ThreadPoolExecutor(3) as pool:
+        parts = chunked(range(50), pool)
+        assert worker_count(pool) == 3 and len(parts) == 12 and sum(parts, []) == list(range(50))
+    assert chunked([], None) == [[]]
+
+
+def test_a_killed_process_is_replaced_and_its_tasks_run_again(tmp_path):
+    pool = RestartingProcessPool(2)
+    try:
+        assert map_ordered(die_once, range(6), pool, shared=(str(tmp_path / "died"),)) == [0, -1, -2, -3, -4, -5]
+    finally:
+        pool.shutdown()
+    assert (tmp_path / "died").exists()
+
+
+def test_a_plain_process_pool_that_breaks_is_a_clear_error(tmp_path):
+    with ProcessPoolExecutor(2) as pool, pytest.raises(WorkerLostError, match="nothing was reported"):
+        map_ordered(die_once, range(4), pool, shared=(str(tmp_path / "died"),))
+
+
+def test_workers_that_keep_dying_give_up_after_the_retries():
+    pool = RestartingProcessPool(1)
+    try:
+        with pytest.raises(WorkerLostError, match="could not be run"):
+            map_ordered(always_die, [1], pool, retries=1)
+    finally:
+        pool.shutdown()
