@@ -28,7 +28,8 @@ from ..errors import InputError
 from ..exact import Q
 from ..models import CPWLMesh
 from . import polygons
-from .enumerate_cells import _domain_polygon, enumerate_cells
+from .enumerate_cells import enumerate_cells
+from .polygon_search import domain_polygon
 
 
 def _on_open_segment(p, q, v) -> bool:
@@ -47,7 +48,7 @@ def net_to_cpwl_mesh(net, domain, *, executor=None, max_cells=None) -> CPWLMesh:
     if domain.dim > 2:
         raise InputError(f"symrel triangulates the cells of nets with 1 or 2 inputs; this one has {domain.dim}",
                          path="domain")
-    start = _domain_polygon(domain)
+    start = domain_polygon(domain)
     if start is None or polygons.area2(start) == 0:
         raise InputError("expected a bounded domain with non-empty interior", path="domain")
     cells = enumerate_cells([net], domain, mode="open", executor=executor, max_cells=max_cells).cells
