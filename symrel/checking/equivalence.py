@@ -323,16 +323,15 @@ def _check_mesh_lattice(f, o, rec, R):
     terms = [[int(j) for j in t] for t in rec["terms"]]
     if not terms or any(not t or not all(0 <= j < len(pieces) for j in t) for t in terms):
         R.fail(f"lattice {o}: a term is empty or names a piece out of range")
-    lower = [int(t) for t in rec["lower"]]
-    if len(lower) != n or not all(0 <= t < len(terms) for t in lower):
-        R.fail(f"lattice {o}: expected one lower term (an index) per simplex")
+    lower = rec["lower"]
+    if len(lower) != n:
+        R.fail(f"lattice {o}: expected one lower term (an index or a split tree) per simplex")
     fv = [y[o] for y in f.values]
     diff = [[sum((ai * xi for ai, xi in zip(a, x)), c) - fv[v] for v, x in enumerate(f.vertices)] for a, c in pieces]
     below = [sum(1 << v for v, e in enumerate(row) if e <= 0) for row in diff]
     smask = [sum(1 << v for v in s) for s in f.simplices]
-    for k, t in enumerate(lower):
-        if any(min(diff[j][v] for v in f.simplices[k]) < 0 for j in terms[t]):
-            R.fail(f"lattice {o}: simplex {k}: a piece of its lower term {t} lies below f at one of its vertices")
+    for k, tree in enumerate(lower):
+        _check_lower(f, o, k, tree, pieces, terms, diff, [], R)
     combos = {}
     for t, k, ws in rec["combos"]:
         t, k = int(t), int(k)
@@ -353,6 +352,54 @@ def _check_mesh_lattice(f, o, rec, R):
             if not covered >> k & 1 and (t, k) not in combos:
                 R.fail(f"lattice {o}: term {t} has no piece below f on simplex {k}")
     return Lattice(o, pieces, terms, lower, combos)
+
+
+def _check_lower(f, o, k, tree, pieces, terms, diff, path, R):
+    """On the part of simplex k cut out by ``path`` (``(j, True)``: ``l_j >= f``, ``(j, False)``:
+    ``l_j < f``), the recorded lower tree gives a term whose pieces are all ``>= f``, or splits,
+    or shows the part empty by a Farkas vector (Motzkin's form for the strict rows)."""
+    where = f"lattice {o}: simplex {k}"
+    if isinstance(tree, dict) and "split" in tree:
+        j = int(tree["split"])
+        if not 0 <= j < len(pieces) or any(j == i for i, _ in path):
+            R.fail(f"{where}: split on piece {j} out of range or repeated")
+        _check_lower(f, o, k, tree["above"], pieces, terms, diff, path + [(j, True)], R)
+        _check_lower(f, o, k, tree["below"], pieces, terms, diff, path + [(j, False)], R)
+        return
+    if isinstance(tree, dict) and "empty" in tree:
+        rows = _part_rows(f, o, k, pieces, path)
+        y = {int(i): rational(w) for i, w in tree["empty"]}
+        if not y or any(not 0 <= i < len(rows) or w < 0 for i, w in y.items()):
+            R.fail(f"{where}: a Farkas vector needs weights >= 0 on the rows of the part")
+        d = f.input_dim
+        if any(sum((w * rows[i][0][c] for i, w in y.items()), ZERO) != 0 for c in range(d)):
+            R.fail(f"{where}: the Farkas vector does not cancel the rows (y^T A != 0)")
+        total = sum((w * rows[i][1] for i, w in y.items()), ZERO)
+        strict = any(rows[i][2] and w > 0 for i, w in y.items())
+        if not (total < 0 or (total == 0 and strict)):
+            R.fail(f"{where}: the Farkas vector does not show the part empty (y^T b = {total})")
+        return
+    t = int(tree)
+    if not 0 <= t < len(terms):
+        R.fail(f"{where}: lower term {t} out of range")
+    up = {j for j, side in path if side}
+    for j in terms[t]:
+        if j not in up and min(diff[j][v] for v in f.simplices[k]) < 0:
+            R.fail(f"{where}: piece {j} of its lower term {t} lies below f at a vertex, and no split puts it above")
+
+
+def _part_rows(f, o, k, pieces, path):
+    """``(a, b, strict)`` rows of the part: ``-lambda_i <= 0`` for simplex k, then per split
+    ``f - l_j <= 0`` (above) or ``l_j - f < 0`` (below), with f's affine piece on simplex k."""
+    rows = [([-a for a in row[:-1]], row[-1], False) for row in f.geometry[k].inverse]
+    ak, ck = f.pieces()[k][o]
+    for j, up in path:
+        aj, cj = pieces[j]
+        if up:
+            rows.append(([x - y for x, y in zip(ak, aj)], cj - ck, False))
+        else:
+            rows.append(([y - x for x, y in zip(ak, aj)], ck - cj, True))
+    return rows
 
 
 def _state_of(state):

@@ -4,6 +4,7 @@ from .affine import AffineMap
 from .base import Model, as_batch, as_point, input_symbols
 from .cpwl import CPWL1D
 from .cpwl_mesh import CPWLMesh
+from .delaunay import delaunay_mesh, delaunay_triangles
 from .freudenthal import freudenthal_mesh
 from .cpwl_mesh_lattice import Lattice, cpwl_mesh_to_maxout, lattice_forms, lattice_to_maxout
 from .cpwl_to_maxout import cpwl_to_maxout, lattice_sets

@@ -75,3 +75,48 @@ def check_ok(c):
         return True
     except CertificateError:
         return False
+
+
+@pytest.fixture(scope="module")
+def split_cert():
+    """A Delaunay mesh on which one set per simplex is not enough: the lattice step splits
+    simplices by the signs of crossing pieces (trees with Farkas vectors for empty parts)."""
+    from symrel.statements.papers.a4_cpwl_functions import random_square_mesh
+
+    f = random_square_mesh()
+    D = Box([[0, 1], [0, 1]])
+    proof = prove_equivalence(f, compile_model(f, D).transformer, D)
+    assert proof.result == "proved"
+    return json.loads(json.dumps(certificate_of(proof)))
+
+
+def _trees(cert):
+    lat = cert["steps"][_lattice_step(cert)]["certificate"]["lattice"][0]
+    return lat, [t for t in lat["lower"] if isinstance(t, dict)]
+
+
+def _find(tree, key):
+    if key in tree:
+        return tree
+    for side in ("above", "below"):
+        if isinstance(tree.get(side), dict):
+            found = _find(tree[side], key)
+            if found is not None:
+                return found
+    return None
+
+
+def test_split_trees_check_and_tampering_is_rejected(split_cert):
+    assert check_certificate(split_cert)["result"] == "checked"
+    lat, trees = _trees(split_cert)
+    assert trees
+    bad = copy.deepcopy(split_cert)
+    empty = next(e for e in (_find(t, "empty") for t in _trees(bad)[1]) if e is not None)
+    empty["empty"][0][1] = "1/1000000"                 # a moved Farkas weight
+    with pytest.raises(CertificateError):
+        check_certificate(bad)
+    bad = copy.deepcopy(split_cert)
+    tree = _trees(bad)[1][0]
+    tree["above"], tree["below"] = tree["below"], tree["above"]    # the sides swapped
+    with pytest.raises(CertificateError):
+        check_certificate(bad)

@@ -151,3 +151,18 @@ def test_non_convex_support_domain_check():
     with pytest.raises(InputError, match="non-convex"):
         f.check_domain(Box([[0, 2], [0, 2]]))
     assert cpwl_mesh_to_maxout(f)(["1/2", "3/2"]) == f(["1/2", "3/2"])
+
+
+def test_delaunay_mesh_of_random_points():
+    from symrel.models import delaunay_mesh
+
+    rng = random.Random(9)
+    pts = [[0, 0], [1, 0], [0, 1], [1, 1]] + [[Q(rng.randint(1, 99), 100), Q(rng.randint(1, 99), 100)] for _ in range(25)]
+    pts = list({tuple(p): p for p in pts}.values())
+    vals = [[Q(rng.randint(-9, 9), 2)] for _ in pts]
+    f = delaunay_mesh(pts, vals)
+    assert f.support_is_convex() and len(f.simplices) == 2 * len(pts) - 4 - 2
+    for x in random_points(rng, 2, 15):
+        assert f(x) == reference(f.vertices, f.simplices, f.values, x)
+    net = cpwl_mesh_to_maxout(f)                        # the lattice form, with split simplices if needed
+    assert all(net(x) == f(x) for x in random_points(rng, 2, 40))

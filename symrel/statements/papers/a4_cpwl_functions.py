@@ -9,14 +9,16 @@ STATEMENT = Statement(
     title="CPWL functions are realised by Transformers",
     paper_claim="Transformers can represent arbitrary continuous piecewise-linear (CPWL) functions with a given "
     "number of linear regions, through the maxout representation of CPWL functions.",
-    symrel_claim="For each instance, a CPWL function f of one variable (breakpoints and values, extended "
-    "linearly) and an interval D: the lattice form f = max_i min_(j in S_i) l_j (one S_i per piece, "
-    "Tarela-Martinez), a two-layer maxout net, compiled by the symrel construction realising Theorem 3.1 "
-    "into a six-block hardmax Transformer T, satisfies T(x) = f(x) for every x in D, proved layer by "
-    "layer against f itself.",
-    narrowing="Functions of one variable given by breakpoints (the paper treats CPWL functions on R^n), on "
-    "bounded intervals, with the lattice form and the symrel construction; the number of linear regions "
-    "is the number of pieces of f on D.",
+    symrel_claim="For each instance, a CPWL function f (of one variable given by breakpoints and values, or of d "
+    "variables given by its values on a conforming simplicial mesh) and a domain D inside its support: the "
+    "lattice form f = max_i min_(j in S_i) l_j (Tarela-Martinez / Ovchinnikov, decided exactly at the mesh's "
+    "vertices, then reduced), a maxout net of two layers (three when its maximum is split into groups), "
+    "compiled by the symrel construction realising Theorem 3.1 into a hardmax Transformer T, satisfies "
+    "T(x) = f(x) for every x in D, proved layer by layer against f itself.",
+    narrowing="CPWL functions of one variable given by breakpoints, and of 2 and 3 variables given by their "
+    "values on a conforming simplicial mesh (symrel's cpwl kind takes any dimension; the paper treats CPWL "
+    "functions on all of R^n, a mesh has bounded support), on bounded domains inside the support, with the "
+    "lattice form and the symrel construction; the number of linear regions is the number of pieces of f on D.",
 )
 
 
@@ -40,6 +42,81 @@ def run():
         f = random_cpwl1d(random.Random(seed), n)
         yield check(f"seed {seed}: {n} random breakpoints", f, Box([[f.x[0] - 1, f.x[-1] + 1]]))
     yield tampered_instance("control: read-out bias changed by 1/10^6", tent, Box([[0, 1]]))
+    yield from mesh_instances()
+
+
+def pyramid():
+    """The pyramid on [0, 2]^2: 0 on the boundary, 1 at the centre, four triangles."""
+    from symrel.models import CPWLMesh
+
+    return CPWLMesh([[0, 0], [2, 0], [0, 2], [2, 2], [1, 1]], [[0, 1, 4], [1, 3, 4], [3, 2, 4], [2, 0, 4]],
+                    [[0], [0], [0], [0], [1]])
+
+
+def random_square_mesh(seed: int = 41, interior: int = 30):
+    """The exact Delaunay mesh of the corners of [0, 1]^2 and random interior points, random values."""
+    import random
+
+    from symrel.exact import Q
+    from symrel.models import delaunay_mesh
+
+    rng = random.Random(seed)
+    pts = [[0, 0], [1, 0], [0, 1], [1, 1]] + [[Q(rng.randint(1, 99), 100), Q(rng.randint(1, 99), 100)]
+                                             for _ in range(interior)]
+    pts = list({tuple(p): p for p in pts}.values())
+    return delaunay_mesh(pts, [[Q(rng.randint(-20, 20), rng.randint(1, 4))] for _ in pts])
+
+
+def cube_grid(seed: int = 43):
+    """The Freudenthal grid on [0, 1]^3 (two steps per axis, 48 tetrahedra), random values."""
+    import random
+
+    from symrel.exact import Q
+    from symrel.models import freudenthal_mesh
+
+    rng = random.Random(seed)
+    return freudenthal_mesh([[0, 1]] * 3, [2, 2, 2], lambda x: [Q(rng.randint(-10, 10), rng.randint(1, 3))])
+
+
+def mesh_instances():
+    from symrel.certificates import REFUTED
+    from symrel.compiler import compile_model
+    from symrel.exact import Q
+    from symrel.models import Box, CPWLMesh, lattice_forms
+    from symrel.prover import prove_equivalence
+    from symrel.report import Instance
+    from symrel.statements.papers._compiled import compiled_instance
+
+    def check(name, f, box):
+        return compiled_instance(name, f, box, facts=mesh_facts(f, lattice_forms))
+
+    square = Box([[0, 2], [0, 2]])
+    yield check("2-D: the pyramid on [0, 2]^2 (one min of four planes)", pyramid(), square)
+    mesh = random_square_mesh()
+    yield check(f"2-D: exact Delaunay mesh of {len(mesh.vertices)} random points on [0, 1]^2 "
+                f"({len(mesh.simplices)} triangles)", mesh, Box([[0, 1], [0, 1]]))
+    yield check("3-D: Freudenthal grid on [0, 1]^3 (48 tetrahedra), random values", cube_grid(), Box([[0, 1]] * 3))
+    # control: the Transformer of the random mesh, against the mesh with one vertex value moved by 1/10^6
+    D = Box([[0, 1], [0, 1]])
+    T = compile_model(mesh, D).transformer
+    values = [list(y) for y in mesh.values]
+    values[7][0] += Q(1, 10**6)
+    moved = CPWLMesh(mesh.vertices, mesh.simplices, values)
+    proof = prove_equivalence(moved, T, D)
+    facts = {"changed": "value at vertex 7 + 1/10^6"}
+    if proof.counterexample is not None:
+        x = proof.counterexample
+        facts["T(x) - f(x) at the counterexample"] = ", ".join(str(u - v) for u, v in zip(T(x), moved(x)))
+    yield Instance("control: 2-D mesh with one vertex value moved by 1/10^6", proof, facts=facts, expect=REFUTED)
+
+
+def mesh_facts(f, lattice_forms) -> dict:
+    """The sizes of a mesh function and of its lattice form (Ovchinnikov's and the reduced one)."""
+    (s,) = [lat.sizes() for lat in lattice_forms(f)]
+    return {"simplices": len(f.simplices),
+            "lattice terms (Ovchinnikov / reduced)": f"{s['ovchinnikov']['terms']} / {s['terms']}",
+            "lattice pieces (Ovchinnikov / reduced)": f"{s['ovchinnikov']['pieces']} / {s['term_pieces']}",
+            "distinct affine pieces": s["pieces"]}
 
 
 def linear_pieces(f) -> int:
