@@ -1,4 +1,4 @@
-"""Proof objects: a claim, ordered steps, and a result (THEORY.md section 7).
+"""Proof objects: a claim, ordered steps, and a result (docs/theory.md#proofs-and-certificates).
 
 A :class:`Step` states a lemma, names the rule that establishes it, and carries a
 certificate: plain JSON data holding only integers and rational strings (a bound,
@@ -114,7 +114,7 @@ class Proof(Displayed):
 
     @property
     def exit_code(self) -> int:
-        """0 proved, 1 refuted, 3 open (FORMAT.md)."""
+        """0 proved, 1 refuted, 3 open (docs/format.md)."""
         return {PROVED: 0, REFUTED: 1, OPEN: 3}[self.result]
 
     def _summary(self) -> str:

@@ -1,4 +1,4 @@
-"""Certificates as files: ``Proof -> certificate JSON`` (FORMAT.md, "Certificates")."""
+"""Certificates as files: ``Proof -> certificate JSON`` (docs/format.md, "Certificates")."""
 
 from __future__ import annotations
 
@@ -6,6 +6,11 @@ from ..errors import SymrelError
 from ..fileformat.jsonio import sha256_of
 from ..fileformat.registry import reader, to_json
 from .core import PROVED, Proof
+
+
+#: the index convention of certificate data, stated in every certificate
+INDEXING = ("indices in this file count from 0 (blocks, heads, layers, units, tokens, inputs, steps); "
+            "reports number them from 1 for people")
 
 
 def certificate_of(proof: Proof) -> dict:
@@ -24,6 +29,7 @@ def certificate_of(proof: Proof) -> dict:
     return {
         "symrel": 1,
         "kind": "certificate",
+        "indexing": INDEXING,
         "claim": claim,
         "inputs": inputs,
         "steps": [s.to_json() for s in proof.steps],

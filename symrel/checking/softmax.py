@@ -2,7 +2,7 @@
 hardmax on the box").
 
 Written apart from :mod:`symrel.softmax`: it shares nothing with it beyond the exact layer
-and the models. It replays the error propagation of THEORY.md section 4 with dense
+and the models. It replays the error propagation of docs/theory.md#softmax-instead-of-hardmax with dense
 matrices, from the embedded Transformer and box alone, and compares every recorded number
 exactly:
 

@@ -2,7 +2,7 @@
 
 Each subcommand lives in its own module of :mod:`symrel.cli.commands` and
 defines ``register(subparsers)``; this module only discovers them, parses the
-arguments and maps exceptions to the exit codes of ../shared/FORMAT.md:
+arguments and maps exceptions to the exit codes of docs/format.md:
 0 proved/checked, 1 refuted, 2 bad input or usage, 3 undecided.
 """
 
@@ -20,7 +20,7 @@ EXIT_OK, EXIT_REFUTED, EXIT_BAD_INPUT, EXIT_UNDECIDED = 0, 1, 2, 3
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that exits with code 2 and one line, as FORMAT.md asks."""
+    """argparse that exits with code 2 and one line, as docs/format.md asks."""
 
     def error(self, message):  # pragma: no cover - exercised through main
         self.exit(EXIT_BAD_INPUT, f"symrel: error: {message}\n")

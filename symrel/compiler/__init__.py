@@ -1,4 +1,4 @@
-"""Maxout -> hardmax Transformer compiler (THEORY.md section 1).
+"""Maxout -> hardmax Transformer compiler (docs/theory.md#maxout-layer--three-transformer-blocks-theorems-31-and-32).
 
 :func:`compile_maxout` / :func:`compile_model` build the Transformer,
 :func:`validate` runs cheap structural checks of a compilation; equality with the

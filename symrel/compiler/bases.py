@@ -1,4 +1,4 @@
-"""The named slots of the residual stream (THEORY.md section 1).
+"""The named slots of the residual stream (docs/theory.md#maxout-layer--three-transformer-blocks-theorems-31-and-32).
 
 Every token column of the compiled Transformer is ``[X | P | C | S | O]``:
 

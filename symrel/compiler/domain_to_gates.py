@@ -1,4 +1,4 @@
-"""Domain -> gating bounds: the exact B of every maxout layer (THEORY.md section 1).
+"""Domain -> gating bounds: the exact B of every maxout layer (docs/theory.md#maxout-layer--three-transformer-blocks-theorems-31-and-32).
 
 A polytope domain is first replaced by its exact bounding box
 (:func:`symrel.models.domain.polytope_box`).

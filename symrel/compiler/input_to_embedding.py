@@ -15,7 +15,7 @@ from .bases import Layout, SlotMatrix
 
 def embedding(layout: Layout) -> Embedding:
     """The embedding of the layout: input i into slot ``X_i``; token t gets ``P_t`` and ``C``."""
-    offsets = SlotMatrix(layout.tokens, layout.width)  # T rows of m numbers (FORMAT.md)
+    offsets = SlotMatrix(layout.tokens, layout.width)  # T rows of m numbers (docs/format.md)
     for t in range(layout.tokens):
         offsets.set(t, layout.P(t), 1)
         offsets.set(t, layout.C, 1)

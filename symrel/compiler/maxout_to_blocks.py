@@ -1,4 +1,4 @@
-"""Maxout layer -> three Transformer blocks (THEORY.md section 1, Paper A Thm 3.1).
+"""Maxout layer -> three Transformer blocks (docs/theory.md#maxout-layer--three-transformer-blocks-theorems-31-and-32, Paper A Thm 3.1).
 
 For a layer of q units, unit i with pieces ``l_ij(v) = a_ij . v + c_ij`` (j = 1..k_i),
 reading ``v`` from the slots X, with gating bound B (``|l_ij| <= B`` on the layer's input):

@@ -1,7 +1,7 @@
 """Where ONNX's Hardmax and symrel's hardmax give different answers.
 
 symrel's hardmax puts weight ``1/|M|`` on every index of the argmax set M;
-ONNX's ``Hardmax`` puts weight 1 on the *first* maximiser (THEORY.md section 0).
+ONNX's ``Hardmax`` puts weight 1 on the *first* maximiser (docs/theory.md#conventions).
 They differ only when a score column has a tie, and a tie changes the answer
 only when the tied keys carry different values. Both rules are evaluated
 exactly here, so a reported disagreement is a fact about the model at that

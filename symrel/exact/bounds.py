@@ -1,7 +1,7 @@
 """Exact ranges of dense affine forms over boxes, and the ground types in use.
 
 The range of ``a . x + c`` over the box ``prod [l_i, u_i]`` is attained at a
-vertex (THEORY.md section 7); :class:`symrel.exact.forms.AffineForm` defines it.
+vertex (docs/theory.md#proofs-and-certificates); :class:`symrel.exact.forms.AffineForm` defines it.
 
 >>> from symrel.exact import rational as r
 >>> lo, hi = affine_range_on_box([r(1), r(-2)], r(1), [(r(-1), r(1)), (r(0), r(2))])

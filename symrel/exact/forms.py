@@ -12,7 +12,7 @@ hashable values: ``f == g`` iff they are equal coefficient by coefficient (the
 
 The range of ``f`` over a box ``prod_v [l_v, u_v]`` is attained at a vertex: the
 maximum takes ``u_v`` where ``a_v > 0`` and ``l_v`` otherwise, so both ends are exact
-sums of coefficient-times-endpoint (THEORY.md section 7); :meth:`AffineForm.range_on_box`
+sums of coefficient-times-endpoint (docs/theory.md#proofs-and-certificates); :meth:`AffineForm.range_on_box`
 is the one definition of it outside the checker.
 
 >>> from symrel.exact import Q

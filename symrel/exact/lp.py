@@ -14,7 +14,7 @@ rational data. :func:`feasibility` decides whether S is non-empty and returns
 Both are re-verified exactly (:func:`is_witness`, :func:`is_farkas`) before they
 are returned; nothing of the float layer is trusted.
 
-Method. The decision is the linear programme (THEORY.md section 7)
+Method. The decision is the linear programme (docs/theory.md#proofs-and-certificates)
 
     (P)   max t   s.t.  A x + sigma t <= b,  C x = d,  t <= 1,
 

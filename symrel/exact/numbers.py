@@ -6,7 +6,7 @@ python-flint, ``gmpy2.mpq`` with gmpy2, a pure-Python ``PythonMPQ`` otherwise.
 All three compare, add and multiply exactly; this module is the only place
 that turns user data into them and back.
 
-Accepted forms (../shared/FORMAT.md, "Numbers"): a Python/JSON integer, a
+Accepted forms (docs/format.md, "Numbers"): a Python/JSON integer, a
 string ``"3"``, ``"-2/7"``, ``"0.125"``, ``"1e-3"``, a :class:`fractions.Fraction`,
 a sympy ``Rational``, an element of ``QQ``. A float is refused unless the caller
 asks for the exact binary value (``exact_floats=True``).

@@ -1,4 +1,4 @@
-"""The symrel file format (../shared/FORMAT.md): strict JSON reading, canonical atomic writing.
+"""The symrel file format (docs/format.md): strict JSON reading, canonical atomic writing.
 
 >>> from symrel.models import CPWL1D
 >>> text = dumps(CPWL1D([0, 1], ["1/2", 2]))

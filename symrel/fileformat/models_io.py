@@ -1,4 +1,4 @@
-"""Readers and writers of the model, domain, points and values kinds (FORMAT.md)."""
+"""Readers and writers of the model, domain, points and values kinds (docs/format.md)."""
 
 from __future__ import annotations
 

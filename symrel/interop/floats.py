@@ -1,7 +1,7 @@
 """Binary floating point, exactly: formats, float -> rational, rational -> float.
 
 Every finite binary float is a dyadic rational ``M * 2^E``, so reading a float
-tensor exactly loses nothing (THEORY.md section 0). Going the other way, a
+tensor exactly loses nothing (docs/theory.md#conventions). Going the other way, a
 rational is rounded to the nearest float of a format (round to nearest, ties
 to even, as IEEE 754 does) by integer arithmetic only, so the rounding error is
 known exactly; it never passes through another float type, hence no double

@@ -1,7 +1,7 @@
 """ONNX attention graphs read exactly into symrel Transformers.
 
 The graph is executed symbolically, each tensor tracked by *what it is* in a
-residual Transformer without layer norm (THEORY.md section 0), so that its
+residual Transformer without layer norm (docs/theory.md#conventions), so that its
 weight matrices can be read off exactly:
 
 * the embedding: ``x E^T`` reshaped to ``(N, 1, m)`` plus a ``(T, m)`` offset

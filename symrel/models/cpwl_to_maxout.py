@@ -1,6 +1,6 @@
 """CPWL function of one variable -> two-layer maxout net (Paper A, Thm 4.2).
 
-Lattice form (Tarela-Martinez / Ovchinnikov, THEORY.md section 2): with the
+Lattice form (Tarela-Martinez / Ovchinnikov, docs/theory.md#cpwl-functions-theorem-42): with the
 affine pieces ``l_1..l_n`` of the segments (outer ones extended),
 
     f(x) = max_i min_{j in S_i} l_j(x),   S_i = {j : l_j >= l_i on segment i}.

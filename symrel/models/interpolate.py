@@ -2,7 +2,7 @@
 
 Given distinct rational points ``x_1 .. x_n`` in R^d and rational targets
 ``y_1 .. y_n`` in R^p, build a ReLU net ``f`` with ``f(x_i) = y_i`` exactly
-(THEORY.md section 5, the last step of "symmetric relation -> MLP features").
+(docs/theory.md#relation-functions-as-inner-products-paper-b, the last step of "symmetric relation -> MLP features").
 
 Construction (one hidden layer):
 

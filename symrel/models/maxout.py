@@ -1,4 +1,4 @@
-"""Maxout units, layers and networks (THEORY.md section 0).
+"""Maxout units, layers and networks (docs/theory.md#conventions).
 
 A maxout unit of rank k is ``h(x) = max_j (w_j . x + b_j)``; a layer is q units
 reading the same input; a net composes layers and ends with an optional affine

@@ -1,4 +1,4 @@
-"""Transformers with hardmax or softmax attention, tokens as columns (THEORY.md section 0).
+"""Transformers with hardmax or softmax attention, tokens as columns (docs/theory.md#conventions).
 
 The state is an ``m x T`` matrix Z (width m, T tokens). A block applies its
 attention sublayer, then its feed-forward sublayer, each with a residual:
@@ -216,7 +216,7 @@ class Readout:
 
 
 class Transformer(Model):
-    """A residual Transformer without layer norm (FORMAT.md, ``kind: "transformer"``).
+    """A residual Transformer without layer norm (docs/format.md, ``kind: "transformer"``).
 
     >>> # no blocks: the read-out copies the input slot of token 0
     >>> emb = Embedding([0], [[0, 1], [0, 1]], width=2, tokens=2)

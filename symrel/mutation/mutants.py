@@ -1,7 +1,7 @@
 """Single-parameter mutants of a symrel object, through its canonical JSON form.
 
 A mutant changes exactly one number: by a tiny rational (``+-1/10^6``) or by a sign
-flip (``v -> -v``, skipped when ``v = 0``). Paths are those of FORMAT.md
+flip (``v -> -v``, skipped when ``v = 0``). Paths are those of docs/format.md
 (``layers[0].W[1][0]``).
 
 >>> from symrel.models import CPWL1D

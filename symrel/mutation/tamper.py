@@ -1,4 +1,4 @@
-"""Altering one number of a symrel JSON object, by its path (FORMAT.md).
+"""Altering one number of a symrel JSON object, by its path (docs/format.md).
 
 This is how mutants are made (:mod:`symrel.mutation.mutants`) and how a
 certificate's checker is shown not to be vacuous: a certificate records every number its steps assert, and changing any one of them

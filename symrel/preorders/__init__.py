@@ -1,4 +1,4 @@
-"""Preorders, Debreu utilities and attention that retrieves (THEORY.md section 6).
+"""Preorders, Debreu utilities and attention that retrieves (docs/theory.md#preorders-debreu-utilities-and-retrieval-paper-b).
 
 * :class:`Preorder`: a relation on a finite set as a networkx DiGraph, with its
   axioms checked (witnesses on failure) and its structure (indifference classes,

@@ -1,4 +1,4 @@
-"""The ``preorder`` and ``retrieval`` kinds of the file format (FORMAT.md, "Preorders").
+"""The ``preorder`` and ``retrieval`` kinds of the file format (docs/format.md, "Preorders").
 
 A preorder lists its elements and the pairs ``x <= y``; reflexive pairs are
 implied, transitivity is not, unless the file says ``"close": true``: then the

@@ -1,4 +1,4 @@
-"""Preorders on finite sets, stored as networkx digraphs (THEORY.md section 6).
+"""Preorders on finite sets, stored as networkx digraphs (docs/theory.md#preorders-debreu-utilities-and-retrieval-paper-b).
 
 A relation on a finite set X is a :class:`networkx.DiGraph` with node set X and
 an edge ``x -> y`` for every pair ``x <= y``. It is a *preorder* when it is
@@ -96,7 +96,7 @@ class Preorder:
         elements_path: str = "elements",
     ) -> "Preorder":
         """The relation on ``elements`` with ``x <= y`` for each pair ``(x, y)``,
-        plus ``x <= x`` for every x when ``reflexive`` (FORMAT.md: reflexive pairs
+        plus ``x <= x`` for every x when ``reflexive`` (docs/format.md: reflexive pairs
         are implied). Transitivity is *not* added: see :meth:`closure`.
 
         An unknown element is an :class:`~symrel.errors.InputError` naming its

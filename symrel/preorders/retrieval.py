@@ -1,5 +1,5 @@
 """Attention that retrieves: query-dependent preorders realised by inner products
-of ReLU feature maps (Paper B; THEORY.md section 6).
+of ReLU feature maps (Paper B; docs/theory.md#preorders-debreu-utilities-and-retrieval-paper-b).
 
 Construction (symrel's, realising the paper's retrieval theorem on a finite task),
 run through the relations pipeline (:mod:`symrel.relations`):
@@ -145,7 +145,7 @@ def build_retrieval_attention(
 
 
 def softmax_beta(n: int, eps: Rational, eta: Rational = Q(1)) -> Rational:
-    """The certified beta of THEORY.md section 6: ``beta >= ln((n-1)(1-eps)/eps)/eta``
+    """The certified beta of docs/theory.md#preorders-debreu-utilities-and-retrieval-paper-b: ``beta >= ln((n-1)(1-eps)/eps)/eta``
     as an exact rational (0 when every beta works), from
     :func:`symrel.softmax.retrieval.retrieval_bound` (rational Taylor referee).
 

@@ -1,9 +1,9 @@
-"""Retrieval tasks: one preorder per query over a shared set of keys (FORMAT.md, retrieval).
+"""Retrieval tasks: one preorder per query over a shared set of keys (docs/format.md, retrieval).
 
 A task has keys ``y_1..y_n`` and queries ``x_1..x_m``, each a named rational
 feature vector, and for every query x a preorder ``<=_x`` on the key names. The
 utility matrix ``U[i][j] = u_(x_i)(y_j)`` holds the Debreu utility of each
-query's preorder (THEORY.md section 6).
+query's preorder (docs/theory.md#preorders-debreu-utilities-and-retrieval-paper-b).
 
 >>> from symrel.preorders import Preorder
 >>> task = RetrievalTask({"k1": [0], "k2": [1]}, {"q": [5]},

@@ -1,4 +1,4 @@
-"""Utilities of preorders on finite sets (THEORY.md section 6), each with a proof.
+"""Utilities of preorders on finite sets (docs/theory.md#preorders-debreu-utilities-and-retrieval-paper-b), each with a proof.
 
 * :func:`debreu_utility`: a complete preorder has a utility ``u`` with
   ``x <= y iff u(x) <= u(y)``: the rank of x's indifference class in the chain

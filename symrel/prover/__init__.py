@@ -1,4 +1,4 @@
-"""The layer-by-layer exact prover of "for all x in D, A(x) = B(x)" (THEORY.md sections 1, 7).
+"""The layer-by-layer exact prover of "for all x in D, A(x) = B(x)" (docs/theory.md#maxout-layer--three-transformer-blocks-theorems-31-and-32 and docs/theory.md#proofs-and-certificates).
 
 :func:`prove_equivalence` executes both models symbolically over the domain, one lemma
 per layer or block, with named rules (relu-fixed-sign, relu-pair-identity,

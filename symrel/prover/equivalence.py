@@ -100,7 +100,8 @@ def prove_equivalence(a, b, domain, *, complete: bool = False, executor=None, ma
     box_cert: dict = {}
     if isinstance(domain, Box):
         box = list(domain.bounds)
-        lemma = f"D is the box {_box_text(box)}; the inputs x_1..x_{len(box)} range over it"
+        names = "x_1" if len(box) == 1 else f"x_1, ..., x_{len(box)}"
+        lemma = f"D is the box {_box_text(box)}; the input{'s' if len(box) > 1 else ''} {names} range{'' if len(box) > 1 else 's'} over it"
     else:
         try:
             box, duals, extra_points = polytope_box(domain)

@@ -1,4 +1,4 @@
-"""Exact cells and linear regions of piecewise-linear models (THEORY.md sections 3 and 7).
+"""Exact cells and linear regions of piecewise-linear models (docs/theory.md#linear-regions-theorem-44 and docs/theory.md#proofs-and-certificates).
 
 * :func:`count_regions` — activation or linear regions over a polytope domain;
 * :func:`certify_regions` — the same counts with a certificate (claim ``regions``);
@@ -6,7 +6,7 @@
   certificate of every cell, or an exact counterexample;
 * :func:`enumerate_cells` — the underlying exact search over ReLU signs, maxout
   winners and hardmax argmax sets (ties as equalities);
-* :func:`sawtooth_transformer` — the depth family of THEORY.md section 3;
+* :func:`sawtooth_transformer` — the depth family of docs/theory.md#linear-regions-theorem-44;
 * :func:`piecewise_view` — a model on a domain as sympy ``Piecewise``, one piece
   per exact cell (the symbolic view of a hardmax Transformer).
 """

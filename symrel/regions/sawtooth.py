@@ -1,4 +1,4 @@
-"""The depth family of THEORY.md section 3: composed sawtooth selection heads.
+"""The depth family of docs/theory.md#linear-regions-theorem-44: composed sawtooth selection heads.
 
 A *sawtooth selection head* on [0,1] with k piece-tokens: token t = 1..k has
 score ``2 c_t u - c_t^2`` with ``c_t = (2t-1)/(2k)`` (so the nearest centre
@@ -15,7 +15,7 @@ Each layer is two blocks:
 1. feed-forward only: hidden unit (coordinate i, piece j)
    ``ReLU((alpha_j - 1) X_i + 2B P_j + (beta_j - B) C)`` with ``B = k + 1``
    equals ``v_j(u) - u + B`` at token j and 0 at every other token (as block 1
-   of THEORY.md section 1), so ``V_i += sum_j (.) - B`` holds ``v_t(u) - u`` at
+   of docs/theory.md#maxout-layer--three-transformer-blocks-theorems-31-and-32), so ``V_i += sum_j (.) - B`` holds ``v_t(u) - u`` at
    piece token t;
 2. attention only: head i has query ``(X_i, C)``, key ``(sum_t 2c_t P_t,
    -sum_t c_t^2 P_t)``, value ``V_i`` written into ``X_i``, so
@@ -109,7 +109,7 @@ def sawtooth_transformer(k: int, L: int, q: int = 1) -> Transformer:
 def depth_table(rows_kLq, count=None) -> list[dict]:
     """Exact region counts of the family beside ``k^(qL)`` and the growth form
     ``(T-1)^(q(floor(D/3)-1))`` of the German summary, at ``D = 3L`` blocks as
-    THEORY.md counts them (three blocks per layer; this builder uses two), with
+    docs/theory.md counts them (three blocks per layer; this builder uses two), with
     the implied constant ``C = exact / (T-1)^(q(floor(D/3)-1))``.
 
     >>> [r["exact"] for r in depth_table([(2, 1, 1), (3, 1, 1)])]

@@ -1,4 +1,4 @@
-"""Relation functions as inner products of feature maps (Paper B, THEORY.md section 5).
+"""Relation functions as inner products of feature maps (Paper B, docs/theory.md#relation-functions-as-inner-products-paper-b).
 
 Pipeline for a finite table: :mod:`.table` (the relation) -> :mod:`.ldl`
 (exact PSD test) / :mod:`.table_to_factors` (``R = P Q^T`` over Q, with

@@ -1,4 +1,4 @@
-"""Exact factors ``R = P Q^T`` -> ReLU feature nets phi, psi (THEORY.md section 5).
+"""Exact factors ``R = P Q^T`` -> ReLU feature nets phi, psi (docs/theory.md#relation-functions-as-inner-products-paper-b).
 
 ``phi`` interpolates ``x_i -> P[i]`` and ``psi`` interpolates ``y_j -> Q[j]``
 exactly (:func:`symrel.models.interpolate.interpolating_relu_net`), so

@@ -1,4 +1,4 @@
-"""File kinds ``relation`` and ``relation-features`` (FORMAT.md, "Relations").
+"""File kinds ``relation`` and ``relation-features`` (docs/format.md, "Relations").
 
 ``{"symrel": 1, "kind": "relation", "x": [[...], ...], "y": [[...], ...], "r": [[...], ...]}``:
 ``r[i][j]`` is the relation between point ``x[i]`` and point ``y[j]``, an exact

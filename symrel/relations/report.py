@@ -44,7 +44,7 @@ def relation_report(relation: Relation, factors: Factors, features: RelationFeat
     lines = [
         "# Relation as an inner product of ReLU features\n",
         f"Claim: {proof.claim}. **Result: {proof.result}** ({proof.summary()}).\n",
-        "Construction (symrel construction realising Paper B's finite-table statement, THEORY.md section 5): "
+        "Construction (symrel construction realising Paper B's finite-table statement, docs/theory.md#relation-functions-as-inner-products-paper-b): "
         + (
             "exact LDL^T of the table, each pivot a sum of rational squares (Lagrange), so R = Phi Phi^T over Q; "
             "phi interpolates the rows of Phi exactly (one hidden ReLU layer), psi = phi.\n"

@@ -45,7 +45,7 @@ def _check_repeats(points, lines, name: str, what: str) -> None:
 
 
 class Relation:
-    """A relation table on rational points (FORMAT.md, "Relations").
+    """A relation table on rational points (docs/format.md, "Relations").
 
     ``x``: n points; ``r``: an ``n x m`` table (lists of numbers or a
     ``DomainMatrix``); ``y``: m points, or ``None`` for a relation on the set x

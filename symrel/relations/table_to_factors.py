@@ -1,4 +1,4 @@
-"""Relation table -> exact factorisation ``R = P Q^T`` (THEORY.md section 5).
+"""Relation table -> exact factorisation ``R = P Q^T`` (docs/theory.md#relation-functions-as-inner-products-paper-b).
 
 * Symmetric PSD table (:func:`gram_factors`): ``R = L D L^T`` (:mod:`.ldl`), each
   pivot ``d_k >= 0`` a sum of ``s_k <= 4`` rational squares ``a_k1^2 + ..``

@@ -28,11 +28,34 @@ from .statement import Instance, Outcome, Statement
 FORMATS = ("md", "tex", "html", "json")
 
 
-def _typeset(blocks: list, fmt: str, title: str) -> str:
+#: file extensions of the report formats
+EXTENSIONS = {".md": "md", ".markdown": "md", ".tex": "tex", ".html": "html", ".htm": "html", ".json": "json"}
+
+
+def report_format(path, option: str = "--report", allowed=FORMATS) -> str:
+    """The report format a file name asks for, by its extension (``r.tex`` -> ``tex``);
+    an unknown or disallowed extension is an :class:`~symrel.errors.InputError`.
+
+    >>> report_format("proof.tex"), report_format("out/R.HTML")
+    ('tex', 'html')
+    """
+    import os
+
+    from ..errors import InputError
+
+    ext = os.path.splitext(os.fspath(path))[1].lower()
+    fmt = EXTENSIONS.get(ext)
+    if fmt is None or fmt not in allowed:
+        names = ", ".join(e for e, f in EXTENSIONS.items() if f in allowed)
+        raise InputError(f"expected a report file ending in {names}, got {os.fspath(path)!r}", path=option)
+    return fmt
+
+
+def _typeset(blocks: list, fmt: str, title: str, figure_stem: str = "report") -> str:
     if fmt == "md":
-        return markdown_of(blocks)
+        return markdown_of(blocks, figure_stem=figure_stem)
     if fmt == "tex":
-        return latex_of(blocks, title=title)
+        return latex_of(blocks, title=title, figure_stem=figure_stem)
     if fmt == "html":
         return html_of(blocks, title=title)
     from ..errors import InputError
@@ -53,9 +76,18 @@ def render_proof(proof, fmt: str = "md", title: str = "") -> str:
     return _typeset([Heading(1, [title])] + proof_blocks(proof), fmt, title)
 
 
-def render_outcome(outcome: Outcome, fmt: str = "md") -> str:
-    """The report of one statement (all its instances) in ``md``, ``tex`` or ``html``."""
-    return _typeset(outcome_blocks(outcome), fmt, outcome.statement.heading)
+def render_outcome(outcome: Outcome, fmt: str = "md", figure_stem: str = "") -> str:
+    """The report of one statement (all its instances) in ``md``, ``tex`` or ``html``;
+    LaTeX and Markdown include their figures from ``outcome_figures`` files."""
+    return _typeset(outcome_blocks(outcome), fmt, outcome.statement.heading, figure_stem or outcome.statement.key)
+
+
+def outcome_figures(outcome: Outcome) -> list:
+    """``(file name, PNG bytes)`` of the figures a LaTeX or Markdown report of
+    ``outcome`` includes (write them beside it)."""
+    from .document import figure_files
+
+    return figure_files(outcome_blocks(outcome), outcome.statement.key)
 
 
 def render_index(outcomes: list, formats: list, seconds: float, fmt: str = "md") -> str:
@@ -63,4 +95,5 @@ def render_index(outcomes: list, formats: list, seconds: float, fmt: str = "md")
     return _typeset(index_blocks(outcomes, formats, seconds), fmt, "symrel proofs")
 
 
-__all__ = ["FORMATS", "Figure", "Instance", "Outcome", "Statement", "render_proof", "render_outcome", "render_index"]
+__all__ = ["EXTENSIONS", "FORMATS", "Figure", "Instance", "Outcome", "Statement", "outcome_figures", "render_proof",
+           "render_outcome", "render_index", "report_format"]

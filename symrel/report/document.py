@@ -3,8 +3,10 @@
 The words of a report are written once (:mod:`symrel.report.proof_to_document`)
 as a list of blocks; each back end (Markdown, LaTeX, HTML) only typesets them.
 Inline text is a list of pieces: a plain ``str`` (escaped by the back end, with
-rationals ``p/q`` typeset as fractions where the back end can), :class:`Code`
-(a rule name, a file name) and :class:`Strong` (emphasis).
+rationals ``p/q`` typeset as fractions where the back end can, and the few
+notations of :data:`MATH` typeset as mathematics), :class:`Code` (a rule name, a
+file name), :class:`Strong` (emphasis) and :class:`Math` (TeX source: set by
+LaTeX itself, by MathJax in HTML, between dollars in Markdown).
 
 >>> doc = [Heading(1, ["Claim"]), Para(["x = ", Code("relu-fixed-sign"), " holds."])]
 >>> plain_text(doc[1].text)
@@ -39,7 +41,14 @@ class Link:
     target: str
 
 
-Inline = list  # of str | Code | Strong | Link
+@dataclass(frozen=True)
+class Math:
+    """Mathematics as TeX source (``\\mathbb{Q}^{d}``)."""
+
+    tex: str
+
+
+Inline = list  # of str | Code | Strong | Link | Math
 
 
 @dataclass
@@ -94,10 +103,51 @@ def certificate_label(status: str) -> str:
 
 @dataclass
 class Figure:
-    """A plot: PNG bytes embedded by the HTML back end, named by the others."""
+    """A plot: PNG bytes, embedded in HTML; in LaTeX and Markdown included from a
+    file beside the report (:func:`figure_files` names and lists them)."""
 
     caption: str
     png: bytes
+
+
+def figure_files(blocks: list, stem: str) -> list[tuple[str, bytes]]:
+    """``(file name, PNG bytes)`` of every figure of a document, in order: the
+    files a LaTeX or Markdown report named ``stem.*`` includes."""
+    figs = [b for b in blocks if isinstance(b, Figure)]
+    return [(f"{stem}-figure-{k}.png", f.png) for k, f in enumerate(figs, 1)]
+
+
+#: notations written as text that are typeset as mathematics (TeX replacement):
+#: ``Sigma_b``, ``Q^d``, ``R^d``, ``[-1, 1]^2``, ``x_1``, ``y_12``
+MATH = [
+    (re.compile(r"\bSigma_(\w+)"), lambda m: r"\Sigma_{" + m.group(1) + "}"),
+    (re.compile(r"\b([QR])\^(\w+)"), lambda m: r"\mathbb{" + m.group(1) + "}^{" + m.group(2) + "}"),
+    (re.compile(r"(\[-?[\w/]+, ?-?[\w/]+\])\^(\w+)"), lambda m: m.group(1) + "^{" + m.group(2) + "}"),
+    (re.compile(r"(?<![\w\\])([xy])_(\d+|[a-z])\b"), lambda m: m.group(1) + "_{" + m.group(2) + "}"),
+]
+_MATH_ANY = re.compile("|".join(f"(?:{p.pattern})" for p, _ in MATH))
+
+
+def split_math(text: str) -> list:
+    """Plain text as pieces: ``str`` and :class:`Math` for the notations of :data:`MATH`.
+
+    >>> split_math("on [-1, 1]^2 in Q^d, Sigma_0 and x_1")
+    ['on ', Math(tex='[-1, 1]^{2}'), ' in ', Math(tex='\\\\mathbb{Q}^{d}'), ', ', Math(tex='\\\\Sigma_{0}'), ' and ', Math(tex='x_{1}')]
+    """
+    out, pos = [], 0
+    for m in _MATH_ANY.finditer(text):
+        if m.start() > pos:
+            out.append(text[pos:m.start()])
+        token = m.group(0)
+        for pat, rep in MATH:
+            full = pat.fullmatch(token)
+            if full:
+                out.append(Math(pat.sub(rep, token)))
+                break
+        pos = m.end()
+    if pos < len(text):
+        out.append(text[pos:])
+    return out
 
 
 #: a fraction written as text: ``-3/4``, ``1/10^6`` (sign, numerator, denominator, optional

@@ -1,32 +1,37 @@
-"""Markdown of an equivalence proof, for a mathematician reading it next to Paper A.
+"""The report of an equivalence proof, for a mathematician reading it next to Paper A.
 
 A short preamble says what the variables ``y_v`` and the states ``Sigma_b`` are, then
-the proof is typeset by :func:`symrel.report.render_proof`.
+the proof follows, in any report format (:func:`equivalence_report`).
 
 >>> from symrel.models import MaxoutNet, MaxoutLayer, MaxoutUnit, Box
 >>> from symrel.compiler import compile_maxout
 >>> from symrel.prover import prove_equivalence
 >>> net = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], [-1]], [0, 0])])])
->>> text = equivalence_markdown(prove_equivalence(net, compile_maxout(net, Box([[-1, 1]])).transformer, Box([[-1, 1]])))
+>>> proof = prove_equivalence(net, compile_maxout(net, Box([[-1, 1]])).transformer, Box([[-1, 1]]))
+>>> text = equivalence_markdown(proof)
 >>> "hardmax" in text and "gating bound B" in text
+True
+>>> "$\\\\Sigma_{b}$" in equivalence_report(proof, "tex")
 True
 """
 
 from __future__ import annotations
 
-from . import render_proof
+from . import _typeset
+from .document import Code, Heading, Para
+from .proof_to_document import proof_blocks
 
 PREAMBLE = """\
 ## How to read this proof
 
-The claim is checked *layer by layer* ({construction}). Both models are executed
-symbolically over the domain D. The variables are the inputs `y0 .. y{d1}` (= x_1 .. x_{d})
+The claim is checked layer by layer ({construction}). Both models are executed
+symbolically over the domain D. The variables are the inputs {inputs}
 and *max nodes* `y_v = max(t_1, ..., t_k)` of affine forms in earlier variables, kept in
 normal form: equal terms merged, and a term dropped when another term is at least as
 large on all of D (an exact lower bound over the box of the variables' ranges). A maxout
 unit of rank k is such a max of its k pieces; a ReLU is `max(0, z)`.
 
-For the Transformer, `Sigma_b` is the state after b blocks: every token's column as
+For the Transformer, Sigma_b is the state after b blocks: every token's column as
 affine forms in the variables. The embedding writes x and the token-wise shift (the
 one-hot position P and the constant C). Each block is one lemma: a feed-forward
 hidden unit is settled by the sign of its argument on D (an exact bound; in the
@@ -41,11 +46,30 @@ re-computed by `symrel check-certificate`.
 """
 
 
-def equivalence_markdown(proof) -> str:
-    """An equivalence proof (:func:`symrel.prover.prove_equivalence`) as Markdown: the preamble, then the steps in words."""
+def _with_code(text: str) -> list:
+    """A paragraph's text with its `backticked` spans as :class:`Code`."""
+    parts = text.replace("\n", " ").split("`")
+    return [Code(p) if k % 2 else p for k, p in enumerate(parts) if p]
+
+
+def preamble_blocks(proof) -> list:
+    """The "how to read this proof" section as document blocks."""
     d = proof.inputs["a"].input_dim if "a" in proof.inputs else 1
-    pre = PREAMBLE.format(construction=proof.construction or "symrel construction realising Theorem 3.1",
-                          d=d, d1=d - 1)
-    body = render_proof(proof, "md")
-    head, sep, rest = body.partition("\n\n")
-    return head + sep + pre + rest if sep else body + "\n" + pre
+    inputs = "`y0` (= x_1)" if d == 1 else f"`y0 .. y{d - 1}` (= x_1, ..., x_{d})"
+    text = PREAMBLE.format(construction=proof.construction or "symrel construction realising Theorem 3.1",
+                           inputs=inputs)
+    paras = [p for p in text.split("\n\n") if p.strip()]
+    return [Heading(2, [paras[0].lstrip("# ").strip()])] + [Para(_with_code(p)) for p in paras[1:]]
+
+
+def equivalence_report(proof, fmt: str = "md", title: str = "") -> str:
+    """An equivalence proof (:func:`symrel.prover.prove_equivalence`) as a report in
+    ``fmt`` (``md``, ``tex``, ``html``): the claim, the preamble, then the steps in words."""
+    title = title or proof.claim
+    body = proof_blocks(proof)
+    return _typeset([Heading(1, [title])] + body[:1] + preamble_blocks(proof) + body[1:], fmt, title)
+
+
+def equivalence_markdown(proof) -> str:
+    """:func:`equivalence_report` in Markdown."""
+    return equivalence_report(proof, "md")

@@ -10,7 +10,11 @@ from __future__ import annotations
 import base64
 import html as _html
 
-from .document import FRACTION, Code, certificate_label, Figure, Heading, Items, Link, Para, Pre, StepBlock, Strong, Table
+from .document import FRACTION, Code, certificate_label, Figure, Heading, Items, Link, Math, Para, Pre, StepBlock, Strong, Table, split_math
+
+#: MathJax typesets the ``\\( ... \\)`` spans (without a network the TeX source stays readable)
+MATHJAX = '<script async src="https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-chtml.js"></script>\n'
+
 
 _STYLE = """
 body { font-family: Georgia, 'Times New Roman', serif; max-width: 58em; margin: 2em auto; padding: 0 1em;
@@ -46,7 +50,11 @@ def html_text(text: str) -> str:
 def inline(text) -> str:
     out = []
     for part in text:
-        if isinstance(part, Code):
+        if isinstance(part, str):
+            out += [_math(p) if isinstance(p, Math) else html_text(p) for p in split_math(part)]
+        elif isinstance(part, Math):
+            out.append(_math(part))
+        elif isinstance(part, Code):
             out.append(f"<code>{_html.escape(part.text)}</code>")
         elif isinstance(part, Strong):
             out.append(f"<strong>{html_text(part.text)}</strong>")
@@ -55,6 +63,10 @@ def inline(text) -> str:
         else:
             out.append(html_text(str(part)))
     return "".join(out)
+
+
+def _math(m: Math) -> str:
+    return f'<span class="math">\\({_html.escape(m.tex)}\\)</span>'
 
 
 def _step(b: StepBlock) -> str:
@@ -95,6 +107,6 @@ def html_of(blocks: list, title: str = "symrel report") -> str:
             raise TypeError(f"unknown block {b!r}")
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{_html.escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n"
+        f"<title>{_html.escape(title)}</title>\n<style>{_STYLE}</style>\n{MATHJAX}</head>\n<body>\n"
         + "\n".join(body) + "\n</body>\n</html>\n"
     )

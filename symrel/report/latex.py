@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 
-from .document import FRACTION, Code, certificate_label, Figure, Heading, Items, Link, Para, Pre, StepBlock, Strong, Table
+from .document import (FRACTION, Code, certificate_label, Figure, Heading, Items, Link, Math, Para, Pre, StepBlock,
+                       Strong, Table, figure_files, split_math)
 
 _SPECIALS = {
     "\\": r"\textbackslash{}",
@@ -78,7 +79,11 @@ def latex_text(text: str) -> str:
 def inline(text) -> str:
     out = []
     for part in text:
-        if isinstance(part, Code):
+        if isinstance(part, str):
+            out += [f"${p.tex}$" if isinstance(p, Math) else latex_text(p) for p in split_math(part)]
+        elif isinstance(part, Math):
+            out.append(f"${part.tex}$")
+        elif isinstance(part, Code):
             out.append(r"\texttt{" + _escape_chars(part.text).replace("-", "-\\allowbreak{}") + "}")
         elif isinstance(part, Strong):
             out.append(r"\textbf{" + latex_text(part.text) + "}")
@@ -101,21 +106,28 @@ def _step(b: StepBlock) -> str:
 
 
 def _table(b: Table) -> str:
-    spec = "|" + "l|" * len(b.header)
+    """A longtable (it breaks across pages) whose columns share the text width and
+    wrap their text, so no table runs off the page; the header repeats on every page."""
+    n = max(len(b.header), 1)
+    width = f"{(1 - 0.02 * n) / n:.3f}\\linewidth"
+    spec = "|" + f">{{\\raggedright\\arraybackslash}}p{{{width}}}|" * n
     head = " & ".join(r"\textbf{" + latex_text(h) + "}" for h in b.header) + r" \\ \hline"
-    rows = "\n".join(" & ".join(inline(c) for c in r) + r" \\" for r in b.rows)
-    table = f"\\begin{{tabular}}{{{spec}}}\\hline\n{head}\n{rows}\n\\hline\\end{{tabular}}"
-    if len(b.header) > 5:  # many columns: shrink to the text width
-        table = f"\\resizebox{{\\linewidth}}{{!}}{{{table}}}"
-    return f"\\begin{{center}}\\small\n{table}\n\\end{{center}}"
+    rows = "\n".join(" & ".join(inline(c) for c in r) + r" \\ \hline" for r in b.rows)
+    size = "\\small" if n <= 5 else ("\\footnotesize" if n <= 8 else "\\scriptsize")
+    return (f"{{{size}\\setlength{{\\tabcolsep}}{{3pt}}\n\\begin{{longtable}}{{{spec}}}\\hline\n{head}\n\\endhead\n"
+            f"{rows}\n\\end{{longtable}}}}")
 
 
 _SECTION = {1: "section*", 2: "section", 3: "subsection*", 4: "paragraph*"}
 
 
-def latex_of(blocks: list, title: str = "symrel report") -> str:
-    """A complete LaTeX document (article class, amsthm lemmas)."""
+def latex_of(blocks: list, title: str = "symrel report", figure_stem: str = "report") -> str:
+    """A complete LaTeX document (article class, amsthm lemmas). Figures are
+    included from the files :func:`~symrel.report.document.figure_files` names
+    for ``figure_stem`` (written beside the .tex file); a missing file is said,
+    not an error."""
     body = []
+    names = iter(name for name, _ in figure_files(blocks, figure_stem))
     for b in blocks:
         if isinstance(b, Heading):
             if b.level == 1:
@@ -133,13 +145,17 @@ def latex_of(blocks: list, title: str = "symrel report") -> str:
         elif isinstance(b, Pre):
             body.append("\\begin{verbatim}\n" + b.text.encode("ascii", "replace").decode().rstrip("\n") + "\n\\end{verbatim}")
         elif isinstance(b, Figure):
-            body.append(r"\emph{Figure: " + latex_text(b.caption) + r" (embedded in the HTML report).}")
+            name = next(names)
+            body.append("\\begin{figure}[htbp]\\centering\n"
+                        f"\\IfFileExists{{{name}}}{{\\includegraphics[width=0.8\\linewidth]{{{name}}}}}"
+                        f"{{\\fbox{{figure file {_escape_chars(name)} not found}}}}\n"
+                        f"\\caption{{{latex_text(b.caption)}}}\n\\end{{figure}}")
         else:  # pragma: no cover
             raise TypeError(f"unknown block {b!r}")
     return (
         "\\documentclass[11pt]{article}\n"
         "\\usepackage[utf8]{inputenc}\n"
-        "\\usepackage{amsmath,amssymb,amsthm,graphicx}\n\\usepackage[margin=2.2cm]{geometry}\n"
+        "\\usepackage{amsmath,amssymb,amsthm,graphicx,longtable,array}\n\\usepackage[margin=2.2cm]{geometry}\n"
         "\\newtheorem{lemma}{Lemma}[section]\n\\sloppy\n\\setlength{\\parindent}{0pt}\n\\setlength{\\parskip}{0.6ex}\n"
         f"\\title{{{latex_text(title)}}}\n\\author{{checked by symrel}}\n\\date{{}}\n"
         "\\begin{document}\n\\maketitle\n\n" + "\n\n".join(body) + "\n\n\\end{document}\n"

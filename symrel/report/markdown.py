@@ -9,7 +9,7 @@ by `relu-fixed-sign`, 2\\*x >= 0
 
 from __future__ import annotations
 
-from .document import Code, certificate_label, Figure, Heading, Items, Link, Para, Pre, StepBlock, Strong, Table
+from .document import Code, certificate_label, Figure, Heading, Items, Link, Math, Para, Pre, StepBlock, Strong, Table, figure_files, split_math
 
 _STATUS = {"proved": "proved", "open": "**open**", "refuted": "**refuted**"}
 
@@ -23,7 +23,11 @@ def _escape(text: str, in_table: bool = False) -> str:
 def inline(text, in_table: bool = False) -> str:
     out = []
     for part in text:
-        if isinstance(part, Code):
+        if isinstance(part, str):
+            out += [f"${p.tex}$" if isinstance(p, Math) else _escape(p, in_table) for p in split_math(part)]
+        elif isinstance(part, Math):
+            out.append(f"${part.tex}$")
+        elif isinstance(part, Code):
             out.append(f"`{part.text}`")
         elif isinstance(part, Strong):
             out.append(f"**{_escape(part.text, in_table).strip()}**" + (" " if part.text.endswith(" ") else ""))
@@ -46,9 +50,12 @@ def _step(b: StepBlock) -> str:
     return "\n".join(lines)
 
 
-def markdown_of(blocks: list) -> str:
-    """Typeset a document as GitHub-flavoured Markdown."""
+def markdown_of(blocks: list, figure_stem: str = "report") -> str:
+    """Typeset a document as GitHub-flavoured Markdown (mathematics between
+    dollars; figures linked to the files :func:`~symrel.report.document.figure_files`
+    names for ``figure_stem``)."""
     out = []
+    names = iter(name for name, _ in figure_files(blocks, figure_stem))
     for b in blocks:
         if isinstance(b, Heading):
             out.append("#" * b.level + " " + inline(b.text))
@@ -66,7 +73,7 @@ def markdown_of(blocks: list) -> str:
         elif isinstance(b, Pre):
             out.append("```\n" + b.text.rstrip("\n") + "\n```")
         elif isinstance(b, Figure):
-            out.append(f"*Figure: {_escape(b.caption)} (embedded in the HTML report).*")
+            out.append(f"![{_escape(b.caption)}]({next(names)})\n\n*Figure: {_escape(b.caption)}.*")
         else:  # pragma: no cover - every block type is handled above
             raise TypeError(f"unknown block {b!r}")
     return "\n\n".join(out) + "\n"

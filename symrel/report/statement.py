@@ -31,7 +31,7 @@ class Statement:
     """A statement of one of the two papers, as a proof script re-checks it.
 
     ``key`` names the report file, ``reference`` the statement in the paper
-    ("Theorem 3.1"), ``paper`` is "A" or "B" (THEORY.md), ``paper_claim`` the
+    ("Theorem 3.1"), ``paper`` is "A" or "B" (docs/theory.md), ``paper_claim`` the
     claim in the paper's words, ``symrel_claim`` what symrel proves, and
     ``narrowing`` where the latter differs from or narrows the former.
     """

@@ -21,7 +21,7 @@ from ..exact import is_rational_text
 
 #: rule name -> why a step established by it holds, in words
 RULES: dict[str, str] = {
-    # exact facts about affine forms and cells (THEORY.md section 7)
+    # exact facts about affine forms and cells (docs/theory.md#proofs-and-certificates)
     "affine-bound-box": "an affine form attains its extremes over a box at a vertex, so its exact range is "
     "the constant plus, for each coordinate, the coefficient times the matching endpoint",
     "affine-bound-polytope": "an affine form is bounded over a polytope by an exact LP; the dual solution "
@@ -35,7 +35,7 @@ RULES: dict[str, str] = {
     "witness": "a cell is non-empty because it contains the witness point, checked by exact substitution",
     "counterexample": "the claim fails at the counterexample point, checked by plain exact evaluation",
     "polynomial-identity": "two polynomials are equal when all their coefficients agree exactly",
-    # Paper A: the compiled Transformer (THEORY.md section 1)
+    # Paper A: the compiled Transformer (docs/theory.md#maxout-layer--three-transformer-blocks-theorems-31-and-32)
     "embedding": "the embedding writes x into the input slots and the token-wise shift (the position one-hot "
     "and the constant 1) into every token, exactly as the construction prescribes",
     "relu-fixed-sign": "a ReLU whose argument has a fixed sign on the domain acts linearly there "
@@ -78,7 +78,7 @@ RULES: dict[str, str] = {
     "decision-procedure": "the domain is split into activation regions (ReLU signs and argmax sets, ties "
     "as equalities); on every non-empty region the two affine maps agree exactly, and the regions cover "
     "the domain",
-    # Paper A: regions and softmax (THEORY.md sections 3, 4)
+    # Paper A: regions and softmax (docs/theory.md#linear-regions-theorem-44 and docs/theory.md#softmax-instead-of-hardmax)
     "region-count": "linear regions are counted by enumerating the cells of the domain with exact LP "
     "(a witness for each non-empty cell, a Farkas vector for each empty one) and merging neighbouring "
     "cells with the same affine map",
@@ -116,7 +116,7 @@ RULES: dict[str, str] = {
     "table-row": "each entry of the row equals the inner product of the two feature vectors, computed exactly",
     "same-net": "a symmetric relation is realised with one feature map, psi = phi",
     "lipschitz": "errors propagate through later blocks with their exact inf-norm Lipschitz constants",
-    # Paper B (THEORY.md sections 5, 6)
+    # Paper B (docs/theory.md#relation-functions-as-inner-products-paper-b and docs/theory.md#preorders-debreu-utilities-and-retrieval-paper-b)
     "ldl": "an exact LDL^T factorisation with nonnegative pivots shows the relation matrix is positive "
     "semidefinite",
     "lagrange-four-squares": "each nonnegative rational pivot is a sum of four rational squares (Lagrange), "

@@ -1,4 +1,4 @@
-"""Rigorous softmax-vs-hardmax bounds in lambda (THEORY.md sections 4 and 6).
+"""Rigorous softmax-vs-hardmax bounds in lambda (docs/theory.md#softmax-instead-of-hardmax and docs/theory.md#preorders-debreu-utilities-and-retrieval-paper-b).
 
 * :mod:`.taylor`: exact rational enclosures of exp, log and e (the referee);
 * :mod:`.intervals`: interval backends (rational referee, mpmath.iv, python-flint arb)

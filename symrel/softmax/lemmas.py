@@ -1,4 +1,4 @@
-"""The softmax-vs-hardmax lemmas (THEORY.md section 4), with rigorous evaluation.
+"""The softmax-vs-hardmax lemmas (docs/theory.md#softmax-instead-of-hardmax), with rigorous evaluation.
 
 For scores ``s_1..s_n`` and ``p = softmax_lambda(s)``:
 

@@ -272,7 +272,7 @@ class NetworkBound(Displayed):
         """The claim and its steps (:class:`symrel.certificates.Proof`)."""
         claim = (f"for all x in the box: |T_softmax(lambda)(x) - T_hardmax(x)|_inf <= {rational_str(self.eps)}"
                  + (f" at lambda = {rational_str(self.lam)}" if self.lam is not None else ""))
-        p = Proof(claim=claim, construction="softmax-vs-hardmax error propagation (THEORY.md section 4)",
+        p = Proof(claim=claim, construction="softmax-vs-hardmax error propagation (docs/theory.md#softmax-instead-of-hardmax)",
                   claim_data={"kind": CLAIM_KIND, "eps": rational_str(self.eps),
                               "lambda": rational_str(self.lam) if self.lam is not None else None})
         if self.plan is not None:
@@ -331,7 +331,7 @@ class NetworkBound(Displayed):
         return p
 
     def certificate(self) -> dict:
-        """The certificate (FORMAT.md) of a proved bound, re-checked by
+        """The certificate (docs/format.md) of a proved bound, re-checked by
         :mod:`symrel.checking.softmax`; refused for an undecided one."""
         from ..certificates.io import certificate_of
 

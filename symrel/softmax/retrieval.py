@@ -1,4 +1,4 @@
-"""Attention retrieval (Paper B, THEORY.md section 6): the inverse temperature beta that
+"""Attention retrieval (Paper B, docs/theory.md#preorders-debreu-utilities-and-retrieval-paper-b): the inverse temperature beta that
 puts weight ``>= 1 - eps`` on the maximal key.
 
 With n keys whose utilities ``beta u`` leave a gap ``eta`` between the maximal key and every

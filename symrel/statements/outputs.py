@@ -98,4 +98,11 @@ def write_outcome(outcome: Outcome, out, formats) -> list[str]:
             path = out / f"{outcome.statement.key}.{fmt}"
             write_text_atomic(path, render_outcome(outcome, fmt))
             outcome.files.append(str(path))
+    if {"md", "tex"} & set(formats):  # the figures they include (HTML embeds its own)
+        from ..fileformat import write_bytes_atomic
+        from ..report import outcome_figures
+
+        for name, png in outcome_figures(outcome):
+            write_bytes_atomic(out / name, png)
+            outcome.files.append(str(out / name))
     return outcome.files

@@ -27,6 +27,10 @@ def run(args) -> int:
     from ...crossval.compare import crossvalidate
     from ...fileformat import load_domain, load_model, write_text_atomic
 
+    if args.report:  # Markdown only: a .tex or .html name is refused, not filled with Markdown
+        from ...report import report_format
+
+        report_format(args.report, allowed=("md",))
     model = load_model(args.model, exact_floats=args.exact_floats)
     domain = load_domain(args.domain) if args.domain else None
     if args.points < 0:

@@ -22,7 +22,8 @@ def register(sub):
     p.add_argument("a", help="first model (maxout, relu, cpwl1d, cpwl or transformer)")
     p.add_argument("b", help="second model")
     p.add_argument("--domain", required=True, help="domain file (a box)")
-    p.add_argument("--report", help="write a Markdown report of the proof")
+    p.add_argument("--report", help="write a report of the proof; the format follows the extension "
+                   "(.md, .tex, .html; .json: the certificate)")
     p.add_argument("--certificate", help="write the certificate (proved claims only)")
     p.add_argument("--counterexample", help="write the counterexample as a points file (refuted claims only)")
     p.add_argument("--complete", action="store_true", help="use the complete linear-regions decision procedure")
@@ -35,8 +36,10 @@ def register(sub):
 
 def run(args) -> int:
     from ...prover import prove_equivalence
-    from ...report.equivalence import equivalence_markdown
+    from ...report import render_proof, report_format
+    from ...report.equivalence import equivalence_report
 
+    fmt = report_format(args.report) if args.report else None
     a, b = load_model(args.a), load_model(args.b)
     domain = load_domain(args.domain)
     with open_executor(args.executor) as executor:
@@ -51,7 +54,7 @@ def run(args) -> int:
             text = json.dumps(certificate_of(proof), sort_keys=True, separators=(",", ":")) + "\n"
             write_text_atomic(args.certificate, text)
         if args.report:
-            write_text_atomic(args.report, equivalence_markdown(proof))
+            write_text_atomic(args.report, render_proof(proof, "json") if fmt == "json" else equivalence_report(proof, fmt))
     elif proof.result == "refuted":
         x = [format_rational(v) for v in proof.counterexample]
         out["counterexample"] = x
@@ -60,8 +63,8 @@ def run(args) -> int:
             save(Points([list(proof.counterexample)]), args.counterexample)
     else:
         out["obstacle"] = proof.obstacle
-        if args.report:
-            write_text_atomic(args.report, equivalence_markdown(proof))
+        if args.report and fmt != "json":  # an open claim has no certificate
+            write_text_atomic(args.report, equivalence_report(proof, fmt))
     if args.json:
         print_json(out)
     else:

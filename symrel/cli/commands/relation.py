@@ -40,6 +40,10 @@ def run(args) -> int:
     from ...relations import NotPSDWitness, factor_relation, factors_to_features, prove_relation
     from ...relations.report import relation_report, relation_summary
 
+    if args.report:  # Markdown only: a .tex or .html name is refused, not filled with Markdown
+        from ...report import report_format
+
+        report_format(args.report, allowed=("md",))
     relation = load(args.relation, kinds=("relation",))
     if args.check:
         return _check(args, relation)

@@ -47,6 +47,11 @@ def run(args) -> int:
     from ...certificates.io import certificate_of
     from ...relations.table import RelationFeatures
 
+    if args.report:  # Markdown only: a .tex or .html name is refused, not filled with Markdown
+        from ...report import report_format
+
+        report_format(args.report, allowed=("md",))
+
     task = load(args.task, kinds=("retrieval",))
     eps = None
     if args.eps is not None:

@@ -25,7 +25,7 @@ def compiled_instance(name: str, model, domain, *, facts: dict | None = None, ma
     sizes = comp.sizes()
     t = sizes["transformer"]
     info = {"tokens T": t.get("tokens", comp.transformer.tokens), "width": t.get("width", comp.transformer.width),
-            "blocks": len(comp.transformer.blocks), "parameters (T / net)": sizes["ratio"]["parameters"],
+            "blocks": len(comp.transformer.blocks), "parameters of T": t["parameters"], "parameters of the net": sizes["maxout"]["parameters"],
             "gating B": "; ".join(str(g.bound) for g in comp.gates)}
     info.update(facts or {})
     return Instance(name, proof, facts=info)

@@ -18,7 +18,7 @@ STATEMENT = Statement(
     "least the certified beta. The worst weight on the maximal keys over all queries, evaluated with 50 "
     "digits, is reported next to 1 - eps. A control must stay open: beta = 1 with eps = 1/1000.",
     narrowing="Finite tasks with rational feature points and an exact utility gap of 1 (the Debreu rank), "
-    "rather than continuous preorders and approximate utilities; the bound is the closed form of THEORY.md "
+    "rather than continuous preorders and approximate utilities; the bound is the closed form of docs/theory.md "
     "section 6 made rigorous; the high-precision weights are a numerical check, not part of the proof.",
 )
 

@@ -1,0 +1,84 @@
+"""Reports that typeset: the format follows the extension, mathematics is typeset, counts
+stay counts, LaTeX tables fit the page and include their figures, indices are stated."""
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from symrel.errors import InputError
+from symrel.report import report_format
+from symrel.report.document import Figure, Heading, Math, Para, Table, figure_files
+from symrel.report.html import html_of
+from symrel.report.latex import latex_of
+from symrel.report.markdown import markdown_of
+
+from ..cli.test_compile_prove import files  # noqa: F401  (fixture)
+
+
+def test_format_by_extension():
+    assert [report_format(p) for p in ("a.md", "b.TEX", "c.html", "d.json")] == ["md", "tex", "html", "json"]
+    with pytest.raises(InputError, match="--report.*ending in"):
+        report_format("r.txt")
+    with pytest.raises(InputError, match=r"\.md"):
+        report_format("r.tex", allowed=("md",))
+
+
+def test_notations_are_typeset_in_every_back_end():
+    doc = [Para(["x in [-1, 1]^2, Sigma_0 in Q^d; ", Math(r"\lambda_{\min}")])]
+    tex, html, md = latex_of(doc), html_of(doc), markdown_of(doc)
+    assert r"$[-1, 1]^{2}$" in tex and r"$\Sigma_{0}$" in tex and r"$\mathbb{Q}^{d}$" in tex and r"$\lambda_{\min}$" in tex
+    assert r"\(\Sigma_{0}\)" in html and "mathjax" in html.lower()
+    assert r"$\mathbb{Q}^{d}$" in md
+
+
+def test_latex_tables_are_longtables_and_figures_are_included():
+    doc = [Heading(1, ["t"]), Table([f"c{i}" for i in range(11)], [[[str(i)] for i in range(11)]] * 60),
+           Figure("a plot", b"\x89PNG")]
+    tex = latex_of(doc, figure_stem="rep")
+    assert r"\begin{longtable}" in tex and r"\endhead" in tex and "resizebox" not in tex
+    assert figure_files(doc, "rep") == [("rep-figure-1.png", b"\x89PNG")]
+    assert r"\includegraphics[width=0.8\linewidth]{rep-figure-1.png}" in tex and "embedded in the HTML" not in tex
+    assert "](rep-figure-1.png)" in markdown_of(doc, figure_stem="rep")
+
+
+def test_compiled_instance_counts_are_not_fractions():
+    from symrel.models import Box, MaxoutLayer, MaxoutNet, MaxoutUnit
+    from symrel.statements.papers._compiled import compiled_instance
+
+    inst = compiled_instance("relu", MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], [0]])])]), Box.cube(1))
+    assert isinstance(inst.facts["parameters of T"], int) and isinstance(inst.facts["parameters of the net"], int)
+
+
+def test_certificate_states_its_index_convention(run_cli, files):  # noqa: F811
+    d = files["dir"]
+    assert run_cli("compile", files["net"], "--domain", files["box"], "-o", d / "t.json")[0] == 0
+    assert run_cli("prove", files["net"], d / "t.json", "--domain", files["box"], "--certificate", d / "c.json")[0] == 0
+    assert "count from 0" in json.loads((d / "c.json").read_text())["indexing"]
+
+
+def test_prove_report_follows_the_extension(run_cli, files):  # noqa: F811
+    d = files["dir"]
+    assert run_cli("compile", files["net"], "--domain", files["box"], "-o", d / "t.json")[0] == 0
+    for ext in ("md", "tex", "html", "json"):
+        code, _, err = run_cli("prove", files["net"], d / "t.json", "--domain", files["box"], "--report", d / f"r.{ext}")
+        assert code == 0, err
+    assert (d / "r.tex").read_text().startswith(r"\documentclass")
+    assert (d / "r.html").read_text().startswith("<!DOCTYPE html>")
+    assert json.loads((d / "r.json").read_text())["kind"] == "certificate"
+    assert "x_1, ..., x_2" not in (d / "r.md").read_text() or "$x_{1}$" in (d / "r.md").read_text()
+    code, _, err = run_cli("prove", files["net"], d / "t.json", "--domain", files["box"], "--report", d / "r.txt")
+    assert code == 2 and "--report" in err and not (d / "r.txt").exists()
+    code, _, err = run_cli("crossval", files["net"], "--points", "3", "--report", d / "x.tex")
+    assert code == 2 and ".md" in err and not (d / "x.tex").exists()
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
+def test_prove_report_tex_compiles(run_cli, files):  # noqa: F811
+    d = files["dir"]
+    assert run_cli("compile", files["net"], "--domain", files["box"], "-o", d / "t.json")[0] == 0
+    assert run_cli("prove", files["net"], d / "t.json", "--domain", files["box"], "--report", d / "r.tex")[0] == 0
+    run = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "r.tex"], cwd=d,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout[-3000:]
