@@ -90,3 +90,16 @@ def test_domain_outside_support_exit_2(files, run_cli, tmp_path):
     big.write_text(json.dumps({"symrel": 1, "kind": "box", "bounds": [[0, 2], [0, 1]]}))
     code, out, err = run_cli("compile", files["f"], "--domain", big, "-o", tmp_path / "T.json")
     assert code == 2 and "not inside the support" in err and str(big) in err
+
+
+def test_regions(files, run_cli, tmp_path):
+    code, out, err = run_cli("regions", files["f"], "--domain", files["box"])
+    assert code == 0 and out.strip().splitlines()[-1] == "2"
+    code, out, err = run_cli("regions", files["f"], "--domain", files["box"], "--certificate", tmp_path / "c.json")
+    assert code == 2 and "--certificate" in err
+
+
+def test_regions_plot(files, run_cli, tmp_path):
+    pytest.importorskip("matplotlib")
+    code, out, err = run_cli("regions", files["f"], "--domain", files["box"], "--plot", tmp_path / "r.png")
+    assert code == 0 and (tmp_path / "r.png").stat().st_size > 0
