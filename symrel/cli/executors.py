@@ -100,8 +100,13 @@ def open_executor(spec: str | None, jobs: int | None = None):
         import logging
         import os
 
-        cluster = distributed.LocalCluster(n_workers=arg or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                                           host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR)
+        import warnings
+
+        with warnings.catch_warnings():  # the scheduler's small HTTP endpoint moves off a busy port 8787 quietly
+            warnings.filterwarnings("ignore", message="Port .* is already in use")
+            cluster = distributed.LocalCluster(n_workers=arg or os.cpu_count() or 1, threads_per_worker=1,
+                                               processes=True, host="127.0.0.1", dashboard_address=None,
+                                               silence_logs=logging.ERROR)
         client = distributed.Client(cluster, set_as_default=False)
         try:
             yield client.get_executor()

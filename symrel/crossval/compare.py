@@ -189,7 +189,7 @@ def _default_box(model, domain):
 
 def crossvalidate(model, backend="numpy", dtype="float32", points=1000, *, domain=None, seed: int = 0,
                   special: bool = True, runner=None, reference_dps: int = 40, error_bound: bool | None = None,
-                  progress=None) -> CrossvalReport:
+                  progress=None, executor=None) -> CrossvalReport:
     """Run a float implementation and the exact evaluation on the same inputs.
 
     ``points``: how many random points (plus the special ones when ``special``),
@@ -198,7 +198,9 @@ def crossvalidate(model, backend="numpy", dtype="float32", points=1000, *, domai
     run as it is). ``error_bound`` (default: on for relu/maxout nets with a
     symrel runner) adds the rigorous a-posteriori bound of
     :mod:`symrel.crossval.error_bound` and counts any point where the observed
-    error exceeds it.
+    error exceeds it. ``executor``: any :class:`concurrent.futures.Executor`; the exact
+    reference is then computed on runs of consecutive points put back in order
+    (:func:`symrel.parallel.map_ordered`), so the report does not depend on it.
     """
     np = require("numpy", "numeric")
     fmt = float_format(dtype)
@@ -225,14 +227,8 @@ def crossvalidate(model, backend="numpy", dtype="float32", points=1000, *, domai
     float_trace = runner.trace(X)
     is_softmax = isinstance(model, Transformer) and any(
         b.attention is not None and b.attention.rule == "softmax" for b in model.blocks)
-    if is_softmax:
-        exact = [("readout", _softmax_reference(model, pset.points, reference_dps))]
-        reference = f"mpmath at {reference_dps} digits (softmax has no exact value)"
-    else:
-        from ..interop.program import exact_trace
-
-        exact = exact_trace(model, pset.points)
-        reference = "exact rational evaluation"
+    exact = _exact_reference(model, pset.points, is_softmax, reference_dps, executor)
+    reference = f"mpmath at {reference_dps} digits (softmax has no exact value)" if is_softmax else "exact rational evaluation"
     report = CrossvalReport(
         getattr(model, "kind", type(model).__name__), getattr(runner, "name", backend), fmt.name, reference,
         pset, [], [], weight_rounding=getattr(runner, "rounding", None))
@@ -332,6 +328,28 @@ def _check_bound(model, runner, pset, float_trace, exact, fmt) -> dict:
         "max_error_over_bound_float": float(worst_ratio),
         "violations": violations,
     }
+
+
+def _reference_part(model, is_softmax, dps, points) -> list:
+    """The exact trace of ``points`` (softmax: the mpmath outputs), one task of
+    :func:`_exact_reference`."""
+    if is_softmax:
+        return [("readout", _softmax_reference(model, points, dps))]
+    from ..interop.program import exact_trace
+
+    return exact_trace(model, points)
+
+
+def _exact_reference(model, points, is_softmax, dps, executor=None) -> list:
+    """The exact reference of every point, computed on ``executor`` in runs of consecutive
+    points whose columns are put back side by side in the points' order."""
+    from ..exact import hstack
+    from ..parallel import chunked, map_ordered
+
+    parts = map_ordered(_reference_part, chunked(points, executor), executor, shared=(model, is_softmax, dps))
+    if len(parts) == 1:
+        return parts[0]
+    return [(name, hstack(*(part[k][1] for part in parts))) for k, (name, _) in enumerate(parts[0])]
 
 
 def _softmax_reference(model, points, dps):

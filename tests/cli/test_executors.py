@@ -134,6 +134,42 @@ def test_proofs_on_dask_are_the_serial_ones(run_cli, script_dir, tmp_path, dask_
     assert _proofs(run_cli, script_dir, tmp_path / "out-dask", "--executor", _spec(dask_cluster[0])) == serial
 
 
+@pytest.fixture
+def other_files(tmp_path):
+    from symrel.compiler import compile_maxout
+    from symrel.fileformat import save
+    from symrel.models import Box, MaxoutLayer, MaxoutNet, MaxoutUnit
+    from symrel.preorders.generators import random_retrieval_task
+
+    net = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], [-1]], [0, 0])])])
+    D = Box([[-1, 1]])
+    save(compile_maxout(net, D).transformer, tmp_path / "T.json")
+    save(D, tmp_path / "D.json")
+    save(net, tmp_path / "net.json")
+    save(random_retrieval_task(6, 8, seed=3), tmp_path / "task.json")
+    return tmp_path
+
+
+def _other_commands(run_cli, f, tmp_path, spec):
+    """crossval, softmax-bound --check, retrieval and prove --complete: their JSON, without times."""
+    pytest.importorskip("numpy")
+    runs = [("crossval", f / "net.json", "--points", "40"),
+            ("softmax-bound", f / "T.json", "--domain", f / "D.json", "--eps", "1/1000", "--check", "12"),
+            ("retrieval", f / "task.json", "--max-subset", "2"),
+            ("prove", f / "net.json", f / "T.json", "--domain", f / "D.json", "--complete")]
+    out = []
+    for argv in runs:
+        code, text, err = run_cli(*argv, "--json", "--executor", spec)
+        out.append((code, _untimed(text)))
+    return out
+
+
+def test_the_other_commands_on_dask_are_the_serial_ones(run_cli, other_files, tmp_path, dask_cluster):
+    serial = _other_commands(run_cli, other_files, tmp_path, "serial")
+    assert [code for code, _ in serial] == [0, 0, 0, 0]
+    assert _other_commands(run_cli, other_files, tmp_path, _spec(dask_cluster[0])) == serial
+
+
 def test_dask_local_starts_and_closes_its_cluster(run_cli):
     pytest.importorskip("distributed")
     with open_executor("dask-local:1") as ex:

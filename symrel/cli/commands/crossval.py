@@ -1,9 +1,10 @@
-"""``symrel crossval MODEL.json --backend numpy|torch|onnxruntime --dtype float32 --points 1000``."""
+"""``symrel crossval MODEL.json --backend numpy|torch|onnxruntime --dtype float32 --points 1000 [--executor SPEC]``."""
 
 from __future__ import annotations
 
 from ...errors import InputError
 from ..common import add_json_flag, fmt, print_json, warn
+from ..executors import add_executor_option, open_executor
 
 
 def register(sub):
@@ -19,6 +20,7 @@ def register(sub):
                                        "imported from) instead of exporting MODEL.json")
     p.add_argument("--report", help="write a Markdown report here")
     p.add_argument("--exact-floats", action="store_true", help="read JSON floats in the model as their exact binary values")
+    add_executor_option(p, "the exact evaluations")
     add_json_flag(p)
     p.set_defaults(func=run)
 
@@ -43,8 +45,10 @@ def run(args) -> int:
 
         runner = OnnxFileRunner(args.onnx_file, args.dtype)
     try:
-        rep = crossvalidate(model, args.backend, args.dtype, args.points, domain=domain, seed=args.seed,
-                            special=not args.no_special, runner=runner, progress=None if args.json else warn)
+        with open_executor(args.executor) as executor:
+            rep = crossvalidate(model, args.backend, args.dtype, args.points, domain=domain, seed=args.seed,
+                                special=not args.no_special, runner=runner, progress=None if args.json else warn,
+                                executor=executor)
     except InputError as err:
         if err.path == "domain" and args.domain:
             raise err.in_file(args.domain) from None
