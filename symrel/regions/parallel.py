@@ -1,9 +1,20 @@
 """The cell search split across any :class:`concurrent.futures.Executor`.
 
-The tree is expanded breadth first until it has a few nodes per worker; then each
-subtree is one :class:`SubtreeTask` (plain picklable data: the models themselves go by
-pickle) run by :func:`subtree_task`, a top-level function, so process pools work. The
-cells come back in the order of the serial run.
+The top of the tree is expanded here, breadth first, until its frontier holds
+:data:`SUBTREES_PER_WORKER` nodes per worker (fewer when the tree is smaller); each
+frontier node's subtree is then one task (:class:`SubtreeTask`, run by
+:func:`subtree_task`, a top-level function, so process pools and Dask work). The
+models and the domain are sent once per Dask worker (scattered), the tasks carry only
+their node; a worker that dies has its subtrees run again
+(:func:`symrel.parallel.map_ordered`).
+
+Serial order. The serial search is depth first: it records a node's empty branches
+when it expands the node and a cell when it reaches a leaf, so both lists are in the
+pre-order of the tree. Every node expanded here and every subtree is tagged with its
+position (the child indices from the root); sorting the pieces by position, a prefix
+before its extensions, is that pre-order, so the cells, the empty branches and every
+certificate built from them are the serial run's, byte for byte, whatever order the
+tasks finish in.
 
 >>> from concurrent.futures import ThreadPoolExecutor
 >>> from symrel.models import Box, CPWL1D
@@ -23,14 +34,15 @@ from .polygon_search import PolygonSearch
 from .search import CellSearch, SearchNode
 
 
+SUBTREES_PER_WORKER = 8  # enough subtrees that uneven ones still even out over the workers
+
+
 @dataclass
 class SubtreeTask:
-    """One subtree of the search: the models and domain, the mode, the node to start
-    from (its path is replayed from the root, so no execution state travels) and the
-    search's settings."""
+    """One subtree of the search: the mode, the node to start from (its path is
+    replayed from the root, so no execution state travels) and the search's settings.
+    The models and the domain travel beside it, once per worker."""
 
-    models: list
-    domain: object
     mode: str
     path: tuple
     rows: list
@@ -48,47 +60,61 @@ def box_of(domain):
     return domain.bounds if isinstance(domain, Box) else None
 
 
-def subtree_task(task: SubtreeTask):
-    """Enumerate one subtree (runs in a worker): ``(cells, empty branches, stats, done)``."""
-    runner = Runner(task.models, task.domain.dim, task.mode)
+def subtree_task(models, domain, task: SubtreeTask):
+    """Enumerate one subtree (runs in a worker): ``(cells, empty branches, stats, done)``,
+    each list in the serial order of the subtree."""
+    runner = Runner(models, domain.dim, task.mode)
     state = runner.start()
     for label in task.path:
         state = runner.advance_label(state, label)
     kind = PolygonSearch if task.by_polygon else CellSearch
-    search = kind(runner, task.record_empty, task.max_cells, False, box_of(task.domain))
+    search = kind(runner, task.record_empty, task.max_cells, False, None if task.by_polygon else box_of(domain))
     done = search.run([SearchNode(state, tuple(task.path), task.rows, task.active, task.witness)])
     return search.cells, search.empty, search.stats, done
 
 
-def run_parallel(search, root, models, domain, mode, executor, max_cells, record_empty, by_polygon) -> bool:
-    """Expand ``root`` with ``search`` on ``executor``; False when ``max_cells`` was passed."""
-    workers = getattr(executor, "_max_workers", None) or 4
-    frontier = [root]
-    while frontier and len(frontier) < 4 * workers:
+def _frontier(search, root, size):
+    """Expand the top of the tree breadth first until at least ``size`` nodes are open.
+    Returns the open nodes and the pieces found on the way, each with its position:
+    ``[(position, node)]`` and ``[(position, cells, empty branches)]``."""
+    frontier, pieces = [((), root)], []
+    while frontier and len(frontier) < size:
         nxt = []
-        progressed = False
-        for node in frontier:
+        for pos, node in frontier:
+            before = len(search.empty)
             leaf, children = search.expand(node)
-            if leaf is not None:
-                search.cells.append(leaf)
-            else:
-                progressed = True
-                nxt.extend(children)
+            pieces.append((pos, [leaf] if leaf is not None else [], search.empty[before:]))
+            nxt.extend((pos + (i,), child) for i, child in enumerate(children))
         frontier = nxt
-        if not progressed:
-            break
-    tasks = [SubtreeTask(list(models), domain, mode, tuple(node.path), node.rows, node.active, node.witness,
-                         record_empty, max_cells, by_polygon) for node in frontier]
-    futures = [executor.submit(subtree_task, t) for t in tasks]
-    done = True
-    for fut in futures:
-        cells, empty, stats, ok = fut.result()
+    del search.empty[:]
+    return frontier, pieces
+
+
+def run_parallel(search, root, models, domain, mode, executor, max_cells, record_empty, by_polygon) -> bool:
+    """Expand ``root`` with ``search`` on ``executor``; False when ``max_cells`` was passed.
+    Afterwards ``search.cells`` and ``search.empty`` are those of the serial run (when
+    complete; past ``max_cells``, the first ``max_cells + 1`` cells are)."""
+    from ..parallel import map_ordered, worker_count
+
+    frontier, pieces = _frontier(search, root, SUBTREES_PER_WORKER * worker_count(executor))
+    search.cells = [c for _, cells, _ in pieces for c in cells]
+    tasks = [SubtreeTask(mode, tuple(node.path), node.rows, node.active, node.witness, record_empty, max_cells,
+                         by_polygon) for _, node in frontier]
+
+    def arrived(done, total, result):  # progress as subtrees finish
+        cells, _, stats, _ = result
         search.cells.extend(cells)
-        search.empty.extend(empty)
         for k, v in stats.items():
             search.stats[k] = search.stats.get(k, 0) + v
-        done = done and ok
         search.tick()
-        if max_cells is not None and len(search.cells) > max_cells:
-            done = False
+
+    results = map_ordered(subtree_task, tasks, executor, shared=(list(models), domain), progress=arrived)
+    pieces += [(pos, cells, empty) for (pos, _), (cells, empty, _, _) in zip(frontier, results)]
+    pieces.sort(key=lambda piece: piece[0])
+    search.cells = [c for _, cells, _ in pieces for c in cells]
+    search.empty = [e for _, _, empty in pieces for e in empty]
+    done = all(ok for _, _, _, ok in results)
+    if max_cells is not None and len(search.cells) > max_cells:
+        del search.cells[max_cells + 1:]
+        done = False
     return done

@@ -16,12 +16,6 @@ from symrel.cli.executors import open_executor, parse_executor
 
 from ..statements.toy_scripts import script_dir  # noqa: F401  (a fixture)
 
-LINES = """{"symrel": 1, "kind": "relu", "input_dim": 2,
- "layers": [{"W": [[1,0],[0,1],[1,1],[1,-1],[2,1]], "b": [0,0,-1,"1/2","-1/3"], "activation": "relu"},
-            {"W": [[1,1,1,-1,1]], "b": [0], "activation": "none"}]}"""
-BOX = '{"symrel": 1, "kind": "box", "bounds": [[-3, 3], [-3, 3]]}'
-
-
 @pytest.mark.parametrize("spec", ["threads", "processes:0", "processes:x", "dask://nohost", "dask-local:-1", "serial:2"])
 def test_bad_specs_exit_2_naming_the_option(run_cli, tmp_path, spec):
     code, out, err = run_cli("mutate", "--prover", "relations", "--executor", spec)
@@ -49,13 +43,17 @@ def test_parse():
 
 @pytest.fixture
 def region_files(tmp_path):
+    """A 2-6-4-1 ReLU net (27 cells) on [-1, 1]^2: its frontier of 16 nodes leaves subtrees to the workers."""
+    import random
+
+    from symrel.fileformat import save
+    from symrel.models import Box
+    from symrel.models.random import random_relu_net
+
     m, d = tmp_path / "net.json", tmp_path / "box.json"
-    m.write_text(LINES)
-    d.write_text(BOX)
+    save(random_relu_net(random.Random(4), 2, [6, 4], max_num=5, max_den=3), m)
+    save(Box.cube(2), d)
     return m, d
-
-
-CERTIFICATES_IN_SERIAL_ORDER = False  # the regions parallel driver is being moved (issue 14); then True
 
 
 def _regions(run_cli, files, tmp_path, tag, *extra):
@@ -66,7 +64,7 @@ def _regions(run_cli, files, tmp_path, tag, *extra):
     obj = json.loads(out)
     for key in ("time", "seconds", "stats"):
         obj.pop(key, None)
-    return obj, (cert.read_bytes() if CERTIFICATES_IN_SERIAL_ORDER else len(cert.read_bytes()))
+    return obj, cert.read_bytes()
 
 
 def _mutate(run_cli, *extra):
