@@ -72,7 +72,15 @@ def sparse_rows(M: list[list[Rational]]) -> list[list[tuple[int, Rational]]]:
 
 def affine(sparse, b: list[Rational], x: list[Rational]) -> list[Rational]:
     """``M x + b`` for ``M`` given by :func:`sparse_rows`."""
-    return [bi + sum((v * x[j] for j, v in row), ZERO) for row, bi in zip(sparse, b)]
+    out = []
+    for row, bi in zip(sparse, b):
+        acc = bi
+        for j, v in row:
+            xj = x[j]
+            if xj:  # residual streams are mostly zero (one-hot encodings)
+                acc += v * xj
+        out.append(acc)
+    return out
 
 
 class SequenceHead:

@@ -36,6 +36,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..exact import Q, Rational, denominator, numerator
 from .sequence import label_key
@@ -151,6 +152,8 @@ def _affine(mat, x):
     for row, (lo, hi) in zip(rows_, bias):
         for j, wl, wh in row:
             a, c = xl[j], xh[j]
+            if not (a or c):
+                continue
             if wl == wh:
                 if wl >= 0:
                     lo += wl * a
@@ -181,6 +184,12 @@ def _dot(q, k, bits: int):
     return lo, hi
 
 
+@lru_cache(maxsize=1 << 16)
+def _exp(exp_bounds, num: int, den: int):
+    """``exp_bounds(num/den)``, cached: the logits of the first layers recur across inputs."""
+    return exp_bounds(Q(num, den), EXP_BITS)
+
+
 def _softmax_weights(logits, exp_bounds, bits: int):
     """Enclosures of the softmax weights of interval logits (scale 2^bits)."""
     top = max(h for _, h in logits)
@@ -194,8 +203,8 @@ def _softmax_weights(logits, exp_bounds, bits: int):
             den = grid
         else:
             den = 1 << bits
-        e_lo.append(exp_bounds(Q(a, den), EXP_BITS)[0])
-        e_hi.append(exp_bounds(Q(b, den), EXP_BITS)[1])
+        e_lo.append(_exp(exp_bounds, a, den)[0])
+        e_hi.append(_exp(exp_bounds, b, den)[1])
     total_lo, total_hi = sum(e_lo, Q(0)), sum(e_hi, Q(0))
     weights = []
     for el, eh in zip(e_lo, e_hi):
