@@ -28,7 +28,8 @@ def coldness_line(cold) -> str:
     if cold.status == "bracketed":
         return (f"between {_q(cold.lower)} and {_q(cold.upper)} times the compiled logits: softmax decodes every "
                 f"input at c = {format_rational(cold.upper)} and fails on input {list(cold.witness)} at "
-                f"c = {format_rational(cold.lower)}")
+                f"c = {format_rational(cold.lower)} (compiled with tracr's default softmax_coldness 100, a "
+                f"coldness of about {100 * to_float(cold.upper):.3g} suffices)")
     if cold.status == "below-limit":
         return f"below {_q(cold.upper)}: {cold.note}"
     return f"{cold.status}: {cold.note}"
