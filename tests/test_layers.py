@@ -20,6 +20,7 @@ import networkx as nx
 # __main__, and "__init__" for symrel/__init__.py itself), lowest layer first.
 LAYERS: list[tuple[str, ...]] = [
     ("errors", "_version"),
+    ("budget",),  # time and cell budgets of long decisions: errors only
     ("parallel",),  # map_ordered over any executor: stdlib and errors only
     ("exact",),
     ("models",),

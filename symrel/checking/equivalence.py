@@ -40,7 +40,7 @@ from . import CertificateError, at_step, claim_checker
 
 RULES = {"domain-box", "maxout-unit-normal-form", "linear-identity", "relu-fixed-sign", "cpwl-lattice-check",
          "embedding", "hardmax-max-head", "drop-dominated", "hardmax-argmax-set", "relu-pair-identity",
-         "relu-as-max-node", "cpwl-mesh-lattice"}
+         "relu-as-max-node", "cpwl-mesh-lattice", "hardmax-select", "node-cells"}
 
 ZERO = Q(0)
 
@@ -88,6 +88,7 @@ class _Replay:
         self.node_terms: dict[int, list] = {}
         self.node_of: dict[tuple, int] = {}
         self.drops = 0  # terms dropped from a max as dominated (rule drop-dominated)
+        self.node_select: dict[int, tuple] = {}   # select nodes: (scores, values)
 
     # steps
     def next(self, rule=None, model=None):
@@ -137,6 +138,23 @@ class _Replay:
             if nid != len(self.ranges):
                 self.fail(f"node id {nid}: expected the next id {len(self.ranges)}")
             terms = [_form(t) for t in nd["terms"]]
+            if "scores" in nd:       # a select node: values averaged over the argmax set of scores
+                scores = [_form(t) for t in nd["scores"]]
+                if len(scores) != len(terms) or not terms:
+                    self.fail(f"node y{nid}: a select node needs one value per score")
+                key = ("select", tuple(_key(t) for t in scores), tuple(_key(t) for t in terms))
+                if key in self.node_of:
+                    self.fail(f"node y{nid}: an existing node declared again")
+                for t in scores:
+                    self.bounds(t)
+                rs = [self.bounds(t) for t in terms]
+                rng = (min(lo for lo, _ in rs), max(hi for _, hi in rs))
+                if (rational(nd["range"][0]), rational(nd["range"][1])) != rng:
+                    self.fail(f"node y{nid}: range {nd['range']} differs from the recomputed [{rng[0]}, {rng[1]}]")
+                self.ranges.append(rng)
+                self.node_select[nid] = (scores, terms)
+                self.node_of[key] = nid
+                continue
             if len(terms) < 2:
                 self.fail(f"node y{nid}: a max node needs two terms or more")
             keys = tuple(sorted(_key(t) for t in terms))
@@ -485,6 +503,16 @@ def _attention(att, state, recs_all, R):
                         R.fail(f"margin {m} over token {s} differs from the exact {lo} (or is not positive)")
                 n = Q(len(win))
                 out = [_lin([(1 / n, vs[s][r]) for s in win]) for r in range(len(vs[0]))]
+            elif rec["rule"] == "select":
+                out = [_form(f) for f in rec["result"]]
+                if len(out) != len(vs[0]):
+                    R.fail("one select node per value coordinate expected")
+                for r, f in enumerate(out):
+                    (v, a), = f[1].items() if len(f[1]) == 1 and f[0] == 0 else ((None, None),)
+                    sel = R.node_select.get(v)
+                    if a != 1 or sel is None or [_key(t) for t in sel[0]] != [_key(t) for t in scores] \
+                            or [_key(t) for t in sel[1]] != [_key(vs[s][r]) for s in range(T)]:
+                        R.fail(f"value coordinate {r}: not the select node of these scores and values")
             else:
                 R.fail(f"unknown head rule {rec['rule']!r}")
             for r, f in enumerate(out):
@@ -572,6 +600,7 @@ def _transformer(tf, R, name):
             parts += ["hardmax-max-head"] if any(r["rule"] == "max" for r in recs) else []
             parts += ["drop-dominated"] if any(r["max"]["dropped"] for r in recs if r["rule"] == "max") else []
             parts += ["hardmax-argmax-set"] if any(r["rule"] == "argmax-set" for r in recs) else []
+            parts += ["hardmax-select"] if any(r["rule"] == "select" for r in recs) else []
         if block.feedforward is not None:
             state = _feedforward(block.feedforward, state, cert["hidden"], R)
             recs = [r[0] for unit in cert["hidden"] for r in unit]
@@ -630,8 +659,14 @@ def check_equivalence(cert: dict, inputs: dict) -> None:
         if type(model) not in _REPLAY:
             raise CertificateError(f"inputs.{name}: no replay for a model of kind {getattr(model, 'kind', '?')}")
         outs.append(_REPLAY[type(model)](model, R, name))
-    last = R.next("linear-identity")
-    R.compare(outs[0], last["outputs"], "outputs of A")
-    R.compare(outs[1], last["outputs"], "outputs of B")
+    if R.pos < len(steps) and isinstance(steps[R.pos], dict) and steps[R.pos].get("rule") == "node-cells":
+        from .node_cells import check_node_cells
+
+        last = R.next("node-cells")
+        check_node_cells(last, R, outs, domain)
+    else:
+        last = R.next("linear-identity")
+        R.compare(outs[0], last["outputs"], "outputs of A")
+        R.compare(outs[1], last["outputs"], "outputs of B")
     if R.pos != len(steps):
         raise CertificateError("unexpected step after the final identity", path=f"steps[{R.pos}]")

@@ -80,21 +80,25 @@ def candidates(domain, box, registry=None, hints=(), seed: int = 0, extra_points
     return out
 
 
-def first_difference(a, b, points: Sequence[Sequence[Rational]]):
+def first_difference(a, b, points: Sequence[Sequence[Rational]], budget=None):
     """The first point where ``a`` and ``b`` differ, with both outputs, or None."""
     for x in points:
+        if budget is not None:
+            budget.check()
         ya, yb = a.evaluate_exact(x), b.evaluate_exact(x)
         if ya != yb:
             return list(x), ya, yb
     return None
 
 
-def find_counterexample(a, b, domain, box, hints=(), registry=None, executor=None, seed: int = 0, extra_points=()):
+def find_counterexample(a, b, domain, box, hints=(), registry=None, executor=None, seed: int = 0, extra_points=(),
+                        budget=None):
     """``(point, note)`` for a point of D where a and b differ (confirmed by exact
-    evaluation), or None when no candidate shows a difference."""
+    evaluation), or None when no candidate shows a difference. ``budget``: a
+    :class:`~symrel.budget.Budget` checked before every evaluation."""
     pts = candidates(domain, box, registry, hints, seed, extra_points)
     if executor is None:
-        found = first_difference(a, b, pts)
+        found = first_difference(a, b, pts, budget)
     else:
         from ..parallel import chunked, map_ordered
 

@@ -28,6 +28,7 @@ counterexample search on failure.
 
 from __future__ import annotations
 
+from ..budget import Budget, BudgetExceeded
 from ..errors import InputError, SymrelError
 from ..exact import format_rational
 from ..models import CPWL1D, Box, CPWLMesh, MaxoutNet, ReLUNet, Transformer
@@ -40,6 +41,7 @@ from .cpwl_to_forms import cpwl_forms
 from .execution import Context, Obstacle
 from .maxout_to_forms import maxout_forms
 from .nodes import Registry
+from .normal_form_decision import decision_step
 from .relu_to_forms import relu_net_forms
 from .transformer_to_forms import transformer_forms
 
@@ -81,10 +83,33 @@ def _check_inputs(a, b, domain):
             m.check_domain(domain)
 
 
-def prove_equivalence(a, b, domain, *, complete: bool = False, executor=None, max_cells=None) -> Proof:
+def prove_equivalence(a, b, domain, *, complete: bool = False, executor=None, max_cells=None, timeout=None,
+                      progress: bool = False, budget: Budget | None = None) -> Proof:
     """Prove or refute "for all x in domain, a(x) = b(x)"; returns a :class:`~symrel.certificates.Proof`
     (proved with every step certified, refuted with an exactly verified counterexample, or
-    open with the obstacle). ``max_cells`` limits the complete procedure (None: its default)."""
+    open with the obstacle). ``timeout`` (seconds) and ``max_cells`` (cells of a decision
+    procedure) bound the work: at the limit the proof ends open saying what stayed open
+    (the lemma, the nodes, the cells done of the cells known); ``progress`` prints a
+    progress line on stderr; ``budget`` (a :class:`~symrel.budget.Budget`) replaces the three."""
+    budget = budget or Budget(timeout, max_cells, progress)
+    try:
+        return _prove(a, b, domain, complete, executor, budget)
+    except BudgetExceeded as err:
+        proof = _proof_of(a, b, domain)
+        proof.add(Step("For all x in D, A(x) = B(x)", "budget", {"state": _state_json(err.state)}, OPEN, str(err)))
+        return proof
+    finally:
+        if budget.progress:
+            import sys
+
+            print(file=sys.stderr)
+
+
+def _state_json(state) -> dict:
+    return {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in state.items()}
+
+
+def _proof_of(a, b, domain) -> Proof:
     _check_inputs(a, b, domain)
     proof = Proof(
         claim=f"For all x in D, A(x) = B(x), where A is {_describe(a)}, B is {_describe(b)} and D is "
@@ -94,8 +119,14 @@ def prove_equivalence(a, b, domain, *, complete: bool = False, executor=None, ma
         claim_data={"kind": "equivalence", "a": "a", "b": "b", "domain": "domain"},
         inputs={"a": a, "b": b, "domain": domain},
     )
+    return proof
+
+
+def _prove(a, b, domain, complete, executor, budget) -> Proof:
+    proof = _proof_of(a, b, domain)
+    max_cells = budget.max_cells
     if complete:
-        return _decide(a, b, domain, executor, max_cells, proof, "asked for the complete decision procedure")
+        return _decide(a, b, domain, executor, max_cells, proof, "asked for the complete decision procedure", budget)
     extra_points: list = []
     box_cert: dict = {}
     if isinstance(domain, Box):
@@ -106,7 +137,8 @@ def prove_equivalence(a, b, domain, *, complete: bool = False, executor=None, ma
         try:
             box, duals, extra_points = polytope_box(domain)
         except InputError as err:
-            return _decide(a, b, domain, executor, max_cells, proof, f"no exact bounding box of the polytope: {err}")
+            return _decide(a, b, domain, executor, max_cells, proof, f"no exact bounding box of the polytope: {err}",
+                           budget)
         box_cert["duals"] = [[[format_rational(v) for v in y] for y in pair] for pair in duals]
         lemma = (f"D is contained in the box {_box_text(box)} (LP duality: for each i, y >= 0 with A^T y = -e_i "
                  "and y' >= 0 with A^T y' = e_i bound x_i below and above); the inputs range over it")
@@ -116,11 +148,15 @@ def prove_equivalence(a, b, domain, *, complete: bool = False, executor=None, ma
     proof.add(Step(lemma, "domain-box", box_cert, PROVED))
     ctx_a, ctx_b = Context(registry, proof, "a"), Context(registry, proof, "b")
     try:
+        budget.at(lemma="the layer-by-layer execution of A")
         outs_a = EXECUTORS[type(a)](a, ctx_a)
+        budget.check()
+        budget.at(lemma="the layer-by-layer execution of B")
         outs_b = EXECUTORS[type(b)](b, ctx_b)
+        budget.check()
     except Obstacle as err:
         return _fallback(a, b, domain, box, registry, ctx_a.hints + ctx_b.hints, executor, max_cells, proof, str(err),
-                         extra_points)
+                         extra_points, budget)
     same = [fa.key() == fb.key() for fa, fb in zip(outs_a, outs_b)]
     if all(same):
         proof.add(Step("For all x in D, the outputs of A and B are the same affine forms in the variables, "
@@ -130,8 +166,20 @@ def prove_equivalence(a, b, domain, *, complete: bool = False, executor=None, ma
     k = same.index(False)
     reason = (f"output {k + 1}: A and B give different forms ({_form_text(outs_a[k])} vs {_form_text(outs_b[k])}); "
               "the layers do not correspond up to the order and duplication of pieces and units")
+    budget.at(lemma="a counterexample among the candidate points")
+    found = find_counterexample(a, b, domain, box, ctx_a.hints + ctx_b.hints, registry, executor,
+                                extra_points=extra_points, budget=budget)
+    if found is not None and domain.contains(found[0]) and a.evaluate_exact(found[0]) != b.evaluate_exact(found[0]):
+        x, note = found
+        proof.add(Step("For all x in D, A(x) = B(x)", "linear-identity",
+                       {"counterexample": [format_rational(v) for v in x]}, REFUTED,
+                       f"{reason}. Counterexample x = ({', '.join(str(format_rational(v)) for v in x)}): {note}"))
+        proof.refute(x, note)
+        return proof
+    if decision_step(proof, registry, outs_a, outs_b, domain, a, b, budget, f"output {k + 1} first"):
+        return proof
     return _fallback(a, b, domain, box, registry, ctx_a.hints + ctx_b.hints, executor, max_cells, proof, reason,
-                     extra_points)
+                     extra_points, budget)
 
 
 def _mesh_points(a, b, domain, limit: int = 256) -> list:
@@ -155,10 +203,12 @@ def _form_text(f) -> str:
     return text if len(text) < 200 else text[:200] + "..."
 
 
-def _fallback(a, b, domain, box, registry, hints, executor, max_cells, proof, reason, extra_points=()) -> Proof:
+def _fallback(a, b, domain, box, registry, hints, executor, max_cells, proof, reason, extra_points=(),
+              budget=None) -> Proof:
     """Search a counterexample; then the complete procedure; else open."""
     step = proof.add(Step("For all x in D, A(x) = B(x)", "linear-identity", {}, OPEN, reason))
-    found = find_counterexample(a, b, domain, box, hints, registry, executor, extra_points=extra_points)
+    found = find_counterexample(a, b, domain, box, hints, registry, executor, extra_points=extra_points,
+                                budget=budget)
     if found is not None:
         x, note = found
         if domain.contains(x) and a.evaluate_exact(x) != b.evaluate_exact(x):   # confirmed here, exactly
@@ -167,14 +217,19 @@ def _fallback(a, b, domain, box, registry, hints, executor, max_cells, proof, re
             step.note = f"{reason}. Counterexample x = ({', '.join(str(format_rational(v)) for v in x)}): {note}"
             proof.refute(x, note)
             return proof
-    return _decide(a, b, domain, executor, max_cells, proof, reason + "; no counterexample found among the candidates")
+    return _decide(a, b, domain, executor, max_cells, proof, reason + "; no counterexample found among the candidates",
+                   budget)
 
 
-def _decide(a, b, domain, executor, max_cells, proof, reason) -> Proof:
+def _decide(a, b, domain, executor, max_cells, proof, reason, budget=None) -> Proof:
     """Hand the claim to the complete decision procedure (:func:`symrel.regions.decide_equivalence`)."""
     kwargs = {} if max_cells is None else {"max_cells": max_cells}
+    if budget is not None:
+        kwargs["budget"] = budget
     try:
         decided = decide_equivalence(a, b, domain, executor=executor, **kwargs)
+    except BudgetExceeded:
+        raise
     except SymrelError as err:
         proof.add(Step("Decide A = B on D by the complete linear-regions procedure", "regions-decision", {}, OPEN,
                        f"{reason}; the complete decision procedure does not apply: {err}"))

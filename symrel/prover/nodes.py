@@ -42,10 +42,14 @@ class Node:
     range: tuple[Rational, Rational]
     origin: str = "domain"
     users: set = field(default_factory=set)
+    scores: tuple[AffineForm, ...] = ()   # a select node: terms[s] averaged over the argmax set of scores
 
     def to_json(self) -> dict:
-        return {"id": self.id, "terms": [t.to_json() for t in self.terms],
-                "range": [format_rational(self.range[0]), format_rational(self.range[1])]}
+        out = {"id": self.id, "terms": [t.to_json() for t in self.terms],
+               "range": [format_rational(self.range[0]), format_rational(self.range[1])]}
+        if self.scores:
+            out["scores"] = [s.to_json() for s in self.scores]
+        return out
 
 
 class Registry:
@@ -101,6 +105,23 @@ class Registry:
         self.nodes[nid].users.add(self.model)
         return nid
 
+    def select_of(self, scores: Sequence[AffineForm], values: Sequence[AffineForm]) -> AffineForm:
+        """The select node ``y = average of values[s] over the argmax set of scores`` (a
+        hardmax head no other rule settles; token order kept). Its range is
+        ``[min lo(values), max hi(values)]``: an average of values lies between them."""
+        key = ("select", tuple(s.key() for s in scores), tuple(v.key() for v in values))
+        nid = self.index.get(key)
+        if nid is None:
+            nid = len(self.nodes)
+            los, his = zip(*(v.range_on_box(self.ranges) for v in values))
+            node = Node(nid, tuple(values), (min(los), max(his)), origin=self.model, scores=tuple(scores))
+            self.nodes.append(node)
+            self.ranges.append(node.range)
+            self.index[key] = nid
+            self.new_nodes.append(node)
+        self.nodes[nid].users.add(self.model)
+        return AffineForm.var(nid)
+
     def drain_new(self) -> list[dict]:
         """The definitions of the nodes created since the last call (for a step's certificate)."""
         out = [n.to_json() for n in self.new_nodes]
@@ -113,6 +134,13 @@ class Registry:
         maximising term (-1 for inputs). Valid for x in the domain."""
         vals, active = list(x), [-1] * len(x)
         for n in self.nodes[len(x):]:
+            if n.scores:
+                sv = [s.value_at(vals) for s in n.scores]
+                top = max(sv)
+                win = tuple(i for i, v in enumerate(sv) if v == top)
+                vals.append(sum((n.terms[i].value_at(vals) for i in win), Q(0)) / len(win))
+                active.append(win)
+                continue
             best, arg = None, -1
             for i, t in enumerate(n.terms):
                 v = t.value_at(vals)
@@ -137,7 +165,14 @@ class Registry:
                 g[v] = Q(1)
                 lin[v] = (g, Q(0))
                 return lin[v]
-            lin[v] = of_form(self.nodes[v].terms[active[v]])
+            node = self.nodes[v]
+            if node.scores:   # the average of the winners' values
+                parts = [of_form(node.terms[i]) for i in active[v]]
+                n = len(parts)
+                lin[v] = ([sum((p[0][i] for p in parts), Q(0)) / n for i in range(d)],
+                          sum((p[1] for p in parts), Q(0)) / n)
+            else:
+                lin[v] = of_form(node.terms[active[v]])
             return lin[v]
 
         def of_form(f: AffineForm):

@@ -203,8 +203,9 @@ def head_rule(scores: list[AffineForm], values: list[list[AffineForm]], ctx: Con
             n = Q(len(members))
             out = [linear_combination([(1 / n, values[s][r]) for s in members]) for r in range(len(values[0]))]
             return out, {"rule": "argmax-set", "winners": members, "margins": margins}
-    raise Obstacle("a hardmax head whose values are not a function of its scores and whose argmax set "
-                   "is not fixed on D (no rule applies)")
+    # hardmax-select: no rule settles the head; one select node per value coordinate, decided later
+    out = [reg.select_of(scores, [values[s][r] for s in range(len(scores))]) for r in range(len(values[0]))]
+    return out, {"rule": "select", "result": [f.to_json() for f in out]}
 
 
 def query_sign_scores(q: AffineForm, keys: list[AffineForm], ctx: Context, head: int) -> tuple[list[AffineForm], list]:
@@ -298,6 +299,10 @@ def transformer_forms(t: Transformer, ctx: Context) -> list[AffineForm]:
                 if kinds.get("argmax-set"):
                     rules.append("hardmax-argmax-set")
                     notes.append(f"{kinds['argmax-set']} (head, query) pairs by a proved argmax set (selection head)")
+                if kinds.get("select"):
+                    rules.append("hardmax-select")
+                    notes.append(f"{kinds['select']} (head, query) pairs kept as select nodes (the winners' values "
+                                 "averaged; decided on the cells of the nodes the outputs depend on)")
             if block.feedforward is not None:
                 state, cert["hidden"] = feedforward_step(block.feedforward, state, ctx)
                 parts.append(f"feed-forward, {block.feedforward.hidden} hidden unit(s)")

@@ -52,6 +52,8 @@ def enumerate_cells(
     record_empty: bool = False,
     on_limit: str = "raise",
     geometry: str = "lp",
+    budget=None,
+    on_cell=None,
 ) -> Enumeration:
     """Every cell of ``models`` (a list, run jointly on the same input) over ``domain``.
 
@@ -64,7 +66,9 @@ def enumerate_cells(
     ``geometry``: ``"lp"`` (every outcome decided by the exact LP, with Farkas
     vectors), ``"polygon"`` (open cells of 1-D/2-D inputs decided by exact polygon
     clipping, no LP) or ``"auto"`` (polygons when they apply and no certificate
-    is asked for).
+    is asked for). ``budget`` (a :class:`~symrel.budget.Budget`) is checked at every
+    node of the tree (serial runs); ``on_cell(cell)`` sees each cell as it is produced and
+    stops the search by returning a true value (serial runs).
     Cost: one exact LP per outcome the parent's witness does not already satisfy
     (polygons: O(vertices) exact operations per outcome instead).
     """
@@ -80,6 +84,7 @@ def enumerate_cells(
         search = PolygonSearch(runner, record_empty, max_cells, progress, None)
     else:
         search = CellSearch(runner, record_empty, max_cells, progress, box_of(domain))
+    search.budget, search.on_cell = budget, on_cell
     if executor is None:
         done = search.run([root])
     else:

@@ -59,14 +59,16 @@ def _difference_on_cell(cell, g, stats):
     return "zero", tuple(out)
 
 
-def decide_equivalence(a, b, domain, executor=None, max_cells=None) -> Proof:
+def decide_equivalence(a, b, domain, executor=None, max_cells=None, budget=None) -> Proof:
     """Decide ``a(x) = b(x)`` for every x in ``domain``, exactly and completely.
 
     Returns a :class:`~symrel.certificates.Proof`: ``proved`` (its certificate lists every
     cell and every empty branch), ``refuted`` (``proof.counterexample`` is an exact
     rational point where the outputs differ, confirmed by ``model.evaluate``) or
     ``open`` when ``max_cells`` stopped the enumeration. ``executor``: any
-    :class:`concurrent.futures.Executor`.
+    :class:`concurrent.futures.Executor`. Cells are checked as they are produced (serial
+    runs): the first differing cell ends the search. ``budget``: a
+    :class:`~symrel.budget.Budget` checked at every node of the tree.
     """
     for name, m in (("a", a), ("b", b)):
         if m.input_dim != domain.dim:
@@ -81,14 +83,12 @@ def decide_equivalence(a, b, domain, executor=None, max_cells=None) -> Proof:
         claim_data={"kind": CLAIM_KIND, "mode": mode},
         inputs={"a": a, "b": b, "domain": domain},
     )
-    en = enumerate_cells([a, b], domain, mode=mode, executor=executor, max_cells=max_cells, record_empty=True, on_limit="return")
-    if not en.complete:
-        proof.add(Step(f"the decision tree of a and b covers D ({mode} cells)", "cell-cover", {}, OPEN,
-                       note=f"cell limit reached after {len(en.cells)} cells; raise max_cells"))
-        return proof
-    stats = dict(en.stats)
-    branches = [{"path": list(e.path), "farkas": farkas_json(e.farkas)} for e in en.empty]
-    for cell in en.cells:
+    stats: dict = {}
+    branches: list = []
+    found: list = []
+
+    def check(cell) -> bool:
+        """Record the cell's equalities; True (stop) at the first output that differs."""
         fa, fb = cell.outputs
         equal = []
         for r, (u, v) in enumerate(zip(fa, fb)):
@@ -98,22 +98,40 @@ def decide_equivalence(a, b, domain, executor=None, max_cells=None) -> Proof:
                 continue
             status, info = _difference_on_cell(cell, g, stats)
             if status == "differs":
-                point = info
-                ya, yb = a.evaluate_exact(point), b.evaluate_exact(point)
-                if ya == yb:  # pragma: no cover - would be a bug in the enumeration
-                    raise AssertionError("internal error: a counterexample failed its exact evaluation")
-                proof.add(Step("on every cell the two affine maps agree", "cell-maps-equal",
-                               {"cell": list(cell.path), "output": r,
-                                "point": [format_rational(v) for v in point],
-                                "a": [format_rational(v) for v in ya], "b": [format_rational(v) for v in yb]},
-                               REFUTED, note=f"output {r} differs"))
-                where = "on a lower-dimensional (tie) cell" if mode == "exact" and any(rel == "=" for _, rel in cell.rows) else "in a cell"
-                proof.refute(point, f"a(x) = {[format_rational(v) for v in ya]}, b(x) = {[format_rational(v) for v in yb]}; {where}")
-                proof.extra["stats"] = stats
-                return proof
+                found.append((cell, r, info))
+                return True
             equal.append({"pos": farkas_json(info[0]), "neg": farkas_json(info[1])})
         branches.append({"path": list(cell.path), "witness": [format_rational(v) for v in cell.witness],
                          "values": row_values(cell.rows, cell.witness), "equal": equal})
+        return False
+
+    en = enumerate_cells([a, b], domain, mode=mode, executor=executor, max_cells=max_cells, record_empty=True,
+                         on_limit="return", budget=budget, on_cell=check if executor is None else None)
+    if executor is not None:
+        for cell in en.cells:
+            if check(cell):
+                break
+    for k, v in en.stats.items():
+        stats[k] = stats.get(k, 0) + v
+    if found:
+        cell, r, point = found[0]
+        ya, yb = a.evaluate_exact(point), b.evaluate_exact(point)
+        if ya == yb:  # pragma: no cover - would be a bug in the enumeration
+            raise AssertionError("internal error: a counterexample failed its exact evaluation")
+        proof.add(Step("on every cell the two affine maps agree", "cell-maps-equal",
+                       {"cell": list(cell.path), "output": r,
+                        "point": [format_rational(v) for v in point],
+                        "a": [format_rational(v) for v in ya], "b": [format_rational(v) for v in yb]},
+                       REFUTED, note=f"output {r} differs"))
+        where = "on a lower-dimensional (tie) cell" if mode == "exact" and any(rel == "=" for _, rel in cell.rows) else "in a cell"
+        proof.refute(point, f"a(x) = {[format_rational(v) for v in ya]}, b(x) = {[format_rational(v) for v in yb]}; {where}")
+        proof.extra["stats"] = stats
+        return proof
+    if not en.complete:
+        proof.add(Step(f"the decision tree of a and b covers D ({mode} cells)", "cell-cover", {}, OPEN,
+                       note=f"cell limit reached after {len(en.cells)} cells; raise max_cells"))
+        return proof
+    branches = [{"path": list(e.path), "farkas": farkas_json(e.farkas)} for e in en.empty] + branches
     proof.add(Step(
         f"the decision tree of a and b covers D and both models are affine on each of its {len(en.cells)} cells "
         f"({mode} cells), with equal maps",

@@ -150,15 +150,24 @@ class CellSearch:
                                        active + needed if split else active, point))
         return None, children
 
+    budget = None    # a symrel.budget.Budget, checked at every node of the tree
+    on_cell = None   # called with each cell as it is produced; a true answer stops the search
+
     def run(self, roots) -> bool:
         """Expand every root to its cells; False when ``max_cells`` was passed."""
         stack = list(reversed(roots))
         while stack:
+            if self.budget is not None:
+                self.budget.at(lemma="the complete procedure: the cells of both raw programs",
+                               cells_done=len(self.cells), cells_known=len(self.cells) + len(stack))
+                self.budget.check()
             node = stack.pop()
             leaf, children = self.expand(node)
             if leaf is not None:
                 self.cells.append(leaf)
                 self.tick()
+                if self.on_cell is not None and self.on_cell(leaf):
+                    return True
                 if self.max_cells is not None and len(self.cells) > self.max_cells:
                     return False
             stack.extend(reversed(children))

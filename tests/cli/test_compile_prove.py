@@ -80,11 +80,36 @@ def test_prove_open_exit_3(run_cli, files, monkeypatch):
     b = {"symrel": 1, "kind": "relu", "input_dim": 2, "layers": [{"W": [[1, 1]], "b": [0], "activation": "none"}]}
     (d / "a.json").write_text(json.dumps(a))
     (d / "b.json").write_text(json.dumps(b))
-    from symrel.errors import UndecidedError
-
-    def gives_up(*args, **kwargs):
-        raise UndecidedError("cell limit reached")
-
-    monkeypatch.setattr("symrel.prover.equivalence.decide_equivalence", gives_up)   # the layer-by-layer prover alone
-    code, out, err = run_cli("prove", d / "a.json", d / "b.json", "--domain", files["box"], "--certificate", d / "c.json")
+    # the outputs differ as forms; the decision on the cells of their nodes needs 4 cells
+    code, out, err = run_cli("prove", d / "a.json", d / "b.json", "--domain", files["box"], "--certificate", d / "c.json",
+                             "--max-cells", "1")
     assert code == 3 and "open" in err and not (d / "c.json").exists()
+    assert "cell limit of 1 cells reached" in err and "nodes y" in err and "cells known done" in err
+    code, out, err = run_cli("prove", d / "a.json", d / "b.json", "--domain", files["box"], "--certificate", d / "c.json")
+    assert code == 0 and (d / "c.json").exists()
+
+
+def test_prove_timeout_exit_3_says_what_stayed_open(run_cli, files, monkeypatch):
+    import time
+
+    def long_decision(proof, registry, outs_a, outs_b, domain, a, b, budget, reason):
+        budget.at(lemma="a long lemma", nodes=[5, 6], cells_done=7, cells_known=9)
+        while True:          # stands for a decision that would not finish: only the budget stops it
+            budget.check()
+            time.sleep(0.01)
+
+    monkeypatch.setattr("symrel.prover.equivalence.decision_step", long_decision)
+    d = files["dir"]
+    a = {"symrel": 1, "kind": "maxout", "input_dim": 2,
+         "layers": [{"units": [{"pieces": [{"w": [1, 0], "b": 0}, {"w": [0, 1], "b": 0}]}]}]}
+    b = {"symrel": 1, "kind": "maxout", "input_dim": 2,
+         "layers": [{"units": [{"pieces": [{"w": [2, 0], "b": 0}, {"w": [0, 2], "b": 0}]}]}],
+         "readout": {"W": [["1/2"]], "b": [0]}}
+    (d / "a.json").write_text(json.dumps(a))
+    (d / "b.json").write_text(json.dumps(b))
+    t0 = time.monotonic()
+    code, out, err = run_cli("prove", d / "a.json", d / "b.json", "--domain", files["box"], "--timeout", "0.5")
+    assert code == 3 and time.monotonic() - t0 < 5   # stopped at the limit, not after the work
+    assert "time limit of 0.5 s reached" in err and "a long lemma; nodes y5, y6; 7 of 9 cells known done" in err
+    code, out, err = run_cli("prove", d / "a.json", d / "b.json", "--domain", files["box"], "--timeout", "-1")
+    assert code == 2

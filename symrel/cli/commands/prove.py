@@ -13,6 +13,7 @@ import sys
 
 from ...exact import format_rational
 from ...fileformat import Points, load_domain, load_model, save, write_text_atomic
+from ...budget import Budget, BudgetExceeded
 from ..common import add_json_flag, print_json
 from ..executors import add_executor_option, open_executor
 
@@ -28,10 +29,54 @@ def register(sub):
     p.add_argument("--counterexample", help="write the counterexample as a points file (refuted claims only)")
     p.add_argument("--complete", action="store_true", help="use the complete linear-regions decision procedure")
     p.add_argument("--max-cells", type=int, default=None,
-                   help="cell limit of the complete procedure when the layers do not correspond (then open)")
+                   help="cell limit of the decision procedures when the layers do not correspond (then open, exit 3)")
+    p.add_argument("--timeout", type=_seconds, default=600.0,
+                   help="time limit in seconds (default 600); at the limit: open, exit 3, what stayed open printed")
+    p.add_argument("--progress", action="store_true", help="print progress (lemma, nodes, cells) on stderr")
     add_executor_option(p, "the counterexample search and the complete procedure's subtrees")
     add_json_flag(p)
     p.set_defaults(func=run)
+
+
+def _seconds(text: str) -> float:
+    import argparse
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
+class _alarm:
+    """A backstop behind the budget's own checks: one second past the deadline, SIGALRM
+    raises :class:`~symrel.budget.BudgetExceeded` wherever the work is (main thread, POSIX)."""
+
+    def __init__(self, budget):
+        self.budget, self.old = budget, None
+
+    def _fire(self, signum, frame):
+        raise BudgetExceeded(f"time limit of {self.budget.timeout:g} s reached; open: {self.budget.describe()}",
+                             dict(self.budget.state))
+
+    def __enter__(self):
+        import signal
+        import threading
+
+        if hasattr(signal, "SIGALRM") and threading.current_thread() is threading.main_thread():
+            self.old = signal.signal(signal.SIGALRM, self._fire)
+            signal.setitimer(signal.ITIMER_REAL, self.budget.timeout + 1.0)
+        return self
+
+    def __exit__(self, *exc):
+        import signal
+
+        if self.old is not None:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.old)
+        return False
 
 
 def run(args) -> int:
@@ -42,8 +87,9 @@ def run(args) -> int:
     fmt = report_format(args.report) if args.report else None
     a, b = load_model(args.a), load_model(args.b)
     domain = load_domain(args.domain)
-    with open_executor(args.executor) as executor:
-        proof = prove_equivalence(a, b, domain, complete=args.complete, max_cells=args.max_cells, executor=executor)
+    budget = Budget(args.timeout, args.max_cells, args.progress)
+    with open_executor(args.executor) as executor, _alarm(budget):
+        proof = prove_equivalence(a, b, domain, complete=args.complete, executor=executor, budget=budget)
     out = {"result": proof.result, "steps": len(proof.steps), "summary": proof.summary()}
     if proof.result == "proved":
         if args.certificate:

@@ -1,0 +1,320 @@
+"""Decide ``A = B`` on D from the normal forms, on the cells of the nodes still depended on.
+
+After the layer-by-layer execution both models' outputs are affine forms over shared
+variables: the inputs and max or select nodes (:mod:`symrel.prover.nodes`). When output r
+differs as a form, ``g_r = out_A,r - out_B,r`` is still an affine form in a few nodes.
+Those nodes and the nodes they are built from (the *dependency closure*, usually a
+handful) are the only decisions left. This module enumerates them depth first:
+
+* a max node ``max(t_0, .., t_k)`` splits a cell into the parts where ``t_i`` is the
+  first maximiser (``t_j < t_i`` for j < i, ``t_j <= t_i`` for j > i): a partition;
+* a select node (a hardmax head: values averaged over the argmax set of the scores)
+  splits it by the argmax set S (``s_j = s_i`` inside S, ``s_k < s_i`` outside): a
+  partition, ties included, so behaviour exactly at ties is decided too.
+
+Each outcome is kept when the exact LP (:func:`symrel.exact.feasibility`) finds a point
+(or the parent's witness already satisfies it), and closed with a Farkas vector when it
+is empty; an outcome that is the only non-empty one holds on the whole cell, so its rows
+are not added. On a leaf every node is affine in x, so every ``g_r`` is; it vanishes on
+the cell iff it is the zero form or both ``g_r > 0`` and ``g_r < 0`` are empty there (two
+Farkas vectors). A point where ``g_r != 0`` is confirmed by exact evaluation of both
+models and returned as a counterexample at once (the first differing cell ends the
+search). The tree, with its Farkas vectors, is the certificate that
+:mod:`symrel.checking.node_cells` re-derives.
+
+Cost: one exact LP per outcome the witness does not settle; the tree has at most
+``prod (outcomes per node)`` leaves over the dependency closure (not over every ReLU and
+head of the raw program).
+
+>>> from symrel.exact import Q
+>>> from symrel.models import Box
+>>> from symrel.prover.nodes import Registry
+>>> from symrel.exact.forms import AffineForm, linear_combination as combine
+>>> reg = Registry([(Q(-1), Q(1))])
+>>> x = AffineForm.var(0)
+>>> y, _ = reg.max_of([x, -x])                       # |x|
+>>> z, _ = reg.max_of([combine([(Q(2), x)]), combine([(Q(-2), x)])])   # |2x|
+>>> res = decide_on_nodes(reg, [combine([(Q(2), y)])], [z], Box([[-1, 1]]))
+>>> res.status, res.cells
+('proved', 2)
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+from ..budget import Budget
+from ..exact import Q, format_rational
+from ..exact.lp import feasibility
+from ..exact.forms import AffineForm
+
+ZERO = Q(0)
+
+
+@dataclass
+class NodeDecision:
+    """``status``: ``"proved"`` (``tree`` certifies it), ``"refuted"`` (``point`` with the
+    note) or ``"open"`` (``note``); ``nodes``: the dependency closure; ``cells``, ``lps``."""
+
+    status: str
+    nodes: list
+    tree: dict | None = None
+    point: list | None = None
+    note: str = ""
+    cells: int = 0
+    lps: int = 0
+    stats: dict = field(default_factory=dict)
+
+
+def dependency_closure(registry, forms) -> list[int]:
+    """The node ids the forms depend on, directly or through other nodes (sorted)."""
+    d = registry.dim
+    todo = [v for f in forms for v in f.coeffs if v >= d]
+    seen: set[int] = set()
+    while todo:
+        v = todo.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        node = registry.nodes[v]
+        for t in node.terms + node.scores:
+            todo.extend(u for u in t.coeffs if u >= d and u not in seen)
+    return sorted(seen)
+
+
+# -- affine functions of x: (coefficients, constant) ----------------------------------------------
+def _affine(form: AffineForm, lin: dict, d: int):
+    """``form`` as an affine function of x on the current cell (``lin``: node -> affine)."""
+    g, c = [ZERO] * d, form.const
+    for v, a in form.coeffs.items():
+        if v < d:
+            g[v] += a
+        else:
+            gv, cv = lin[v]
+            c += a * cv
+            for i in range(d):
+                if gv[i]:
+                    g[i] += a * gv[i]
+    return g, c
+
+
+def _minus(u, v):
+    return [a - b for a, b in zip(u[0], v[0])], u[1] - v[1]
+
+
+def _mean(parts):
+    n = len(parts)
+    d = len(parts[0][0])
+    return [sum((p[0][i] for p in parts), ZERO) / n for i in range(d)], sum((p[1] for p in parts), ZERO) / n
+
+
+def outcomes(node, lin: dict, d: int):
+    """The outcomes of a node on a cell: ``(label, rows, value)`` with rows ``(affine, rel)``
+    meaning ``affine(x) rel 0`` (rel ``<``, ``<=`` or ``=``); they partition the cell."""
+    if node.scores:
+        s = [_affine(f, lin, d) for f in node.scores]
+        vals = [_affine(f, lin, d) for f in node.terms]
+        T = len(s)
+        for size in range(T, 0, -1):
+            for S in itertools.combinations(range(T), size):
+                i = S[0]
+                rows = [(_minus(s[j], s[i]), "=") for j in S[1:]]
+                rows += [(_minus(s[k], s[i]), "<") for k in range(T) if k not in S]
+                yield list(S), rows, _mean([vals[j] for j in S])
+        return
+    terms = [_affine(f, lin, d) for f in node.terms]
+    for i, t in enumerate(terms):
+        rows = [(_minus(u, t), "<" if j < i else "<=") for j, u in enumerate(terms) if j != i]
+        yield i, rows, t
+
+
+def holds(row, x) -> bool:
+    (g, c), rel = row
+    v = c + sum((a * xi for a, xi in zip(g, x) if a), ZERO)
+    return v < 0 if rel == "<" else (v <= 0 if rel == "<=" else v == 0)
+
+
+def constant_status(row):
+    """For a row without x-part: None when it holds, else its Farkas multiplier."""
+    (g, c), rel = row
+    if any(g):
+        return "variable"
+    if rel == "<":
+        return None if c < 0 else Q(1)
+    if rel == "<=":
+        return None if c <= 0 else Q(1)
+    return None if c == 0 else (Q(1) if c > 0 else Q(-1))
+
+
+def solve(rows, stats):
+    """Exact LP on ``rows``: ``(point, None)`` or ``(None, [(row index, multiplier)])``."""
+    A, b, strict, C, dd, ineq, eq = [], [], [], [], [], [], []
+    for k, ((g, c), rel) in enumerate(rows):
+        if rel == "=":
+            C.append(list(g))
+            dd.append(-c)
+            eq.append(k)
+        else:
+            A.append(list(g))
+            b.append(-c)
+            strict.append(rel == "<")
+            ineq.append(k)
+    stats["lps"] = stats.get("lps", 0) + 1
+    res = feasibility(A, b, C, dd, strict=strict)
+    if res.feasible:
+        return list(res.point), None
+    y, z = res.farkas
+    return None, [(ineq[k], v) for k, v in enumerate(y) if v] + [(eq[k], v) for k, v in enumerate(z) if v]
+
+
+def farkas_json(cert) -> list:
+    """A Farkas vector as JSON, scaled so its multipliers' absolute values add up to 1."""
+    total = sum((abs(v) for _, v in cert), ZERO)
+    return [[i, format_rational(v / total)] for i, v in cert]
+
+
+def domain_rows(domain):
+    A, b = domain.halfspaces()
+    return [((list(a), -bi), "<=") for a, bi in zip(A, b)]
+
+
+class _Search:
+    def __init__(self, registry, diffs, domain, a, b, budget: Budget):
+        self.reg, self.diffs, self.a, self.b, self.budget = registry, diffs, a, b, budget
+        self.d = registry.dim
+        self.nodes = dependency_closure(registry, diffs)
+        self.stats = {"lps": 0}
+        self.cells = 0
+        self.pending = 1
+        self.found = None
+
+    def run(self, domain):
+        rows = domain_rows(domain)
+        point, cert = solve(rows, self.stats)
+        if point is None:
+            return {"empty_domain": farkas_json(cert)}
+        return self.expand(0, {}, rows, point)
+
+    def expand(self, k, lin, rows, witness):
+        """The certificate subtree of the cell ``rows`` after deciding ``nodes[:k]``."""
+        self.budget.at(lemma="the outputs' differences vanish on the cells of the nodes they depend on",
+                       nodes=self.nodes, cells_done=self.cells, cells_known=self.cells + self.pending)
+        self.budget.check(self.cells)
+        self.pending -= 1
+        if k == len(self.nodes):
+            return self.leaf(lin, rows, witness)
+        v = self.nodes[k]
+        kept, branches = [], []
+        for label, new, value in outcomes(self.reg.nodes[v], lin, self.d):
+            dead = None
+            needed = []
+            for j, row in enumerate(new):
+                st = constant_status(row)
+                if st == "variable":
+                    needed.append(row)
+                elif st is not None:
+                    dead = [[len(rows) + j, format_rational(st)]]
+                    break
+            if dead is not None:
+                branches.append({"choice": label, "empty": dead, "constant": True})
+                continue
+            if all(holds(r, witness) for r in needed):
+                kept.append((label, rows + new, value, witness, len(branches)))
+                branches.append(None)
+                continue
+            point, cert = solve(rows + new, self.stats)
+            if point is None:
+                branches.append({"choice": label, "empty": farkas_json(cert)})
+                continue
+            kept.append((label, rows + new, value, point, len(branches)))
+            branches.append(None)
+        implied = len(kept) == 1
+        self.pending += len(kept)
+        for label, new_rows, value, point, slot in kept:
+            sub = self.expand(k + 1, {**lin, v: value}, rows if implied else new_rows, point)
+            branches[slot] = {"choice": label, "implied": implied, "sub": sub}
+            if self.found is not None:
+                return None
+        return {"node": v, "branches": branches}
+
+    def leaf(self, lin, rows, witness):
+        self.cells += 1
+        equal = []
+        for r, g in enumerate(self.diffs):
+            ga = _affine(g, lin, self.d)
+            if not any(ga[0]) and ga[1] == 0:
+                equal.append(None)
+                continue
+            pair = []
+            for extra in ((([-a for a in ga[0]], -ga[1]), "<"), (ga, "<")):   # g > 0, then g < 0
+                point, cert = solve(rows + [extra], self.stats)
+                if point is not None:
+                    ya, yb = self.a.evaluate_exact(point), self.b.evaluate_exact(point)
+                    if ya != yb:
+                        self.found = (point, r, ya, yb)
+                        return None
+                    raise AssertionError("internal error: a point of a differing cell has equal outputs")
+                pair.append(farkas_json(cert))
+            equal.append({"pos": pair[0], "neg": pair[1]})
+        return {"leaf": equal}
+
+
+def decide_on_nodes(registry, outs_a, outs_b, domain, a=None, b=None, budget: Budget | None = None) -> NodeDecision:
+    """Decide ``outs_a[r] = outs_b[r]`` for every x in ``domain`` and every r (forms over
+    ``registry``'s variables; ``a``, ``b``: the models, to confirm a counterexample by exact
+    evaluation). Raises :class:`~symrel.budget.BudgetExceeded` at the budget's limit."""
+    budget = budget or Budget()
+    diffs = [fa - fb for fa, fb in zip(outs_a, outs_b)]
+    search = _Search(registry, diffs, domain, a or _Eval(registry, outs_a), b or _Eval(registry, outs_b), budget)
+    tree = search.run(domain)
+    res = NodeDecision("proved", search.nodes, tree, cells=search.cells, lps=search.stats["lps"], stats=search.stats)
+    if search.found is not None:
+        point, r, ya, yb = search.found
+        res.status, res.tree, res.point = "refuted", None, point
+        fmt = lambda v: "(" + ", ".join(str(format_rational(q)) for q in v) + ")"  # noqa: E731
+        res.note = (f"output {r + 1} differs on a cell of the nodes {', '.join(f'y{v}' for v in search.nodes)}; "
+                    f"exact evaluation: A(x) = {fmt(ya)}, B(x) = {fmt(yb)}")
+    return res
+
+
+class _Eval:
+    """Forms evaluated through the registry (used when no model is given, as in doctests)."""
+
+    def __init__(self, registry, outs):
+        self.registry, self.outs = registry, outs
+
+    def evaluate(self, x):
+        vals, _ = self.registry.values_at(list(x))
+        return [f.value_at(vals) for f in self.outs]
+
+
+def forms_json(forms) -> list:
+    return [f.to_json() for f in forms]
+
+
+def decision_step(proof, registry, outs_a, outs_b, domain, a, b, budget, reason):
+    """Run :func:`decide_on_nodes` and record it in ``proof``: a proved step (rule
+    ``node-cells``, the tree as certificate) or a refutation with the confirmed point.
+    Returns True when the claim is decided."""
+    from ..certificates import PROVED, REFUTED, Step
+
+    res = decide_on_nodes(registry, outs_a, outs_b, domain, a, b, budget)
+    nodes = ", ".join(f"y{v}" for v in res.nodes) or "none"
+    if res.status == "proved":
+        proof.add(Step(f"For all x in D, A(x) = B(x): the outputs differ as forms ({reason}), but their differences "
+                       f"vanish on each of the {res.cells} cells of the nodes they depend on ({nodes})",
+                       "node-cells",
+                       {"outputs_a": forms_json(outs_a), "outputs_b": forms_json(outs_b), "nodes": res.nodes,
+                        "cells": res.cells, "tree": res.tree},
+                       PROVED, f"{res.cells} cells, {res.lps} exact LPs; every empty outcome and every cell where an "
+                               "output's maps differ as forms closed by Farkas vectors"))
+        return True
+    if res.status == "refuted":
+        x = res.point
+        proof.add(Step("For all x in D, A(x) = B(x)", "node-cells",
+                       {"counterexample": [format_rational(v) for v in x]}, REFUTED,
+                       f"{reason}. Counterexample x = ({', '.join(str(format_rational(v)) for v in x)}): {res.note}"))
+        proof.refute(x, res.note)
+        return True
+    return False
