@@ -1,8 +1,9 @@
-from symrel.report.wording import RULES, rule_in_words, summarise_certificate
+from symrel.certificates.rules import RULES
+from symrel.report.wording import rule_in_words, summarise_certificate
 
 
 def test_rules_in_the_papers_vocabulary():
-    text = " ".join(RULES.values())
+    text = " ".join(rule.wording for rule in RULES.values())
     for word in ("maxout unit", "token-wise shift", "hardmax", "region", "utility", "rank"):
         assert word in text
     assert rule_in_words("no-such-rule") == ""

@@ -1,0 +1,186 @@
+"""The rules a proof step can name: what each records and why it holds, in words.
+
+Every :class:`~symrel.certificates.Step` names the rule that establishes it
+(``Step.rule``; a step established by several rules names them joined by ``+``,
+e.g. ``relu-fixed-sign+relu-pair-identity``). This module is the one list of
+those rules. For each it says
+
+* ``records``: the keys that the certificate of a proved step of the rule always holds;
+* ``optional``: the keys that it holds in some cases only (said in ``cases``);
+* ``certifies``: whether a step of the rule can be proved at all. Some rules only
+  ever end a proof refuted or open (they say why), so they never occur in a certificate;
+* ``wording``: why a step established by the rule holds, in the papers' vocabulary.
+  Reports print it beside each step (:mod:`symrel.report.wording`).
+
+A step established by several rules records the union of their keys. Refuted and open
+steps record what explains them (a counterexample, the failing entry), or nothing.
+The provers produce exactly these names: ``tests/certificates/test_rules.py`` reads
+the names from the provers' source and the recorded keys from their proofs.
+
+>>> RULES["domain-box"].records, RULES["domain-box"].optional
+(('box',), ('duals',))
+>>> [r.name for r in rules_of("relu-fixed-sign+relu-pair-identity")]
+['relu-fixed-sign', 'relu-pair-identity']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One rule: its name, the keys its proved steps record, and its wording."""
+
+    name: str
+    records: tuple[str, ...]
+    wording: str
+    optional: tuple[str, ...] = ()
+    cases: str = ""
+    certifies: bool = True
+
+
+_MODEL_STATE = ("block", "model", "nodes", "state")
+
+_ALL = (
+    # -- equivalence, layer by layer (symrel.prover;
+    #    docs/theory.md#maxout-layer--three-transformer-blocks-theorems-31-and-32)
+    Rule("domain-box", ("box",),
+         "the inputs range over a box: the domain itself, or the exact bounding box of a polytope domain, "
+         "each bound certified by LP duality (y >= 0 with A^T y = +-e_i and b^T y the bound); it gives every "
+         "exact bound below",
+         optional=("duals",), cases="duals: a polytope domain"),
+    Rule("embedding", ("model", "state"),
+         "the embedding writes x into the input slots and the token-wise shift (the position one-hot and the "
+         "constant 1) into every token, exactly as the construction prescribes"),
+    Rule("maxout-unit-normal-form", ("layer", "model", "nodes", "units"),
+         "each maxout unit is the max of its affine pieces; a piece dominated on the domain by another (by an "
+         "exact lower bound of their difference) is dropped, and equal pieces are merged, so units that agree up "
+         "to the order and repetition of pieces become the same max"),
+    Rule("relu-fixed-sign", ("model", "nodes"),
+         "a ReLU whose argument has a fixed sign on the domain acts linearly there (identity when the argument "
+         "is >= 0, zero when it is <= 0); the sign follows from an exact bound",
+         optional=("block", "hidden", "state", "layer", "outputs", "units"),
+         cases="block, hidden, state: a feed-forward block of a Transformer; layer, outputs, units: a layer "
+         "of a ReLU net"),
+    Rule("relu-pair-identity", _MODEL_STATE + ("hidden",),
+         "two hidden ReLU units with arguments z and -z and opposite output weights contribute "
+         "ReLU(z) - ReLU(-z) = z, a linear move written with ReLUs"),
+    Rule("relu-as-max-node", _MODEL_STATE + ("hidden",),
+         "a ReLU whose argument changes sign on the domain is kept as max(0, z), the rank-2 maxout unit"),
+    Rule("hardmax-max-head", _MODEL_STATE + ("heads",),
+         "a hardmax head whose value equals its score returns the maximum score, whatever the ties (an "
+         "average of equal maximal values is that maximum)"),
+    Rule("drop-dominated", _MODEL_STATE + ("heads",),
+         "a term of a max that is below another term everywhere on the domain (exact bound) is dropped; this "
+         "is how max(-B, l_1, ..., l_k) loses the carrier's -B"),
+    Rule("hardmax-argmax-set", _MODEL_STATE + ("heads",),
+         "a set of tokens whose common score beats every other token's by a proved positive margin on the "
+         "domain is the argmax set, so the hardmax head returns the mean of their values (a selection head "
+         "when the winner is unique)"),
+    Rule("cpwl-lattice-check", ("lattice", "model", "points", "values"),
+         "the CPWL function and its lattice form max_i min_(j in S_i) l_j are both affine between consecutive "
+         "breakpoints and crossings of pieces, so equality at all those points (exact evaluation) gives "
+         "equality on the whole interval"),
+    Rule("linear-identity", (),
+         "two affine maps are equal when they agree coefficient by coefficient, checked exactly",
+         optional=("outputs", "layer", "model", "nodes", "block", "state", "heads", "hidden"),
+         cases="outputs: the outputs of both models compared (no other key), or one layer's read-out "
+         "(with layer, model, nodes); block, state: a Transformer block that no other rule is needed for"),
+    Rule("regions-decision", (),
+         "the claim is handed to the complete decision procedure (cells of the domain); this step says why "
+         "it stayed open",
+         certifies=False),
+    Rule("none", (),
+         "no rule applies to this step: it stays open, and its note says what stood in the way",
+         certifies=False),
+    # -- cells and linear regions (symrel.regions; docs/theory.md#linear-regions-theorem-44)
+    Rule("cell-cover", ("branches", "mode"),
+         "the complete decision procedure: the branches of the search over ReLU signs, maxout winners and "
+         "hardmax argmax sets (ties as equalities) cover the domain; each region is non-empty by its witness "
+         "point or empty by a Farkas vector, and on each region the two affine maps agree exactly (as forms, "
+         "or by two Farkas vectors on a tie region)",
+         optional=("cells", "empty"), cases="cells, empty: an equivalence decided on the cells"),
+    Rule("facet-merge", ("apart", "merges"),
+         "two cells with the same affine map that share a facet (a point of their common boundary, checked "
+         "exactly) belong to one linear region; cells kept apart have different maps or meet in no facet (a "
+         "Farkas vector); the linear regions are the classes of this relation"),
+    Rule("cell-maps-equal", (),
+         "on the region the two affine maps agree exactly; the step records the cell and the point where "
+         "they differ",
+         certifies=False),
+    # -- softmax against hardmax (symrel.softmax; docs/theory.md#softmax-instead-of-hardmax)
+    Rule("interval-ranges-box", ("blocks",),
+         "every hardmax state of the Transformer has an exact interval range over the box (interval "
+         "arithmetic on rationals), which classifies each head as a max head or a selection head and gives "
+         "the margins the later steps use"),
+    Rule("series-constants", ("e_lower", "log_upper"),
+         "the constants e and ln n are enclosed by rational series with an explicit remainder, so every later "
+         "bound is exact rational arithmetic"),
+    Rule("block-error", ("block", "errors"),
+         "the entrywise error after a block is bounded from the error before it: attention heads by the "
+         "max-head or selection-head bound (rational upper bounds of exp), feed-forward sublayers by their "
+         "exact inf-norm Lipschitz constants, with ReLU signs kept by the gating margin",
+         optional=("exp_upper", "gap_upper", "relu_pairs"),
+         cases="gap_upper: a max head; exp_upper: a selection head; relu_pairs: ReLU(u) - ReLU(-u) = u pairs"),
+    Rule("readout-bound", ("bound", "eps", "output_error"),
+         "the error reaching the read-out, times the read-out's exact inf-norm, is at most eps"),
+    Rule("lambda-search", (),
+         "a lambda whose propagated error bound is at most eps; this step says why none was found",
+         certifies=False),
+    # -- preorders and utilities (symrel.preorders;
+    #    docs/theory.md#preorders-debreu-utilities-and-retrieval-paper-b)
+    Rule("complete-preorder", ("classes", "elements"),
+         "the relation is reflexive and transitive (a preorder) and every two elements are comparable "
+         "(complete), so its indifference classes form a chain"),
+    Rule("utility-gap", ("gap", "levels"),
+         "consecutive indifference classes have utilities differing by exactly 1, the utility gap the "
+         "softmax bound uses"),
+    Rule("utility-pairwise", ("pairs",),
+         "the utility represents the preorder: x <= y iff u(x) <= u(y), checked on every ordered pair of "
+         "elements"),
+    Rule("richter-peleg-pairwise", ("related_pairs",),
+         "x < y implies u(x) < u(y) and indifferent elements have equal utility, checked on every related pair "
+         "(a Richter-Peleg utility, which exists for every preorder)"),
+    Rule("chain-level", ("elements",),
+         "u(y) is the length of the longest strict chain below y: 0 when nothing is strictly below y, else "
+         "1 + max u(x) over x < y, checked at every element"),
+    Rule("multi-utility-pairwise", ("pairs",),
+         "the family represents the preorder: x <= y iff u_k(x) <= u_k(y) for every k, checked on every "
+         "ordered pair of elements"),
+    # -- retrieval by attention (symrel.preorders.retrieval;
+    #    docs/theory.md#preorders-debreu-utilities-and-retrieval-paper-b)
+    Rule("exact-evaluation", ("scores",),
+         "the values are computed by exact rational evaluation of the feature maps"),
+    Rule("score-order-pairwise", ("pairs", "query"),
+         "the attention scores order the keys as the query's preorder does, checked on every pair; hence the "
+         "argmax set of any set of keys is exactly its set of maximal keys"),
+    Rule("hardmax-subsets", ("max_subset", "query", "subsets"),
+         "hardmax attention over each set of keys, evaluated exactly, puts weight 1/|M| on each maximal key "
+         "and 0 elsewhere"),
+    Rule("softmax-retrieval-margin", ("beta_bound", "eps", "keys", "least_gap"),
+         "with least score gap g, softmax puts weight at least 1/(1 + (n-1) exp(-g)) on the maximal keys, "
+         "which is >= 1 - eps once g is at least the certified bound on ln((n-1)(1-eps)/eps) (rigorous "
+         "enclosures)"),
+    # -- relations as inner products (symrel.relations;
+    #    docs/theory.md#relation-functions-as-inner-products-paper-b)
+    Rule("table-psd", ("D", "L"),
+         "an exact LDL^T factorisation R = L diag(D) L^T with every pivot D_k >= 0 shows the relation table "
+         "is positive semidefinite"),
+    Rule("feature-values", ("phi",),
+         "the feature vectors at the table's points are computed by exact evaluation of the ReLU MLPs",
+         optional=("psi",), cases="psi: a relation that is not symmetric (two feature maps)"),
+    Rule("table-row", ("row", "values"),
+         "each entry of the row equals the inner product of the two feature vectors, computed exactly"),
+    Rule("same-net", (),
+         "a symmetric relation is realised with one feature map, psi = phi; this step says it is not",
+         certifies=False),
+)
+
+#: rule name -> :class:`Rule`
+RULES: dict[str, Rule] = {rule.name: rule for rule in _ALL}
+
+
+def rules_of(name: str) -> list[Rule]:
+    """The rules a step's ``rule`` names (several joined by ``+``); KeyError for an unknown one."""
+    return [RULES[part] for part in name.split("+")]
