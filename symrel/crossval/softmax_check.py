@@ -59,10 +59,8 @@ def _rigorous_bound(model, box):
     scales = {b.attention.scale for b in model.blocks if b.attention is not None and b.attention.rule == "softmax"}
     if len(scales) != 1 or box is None:
         return None, "no bound: blocks use different scales" if box is not None else "no bound: no box domain"
-    try:
-        from ..softmax import analyse, propagate
-    except ImportError:  # pragma: no cover - the module ships with symrel
-        return None, "symrel.softmax not available"
+    from ..softmax import analyse, propagate
+
     trace = propagate(analyse(model.with_rule("hardmax"), box), scales.pop())
     if trace.total is None:
         return None, f"no bound: {trace.obstacle}"
