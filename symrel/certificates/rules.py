@@ -82,6 +82,10 @@ _ALL = (
          "the CPWL function and its lattice form max_i min_(j in S_i) l_j are both affine between consecutive "
          "breakpoints and crossings of pieces, so equality at all those points (exact evaluation) gives "
          "equality on the whole interval"),
+    Rule("cpwl-mesh-lattice", ("lattice", "model", "support"),
+         "a CPWL function on a mesh equals its lattice form max_t min_(j in S_t) l_j on the domain: the domain "
+         "lies in the support (every boundary facet's half-space contains the box, by exact bounds), and on "
+         "every simplex one term is >= f and every term is <= f at the vertices, hence everywhere on it"),
     Rule("linear-identity", (),
          "two affine maps are equal when they agree coefficient by coefficient, checked exactly",
          optional=("outputs", "layer", "model", "nodes", "block", "state", "heads", "hidden"),
@@ -162,6 +166,22 @@ _ALL = (
          "with least score gap g, softmax puts weight at least 1/(1 + (n-1) exp(-g)) on the maximal keys, "
          "which is >= 1 - eps once g is at least the certified bound on ln((n-1)(1-eps)/eps) (rigorous "
          "enclosures)"),
+    # -- tracr programs (symrel.interop.tracr: the exhaustive audit)
+    Rule("tracr-exhaustive-inputs", ("count",),
+         "the inputs are all sequences of length 1..N over the vocabulary V, sum_n |V|^n of them, so a check on "
+         "each of them is a proof for all inputs"),
+    Rule("tracr-hardmax-outputs", ("expected",),
+         "on every input the exact hardmax evaluation of the compiled model decodes to the RASP program's "
+         "output at every position"),
+    Rule("tracr-softmax-enclosures", ("enclosures", "factor"),
+         "on every input the rigorous enclosure of the softmax model's output (rational bounds of exp) decodes "
+         "to the RASP program's output at every position",
+         optional=("error_bound",), cases="error_bound: a numerical output (the largest error over the inputs)"),
+    Rule("tracr-softmax-fails", ("enclosure", "factor", "input"),
+         "at the lower coldness factor the enclosure of one input's output certainly decodes to something else"),
+    Rule("tracr-coldness-bracket", ("lower", "upper"),
+         "the least coldness factor at which the softmax model decodes correctly lies in (lower, upper], with "
+         "(upper / lower)^8 <= 2"),
     # -- relations as inner products (symrel.relations;
     #    docs/theory.md#relation-functions-as-inner-products-paper-b)
     Rule("table-psd", ("D", "L"),
