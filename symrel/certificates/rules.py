@@ -78,6 +78,16 @@ _ALL = (
          "a set of tokens whose common score beats every other token's by a proved positive margin on the "
          "domain is the argmax set, so the hardmax head returns the mean of their values (a selection head "
          "when the winner is unique)"),
+    Rule("hardmax-select", _MODEL_STATE + ("heads",),
+         "a hardmax head that no rule settles on the whole domain returns, in each value coordinate, a select "
+         "node: the value of the token whose score is largest, decided later cell by cell"),
+    Rule("node-cells", ("cells", "nodes", "outputs_a", "outputs_b", "tree"),
+         "the outputs of A and B differ as forms, but the differences depend only on a few nodes; on every "
+         "cell of those nodes (a decision tree, each branch non-empty by a witness or empty by a Farkas vector) "
+         "the differences vanish exactly"),
+    Rule("budget", (),
+         "the time or cell budget ran out before the claim was settled; the step records how far the proof got",
+         certifies=False),
     Rule("cpwl-lattice-check", ("lattice", "model", "points", "values"),
          "the CPWL function and its lattice form max_i min_(j in S_i) l_j are both affine between consecutive "
          "breakpoints and crossings of pieces, so equality at all those points (exact evaluation) gives "
