@@ -27,12 +27,13 @@ symrel (docs/trust.md lists the modules). A failure raises
 ...     check_certificate(cert)
 ... except CertificateError as err:
 ...     print(err.path, "|", err)
-steps[0].status | steps[0].status: expected "proved", got 'open'
+steps[0].status | steps[0].status (complete-preorder): expected "proved", got 'open'
 """
 
 from __future__ import annotations
 
 import importlib
+import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -157,9 +158,10 @@ def _check_steps(cert, kind: ClaimKind):
         for part in step["rule"].split("+"):
             if part not in kind.rules:
                 raise CertificateError(f"unknown rule {part!r} for this claim kind (known: {sorted(kind.rules)})",
-                                       path=f"{where}.rule")
+                                       path=f"{where}.rule", rule=step["rule"])
         if step["status"] != "proved":
-            raise CertificateError(f'expected "proved", got {step["status"]!r}', path=f"{where}.status")
+            raise CertificateError(f'expected "proved", got {step["status"]!r}', path=f"{where}.status",
+                                   rule=step["rule"])
     return steps
 
 
@@ -195,6 +197,27 @@ def check_order(steps, expected) -> None:
                                path=f"steps[{pos}]")
 
 
+_FIELD = re.compile(r"^([A-Za-z_][\w-]*(?:\.[\w-]+|\[[\w-]+\])*): (.*)$", re.S)
+
+
+def _locate(err: CertificateError) -> tuple:
+    """The JSON path of a failure raised without one: a message that starts with a field
+    (``claim.count: ...``, ``branches[3]: ...``) names it, read inside the step being
+    checked unless it is the claim or an input."""
+    if err.path is not None:
+        return err.path, err.message
+    found = _FIELD.match(err.message)
+    head, rest = (found.group(1), found.group(2)) if found else (None, err.message)
+    if head and head.split(".")[0].split("[")[0] in ("claim", "inputs"):
+        return head, rest
+    if _AT[0] is None:
+        return None, err.message
+    here = f"steps[{_AT[0]}].certificate"
+    if head and not head.startswith("steps") and "-" not in head.split(".")[0].split("[")[0]:
+        return f"{here}.{head}", rest
+    return here, rest if head else err.message
+
+
 def check_certificate(cert: dict) -> dict:
     """Check a certificate (module docstring); returns a summary, raises :class:`CertificateError`.
 
@@ -211,14 +234,14 @@ def check_certificate(cert: dict) -> dict:
             check_order(steps, kind.order(claim, inputs))
         kind.check(cert, inputs)
     except CertificateError as err:
-        path = err.path
-        if path is None and _AT[0] is not None:  # a message that names a field inside the step being read
-            path = f"steps[{_AT[0]}].certificate"
+        path, message = _locate(err)
         at = path[: path.index("]") + 1] if path and path.startswith("steps[") else None
         if at is None or err.rule is not None:
-            raise
+            if (path, message) == (err.path, err.message):
+                raise
+            raise type(err)(message, path) from None
         i = int(at[6:-1])
-        raise type(err)(err.message, path, steps[i]["rule"] if i < len(steps) else None) from None
+        raise type(err)(message, path, steps[i]["rule"] if i < len(steps) else None) from None
     except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
         i = _AT[0]
         where = f"steps[{i}].certificate" if i is not None else None

@@ -1,0 +1,145 @@
+"""Writes the golden certificates of tests/checking/golden (run from the repository root:
+``PYTHONPATH=. python tests/checking/golden/make.py``).
+
+``valid/KIND.json``: a certificate of every claim kind the command line and ``symrel
+proofs`` write, produced by the provers on the tiny inputs below and then kept fixed, so
+a change of the format or of the checker shows up as a failing test rather than as a
+silently regenerated file. ``invalid/NAME.json``: one hand edit of a valid file each,
+listed in ``EDITS`` with the JSON path and words the rejection must name; the list is
+written to ``invalid.json`` for the test.
+"""
+
+import copy
+import json
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def valid_certificates():
+    from symrel.certificates.io import certificate_of
+    from symrel.compiler import compile_model
+    from symrel.exact import rational
+    from symrel.fileformat import canonical_dumps, loads
+    from symrel.models import Box, CPWL1D, DenseLayer, MaxoutLayer, MaxoutNet, MaxoutUnit, ReLUNet, cpwl_to_maxout
+    from symrel.preorders import Preorder, debreu_utility, multi_utility, prove_retrieval, richter_peleg_utility
+    from symrel.preorders import RetrievalTask, build_retrieval_attention
+    from symrel.prover import prove_equivalence
+    from symrel.regions import certify_regions, decide_equivalence
+    from symrel.relations import Relation, factor_relation, factors_to_features, prove_relation
+    from symrel.softmax import lambda_min
+
+    relu = ReLUNet(1, [DenseLayer([[1]], [0]), DenseLayer([[1]], [0], "none")])          # max(x, 0)
+    unit = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], [0]], [0, 0])])])                 # max(x, 0)
+    box = Box([(-1, 1)])
+    tent = CPWL1D([0, "1/2", 1], [0, 1, 0])
+    absval = ReLUNet(1, [DenseLayer([[1], [-1]], [0, 0]), DenseLayer([[1, 1]], [0], "none")])  # |x|
+    complete = Preorder.from_pairs(["a", "b", "c"], [["a", "b"], ["b", "a"], ["a", "c"], ["b", "c"]])
+    partial = Preorder.from_pairs(["a", "b", "c"], [["a", "b"], ["a", "c"]])
+    task = RetrievalTask({"k1": [0], "k2": [1]}, {"q": [1]}, {"q": Preorder.from_pairs(["k1", "k2"], [["k1", "k2"]])})
+    eps = rational("1/10")
+    gram = Relation([[0], [1]], [[1, 0], [0, 2]])
+    fac = factor_relation(gram, symmetric=True)
+    out = {
+        "equivalence": certificate_of(prove_equivalence(relu, unit, box)),
+        "equivalence-cpwl": certificate_of(prove_equivalence(tent, cpwl_to_maxout(tent), Box([(0, 1)]))),
+        "equivalence-cells": certificate_of(decide_equivalence(relu, unit, box)),
+        "regions": certify_regions(absval, box, "linear"),
+        "softmax-bound": lambda_min(compile_model(unit, box).transformer, box, eps).certificate(),
+        "utility": certificate_of(debreu_utility(complete).proof),
+        "richter-peleg-utility": certificate_of(richter_peleg_utility(partial).proof),
+        "multi-utility": certificate_of(multi_utility(partial).proof),
+        "retrieval": certificate_of(prove_retrieval(task, build_retrieval_attention(task, eps=eps), max_subset=2, eps=eps)),
+        "relation": certificate_of(prove_relation(gram, factors_to_features(gram, fac), symmetric=True, ldl=fac.ldl)),
+    }
+    out["regions"] = certificate_of(out["regions"])
+    from symrel.models import freudenthal_mesh
+
+    mesh = freudenthal_mesh([[0, 1]], [2], lambda x: [abs(x[0] - rational("1/2"))])
+    out["equivalence-cpwl-mesh"] = certificate_of(prove_equivalence(mesh, compile_model(mesh, Box([(0, 1)])).transformer,
+                                                                    Box([(0, 1)])))
+    try:  # the tracr extra writes this one; the checker needs no extra to read it
+        from tracr.compiler import compiling, lib
+
+        from symrel.interop.tracr import audit_tracr
+
+        program = lib.make_hist()
+        model = compiling.compile_rasp_to_model(program, vocab={1, 2}, max_seq_len=3, causal=False, compiler_bos="BOS")
+        out["tracr-audit"] = certificate_of(audit_tracr(program, (1, 2), 3, model=model))
+    except ImportError:
+        previous = HERE / "valid" / "tracr-audit.json"
+        if previous.exists():
+            out["tracr-audit"] = json.loads(previous.read_text())
+    return {name: loads(canonical_dumps(cert)) for name, cert in out.items()}
+
+
+def _set(cert, path, value):
+    """``cert`` with the value at ``path`` (a list of keys and indices) replaced."""
+    holder = cert
+    for k in path[:-1]:
+        holder = holder[k]
+    holder[path[-1]] = value
+
+
+def _bump(value):
+    from symrel.exact import format_rational, rational
+
+    return format_rational(rational(value) + 1)
+
+
+# (name, valid file, edit, the path the rejection names, words it must contain)
+EDITS = [
+    ("equivalence-open", "equivalence", lambda c: _set(c, ["steps", 1, "status"], "open"),
+     "steps[1].status", 'expected "proved"'),
+    ("equivalence-bound", "equivalence", lambda c: _set(c, ["steps", 1, "certificate", "units", 0], ["+", 0]),
+     "steps[1].certificate.units[0]", "ReLU lower bound 0 differs from the exact -1"),
+    ("equivalence-cpwl-lattice", "equivalence-cpwl",
+     lambda c: _set(c, ["steps", 1, "certificate", "lattice", "layers", 0, "units", 0, "pieces", 0, "b"], "5"),
+     "steps[1].certificate.lattice", "not minus a piece of f"),
+    ("equivalence-removed", "equivalence", lambda c: c["steps"].pop(1), "steps[1].rule", "expected rule 'relu-fixed-sign'"),
+    ("equivalence-cells-count", "equivalence-cells", lambda c: _set(c, ["steps", 0, "certificate", "cells"],
+                                                                     c["steps"][0]["certificate"]["cells"] + 1),
+     "steps[0].certificate", "cells"),
+    ("regions-count", "regions", lambda c: _set(c, ["claim", "count"], c["claim"]["count"] + 1), "claim.count", ""),
+    ("regions-unknown-step", "regions", lambda c: _set(c, ["steps", 1, "rule"], "facet-guess"),
+     "steps[1].rule", "unknown rule 'facet-guess'"),
+    ("softmax-bound-log", "softmax-bound",
+     lambda c: _set(c, ["steps", 1, "certificate", "log_upper", "3"], _bump(c["steps"][1]["certificate"]["log_upper"]["3"])),
+     "steps[1].certificate.log_upper.3", "within 2^-80"),
+    ("softmax-bound-swapped", "softmax-bound", lambda c: c["steps"].insert(0, c["steps"].pop(1)),
+     "steps[0].rule", "expected 'interval-ranges-box' here"),
+    ("utility-gap", "utility", lambda c: _set(c, ["steps", 2, "certificate", "levels"], 3),
+     "steps[2].certificate.levels", "recorded 3, recomputed 2"),
+    ("utility-truncated", "utility", lambda c: c["steps"].pop(), "steps", "ends after 2 steps"),
+    ("richter-peleg-utility-level", "richter-peleg-utility", lambda c: _set(c, ["claim", "utility", "b"], 2),
+     "claim.utility.b", "chain level"),
+    ("multi-utility-pairs", "multi-utility", lambda c: _set(c, ["steps", 0, "certificate", "pairs"], 8),
+     "steps[0].certificate.pairs", "recorded 8, recomputed 9"),
+    ("retrieval-score", "retrieval", lambda c: _set(c, ["steps", 0, "certificate", "scores", "q", "k1"], "1/3"),
+     "steps[0].certificate.scores.q.k1", "recorded 1/3"),
+    ("retrieval-beta", "retrieval",
+     lambda c: _set(c, ["steps", 3, "certificate", "beta_bound"], _bump(c["steps"][3]["certificate"]["beta_bound"])),
+     "steps[3].certificate.beta_bound", ""),
+    ("relation-row", "relation", lambda c: _set(c, ["steps", 2, "certificate", "values", 1], 1),
+     "steps[2].certificate.values", "row 0"),
+    ("relation-psd-removed", "relation", lambda c: c["steps"].pop(0), "steps[0].rule", "expected 'table-psd' here"),
+]
+
+
+def main():
+    valid = valid_certificates()
+    (HERE / "valid").mkdir(exist_ok=True)
+    (HERE / "invalid").mkdir(exist_ok=True)
+    for name, cert in valid.items():
+        (HERE / "valid" / f"{name}.json").write_text(json.dumps(cert, indent=1, sort_keys=True) + "\n")
+    cases = {}
+    for name, source, edit, path, words in EDITS:
+        cert = copy.deepcopy(valid[source])
+        edit(cert)
+        (HERE / "invalid" / f"{name}.json").write_text(json.dumps(cert, indent=1, sort_keys=True) + "\n")
+        cases[name] = {"from": source, "path": path, "words": words}
+    (HERE / "invalid.json").write_text(json.dumps(cases, indent=1, sort_keys=True) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,57 @@
+"""The checker is a small trusted kernel: in a fresh interpreter, checking a certificate
+of every claim kind loads no symrel module outside the trusted base, and docs/trust.md
+lists that base with its true line counts."""
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from symrel.checking import trust
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = Path(__file__).resolve().parent / "golden" / "valid"
+
+SCRIPT = """
+import json, sys
+from pathlib import Path
+from symrel.checking import check_certificate
+kinds = set()
+for path in sorted(Path(sys.argv[1]).glob("*.json")):
+    kinds.add(check_certificate(json.loads(path.read_text()))["claim"])
+print(json.dumps({"kinds": sorted(kinds), "modules": sorted(m for m in sys.modules if m.split(".")[0] == "symrel"),
+                  "floats": [m for m in ("numpy", "scipy", "torch", "flint.arb") if m in sys.modules]}))
+"""
+
+
+def test_a_check_of_every_claim_kind_loads_the_trusted_base_alone():
+    proc = subprocess.run([sys.executable, "-c", SCRIPT, str(GOLDEN)], capture_output=True, text=True, cwd=ROOT,
+                          timeout=300, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    found = json.loads(proc.stdout)
+    from symrel.checking import CLAIM_KINDS, _load_checkers
+
+    _load_checkers()
+    assert set(found["kinds"]) == set(CLAIM_KINDS)
+    outside = [m for m in found["modules"] if not trust.in_trusted_base(m)]
+    assert outside == [], outside
+    assert found["floats"] == []
+
+
+def test_the_checker_imports_only_the_trusted_base():
+    """Read from the source (function-level imports count): every symrel module a module of
+    symrel.checking names is in the trusted base, and none is the provers' affine forms."""
+    for path in sorted((ROOT / "symrel" / "checking").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                base = "symrel.checking" if node.level == 1 else "symrel"
+                name = f"{base}.{node.module}" if node.module else base
+                assert trust.in_trusted_base(name), (path.name, name)
+                assert name not in ("symrel.exact.forms", "symrel.exact.lp"), (path.name, name)
+            elif isinstance(node, ast.Import):
+                assert not any(a.name.startswith(("mpmath", "numpy", "scipy")) for a in node.names), path.name
+
+
+def test_the_trust_page_is_true():
+    assert (ROOT / "docs" / "trust.md").read_text() == trust.page(), "run python -m symrel.checking.trust"
