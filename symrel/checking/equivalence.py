@@ -52,7 +52,10 @@ def _form(obj):
 
 
 def _key(f):
-    return f[0], tuple(sorted(f[1].items()))
+    """A hashable key of a form, its numbers as (numerator, denominator) pairs: equal forms,
+    equal keys (hashing pairs of ints is much cheaper than hashing rationals)."""
+    c = f[0]
+    return (c.numerator, c.denominator), tuple(sorted((v, (a.numerator, a.denominator)) for v, a in f[1].items()))
 
 
 def _lin(pairs, const=ZERO):
@@ -75,6 +78,7 @@ def _var(v):
 
 
 ZERO_F = (ZERO, {})
+_ZERO_KEY = _key(ZERO_F)
 
 
 class _Replay:
@@ -87,6 +91,7 @@ class _Replay:
         self.dim = len(box)
         self.node_terms: dict[int, list] = {}
         self.node_of: dict[tuple, int] = {}
+        self.node_keys: dict[int, set] = {}  # the term keys of each node, computed once
         self.drops = 0  # terms dropped from a max as dominated (rule drop-dominated)
         self.node_select: dict[int, tuple] = {}   # select nodes: (scores, values)
 
@@ -166,6 +171,7 @@ class _Replay:
                 self.fail(f"node y{nid}: range {nd['range']} differs from the recomputed [{rng[0]}, {rng[1]}]")
             self.ranges.append(rng)
             self.node_terms[nid] = terms
+            self.node_keys[nid] = set(keys)
             self.node_of[keys] = nid
 
     def max_of(self, raw, facts):
@@ -186,7 +192,7 @@ class _Replay:
             if a != 1 or v not in self.node_terms:
                 self.fail("the result of a max of several terms is not a node")
             kept = self.node_terms[v]
-            if {_key(t) for t in kept} != kept_keys:
+            if self.node_keys[v] != kept_keys:
                 self.fail(f"node y{v} does not have the kept terms of this max")
         for d, i, bound in dropped:
             if not 0 <= i < len(kept):
@@ -424,7 +430,7 @@ def _state_of(state):
     out = {}
     for r in range(len(state[0])):
         col = tuple(_key(state[t][r]) for t in range(len(state)))
-        if any(k != (ZERO, ()) for k in col):
+        if any(k != _ZERO_KEY for k in col):
             out[r] = col
     return out
 

@@ -12,7 +12,8 @@ alone, every constraint row of every branch of the decision tree, and checks:
   partition; the open mode, allowed only for continuous models: the open cells,
   whose union is dense in the domain, with at least one cell);
 * **empty branches**: the Farkas vector ``(row, multiplier)``, in normal form (the
-  absolute values add up to 1, so that no recorded number can change alone), is non-negative on
+  absolute values add up to 1, and an entry names the first of identical rows, so that no
+  recorded number can change alone), is non-negative on
   inequality rows and cancels the x-part, and the constants give
   ``sum mult * const > 0`` (or ``= 0`` with weight on a strict row), which no
   point of the branch can satisfy;
@@ -271,7 +272,7 @@ def _holds(f, rel, x):
     return v < 0 if rel == "<" else (v <= 0 if rel == "<=" else v == 0)
 
 
-def _check_empty(rows_, farkas, where):
+def _check_empty(rows_, farkas, where, first_of_repeats=False):
     if not isinstance(farkas, list) or not farkas:
         raise CertificateError(f"{where}: expected a non-empty Farkas vector")
     n = len(rows_[0][0])
@@ -284,6 +285,9 @@ def _check_empty(rows_, farkas, where):
         seen.add(idx)
         mult = rational(value, path=f"{where}.farkas[{k}]")
         f, rel = rows_[idx]
+        if first_of_repeats and (f, rel) in rows_[:idx]:  # a repeated row: the entry names its first occurrence
+            raise CertificateError(f"{where}: Farkas entry {k} names row {idx}, a repeat of row "
+                                   f"{rows_.index((f, rel))}; name the first")
         if rel != "=" and mult < 0:
             raise CertificateError(f"{where}: negative multiplier on the inequality row {idx}")
         if rel == "<" and mult > 0:
@@ -379,7 +383,8 @@ def _check_tree(models, domain, mode, branches):
             for lab, rs in rp.pending:
                 child = node + (lab,)
                 if child in entries and child not in checked and "farkas" in entries[child][1]:
-                    _check_empty(rows_ + list(rs), entries[child][1]["farkas"], f"branches[{entries[child][0]}]")
+                    _check_empty(rows_ + list(rs), entries[child][1]["farkas"], f"branches[{entries[child][0]}]",
+                                 first_of_repeats=True)
                     checked.add(child)
             if path[i] not in by_label:
                 raise CertificateError(f"branch {list(path)}: {path[i]!r} is not an outcome of decision {i}")

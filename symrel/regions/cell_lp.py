@@ -49,7 +49,18 @@ def cell_lp(rows, indices, stats):
         return res.point, None
     y, z = res.farkas
     cert = [(ineq_ids[k], v) for k, v in enumerate(y) if v] + [(eq_ids[k], v) for k, v in enumerate(z) if v]
-    return None, cert
+    return None, first_of_repeats(rows, cert)
+
+
+def first_of_repeats(rows, cert):
+    """The Farkas vector with each row index moved to the first row identical to it (their
+    multipliers added): the same combination, and the one the checker accepts, so that no
+    recorded row index can change alone."""
+    merged: dict = {}
+    for i, v in cert:
+        j = next(k for k in range(i + 1) if rows[k] == rows[i])
+        merged[j] = merged.get(j, ZERO) + v
+    return [(i, v) for i, v in merged.items() if v]
 
 
 def constant_row_status(row):

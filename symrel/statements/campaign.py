@@ -156,7 +156,23 @@ def sample_certificates():
     return out
 
 
-def report(result) -> str:
+def smallest_per_kind(folder):
+    """From a ``symrel proofs --format json`` output folder: the smallest certificate of each
+    claim kind (``(label, certificate)`` pairs), so the campaign covers what the runner writes."""
+    from pathlib import Path
+
+    best = {}
+    for path in sorted(Path(folder).glob("*/*.json")):
+        cert = json.loads(path.read_text())
+        if cert.get("kind") != "certificate":
+            continue
+        kind, size = cert["claim"]["kind"], path.stat().st_size
+        if kind not in best or size < best[kind][0]:
+            best[kind] = (size, f"{path.parent.name}/{path.stem}", cert)
+    return [(label, cert) for _, label, cert in best.values()]
+
+
+def report(result, sources=()) -> str:
     """docs/checker.md: the counts per claim kind and per tamper."""
     counts, originals = result["counts"], result["originals"]
     kinds = sorted(originals)
@@ -168,6 +184,8 @@ def report(result) -> str:
         "with one change at a time (a step's status set to open, a step removed, the steps truncated, two",
         "neighbouring steps swapped, one number of a step or of the claim moved by 1, an input's sha256",
         "changed) and handed to `symrel check-certificate`. Each cell reads *rejected / tried*.",
+        "",
+        "Certificates: " + "; ".join(f"{label} ({kind})" for label, kind in sources) + "." if sources else "",
         "",
         "| claim kind | originals accepted | " + " | ".join(TAMPERS) + " |",
         "|---|---|" + "---|" * len(TAMPERS),
@@ -197,9 +215,12 @@ def main(argv=None) -> int:
 
     p = argparse.ArgumentParser(prog="python -m symrel.statements.campaign", description=__doc__.split("\n")[0])
     p.add_argument("--out", default="docs/checker.md", help="where to write the report (default docs/checker.md)")
+    p.add_argument("--proofs", metavar="DIR", help="also the smallest certificate of each claim kind in the output "
+                   "folder of symrel proofs --format json")
     args = p.parse_args(argv)
-    result = run_campaign(sample_certificates())
-    text = report(result)
+    certs = sample_certificates() + (smallest_per_kind(args.proofs) if args.proofs else [])
+    result = run_campaign(certs)
+    text = report(result, [(label, cert["claim"]["kind"]) for label, cert in certs])
     write_text_atomic(args.out, text)
     print(text)
     bad = result["accepted"] or result["refused_originals"]

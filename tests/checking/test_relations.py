@@ -79,7 +79,7 @@ def test_unrehashed_change_fails_the_hash(asymmetric_cert):
         (lambda c: c["steps"][2]["certificate"]["values"].__setitem__(0, _tweak(c["steps"][2]["certificate"]["values"][0])), "recorded values"),
         (lambda c: c["steps"].pop(), "ends after"),
         (lambda c: c["steps"][3]["certificate"].__setitem__("row", 0), "rows in order"),
-        (lambda c: c["steps"][3].__setitem__("status", "open"), r"steps\[3\].status: expected \"proved\""),
+        (lambda c: c["steps"][3].__setitem__("status", "open"), r"steps\[3\].status \(table-row\): expected \"proved\""),
         (lambda c: c["claim"].__setitem__("shape", [1, 1]), "claim.shape"),
         (lambda c: c["claim"].__setitem__("dimension", 1), "claim.dimension"),
     ],

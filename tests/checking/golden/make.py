@@ -122,6 +122,8 @@ EDITS = [
      "steps[3].certificate.beta_bound", ""),
     ("relation-row", "relation", lambda c: _set(c, ["steps", 2, "certificate", "values", 1], 1),
      "steps[2].certificate.values", "row 0"),
+    ("tracr-audit-count", "tracr-audit", lambda c: _set(c, ["steps", 0, "certificate", "count"], 15),
+     "steps[0].certificate.count", "expected 14"),
     ("relation-psd-removed", "relation", lambda c: c["steps"].pop(0), "steps[0].rule", "expected 'table-psd' here"),
 ]
 
