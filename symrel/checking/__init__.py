@@ -8,8 +8,9 @@ asserts. Checking it means, in this order:
 2. every input: its sha256 is that of the embedded object, which is read with the
    file-format readers;
 3. every step: an object with a ``rule`` whose parts (``a+b`` names two rules used
-   together) are rules of the claim kind, ``status: "proved"`` and a
-   ``certificate`` object;
+   together) are rules of the claim kind (and, when registered in
+   :mod:`symrel.certificates.rules`, rules that can prove a step), ``status: "proved"``
+   and a ``certificate`` object;
 4. the steps the argument needs, in the order it needs them: each claim kind
    knows its step sequence (from the claim and the inputs), and a missing, extra,
    unknown or misplaced step is refused;
@@ -152,12 +153,17 @@ def _read_inputs(cert):
 
 
 def _check_steps(cert, kind: ClaimKind):
+    from ..certificates.rules import RULES  # the registry of rule names (symrel.certificates.rules)
+
     steps = cert["steps"]
     for i, step in enumerate(steps):
         where = f"steps[{i}]"
         for part in step["rule"].split("+"):
+            if part in RULES and not RULES[part].certifies:
+                raise CertificateError(f"rule {part!r} never proves a step", path=f"{where}.rule", rule=step["rule"])
             if part not in kind.rules:
-                raise CertificateError(f"unknown rule {part!r} for this claim kind (known: {sorted(kind.rules)})",
+                what = "not a rule of this claim kind" if part in RULES else "unknown rule"
+                raise CertificateError(f"{what} {part!r} (the claim kind's rules: {sorted(kind.rules)})",
                                        path=f"{where}.rule", rule=step["rule"])
         if step["status"] != "proved":
             raise CertificateError(f'expected "proved", got {step["status"]!r}', path=f"{where}.status",

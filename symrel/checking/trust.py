@@ -6,6 +6,8 @@ for a certificate of every claim kind). The base is, by part:
 
 * the checker itself, :mod:`symrel.checking`;
 * :mod:`symrel.errors`;
+* the rule registry, :mod:`symrel.certificates.rules` (names only; which steps a claim
+  kind needs is the checker's own knowledge);
 * the exact number layer, :mod:`symrel.exact` (rationals, dense matrices);
 * the file-format readers: JSON parsing, the field checks, the readers of models
   and domains, and the trusted readers of the plain tables
@@ -36,6 +38,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PARTS = (
     ("the checker", ("symrel.checking",), "the claim kinds, their steps and checks; the exp enclosures"),
     ("errors", ("symrel.errors",), "the exception types"),
+    ("the rule registry", ("symrel.certificates", "symrel.certificates.core", "symrel.certificates.rules"),
+     "the names of the rules a step can name (the checker's own list of each claim kind's steps decides)"),
     ("the exact number layer", ("symrel.exact",), "exact rationals and matrices over Q"),
     ("the file-format readers",
      ("symrel.fileformat", "symrel.fileformat.fields", "symrel.fileformat.jsonio", "symrel.fileformat.registry",

@@ -55,3 +55,13 @@ def test_the_checker_imports_only_the_trusted_base():
 
 def test_the_trust_page_is_true():
     assert (ROOT / "docs" / "trust.md").read_text() == trust.page(), "run python -m symrel.checking.trust"
+
+
+def test_every_rule_the_checker_accepts_is_registered():
+    from symrel.certificates.rules import RULES
+    from symrel.checking import CLAIM_KINDS, _load_checkers
+
+    _load_checkers()
+    for name, kind in CLAIM_KINDS.items():
+        assert set(kind.rules) <= set(RULES), (name, sorted(set(kind.rules) - set(RULES)))
+        assert all(RULES[r].certifies for r in kind.rules), name
