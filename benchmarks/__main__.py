@@ -1,12 +1,23 @@
 """Run every benchmark and write ``docs/benchmarks.md``.
 
-``python -m benchmarks [--only eval,lp] [--out docs/benchmarks.md]``
+``python -m benchmarks [--only eval,lp,scale-out] [--out docs/benchmarks.md]``
+``python -m benchmarks --compare-commit 23e6b14 --only eval,prove,regions``
 
 Each ``benchmarks/bench_*.py`` module has ``run()`` returning rows (dicts) measured side
 by side in one process: symrel's exact path and its baseline (plain Fractions, numpy
 float64, float HiGHS, sympy, cdd.gmp, ...), with their ratio. This command runs them
 all, one section per module, and records the machine and library versions, so the page
 is produced by the command and never written by hand.
+
+A figure means little without the load it was measured under: every section records
+the load average (1 minute) before and after it and the cores the process may use, and a
+section run under a load above the number of cores is marked **loaded** on the page.
+
+``--compare-commit C`` checks out commit C in a temporary git worktree and runs the
+chosen benchmarks there and on the current tree, alternately, section by section, each
+in a fresh process, in the same session (same machine, same load); it writes their times
+side by side, with the ratio after / before, into the page's "Before and after" part
+(the rest of the page is kept).
 """
 
 from __future__ import annotations
@@ -81,53 +92,119 @@ def modules() -> list[str]:
     return sorted(m.name for m in pkgutil.iter_modules([str(HERE)]) if m.name.startswith("bench_"))
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
-    ap.add_argument("--only", help="comma-separated module names without the bench_ prefix (default: all)")
-    ap.add_argument("--out", default=str(HERE.parent / "docs" / "benchmarks.md"), help="where to write the page")
-    args = ap.parse_args(argv)
-    names = modules()
-    if args.only:
-        wanted = {f"bench_{n.strip()}" for n in args.only.split(",")}
-        names = [n for n in names if n in wanted]
-    sections = []
-    for name in names:
-        mod = importlib.import_module(f"benchmarks.{name}")
-        print(f"[benchmarks] {name} ...", file=sys.stderr, flush=True)
-        t = time.perf_counter()
-        try:
-            rows = mod.run()
-            error = None
-        except Exception as err:  # a benchmark that cannot run here is reported, not hidden
-            rows, error = [], f"{type(err).__name__}: {err}"
-        took = time.perf_counter() - t
-        if isinstance(rows, dict):
-            rows = [rows]
-        title = " ".join((mod.__doc__ or name).strip().split("\n\n")[0].split())
-        sections.append((name, title, rows, took, error))
-        print(f"[benchmarks] {name} done in {took:.1f} s", file=sys.stderr, flush=True)
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
 
-    lines = [
+
+def load() -> float:
+    """The 1-minute load average (0 where the system has none)."""
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (AttributeError, OSError):  # pragma: no cover
+        return 0.0
+
+
+def load_note(before: float, after: float, n: int) -> str:
+    """``load 0.4 -> 0.9 on 2 cores``, marked **loaded** when either is above the core count.
+
+    >>> load_note(0.4, 0.9, 2), load_note(1.5, 8.1, 2)
+    ('load 0.4 -> 0.9 on 2 cores', '**loaded**: load 1.5 -> 8.1 on 2 cores (figures inflated)')
+    """
+    text = f"load {before:g} -> {after:g} on {n} cores"
+    return f"**loaded**: {text} (figures inflated)" if max(before, after) > n else text
+
+
+def selected(only: str | None) -> list[str]:
+    """Module names for ``--only`` (``scale-out`` is ``bench_scale_out``); unknown names are skipped."""
+    names = modules()
+    if only:
+        wanted = {"bench_" + n.strip().replace("-", "_") for n in only.split(",")}
+        names = [n for n in names if n in wanted]
+    return names
+
+
+def run_section(name: str):
+    """Run one benchmark module: ``(title, rows, seconds, error, load before, load after)``."""
+    mod = importlib.import_module(f"benchmarks.{name}")
+    before = load()
+    t = time.perf_counter()
+    try:
+        rows = mod.run()
+        error = None
+    except Exception as err:  # a benchmark that cannot run here is reported, not hidden
+        rows, error = [], f"{type(err).__name__}: {err}"
+    took = time.perf_counter() - t
+    if isinstance(rows, dict):
+        rows = [rows]
+    title = " ".join((mod.__doc__ or name).strip().split("\n\n")[0].split())
+    return title, rows, took, error, before, load()
+
+
+def _header(extra=()) -> list[str]:
+    return [
         "# Benchmarks",
         "",
         "Produced by `python -m benchmarks` (do not edit by hand). Every row is measured side by",
         "side in one process: symrel's exact path against its baseline, with the ratio. Times in",
-        "seconds unless a column says otherwise.",
+        "seconds unless a column says otherwise. Each section gives the load average (1 minute)",
+        "before and after it; a section run under a load above the core count is marked **loaded**:",
+        "its times are inflated and its ratios are not to be trusted.",
         "",
         f"- generated: {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
-        f"- machine: {_machine()}",
+        f"- machine: {_machine()}; cores used: {cores()}",
         "- versions: " + ", ".join(f"{k} {v}" for k, v in _versions().items()),
+        *extra,
         "",
     ]
-    for name, title, rows, took, error in sections:
+
+
+COMPARE_START = "<!-- before-and-after: written by python -m benchmarks --compare-commit -->"
+COMPARE_END = "<!-- end of before-and-after -->"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
+    ap.add_argument("--only", help="comma-separated module names without the bench_ prefix (default: all)")
+    ap.add_argument("--out", default=str(HERE.parent / "docs" / "benchmarks.md"), help="where to write the page")
+    ap.add_argument("--compare-commit", metavar="COMMIT",
+                    help="run the chosen benchmarks on COMMIT (a temporary git worktree) and on this tree")
+    ap.add_argument("--json", metavar="FILE", help=argparse.SUPPRESS)  # one section's rows, for --compare-commit
+    args = ap.parse_args(argv)
+    names = selected(args.only)
+    if args.compare_commit:
+        from .compare import compare_commit
+
+        return compare_commit(args.compare_commit, names, args.out)
+    if args.json:
+        import json
+
+        out = {name: run_section(name) for name in names}
+        Path(args.json).write_text(json.dumps(out, default=str))
+        return 0
+    sections = []
+    for name in names:
+        print(f"[benchmarks] {name} ...", file=sys.stderr, flush=True)
+        title, rows, took, error, before, after = run_section(name)
+        sections.append((name, title, rows, took, error, before, after))
+        print(f"[benchmarks] {name} done in {took:.1f} s ({load_note(before, after, cores())})", file=sys.stderr, flush=True)
+
+    lines = _header()
+    for name, title, rows, took, error, before, after in sections:
         lines += [f"## {name}", "", title, ""]
         if error:
             lines += [f"Could not run here: `{error}`", ""]
         elif rows:
             lines += _table(rows) + [""]
-        lines += [f"(section took {took:.1f} s)", ""]
+        lines += [f"(section took {took:.1f} s; {load_note(before, after, cores())})", ""]
     from symrel.fileformat import write_text_atomic
 
+    old = Path(args.out).read_text() if Path(args.out).exists() else ""
+    if COMPARE_START in old:  # keep the before-and-after part of an earlier --compare-commit run
+        lines += [old[old.index(COMPARE_START):old.index(COMPARE_END) + len(COMPARE_END)], ""]
     write_text_atomic(args.out, "\n".join(lines))
     print(f"wrote {args.out}")
     return 0

@@ -63,11 +63,16 @@ class RestartingProcessPool(Executor):
     replace when one of its processes dies (a killed process breaks a process pool for
     good; the unfinished tasks then run again on a fresh pool)."""
 
-    def __init__(self, max_workers: int | None = None):
+    def __init__(self, max_workers: int | None = None, mp_context=None):
         from concurrent.futures import ProcessPoolExecutor
 
+        import multiprocessing
+
+        if mp_context is None and "forkserver" in multiprocessing.get_all_start_methods():
+            # not a plain fork: a fork of a process running threads (jax's, a Dask client's) can deadlock
+            mp_context = multiprocessing.get_context("forkserver")
         self._max_workers = max_workers or os.cpu_count() or 1
-        self._make = lambda: ProcessPoolExecutor(max_workers=self._max_workers)
+        self._make = lambda: ProcessPoolExecutor(max_workers=self._max_workers, mp_context=mp_context)
         self._pool = self._make()
 
     def submit(self, fn, *args, **kwargs):

@@ -65,11 +65,13 @@ def _distributed():
 
 
 @contextlib.contextmanager
-def open_executor(spec: str | None, jobs: int | None = None):
+def open_executor(spec: str | None, jobs: int | None = None, *, start_method: str | None = None):
     """The executor ``spec`` names, as a context manager (``None`` for serial); it is shut
     down on exit (a ``dask-local`` cluster is closed; a ``dask://`` client disconnects and
     leaves the scheduler and its workers running). ``jobs`` is the older ``--jobs N``,
-    the same as ``processes:N`` (``1``: serial); giving both is an error."""
+    the same as ``processes:N`` (``1``: serial); giving both is an error. ``start_method``:
+    how local worker processes start (``"spawn"`` when the command runs threads that do not
+    survive a fork, e.g. jax's; default: the platform's)."""
     if jobs is not None and jobs < 1:
         raise InputError(f"expected at least 1 job, got {jobs}", path="--jobs")
     if spec is not None and jobs not in (None, 1):
@@ -80,7 +82,9 @@ def open_executor(spec: str | None, jobs: int | None = None):
     elif kind == "processes":
         from ..parallel import RestartingProcessPool
 
-        pool = RestartingProcessPool(arg)
+        import multiprocessing
+
+        pool = RestartingProcessPool(arg, multiprocessing.get_context(start_method) if start_method else None)
         try:
             yield pool
         finally:

@@ -34,7 +34,7 @@ from .polygon_search import PolygonSearch
 from .search import CellSearch, SearchNode
 
 
-SUBTREES_PER_WORKER = 8  # enough subtrees that uneven ones still even out over the workers
+SUBTREES_PER_WORKER = 16  # enough subtrees that uneven ones still even out over the workers
 
 
 @dataclass

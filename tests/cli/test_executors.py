@@ -43,7 +43,7 @@ def test_parse():
 
 @pytest.fixture
 def region_files(tmp_path):
-    """A 2-6-4-1 ReLU net (27 cells) on [-1, 1]^2: its frontier of 16 nodes leaves subtrees to the workers."""
+    """A 2-8-8-1 ReLU net (79 cells) on [-1, 1]^2: beyond its frontier of 32 nodes, 36 subtrees go to the workers."""
     import random
 
     from symrel.fileformat import save
@@ -51,7 +51,7 @@ def region_files(tmp_path):
     from symrel.models.random import random_relu_net
 
     m, d = tmp_path / "net.json", tmp_path / "box.json"
-    save(random_relu_net(random.Random(4), 2, [6, 4], max_num=5, max_den=3), m)
+    save(random_relu_net(random.Random(4), 2, [8, 8], max_num=5, max_den=3), m)
     save(Box.cube(2), d)
     return m, d
 

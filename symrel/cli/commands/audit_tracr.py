@@ -16,6 +16,7 @@ from __future__ import annotations
 import sys
 
 from ..common import add_json_flag, print_json
+from ..executors import add_executor_option, open_executor
 
 
 def register(sub):
@@ -31,8 +32,7 @@ def register(sub):
     p.add_argument("--report", help="write the Markdown report")
     p.add_argument("--certificate", help="write the certificate (proved claims only)")
     p.add_argument("--counterexample", help="write the refuting input and outputs (refuted claims only)")
-    p.add_argument("--executor", default="serial", metavar="SPEC",
-                   help="serial (default) or processes[:N] (a local process pool)")
+    add_executor_option(p, "the inputs' checks")
     add_json_flag(p)
     p.set_defaults(func=run)
 
@@ -74,26 +74,6 @@ def load_program(spec: str):
     return fn
 
 
-def _executor(spec: str):
-    import os
-    import re
-    from concurrent.futures import ProcessPoolExecutor
-
-    from ...errors import InputError
-
-    m = re.fullmatch(r"serial|processes(?::(\d+))?", spec.strip())
-    if not m:
-        raise InputError(f"expected serial or processes[:N], got {spec!r}", path="--executor")
-    if spec.strip() == "serial":
-        return None
-    n = int(m.group(1)) if m.group(1) else (os.cpu_count() or 1)
-    if n < 1:
-        raise InputError("expected at least 1 worker", path="--executor")
-    from multiprocessing import get_context
-
-    return ProcessPoolExecutor(n, mp_context=get_context("spawn"))  # jax's threads do not survive fork
-
-
 def run(args) -> int:
     import inspect
 
@@ -117,15 +97,13 @@ def run(args) -> int:
     if not isinstance(program, rasp.SOp):
         raise InputError(f"expected the function to return a RASP program (an SOp), got {type(program).__name__}",
                          path="program")
-    executor = _executor(args.executor)
-    try:
-        proof = audit_tracr(program, vocab, args.max_seq_len, compiler_bos=args.compiler_bos, causal=args.causal,
-                            executor=executor, max_inputs=args.max_inputs, coldness=not args.no_coldness)
-    except (NotImplementedError, ValueError) as err:  # tracr refuses the program
-        raise InputError(f"tracr cannot compile it: {err}".splitlines()[0], path="program") from None
-    finally:
-        if executor is not None:
-            executor.shutdown()
+    # local worker processes are spawned: jax's threads do not survive a fork
+    with open_executor(args.executor, start_method="spawn") as executor:
+        try:
+            proof = audit_tracr(program, vocab, args.max_seq_len, compiler_bos=args.compiler_bos, causal=args.causal,
+                                executor=executor, max_inputs=args.max_inputs, coldness=not args.no_coldness)
+        except (NotImplementedError, ValueError) as err:  # tracr refuses the program
+            raise InputError(f"tracr cannot compile it: {err}".splitlines()[0], path="program") from None
     out = {"result": proof.result, "inputs": proof.extra.get("inputs"), "summary": proof.summary()}
     cold = proof.extra.get("coldness")
     if cold is not None:

@@ -1,0 +1,125 @@
+"""Scale-out: the same work in this process (serial), on 2 local processes (``processes:2``)
+and on a 2-worker Dask LocalCluster (``dask-local:2``), with each speedup as a ratio to serial.
+
+Three workloads, each checked to give the serial answer on every executor:
+
+* a region count (activation regions of a random ReLU net 2-24-24-1 on [-4, 4]^2, exact LPs;
+  the cell search split into subtrees, :mod:`symrel.regions.parallel`);
+* the mutation campaign (every prover, 20 mutants per instance; one task per instance);
+* ``symrel proofs`` on four of the shipped statements (one task per statement).
+
+Times are of the work alone: each executor is started, and its workers have imported the
+modules the work needs, before the clock starts (``startup_s`` is that start). The goal on
+2 idle cores is a speedup of 1.6 or more for the region count and the campaign; on a loaded
+machine the ratios mean little, which is why every row carries the load average before and
+after it (a row under a load above the number of cores says ``loaded``).
+Run: ``python -m benchmarks.bench_scale_out [--full]`` (``--full``: 2-32-32-1, 60 mutants
+per instance, every statement).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+EXECUTORS = ("serial", "processes:2", "dask-local:2")
+STATEMENTS = ("a1_maxout_layer", "a3_relu_nets", "b1_symmetric_relation", "b3_retrieval_debreu")
+
+
+def _warm(modules):
+    """Import ``modules`` in a worker (so import time is not charged to the work)."""
+    import importlib
+
+    for m in modules:
+        importlib.import_module(m)
+    return os.getpid()
+
+
+def _regions(executor, widths):
+    from benchmarks.bench_regions import random_relu_net
+    from symrel.models import Box
+    from symrel.regions import count_regions
+
+    res = count_regions(random_relu_net(3, list(widths)), Box([[-4, 4], [-4, 4]]), kind="activation",
+                        geometry="lp", executor=executor)
+    return res.count, f"{res.count} regions"
+
+
+def _mutation(executor, per_instance):
+    from symrel.mutation import run_campaign
+
+    tallies = run_campaign(per_instance=per_instance, executor=executor)
+    key = [(t.prover, t.mutants, t.refuted, t.open, t.equivalent_proved, t.defects) for t in tallies]
+    return key, f"{sum(t.mutants for t in tallies)} mutants"
+
+
+def _proofs(executor, statements):
+    from symrel.statements import default_dir, run_all
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "scripts"
+        folder.mkdir()
+        for p in sorted(default_dir().glob("*.py")):
+            if p.name.startswith("_") or statements is None or p.stem in statements:
+                shutil.copy(p, folder / p.name)
+        summaries, _ = run_all(folder, Path(tmp) / "out", ["md"], executor=executor, progress=False)
+    return [(s.statement.key, s.result, s.instances) for s in summaries], f"{len(summaries)} statements"
+
+
+WORKLOADS = {
+    "region count": (_regions, ("symrel.regions", "benchmarks.bench_regions")),
+    "mutation campaign": (_mutation, ("symrel.mutation", "symrel.prover", "symrel.regions", "symrel.softmax")),
+    "symrel proofs": (_proofs, ("symrel.statements", "symrel.report", "symrel.prover")),
+}
+
+
+def _load() -> float:
+    return round(os.getloadavg()[0], 2)
+
+
+def measure(name, arg, executors=EXECUTORS) -> list[dict]:
+    from symrel.cli.executors import open_executor
+    from symrel.parallel import map_ordered, worker_count
+
+    fn, modules = WORKLOADS[name]
+    rows, serial = [], None
+    for spec in executors:
+        load_before = _load()
+        t0 = time.perf_counter()
+        try:
+            with open_executor(spec) as executor:
+                if executor is not None:
+                    map_ordered(_warm, [modules] * 2 * worker_count(executor), executor)
+                startup = time.perf_counter() - t0
+                t = time.perf_counter()
+                key, what = fn(executor, arg)
+                seconds = time.perf_counter() - t
+        except Exception as err:  # an executor that cannot start here (no distributed) is reported
+            rows.append({"workload": name, "executor": spec, "error": f"{type(err).__name__}: {err}"})
+            continue
+        load_after = _load()
+        if serial is None:
+            serial = (key, seconds)
+        rows.append({
+            "workload": name, "size": what, "executor": spec, "startup_s": round(startup, 2), "seconds": seconds,
+            "speedup": serial[1] / seconds, "same_result_as_serial": key == serial[0],
+            "load_before": load_before, "load_after": load_after,
+            "loaded": "loaded" if max(load_before, load_after) > (os.cpu_count() or 1) else "",
+        })
+    return rows
+
+
+def run(full: bool = False) -> list[dict]:
+    rows = measure("region count", (32, 32) if full else (24, 24))
+    rows += measure("mutation campaign", 60 if full else 20)
+    rows += measure("symrel proofs", None if full else STATEMENTS)
+    return rows
+
+
+if __name__ == "__main__":  # pragma: no cover
+    for r in run(full="--full" in sys.argv):
+        print(r)

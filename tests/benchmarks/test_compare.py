@@ -1,0 +1,32 @@
+"""``python -m benchmarks --compare-commit``: rows matched by what they measure, a bad commit
+refused, the before-and-after part kept when the page is regenerated; load notes."""
+
+from benchmarks.__main__ import COMPARE_END, COMPARE_START, load_note, main, selected
+from benchmarks.compare import comparison_rows
+
+
+def test_rows_are_matched_by_their_text_columns():
+    before = {"rows": [{"benchmark": "a", "ground_types": "flint", "t_s": 2.0},
+                       {"benchmark": "a", "ground_types": "python", "t_s": 4.0}]}
+    after = {"rows": [{"benchmark": "a", "ground_types": "python", "t_s": 1.0},
+                      {"benchmark": "a", "ground_types": "flint", "t_s": 3.0}]}
+    got = {r["row"]: r["after_over_before"] for r in comparison_rows("bench_a", before, after)}
+    assert got == {"a, flint": 1.5, "a, python": 0.25}
+
+
+def test_a_bad_commit_exits_2(tmp_path, capsys):
+    assert main(["--compare-commit", "no-such-commit-xyz", "--only", "eval", "--out", str(tmp_path / "b.md")]) == 2
+    assert "not a commit" in capsys.readouterr().err and not (tmp_path / "b.md").exists()
+
+
+def test_the_before_and_after_part_survives_a_regeneration(tmp_path):
+    out = tmp_path / "b.md"
+    out.write_text(f"# Benchmarks\n\nold\n\n{COMPARE_START}\n## Before and after: x\n{COMPARE_END}\n")
+    assert main(["--only", "none-such", "--out", str(out)]) == 0
+    text = out.read_text()
+    assert "old" not in text and "## Before and after: x" in text and "cores used" in text
+
+
+def test_load_notes_and_section_names():
+    assert load_note(3.0, 1.0, 2).startswith("**loaded**") and "loaded" not in load_note(1.0, 2.0, 2)
+    assert selected("scale-out,eval") == ["bench_eval", "bench_scale_out"]
