@@ -21,7 +21,7 @@ import networkx as nx
 LAYERS: list[tuple[str, ...]] = [
     ("errors", "_version"),
     ("budget",),  # time and cell budgets of long decisions: errors only
-    ("parallel",),  # map_ordered over any executor: stdlib and errors only
+    ("parallel", "progress"),  # map_ordered over any executor; progress lines (tqdm optional): stdlib and errors only
     ("exact",),
     ("models",),
     ("fileformat",),

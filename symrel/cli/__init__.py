@@ -32,17 +32,25 @@ def build_parser() -> argparse.ArgumentParser:
     from .._version import __version__
 
     parser.add_argument("--version", action="version", version=f"symrel {__version__}")
-    parser.add_argument("--max-digits", type=int, default=None, metavar="N",
-                        help="refuse numbers with more than N digits in a numerator or denominator (default 10000)")
-    parser.add_argument("--max-exponent", type=int, default=None, metavar="N",
-                        help="refuse decimal exponents beyond N in absolute value (default 10000)")
+    _add_global_options(parser, default=None)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for info in sorted(pkgutil.iter_modules(_commands.__path__), key=lambda m: m.name):
         if info.name.startswith("_"):
             continue
         module = importlib.import_module(f"{_commands.__name__}.{info.name}")
         module.register(sub)
+    for command in sub.choices.values():  # the global options also after the subcommand
+        _add_global_options(command, default=argparse.SUPPRESS)
     return parser
+
+
+def _add_global_options(parser, default) -> None:
+    """``--max-digits`` and ``--max-exponent``; on a subcommand their default is
+    SUPPRESS, so a value given before the subcommand is kept."""
+    parser.add_argument("--max-digits", type=int, default=default, metavar="N",
+                        help="refuse numbers with more than N digits in a numerator or denominator (default 10000)")
+    parser.add_argument("--max-exponent", type=int, default=default, metavar="N",
+                        help="refuse decimal exponents beyond N in absolute value (default 10000)")
 
 
 def _fix_negative_values(argv: list[str]) -> list[str]:

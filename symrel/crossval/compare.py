@@ -8,9 +8,10 @@ a float is a dyadic rational), the largest error in ULPs of the exact value
 NaN/Inf counts, and argmax flips of the outputs (the float argmax outside the
 exact argmax set). The float error includes the rounding of the weights to the
 dtype, which is reported separately and exactly. ULPs are those of the exact
-value's binade, so an exact 0 (an inactive ReLU) counts in units of the smallest
-subnormal: a hidden unit that is 0 exactly but slightly positive in floats shows
-a huge ULP error and a tiny absolute one.
+value's binade and are taken over the nonzero exact values only: an exact 0 (an
+inactive ReLU) has no meaningful unit in the last place (the smallest subnormal
+would turn a tiny absolute error into 1e39 ULPs); its error counts in the
+absolute column.
 
 Softmax Transformers have no exact value: their reference is mpmath at
 ``reference_dps`` digits, and the report says so.
@@ -49,10 +50,12 @@ class ErrorStat:
     worst_ulp: int | None = None
     nonfinite: int = 0
 
-    def update(self, err: Rational, ulps: Rational, index: int):
+    def update(self, err: Rational, ulps: Rational | None, index: int):
+        """Record one error; ``ulps`` is None where the exact value is 0 (no ULP
+        of 0 is meaningful: the subnormal unit would count it 1e39 times over)."""
         if self.worst_abs is None or err > self.max_abs_error:
             self.max_abs_error, self.worst_abs = err, index
-        if self.worst_ulp is None or ulps > self.max_ulp_error:
+        if ulps is not None and (self.worst_ulp is None or ulps > self.max_ulp_error):
             self.max_ulp_error, self.worst_ulp = ulps, index
 
 
@@ -273,7 +276,7 @@ def _compare(report: CrossvalReport, exact, float_trace, fmt: FloatFormat):
                                                  "input": _fmt_point(pts[j]), "source": report.points.sources[j]})
                     continue
                 err = abs(exact_from_float(f) - y)
-                ulps = err / ulp(y, fmt) if err else err
+                ulps = None if y == 0 else (err / ulp(y, fmt) if err else err)  # ULPs over nonzero values
                 stat.update(err, ulps, j)
                 if last:
                     outs[i].update(err, ulps, j)

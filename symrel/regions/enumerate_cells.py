@@ -14,7 +14,6 @@ certificate needs (:mod:`.cell_json`).
 
 from __future__ import annotations
 
-import sys
 import time
 
 from ..errors import InputError, UndecidedError
@@ -90,8 +89,6 @@ def enumerate_cells(
     else:
         done = run_parallel(search, root, models, domain, mode, executor, max_cells, record_empty, by_polygon)
     search.tick(force=True)
-    if progress:
-        print(file=sys.stderr)
     stats = dict(search.stats)
     stats["cells"] = len(search.cells)
     stats["seconds"] = time.perf_counter() - t0

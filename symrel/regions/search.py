@@ -27,7 +27,6 @@ True
 
 from __future__ import annotations
 
-import sys
 import time
 from dataclasses import dataclass, field
 
@@ -174,14 +173,17 @@ class CellSearch:
         return True
 
     def tick(self, force=False):
-        """Progress on stderr (at most twice a second)."""
+        """Progress on standard error (:class:`symrel.progress.Progress`: tqdm on a
+        terminal, whole lines otherwise); ``force`` ends it with the last count."""
         if not self.progress:
             return
-        now = time.perf_counter()
-        if force or now - self._last > 0.5:
-            self._last = now
-            rate = len(self.cells) / max(now - self._t0, 1e-9)
-            print(f"\rcells: {len(self.cells)}  LPs: {self.stats['lps']}  ({rate:.0f} cells/s)", end="", file=sys.stderr, flush=True)
+        if getattr(self, "_bar", None) is None:
+            from ..progress import Progress
+
+            self._bar = Progress("cells", unit="cell")
+        self._bar.update(len(self.cells) - self._bar.count, lps=self.stats["lps"])
+        if force:
+            self._bar.close()
 
 
 _ = Q

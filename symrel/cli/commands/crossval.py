@@ -19,6 +19,8 @@ def register(sub):
     p.add_argument("--onnx-file", help="run this ONNX file as it is in onnxruntime (e.g. the file MODEL.json was "
                                        "imported from) instead of exporting MODEL.json")
     p.add_argument("--report", help="write a Markdown report here")
+    p.add_argument("--fail-on-flip", action="store_true",
+                   help="exit 1 when the float argmax differs from the exact one at some point")
     p.add_argument("--exact-floats", action="store_true", help="read JSON floats in the model as their exact binary values")
     add_executor_option(p, "the exact evaluations")
     add_json_flag(p)
@@ -62,7 +64,7 @@ def run(args) -> int:
         print(f"{len(rep.points.points)} points ({rep.backend}, {rep.dtype}); reference: {rep.reference}")
         if rep.weight_rounding is not None:
             print(f"weights rounded to {rep.dtype}: max weight error {fmt(rep.weight_rounding.max_error)}")
-        print(f"max ULP error: {fmt(rep.max_ulp_error)} (~{float(rep.max_ulp_error):.4g})")
+        print(f"max ULP error (over nonzero exact values): {fmt(rep.max_ulp_error)} (~{float(rep.max_ulp_error):.4g})")
         if rep.worst_input is not None:
             print("worst input: " + ",".join(fmt(v) for v in rep.worst_input))
         print(f"argmax flips: {len(rep.flips)}; NaN/Inf: {out.nonfinite}")
@@ -76,4 +78,8 @@ def run(args) -> int:
                   f"violations {len(rep.error_bound['violations'])}")
         print(f"max abs error (~{float(rep.max_abs_error):.4g}):")
         print(fmt(rep.max_abs_error))
+    if args.fail_on_flip and rep.flips:
+        if not args.json:
+            warn(f"failing: {len(rep.flips)} argmax flips (--fail-on-flip)")
+        return 1
     return 0 if rep.ok else 1

@@ -1,4 +1,5 @@
-"""``symrel export M.json --to onnx|torch -o OUT [--dtype float32]``."""
+"""``symrel export M.json [--to onnx|torch] -o OUT [--dtype float32]``: the format
+follows ``-o`` (``.onnx``; ``.pt``/``.pth`` for PyTorch) unless ``--to`` says it."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from ..common import add_json_flag, fmt, print_json
 def register(sub):
     p = sub.add_parser("export", help="export a symrel model to ONNX or PyTorch, weights rounded to a float dtype")
     p.add_argument("model", help="model file (relu, maxout, cpwl1d, transformer)")
-    p.add_argument("--to", required=True, choices=("onnx", "torch"))
+    p.add_argument("--to", choices=("onnx", "torch"), help="the format (default: from the extension of -o)")
     p.add_argument("-o", "--output", required=True)
     p.add_argument("--dtype", default="float32", choices=("float64", "float32", "float16", "bfloat16"))
     p.add_argument("--exact-floats", action="store_true")
@@ -19,6 +20,16 @@ def register(sub):
 def run(args) -> int:
     from ...fileformat import load_model
 
+    import os
+
+    from ...errors import InputError
+
+    if args.to is None:
+        ext = os.path.splitext(args.output)[1].lower()
+        args.to = {".onnx": "onnx", ".pt": "torch", ".pth": "torch"}.get(ext)
+        if args.to is None:
+            raise InputError(f"expected an output ending in .onnx, .pt or .pth, or --to onnx|torch, got "
+                             f"{args.output!r}", path="-o")
     model = load_model(args.model, exact_floats=args.exact_floats)
     if args.to == "onnx":
         from ...interop.onnx_export import save_onnx
