@@ -30,14 +30,10 @@ from dataclasses import dataclass, field, replace
 
 from ..exact import Q, from_rationals, identity, zeros
 from ..models import Attention, AttentionHead, Block, Embedding, FeedForward, Readout, Transformer
+from .onnx_graph import Constant, GraphTracer, exact_identity, exact_zeros
 
 
-# -- what a tensor can be ----------------------------------------------------------------------
-@dataclass
-class _Const:
-    a: object
-
-
+# -- what a tensor can be (besides a Constant) ---------------------------------------------------
 @dataclass
 class _XLin:  # A x + c, per-sample shape `feat`; A: feat + (d,)
     A: object
@@ -114,26 +110,22 @@ class _TokenCol:
 
 
 def import_transformer(graph):
-    """``(Transformer, notes)`` from a parsed graph (:class:`symrel.interop.onnx_import._Graph`)."""
-    return _AttentionTracer(graph).run()
+    """``(Transformer, notes)`` from a parsed graph (:class:`symrel.interop.onnx_graph.OnnxGraph`)."""
+    return AttentionTracer(graph).run()
 
 
-class _AttentionTracer:
+class AttentionTracer(GraphTracer):
+    """A tensor is what it is in a residual Transformer (the module docstring)."""
+
+    graph_kind = "an attention graph"
+
     def __init__(self, graph):
-        import numpy as np
-
-        self.np, self.g = np, graph
+        super().__init__(graph)
         if len(graph.input_feat) != 1:
             raise graph.error(graph.nodes[0], f"expected an input of shape (N, d), got (N, {graph.input_feat})")
         self.d = graph.input_feat[0]
-        self.vals = {k: _Const(v) for k, v in graph.consts.items()}
-        eye = np.empty((self.d, self.d), dtype=object)
-        eye[...] = Q(0)
-        for i in range(self.d):
-            eye[i, i] = Q(1)
-        zero = np.empty((self.d,), dtype=object)
-        zero[...] = Q(0)
-        self.vals[graph.input.name] = _XLin(eye, zero, (self.d,))
+        np = self.np
+        self.values[graph.input.name] = _XLin(exact_identity(np, self.d), exact_zeros(np, (self.d,)), (self.d,))
         self.embedding = None
         self.states = []  # for each state: (block index it ends, "attention"/"feedforward"/"embedding")
         self.blocks: list[list] = []  # [attention or None, feedforward or None]
@@ -148,14 +140,7 @@ class _AttentionTracer:
             self.layout = None
 
     def run(self):
-        for node in self.g.nodes:
-            if node.op_type == "Constant":
-                continue
-            fn = getattr(self, f"op_{node.op_type}", None)
-            if fn is None:
-                raise self.g.error(node, "operation not supported in an attention graph")
-            self.vals[node.output[0]] = fn(node)
-        out = self.vals[self.g.output]
+        out = self.trace()
         if isinstance(out, _State):
             raise self.g.error(self.g.nodes[-1], "expected a read-out of one token, got the whole state")
         if not isinstance(out, _TokenCol) or out.token is None:
@@ -163,37 +148,20 @@ class _AttentionTracer:
         return self._build(out)
 
     # -- helpers
-    def get(self, node, i):
-        return self.vals[node.input[i]]
-
-    def const(self, node, i):
-        v = self.get(node, i)
-        if not isinstance(v, _Const):
-            raise self.g.error(node, f"expected input {i} to be a constant")
-        return v.a
-
-    def fail(self, node, what):
-        raise self.g.error(node, f"expected {what}")
-
     def _is_zero(self, a):
         return a is None or not any(v for v in self.np.asarray(a).reshape(-1))
 
     # -- operations
-    def op_Identity(self, node):
-        return self.get(node, 0)
-
     def op_MatMul(self, node):
         a, b = self.get(node, 0), self.get(node, 1)
         np = self.np
-        if isinstance(a, _XLin) and isinstance(b, _Const):
+        if isinstance(a, _XLin) and isinstance(b, Constant):
             M = b.a
             return _XLin(np.matmul(M.T, a.A), np.matmul(a.c, M), a.feat[:-1] + (M.shape[1],))
-        if isinstance(a, _State) and isinstance(b, _Const):
+        if isinstance(a, _State) and isinstance(b, Constant):
             M = b.a
-            zero = np.empty((M.shape[1],), dtype=object)
-            zero[...] = Q(0)
-            return _Tok(a.index, np.ascontiguousarray(M.T), zero)
-        if isinstance(a, _Tok) and not a.transposed and isinstance(b, _Const):
+            return _Tok(a.index, np.ascontiguousarray(M.T), exact_zeros(np, (M.shape[1],)))
+        if isinstance(a, _Tok) and not a.transposed and isinstance(b, Constant):
             M = b.a
             return _Tok(a.state, np.matmul(M.T, a.W), np.matmul(a.b, M))
         if isinstance(a, _Tok) and isinstance(b, _Tok) and b.transposed and not a.transposed:
@@ -204,19 +172,17 @@ class _AttentionTracer:
             if b.state != a.state or not self._is_zero(b.b):
                 self.fail(node, "attention weights times a bias-free value map of the same state")
             return _Mix(a, b.W)
-        if isinstance(a, _Mix) and isinstance(b, _Const):
+        if isinstance(a, _Mix) and isinstance(b, Constant):
             w = a.weights
             return _Heads(w.state, w.rule, w.scale, [(w.WQ, w.WK, a.WV, np.ascontiguousarray(b.a.T))])
-        if isinstance(a, _Hidden) and isinstance(b, _Const):
-            zero = np.empty((b.a.shape[1],), dtype=object)
-            zero[...] = Q(0)
-            return _FF(a.state, a.W1, a.b1, np.ascontiguousarray(b.a.T), zero)
-        if isinstance(a, _TokenCol) and a.token is None and isinstance(b, _Const):
+        if isinstance(a, _Hidden) and isinstance(b, Constant):
+            return _FF(a.state, a.W1, a.b1, np.ascontiguousarray(b.a.T), exact_zeros(np, (b.a.shape[1],)))
+        if isinstance(a, _TokenCol) and a.token is None and isinstance(b, Constant):
             e = [v for v in b.a.reshape(-1)]
             if b.a.ndim != 2 or b.a.shape[1] != 1 or sorted(e) != [Q(0)] * (len(e) - 1) + [Q(1)]:
                 self.fail(node, "a unit vector (T x 1) choosing the read-out token")
             return _TokenCol(a.state, e.index(Q(1)))
-        if isinstance(a, _TokenCol) and a.token is not None and isinstance(b, _Const):
+        if isinstance(a, _TokenCol) and a.token is not None and isinstance(b, Constant):
             M = b.a
             W = M.T if a.W is None else np.matmul(M.T, a.W)
             bb = np.matmul(a.b, M) if a.b is not None else None
@@ -225,15 +191,15 @@ class _AttentionTracer:
 
     def op_Add(self, node):
         a, b = self.get(node, 0), self.get(node, 1)
-        if isinstance(a, _Const) and not isinstance(b, _Const):
+        if isinstance(a, Constant) and not isinstance(b, Constant):
             a, b = b, a
-        if isinstance(a, _XLin) and isinstance(b, _Const):
+        if isinstance(a, _XLin) and isinstance(b, Constant):
             return self._embedding(node, a, b.a)
-        if isinstance(a, _Tok) and isinstance(b, _Const):
+        if isinstance(a, _Tok) and isinstance(b, Constant):
             return replace(a, b=a.b + b.a.reshape(-1))
-        if isinstance(a, _FF) and isinstance(b, _Const):
+        if isinstance(a, _FF) and isinstance(b, Constant):
             return replace(a, b2=a.b2 + b.a.reshape(-1))
-        if isinstance(a, _TokenCol) and a.token is not None and isinstance(b, _Const):
+        if isinstance(a, _TokenCol) and a.token is not None and isinstance(b, Constant):
             W = a.W
             if W is None:
                 raise self.g.error(node, "expected a read-out matrix before its bias")
@@ -279,9 +245,9 @@ class _AttentionTracer:
 
     def op_Mul(self, node):
         a, b = self.get(node, 0), self.get(node, 1)
-        if isinstance(a, _Const):
+        if isinstance(a, Constant):
             a, b = b, a
-        if isinstance(a, _Scores) and isinstance(b, _Const) and b.a.size == 1:
+        if isinstance(a, _Scores) and isinstance(b, Constant) and b.a.size == 1:
             lam = b.a.reshape(-1)[0]
             if lam <= 0:
                 self.fail(node, "a positive scale lambda")

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from ..errors import InputError
 from ..exact import Q, from_rationals
 from ..models import DenseLayer, MaxoutLayer, MaxoutNet, MaxoutUnit, ReLUNet
-from .extras import require
+from .onnx_graph import Constant, GraphTracer, OnnxGraph, exact_identity, exact_zeros, load_onnx_proto
 
 
 @dataclass
@@ -52,13 +52,6 @@ class ImportedModel:
 
 
 # -- tensors --------------------------------------------------------------------------------------
-class _Const:
-    """A constant tensor: a numpy object array of exact rationals."""
-
-    def __init__(self, a):
-        self.a = a
-
-
 class _Lin:
     """``A h + c`` per sample: ``A`` has shape ``feat + (n_base,)`` (``None``:
     the identity, feat flat), ``c`` has shape ``feat``; ``base`` numbers the
@@ -70,127 +63,40 @@ class _Lin:
     def coef(self, np):
         if self.A is None:
             n = self.c.size
-            eye = np.empty((n, n), dtype=object)
-            eye[...] = Q(0)
-            for i in range(n):
-                eye[i, i] = Q(1)
-            return eye.reshape(self.feat + (n,))
+            return exact_identity(np, n).reshape(self.feat + (n,))
         return self.A
-
-
-def _zeros(np, shape):
-    a = np.empty(shape, dtype=object)
-    a[...] = Q(0)
-    return a
-
-
-def tensor_to_exact(tensor, path):
-    """An ONNX ``TensorProto`` as a numpy object array of exact rationals, and its type name."""
-    np = require("numpy", "onnx")
-    from onnx import numpy_helper
-
-    from .floats import exact_flat
-
-    arr = numpy_helper.to_array(tensor)
-    out = np.empty(arr.size, dtype=object)
-    out[:] = exact_flat(arr, path=path)
-    return out.reshape(arr.shape), str(arr.dtype)
-
-
-class _Graph:
-    """The parsed graph: constants, the real input, nodes in order."""
-
-    def __init__(self, proto, path):
-        self.path = path
-        self.onnx = require("onnx", "onnx")
-        g = proto.graph
-        self.consts: dict = {}
-        self.types: set = set()
-        for t in g.initializer:
-            a, ty = tensor_to_exact(t, f"initializer {t.name}")
-            self.consts[t.name] = a
-            if ty.startswith(("float", "bfloat")):
-                self.types.add(ty)
-        self.nodes = list(g.node)
-        for n in self.nodes:
-            if n.op_type == "Constant":
-                val = [a for a in n.attribute if a.name == "value"]
-                if not val:
-                    raise self.error(n, "only Constant nodes with a tensor 'value' are supported")
-                a, ty = tensor_to_exact(val[0].t, f"node {n.name or n.output[0]}")
-                self.consts[n.output[0]] = a
-        inputs = [i for i in g.input if i.name not in self.consts]
-        if len(inputs) != 1:
-            raise InputError(f"expected one graph input, got {len(inputs)}", file=path)
-        self.input = inputs[0]
-        dims = [d.dim_value if d.HasField("dim_value") else None for d in self.input.type.tensor_type.shape.dim]
-        if len(dims) < 2 or any(d is None for d in dims[1:]):
-            raise InputError(f"expected an input of shape (batch, features...), got {dims}", path=self.input.name, file=path)
-        self.input_feat = tuple(dims[1:])
-        if len(g.output) != 1:
-            raise InputError(f"expected one graph output, got {len(g.output)}", file=path)
-        self.output = g.output[0].name
-        self.metadata = {p.key: p.value for p in proto.metadata_props}
-
-    def error(self, node, message) -> InputError:
-        return InputError(message, path=f"node {node.name or node.output[0]} ({node.op_type})", file=self.path)
-
-    def attrs(self, node) -> dict:
-        return {a.name: self.onnx.helper.get_attribute_value(a) for a in node.attribute}
-
-
-def load_onnx_proto(path):
-    onnx = require("onnx", "onnx")
-    try:
-        return onnx.load(str(path))
-    except Exception as err:
-        raise InputError(f"cannot read the ONNX file: {str(err).splitlines()[0]}", file=str(path)) from None
 
 
 def read_onnx(path) -> ImportedModel:
     """Import an ONNX file exactly (see the module docstring)."""
     proto = load_onnx_proto(path)
-    graph = _Graph(proto, str(path))
+    graph = OnnxGraph(proto, str(path))
     if any(n.op_type in ("Softmax", "Hardmax") for n in graph.nodes):
         from .onnx_attention import import_transformer
 
         model, notes = import_transformer(graph)
     else:
-        model, notes = _MLPTracer(graph).run()
+        model, notes = MLPTracer(graph).run()
     types = sorted(graph.types)
     return ImportedModel(model, str(path), "onnx", types, notes)
 
 
 # -- MLP / maxout tracing -------------------------------------------------------------------------
-class _MLPTracer:
-    def __init__(self, graph: _Graph):
-        self.g = graph
-        self.np = require("numpy", "onnx")
+class MLPTracer(GraphTracer):
+    """A tensor is ``A h + c`` (:class:`_Lin`) of the output h of the last nonlinearity,
+    or a constant; ``Relu``, ``Max`` and ``ReduceMax`` close a layer."""
+
+    graph_kind = "an MLP/maxout graph"
+
+    def __init__(self, graph: OnnxGraph):
+        super().__init__(graph)
         self.layers: list = []  # ("relu", A, c) or ("max", [(W, b) per unit])
         self.base_size = [int(self.np.prod(graph.input_feat))]  # flat size of each layer's output h
-        self.vals: dict = {graph.input.name: _Lin(0, None, _zeros(self.np, graph.input_feat), graph.input_feat)}
-        for k, v in graph.consts.items():
-            self.vals[k] = _Const(v)
+        self.values[graph.input.name] = _Lin(0, None, exact_zeros(self.np, graph.input_feat), graph.input_feat)
         self.notes: list[str] = []
 
-    def get(self, node, i):
-        name = node.input[i] if i < len(node.input) else ""
-        if not name:
-            return None
-        if name not in self.vals:
-            raise self.g.error(node, f"input {name!r} is not computed before this node")
-        return self.vals[name]
-
     def run(self):
-        for node in self.g.nodes:
-            if node.op_type == "Constant":
-                continue
-            handler = getattr(self, f"op_{node.op_type}", None)
-            if handler is None:
-                raise self.g.error(node, "operation not supported in an MLP/maxout graph (supported: Gemm, MatMul, "
-                                         "Add, Sub, Mul, Relu, Max, ReduceMax, Transpose, Reshape, Flatten, Identity)")
-            self.vals[node.output[0]] = handler(node)
-        out = self.vals.get(self.g.output)
+        out = self.trace()
         if not isinstance(out, _Lin):
             raise InputError("expected the graph output to depend on the input", path=self.g.output, file=self.g.path)
         return self._build(out), self.notes
@@ -201,12 +107,6 @@ class _MLPTracer:
         if not isinstance(v, _Lin):
             raise self.g.error(node, f"expected input {i} to depend on the network input")
         return v
-
-    def const(self, node, i):
-        v = self.get(node, i)
-        if not isinstance(v, _Const):
-            raise self.g.error(node, f"expected input {i} to be a constant (initializer)")
-        return v.a
 
     def per_sample(self, node, a, rank):
         """A constant broadcast against a tensor with ``rank`` per-sample axes:
@@ -243,7 +143,7 @@ class _MLPTracer:
     def new_base(self, feat) -> _Lin:
         n = int(self.np.prod(feat)) if feat else 1
         self.base_size.append(n)
-        return _Lin(len(self.base_size) - 1, None, _zeros(self.np, feat), feat)
+        return _Lin(len(self.base_size) - 1, None, exact_zeros(self.np, feat), feat)
 
     def flat(self, x: _Lin):
         n = self.base_size[x.base]
@@ -251,39 +151,36 @@ class _MLPTracer:
         return x.coef(self.np).reshape(size, n), x.c.reshape(size)
 
     # -- linear operations
-    def op_Identity(self, node):
-        return self.get(node, 0)
-
-    op_Dropout = op_Identity
+    op_Dropout = GraphTracer.op_Identity
 
     def op_MatMul(self, node):
         return self.matmul(node, self.lin(node, 0), self.const(node, 1))
 
     def op_Add(self, node):
         a, b = self.get(node, 0), self.get(node, 1)
-        if isinstance(a, _Const) and isinstance(b, _Lin):
+        if isinstance(a, Constant) and isinstance(b, _Lin):
             a, b = b, a
-        if isinstance(a, _Lin) and isinstance(b, _Const):
+        if isinstance(a, _Lin) and isinstance(b, Constant):
             return self.add_const(node, a, b.a)
         if isinstance(a, _Lin) and isinstance(b, _Lin) and a.base == b.base and a.feat == b.feat:
             return _Lin(a.base, a.coef(self.np) + b.coef(self.np), a.c + b.c, a.feat)
-        if isinstance(a, _Const) and isinstance(b, _Const):
-            return _Const(a.a + b.a)
+        if isinstance(a, Constant) and isinstance(b, Constant):
+            return Constant(a.a + b.a)
         raise self.g.error(node, "expected an addition of a constant, or of two tensors affine in the same layer")
 
     def op_Sub(self, node):
         a, b = self.get(node, 0), self.get(node, 1)
-        if isinstance(a, _Lin) and isinstance(b, _Const):
+        if isinstance(a, _Lin) and isinstance(b, Constant):
             return self.add_const(node, a, b.a, sign=-1)
-        if isinstance(a, _Const) and isinstance(b, _Const):
-            return _Const(a.a - b.a)
+        if isinstance(a, Constant) and isinstance(b, Constant):
+            return Constant(a.a - b.a)
         raise self.g.error(node, "expected a tensor minus a constant")
 
     def op_Mul(self, node):
         a, b = self.get(node, 0), self.get(node, 1)
-        if isinstance(a, _Const) and isinstance(b, _Lin):
+        if isinstance(a, Constant) and isinstance(b, _Lin):
             a, b = b, a
-        if not (isinstance(a, _Lin) and isinstance(b, _Const)):
+        if not (isinstance(a, _Lin) and isinstance(b, Constant)):
             raise self.g.error(node, "expected a tensor times a constant")
         s = self.per_sample(node, b.a, len(a.feat))
         c = a.c * s
@@ -366,7 +263,7 @@ class _MLPTracer:
                 A = np.broadcast_to(a.coef(np), shape + (n,)).reshape(-1, n)
                 c = np.broadcast_to(a.c, shape).reshape(-1)
             else:
-                A = _zeros(np, (int(np.prod(shape)) if shape else 1, n))
+                A = exact_zeros(np, (int(np.prod(shape)) if shape else 1, n))
                 c = np.broadcast_to(self.per_sample(node, a.a, len(shape)), shape).reshape(-1)
             pieces.append((A, c))
         units = [([P[0][u] for P in pieces], [P[1][u] for P in pieces]) for u in range(int(np.prod(shape)) if shape else 1)]
