@@ -46,19 +46,19 @@ ZERO = Q(0)
 
 
 # -- affine forms as (const, {var: coeff}) --------------------------------------------------
-def _form(obj):
+def _read_form(obj):
     const, items = obj
     return rational(const), {int(v): rational(a) for v, a in items if rational(a) != 0}
 
 
-def _key(f):
+def _form_key(f):
     """A hashable key of a form, its numbers as (numerator, denominator) pairs: equal forms,
     equal keys (hashing pairs of ints is much cheaper than hashing rationals)."""
     c = f[0]
     return (c.numerator, c.denominator), tuple(sorted((v, (a.numerator, a.denominator)) for v, a in f[1].items()))
 
 
-def _lin(pairs, const=ZERO):
+def _linear_combination(pairs, const=ZERO):
     acc = {}
     for a, (c, co) in pairs:
         if a == 0:
@@ -78,10 +78,10 @@ def _var(v):
 
 
 ZERO_F = (ZERO, {})
-_ZERO_KEY = _key(ZERO_F)
+_ZERO_KEY = _form_key(ZERO_F)
 
 
-class _Replay:
+class _ProofReplay:
     """The variables of the proof (ranges, nodes) and the step cursor."""
 
     def __init__(self, steps, box):
@@ -142,12 +142,12 @@ class _Replay:
             nid = nd["id"]
             if nid != len(self.ranges):
                 self.fail(f"node id {nid}: expected the next id {len(self.ranges)}")
-            terms = [_form(t) for t in nd["terms"]]
+            terms = [_read_form(t) for t in nd["terms"]]
             if "scores" in nd:       # a select node: values averaged over the argmax set of scores
-                scores = [_form(t) for t in nd["scores"]]
+                scores = [_read_form(t) for t in nd["scores"]]
                 if len(scores) != len(terms) or not terms:
                     self.fail(f"node y{nid}: a select node needs one value per score")
-                key = ("select", tuple(_key(t) for t in scores), tuple(_key(t) for t in terms))
+                key = ("select", tuple(_form_key(t) for t in scores), tuple(_form_key(t) for t in terms))
                 if key in self.node_of:
                     self.fail(f"node y{nid}: an existing node declared again")
                 for t in scores:
@@ -162,7 +162,7 @@ class _Replay:
                 continue
             if len(terms) < 2:
                 self.fail(f"node y{nid}: a max node needs two terms or more")
-            keys = tuple(sorted(_key(t) for t in terms))
+            keys = tuple(sorted(_form_key(t) for t in terms))
             if len(set(keys)) != len(keys) or keys in self.node_of:
                 self.fail(f"node y{nid}: repeated terms or an existing node declared again")
             rs = [self.bounds(t) for t in terms]
@@ -176,16 +176,16 @@ class _Replay:
 
     def max_of(self, raw, facts):
         """Check a max in normal form against the recorded facts; returns the result form."""
-        raw_keys = {_key(t): t for t in raw}
-        result = _form(facts["result"])
-        dropped = [(_form(d[0]), int(d[1]), rational(d[2])) for d in facts["dropped"]]
-        dropped_keys = {_key(d) for d, _, _ in dropped}
+        raw_keys = {_form_key(t): t for t in raw}
+        result = _read_form(facts["result"])
+        dropped = [(_read_form(d[0]), int(d[1]), rational(d[2])) for d in facts["dropped"]]
+        dropped_keys = {_form_key(d) for d, _, _ in dropped}
         kept_keys = set(raw_keys) - dropped_keys
         if len(dropped_keys) != len(dropped) or not dropped_keys <= set(raw_keys):
             self.fail("a dropped term is not among the terms of the max (or is repeated)")
         if len(kept_keys) == 1:
             kept = [raw_keys[next(iter(kept_keys))]]
-            if _key(result) != _key(kept[0]):
+            if _form_key(result) != _form_key(kept[0]):
                 self.fail("the max of a single kept term is not that term")
         else:
             (v, a), = result[1].items() if len(result[1]) == 1 and result[0] == 0 else ((None, None),)
@@ -197,7 +197,7 @@ class _Replay:
         for d, i, bound in dropped:
             if not 0 <= i < len(kept):
                 self.fail("a dominating term index is out of range")
-            lows = [self.bounds(_lin([(Q(1), k), (Q(-1), d)]))[0] for k in kept[: i + 1]]
+            lows = [self.bounds(_linear_combination([(Q(1), k), (Q(-1), d)]))[0] for k in kept[: i + 1]]
             if lows[i] != bound or lows[i] < 0:
                 self.fail(f"dominance bound {bound} differs from the exact lower bound {lows[i]} (or is negative)")
             if any(lo >= 0 for lo in lows[:i]):
@@ -223,12 +223,12 @@ class _Replay:
 
     def compare(self, got, recorded, what):
         self.where = ".certificate.outputs"
-        if len(got) != len(recorded) or any(_key(g) != _key(_form(r)) for g, r in zip(got, recorded)):
+        if len(got) != len(recorded) or any(_form_key(g) != _form_key(_read_form(r)) for g, r in zip(got, recorded)):
             self.fail(f"{what} differ from the recomputed forms")
 
 
 def _affine(W, b, cur):
-    return [_lin([(a, f) for a, f in zip(row, cur) if a != 0], c) for row, c in zip(rows(W), flat(b))]
+    return [_linear_combination([(a, f) for a, f in zip(row, cur) if a != 0], c) for row, c in zip(rows(W), flat(b))]
 
 
 # -- the models ---------------------------------------------------------------------------
@@ -429,7 +429,7 @@ def _part_rows(f, o, k, pieces, path):
 def _state_of(state):
     out = {}
     for r in range(len(state[0])):
-        col = tuple(_key(state[t][r]) for t in range(len(state)))
+        col = tuple(_form_key(state[t][r]) for t in range(len(state)))
         if any(k != _ZERO_KEY for k in col):
             out[r] = col
     return out
@@ -443,9 +443,9 @@ def _recorded_state(obj, T):
         if isinstance(entry[0], list):
             if len(entry) != T:
                 raise CertificateError(f"state row {r}: expected {T} token forms")
-            out[int(r)] = tuple(_key(_form(e)) for e in entry)
+            out[int(r)] = tuple(_form_key(_read_form(e)) for e in entry)
         else:
-            out[int(r)] = (_key(_form(entry)),) * T
+            out[int(r)] = (_form_key(_read_form(entry)),) * T
     return out
 
 
@@ -457,7 +457,7 @@ def _mat_apply(M, col, bias=None):
     """``M col (+ bias)`` for a matrix given dense or as :func:`_sparse` rows."""
     sp = M if isinstance(M, list) else _sparse(M)
     b = flat(bias) if bias is not None else [ZERO] * len(sp)
-    return [_lin([(a, col[j]) for j, a in row], c) for row, c in zip(sp, b)]
+    return [_linear_combination([(a, col[j]) for j, a in row], c) for row, c in zip(sp, b)]
 
 
 def _attention(att, state, recs_all, R):
@@ -478,9 +478,9 @@ def _attention(att, state, recs_all, R):
         for t, rec in enumerate(recs):
             R.where = f".certificate.heads[{hi}][{t}]"
             if const_q:
-                scores = [_lin([(q[0], k) for q, k in zip(qs[t], ks[s])]) for s in range(T)]
+                scores = [_linear_combination([(q[0], k) for q, k in zip(qs[t], ks[s])]) for s in range(T)]
             elif const_k:
-                scores = [_lin([(k[0], q) for q, k in zip(qs[t], ks[s])]) for s in range(T)]
+                scores = [_linear_combination([(k[0], q) for q, k in zip(qs[t], ks[s])]) for s in range(T)]
             else:   # a one-dimensional query of fixed sign: the argmax of q k_s is that of sign * k_s
                 sign, bound = rec["query_sign"][0], rational(rec["query_sign"][1])
                 lo, hi = R.bounds(qs[t][0])
@@ -492,32 +492,32 @@ def _attention(att, state, recs_all, R):
                 if len(alphas) != len(vs[0]) or len(betas) != len(vs[0]):
                     R.fail("one alpha and one beta per value coordinate expected")
                 for r, (al, be) in enumerate(zip(alphas, betas)):
-                    if any(_key(vs[s][r]) != _key(_lin([(al, scores[s])], be)) for s in range(T)):
+                    if any(_form_key(vs[s][r]) != _form_key(_linear_combination([(al, scores[s])], be)) for s in range(T)):
                         R.fail(f"value coordinate {r} is not {al} * score + {be} on every token")
                 m = R.max_of(scores, rec["max"])
-                out = [_lin([(al, m)], be) for al, be in zip(alphas, betas)]
+                out = [_linear_combination([(al, m)], be) for al, be in zip(alphas, betas)]
             elif rec["rule"] == "argmax-set":
                 win = [int(s) for s in rec["winners"]]
-                if not win or any(_key(scores[s]) != _key(scores[win[0]]) for s in win):
+                if not win or any(_form_key(scores[s]) != _form_key(scores[win[0]]) for s in win):
                     R.fail("the winners do not share one score form")
                 margins = {int(s): rational(m) for s, m in rec["margins"]}
                 if set(margins) != set(range(T)) - set(win):
                     R.fail("one margin per losing token expected")
                 for s, m in margins.items():
-                    lo = R.bounds(_lin([(Q(1), scores[win[0]]), (Q(-1), scores[s])]))[0]
+                    lo = R.bounds(_linear_combination([(Q(1), scores[win[0]]), (Q(-1), scores[s])]))[0]
                     if lo != m or lo <= 0:
                         R.fail(f"margin {m} over token {s} differs from the exact {lo} (or is not positive)")
                 n = Q(len(win))
-                out = [_lin([(1 / n, vs[s][r]) for s in win]) for r in range(len(vs[0]))]
+                out = [_linear_combination([(1 / n, vs[s][r]) for s in win]) for r in range(len(vs[0]))]
             elif rec["rule"] == "select":
-                out = [_form(f) for f in rec["result"]]
+                out = [_read_form(f) for f in rec["result"]]
                 if len(out) != len(vs[0]):
                     R.fail("one select node per value coordinate expected")
                 for r, f in enumerate(out):
                     (v, a), = f[1].items() if len(f[1]) == 1 and f[0] == 0 else ((None, None),)
                     sel = R.node_select.get(v)
-                    if a != 1 or sel is None or [_key(t) for t in sel[0]] != [_key(t) for t in scores] \
-                            or [_key(t) for t in sel[1]] != [_key(vs[s][r]) for s in range(T)]:
+                    if a != 1 or sel is None or [_form_key(t) for t in sel[0]] != [_form_key(t) for t in scores] \
+                            or [_form_key(t) for t in sel[1]] != [_form_key(vs[s][r]) for s in range(T)]:
                         R.fail(f"value coordinate {r}: not the select node of these scores and values")
             else:
                 R.fail(f"unknown head rule {rec['rule']!r}")
@@ -529,7 +529,7 @@ def _attention(att, state, recs_all, R):
     for t, col in enumerate(state):
         col = list(col)
         for row, pairs in add[t].items():
-            col[row] = _lin([(Q(1), col[row])] + pairs)
+            col[row] = _linear_combination([(Q(1), col[row])] + pairs)
         new.append(col)
     return new
 
@@ -551,7 +551,7 @@ def _feedforward(ff, state, recs_all, R):
                 g = int(rec[1])
                 if not (0 <= g < ff.hidden) or g == h or recs_all[g][t][:2] != ["pair", h]:
                     R.fail(f"hidden unit {h}, token {t}: pair partner {g} does not name it back")
-                if _key(pre[g]) != _key(_neg(z)):
+                if _form_key(pre[g]) != _form_key(_neg(z)):
                     R.fail(f"hidden units {h} and {g}, token {t}: pre-activations are not z and -z")
                 if h < g:
                     out.append(z)
@@ -577,7 +577,7 @@ def _feedforward(ff, state, recs_all, R):
                         add.setdefault(r, []).append((a, v))
         for r in range(ff.width):
             if r in add or b2[r] != 0:
-                col[r] = _lin([(Q(1), col[r])] + add.get(r, []), b2[r])
+                col[r] = _linear_combination([(Q(1), col[r])] + add.get(r, []), b2[r])
         new.append(col)
     return new
 
@@ -588,7 +588,7 @@ def _transformer(tf, R, name):
     for t in range(tf.tokens):
         col = [(off[r][t], {}) for r in range(tf.width)]
         for i, r in enumerate(tf.embedding.input_rows):
-            col[r] = _lin([(Q(1), col[r]), (Q(1), _var(i))])
+            col[r] = _linear_combination([(Q(1), col[r]), (Q(1), _var(i))])
         state.append(col)
     cert = R.next("embedding", name)
     R.where = ".certificate.state"
@@ -650,7 +650,7 @@ def check_equivalence(cert: dict, inputs: dict) -> None:
     claim = cert["claim"]
     a, b, domain = inputs[claim["a"]], inputs[claim["b"]], inputs[claim["domain"]]
     steps = cert["steps"]
-    R = _Replay(steps, [])
+    R = _ProofReplay(steps, [])
     first = R.next("domain-box")
     R.where = ".certificate.box"
     box = [(rational(lo), rational(hi)) for lo, hi in first["box"]]

@@ -60,7 +60,7 @@ ZERO, ONE = Q(0), Q(1)
 # -- affine quantities as values at 0, e_1, .., e_d -----------------------------------------
 
 
-def _form(values):
+def _coefficients_of_values(values):
     """Coefficients ``(a_1..a_d, c)`` of the affine function with these values."""
     v0 = values[0]
     return tuple(v - v0 for v in values[1:]) + (v0,)
@@ -114,10 +114,10 @@ def _relu_net(net, d, mode):
         if layer.activation == "relu":
             out = []
             for z in rows(V):
-                label = yield _relu_choices(_form(z), mode)
+                label = yield _relu_choices(_coefficients_of_values(z), mode)
                 out.append(z if label == "+" else [ZERO] * (d + 1))
             V = from_rationals(out, V.shape)
-    return [_form(r) for r in rows(V)]
+    return [_coefficients_of_values(r) for r in rows(V)]
 
 
 def _maxout_net(net, d, mode):
@@ -126,12 +126,12 @@ def _maxout_net(net, d, mode):
         out = []
         for unit in layer.units:
             P = rows(affine_batch(unit.pieces.W, unit.pieces.b, V))
-            label = yield _max_choices([_form(p) for p in P], mode)
+            label = yield _max_choices([_coefficients_of_values(p) for p in P], mode)
             out.append(P[int(label)])
         V = from_rationals(out, (len(out), d + 1))
     if net.readout is not None:
         V = affine_batch(net.readout.W, net.readout.b, V)
-    return [_form(r) for r in rows(V)]
+    return [_coefficients_of_values(r) for r in rows(V)]
 
 
 def _cpwl(f, d, mode):
@@ -201,7 +201,7 @@ def _transformer(tf, d, mode):
                     S = [_score_values(Ks[s], Qs[t], f"blocks[{bi}].heads[{h}]") for s in range(T)]
                     M = [0]
                     for key in range(1, T):
-                        diff = _form([u - v for u, v in zip(S[key], S[M[0]])])
+                        diff = _coefficients_of_values([u - v for u, v in zip(S[key], S[M[0]])])
                         label = yield _compare_choices(diff, mode)
                         if label == "=":
                             M.append(key)
@@ -219,12 +219,12 @@ def _transformer(tf, d, mode):
                 H = affine_batch(ff.W1, ff.b1, Z[t])
                 kept = []
                 for z in rows(H):
-                    label = yield _relu_choices(_form(z), mode)
+                    label = yield _relu_choices(_coefficients_of_values(z), mode)
                     kept.append(z if label == "+" else [ZERO] * (d + 1))
                 out.append(Z[t] + affine_batch(ff.W2, ff.b2, from_rationals(kept, H.shape)))
             Z = out
     ro = tf.readout
-    return [_form(r) for r in rows(affine_batch(ro.W, ro.b, Z[ro.token]))]
+    return [_coefficients_of_values(r) for r in rows(affine_batch(ro.W, ro.b, Z[ro.token]))]
 
 
 def _interpreter(model, d, mode):
@@ -239,7 +239,7 @@ def _interpreter(model, d, mode):
     raise CertificateError(f"inputs: no cell semantics for models of kind {getattr(model, 'kind', '?')}")
 
 
-class _Replay:
+class _PathReplay:
     """Both models run on the same input with decisions forced by a path."""
 
     def __init__(self, models, d, mode):
@@ -369,7 +369,7 @@ def _check_tree(models, domain, mode, branches):
     checked = set()
 
     def walk(path, stop_before_last):
-        rp = _Replay(models, d, mode)
+        rp = _PathReplay(models, d, mode)
         rows_ = list(root_rows)
         steps_ = len(path) - 1 if stop_before_last else len(path)
         for i in range(steps_ + (1 if stop_before_last else 0)):
@@ -447,7 +447,7 @@ def check_equivalence_cells(cert: dict, inputs: dict) -> None:
 # -- region counts ------------------------------------------------------------------------
 
 
-def _key(f):
+def _hyperplane_key(f):
     for a in f[:-1]:
         if a:
             s = abs(a)
@@ -486,7 +486,7 @@ def _facet_system(P, Qr, i):
 def _check_facet_rows(P, Qr, ri, rj, where):
     if not (0 <= ri < len(P) and 0 <= rj < len(Qr)):
         raise CertificateError(f"{where}: no such rows")
-    kp, kq = _key(P[ri][0]), _key(_neg(Qr[rj][0]))
+    kp, kq = _hyperplane_key(P[ri][0]), _hyperplane_key(_neg(Qr[rj][0]))
     if kp is None or kp != kq:
         raise CertificateError(f"{where}: the two rows are not one hyperplane seen from both sides")
 
@@ -565,8 +565,8 @@ def check_regions(cert: dict, inputs: dict) -> None:
             given = {}
             for h in item["hyperplanes"]:
                 _check_facet_rows(P, Qr, h["rows"][0], h["rows"][1], f"apart[{k}]")
-                given[_key(P[h["rows"][0]][0])] = h
-            wanted = {_key(f) for f, _ in P} & {_key(_neg(f)) for f, _ in Qr}
+                given[_hyperplane_key(P[h["rows"][0]][0])] = h
+            wanted = {_hyperplane_key(f) for f, _ in P} & {_hyperplane_key(_neg(f)) for f, _ in Qr}
             wanted.discard(None)
             for key in wanted:
                 if key not in given:

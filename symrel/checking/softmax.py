@@ -42,7 +42,7 @@ def _check_exp_upper(x, a, where: str):
 
 
 # -- intervals over token-major states -----------------------------------------------------
-def _lin(row, lo, hi, c=ZERO):
+def _row_range(row, lo, hi, c=ZERO):
     a = b = c
     for v, l, u in zip(row, lo, hi):
         if v > 0:
@@ -97,7 +97,7 @@ def _feedforward(ff, lo, hi, E, recorded, where):
     firsts = [p for p, _ in pairs]
     nlo, nhi, nE = [], [], []
     for t in range(T):
-        pre = [_lin(W1[h], lo[t], hi[t], b1[h]) for h in range(len(W1))]
+        pre = [_row_range(W1[h], lo[t], hi[t], b1[h]) for h in range(len(W1))]
         # ranges (hardmax)
         lin = firsts + [h for h in singles if pre[h][0] >= 0]
         M = _fold(W1, W2cols, lin, m)
@@ -107,7 +107,7 @@ def _feedforward(ff, lo, hi, E, recorded, where):
                 const[r] += W2cols[h][r] * b1[h]
         tl, th = [], []
         for r in range(m):
-            a, b = _lin(M[r], lo[t], hi[t], const[r])
+            a, b = _row_range(M[r], lo[t], hi[t], const[r])
             tl.append(a)
             th.append(b)
         for h in singles:
@@ -140,7 +140,7 @@ def _attention(att, lo, hi, E, lam, b, consts, record, where, used):
     exps = {k: rational(v) for k, v in record.get("exp_upper", {}).items()}
     for i, head in enumerate(att.heads):
         WQ, WK, WV, WO = (rows(M) for M in head.matrices())
-        qs = [[_lin(r, lo[t], hi[t]) for r in WQ] for t in range(T)]
+        qs = [[_row_range(r, lo[t], hi[t]) for r in WQ] for t in range(T)]
         q = [a for a, _ in qs[0]] if all(a == b for t in range(T) for a, b in qs[t]) and all(
             [a for a, _ in qs[t]] == [a for a, _ in qs[0]] for t in range(T)) else None
         k = [sum((qr * WK[r][c] for r, qr in enumerate(q)), ZERO) for c in range(m)] if q is not None else None
@@ -154,7 +154,7 @@ def _attention(att, lo, hi, E, lam, b, consts, record, where, used):
             if any(_absdot(r, E[t]) for r in WQ for t in range(T)):
                 raise CertificateError(f"head {i} is a max head whose query carries an error", path=where)
             w = [sum((WO[r][j] * mu for j, mu in enumerate(mus)), ZERO) for r in range(m)]
-            sc = [_lin(k, lo[s], hi[s]) for s in range(T)]
+            sc = [_row_range(k, lo[s], hi[s]) for s in range(T)]
             mlo, mhi = max(a for a, _ in sc), max(b for _, b in sc)
             n = T
             if n > 1:
@@ -175,7 +175,7 @@ def _attention(att, lo, hi, E, lam, b, consts, record, where, used):
                         ohi[t][r] += w[r] * (mhi if w[r] > 0 else mlo)
                         oE[t][r] += abs(w[r]) * err
             continue
-        keys = [[_lin(r, lo[s], hi[s]) for r in WK] for s in range(T)]
+        keys = [[_row_range(r, lo[s], hi[s]) for r in WK] for s in range(T)]
         for t in range(T):
             sc = []
             for s in range(T):
@@ -208,7 +208,7 @@ def _attention(att, lo, hi, E, lam, b, consts, record, where, used):
                 loss = (T - 1) * exps[key]
             else:
                 loss = ZERO
-            vals = [[_lin(r, lo[s], hi[s]) for r in WV] for s in range(T)]
+            vals = [[_row_range(r, lo[s], hi[s]) for r in WV] for s in range(T)]
             eV = [[_absdot(r, E[s]) for r in WV] for s in range(T)]
             for j in range(len(WV)):
                 vmax = max(max(-vals[s][j][0], vals[s][j][1]) + eV[s][j] for s in range(T))

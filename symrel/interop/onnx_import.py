@@ -8,7 +8,7 @@ of the input:
 * MLP and maxout graphs (``Gemm``, ``MatMul``, ``Add``, ``Sub``, ``Mul``,
   ``Relu``, ``Max``, ``ReduceMax``, ``Transpose``, ``Reshape``, ``Flatten``,
   ``Identity``): a tensor is an affine function ``A h + c`` of the output h of the
-  last nonlinearity (:class:`_Lin`, A an exact array over the tensor's per-sample
+  last nonlinearity (:class:`_AffineInLayer`, A an exact array over the tensor's per-sample
   shape). ``Relu`` closes a ReLU layer, ``Max`` of several affine tensors or
   ``ReduceMax`` over an axis closes a maxout layer (the pieces are the maximised
   entries). The result is a ReLU net, or a maxout net when any maxout appears.
@@ -52,7 +52,7 @@ class ImportedModel:
 
 
 # -- tensors --------------------------------------------------------------------------------------
-class _Lin:
+class _AffineInLayer:
     """``A h + c`` per sample: ``A`` has shape ``feat + (n_base,)`` (``None``:
     the identity, feat flat), ``c`` has shape ``feat``; ``base`` numbers the
     nonlinearity whose output h is."""
@@ -83,7 +83,7 @@ def read_onnx(path) -> ImportedModel:
 
 # -- MLP / maxout tracing -------------------------------------------------------------------------
 class MLPTracer(GraphTracer):
-    """A tensor is ``A h + c`` (:class:`_Lin`) of the output h of the last nonlinearity,
+    """A tensor is ``A h + c`` (:class:`_AffineInLayer`) of the output h of the last nonlinearity,
     or a constant; ``Relu``, ``Max`` and ``ReduceMax`` close a layer."""
 
     graph_kind = "an MLP/maxout graph"
@@ -92,19 +92,19 @@ class MLPTracer(GraphTracer):
         super().__init__(graph)
         self.layers: list = []  # ("relu", A, c) or ("max", [(W, b) per unit])
         self.base_size = [int(self.np.prod(graph.input_feat))]  # flat size of each layer's output h
-        self.values[graph.input.name] = _Lin(0, None, exact_zeros(self.np, graph.input_feat), graph.input_feat)
+        self.values[graph.input.name] = _AffineInLayer(0, None, exact_zeros(self.np, graph.input_feat), graph.input_feat)
         self.notes: list[str] = []
 
     def run(self):
         out = self.trace()
-        if not isinstance(out, _Lin):
+        if not isinstance(out, _AffineInLayer):
             raise InputError("expected the graph output to depend on the input", path=self.g.output, file=self.g.path)
         return self._build(out), self.notes
 
     # -- helpers
-    def lin(self, node, i) -> _Lin:
+    def lin(self, node, i) -> _AffineInLayer:
         v = self.get(node, i)
-        if not isinstance(v, _Lin):
+        if not isinstance(v, _AffineInLayer):
             raise self.g.error(node, f"expected input {i} to depend on the network input")
         return v
 
@@ -119,15 +119,15 @@ class MLPTracer(GraphTracer):
             raise self.g.error(node, f"constant of shape {a.shape} does not broadcast against the features")
         return a
 
-    def add_const(self, node, x: _Lin, a, sign=1):
+    def add_const(self, node, x: _AffineInLayer, a, sign=1):
         a = self.per_sample(node, a, len(x.feat))
         c = x.c + sign * a
         if c.shape != x.c.shape:
             A = self.np.broadcast_to(x.coef(self.np), c.shape + (self.base_size[x.base],)).copy()
-            return _Lin(x.base, A, c, c.shape)
-        return _Lin(x.base, x.A, c, x.feat)
+            return _AffineInLayer(x.base, A, c, c.shape)
+        return _AffineInLayer(x.base, x.A, c, x.feat)
 
-    def matmul(self, node, x: _Lin, M):
+    def matmul(self, node, x: _AffineInLayer, M):
         if M.ndim != 2 or not x.feat or x.feat[-1] != M.shape[0]:
             raise self.g.error(node, f"expected a matrix of shape ({x.feat[-1] if x.feat else '?'}, k), got {M.shape}")
         np = self.np
@@ -138,14 +138,14 @@ class MLPTracer(GraphTracer):
             A = np.matmul(Mt, x.coef(np))
         c = np.matmul(x.c, M) if x.c.size else x.c
         feat = x.feat[:-1] + (M.shape[1],)
-        return _Lin(x.base, A, np.asarray(c, dtype=object).reshape(feat), feat)
+        return _AffineInLayer(x.base, A, np.asarray(c, dtype=object).reshape(feat), feat)
 
-    def new_base(self, feat) -> _Lin:
+    def new_base(self, feat) -> _AffineInLayer:
         n = int(self.np.prod(feat)) if feat else 1
         self.base_size.append(n)
-        return _Lin(len(self.base_size) - 1, None, exact_zeros(self.np, feat), feat)
+        return _AffineInLayer(len(self.base_size) - 1, None, exact_zeros(self.np, feat), feat)
 
-    def flat(self, x: _Lin):
+    def flat(self, x: _AffineInLayer):
         n = self.base_size[x.base]
         size = int(self.np.prod(x.feat)) if x.feat else 1
         return x.coef(self.np).reshape(size, n), x.c.reshape(size)
@@ -158,19 +158,19 @@ class MLPTracer(GraphTracer):
 
     def op_Add(self, node):
         a, b = self.get(node, 0), self.get(node, 1)
-        if isinstance(a, Constant) and isinstance(b, _Lin):
+        if isinstance(a, Constant) and isinstance(b, _AffineInLayer):
             a, b = b, a
-        if isinstance(a, _Lin) and isinstance(b, Constant):
+        if isinstance(a, _AffineInLayer) and isinstance(b, Constant):
             return self.add_const(node, a, b.a)
-        if isinstance(a, _Lin) and isinstance(b, _Lin) and a.base == b.base and a.feat == b.feat:
-            return _Lin(a.base, a.coef(self.np) + b.coef(self.np), a.c + b.c, a.feat)
+        if isinstance(a, _AffineInLayer) and isinstance(b, _AffineInLayer) and a.base == b.base and a.feat == b.feat:
+            return _AffineInLayer(a.base, a.coef(self.np) + b.coef(self.np), a.c + b.c, a.feat)
         if isinstance(a, Constant) and isinstance(b, Constant):
             return Constant(a.a + b.a)
         raise self.g.error(node, "expected an addition of a constant, or of two tensors affine in the same layer")
 
     def op_Sub(self, node):
         a, b = self.get(node, 0), self.get(node, 1)
-        if isinstance(a, _Lin) and isinstance(b, Constant):
+        if isinstance(a, _AffineInLayer) and isinstance(b, Constant):
             return self.add_const(node, a, b.a, sign=-1)
         if isinstance(a, Constant) and isinstance(b, Constant):
             return Constant(a.a - b.a)
@@ -178,14 +178,14 @@ class MLPTracer(GraphTracer):
 
     def op_Mul(self, node):
         a, b = self.get(node, 0), self.get(node, 1)
-        if isinstance(a, Constant) and isinstance(b, _Lin):
+        if isinstance(a, Constant) and isinstance(b, _AffineInLayer):
             a, b = b, a
-        if not (isinstance(a, _Lin) and isinstance(b, Constant)):
+        if not (isinstance(a, _AffineInLayer) and isinstance(b, Constant)):
             raise self.g.error(node, "expected a tensor times a constant")
         s = self.per_sample(node, b.a, len(a.feat))
         c = a.c * s
         A = a.coef(self.np) * s[..., None] if s.ndim else a.coef(self.np) * s
-        return _Lin(a.base, A, c, c.shape)
+        return _AffineInLayer(a.base, A, c, c.shape)
 
     def op_Gemm(self, node):
         at = self.g.attrs(node)
@@ -224,11 +224,11 @@ class MLPTracer(GraphTracer):
             raise self.g.error(node, f"cannot reshape features {x.feat} to {tuple(feat)}")
         return self._reshape(x, tuple(feat))
 
-    def _reshape(self, x: _Lin, feat):
+    def _reshape(self, x: _AffineInLayer, feat):
         if x.A is None and len(feat) == 1 and len(x.feat) == 1:
-            return _Lin(x.base, None, x.c.reshape(feat), feat)
+            return _AffineInLayer(x.base, None, x.c.reshape(feat), feat)
         A = x.coef(self.np).reshape(tuple(feat) + (self.base_size[x.base],))
-        return _Lin(x.base, A, x.c.reshape(feat), feat)
+        return _AffineInLayer(x.base, A, x.c.reshape(feat), feat)
 
     def op_Transpose(self, node):
         x = self.lin(node, 0)
@@ -238,7 +238,7 @@ class MLPTracer(GraphTracer):
         p = [q - 1 for q in perm[1:]]
         A = x.coef(self.np).transpose(p + [len(p)])
         c = x.c.transpose(p)
-        return _Lin(x.base, A, c, c.shape)
+        return _AffineInLayer(x.base, A, c, c.shape)
 
     # -- nonlinear operations close a layer
     def op_Relu(self, node):
@@ -249,17 +249,17 @@ class MLPTracer(GraphTracer):
 
     def op_Max(self, node):
         args = [self.get(node, i) for i in range(len(node.input))]
-        lins = [a for a in args if isinstance(a, _Lin)]
+        lins = [a for a in args if isinstance(a, _AffineInLayer)]
         if not lins or len({a.base for a in lins}) != 1:
             raise self.g.error(node, "expected a Max of tensors affine in the same layer (and constants)")
         base = lins[0].base
         np = self.np
-        shape = np.broadcast_shapes(*[a.feat if isinstance(a, _Lin) else self.per_sample(node, a.a, len(lins[0].feat)).shape
+        shape = np.broadcast_shapes(*[a.feat if isinstance(a, _AffineInLayer) else self.per_sample(node, a.a, len(lins[0].feat)).shape
                                       for a in args])
         n = self.base_size[base]
         pieces = []
         for a in args:
-            if isinstance(a, _Lin):
+            if isinstance(a, _AffineInLayer):
                 A = np.broadcast_to(a.coef(np), shape + (n,)).reshape(-1, n)
                 c = np.broadcast_to(a.c, shape).reshape(-1)
             else:
@@ -300,7 +300,7 @@ class MLPTracer(GraphTracer):
         return self.new_base(tuple(feat))
 
     # -- assembling the model
-    def _build(self, out: _Lin):
+    def _build(self, out: _AffineInLayer):
         d = self.base_size[0]
         if out.base != len(self.layers):
             raise InputError("expected the output to depend on the last layer", path=self.g.output, file=self.g.path)
