@@ -109,3 +109,28 @@ def test_a_tiny_change_of_a_numerical_model_is_refuted(tracr_program):
     exact = from_tracr(broken).decode(seq)[p]
     assert exact != rasp.evaluate(program, seq)[p] and abs(exact - Q(1)) < Q(1, 100)
     assert broken.apply(["BOS", *seq]).decoded[1:][p] != rasp.evaluate(program, seq)[p]
+
+
+def test_a_process_pool_gives_the_serial_result(tracr_program):
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    program, vocab, n, _, model = tracr_program("hist")
+    serial = audit_tracr(program, vocab, n, model=model, coldness=False)
+    with ProcessPoolExecutor(2, mp_context=get_context("spawn")) as pool:
+        parallel = audit_tracr(program, vocab, n, model=model, coldness=False, executor=pool)
+    assert [s.to_json() for s in parallel.steps] == [s.to_json() for s in serial.steps]
+
+
+@pytest.mark.slow
+def test_length_at_ten_tokens_is_refuted_as_compiled(tracr_program):
+    """tracr's own make_length, unaltered, at max_seq_len 10: the selector-width MLP's
+    discretisation (large_number 100) cannot separate 1/10 from 1/11, so length 10 reads 9."""
+    from tracr.rasp import rasp
+
+    program, vocab, n, _, model = tracr_program("length10")
+    proof = audit_tracr(program, vocab, n, model=model, coldness=False)
+    assert proof.result == REFUTED
+    info = proof.extra["disagreement"]
+    assert info["input"] == [1] * 10 and info["rasp"] == 10 and info["hardmax"] == 9
+    assert model.apply(["BOS"] + [1] * 10).decoded[1:] == [9] * 10 != rasp.evaluate(program, [1] * 10)

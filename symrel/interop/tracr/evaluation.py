@@ -46,14 +46,23 @@ def evaluate_chunk(model, seqs, factor=1, hardmax: bool = True, bits: int = BITS
     return out
 
 
-def evaluate_all(model, seqs, *, factor=1, hardmax: bool = True, executor=None, chunk: int | None = None):
-    """:func:`evaluate_chunk` over all ``seqs``, on ``executor`` when given, in order."""
+def _chunk_task(model, factor, hardmax, seqs):
+    return evaluate_chunk(model, seqs, factor, hardmax)
+
+
+def evaluate_all(model, seqs, *, factor=1, hardmax: bool = True, executor=None, chunk: int | None = None,
+                 progress=None):
+    """:func:`evaluate_chunk` over all ``seqs`` in chunks, on ``executor`` when given (any
+    ``concurrent.futures`` executor, Dask's included; the model is sent once per Dask
+    worker), in the order of ``seqs``: the same list as the serial run."""
+    from ...parallel import map_ordered
+
     seqs = list(seqs)
     if executor is None:
         return evaluate_chunk(model, seqs, factor, hardmax)
     size = chunk or max(1, min(500, len(seqs) // 16 or 1))
     parts = [seqs[i:i + size] for i in range(0, len(seqs), size)]
-    results = executor.map(evaluate_chunk, [model] * len(parts), parts, [factor] * len(parts), [hardmax] * len(parts))
+    results = map_ordered(_chunk_task, parts, executor, shared=(model, factor, hardmax), progress=progress)
     return [r for part in results for r in part]
 
 
