@@ -186,8 +186,9 @@ def _refute(proof, program, model, assembled, seq, p, r, h, hok, s, sst, value_s
     info = {"input": seq, "position": p, "rasp": r[p], "hardmax": h, "softmax": s, "differs": which,
             "rasp_outputs": r2, "hardmax_outputs": [model.decode_scores(x) for x in scores], "tracr_apply": tracr_out}
     proof.extra["disagreement"] = info
+    verb = "outputs differ" if " and " in which else "output differs"
     note = (f"at position {p}: RASP gives {_show(r[p])}, hardmax {_show(h)}, softmax {_show(s)}; the {which} "
-            f"output differs (confirmed by rasp.evaluate and exact evaluation of the imported model")
+            f"{verb} (confirmed by rasp.evaluate and exact evaluation of the imported model")
     note += f"; tracr's model.apply gives {tracr_out})" if tracr_out is not None else ")"
     proof.add(Step("the compiled model's outputs equal the RASP program's on every input", "tracr-hardmax-outputs",
                    {}, REFUTED, note=note))

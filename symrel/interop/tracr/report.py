@@ -21,6 +21,10 @@ def _value(v):
     return _show(v)
 
 
+def _values(vs) -> str:
+    return ", ".join(_value(v) for v in vs)
+
+
 def coldness_line(cold) -> str:
     """The coldness in words, for the report and the command line."""
     if cold is None:
@@ -51,14 +55,15 @@ def audit_markdown(proof, title: str = "tracr audit") -> str:
     lines.append("")
     d = ex.get("disagreement")
     if d is not None:
-        lines += ["## Disagreement", "", f"Input {d['input']}, position {d['position']}: the {d['differs']} output "
-                  "differs.", "", "| | output at that position | all positions |", "| --- | --- | --- |",
-                  f"| RASP | {_value(d['rasp'])} | {[_value(v) for v in d['rasp_outputs']]} |",
-                  f"| hardmax (exact) | {_value(d['hardmax'])} | {[_value(v) for v in d['hardmax_outputs']]} |",
+        verb = "outputs differ" if " and " in d["differs"] else "output differs"
+        lines += ["## Disagreement", "", f"Input {d['input']}, position {d['position']}: the {d['differs']} {verb}.", "",
+                  "| | output at that position | all positions |", "| --- | --- | --- |",
+                  f"| RASP | {_value(d['rasp'])} | {_values(d['rasp_outputs'])} |",
+                  f"| hardmax (exact) | {_value(d['hardmax'])} | {_values(d['hardmax_outputs'])} |",
                   f"| softmax (certified) | {_value(d['softmax'])} | |"]
         if d.get("tracr_apply") is not None:
             lines.append(f"| tracr `model.apply` (float32) | {_value(d['tracr_apply'][d['position']])} "
-                         f"| {[_value(v) for v in d['tracr_apply']]} |")
+                         f"| {_values(d['tracr_apply'])} |")
         lines += ["", "Confirmed outside the audit by `rasp.evaluate` and exact evaluation of the imported model.", ""]
     elif proof.result == "open":
         lines += [f"Open: {proof.obstacle}.", ""]
