@@ -190,8 +190,10 @@ def _refute(proof, program, model, assembled, seq, p, r, h, hok, s, sst, value_s
     note = (f"at position {p}: RASP gives {_show(r[p])}, hardmax {_show(h)}, softmax {_show(s)}; the {which} "
             f"{verb} (confirmed by rasp.evaluate and exact evaluation of the imported model")
     note += f"; tracr's model.apply gives {tracr_out})" if tracr_out is not None else ")"
-    proof.add(Step("the compiled model's outputs equal the RASP program's on every input", "tracr-hardmax-outputs",
-                   {}, REFUTED, note=note))
+    rule = "tracr-hardmax-outputs" if not hok else "tracr-softmax-enclosures"
+    proof.add(Step("the compiled model's outputs equal the RASP program's on every input", rule,
+                   {"expected": [[label_to_json(v) for v in r2]], "input": [label_to_json(t) for t in seq]},
+                   REFUTED, note=note))
     proof.refute(seq, note)
     return proof
 
