@@ -1,7 +1,8 @@
 """Readers and writers by kind: ``from_json(obj)`` and ``to_json(thing)``.
 
 Each topic module registers its kinds (models here; preorders, relations and
-certificates in their own modules), so the file format has one entry point:
+certificates in their own modules), listed in :data:`KIND_MODULES`, so the file format
+has one entry point:
 
 >>> m = from_json({"symrel": 1, "kind": "cpwl1d", "x": [0, "1/2", 1], "y": [0, 1, 0]})
 >>> to_json(m)["x"]
@@ -25,14 +26,29 @@ from .fields import expect_object, get, get_str
 READERS: dict[str, Callable] = {}
 WRITERS: dict[type, Callable] = {}
 
-# modules that register further kinds when imported
-_PLUGINS = (
-    "symrel.fileformat.models_io",
-    "symrel.fileformat.sequence_io",
-    "symrel.preorders.io",
-    "symrel.relations.io",
-    "symrel.certificates.io",
-)
+#: Every kind of the file format and the module holding its reader (and the writer of its
+#: type): the registry, written out. Reading a kind imports its module only, so reading a
+#: box or a model never imports the preorder or relation algorithms; writing an object
+#: whose writer is not registered yet imports them all. (A certificate check reads its
+#: inputs with :mod:`symrel.fileformat.trusted`, which uses none of this.)
+KIND_MODULES = {
+    "box": "symrel.fileformat.models_io",
+    "certificate": "symrel.certificates.io",
+    "cpwl": "symrel.fileformat.models_io",
+    "cpwl1d": "symrel.fileformat.models_io",
+    "maxout": "symrel.fileformat.models_io",
+    "points": "symrel.fileformat.models_io",
+    "polytope": "symrel.fileformat.models_io",
+    "preorder": "symrel.preorders.io",
+    "relation": "symrel.relations.io",
+    "relation-features": "symrel.relations.io",
+    "relu": "symrel.fileformat.models_io",
+    "retrieval": "symrel.preorders.io",
+    "sequence-transformer": "symrel.fileformat.sequence_io",
+    "transformer": "symrel.fileformat.models_io",
+    "values": "symrel.fileformat.models_io",
+}
+_PLUGINS = tuple(dict.fromkeys(KIND_MODULES.values()))
 _loaded = False
 
 
@@ -56,17 +72,27 @@ def writer(cls: type):
     return deco
 
 
+def _import(name: str) -> None:
+    try:
+        importlib.import_module(name)
+    except ModuleNotFoundError as err:
+        if not (err.name and name.startswith(err.name)):
+            raise
+
+
 def _load_plugins():
+    """Import the module of every kind (for writing, and for listing every reader)."""
     global _loaded
     if _loaded:
         return
     _loaded = True
     for name in _PLUGINS:
-        try:
-            importlib.import_module(name)
-        except ModuleNotFoundError as err:
-            if not (err.name and name.startswith(err.name)):
-                raise
+        _import(name)
+
+
+def _load_kind(kind: str) -> None:
+    if kind not in READERS and kind in KIND_MODULES:
+        _import(KIND_MODULES[kind])
 
 
 def _exactify(obj):
@@ -94,12 +120,12 @@ def from_json(obj, *, kinds: tuple[str, ...] | None = None, exact_floats: bool =
 
     ``kinds`` restricts what is accepted (an error names what was expected).
     """
-    _load_plugins()
     kind = kind_of(obj, path)
+    _load_kind(kind)
     if kinds is not None and kind not in kinds:
         raise InputError(f"expected kind {' or '.join(map(repr, kinds))}, got {kind!r}", path=f"{path}.kind" if path else "kind")
     if kind not in READERS:
-        raise InputError(f"unknown kind {kind!r}; known kinds: {', '.join(sorted(READERS))}", path=f"{path}.kind" if path else "kind")
+        raise InputError(f"unknown kind {kind!r}; known kinds: {', '.join(sorted(KIND_MODULES))}", path=f"{path}.kind" if path else "kind")
     if exact_floats:
         obj = _exactify(obj)
     return READERS[kind](obj, path)
@@ -107,8 +133,9 @@ def from_json(obj, *, kinds: tuple[str, ...] | None = None, exact_floats: bool =
 
 def to_json(thing) -> dict:
     """The canonical JSON object of a symrel object."""
-    _load_plugins()
-    for cls in type(thing).__mro__:
-        if cls in WRITERS:
-            return WRITERS[cls](thing)
+    for _ in range(2):  # the writers registered so far, then every module of KIND_MODULES
+        for cls in type(thing).__mro__:
+            if cls in WRITERS:
+                return WRITERS[cls](thing)
+        _load_plugins()
     raise InputError(f"symrel cannot write objects of type {type(thing).__name__}")
