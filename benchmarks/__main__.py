@@ -12,6 +12,8 @@ is produced by the command and never written by hand.
 A figure means little without the load it was measured under: every section records
 the load average (1 minute) before and after it and the cores the process may use, and a
 section run under a load above the number of cores is marked **loaded** on the page.
+With ``--only``, the sections run replace theirs on the page and the others are kept,
+each with the date and load it was measured under.
 
 ``--compare-commit C`` checks out commit C in a temporary git worktree and runs the
 chosen benchmarks there and on the current tree, alternately, section by section, each
@@ -192,22 +194,45 @@ def main(argv=None) -> int:
         sections.append((name, title, rows, took, error, before, after))
         print(f"[benchmarks] {name} done in {took:.1f} s ({load_note(before, after, cores())})", file=sys.stderr, flush=True)
 
-    lines = _header()
-    for name, title, rows, took, error, before, after in sections:
-        lines += [f"## {name}", "", title, ""]
-        if error:
-            lines += [f"Could not run here: `{error}`", ""]
-        elif rows:
-            lines += _table(rows) + [""]
-        lines += [f"(section took {took:.1f} s; {load_note(before, after, cores())})", ""]
     from symrel.fileformat import write_text_atomic
 
     old = Path(args.out).read_text() if Path(args.out).exists() else ""
+    kept = old_sections(old) if args.only else {}
+    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    for name, title, rows, took, error, before, after in sections:
+        text = [f"## {name}", "", title, ""]
+        if error:
+            text += [f"Could not run here: `{error}`", ""]
+        elif rows:
+            text += _table(rows) + [""]
+        text += [f"(section took {took:.1f} s, measured {stamp}; {load_note(before, after, cores())})", ""]
+        kept[name] = "\n".join(text)
+    lines = _header()
+    lines += [kept[name] for name in sorted(kept)]
     if COMPARE_START in old:  # keep the before-and-after part of an earlier --compare-commit run
         lines += [old[old.index(COMPARE_START):old.index(COMPARE_END) + len(COMPARE_END)], ""]
     write_text_atomic(args.out, "\n".join(lines))
     print(f"wrote {args.out}")
     return 0
+
+
+def old_sections(page: str) -> dict:
+    r"""The ``## bench_*`` sections of an earlier page, by name (``--only`` replaces the ones it
+    runs and keeps the others, each with its own date and load).
+
+    >>> old_sections("# B\n\n## bench_a\n\nrows\n\n## bench_b\n\nmore\n")
+    {'bench_a': '## bench_a\n\nrows\n', 'bench_b': '## bench_b\n\nmore\n'}
+    """
+    if COMPARE_START in page:
+        page = page[:page.index(COMPARE_START)]
+    out, name = {}, None
+    for line in page.splitlines(keepends=True):
+        if line.startswith("## bench_"):
+            name = line[3:].strip()
+            out[name] = ""
+        if name is not None:
+            out[name] += line
+    return {k: v.rstrip("\n") + "\n" for k, v in out.items()}
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@ Three workloads, each checked to give the serial answer on every executor:
 * a region count (activation regions of a random ReLU net 2-24-24-1 on [-4, 4]^2, exact LPs;
   the cell search split into subtrees, :mod:`symrel.regions.parallel`);
 * the mutation campaign (every prover, 20 mutants per instance; one task per instance);
-* ``symrel proofs`` on four of the shipped statements (one task per statement).
+* ``symrel proofs`` on six of the shipped statements (one task per statement; the heavy
+  softmax and region-growth ones left out to keep the section short).
 
 Times are of the work alone: each executor is started, and its workers have imported the
 modules the work needs, before the clock starts (``startup_s`` is that start). The goal on
@@ -27,7 +28,8 @@ import time
 from pathlib import Path
 
 EXECUTORS = ("serial", "processes:2", "dask-local:2")
-STATEMENTS = ("a1_maxout_layer", "a3_relu_nets", "b1_symmetric_relation", "b3_retrieval_debreu")
+STATEMENTS = ("a1_maxout_layer", "a2_deep_maxout", "a3_relu_nets", "b1_symmetric_relation", "b2_asymmetric_relation",
+              "b3_retrieval_debreu")
 
 
 def _warm(modules):
