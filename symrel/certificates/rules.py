@@ -95,7 +95,9 @@ _ALL = (
     Rule("cpwl-mesh-lattice", ("lattice", "model", "support"),
          "a CPWL function on a mesh equals its lattice form max_t min_(j in S_t) l_j on the domain: the domain "
          "lies in the support (every boundary facet's half-space contains the box, by exact bounds), and on "
-         "every simplex one term is >= f and every term is <= f at the vertices, hence everywhere on it"),
+         "every simplex one term is >= f and every term is <= f at the vertices, hence everywhere on it (a "
+         "simplex may be split by the signs of crossing pieces, each part with its own term >= f, or empty by "
+         "a Farkas vector)"),
     Rule("linear-identity", (),
          "two affine maps are equal when they agree coefficient by coefficient, checked exactly",
          optional=("outputs", "layer", "model", "nodes", "block", "state", "heads", "hidden"),

@@ -10,9 +10,11 @@ Lemma (rule ``cpwl-mesh-lattice``): for all x in D, f(x) = g(x), where
   facet's opposite vertex), by its exact minimum over the box; the intersection of
   those half-spaces lies in the support (:meth:`~symrel.models.CPWLMesh.check_domain`);
 * *g = f on every simplex k* (where ``f = sum lambda_i y_i``, the exact symbolic view):
-  the term ``lower[k]`` has every piece ``>= f`` at the vertices of k, and every term has
-  a piece (or a recorded convex combination of its pieces) ``<= f`` at the vertices of k;
-  both sides are affine on k, so the vertices suffice and ``g = f`` on k.
+  the term ``lower[k]`` has every piece ``>= f`` at the vertices of k (or ``lower[k]`` splits
+  k by the signs of crossing pieces, each part with such a term or empty by a Farkas
+  vector), and every term has a piece (or a recorded convex combination of its pieces)
+  ``<= f`` at the vertices of k; both sides are affine on k, so the vertices suffice and
+  ``g = f`` on k.
 
 The certificate records the boundary facets with their minima and the lattice form
 (pieces, terms, lower terms, combinations); :mod:`symrel.checking.equivalence` recomputes
@@ -45,7 +47,9 @@ def cpwl_mesh_forms(f: CPWLMesh, ctx: Context) -> list[AffineForm]:
     cert = {"support": [[k, i, format_rational(lo)] for k, i, lo in minima],
             "lattice": [lat.to_json() for lat in lattices]}
     sizes = [lat.sizes() for lat in lattices]
-    note = (f"{len(f.simplices)} simplices; lattice form with " + ", ".join(
+    splits = sum(1 for lat in lattices for t in lat.lower if not isinstance(t, int))
+    note = (f"{len(f.simplices)} simplices" + (f" ({splits} split by crossing pieces)" if splits else "")
+            + "; lattice form with " + ", ".join(
         f"{s['terms']} terms of {s['term_pieces']} pieces in all (Ovchinnikov's: {s['ovchinnikov']['terms']} terms, "
         f"{s['ovchinnikov']['pieces']} pieces)" for s in sizes))
     if bad is not None:

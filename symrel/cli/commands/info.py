@@ -1,4 +1,5 @@
-"""``symrel info MODEL.json``: kind, sizes, parameter count."""
+"""``symrel info MODEL.json``: kind, sizes, parameter count (for a ``cpwl`` mesh also the
+sizes of its lattice form, Ovchinnikov's and the reduced one symrel compiles)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,14 @@ def register(sub):
 def run(args) -> int:
     model = load_model(args.model)
     sizes = model.sizes()
+    if model.kind == "cpwl":
+        from ...models import lattice_forms
+
+        for lat in lattice_forms(model):
+            s = lat.sizes()
+            name = "lattice form" + (f" (output {lat.output + 1})" if model.output_dim > 1 else "")
+            sizes[name] = {"ovchinnikov": {"terms": s["ovchinnikov"]["terms"], "pieces": s["ovchinnikov"]["pieces"]},
+                           "reduced": {"terms": s["terms"], "pieces": s["term_pieces"]}}
     if args.json:
         print_json(sizes)
     else:
