@@ -68,8 +68,7 @@ class RestartingProcessPool(Executor):
 
         import multiprocessing
 
-        if mp_context is None and "forkserver" in multiprocessing.get_all_start_methods():
-            # not a plain fork: a fork of a process running threads (jax's, a Dask client's) can deadlock
+        if mp_context is None and not _safe_to_fork() and "forkserver" in multiprocessing.get_all_start_methods():
             mp_context = multiprocessing.get_context("forkserver")
         self._max_workers = max_workers or os.cpu_count() or 1
         self._make = lambda: ProcessPoolExecutor(max_workers=self._max_workers, mp_context=mp_context)
@@ -103,6 +102,16 @@ def chunked(items, executor=None, per_worker: int = 4) -> list[list]:
 
 class _FakePool:  # for the doctest: a pool of two workers
     _max_workers = 2
+
+
+def _safe_to_fork() -> bool:
+    """Whether forking this process is safe: no other Python thread, and none of the libraries
+    known to run native threads (jax, torch, tensorflow) loaded; a fork copies a lock held
+    by another thread in its held state, and the child can deadlock on it."""
+    import sys
+    import threading
+
+    return threading.active_count() == 1 and not any(m in sys.modules for m in ("jax", "torch", "tensorflow"))
 
 
 def _lost_worker(err: BaseException) -> bool:
