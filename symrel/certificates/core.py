@@ -122,13 +122,16 @@ class Proof(Displayed):
 
     def counterexample_values(self) -> dict | None:
         """At the counterexample x of a refuted equivalence (inputs ``a``, ``b``):
-        ``{"A(x)", "B(x)", "max |A - B|"}``, exactly; None otherwise."""
+        ``{"A(x)", "B(x)", "max |A - B|"}``, exactly (sympy Rationals); None otherwise."""
+        from ..exact import to_sympy
+
         a, b, x = self.inputs.get("a"), self.inputs.get("b"), self.counterexample
         if x is None or not hasattr(a, "evaluate_exact") or not hasattr(b, "evaluate_exact") \
                 or any(isinstance(v, str) for v in x):
             return None
         ya, yb = a.evaluate_exact(x), b.evaluate_exact(x)
-        return {"A(x)": ya, "B(x)": yb, "max |A - B|": max(abs(u - v) for u, v in zip(ya, yb))}
+        return {"A(x)": [to_sympy(v) for v in ya], "B(x)": [to_sympy(v) for v in yb],
+                "max |A - B|": to_sympy(max(abs(u - v) for u, v in zip(ya, yb)))}
 
     def _card(self) -> Card:
         fields = [("claim", self.claim)]

@@ -10,8 +10,8 @@ long to read is shortened in the display only (the object keeps it whole).
 >>> q = QQ(-1525, 10000)
 >>> number_text(q)
 '-61/400 (-0.1525)'
->>> decimal_text(QQ(1, 3), 4)
-'0.3333'
+>>> decimal_text(QQ(1, 3), 4), decimal_text(QQ(1, 10**6)), decimal_text(QQ(10**10, 3), 4)
+('0.3333', '1e-6', '3.333e+9')
 >>> short_text("x" * 100, 10)
 'xxxxxxxxx…'
 """
@@ -44,13 +44,17 @@ def is_number(v) -> bool:
 def decimal_text(q, digits: int = DIGITS) -> str:
     """``q`` as a decimal with ``digits`` significant digits (for reading only;
     the exact value is what symrel uses)."""
+    import mpmath
+
     p, d = int(numerator(q)), int(denominator(q))
     if d == 1 and len(str(abs(p))) <= digits:
         return str(p)
-    text = str(sympy.Float(sympy.Rational(p, d), digits))
-    if "e" not in text and "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return text
+    with mpmath.workdps(digits + 10):
+        text = mpmath.nstr(mpmath.mpf(p) / d, digits)
+    mantissa, e, exp = text.partition("e")
+    if "." in mantissa:
+        mantissa = mantissa.rstrip("0").rstrip(".")
+    return mantissa + (e + exp if e else "")
 
 
 def short_text(text: str, limit: int) -> str:
