@@ -82,3 +82,12 @@ def test_prove_report_tex_compiles(run_cli, files):  # noqa: F811
     run = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "r.tex"], cwd=d,
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout[-3000:]
+
+
+def test_prove_prints_max_abs_difference(run_cli, files):  # noqa: F811
+    d = files["dir"]
+    assert run_cli("compile", files["net"], "--domain", files["box"], "-o", d / "t.json")[0] == 0
+    code, _, err = run_cli("prove", files["net"], d / "t.json", "--domain", files["big"])
+    assert code == 1 and "max |A - B| at x: " in err
+    code, out, _ = run_cli("prove", files["net"], d / "t.json", "--domain", files["big"], "--json")
+    assert code == 1 and json.loads(out)["max_abs_difference"]

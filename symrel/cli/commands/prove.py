@@ -105,6 +105,9 @@ def run(args) -> int:
         x = [format_rational(v) for v in proof.counterexample]
         out["counterexample"] = x
         out["note"] = proof.counterexample_note
+        values = proof.counterexample_values()
+        if values is not None:
+            out["max_abs_difference"] = format_rational(values["max |A - B|"])
         if args.counterexample:
             save(Points([list(proof.counterexample)]), args.counterexample)
     else:
@@ -117,6 +120,10 @@ def run(args) -> int:
         if proof.result == "refuted":
             print(f"counterexample: x = ({', '.join(str(v) for v in out['counterexample'])}); {proof.counterexample_note}",
                   file=sys.stderr)
+            if "max_abs_difference" in out:
+                from ...exact.display import number_text
+
+                print(f"max |A - B| at x: {number_text(values['max |A - B|'])}", file=sys.stderr)
         elif proof.result == "open":
             print(f"open: {proof.obstacle}", file=sys.stderr)
         print(proof.summary())
