@@ -140,3 +140,10 @@ def test_models_import_only_exact_and_errors():
         if part_of(a) == "models" and part_of(b) not in {"models", "exact", "errors"}
     }
     assert not wrong, "\n".join(sorted(wrong))
+
+
+def test_the_walk_reads_relative_and_function_level_imports(tmp_path):
+    src = tmp_path / "b.py"
+    src.write_text("from . import c\nfrom ..q import helper\n\n\ndef f():\n    from ..q.r import g\n    import symrel.q\n")
+    known = {m: src for m in ("symrel.p.b", "symrel.p.c", "symrel.q", "symrel.q.r")}
+    assert imported_modules("symrel.p.b", src, known) == {"symrel.p.c", "symrel.q", "symrel.q.r"}
