@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..exact import Q, Rational, from_rationals
+from ..exact import Q, Rational, from_rationals, rational
 
 ZERO, ONE = Q(0), Q(1)
 
@@ -41,7 +41,7 @@ class Simplex:
     __slots__ = ("points", "dim", "inverse", "lower", "upper")
 
     def __init__(self, points: Sequence[Sequence[Rational]]):
-        self.points = [list(p) for p in points]
+        self.points = [[rational(v) for v in p] for p in points]
         self.dim = d = len(self.points) - 1
         B = [[p[i] for p in self.points] for i in range(d)] + [[ONE] * (d + 1)]
         M = from_rationals(B, (d + 1, d + 1))

@@ -11,8 +11,8 @@ affine piece join, and for generic values the count is the number of simplices m
 >>> from symrel.models import Box, CPWLMesh
 >>> f = CPWLMesh([[0, 0], [1, 0], [0, 1], [1, 1]], [[0, 1, 2], [1, 3, 2]], [[0], [1], [1], [2]])   # x + y
 >>> en = mesh_enumeration(f, Box([[0, 1], [0, 1]]))
->>> len(en.cells), en.cells[0].outputs
-(2, ([(1, 1, 0)],))
+>>> len(en.cells), [[str(v) for v in form] for form in en.cells[0].outputs[0]]
+(2, [['1', '1', '0']])
 
 Cost: one point test per simplex (its centroid), an exact LP for a simplex the centroid
 test does not settle.
