@@ -45,6 +45,7 @@ TRACR_PROGRAMS = {
     "sort": (lambda lib, rasp: lib.make_sort(rasp.tokens, rasp.tokens, max_seq_len=4, min_key=1), (1, 2, 3), 4, False),
     "dyck": (lambda lib, rasp: lib.make_shuffle_dyck(["()"]), ("(", ")", "x"), 4, False),
     "hist_small": (lambda lib, rasp: lib.make_hist(), (1, 2), 3, False),
+    "frac_small": (lambda lib, rasp: lib.make_frac_prevs(rasp.tokens == 1), (1, 2), 2, False),
     "length10": (lambda lib, rasp: lib.make_length(), (1,), 10, False),
 }
 

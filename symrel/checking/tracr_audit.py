@@ -14,7 +14,7 @@ decodes to *these* outputs). It checks, with rational arithmetic only:
    every recorded enclosure equals the one recomputed with the checker's exp bounds,
    and decodes to the recorded output (categorical: the recorded label's lower end
    beats every other upper end; numerical: inside the midpoints to the neighbours in
-   the claim's value set); a numerical error bound equals the recomputed one;
+   the values the recorded outputs take); a numerical error bound equals the recomputed one;
 4. ``tracr-softmax-fails``: the witness's enclosure at the lower point is recomputed and
    some position certainly decodes to something else;
 5. ``tracr-coldness-bracket``: ``lower < upper`` are the factors of steps 3 and 4 and
@@ -28,6 +28,7 @@ from __future__ import annotations
 from ..exact import Q, rational
 from ..fileformat.sequence_io import label_from_json
 from ..models import SequenceTransformer, Tie, all_sequences, count_sequences
+from ..models.sequence import label_key
 from ..models.sequence_softmax import BITS, EXP_BITS, EXP_GRID, enclose
 from . import CertificateError, claim_checker
 
@@ -38,9 +39,17 @@ RULES = ("tracr-exhaustive-inputs", "tracr-hardmax-outputs", "tracr-softmax-encl
 
 
 def step_order(claim, inputs):
-    """c = 1 enclosures, then optionally the coldness: the upper point, the failing witness, the bracket."""
-    return ["tracr-exhaustive-inputs", "tracr-hardmax-outputs", "tracr-softmax-enclosures",
-            "tracr-softmax-enclosures?", "tracr-softmax-fails?", "tracr-coldness-bracket?"]
+    """c = 1 enclosures, then what ``claim.coldness`` says: the enclosures at its upper point
+    (unless 1), the failing witness at its lower point and the bracket."""
+    cold = claim.get("coldness")
+    if not isinstance(cold, dict):
+        raise CertificateError("expected an object", path="claim.coldness")
+    order = ["tracr-exhaustive-inputs", "tracr-hardmax-outputs", "tracr-softmax-enclosures"]
+    if "upper" in cold and rational(cold["upper"], path="claim.coldness.upper") != 1:
+        order.append("tracr-softmax-enclosures")
+    if "lower" in cold:
+        order += ["tracr-softmax-fails", "tracr-coldness-bracket"]
+    return order
 
 
 def _same(a, b) -> bool:
@@ -107,17 +116,22 @@ def check_tracr_audit(cert, inputs):
         raise CertificateError(f"expected 1..{model.max_seq_len}", path="claim.max_seq_len")
     if not vocab or sorted(vocab, key=lambda v: (type(v).__name__, v)) != vocab or len(set(map(repr, vocab))) != len(vocab):
         raise CertificateError("expected distinct labels in sorted order", path="claim.vocab")
-    value_set = [rational(v, path="claim.value_set") for v in claim.get("value_set", [])]
+    tokens = {label_key(t) for t in model.tokens}
+    for i, v in enumerate(vocab):
+        if label_key(v) not in tokens or label_key(v) == label_key(model.bos):
+            raise CertificateError(f"{v!r} is not an input token of the model", path=f"claim.vocab[{i}]")
     steps = cert["steps"]
     for i, s in enumerate(steps):
         if s.get("status") != "proved":
             raise CertificateError(f"status is {s.get('status')!r}, expected 'proved'", path=f"steps[{i}]")
     rules = [s["rule"] for s in steps]
-    head = ["tracr-exhaustive-inputs", "tracr-hardmax-outputs", "tracr-softmax-enclosures"]
-    tails = ([], ["tracr-softmax-enclosures"], ["tracr-softmax-enclosures", "tracr-softmax-fails", "tracr-coldness-bracket"],
-             ["tracr-softmax-fails", "tracr-coldness-bracket"])
-    if rules[:3] != head or rules[3:] not in tails:
-        raise CertificateError(f"expected the rules {head} then one of {[t for t in tails if t]}, got {rules}", path="steps")
+    if rules != step_order(claim, inputs):
+        raise CertificateError(f"expected the rules {step_order(claim, inputs)}, got {rules}", path="steps")
+    cold = claim["coldness"]
+    if cold.get("status") not in ("not computed", "bracketed", "below-limit", "undecided"):
+        raise CertificateError("expected a coldness status", path="claim.coldness.status")
+    if (cold["status"] == "bracketed") != ("lower" in cold) or (cold["status"] == "not computed") != ("upper" not in cold):
+        raise CertificateError("the coldness status and its points do not match", path="claim.coldness")
     count = count_sequences(len(vocab), N)
     if steps[0]["certificate"].get("count") != count:
         raise CertificateError(f"expected {count}", path="steps[0].certificate.count")
@@ -140,6 +154,8 @@ def check_tracr_audit(cert, inputs):
             if not ok:
                 raise CertificateError(f"the hardmax model gives {h!r}, not the recorded {r!r}", path=f"{where}[{p}]")
         expected.append(row)
+    # numerical outputs decode to the nearest of the values the recorded outputs take
+    value_set = sorted({r for row in expected for r in row}) if model.output == "numerical" else []
     factors = {}
     for i in range(2, len(steps)):
         data, rule = steps[i]["certificate"], rules[i]
@@ -166,6 +182,8 @@ def check_tracr_audit(cert, inputs):
                 if rational(data["error_bound"], path=f"steps[{i}].certificate.error_bound") != worst:
                     raise CertificateError(f"expected {worst}", path=f"steps[{i}].certificate.error_bound")
             factors["works"] = factor
+            if i > 2 and factor != rational(cold["upper"], path="claim.coldness.upper"):
+                raise CertificateError("expected the claim's upper coldness point", path=f"steps[{i}].certificate.factor")
         elif rule == "tracr-softmax-fails":
             k = data["input"]
             if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < count:
@@ -174,6 +192,8 @@ def check_tracr_audit(cert, inputs):
             if not any(_differs_softmax(model, enc, p, r, value_set, tol) for p, r in enumerate(expected[k])):
                 raise CertificateError("the witness's enclosure does not certainly decode otherwise", path=f"steps[{i}]")
             factors["fails"] = factor
+            if factor != rational(cold["lower"], path="claim.coldness.lower"):
+                raise CertificateError("expected the claim's lower coldness point", path=f"steps[{i}].certificate.factor")
         else:
             upper = rational(data["upper"], path=f"steps[{i}].certificate.upper")
             lower = rational(data["lower"], path=f"steps[{i}].certificate.lower")

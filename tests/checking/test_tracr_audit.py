@@ -63,3 +63,24 @@ def test_every_tamper_is_refused(certificate):
         with pytest.raises(CertificateError):
             check_certificate(t)
             pytest.fail(f"accepted: {what}")
+
+
+def _campaign(cert):
+    from symrel.statements.campaign import run_campaign
+
+    result = run_campaign([("tracr", cert)])
+    assert not result["refused_originals"]
+    return result
+
+
+def test_campaign_tampers_of_a_numerical_audit_are_refused(tracr_program):
+    program, vocab, n, causal, model = tracr_program("frac_small")
+    proof = audit_tracr(program, vocab, n, model=model)
+    assert proof.proved and proof.claim_data["coldness"]["status"] == "bracketed"
+    result = _campaign(loads(canonical_dumps(certificate_of(proof))))
+    assert result["accepted"] == [] and sum(n for n, _ in result["counts"].values()) > 80
+
+
+@pytest.mark.slow
+def test_campaign_tampers_of_a_categorical_audit_are_refused(certificate):
+    assert _campaign(certificate)["accepted"] == []

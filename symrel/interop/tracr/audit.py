@@ -43,15 +43,6 @@ def rasp_outputs(program, seqs):
     return [list(rasp.evaluate(program, list(s))) for s in seqs]
 
 
-def output_value_set(program, vocab, max_seq_len):
-    """The values tracr infers the program's output can take (its basis inference)."""
-    from tracr.compiler import basis_inference, nodes, rasp_to_graph
-
-    extracted = rasp_to_graph.extract_rasp_graph(program)
-    basis_inference.infer_bases(extracted.graph, extracted.sink, set(vocab), max_seq_len)
-    return extracted.sink[nodes.VALUE_SET]
-
-
 def _show(v):
     if isinstance(v, Tie):
         return "tie(" + ", ".join(map(_show, v)) + ")"
@@ -95,14 +86,10 @@ def audit_tracr(program, vocab, max_seq_len: int, *, model=None, compiler_bos: s
     claim = (f"for every input of length 1..{max_seq_len} over {V}, the compiled model's hardmax and softmax "
              f"outputs equal the RASP program's, at every position")
     numerical = model.output == "numerical"
-    value_set = sorted({numeric(v) for v in output_value_set(program, vocab, max_seq_len) if v is not None}) \
-        if numerical else []
     proof = Proof(claim=claim, construction="tracr compilation (exact float32 weights)")
     proof.claim_data = {"kind": CLAIM_KIND, "vocab": [label_to_json(v) for v in vocab], "max_seq_len": max_seq_len,
                         "output": model.output, "bits": BITS, "exp_bits": EXP_BITS, "exp_grid": EXP_GRID,
                         "f32_roundoff": format_rational(F32_ROUNDOFF)}
-    if numerical:
-        proof.claim_data["value_set"] = [format_rational(v) for v in value_set]
     proof.inputs = {"model": model}
     proof.extra = {"inputs": count, "sizes": model.sizes(), "notes": list(model.notes), "layers": _layer_sizes(model)}
     if count > max_inputs:
@@ -111,6 +98,8 @@ def audit_tracr(program, vocab, max_seq_len: int, *, model=None, compiler_bos: s
         return proof
     seqs = list(all_sequences(vocab, max_seq_len))
     expected = rasp_outputs(program, seqs)
+    # numerical softmax outputs decode to the nearest value the program takes on these inputs
+    value_set = sorted({numeric(v) for r in expected for v in r if v is not None}) if numerical else []
     results = evaluate_all(model, seqs, executor=executor)
     proof.add(Step(f"the inputs are the {count} sequences of length 1..{max_seq_len} over {V}",
                    "tracr-exhaustive-inputs", {"count": count}, PROVED))
@@ -145,7 +134,20 @@ def audit_tracr(program, vocab, max_seq_len: int, *, model=None, compiler_bos: s
                                   start_works=True, start_enclosures=[enc for _, enc in results])
         proof.extra["coldness"] = cold
         _coldness_steps(proof, cold)
+    proof.claim_data["coldness"] = _coldness_claim(proof.extra.get("coldness"))
     return proof
+
+
+def _coldness_claim(cold) -> dict:
+    """What the certificate claims of the coldness (the checker requires the matching steps)."""
+    if cold is None:
+        return {"status": "not computed"}
+    out = {"status": cold.status}
+    if cold.upper is not None:
+        out["upper"] = format_rational(cold.upper)
+    if cold.status == "bracketed":
+        out["lower"] = format_rational(cold.lower)
+    return out
 
 
 def _coldness_steps(proof, cold):

@@ -13,8 +13,8 @@ value's score is certainly the largest, and *certainly differs* when another sco
 certainly larger. A numerical output ``h`` agrees with the RASP float ``r`` (read
 exactly) when ``|h - r| <= 2^-24 |r|``, the unit roundoff of the float32 format tracr
 stores its constants in; its softmax enclosure agrees when it lies strictly between the
-midpoints from ``r`` to its neighbours in the output's value set (nearest-value
-decoding), and certainly differs when it lies beyond one of them.
+midpoints from ``r`` to its neighbours among the values the program's output takes
+on the audited inputs (nearest-value decoding), and certainly differs when it lies beyond one of them.
 """
 
 from __future__ import annotations
