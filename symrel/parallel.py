@@ -75,6 +75,7 @@ class RestartingProcessPool(Executor):
         self._pool = self._make()
 
     def submit(self, fn, *args, **kwargs):
+        """Schedule ``fn(*args, **kwargs)`` on the current pool; returns its future."""
         return self._pool.submit(fn, *args, **kwargs)
 
     def restart(self) -> None:
@@ -83,6 +84,7 @@ class RestartingProcessPool(Executor):
         self._pool = self._make()
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Shut the current pool down (as :meth:`concurrent.futures.Executor.shutdown`)."""
         self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
 
 

@@ -13,6 +13,7 @@ Re-derives everything from the embedded inputs (a ``relation`` and a
 Steps, in order: ``table-psd`` (when the claim says ``psd: true``; symmetric claims
 only; optional in certificates written without ``psd``), ``feature-values``,
 ``table-row`` for rows 0, 1, .., n-1.
+
 * ``table-psd``: ``L`` is unit lower triangular, ``D >= 0``, ``L diag(D) L^T = R``,
   and the column of a zero pivot is the unit vector (the canonical form).
 
