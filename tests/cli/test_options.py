@@ -58,3 +58,9 @@ def test_ulps_skip_exact_zeros():
     net = ReLUNet(1, [DenseLayer([["1/3"], [1]], [0, 0]), DenseLayer([[3, -1]], [0], "none")])
     rep = crossvalidate(net, "numpy", "float32", 50, seed=1)
     assert rep.max_abs_error > 0 and rep.max_ulp_error == 0
+
+
+def test_eval_digits(run_cli, net):
+    code, out, _ = run_cli("eval", net, "--input", "1/3", "--digits", "4")
+    assert code == 0 and out.strip() == "1/3  ~0.3333"
+    assert run_cli("eval", net, "--input", "1/3", "--digits", "0")[0] == 2
