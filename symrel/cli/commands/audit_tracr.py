@@ -1,5 +1,5 @@
 """``symrel audit-tracr FILE.py:FUNCTION --vocab 1,2,3 --max-seq-len 5 [--causal] [--report R.md]
-[--certificate C.json] [--counterexample X.json] [--executor SPEC] [--max-inputs N] [--no-coldness] [--json]``.
+[--certificate C.json] [--counterexample X.json] [--executor SPEC] [--max-inputs N] [--no-coldness] [--progress] [--json]``.
 
 Compiles the RASP program that FUNCTION (called without arguments, or with
 ``max_seq_len=`` when it takes that parameter) returns with tracr, imports the model
@@ -29,6 +29,7 @@ def register(sub):
     p.add_argument("--compiler-bos", default="BOS", help="tracr's BOS token (default BOS)")
     p.add_argument("--max-inputs", type=int, default=10**6, help="open (exit 3) beyond this many inputs")
     p.add_argument("--no-coldness", action="store_true", help="skip the certified coldness")
+    p.add_argument("--progress", action="store_true", help="show the inputs evaluated on standard error")
     p.add_argument("--report", help="write the Markdown report")
     p.add_argument("--certificate", help="write the certificate (proved claims only)")
     p.add_argument("--counterexample", help="write the refuting input and outputs (refuted claims only)")
@@ -101,7 +102,8 @@ def run(args) -> int:
     with open_executor(args.executor, start_method="spawn") as executor:
         try:
             proof = audit_tracr(program, vocab, args.max_seq_len, compiler_bos=args.compiler_bos, causal=args.causal,
-                                executor=executor, max_inputs=args.max_inputs, coldness=not args.no_coldness)
+                                executor=executor, max_inputs=args.max_inputs, coldness=not args.no_coldness,
+                                progress=args.progress)
         except (NotImplementedError, ValueError) as err:  # tracr refuses the program
             raise InputError(f"tracr cannot compile it: {err}".splitlines()[0], path="program") from None
     out = {"result": proof.result, "inputs": proof.extra.get("inputs"), "summary": proof.summary()}

@@ -54,12 +54,13 @@ def _show(v):
 
 
 def audit_tracr(program, vocab, max_seq_len: int, *, model=None, compiler_bos: str = "BOS", causal: bool = False,
-                executor=None, max_inputs: int = 10**6, coldness: bool = True) -> Proof:
+                executor=None, max_inputs: int = 10**6, coldness: bool = True, progress: bool = False) -> Proof:
     """Audit the tracr compilation of ``program`` on every input (module docstring).
 
     ``model``: an ``AssembledTransformerModel`` or an imported
     :class:`~symrel.models.SequenceTransformer` (otherwise tracr compiles ``program``).
     ``proof.extra`` holds the input count, the sizes, the disagreement, the coldness.
+    ``progress``: print the evaluated inputs on standard error (:mod:`symrel.progress`).
     """
     require_tracr()
     vocab = sorted(set(vocab), key=lambda v: (type(v).__name__, v))
@@ -100,7 +101,13 @@ def audit_tracr(program, vocab, max_seq_len: int, *, model=None, compiler_bos: s
     expected = rasp_outputs(program, seqs)
     # numerical softmax outputs decode to the nearest value the program takes on these inputs
     value_set = sorted({numeric(v) for r in expected for v in r if v is not None}) if numerical else []
-    results = evaluate_all(model, seqs, executor=executor)
+    if progress:
+        from ...progress import Progress
+
+        with Progress("inputs", total=count) as bar:
+            results = evaluate_all(model, seqs, executor=executor, progress=lambda k, total, r: bar.update(len(r)))
+    else:
+        results = evaluate_all(model, seqs, executor=executor)
     proof.add(Step(f"the inputs are the {count} sequences of length 1..{max_seq_len} over {V}",
                    "tracr-exhaustive-inputs", {"count": count}, PROVED))
     undecided = None

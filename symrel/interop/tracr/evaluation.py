@@ -58,7 +58,7 @@ def evaluate_all(model, seqs, *, factor=1, hardmax: bool = True, executor=None, 
     from ...parallel import map_ordered
 
     seqs = list(seqs)
-    if executor is None:
+    if executor is None and progress is None:
         return evaluate_chunk(model, seqs, factor, hardmax)
     size = chunk or max(1, min(500, len(seqs) // 16 or 1))
     parts = [seqs[i:i + size] for i in range(0, len(seqs), size)]
