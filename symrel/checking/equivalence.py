@@ -303,6 +303,9 @@ def _cpwl(f, R, name):
     pts = sorted(pts)
     if [rational(p) for p in cert["points"]] != pts:
         R.fail("the check points differ from the ends of D, the breakpoints and the crossings of pieces")
+    if "lattice" not in cert:
+        R.fail("expected the lattice form the lemma relies on (written with the proof since it is recorded; "
+               "prove again)", ".certificate.lattice")
     try:
         g = read_input(cert["lattice"], path=f"{R.here}.certificate.lattice", kinds=("maxout",))
     except SymrelError as err:
