@@ -14,7 +14,8 @@ The embedded preorder is read as the plain relation it lists
   on: ``u(y) = 0`` without a strict predecessor, else ``1 + max u(x)`` over them;
 * ``multi-utility`` (``multi-utility-pairwise``): ``x <= y iff u_k(x) <= u_k(y) for all k``
   on the ``pairs`` = n^2 pairs, each ``u_k`` the positions ``0..c-1`` of the c classes;
-* ``retrieval`` (``exact-evaluation``, per query ``score-order-pairwise`` (exactly when the
+* ``retrieval`` (``exact-evaluation``, for each query once, in any order, its
+  ``score-order-pairwise`` (exactly when the
   scores represent the query's preorder on every pair) and
   ``hardmax-subsets``, then ``softmax-retrieval-margin`` when the claim has ``eps``):
   the scores ``<phi_q(x), phi_k(y)>`` of the embedded ReLU nets; per query, the
@@ -177,7 +178,13 @@ def check_retrieval(cert: dict, inputs: dict) -> None:
         raise CertificateError(f"expected a subset size from 1 to the {n} keys", path="claim.max_subset")
     subsets = [s for size in range(1, limit + 1) for s in combinations(keys, size)]
     i = 1
-    for q, _ in task.queries:
+    seen = set()
+    for _ in task.queries:  # each query once, its steps together (in the prover's order of queries)
+        q = steps[i]["certificate"].get("query")
+        if q not in scores or q in seen:
+            raise CertificateError(f"expected a query of the task not checked before, got {q!r}",
+                                   path=f"steps[{i}].certificate.query")
+        seen.add(q)
         P, s = task.preorders[q], scores[q]
         represented = all(P.leq(y, z) == (s[y] <= s[z]) for y in keys for z in keys)
         if represented != (steps[i]["rule"] == "score-order-pairwise"):
@@ -186,7 +193,7 @@ def check_retrieval(cert: dict, inputs: dict) -> None:
         if represented:
             data = _fields(steps[i], i, {"query", "pairs"})
             if data["query"] != q:
-                raise CertificateError(f"expected query {q!r} here (queries in task order)", path=f"steps[{i}].certificate.query")
+                raise CertificateError(f"expected query {q!r} here", path=f"steps[{i}].certificate.query")
             _equal(data, "pairs", n * n, i)
             for y in keys:
                 for z in keys:
@@ -196,7 +203,7 @@ def check_retrieval(cert: dict, inputs: dict) -> None:
             i += 1
         data = _fields(steps[i], i, {"query", "max_subset", "subsets"})
         if data["query"] != q:
-            raise CertificateError(f"expected query {q!r} here (queries in task order)", path=f"steps[{i}].certificate.query")
+            raise CertificateError(f"expected query {q!r} here (its steps together)", path=f"steps[{i}].certificate.query")
         _equal(data, "max_subset", limit, i)
         _equal(data, "subsets", len(subsets), i)
         for subset in subsets:

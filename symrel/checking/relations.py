@@ -9,13 +9,12 @@ Re-derives everything from the embedded inputs (a ``relation`` and a
 * a symmetric claim needs ``psi = phi`` and a relation on one set;
 * ``feature-values``: the recorded feature vectors equal the evaluated ones;
 * ``table-row``: one step per row, in order, recording the table's values;
+* ``table-psd``: ``L`` is unit lower triangular, ``D >= 0``, ``L diag(D) L^T = R``,
+  and the column of a zero pivot is the unit vector (the canonical form).
 
 Steps, in order: ``table-psd`` (when the claim says ``psd: true``; symmetric claims
 only; optional in certificates written without ``psd``), ``feature-values``,
 ``table-row`` for rows 0, 1, .., n-1.
-
-* ``table-psd``: ``L`` is unit lower triangular, ``D >= 0``, ``L diag(D) L^T = R``,
-  and the column of a zero pivot is the unit vector (the canonical form).
 
 Shares no code with :mod:`symrel.relations.prove`.
 """

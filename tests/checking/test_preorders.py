@@ -174,3 +174,18 @@ def test_every_claimed_utility_value_is_determined():
         for path in claim_paths:
             with pytest.raises(CertificateError):
                 check_certificate(altered(cert, path))
+
+
+def test_retrieval_queries_not_in_alphabetical_order():
+    """The embedded task is canonical JSON (keys sorted); the steps follow the prover's order."""
+    from symrel.preorders import Preorder, RetrievalTask
+
+    P = Preorder.from_pairs(["k1", "k2"], [["k1", "k2"]])
+    Q_ = Preorder.from_pairs(["k1", "k2"], [["k2", "k1"]])
+    task = RetrievalTask({"k1": [0], "k2": [1]}, {"zeta": [1], "alpha": [-1]}, {"zeta": P, "alpha": Q_})
+    cert = as_file(prove_retrieval(task, build_retrieval_attention(task), max_subset=2))
+    assert [s["certificate"].get("query") for s in cert["steps"][1:]] == ["zeta", "zeta", "alpha", "alpha"]
+    assert check_certificate(cert)["result"] == "checked"
+    cert["steps"][3]["certificate"]["query"] = "zeta"
+    with pytest.raises(CertificateError, match="not checked before"):
+        check_certificate(cert)
