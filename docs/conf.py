@@ -130,3 +130,17 @@ def _write_api_index() -> None:
 
 
 _write_api_index()
+
+
+def _write_trust_page() -> None:
+    """docs/trust.md from the trusted base as it is (symrel.checking.trust), so the line
+    counts on the published page are always today's."""
+    from symrel.checking import trust
+
+    path = DOCS / "trust.md"
+    text = trust.page()
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+
+
+_write_trust_page()

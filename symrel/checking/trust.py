@@ -21,7 +21,7 @@ Nothing of the provers takes part: no module of :mod:`symrel.prover`,
 :mod:`symrel.lowering`, :mod:`symrel.report` or :mod:`symrel.statements`.
 
 ``python -m symrel.checking.trust`` writes docs/trust.md, the list of the modules
-with their line counts (a test keeps the page true).
+with their line counts (the docs build writes it again; a test checks the modules listed).
 
 >>> in_trusted_base("symrel.exact.numbers"), in_trusted_base("symrel.softmax.taylor")
 (True, False)
@@ -95,7 +95,7 @@ def page() -> str:
     out = [
         "# What a certificate check trusts",
         "",
-        "Produced by `python -m symrel.checking.trust` (a test keeps it true; do not edit by hand).",
+        "Produced by `python -m symrel.checking.trust`, and again by every docs build (do not edit by hand).",
         "",
         "`symrel check-certificate` (and {func}`symrel.checking.check_certificate`) runs the code of the",
         "modules below and of no other module of symrel: no prover, no region enumeration, no softmax",
