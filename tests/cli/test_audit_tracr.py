@@ -27,6 +27,7 @@ def programs(tmp_path):
     return path
 
 
+@pytest.mark.slow  # compiles in process: jax's start-up and tracr's compile dominate
 def test_proved_writes_certificate_and_report(run_cli, programs, tmp_path):
     pytest.importorskip("tracr")
     cert, report = tmp_path / "c.json", tmp_path / "r.md"
@@ -40,6 +41,7 @@ def test_proved_writes_certificate_and_report(run_cli, programs, tmp_path):
     assert code == 0 and out.splitlines()[-1] == "checked"
 
 
+@pytest.mark.slow
 def test_refuted_writes_the_counterexample(run_cli, programs, tmp_path):
     pytest.importorskip("tracr")
     cx = tmp_path / "x.json"

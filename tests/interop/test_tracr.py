@@ -18,7 +18,7 @@ def _audit(tracr_program, name, **kw):
     return audit_tracr(program, vocab, n, model=model, causal=causal, **kw)
 
 
-@pytest.mark.parametrize("name", ["length", "hist", "reverse", "frac_prevs"])
+@pytest.mark.parametrize("name", ["length", "hist", pytest.param("reverse", marks=pytest.mark.slow), "frac_prevs"])
 def test_library_programs_are_proved(tracr_program, name):
     proof = _audit(tracr_program, name, coldness=False)
     assert proof.result == PROVED, proof.obstacle
@@ -39,6 +39,7 @@ def test_heavier_library_programs_are_proved(tracr_program, name):
     assert _audit(tracr_program, name, coldness=False).result == PROVED
 
 
+@pytest.mark.slow
 def test_import_matches_tracr_on_every_input(tracr_program):
     from tracr.rasp import rasp
 

@@ -69,6 +69,15 @@ def audit_tracr(program, vocab, max_seq_len: int, *, model=None, compiler_bos: s
     if not isinstance(max_seq_len, int) or max_seq_len < 1:
         raise InputError(f"expected max_seq_len >= 1, got {max_seq_len!r}", path="max_seq_len")
     count = count_sequences(len(vocab), max_seq_len)
+    V = "{" + ", ".join(map(repr, vocab)) + "}"
+    claim = (f"for every input of length 1..{max_seq_len} over {V}, the compiled model's hardmax and softmax "
+             f"outputs equal the RASP program's, at every position")
+    if count > max_inputs:  # decided before compiling: nothing is evaluated
+        proof = Proof(claim=claim, construction="tracr compilation (exact float32 weights)",
+                      claim_data={"kind": CLAIM_KIND, "max_seq_len": max_seq_len}, extra={"inputs": count})
+        proof.add(Step(f"all {count} inputs of length 1..{max_seq_len}", "tracr-exhaustive-inputs", {"count": count},
+                       OPEN, note=f"{count} inputs exceed max_inputs = {max_inputs}"))
+        return proof
     assembled = None
     if model is None:
         from tracr.compiler import compiling
@@ -83,9 +92,6 @@ def audit_tracr(program, vocab, max_seq_len: int, *, model=None, compiler_bos: s
                          f"causal={causal}", path="causal")
     if model.max_seq_len < max_seq_len:
         raise InputError(f"the model reads at most {model.max_seq_len} tokens", path="max_seq_len")
-    V = "{" + ", ".join(map(repr, vocab)) + "}"
-    claim = (f"for every input of length 1..{max_seq_len} over {V}, the compiled model's hardmax and softmax "
-             f"outputs equal the RASP program's, at every position")
     numerical = model.output == "numerical"
     proof = Proof(claim=claim, construction="tracr compilation (exact float32 weights)")
     proof.claim_data = {"kind": CLAIM_KIND, "vocab": [label_to_json(v) for v in vocab], "max_seq_len": max_seq_len,
@@ -93,10 +99,6 @@ def audit_tracr(program, vocab, max_seq_len: int, *, model=None, compiler_bos: s
                         "f32_roundoff": format_rational(F32_ROUNDOFF)}
     proof.inputs = {"model": model}
     proof.extra = {"inputs": count, "sizes": model.sizes(), "notes": list(model.notes), "layers": _layer_sizes(model)}
-    if count > max_inputs:
-        proof.add(Step(f"all {count} inputs of length 1..{max_seq_len}", "tracr-exhaustive-inputs", {"count": count},
-                       OPEN, note=f"{count} inputs exceed max_inputs = {max_inputs}"))
-        return proof
     seqs = list(all_sequences(vocab, max_seq_len))
     expected = rasp_outputs(program, seqs)
     # numerical softmax outputs decode to the nearest value the program takes on these inputs

@@ -44,14 +44,15 @@ def audit_markdown(proof, title: str = "tracr audit") -> str:
     ex = proof.extra
     sizes = ex.get("sizes", {})
     lines = [f"# {title}", "", f"Claim: {proof.claim}.", "", f"**Result: {proof.result}.**", ""]
-    lines += [f"- inputs: {ex.get('inputs')} (every sequence of length 1..{proof.claim_data.get('max_seq_len')})",
-              f"- model: residual width {sizes.get('width')}, {sizes.get('layers')} layers, {sizes.get('heads')} heads, "
-              f"{sizes.get('output')} output{', causal' if sizes.get('causal') else ''}", ""]
-    lines += ["| layer | sublayer | size |", "| --- | --- | --- |"]
-    for row in ex.get("layers", []):
-        size = (f"{row['heads']} heads, key size {row['key_size']}" if row["sublayer"] == "attention"
-                else f"{row['hidden']} hidden units")
-        lines.append(f"| {row['layer']} | {row['sublayer']} | {size} |")
+    lines += [f"- inputs: {ex.get('inputs')} (every sequence of length 1..{proof.claim_data.get('max_seq_len')})"]
+    if sizes:
+        lines += [f"- model: residual width {sizes['width']}, {sizes['layers']} layers, {sizes['heads']} heads, "
+                  f"{sizes['output']} output{', causal' if sizes['causal'] else ''}", "",
+                  "| layer | sublayer | size |", "| --- | --- | --- |"]
+        for row in ex.get("layers", []):
+            size = (f"{row['heads']} heads, key size {row['key_size']}" if row["sublayer"] == "attention"
+                    else f"{row['hidden']} hidden units")
+            lines.append(f"| {row['layer']} | {row['sublayer']} | {size} |")
     lines.append("")
     d = ex.get("disagreement")
     if d is not None:
