@@ -53,7 +53,7 @@ def certify_regions(model, domain, kind: str = "linear", executor=None, max_cell
                    {"mode": "open", "branches": branches}, PROVED))
     count = len(en.cells)
     if kind == "linear":
-        count, _, _, merges, apart = merge_linear_regions(en.cells, evidence=True)
+        count, _, _, merges, apart = merge_linear_regions(en.cells, evidence=True, executor=executor)
         order = {tuple(c.path): k for k, c in enumerate(en.cells)}
         cell_id = [order[tuple(c.path)] for c in en.cells]
         proof.add(Step(f"cells with equal maps sharing a facet form {count} linear regions", "facet-merge", {

@@ -172,12 +172,52 @@ def share_facet(P, Q_) -> bool:
     return facet_evidence(P, Q_)[0] == "adjacent"
 
 
-def merge_linear_regions(cells, model_index: int = 0, evidence: bool = False):
+def _merge_group(members, group_cells):
+    """Union-find inside one group of same-map cells (``members``: their indices), pairs in
+    the serial order: ``(tests, merges, apart)`` with the cells' indices."""
+    parent = list(range(len(members)))
+
+    def find(i):
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    tests, merges, apart = 0, [], []
+    for a in range(len(members)):
+        for b in range(a + 1, len(members)):
+            if find(a) == find(b):
+                continue
+            tests += 1
+            ev = facet_evidence(group_cells[a], group_cells[b])
+            if ev[0] == "adjacent":
+                parent[find(b)] = find(a)
+                merges.append((members[a], members[b], ev[1], ev[2], ev[3]))
+            else:
+                apart.append((members[a], members[b], ev[1]))
+    return tests, merges, apart
+
+
+def _merge_groups(groups) -> list:
+    """:func:`_merge_group` for each ``(members, cells)`` of a run of groups (one task)."""
+    return [_merge_group(members, group_cells) for members, group_cells in groups]
+
+
+def merge_linear_regions(cells, model_index: int = 0, evidence: bool = False, executor=None):
     """Union-find over cells with equal affine maps, joined across shared facets.
     Returns ``(number of regions, region index of each cell, LPs used)``; with
     ``evidence``, also the merges ``(i, j, row_i, row_j, point)`` and, for every
     same-map pair left in different regions, its ``(i, j, reasons)`` from
-    :func:`facet_evidence`."""
+    :func:`facet_evidence`. The groups of same-map cells are independent: with an
+    ``executor``, runs of groups are tasks (:func:`symrel.parallel.map_ordered`), and the
+    results, taken in the groups' order, are the serial ones."""
+    from ..parallel import chunked, map_ordered
+
+    groups: dict = {}
+    for i, c in enumerate(cells):
+        groups.setdefault(tuple(c.outputs[model_index]), []).append(i)
+    work = [(members, [cells[i] for i in members]) for members in groups.values() if len(members) > 1]
+    done = [r for part in map_ordered(_merge_groups, chunked(work, executor) if work else [], executor) for r in part]
     parent = list(range(len(cells)))
 
     def find(i):
@@ -186,22 +226,13 @@ def merge_linear_regions(cells, model_index: int = 0, evidence: bool = False):
             i = parent[i]
         return i
 
-    groups: dict = {}
-    for i, c in enumerate(cells):
-        groups.setdefault(tuple(c.outputs[model_index]), []).append(i)
     tests, merges, apart = 0, [], []
-    for members in groups.values():
-        for a_pos, i in enumerate(members):
-            for j in members[a_pos + 1 :]:
-                if find(i) == find(j):
-                    continue
-                tests += 1
-                ev = facet_evidence(cells[i], cells[j])
-                if ev[0] == "adjacent":
-                    parent[find(j)] = find(i)
-                    merges.append((i, j, ev[1], ev[2], ev[3]))
-                else:
-                    apart.append((i, j, ev[1]))
+    for t, m, a in done:
+        tests += t
+        merges += m
+        apart += a
+        for i, j, *_ in m:
+            parent[find(j)] = find(i)
     roots = {}
     region_of = [roots.setdefault(find(i), len(roots)) for i in range(len(cells))]
     if not evidence:
@@ -269,7 +300,7 @@ def count_regions(
     stats = dict(en.stats)
     linear, region_of = None, None
     if kind == "linear":
-        linear, region_of, tests = merge_linear_regions(en.cells)
+        linear, region_of, tests = merge_linear_regions(en.cells, executor=executor)
         stats["adjacency_tests"] = tests
     tie_cells = None
     if ties:
