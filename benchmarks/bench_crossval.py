@@ -34,7 +34,7 @@ def run(n_points: int = 1000) -> dict:
     from symrel.interop.nnet import load_nnet
     from symrel.interop.numpy_export import NumpyModel
     from symrel.interop.onnx_import import read_onnx
-    from symrel.interop.program import exact_trace
+    from symrel.interop.exact_trace import exact_trace
 
     fmt = FORMATS["float32"]
     net = read_onnx(ACAS.with_suffix(".onnx")).model

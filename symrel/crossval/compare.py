@@ -338,7 +338,7 @@ def _reference_part(model, is_softmax, dps, points) -> list:
     :func:`_exact_reference`."""
     if is_softmax:
         return [("readout", _softmax_reference(model, points, dps))]
-    from ..interop.program import exact_trace
+    from ..interop.exact_trace import exact_trace
 
     return exact_trace(model, points)
 

@@ -26,7 +26,8 @@ from __future__ import annotations
 
 from ..exact import Q, Rational, from_rationals, rows
 from ..interop.floats import FloatFormat, exact_array
-from ..interop.program import Affine, GroupMax, Relu
+from ..interop.float_program import GroupMax
+from ..lowering import Affine, Relu
 
 
 def gamma(n: int, u: Rational) -> Rational:

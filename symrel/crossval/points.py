@@ -24,7 +24,8 @@ from ..errors import InputError
 from ..exact import Q, Rational, flat, from_rationals, rows
 from ..models import Box
 from ..interop.floats import FloatFormat, nextafter, round_to_format
-from ..interop.program import Affine, GroupMax, Relu, lower
+from ..interop.float_program import GroupMax, float_program
+from ..lowering import Affine, Relu
 
 
 @dataclass
@@ -52,7 +53,7 @@ def segment_breakpoints(model, a, b, *, limit: int = 1000) -> SegmentPoints:
     """The exact breakpoints and output ties of a relu/maxout/cpwl1d net on the
     segment from ``a`` to ``b`` (at most ``limit`` of each). Cost per linear
     piece: one pass through the net with two vectors."""
-    program = lower(model)
+    program = float_program(model)
     if program.kind not in ("relu", "maxout"):
         raise InputError("segment walks need a relu, maxout or cpwl1d model", path="kind")
     a = list(a)

@@ -16,7 +16,7 @@ input, not a rounding artefact.
 from __future__ import annotations
 
 from ..exact import Q, columns, format_rational
-from ..interop.program import exact_trace, first_maximiser
+from ..interop.exact_trace import exact_trace, first_maximiser
 from ..models import argmax_set
 
 

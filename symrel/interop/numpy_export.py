@@ -1,6 +1,6 @@
 """Any symrel model as a numpy function in a chosen float dtype.
 
-The model is lowered to a :class:`~symrel.interop.program.Program`, every weight
+The model is lowered to a :class:`~symrel.lowering.program.Program`, every weight
 is rounded to the dtype exactly (:func:`~symrel.interop.floats.round_matrix`),
 and the rounding error of the weights is reported exactly
 (:class:`WeightRounding`). :func:`rounded_stages` is shared with the PyTorch and
@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from ..exact import Q, Rational, format_rational
 from .extras import require
 from .floats import FloatFormat, float_format, round_matrix
-from .program import Affine, AttentionOp, Embed, FeedForwardOp, GroupMax, Program, ReadoutOp, Relu, lower
+from ..lowering import Affine, AttentionOp, Embed, FeedForwardOp, Program, ReadoutOp, Relu
+from .float_program import GroupMax, float_program
 
 
 @dataclass
@@ -82,7 +83,7 @@ def rounded_stages(program: Program, fmt: FloatFormat):
             if isinstance(op, Affine):
                 op = Affine(arr(op.W, f"{p}.W"), arr(op.b, f"{p}.b", vector=True))
             elif isinstance(op, Embed):
-                op = Embed(arr(op.E, f"{p}.E"), arr(op.offsets, f"{p}.offsets", transpose=True))
+                op = Embed(arr(op.E, f"{p}.E"), arr(op.offsets, f"{p}.offsets", transpose=True), op.input_rows)
             elif isinstance(op, FeedForwardOp):
                 op = FeedForwardOp(arr(op.W1, f"{p}.W1"), arr(op.b1, f"{p}.b1", vector=True),
                                    arr(op.W2, f"{p}.W2"), arr(op.b2, f"{p}.b2", vector=True))
@@ -112,7 +113,7 @@ class NumpyModel:
 
     def __init__(self, model, dtype: str = "float32"):
         self.np = require("numpy", "numeric")
-        self.program = model if isinstance(model, Program) else lower(model)
+        self.program = float_program(model)
         self.format = float_format(dtype)
         from .floats import numpy_dtype
 

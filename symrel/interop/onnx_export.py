@@ -1,6 +1,6 @@
 """symrel models as ONNX graphs, and running them in onnxruntime.
 
-The model is lowered (:mod:`symrel.interop.program`), its weights rounded to the
+The model is lowered (:mod:`symrel.lowering`), its weights rounded to the
 dtype exactly (:func:`symrel.interop.numpy_export.rounded_stages`), and every
 operation written with standard ONNX operators (opset 17):
 
@@ -27,7 +27,8 @@ from ..errors import InputError
 from .extras import require
 from .floats import float_format, numpy_dtype
 from .numpy_export import rounded_stages
-from .program import Affine, AttentionOp, Embed, FeedForwardOp, GroupMax, Program, ReadoutOp, Relu, lower
+from ..lowering import Affine, AttentionOp, Embed, FeedForwardOp, Program, ReadoutOp, Relu
+from .float_program import GroupMax, float_program
 
 OPSET = 17
 OUTPUT = "y"
@@ -87,7 +88,7 @@ def to_onnx(model, dtype: str = "float32", *, trace: bool = False):
     the exact weight rounding report: ``(proto, rounding)``."""
     require("onnx", "onnx")
     fmt = float_format(dtype)
-    program = model if isinstance(model, Program) else lower(model)
+    program = float_program(model)
     stages, rounding = rounded_stages(program, fmt)
     b = _Builder(fmt)
     onnx = b.onnx
@@ -115,7 +116,7 @@ def to_onnx(model, dtype: str = "float32", *, trace: bool = False):
     proto.ir_version = min(proto.ir_version, 9)
     meta = {"symrel_kind": program.kind, "symrel_dtype": fmt.name,
             "symrel_stages": json.dumps([s.name for s in program.stages]),
-            "symrel_blocks": json.dumps(_block_layout(model)),
+            "symrel_blocks": json.dumps(_block_layout(program)),
             "symrel_trace_outputs": json.dumps(names),
             "symrel_hardmax": "ONNX Hardmax: weight 1 on the first maximiser (symrel averages over ties)",
             "symrel_weight_rounding": str(rounding.max_error)}
@@ -125,15 +126,18 @@ def to_onnx(model, dtype: str = "float32", *, trace: bool = False):
     return proto, rounding
 
 
-def _block_layout(model):
+def _block_layout(program):
     """Which sublayers each Transformer block has (``[[attention?, feedforward?], ...]``):
     an attention sublayer followed by a feed-forward one computes the same whether
     they share a block or not, so the importer needs this hint to give back the
     same blocks."""
-    blocks = getattr(model, "blocks", None)
-    if blocks is None:
+    if program.blocks is None:
         return []
-    return [[b.attention is not None, b.feedforward is not None] for b in blocks]
+    layout = []
+    for b in range(program.blocks):
+        kinds = {type(op) for st in program.block_stages(b) for op in st.ops}
+        layout.append([AttentionOp in kinds, FeedForwardOp in kinds])
+    return layout
 
 
 def _emit(b: _Builder, op, z, program):
@@ -195,7 +199,7 @@ class OnnxRuntimeRunner:
     def __init__(self, model, dtype: str = "float32"):
         ort = require("onnxruntime", "onnx")
         self.format = float_format(dtype)
-        self.program = model if isinstance(model, Program) else lower(model)
+        self.program = float_program(model)
         proto, self.rounding = to_onnx(self.program, dtype, trace=True)
         self.stages, _ = rounded_stages(self.program, self.format)
         self.trace_names = json.loads({p.key: p.value for p in proto.metadata_props}["symrel_trace_outputs"])

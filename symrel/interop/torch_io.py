@@ -5,7 +5,7 @@ exactly, :func:`torch_weight_rounding`), and import ReLU networks exactly
 
 The import reads the module's real forward graph with ``torch.fx``: what it
 imports is what the module computes, or it refuses (never a different
-function). The export runs the lowered program (:mod:`symrel.interop.program`)
+function). The export runs the lowered program (:mod:`symrel.lowering`)
 layer by layer; hardmax attention averages over the scores that are equal in
 floats (symrel's rule).
 """
@@ -16,7 +16,8 @@ from ..errors import InputError
 from .extras import require
 from .floats import float_format
 from .numpy_export import rounded_stages
-from .program import Affine, AttentionOp, Embed, FeedForwardOp, GroupMax, Program, ReadoutOp, Relu, lower
+from ..lowering import Affine, AttentionOp, Embed, FeedForwardOp, Program, ReadoutOp, Relu
+from .float_program import GroupMax, float_program
 
 
 def _torch_dtype(torch, fmt):
@@ -52,7 +53,7 @@ def _sequential(program: Program, fmt):
                 layers.append(tm.Readout(op.token, op.W, op.b, dtype))
             elif isinstance(op, AttentionOp):
                 layers.append(tm.Attention(op.heads, op.rule, op.scale, dtype))
-            else:  # pragma: no cover - lower() makes only the operations above
+            else:  # pragma: no cover - float_program() makes only the operations above
                 raise InputError(f"cannot export {type(op).__name__} to torch", path=st.name)
         ends.append(len(layers) - 1)
     return torch.nn.Sequential(*layers).eval(), ends, rounding
@@ -69,7 +70,7 @@ def to_torch(model, dtype: str = "float32"):
     rounding is :func:`torch_weight_rounding`.
     """
     fmt = float_format(dtype)
-    program = model if isinstance(model, Program) else lower(model)
+    program = float_program(model)
     return _sequential(program, fmt)[0]
 
 
@@ -77,7 +78,7 @@ def torch_weight_rounding(model, dtype: str = "float32"):
     """The exact weight rounding report of :func:`to_torch` (a
     :class:`~symrel.interop.numpy_export.WeightRounding`)."""
     fmt = float_format(dtype)
-    program = model if isinstance(model, Program) else lower(model)
+    program = float_program(model)
     return rounded_stages(program, fmt)[1]
 
 
@@ -87,7 +88,7 @@ class TorchRunner:
     def __init__(self, model, dtype: str = "float32"):
         self.torch = require("torch", "torch")
         self.format = float_format(dtype)
-        self.program = model if isinstance(model, Program) else lower(model)
+        self.program = float_program(model)
         self.module, self.stage_ends, self.rounding = _sequential(self.program, self.format)
         self.stages, _ = rounded_stages(self.program, self.format)
         self.name = f"torch {self.torch.__version__}"
@@ -117,7 +118,7 @@ def save_torch(model, path, dtype: str = "float32"):
     from ..fileformat import write_bytes_atomic
     from ..fileformat import to_json
 
-    program = model if isinstance(model, Program) else lower(model)
+    program = float_program(model)
     module, ends, rounding = _sequential(program, float_format(dtype))
     buf = io.BytesIO()
     torch.save({"symrel_model": to_json(model), "dtype": dtype, "state_dict": module.state_dict(),
@@ -321,7 +322,7 @@ class TorchModuleRunner:
         self.module = module.eval()
         self.format = float_format(dtype)
         net, _, self._graph, self._taps = _import_chain(self.module, "module")
-        self.program = lower(net)
+        self.program = float_program(net)
         self.stages, self.rounding = rounded_stages(self.program, self.format)
         self.name = f"torch {self.torch.__version__} ({type(module).__name__} as given)"
 

@@ -1,9 +1,10 @@
-"""Lowering to programs and the exact trace agree with the models' own evaluation."""
+"""The float programs and the exact trace agree with the models' own evaluation."""
 
 import pytest
 
 from symrel.exact import Q, columns
-from symrel.interop.program import exact_trace, first_maximiser, lower
+from symrel.interop.exact_trace import exact_trace, first_maximiser
+from symrel.interop.float_program import float_program as lower
 from symrel.models import CPWL1D, AffineMap, DenseLayer, MaxoutLayer, MaxoutNet, MaxoutUnit, ReLUNet
 from symrel.crossval.examples import tied_values_hardmax
 

@@ -1,0 +1,22 @@
+"""A CPWL function of one variable as a program: one :class:`~.program.Segment` stage
+(which segment holds x, then its piece), and, for the consumers that do not branch on
+segments, the program of its lattice form ``max_i min_(j in S_i) l_j``
+(:func:`symrel.models.cpwl_to_maxout`, a two-layer maxout net).
+
+>>> from symrel.models import CPWL1D
+>>> p = cpwl1d_to_program(CPWL1D([0, 1, 2], [0, 1, 0]))
+>>> p.kind, [str(a) for a, c in p.stages[0].ops[0].pieces], p.lattice.kind
+('cpwl1d', ['1', '-1'], 'maxout')
+"""
+
+from __future__ import annotations
+
+from ..models import CPWL1D, cpwl_to_maxout
+from .maxout_to_program import maxout_to_program
+from .program import Program, Segment, Stage
+
+
+def cpwl1d_to_program(f: CPWL1D) -> Program:
+    """The program of ``f``. Cost O(n^2) for the lattice form of n pieces."""
+    return Program("cpwl1d", 1, 1, [Stage("segments", [Segment(list(f.x), f.pieces())])],
+                   lattice=maxout_to_program(cpwl_to_maxout(f)), source=f)
