@@ -17,11 +17,12 @@ from __future__ import annotations
 
 from ..exact import Rational, format_rational
 from ..fileformat.models_io import write_maxout
-from ..models import CPWL1D, cpwl_to_maxout
+from ..lowering import lower
+from ..models import CPWL1D
 from ..certificates import OPEN, PROVED
 from .execution import Context
 from ..exact.forms import AffineForm
-from .maxout_to_forms import maxout_forms
+from .maxout_to_forms import maxout_program_forms
 
 
 def check_points(f: CPWL1D, lo: Rational, hi: Rational) -> list[Rational]:
@@ -40,7 +41,8 @@ def check_points(f: CPWL1D, lo: Rational, hi: Rational) -> list[Rational]:
 def cpwl_forms(f: CPWL1D, ctx: Context) -> list[AffineForm]:
     """The output of f as a form (through its lattice form, after the lattice lemma)."""
     (lo, hi), = ctx.registry.ranges[:1]
-    g = cpwl_to_maxout(f)
+    lattice = lower(f).lattice      # the program of the lattice form g
+    g = lattice.source
     pts = check_points(f, lo, hi)
     fv, gv = f.evaluate_points([[p] for p in pts]), g.evaluate_points([[p] for p in pts])
     bad = [p for p, u, v in zip(pts, fv, gv) if u != v]
@@ -56,4 +58,4 @@ def cpwl_forms(f: CPWL1D, ctx: Context) -> list[AffineForm]:
         from .execution import Obstacle
 
         raise Obstacle(step.note)
-    return maxout_forms(g, ctx)
+    return maxout_program_forms(lattice, ctx)

@@ -17,6 +17,7 @@ pieces dominated on D dropped by an exact bound): rule ``maxout-unit-normal-form
 from __future__ import annotations
 
 from ..exact import flat, rows
+from ..lowering import Maxout, Program, lower
 from ..models import MaxoutNet
 from ..certificates import PROVED
 from .execution import Context, affine_image
@@ -32,20 +33,28 @@ def _name(f: AffineForm) -> str:
 
 def maxout_forms(net: MaxoutNet, ctx: Context, inputs: list[AffineForm] | None = None) -> list[AffineForm]:
     """The outputs of ``net`` as forms over the registry's variables (steps added to ctx)."""
+    return maxout_program_forms(lower(net), ctx, inputs)
+
+
+def maxout_program_forms(program: Program, ctx: Context, inputs: list[AffineForm] | None = None) -> list[AffineForm]:
+    """The outputs of a maxout net's program (:mod:`symrel.lowering.maxout_to_program`)."""
     reg = ctx.registry
-    cur = inputs if inputs is not None else [AffineForm.var(i) for i in range(net.input_dim)]
-    for li, layer in enumerate(net.layers):
+    cur = inputs if inputs is not None else [AffineForm.var(i) for i in range(program.input_dim)]
+    layers = [st for st in program.stages if isinstance(st.ops[-1], Maxout)]
+    for li, stage in enumerate(layers):
+        affine, maxout = stage.ops
         reg.model = ctx.name
-        units, outs = [], []
-        for unit in layer.units:
-            pieces = affine_image(rows(unit.pieces.W), flat(unit.pieces.b), cur)
-            y, facts = reg.max_of(pieces)
+        pieces = affine_image(rows(affine.W), flat(affine.b), cur)
+        units, outs, start = [], [], 0
+        for rank in maxout.ranks:
+            y, facts = reg.max_of(pieces[start:start + rank])
+            start += rank
             outs.append(y)
             units.append(facts)
         dropped = sum(len(u["dropped"]) for u in units)
         names = ", ".join(_name(y) for y in outs)
         ctx.add_step(
-            f"For all x in D, the {layer.output_dim} maxout units of layer {li + 1} of model "
+            f"For all x in D, the {len(maxout.ranks)} maxout units of layer {li + 1} of model "
             f"{ctx.name.upper()} equal the max of their pieces over the previous layer, in normal form",
             "maxout-unit-normal-form",
             {"layer": li, "units": units, "nodes": reg.drain_new()},
@@ -53,9 +62,10 @@ def maxout_forms(net: MaxoutNet, ctx: Context, inputs: list[AffineForm] | None =
             f"units = ({names})" + (f"; {dropped} piece(s) dominated on D dropped by exact bounds" if dropped else ""),
         )
         cur = outs
-    if net.readout is None:
+    if len(layers) == len(program.stages):
         return cur
-    outs = affine_image(rows(net.readout.W), flat(net.readout.b), cur)
+    readout, = program.stages[-1].ops
+    outs = affine_image(rows(readout.W), flat(readout.b), cur)
     ctx.add_step(f"The affine read-out of model {ctx.name.upper()} gives its outputs as affine forms",
                  "linear-identity", {"layer": "readout", "outputs": [o.to_json() for o in outs]}, PROVED)
     return outs

@@ -15,6 +15,7 @@ node ``max(0, z)`` (a rank-2 maxout unit, Paper A Cor 3.3).
 from __future__ import annotations
 
 from ..exact import flat, rows
+from ..lowering import lower
 from ..models import ReLUNet
 from ..certificates import PROVED
 from .execution import Context, affine_image, count_rules, relu_records
@@ -22,13 +23,17 @@ from ..exact.forms import AffineForm
 
 
 def relu_net_forms(net: ReLUNet, ctx: Context) -> list[AffineForm]:
-    """The outputs of ``net`` as forms over the registry's variables (steps added to ctx)."""
+    """The outputs of ``net`` as forms over the registry's variables (steps added to ctx),
+    read off its program (:mod:`symrel.lowering.relu_to_program`)."""
     reg = ctx.registry
-    cur = [AffineForm.var(i) for i in range(net.input_dim)]
-    for li, layer in enumerate(net.layers):
+    program = lower(net)
+    cur = [AffineForm.var(i) for i in range(program.input_dim)]
+    for li, stage in enumerate(program.stages):
+        affine, relu = stage.ops[0], len(stage.ops) > 1
+        activation = "relu" if relu else "none"
         reg.model = ctx.name
-        pre = affine_image(rows(layer.affine.W), flat(layer.affine.b), cur)
-        if layer.activation == "relu":
+        pre = affine_image(rows(affine.W), flat(affine.b), cur)
+        if relu:
             cur, records = relu_records(pre, ctx)
             counts = count_rules(records)
             note = ", ".join(f"{k}: {v}" for k, v in sorted(counts.items()))
@@ -37,7 +42,7 @@ def relu_net_forms(net: ReLUNet, ctx: Context) -> list[AffineForm]:
             cur, note, rule, cert = pre, "", "linear-identity", {"layer": li}
         cert["nodes"] = reg.drain_new()
         cert["outputs"] = [f.to_json() for f in cur]
-        ctx.add_step(f"For all x in D, layer {li + 1} of model {ctx.name.upper()} ({layer.activation}) "
+        ctx.add_step(f"For all x in D, layer {li + 1} of model {ctx.name.upper()} ({activation}) "
                      f"gives the forms recorded", rule, cert, PROVED,
                      f"ReLU signs (+ fixed positive, - fixed zero, node = max(0, z)): {note}" if note else "")
     return cur

@@ -31,7 +31,8 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..exact import Q, flat, format_rational, rows
-from ..models import FeedForward, Transformer
+from ..lowering import AttentionOp, Embed, FeedForwardOp, lower
+from ..models import Transformer
 from ..certificates import PROVED
 from .execution import ZERO_FORM, Context, Obstacle, count_rules
 from ..exact.forms import AffineForm, linear_combination
@@ -92,20 +93,20 @@ def embed_state_text(state: State) -> str:
             f"{', '.join(f'y{v}' for _, v in slots)} in slots {', '.join(str(r) for r, _ in slots)} of every token")
 
 
-def embedding_state(t: Transformer) -> State:
+def embedding_state(embed: Embed, tokens: int) -> State:
     """Token t: ``offsets[t] + sum_i x_i e_(input_rows[i])``, as forms in x."""
-    off = rows(t.embedding.offsets)  # m x T
+    off = rows(embed.offsets)  # m x T
     state = []
-    for tok in range(t.tokens):
-        col = [AffineForm(off[r][tok]) if off[r][tok] else ZERO_FORM for r in range(t.width)]
-        for i, r in enumerate(t.embedding.input_rows):
+    for tok in range(tokens):
+        col = [AffineForm(off[r][tok]) if off[r][tok] else ZERO_FORM for r in range(len(off))]
+        for i, r in enumerate(embed.input_rows):
             col[r] = linear_combination([(Q(1), col[r]), (Q(1), AffineForm.var(i))])
         state.append(col)
     return state
 
 
 # -- feed-forward --------------------------------------------------------------------------
-def feedforward_step(ff: FeedForward, state: State, ctx: Context) -> tuple[State, list]:
+def feedforward_step(ff: FeedForwardOp, state: State, ctx: Context) -> tuple[State, list]:
     """The feed-forward sublayer on every token; returns the new state and, per hidden
     unit, the record of each token (``["+", lo]``, ``["-", hi]``, ``["pair", h']`` (the
     second of a pair carries the facts of ``max(0, -z)`` when the columns are not
@@ -220,7 +221,7 @@ def query_sign_scores(q: AffineForm, keys: list[AffineForm], ctx: Context, head:
                    "not fixed on D")
 
 
-def attention_step(att, state: State, ctx: Context) -> tuple[State, list]:
+def attention_step(att: AttentionOp, state: State, ctx: Context) -> tuple[State, list]:
     """The attention sublayer: every head reads the same state; returns the new state and
     per head the record of each query token."""
     if att.rule != "hardmax":
@@ -272,21 +273,26 @@ def attention_step(att, state: State, ctx: Context) -> tuple[State, list]:
 
 # -- the whole Transformer -------------------------------------------------------------------
 def transformer_forms(t: Transformer, ctx: Context) -> list[AffineForm]:
-    """The outputs of ``t`` as forms over the registry's variables (steps added to ctx)."""
+    """The outputs of ``t`` as forms over the registry's variables (steps added to ctx),
+    read off its program (:mod:`symrel.lowering.transformer_to_program`)."""
+    program = lower(t)
     reg = ctx.registry
     reg.model = ctx.name
     name = ctx.name.upper()
-    state = embedding_state(t)
-    ctx.add_step(f"The embedding of model {name} puts x into slots {t.embedding.input_rows} of every "
+    embed, = program.stages[0].ops
+    state = embedding_state(embed, program.tokens)
+    ctx.add_step(f"The embedding of model {name} puts x into slots {list(embed.input_rows)} of every "
                  f"token and adds the token-wise shift (offsets): state Sigma_0", "embedding",
                  {"state": state_json(state)}, PROVED)
-    for b, block in enumerate(t.blocks):
+    for b in range(program.blocks):
+        sublayers = {type(op): op for st in program.block_stages(b) for op in st.ops}
+        attention, feedforward = sublayers.get(AttentionOp), sublayers.get(FeedForwardOp)
         cert: dict = {"block": b}
         parts, notes, rules = [], [], []
         try:
-            if block.attention is not None:
-                state, cert["heads"] = attention_step(block.attention, state, ctx)
-                parts.append(f"attention, {len(block.attention.heads)} hardmax head(s)")
+            if attention is not None:
+                state, cert["heads"] = attention_step(attention, state, ctx)
+                parts.append(f"attention, {len(attention.heads)} hardmax head(s)")
                 kinds = count_rules([[r["rule"]] for recs in cert["heads"] for r in recs])
                 drops = sum(len(r["max"]["dropped"]) for recs in cert["heads"] for r in recs if r["rule"] == "max")
                 if kinds.get("max"):
@@ -303,9 +309,9 @@ def transformer_forms(t: Transformer, ctx: Context) -> list[AffineForm]:
                     rules.append("hardmax-select")
                     notes.append(f"{kinds['select']} (head, query) pairs kept as select nodes (the winners' values "
                                  "averaged; decided on the cells of the nodes the outputs depend on)")
-            if block.feedforward is not None:
-                state, cert["hidden"] = feedforward_step(block.feedforward, state, ctx)
-                parts.append(f"feed-forward, {block.feedforward.hidden} hidden unit(s)")
+            if feedforward is not None:
+                state, cert["hidden"] = feedforward_step(feedforward, state, ctx)
+                parts.append(f"feed-forward, {feedforward.hidden} hidden unit(s)")
                 kinds = count_rules([r for recs in cert["hidden"] for r in recs])
                 fixed = kinds.get("+", 0) + kinds.get("-", 0)
                 if fixed:
@@ -330,8 +336,9 @@ def transformer_forms(t: Transformer, ctx: Context) -> list[AffineForm]:
         ctx.add_step(f"For all x in D, block {b + 1} of model {name} ({'; '.join(parts) or 'empty'}) maps the "
                      f"state Sigma_{b} to Sigma_{b + 1}", "+".join(rules) or "linear-identity", cert, PROVED,
                      "; ".join(notes))
-    col = state[t.readout.token]
-    outs = apply_rows(sparse_rows(t.readout.W), col, flat(t.readout.b))
-    ctx.add_step(f"The read-out of model {name} at token {t.readout.token} gives its outputs as affine forms",
+    readout, = program.stages[-1].ops
+    col = state[readout.token]
+    outs = apply_rows(sparse_rows(readout.W), col, flat(readout.b))
+    ctx.add_step(f"The read-out of model {name} at token {readout.token} gives its outputs as affine forms",
                  "linear-identity", {"layer": "readout", "outputs": [o.to_json() for o in outs]}, PROVED)
     return outs
