@@ -4,14 +4,14 @@ form and the values of rows at a point (:mod:`symrel.checking.regions` recompute
 >>> from symrel.exact import rational as r
 >>> farkas_json([(0, r(2)), (3, r(-6))])
 [[0, '1/4'], [3, '-3/4']]
->>> row_values([((r(1), r(-1)), "<")], [r("1/2")])
+>>> from symrel.exact.forms import AffineForm, Row
+>>> row_values([Row(AffineForm(r(-1), {0: r(1)}), "<")], [r("1/2")])
 ['-1/2']
 """
 
 from __future__ import annotations
 
 from ..exact import Q, format_rational
-from .model_to_program import evaluate_form
 
 ZERO = Q(0)
 
@@ -27,4 +27,4 @@ def farkas_json(cert) -> list:
 def row_values(rows, x) -> list:
     """The value of every row's form at x, as canonical JSON numbers (recorded beside a
     witness so that the checker recomputes them: any altered coordinate shows)."""
-    return [format_rational(evaluate_form(f, x)) for f, _ in rows]
+    return [format_rational(f.value_at(x)) for f, _ in rows]

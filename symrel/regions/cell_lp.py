@@ -7,8 +7,9 @@ to row indices; :func:`constant_row_status` and :func:`box_farkas` settle the ro
 need no LP (a constant form; one row that fails on the whole box).
 
 >>> from symrel.exact import rational as r
->>> rows = [((r(1), r(-1)), "<"), ((r(-1), r(2)), "<")]       # x < 1 and x > 2
->>> point, farkas = cell_lp(rows, [0, 1], {})
+>>> from symrel.exact.forms import AffineForm, Row
+>>> rows = [Row(AffineForm(r(-1), {0: r(1)}), "<"), Row(AffineForm(r(2), {0: r(-1)}), "<")]   # x < 1 and x > 2
+>>> point, farkas = cell_lp(rows, [0, 1], {}, 1)
 >>> point, [(i, str(v)) for i, v in farkas]
 (None, [(0, '1/2'), (1, '1/2')])
 """
@@ -16,31 +17,32 @@ need no LP (a constant form; one row that fails on the whole box).
 from __future__ import annotations
 
 from ..exact import Q
+from ..exact.forms import AffineForm, Row
 from ..exact.lp import feasibility
 
 ZERO, ONE = Q(0), Q(1)
 
 
 def domain_rows(domain, mode: str):
-    """The domain's halfspaces as rows ``(form, rel)``."""
+    """The domain's halfspaces ``a.x <= b`` as rows ``a.x - b rel 0`` (``rel`` strict in the open mode)."""
     A, b = domain.halfspaces()
     rel = "<" if mode == "open" else "<="
-    return [(tuple(a) + (-bi,), rel) for a, bi in zip(A, b)]
+    return [Row(AffineForm.from_dense(a, -bi), rel) for a, bi in zip(A, b)]
 
 
-def cell_lp(rows, indices, stats):
-    """The LP over ``rows[i] for i in indices``: ``(witness, None)`` when feasible, else
-    ``(None, farkas)`` with Farkas entries ``(row index, multiplier)``."""
+def cell_lp(rows, indices, stats, dim: int):
+    """The LP over ``rows[i] for i in indices`` in ``dim`` variables: ``(witness, None)``
+    when feasible, else ``(None, farkas)`` with Farkas entries ``(row index, multiplier)``."""
     A, b, strict, C, d, ineq_ids, eq_ids = [], [], [], [], [], [], []
     for i in indices:
         f, rel = rows[i]
         if rel == "=":
-            C.append(list(f[:-1]))
-            d.append(-f[-1])
+            C.append(f.to_dense(dim))
+            d.append(-f.const)
             eq_ids.append(i)
         else:
-            A.append(list(f[:-1]))
-            b.append(-f[-1])
+            A.append(f.to_dense(dim))
+            b.append(-f.const)
             strict.append(rel == "<")
             ineq_ids.append(i)
     stats["lps"] = stats.get("lps", 0) + 1
@@ -65,8 +67,7 @@ def first_of_repeats(rows, cert):
 
 def constant_row_status(row):
     """For a row whose form has no x-part: (True, None) if it holds, else (False, multiplier)."""
-    f, rel = row
-    c = f[-1]
+    c, rel = row.form.const, row.rel
     if rel == "<":
         return (True, None) if c < 0 else (False, ONE)
     if rel == "<=":
@@ -82,12 +83,7 @@ def box_farkas(row, index, box):
     upper-bound rows cancel the x-part (rows ``2i``: ``x_i <= u_i``, ``2i+1``:
     ``-x_i <= -l_i``, as :meth:`Box.halfspaces` lists them)."""
     f, rel = row
-    lo = hi = f[-1]
-    for a, (l, u) in zip(f, box):
-        if a > 0:
-            lo, hi = lo + a * l, hi + a * u
-        elif a < 0:
-            lo, hi = lo + a * u, hi + a * l
+    lo, hi = f.range_on_box(box)
     sign = None
     if (rel == "<" and lo >= 0) or (rel in ("<=", "=") and lo > 0):
         sign = ONE
@@ -96,7 +92,7 @@ def box_farkas(row, index, box):
     if sign is None:
         return None
     cert = [(index, sign)]
-    for i, a in enumerate(f[:-1]):
+    for i, a in sorted(f.coeffs.items()):
         a = a * sign
         if a > 0:
             cert.append((2 * i + 1, a))

@@ -35,7 +35,7 @@ from ..exact.lp import feasibility
 from ..exact.display import Card, Displayed
 from .cell_lp import cell_lp
 from .enumerate_cells import Enumeration, enumerate_cells
-from .model_to_program import is_constant_form
+from ..exact.forms import Row
 
 KINDS = ("linear", "activation")
 
@@ -84,42 +84,17 @@ class RegionCount(Displayed):
         return out
 
 
-def _direction_key(f):
-    """The form scaled so its first nonzero x-coefficient is +-1 (same halfspace)."""
-    for a in f[:-1]:
-        if a:
-            s = abs(a)
-            return tuple(v / s for v in f)
-    return None
-
-
-def _parallel_offset(f, h):
-    """If the x-part of f is a multiple lam of h's, the constant ``f - lam h``; else None."""
-    lam = None
-    for a, b in zip(f[:-1], h[:-1]):
-        if b:
-            if lam is None:
-                lam = a / b
-            if a != lam * b:
-                return None
-        elif a:
-            return None
-    if lam is None:
-        return None
-    return f[-1] - lam * h[-1]
-
-
 def facet_candidates(P, Q_):
     """Pairs ``(i, j)``: row i of P and row j of Q bound the same hyperplane from
     opposite sides (the only places where the closures can share a facet)."""
     keys = {}
     for i, (f, rel) in enumerate(P.rows):
-        k = _direction_key(f)
+        k = f.normalised()
         if k is not None:
             keys.setdefault(k, i)
     out, seen = [], set()
     for j, (f, rel) in enumerate(Q_.rows):
-        k = _direction_key(tuple(-v for v in f))
+        k = (-f).normalised()
         if k is not None and k in keys and k not in seen:
             seen.add(k)
             out.append((keys[k], j))
@@ -141,25 +116,25 @@ def facet_evidence(P, Q_):
         rows_, used, blocked = [], [], None
         for k, (f, rel) in enumerate(combined):
             if k == i:
-                rows_.append((f, "="))
+                rows_.append(Row(f, "="))
                 used.append(k)
                 continue
-            if is_constant_form(f):
-                rows_.append((f, rel))
+            if f.is_constant():
+                rows_.append(Row(f, rel))
                 continue
-            off = _parallel_offset(f, h)
+            off = f.parallel_offset(h)
             if off is not None:
                 if off > 0:  # on H this row reads off <= 0: false there
                     blocked = k
                     break
-                rows_.append((f, rel))
+                rows_.append(Row(f, rel))
                 continue
-            rows_.append((f, "<"))
+            rows_.append(Row(f, "<"))
             used.append(k)
         if blocked is not None:
             reasons.append((i, j, ("parallel", blocked)))
             continue
-        point, cert = cell_lp(rows_, used, {})
+        point, cert = cell_lp(rows_, used, {}, len(P.witness))
         if point is not None:
             return ("adjacent", i, j, point)
         reasons.append((i, j, ("farkas", cert)))
@@ -242,13 +217,13 @@ def merge_linear_regions(cells, model_index: int = 0, evidence: bool = False, ex
 
 
 def _is_full_dimensional(cell) -> bool:
-    A, b = [], []
+    A, b, d = [], [], len(cell.witness)
     for f, rel in cell.rows:
-        if rel == "=" and not is_constant_form(f):
+        if rel == "=" and not f.is_constant():
             return False
-        if rel != "=" and not is_constant_form(f):
-            A.append(list(f[:-1]))
-            b.append(-f[-1])
+        if rel != "=" and not f.is_constant():
+            A.append(f.to_dense(d))
+            b.append(-f.const)
     if not A:
         return True
     return feasibility(A, b, strict=[True] * len(A)).feasible

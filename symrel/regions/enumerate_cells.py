@@ -31,7 +31,7 @@ def root_node(runner: Runner, domain, mode) -> SearchNode:
     """The root of the search: the domain's rows, all active, and a point of the domain."""
     rows = domain_rows(domain, mode)
     active = list(range(len(rows)))
-    point, _ = cell_lp(rows, active, {})
+    point, _ = cell_lp(rows, active, {}, domain.dim)
     if point is None:
         raise InputError(
             "the domain is empty" if mode == "exact" else "the domain has empty interior (open cells need a full-dimensional domain)",

@@ -41,7 +41,8 @@ from ..certificates import OPEN, PROVED, REFUTED, Proof, Step
 from .cell_json import farkas_json, row_values
 from .cell_lp import cell_lp
 from .enumerate_cells import enumerate_cells
-from .model_to_program import is_continuous, is_zero_form, neg, sub
+from ..exact.forms import Row
+from .model_to_program import is_continuous
 
 CLAIM_KIND = "equivalence-cells"
 
@@ -50,9 +51,9 @@ def _difference_on_cell(cell, g, stats):
     """``("zero", (pos, neg))`` with Farkas vectors, or ``("differs", point)``."""
     rows = cell.rows
     out = []
-    for extra in ((neg(g), "<"), (g, "<")):  # g > 0, then g < 0
+    for extra in (Row(-g, "<"), Row(g, "<")):  # g > 0, then g < 0
         all_rows = rows + [extra]
-        point, cert = cell_lp(all_rows, list(range(len(all_rows))), stats)
+        point, cert = cell_lp(all_rows, list(range(len(all_rows))), stats, len(cell.witness))
         if point is not None:
             return "differs", point
         out.append(cert)
@@ -92,8 +93,8 @@ def decide_equivalence(a, b, domain, executor=None, max_cells=None, budget=None)
         fa, fb = cell.outputs
         equal = []
         for r, (u, v) in enumerate(zip(fa, fb)):
-            g = sub(u, v)
-            if is_zero_form(g):
+            g = u - v
+            if g.is_zero():
                 equal.append(None)
                 continue
             status, info = _difference_on_cell(cell, g, stats)

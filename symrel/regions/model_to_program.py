@@ -1,9 +1,9 @@
-"""Model -> decision program: exact symbolic execution over affine forms.
+"""Model -> decision program: the lowered program (:mod:`symrel.lowering`) run by decisions.
 
 On a cell of the input space every quantity a model computes is an affine
-function of the input ``x in R^d``; we store it as a *form*, the tuple
-``(a_1, ..., a_d, c)`` meaning ``a . x + c``. A model becomes a list of stages
-acting on a vector of forms (the "registers"):
+function of the input ``x in R^d``, an :class:`~symrel.exact.forms.AffineForm` over
+the variables ``x_0..x_(d-1)``. Each operation of the model's program becomes a
+decision stage acting on a vector of forms (the "registers"):
 
 * :class:`AffineStage` ``r -> W r + b`` (no decision);
 * :class:`ReluStage` one decision per ReLU: ``+`` or ``-`` (and ``0`` when the
@@ -14,8 +14,10 @@ acting on a vector of forms (the "registers"):
   representative, ``<``, ``=`` (a tie, an equality) or ``>``;
 * :class:`SegmentStage` which segment of a CPWL1D function holds x.
 
-Every outcome of a decision comes with its constraint rows ``(form, rel)``,
-``rel`` in ``"<"``, ``"<="``, ``"="``, meaning ``form(x) rel 0``.
+A Transformer's state is flattened token by token (row i of token t is register
+``t*m + i``); its embedding, feed-forward sublayers and read-out become affine and
+ReLU stages. Every outcome of a decision comes with its constraint rows
+(:class:`~symrel.exact.forms.Row`), ``form(x) rel 0``.
 
 Two modes. ``"exact"``: the outcomes of each decision *partition* the parent
 set exactly (ReLU ``z >= 0`` / ``z < 0``; first maximiser; ties as equalities),
@@ -37,8 +39,8 @@ set.
 >>> [c.label for c in run.choices(s)]
 ['s0', 's1']
 >>> s = run.advance(s, 1)
->>> run.choices(s) is None, [str(v) for v in run.outputs(s)[0][0]]
-(True, ['-1', '2'])
+>>> run.choices(s) is None, run.outputs(s)[0][0]
+(True, AffineForm([2, [[0, -1]]]))
 """
 
 from __future__ import annotations
@@ -47,10 +49,13 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..errors import InputError
-from ..exact import Q, from_rationals, rows
-from ..models import CPWL1D, MaxoutNet, ReLUNet, Transformer
+from ..exact import Q, flat, rows
+from ..exact.forms import AffineForm, Row, linear_combination
+from ..lowering import Affine, AttentionOp, Embed, FeedForwardOp, Maxout, ReadoutOp, Relu, Segment, lower
+from ..models import CPWL1D, MaxoutNet, ReLUNet
 
 ZERO, ONE = Q(0), Q(1)
+ZERO_FORM = AffineForm()
 MODES = ("open", "exact")
 
 
@@ -62,50 +67,25 @@ class Choice:
     rows: tuple
 
 
-def is_zero_form(f) -> bool:
-    return not any(f)
+def sparse_matrix(W) -> list[list[tuple[int, object]]]:
+    """Each row of W (a DomainMatrix or a list of lists) as its nonzero ``(column, entry)`` pairs."""
+    return [[(j, a) for j, a in enumerate(r) if a] for r in (W if isinstance(W, list) else rows(W))]
 
 
-def is_constant_form(f) -> bool:
-    return not any(f[:-1])
-
-
-def sub(f, g):
-    return tuple(a - b for a, b in zip(f, g))
-
-
-def neg(f):
-    return tuple(-a for a in f)
-
-
-def evaluate_form(f, x):
-    """``a . x + c`` at the point x."""
-    s = f[-1]
-    for a, v in zip(f, x):
-        if a:
-            s += a * v
-    return s
-
-
-def _matmul_forms(W, forms, b=None):
-    """``W r + b`` for a vector of forms r (W a DomainMatrix)."""
-    k = len(forms[0]) if forms else W.shape[1]
-    F = from_rationals(forms, (len(forms), k)) if forms else None
-    out = rows(W * F) if F is not None else [[ZERO] * k for _ in range(W.shape[0])]
-    if b is not None:
-        for r, bi in zip(out, b):
-            r[-1] += bi
-    return [tuple(r) for r in out]
+def image(sparse_W, forms, b=None) -> list[AffineForm]:
+    """``W r + b`` for a vector of forms r (W as :func:`sparse_matrix` rows)."""
+    return [linear_combination([(a, forms[j]) for j, a in row], b[i] if b is not None else ZERO)
+            for i, row in enumerate(sparse_W)]
 
 
 # -- stages --------------------------------------------------------------------------
 
 
 class AffineStage:
-    """``r -> W r + b``; W a DomainMatrix, b a list (or None)."""
+    """``r -> W r + b``; W a DomainMatrix or a list of rows, b a list (or None)."""
 
     def __init__(self, W, b=None):
-        self.W, self.b = W, b
+        self.W, self.b = sparse_matrix(W), b
 
     def prepare(self, forms, mode):
         return None
@@ -114,7 +94,7 @@ class AffineStage:
         return 0
 
     def finish(self, forms, ctx, made):
-        return _matmul_forms(self.W, forms, self.b)
+        return image(self.W, forms, self.b)
 
 
 class ReluStage:
@@ -134,18 +114,17 @@ class ReluStage:
         idx, mode = ctx
         z = forms[idx[len(made)]]
         if mode == "open":
-            if is_zero_form(z):
+            if z.is_zero():
                 return [Choice("0", ())]
-            return [Choice("+", ((neg(z), "<"),)), Choice("-", ((z, "<"),))]
-        return [Choice("+", ((neg(z), "<="),)), Choice("-", ((z, "<"),))]
+            return [Choice("+", (Row(-z, "<"),)), Choice("-", (Row(z, "<"),))]
+        return [Choice("+", (Row(-z, "<="),)), Choice("-", (Row(z, "<"),))]
 
     def finish(self, forms, ctx, made):
         idx, _ = ctx
         out = list(forms)
-        zero = tuple([ZERO] * len(forms[0]))
         for i, label in zip(idx, made):
             if label != "+":
-                out[i] = zero
+                out[i] = ZERO_FORM
         return out
 
 
@@ -172,11 +151,11 @@ class MaxStage:
                     continue  # an identical earlier piece stands for this one
                 for i, li in enumerate(pieces):
                     if i != j and li != lj:
-                        rows_j.append((sub(li, lj), "<"))
+                        rows_j.append(Row(li - lj, "<"))
             else:
                 for i, li in enumerate(pieces):
                     if i != j:
-                        rows_j.append((sub(li, lj), "<" if i < j else "<="))
+                        rows_j.append(Row(li - lj, "<" if i < j else "<="))
             out.append(Choice(str(j), tuple(rows_j)))
         return out
 
@@ -187,9 +166,9 @@ class MaxStage:
 class SegmentStage:
     """The segment of a CPWL1D function holding x (register 0); output its piece."""
 
-    def __init__(self, f: CPWL1D):
-        self.x = f.x
-        self.pieces = f.pieces()
+    def __init__(self, segment: Segment):
+        self.x = segment.x
+        self.pieces = segment.pieces
 
     def prepare(self, forms, mode):
         return (forms[0], mode)
@@ -204,35 +183,34 @@ class SegmentStage:
         for s in range(len(self.pieces)):
             rs = []
             if s > 0:  # x >= x_s
-                rs.append((sub((ZERO, self.x[s]), _scaled(u, ONE)), "<" if mode == "open" else "<="))
+                rs.append(Row(AffineForm.constant(self.x[s]) - u, "<" if mode == "open" else "<="))
             if s < last:  # x < x_{s+1}
-                rs.append((sub(u, (ZERO, self.x[s + 1])), "<"))
+                rs.append(Row(u - AffineForm.constant(self.x[s + 1]), "<"))
             out.append(Choice(f"s{s}", tuple(rs)))
         return out
 
     def finish(self, forms, ctx, made):
         a, c = self.pieces[int(made[0][1:])]
-        u = forms[0]
-        return [tuple(a * v for v in u[:-1]) + (a * u[-1] + c,)]
-
-
-def _scaled(f, a):
-    return tuple(a * v for v in f)
+        return [linear_combination([(a, forms[0])], c)]
 
 
 class AttentionStage:
     """Hardmax attention on the flattened state (token t, row i at ``t*m + i``)."""
 
-    def __init__(self, heads, T: int, m: int, path: str = "attention"):
-        self.heads, self.T, self.m, self.path = heads, T, m, path
+    def __init__(self, op: AttentionOp, T: int, m: int, path: str = "attention"):
+        if op.rule != "hardmax":
+            raise InputError("exact evaluation needs hardmax attention; this block uses softmax "
+                             "(use evaluate_softmax, or with_rule('hardmax'))", path=f"{path}.rule")
+        self.T, self.m, self.path = T, m, path
+        self.heads = [(sparse_matrix(h.WQ), sparse_matrix(h.WK), sparse_matrix(h.WO * h.WV)) for h in op.heads]
 
     def prepare(self, forms, mode):
         T, m = self.T, self.m
         Z = [forms[t * m : (t + 1) * m] for t in range(T)]
         scores = []
-        for h, head in enumerate(self.heads):
-            Qs = [_matmul_forms(head.WQ, Z[t]) for t in range(T)]
-            Ks = [_matmul_forms(head.WK, Z[s]) for s in range(T)]
+        for h, (WQ, WK, _) in enumerate(self.heads):
+            Qs = [image(WQ, Z[t]) for t in range(T)]
+            Ks = [image(WK, Z[s]) for s in range(T)]
             S = [[_bilinear(Ks[s], Qs[t], f"{self.path}.heads[{h}] (key {s}, query {t})") for t in range(T)] for s in range(T)]
             scores.append(S)
         return (scores, mode)
@@ -259,148 +237,141 @@ class AttentionStage:
         key = k + 1
         rep = self._argmax_so_far(made[hq * per_query : i])[0]
         S = scores[h]
-        diff = sub(S[key][t], S[rep][t])
+        diff = S[key][t] - S[rep][t]
         if mode == "open":
-            if is_zero_form(diff):
+            if diff.is_zero():
                 return [Choice("=", ())]
-            return [Choice("<", ((diff, "<"),)), Choice(">", ((neg(diff), "<"),))]
-        return [Choice("<", ((diff, "<"),)), Choice("=", ((diff, "="),)), Choice(">", ((neg(diff), "<"),))]
+            return [Choice("<", (Row(diff, "<"),)), Choice(">", (Row(-diff, "<"),))]
+        return [Choice("<", (Row(diff, "<"),)), Choice("=", (Row(diff, "="),)), Choice(">", (Row(-diff, "<"),))]
 
     def finish(self, forms, ctx, made):
         T, m = self.T, self.m
         Z = [forms[t * m : (t + 1) * m] for t in range(T)]
         out = [list(z) for z in Z]
         per_query = T - 1
-        for h, head in enumerate(self.heads):
-            V = [_matmul_forms(head.WO * head.WV, Z[s]) for s in range(T)]
+        for h, (_, _, WOV) in enumerate(self.heads):
+            V = [image(WOV, Z[s]) for s in range(T)]
             for t in range(T):
                 start = (h * T + t) * per_query
                 M = self._argmax_so_far(made[start : start + per_query])
                 w = Q(1, len(M))
+                terms = [[(ONE, f)] for f in out[t]]
                 for s in M:
-                    out[t] = [tuple(a + w * b for a, b in zip(f, g)) for f, g in zip(out[t], V[s])]
+                    for r, g in enumerate(V[s]):
+                        terms[r].append((w, g))
+                out[t] = [linear_combination(ts) for ts in terms]
         return [f for z in out for f in z]
 
 
-def _bilinear(K, Qv, where):
+def _bilinear(K, Qv, where) -> AffineForm:
     """``sum_j K_j(x) Q_j(x)`` as a form; refuses a genuinely quadratic score."""
-    n = len(K[0]) - 1 if K else 0
-    quad = [[ZERO] * n for _ in range(n)]
-    lin = [ZERO] * (n + 1)
+    quad: dict = {}
+    terms, const = [], ZERO
     for kf, qf in zip(K, Qv):
-        a, alpha = kf[:-1], kf[-1]
-        b, beta = qf[:-1], qf[-1]
-        if any(a) and any(b):
-            for i in range(n):
-                if a[i]:
-                    for j in range(n):
-                        if b[j]:
-                            quad[i][j] += a[i] * b[j]
-        for i in range(n):
-            lin[i] += alpha * b[i] + beta * a[i]
-        lin[n] += alpha * beta
-    for i in range(n):
-        for j in range(i, n):
-            if quad[i][j] + quad[j][i] != 0:
-                raise InputError(
-                    "the attention score is quadratic in the input (query and key both depend on x), "
-                    "so cells are not polyhedra; cell enumeration needs affine scores",
-                    path=where,
-                )
-    return tuple(lin)
+        for i, a in kf.coeffs.items():
+            for j, b in qf.coeffs.items():
+                quad[(i, j)] = quad.get((i, j), ZERO) + a * b
+        terms += [(kf.const, qf), (qf.const, AffineForm(ZERO, kf.coeffs))]
+    for i, j in {(min(p), max(p)) for p in quad}:
+        if quad.get((i, j), ZERO) + quad.get((j, i), ZERO) != 0:
+            raise InputError(
+                "the attention score is quadratic in the input (query and key both depend on x), "
+                "so cells are not polyhedra; cell enumeration needs affine scores",
+                path=where,
+            )
+    return linear_combination(terms, const)
 
 
-# -- models as programs ------------------------------------------------------------------
+# -- programs as decision stages ---------------------------------------------------------
 
 
-def _dm(data, shape):
-    return from_rationals(data, shape)
+def _ranks_to_groups(ranks) -> list[list[int]]:
+    groups, start = [], 0
+    for k in ranks:
+        groups.append(list(range(start, start + k)))
+        start += k
+    return groups
 
 
-def relu_program(net: ReLUNet) -> list:
-    stages = []
-    for layer in net.layers:
-        stages.append(AffineStage(layer.affine.W, [r[0] for r in rows(layer.affine.b)]))
-        if layer.activation == "relu":
-            stages.append(ReluStage())
-    return stages
-
-
-def maxout_program(net: MaxoutNet) -> list:
-    stages = []
-    for layer in net.layers:
-        stages.append(AffineStage(layer._stacked.W, [r[0] for r in rows(layer._stacked.b)]))
-        groups, start = [], 0
-        for k in layer.ranks:
-            groups.append(list(range(start, start + k)))
-            start += k
-        stages.append(MaxStage(groups))
-    if net.readout is not None:
-        stages.append(AffineStage(net.readout.W, [r[0] for r in rows(net.readout.b)]))
-    return stages
-
-
-def transformer_program(tf: Transformer) -> list:
-    T, m, d = tf.tokens, tf.width, tf.input_dim
-    tf._require_hardmax()
-    offsets = rows(tf.embedding.offsets)  # m x T
+def _embedding_stage(op: Embed, T: int, m: int, d: int) -> AffineStage:
+    """Token t, row i: ``offsets[i, t] + x_k`` where input k goes to row i."""
+    offsets = rows(op.offsets)  # m x T
     W = [[ZERO] * d for _ in range(T * m)]
     b = [ZERO] * (T * m)
     for t in range(T):
         for i in range(m):
             b[t * m + i] = offsets[i][t]
-        for k, r in enumerate(tf.embedding.input_rows):
+        for k, r in enumerate(op.input_rows):
             W[t * m + r][k] += ONE
-    stages = [AffineStage(_dm(W, (T * m, d)), b)]
-    for bi, block in enumerate(tf.blocks):
-        if block.attention is not None:
-            stages.append(AttentionStage(block.attention.heads, T, m, path=f"blocks[{bi}].attention"))
-        ff = block.feedforward
-        if ff is not None:
-            h = ff.hidden
-            W1, b1 = rows(ff.W1), [r[0] for r in rows(ff.b1)]
-            W2, b2 = rows(ff.W2), [r[0] for r in rows(ff.b2)]
-            n_in, n_hid = T * m, T * h
-            up = [[ZERO] * n_in for _ in range(n_in + n_hid)]
-            up_b = [ZERO] * (n_in + n_hid)
-            for i in range(n_in):
-                up[i][i] = ONE
-            for t in range(T):
-                for j in range(h):
-                    up_b[n_in + t * h + j] = b1[j]
-                    for i in range(m):
-                        up[n_in + t * h + j][t * m + i] = W1[j][i]
-            down = [[ZERO] * (n_in + n_hid) for _ in range(n_in)]
-            down_b = [ZERO] * n_in
-            for t in range(T):
-                for i in range(m):
-                    down[t * m + i][t * m + i] = ONE
-                    down_b[t * m + i] = b2[i]
-                    for j in range(h):
-                        down[t * m + i][n_in + t * h + j] = W2[i][j]
-            stages.append(AffineStage(_dm(up, (n_in + n_hid, n_in)), up_b))
-            stages.append(ReluStage(list(range(n_in, n_in + n_hid))))
-            stages.append(AffineStage(_dm(down, (n_in, n_in + n_hid)), down_b))
-    ro = tf.readout
-    RW = [[ZERO] * (T * m) for _ in range(ro.W.shape[0])]
-    for r, wrow in enumerate(rows(ro.W)):
+    return AffineStage(W, b)
+
+
+def _feedforward_stages(op: FeedForwardOp, T: int, m: int) -> list:
+    """Up (registers plus hidden units, token by token), ReLU on the hidden units, down."""
+    h = op.hidden
+    W1, b1, W2, b2 = rows(op.W1), flat(op.b1), rows(op.W2), flat(op.b2)
+    n_in, n_hid = T * m, T * h
+    up = [[ZERO] * n_in for _ in range(n_in + n_hid)]
+    up_b = [ZERO] * (n_in + n_hid)
+    for i in range(n_in):
+        up[i][i] = ONE
+    for t in range(T):
+        for j in range(h):
+            up_b[n_in + t * h + j] = b1[j]
+            for i in range(m):
+                up[n_in + t * h + j][t * m + i] = W1[j][i]
+    down = [[ZERO] * (n_in + n_hid) for _ in range(n_in)]
+    down_b = [ZERO] * n_in
+    for t in range(T):
         for i in range(m):
-            RW[r][ro.token * m + i] = wrow[i]
-    stages.append(AffineStage(_dm(RW, (ro.W.shape[0], T * m)), [r[0] for r in rows(ro.b)]))
-    return stages
+            down[t * m + i][t * m + i] = ONE
+            down_b[t * m + i] = b2[i]
+            for j in range(h):
+                down[t * m + i][n_in + t * h + j] = W2[i][j]
+    return [AffineStage(up, up_b), ReluStage(list(range(n_in, n_in + n_hid))), AffineStage(down, down_b)]
+
+
+def _readout_stage(op: ReadoutOp, T: int, m: int) -> AffineStage:
+    RW = [[ZERO] * (T * m) for _ in range(op.W.shape[0])]
+    for r, wrow in enumerate(rows(op.W)):
+        for i in range(m):
+            RW[r][op.token * m + i] = wrow[i]
+    return AffineStage(RW, flat(op.b))
 
 
 def program_of(model) -> list:
-    """The stages of ``model`` (ReLU, maxout, CPWL1D or hardmax Transformer)."""
-    if isinstance(model, ReLUNet):
-        return relu_program(model)
-    if isinstance(model, MaxoutNet):
-        return maxout_program(model)
-    if isinstance(model, CPWL1D):
-        return [SegmentStage(model)]
-    if isinstance(model, Transformer):
-        return transformer_program(model)
-    raise InputError(f"cell enumeration does not know models of kind {getattr(model, 'kind', type(model).__name__)}", path="kind")
+    """The decision stages of ``model`` (ReLU, maxout, CPWL1D or hardmax Transformer),
+    read off its lowered program."""
+    try:
+        program = lower(model)
+    except InputError:
+        program = None
+    if program is None or program.kind not in ("relu", "maxout", "cpwl1d", "transformer"):
+        raise InputError(f"cell enumeration does not know models of kind {getattr(model, 'kind', type(model).__name__)}",
+                         path="kind")
+    T, m, d = program.tokens, program.width, program.input_dim
+    stages = []
+    for st in program.stages:
+        for op in st.ops:
+            if isinstance(op, Affine):
+                stages.append(AffineStage(op.W, flat(op.b)))
+            elif isinstance(op, Relu):
+                stages.append(ReluStage())
+            elif isinstance(op, Maxout):
+                stages.append(MaxStage(_ranks_to_groups(op.ranks)))
+            elif isinstance(op, Segment):
+                stages.append(SegmentStage(op))
+            elif isinstance(op, Embed):
+                stages.append(_embedding_stage(op, T, m, d))
+            elif isinstance(op, AttentionOp):
+                stages.append(AttentionStage(op, T, m, path=st.name))
+            elif isinstance(op, FeedForwardOp):
+                stages += _feedforward_stages(op, T, m)
+            elif isinstance(op, ReadoutOp):
+                stages.append(_readout_stage(op, T, m))
+            else:  # pragma: no cover - the lowerings make only the operations above
+                raise InputError(f"cell enumeration cannot run the operation {type(op).__name__}", path=st.name)
+    return stages
 
 
 def is_continuous(model) -> bool:
@@ -435,8 +406,7 @@ class Runner:
         self.dim, self.mode = dim, mode
 
     def _identity(self):
-        d = self.dim
-        return [tuple(ONE if j == i else ZERO for j in range(d + 1)) for i in range(d)]
+        return [AffineForm.var(i) for i in range(self.dim)]
 
     def _settle(self, p, s, made, ctx, forms, outputs):
         """Run decision-free work until a decision is pending or all is done."""

@@ -14,7 +14,8 @@ draws on a matplotlib Axes and returns it (the backend is left alone);
 >>> from symrel.regions.plot import cell_polygon
 >>> from symrel.exact import rational as r
 >>> square = [(r(0), r(0)), (r(1), r(0)), (r(1), r(1)), (r(0), r(1))]
->>> [tuple(str(v) for v in p) for p in cell_polygon([((r(1), r(1), r(-1)), "<")], square)]   # x + y <= 1
+>>> from symrel.exact.forms import AffineForm, Row
+>>> [tuple(str(v) for v in p) for p in cell_polygon([Row(AffineForm(r(-1), {0: r(1), 1: r(1)}), "<")], square)]   # x + y <= 1
 [('0', '0'), ('1', '0'), ('0', '1')]
 """
 
@@ -34,8 +35,7 @@ def _clip(poly, f):
     n = len(poly)
     for i in range(n):
         p, q = poly[i], poly[(i + 1) % n]
-        fp = f[0] * p[0] + f[1] * p[1] + f[2]
-        fq = f[0] * q[0] + f[1] * q[1] + f[2]
+        fp, fq = f.value_at(p), f.value_at(q)
         if fp <= 0:
             out.append(p)
         if (fp < 0 < fq) or (fq < 0 < fp):
@@ -56,7 +56,8 @@ def cell_polygon(rows, start):
 
 def _interval(rows):
     lo, hi = -BIG, BIG
-    for (a, c), rel in rows:
+    for f, rel in rows:
+        a, c = f.coefficient(0), f.const
         if a > 0:
             hi = min(hi, -c / a)
         elif a < 0:
@@ -247,7 +248,8 @@ def _draw_1d(ax, result, cells, output, labels):
     pieces = []
     for c, cls in zip(cells, classes):
         lo, hi = _interval(c.rows)
-        (a, b) = c.outputs[0][output]
+        f = c.outputs[0][output]
+        a, b = f.coefficient(0), f.const
         pieces.append((lo, hi, a, b, cls))
     pieces.sort(key=lambda p: p[0])
     n = max(classes) + 1
@@ -302,10 +304,10 @@ def _draw_2d(ax, result, cells, labels, boundary):
 
 def _decision_edges(poly, forms):
     """The edges, inside one cell, of the decision regions of the outputs
-    ``forms`` (each ``(a1, a2, c)``): where the argmax changes, or for a single
+    ``forms`` (affine forms in x_0, x_1): where the argmax changes, or for a single
     output where it crosses 0. Exact clipping; floats only to draw."""
-    diffs = [[tuple(u - v for u, v in zip(forms[j], forms[i])) for j in range(len(forms)) if j != i]
-             for i in range(len(forms))] if len(forms) > 1 else [[tuple(-v for v in forms[0])], [tuple(forms[0])]]
+    diffs = [[forms[j] - forms[i] for j in range(len(forms)) if j != i]
+             for i in range(len(forms))] if len(forms) > 1 else [[-forms[0]], [forms[0]]]
     out = []
     for rows in diffs:  # the part of the cell where output i wins: f_j - f_i <= 0 for all j
         part = poly
@@ -319,7 +321,7 @@ def _decision_edges(poly, forms):
 
 
 def _on(f, p) -> bool:
-    return f[0] * p[0] + f[1] * p[1] + f[2] == 0
+    return f.value_at(p) == 0
 
 
 def _n_domain_rows(cells):

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from ..exact import Q
 from . import polygons
 from .cell_lp import domain_rows
-from .model_to_program import evaluate_form, is_constant_form
 from .search import Cell, CellSearch, SearchNode
 
 
@@ -43,17 +42,17 @@ class PolygonSearch(CellSearch):
         kept = []
         for ch in choices:
             sub, ok = poly, True
-            if len(ch.rows) == 1 and not is_constant_form(ch.rows[0][0]):
+            if len(ch.rows) == 1 and not ch.rows[0].is_constant():
                 # cheap tests first: the witness inside, or the cell's bounding box outside
-                f = ch.rows[0][0]
-                if evaluate_form(f, witness) < 0:
+                f = ch.rows[0].form
+                if f.value_at(witness) < 0:
                     kept.append((ch, None))
                     continue
-                if polygons.lower_bound(f, box) >= 0:
+                if f.range_on_box(box)[0] >= 0:
                     continue
             for f, rel in ch.rows:
-                if is_constant_form(f):
-                    ok = f[-1] < 0
+                if f.is_constant():
+                    ok = f.const < 0
                 elif not polygons.meets_open(sub, f):
                     ok = False
                 else:
@@ -72,7 +71,7 @@ class PolygonSearch(CellSearch):
         children = []
         for ch, sub in kept:
             if sub is None:  # clip what the cheap test let through unclipped
-                sub = polygons.clip(poly, ch.rows[0][0])
+                sub = polygons.clip(poly, ch.rows[0].form)
             children.append(SearchNode(self.runner.take(state, ch), path + (ch.label,), rows + list(ch.rows),
                                        Clipped(sub, polygons.bounding_box(sub)), polygons.simple_interior_point(sub)))
         return None, children

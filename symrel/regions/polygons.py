@@ -11,7 +11,8 @@ then the average of its vertices is an interior point.
 
 >>> from symrel.exact import rational as r
 >>> sq = box_polygon([(r(0), r(1)), (r(0), r(1))])
->>> half = clip(sq, (r(1), r(1), r(-1)))          # x + y <= 1
+>>> from symrel.exact.forms import AffineForm
+>>> half = clip(sq, AffineForm(r(-1), {0: r(1), 1: r(1)}))          # x + y <= 1
 >>> area2(half), [str(v) for v in interior_point(half)]
 (Fraction(1, 1), ['1/3', '1/3'])
 """
@@ -21,7 +22,6 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..exact import Q, to_fraction
-from .model_to_program import evaluate_form
 
 
 def box_polygon(bounds):
@@ -39,7 +39,7 @@ def clip(poly, f):
         return []
     if len(poly[0]) == 1:
         lo, hi = poly[0][0], poly[-1][0]
-        a, c = f
+        a, c = f.coefficient(0), f.const
         if a > 0:
             hi = min(hi, -c / a)
         elif a < 0:
@@ -51,7 +51,7 @@ def clip(poly, f):
     n = len(poly)
     for i in range(n):
         p, q = poly[i], poly[(i + 1) % n]
-        fp, fq = evaluate_form(f, p), evaluate_form(f, q)
+        fp, fq = f.value_at(p), f.value_at(q)
         if fp <= 0:
             if not out or out[-1] != p:
                 out.append(p)
@@ -87,7 +87,7 @@ def interior_point(poly):
 
 def meets_open(poly, f) -> bool:
     """Whether ``f < 0`` somewhere in the interior of the full-dimensional polygon."""
-    return any(evaluate_form(f, p) < 0 for p in poly)
+    return any(f.value_at(p) < 0 for p in poly)
 
 
 def bounding_box(poly, bits: int = 32):
@@ -102,17 +102,6 @@ def bounding_box(poly, bits: int = 32):
         lo, hi = min(p[i] for p in poly), max(p[i] for p in poly)
         out.append((Q(floor(lo * den), den), Q(ceil(hi * den), den)))
     return out
-
-
-def lower_bound(f, box):
-    """The exact minimum of ``f`` over the box (a lower bound over the polygon)."""
-    lo = f[-1]
-    for a, (l, u) in zip(f, box):
-        if a > 0:
-            lo += a * l
-        elif a < 0:
-            lo += a * u
-    return lo
 
 
 def _strictly_inside(poly, pt) -> bool:

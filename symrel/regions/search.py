@@ -19,6 +19,7 @@ map. Cost: one exact LP per outcome the parent's witness does not settle.
 >>> run = Runner([CPWL1D([0, 1, 2], [0, 1, 0])], 1, "open")
 >>> search = CellSearch(run, record_empty=False, max_cells=None, progress=False, box=None)
 >>> rows = domain_rows(Box([[0, 2]]), "open")
+>>> from symrel.exact import Q
 >>> search.run([SearchNode(run.start(), (), rows, [0, 1], [Q(1, 2)])])
 True
 >>> [c.path for c in search.cells]
@@ -30,9 +31,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from ..exact import Q
 from .cell_lp import box_farkas, cell_lp, constant_row_status
-from .model_to_program import Runner, evaluate_form, is_constant_form
+from .model_to_program import Runner
 
 
 @dataclass
@@ -81,12 +81,6 @@ class SearchNode:
     witness: list
 
 
-def _satisfies(row, x) -> bool:
-    f, rel = row
-    v = evaluate_form(f, x)
-    return v < 0 if rel == "<" else (v <= 0 if rel == "<=" else v == 0)
-
-
 class CellSearch:
     """Depth-first expansion of :class:`SearchNode` s into cells (LP geometry)."""
 
@@ -115,7 +109,7 @@ class CellSearch:
             new_rows = rows + list(ch.rows)
             needed, dead = [], None
             for j, row in enumerate(ch.rows):
-                if is_constant_form(row[0]):
+                if row.is_constant():
                     ok, mult = constant_row_status(row)
                     if not ok:
                         dead = [(base + j, mult)]
@@ -126,7 +120,7 @@ class CellSearch:
                 if self.record_empty:
                     self.empty.append(EmptyBranch(path + (ch.label,), dead))
                 continue
-            if all(_satisfies(new_rows[i], witness) for i in needed):
+            if all(new_rows[i].holds_at(witness) for i in needed):
                 feasible.append((k, ch, new_rows, needed, witness))
                 continue
             if self.box is not None and len(needed) == 1:
@@ -135,7 +129,7 @@ class CellSearch:
                     if self.record_empty:
                         self.empty.append(EmptyBranch(path + (ch.label,), dead))
                     continue
-            point, cert = cell_lp(new_rows, active + needed, self.stats)
+            point, cert = cell_lp(new_rows, active + needed, self.stats, self.runner.dim)
             if point is None:
                 if self.record_empty:
                     self.empty.append(EmptyBranch(path + (ch.label,), cert))
@@ -186,4 +180,3 @@ class CellSearch:
             self._bar.close()
 
 
-_ = Q

@@ -18,15 +18,14 @@ from __future__ import annotations
 
 import sympy
 
-from ..exact import rational, to_sympy
+from ..exact import to_sympy
 from ..models import input_symbols
 from .enumerate_cells import enumerate_cells
 
 
 def _affine(form, xs):
-    """The form ``(a_1, ..., a_d, c)`` as the sympy expression ``a . x + c``."""
-    *a, c = form
-    return sympy.Add(*[to_sympy(rational(v)) * x for v, x in zip(a, xs)], to_sympy(rational(c)))
+    """The affine form ``c + sum_v a_v x_v`` as a sympy expression."""
+    return sympy.Add(*[to_sympy(a) * xs[v] for v, a in sorted(form.coeffs.items())], to_sympy(form.const))
 
 
 _REL = {"<=": lambda e: e <= 0, "<": lambda e: e < 0, "=": lambda e: sympy.Eq(e, 0)}

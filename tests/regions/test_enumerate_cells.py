@@ -2,22 +2,15 @@
 
 from symrel.models import Box
 from symrel.regions import enumerate_cells
-from symrel.regions.model_to_program import evaluate_form
 
 from .regions_fixtures import lines_net, small_relu_net, tie_transformer
-
-
-def _holds(row, x):
-    f, rel = row
-    v = evaluate_form(f, x)
-    return {"<": v < 0, "<=": v <= 0, "=": v == 0}[rel]
 
 
 def test_every_witness_satisfies_every_row_of_its_cell():
     res = enumerate_cells([small_relu_net()], Box([[-1, 1], [-1, 1]]), record_empty=True)
     assert res.cells and res.empty
     for cell in res.cells:
-        assert all(_holds(row, cell.witness) for row in cell.rows)
+        assert all(row.holds_at(cell.witness) for row in cell.rows)
 
 
 def test_open_cells_of_a_line_arrangement_are_full_dimensional_witnesses():
