@@ -11,8 +11,8 @@ affine piece join, and for generic values the count is the number of simplices m
 >>> from symrel.models import Box, CPWLMesh
 >>> f = CPWLMesh([[0, 0], [1, 0], [0, 1], [1, 1]], [[0, 1, 2], [1, 3, 2]], [[0], [1], [1], [2]])   # x + y
 >>> en = mesh_enumeration(f, Box([[0, 1], [0, 1]]))
->>> len(en.cells), [[str(v) for v in form] for form in en.cells[0].outputs[0]]
-(2, [['1', '1', '0']])
+>>> len(en.cells), en.cells[0].outputs
+(2, ([AffineForm([0, [[0, 1], [1, 1]]])],))
 
 Cost: one point test per simplex (its centroid), an exact LP for a simplex the centroid
 test does not settle.
@@ -20,7 +20,7 @@ test does not settle.
 
 from __future__ import annotations
 
-
+from ..exact.forms import AffineForm, Row
 from .cell_lp import cell_lp, domain_rows
 from .enumerate_cells import Cell, Enumeration
 
@@ -31,16 +31,16 @@ def mesh_enumeration(f, domain) -> Enumeration:
     base = domain_rows(domain, "open")
     cells, lps = [], 0
     for k, (simplex, geometry) in enumerate(zip(f.simplices, f.geometry)):
-        rows = base + [(tuple(-a for a in row[:-1]) + (-row[-1],), "<") for row in geometry.inverse]
+        rows = base + [Row(-AffineForm.from_dense(row[:-1], row[-1]), "<") for row in geometry.inverse]
         centre = [sum(p[i] for p in geometry.points) / len(geometry.points) for i in range(f.input_dim)]
-        if all(sum((a * x for a, x in zip(form[:-1], centre)), form[-1]) < 0 for form, _ in rows):
+        if all(row.holds_at(centre) for row in rows):
             point = centre
         else:
             lps += 1
-            point, _ = cell_lp(rows, list(range(len(rows))), {})
+            point, _ = cell_lp(rows, list(range(len(rows))), {}, f.input_dim)
             if point is None:
                 continue
-        outputs = [tuple(a) + (c,) for a, c in f.pieces()[k]]
+        outputs = [AffineForm.from_dense(a, c) for a, c in f.pieces()[k]]
         cells.append(Cell((f"simplex {k}",), rows, list(point), (outputs,)))
     return Enumeration(cells, [], {"lps": lps, "cells": len(cells)}, complete=True, mode="open")
 
