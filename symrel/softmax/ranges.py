@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 
 from ..errors import InputError
 from ..exact import Q, Rational, flat, rows
+from ..exact.forms import AffineForm
+from ..lowering import AttentionOp, Embed, FeedForwardOp, lower
 from ..models import Box, Transformer
 
 Interval = tuple[Rational, Rational]
@@ -51,15 +53,15 @@ def sparse_columns(M) -> list[Sparse]:
     return sparse_rows(M.transpose())
 
 
-def dot_interval(coeffs: Sparse, lo: list[Rational], hi: list[Rational], const: Rational = Q(0)) -> Interval:
-    """The exact range of ``sum_c a_c z_c + const`` over independent ``z_c in [lo_c, hi_c]``."""
-    a, b = const, const
-    for c, v in coeffs:
-        if v > 0:
-            a, b = a + v * lo[c], b + v * hi[c]
-        else:
-            a, b = a + v * hi[c], b + v * lo[c]
-    return a, b
+def dot_interval(coeffs: Sparse, box: list[Interval], const: Rational = Q(0)) -> Interval:
+    """The exact range of ``sum_c a_c z_c + const`` over independent ``z_c in box[c]``: the
+    range of an affine form over a box (:meth:`symrel.exact.forms.AffineForm.range_on_box`)."""
+    return AffineForm(const, dict(coeffs)).range_on_box(box)
+
+
+def token_boxes(lo: list[list[Rational]], hi: list[list[Rational]]) -> list[list[Interval]]:
+    """Per token, the box ``[lo[t][r], hi[t][r]]`` of its entries."""
+    return [list(zip(l, h)) for l, h in zip(lo, hi)]
 
 
 def abs_dot(coeffs: Sparse, e: list[Rational]) -> Rational:
@@ -154,13 +156,13 @@ def linear_pairs(W1: list[Sparse], b1: list[Rational], W2cols: list[Sparse]) -> 
     return pairs, [h for h in range(len(W1)) if h not in used]
 
 
-def embed_ranges(T: Transformer, box: list[Interval]) -> tuple[list[list[Rational]], list[list[Rational]]]:
+def embed_ranges(embed: Embed, box: list[Interval]) -> tuple[list[list[Rational]], list[list[Rational]]]:
     """Token-major ``lo[t][r], hi[t][r]`` of the embedded state over the box."""
-    off = rows(T.embedding.offsets.transpose())  # T rows of m numbers
+    off = rows(embed.offsets.transpose())  # T rows of m numbers
     lo = [list(r) for r in off]
     hi = [list(r) for r in off]
-    for (l, u), r in zip(box, T.embedding.input_rows):
-        for t in range(T.tokens):
+    for (l, u), r in zip(box, embed.input_rows):
+        for t in range(len(off)):
             lo[t][r] += l
             hi[t][r] += u
     return lo, hi
@@ -179,10 +181,11 @@ def linear_fold(ff: FeedForwardPlan, linear: list[int]) -> dict[int, dict[int, R
 
 def _feedforward_ranges(ff: FeedForwardPlan, lo, hi):
     T = len(lo)
+    boxes = token_boxes(lo, hi)
     new_lo, new_hi = [], []
     ff.pre = []
     for t in range(T):
-        pre = [dot_interval(ff.W1[h], lo[t], hi[t], ff.b1[h]) for h in range(len(ff.W1))]
+        pre = [dot_interval(ff.W1[h], boxes[t], ff.b1[h]) for h in range(len(ff.W1))]
         ff.pre.append(pre)
         linear = [p for p, _ in ff.pairs] + [h for h in ff.singles if pre[h][0] >= 0]
         M = linear_fold(ff, linear)
@@ -194,7 +197,7 @@ def _feedforward_ranges(ff: FeedForwardPlan, lo, hi):
         for r in range(len(lo[t])):
             coeffs = dict(M.get(r, {}))
             coeffs[r] = coeffs.get(r, Q(0)) + 1
-            a, b = dot_interval([(c, v) for c, v in coeffs.items() if v], lo[t], hi[t], const[r])
+            a, b = dot_interval([(c, v) for c, v in coeffs.items() if v], boxes[t], const[r])
             tl.append(a)
             th.append(b)
         for h in ff.singles:
@@ -225,10 +228,10 @@ def _proportional(row: Sparse, k: Sparse) -> Rational | None:
 def _constant_query(WQ: list[Sparse], lo, hi) -> list[Rational] | None:
     """``q`` when ``W_Q Z_t`` is one exact vector for every token over the box."""
     q = None
-    for t in range(len(lo)):
+    for box in token_boxes(lo, hi):
         qt = []
         for row in WQ:
-            a, b = dot_interval(row, lo[t], hi[t])
+            a, b = dot_interval(row, box)
             if a != b:
                 return None
             qt.append(a)
@@ -240,7 +243,7 @@ def _constant_query(WQ: list[Sparse], lo, hi) -> list[Rational] | None:
 
 
 def _plan_head(i: int, head, lo, hi) -> HeadPlan:
-    WQ, WK, WV, WO = (sparse_rows(M) for M in head.matrices())
+    WQ, WK, WV, WO = (sparse_rows(M) for M in head)
     WOcols = sparse_columns(head.WO)
     T = len(lo)
     q = _constant_query(WQ, lo, hi)
@@ -258,8 +261,9 @@ def _plan_head(i: int, head, lo, hi) -> HeadPlan:
                     w[r] = w.get(r, Q(0)) + mu * v
             return HeadPlan(i, "max", k=ks, w=[(r, v) for r, v in sorted(w.items()) if v], WQ=WQ)
     # selection: score ranges per query
-    keys = [[dot_interval(row, lo[s], hi[s]) for row in WK] for s in range(T)]
-    queries = [[dot_interval(row, lo[t], hi[t]) for row in WQ] for t in range(T)]
+    boxes = token_boxes(lo, hi)
+    keys = [[dot_interval(row, boxes[s]) for row in WK] for s in range(T)]
+    queries = [[dot_interval(row, boxes[t]) for row in WQ] for t in range(T)]
     winners, margins = [], []
     for t in range(T):
         scores = []
@@ -278,7 +282,7 @@ def _plan_head(i: int, head, lo, hi) -> HeadPlan:
                 f"no key wins by a proven margin on the box (best margin {delta})"))
         winners.append(w)
         margins.append(delta)
-    values = [[dot_interval(row, lo[s], hi[s]) for row in WV] for s in range(T)]
+    values = [[dot_interval(row, boxes[s]) for row in WV] for s in range(T)]
     return HeadPlan(i, "selection", WQ=WQ, WK=WK, WV=WV, WO=WOcols, winners=winners, margins=margins,
                     key_ranges=keys, query_ranges=queries, value_ranges=values)
 
@@ -286,7 +290,7 @@ def _plan_head(i: int, head, lo, hi) -> HeadPlan:
 def _head_ranges(plan: HeadPlan, lo, hi, out_lo, out_hi):
     T = len(lo)
     if plan.kind == "max":
-        top = [dot_interval(plan.k, lo[s], hi[s]) for s in range(T)]
+        top = [dot_interval(plan.k, box) for box in token_boxes(lo, hi)]
         mlo, mhi = max(a for a, _ in top), max(b for _, b in top)
         for t in range(T):
             for r, v in plan.w:
@@ -310,12 +314,16 @@ def analyse(T: Transformer, domain) -> Plan:
     if domain.dim != T.input_dim:
         raise InputError(f"expected a domain of dimension {T.input_dim}, got {domain.dim}", path="domain.bounds")
     box = list(domain.bounds)
-    lo, hi = embed_ranges(T, box)
+    program = lower(T)
+    embed, = program.stages[0].ops
+    lo, hi = embed_ranges(embed, box)
     blocks, obstacles = [], []
-    for b, block in enumerate(T.blocks):
+    for b in range(program.blocks):
+        sublayers = {type(op): op for st in program.block_stages(b) for op in st.ops}
+        attention, ff = sublayers.get(AttentionOp), sublayers.get(FeedForwardOp)
         bp = BlockPlan(b)
-        if block.attention is not None:
-            bp.heads = [_plan_head(i, h, lo, hi) for i, h in enumerate(block.attention.heads)]
+        if attention is not None:
+            bp.heads = [_plan_head(i, h, lo, hi) for i, h in enumerate(attention.heads)]
             out_lo, out_hi = [list(r) for r in lo], [list(r) for r in hi]
             for hp in bp.heads:
                 if hp.kind == "obstacle":
@@ -323,8 +331,7 @@ def analyse(T: Transformer, domain) -> Plan:
                 else:
                     _head_ranges(hp, lo, hi, out_lo, out_hi)
             lo, hi = out_lo, out_hi
-        if block.feedforward is not None:
-            ff = block.feedforward
+        if ff is not None:
             W1, W2cols = sparse_rows(ff.W1), sparse_columns(ff.W2)
             b1, b2 = flat(ff.b1), flat(ff.b2)
             pairs, singles = linear_pairs(W1, b1, W2cols)
@@ -332,9 +339,11 @@ def analyse(T: Transformer, domain) -> Plan:
             lo, hi = _feedforward_ranges(bp.feedforward, lo, hi)
         bp.lo, bp.hi = lo, hi
         blocks.append(bp)
-    t = T.readout.token
-    W = sparse_rows(T.readout.W)
-    outs = [dot_interval(row, lo[t], hi[t], c) for row, c in zip(W, flat(T.readout.b))]
+    readout, = program.stages[-1].ops
+    t = readout.token
+    W = sparse_rows(readout.W)
+    box_t = token_boxes(lo, hi)[t]
+    outs = [dot_interval(row, box_t, c) for row, c in zip(W, flat(readout.b))]
     return Plan(T, box, blocks, obstacles, outs)
 
 
