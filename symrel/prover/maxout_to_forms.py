@@ -24,7 +24,7 @@ from .execution import Context, affine_image
 from ..exact.forms import AffineForm
 
 
-def _name(f: AffineForm) -> str:
+def _unit_name(f: AffineForm) -> str:
     """``y7`` for a variable, ``affine`` for a unit that is affine on D (one piece left)."""
     if not f.const and len(f.coeffs) == 1 and list(f.coeffs.values()) == [1]:
         return f"y{next(iter(f.coeffs))}"
@@ -52,7 +52,7 @@ def maxout_program_forms(program: Program, ctx: Context, inputs: list[AffineForm
             outs.append(y)
             units.append(facts)
         dropped = sum(len(u["dropped"]) for u in units)
-        names = ", ".join(_name(y) for y in outs)
+        names = ", ".join(_unit_name(y) for y in outs)
         ctx.add_step(
             f"For all x in D, the {len(maxout.ranks)} maxout units of layer {li + 1} of model "
             f"{ctx.name.upper()} equal the max of their pieces over the previous layer, in normal form",

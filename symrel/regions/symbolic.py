@@ -23,7 +23,7 @@ from ..models import input_symbols
 from .enumerate_cells import enumerate_cells
 
 
-def _affine(form, xs):
+def _sympy_of_form(form, xs):
     """The affine form ``c + sum_v a_v x_v`` as a sympy expression."""
     return sympy.Add(*[to_sympy(a) * xs[v] for v, a in sorted(form.coeffs.items())], to_sympy(form.const))
 
@@ -42,7 +42,7 @@ def piecewise_view(model, domain, symbols=None, *, max_cells: int | None = None,
     for k in range(model.output_dim):
         pieces = []
         for cell in enum.cells:
-            cond = sympy.And(*[_REL[rel](_affine(form, xs)) for form, rel in cell.rows])
-            pieces.append((_affine(cell.outputs[0][k], xs), cond))
+            cond = sympy.And(*[_REL[rel](_sympy_of_form(form, xs)) for form, rel in cell.rows])
+            pieces.append((_sympy_of_form(cell.outputs[0][k], xs), cond))
         outputs.append(sympy.Piecewise(*pieces))
     return outputs
