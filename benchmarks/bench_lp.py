@@ -60,7 +60,7 @@ def _cdd_gmp(A, b):
 
 
 def _highs(A, b):
-    from symrel.exact.lp import _float_proposal
+    from symrel.exact.highs_proposal import highs_proposal as _float_proposal
 
     res = _float_proposal(A, b, [], [], [True] * len(A))
     return -res.fun

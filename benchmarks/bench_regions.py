@@ -53,7 +53,8 @@ def random_relu_net(seed: int, widths, d: int = 2) -> ReLUNet:
 
 def _python_float_lp(M, d, eps):
     """max t s.t. M[:, :d] x + t <= -M[:, d], t <= 1 with symrel's simplex run in floats."""
-    from symrel.exact.lp import _FloatSimplex, _RevisedSimplex
+    from symrel.exact.float_simplex import FloatSimplex as _FloatSimplex
+    from symrel.exact.simplex import RevisedSimplex as _RevisedSimplex
 
     lp = _FloatSimplex.__new__(_FloatSimplex)
     _RevisedSimplex.__init__(lp, [list(map(float, r[:d])) for r in M], [float(-r[d]) for r in M], [], [],

@@ -1,0 +1,72 @@
+"""Solve the dual (D) of :mod:`symrel.exact.lp` exactly over ``QQ``, optionally from the
+final basis of the float simplex (inverted exactly, then verified by the exact simplex).
+"""
+
+from __future__ import annotations
+
+from .float_simplex import FloatSimplex
+from .numbers import Q
+from .simplex import RevisedSimplex
+
+ONE = Q(1)
+
+
+def warm_start(A, b, C, d, sigma, basis):
+    """An exact simplex positioned at ``basis`` (None when it is singular or infeasible)."""
+    from sympy.polys.matrices import DomainMatrix
+
+    lp = RevisedSimplex(A, b, C, d, sigma)
+    k = lp.n + 1
+    cols = [lp.column(j) for j in basis]
+    B = DomainMatrix([[cols[c][r] for c in range(k)] for r in range(k)], (k, k), Q).to_dense()
+    try:
+        Binv = B.inv().to_list()
+    except Exception:  # singular (a float pivot on a tiny number)
+        return None
+    u = [row[k - 1] for row in Binv]  # B^-1 f with f = e_(n+1)
+    if any(v < 0 for v in u):
+        return None
+    lp.Binv, lp.u, lp.basis = Binv, u, list(basis)
+    return lp
+
+
+def exact_simplex(A, b, C=(), d=(), sigma=None, float_start: bool = False) -> dict:
+    """Solve (D) exactly (module docstring). Returns a dict with ``status``
+    (``"optimal"`` or ``"unbounded"``) and: ``x, t`` (primal optimum of (P)) and
+    ``y, z, w`` (dual optimum) when optimal; ``y, z`` (an unbounded ray, a Farkas
+    vector for the non-strict system) when unbounded; ``pivots``.
+
+    >>> from symrel.exact import rational as r
+    >>> out = exact_simplex([[r(1)], [r(-1)]], [r(2), r(0)])
+    >>> out["status"], [str(v) for v in out["x"]], str(out["t"])
+    ('optimal', ['1'], '1')
+
+    With ``float_start`` the same simplex runs first in floating point; its final
+    basis is inverted exactly and the exact simplex continues from there (usually
+    with no pivot at all: one exact pricing pass verifies optimality).
+    """
+    m = len(A)
+    sigma = [ONE] * m if sigma is None else sigma
+    A, b, C, d = [list(r) for r in A], list(b), [list(r) for r in C], list(d)
+    lp = None
+    if float_start:
+        try:  # the float start only proposes a basis; any float trouble falls back to exact
+            fl = FloatSimplex(A, b, C, d, sigma)
+            fl.drive_out_artificials()
+            fl.solve(max_pivots=10_000)
+            lp = warm_start(A, b, C, d, sigma, fl.basis)
+        except (RuntimeError, ZeroDivisionError, OverflowError):
+            lp = None
+    if lp is None:
+        lp = RevisedSimplex(A, b, C, d, sigma)
+        lp.drive_out_artificials()
+    status, info = lp.solve()
+    if status == "unbounded":
+        col, dcol = info
+        ray = lp.full([(col, ONE)] + [(j, -a) for j, a in zip(lp.basis, dcol)])
+        y, z = lp.split(ray)
+        return {"status": status, "y": y, "z": z, "pivots": lp.pivots}
+    u = lp.full(list(zip(lp.basis, lp.u)))
+    y, z = lp.split(u)
+    return {"status": status, "x": info[: lp.n], "t": info[lp.n], "y": y, "z": z,
+            "w": u[lp.ncol - 1], "pivots": lp.pivots}
