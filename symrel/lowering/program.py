@@ -13,7 +13,7 @@ A *program* is a list of named stages, each a short list of typed operations on 
 * :class:`ReadoutOp` ``W z_token + b``.
 
 The exact prover (:mod:`symrel.prover`), the region enumeration
-(:mod:`symrel.regions.model_to_program`), the softmax ranges (:mod:`symrel.softmax.ranges`)
+(:mod:`symrel.regions.program_to_decisions`), the softmax ranges (:mod:`symrel.softmax.ranges`)
 and the float back-ends (:mod:`symrel.interop`) each run these operations their own way
 (symbolically, by decisions, by intervals, in floats); none of them lowers a model
 itself. Weights are the models' own exact matrices, shared, not copied.

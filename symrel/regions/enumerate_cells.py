@@ -19,7 +19,7 @@ import time
 from ..errors import InputError, UndecidedError
 from .cell_json import farkas_json, row_values
 from .cell_lp import cell_lp, domain_rows
-from .model_to_program import Runner
+from .program_to_decisions import Runner
 from .parallel import box_of, run_parallel
 from .polygon_search import PolygonSearch, polygon_root, use_polygons
 from .search import Cell, CellSearch, EmptyBranch, Enumeration, SearchNode

@@ -42,7 +42,7 @@ from .cell_json import farkas_json, row_values
 from .cell_lp import cell_lp
 from .enumerate_cells import enumerate_cells
 from ..exact.forms import Row
-from .model_to_program import is_continuous
+from .program_to_decisions import is_continuous
 
 CLAIM_KIND = "equivalence-cells"
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .model_to_program import Runner
+from .program_to_decisions import Runner
 from .polygon_search import PolygonSearch
 from .search import CellSearch, SearchNode
 

@@ -1,7 +1,7 @@
 """The search tree over the decisions of one or more models, decided by exact LPs.
 
 Each node of the tree is a set ``{x in D : rows}`` (``D`` the domain); its children
-are the outcomes of the next decision (:mod:`.model_to_program`). An outcome is kept
+are the outcomes of the next decision (:mod:`.program_to_decisions`). An outcome is kept
 when the exact LP (:func:`.cell_lp.cell_lp`) finds a witness point, dropped with a
 Farkas vector when it is empty. A cheap test comes first: when the parent's witness
 already satisfies an outcome's rows, that outcome is non-empty with the same witness
@@ -14,7 +14,7 @@ Leaves are *cells*: every decision made, each model affine on the cell with a kn
 map. Cost: one exact LP per outcome the parent's witness does not settle.
 
 >>> from symrel.models import Box, CPWL1D
->>> from .model_to_program import Runner
+>>> from .program_to_decisions import Runner
 >>> from .cell_lp import domain_rows
 >>> run = Runner([CPWL1D([0, 1, 2], [0, 1, 0])], 1, "open")
 >>> search = CellSearch(run, record_empty=False, max_cells=None, progress=False, box=None)
@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass, field
 
 from .cell_lp import box_farkas, cell_lp, constant_row_status
-from .model_to_program import Runner
+from .program_to_decisions import Runner
 
 
 @dataclass
@@ -69,7 +69,7 @@ class Enumeration:
 
 @dataclass
 class SearchNode:
-    """A node of the search tree: the joint execution ``state`` (:class:`.model_to_program.State`),
+    """A node of the search tree: the joint execution ``state`` (:class:`.program_to_decisions.State`),
     the outcome labels on the way (``path``), every row so far (domain first), the
     indices of the rows its LPs need (``active``; the polygon search keeps its
     :class:`.polygon_search.Clipped` polygon there instead) and a point of the node."""

@@ -1,4 +1,4 @@
-"""Model -> decision program: the lowered program (:mod:`symrel.lowering`) run by decisions.
+"""Program -> decisions: the lowered program (:mod:`symrel.lowering`) run by decisions.
 
 On a cell of the input space every quantity a model computes is an affine
 function of the input ``x in R^d``, an :class:`~symrel.exact.forms.AffineForm` over
@@ -339,7 +339,7 @@ def _readout_stage(op: ReadoutOp, T: int, m: int) -> AffineStage:
     return AffineStage(RW, flat(op.b))
 
 
-def program_of(model) -> list:
+def decision_stages(model) -> list:
     """The decision stages of ``model`` (ReLU, maxout, CPWL1D or hardmax Transformer),
     read off its lowered program."""
     try:
@@ -379,11 +379,11 @@ def is_continuous(model) -> bool:
     return isinstance(model, (ReLUNet, MaxoutNet, CPWL1D))
 
 
-# -- running several programs on the same input ----------------------------------------
+# -- running the decision stages of several models on the same input ------------------
 
 
 class State:
-    """Where the joint execution stands: program p, stage s, decisions ``made``
+    """Where the joint execution stands: model p, stage s, decisions ``made``
     so far in that stage, its context, the registers, finished outputs."""
 
     __slots__ = ("p", "s", "made", "ctx", "forms", "outputs")
@@ -393,7 +393,7 @@ class State:
 
 
 class Runner:
-    """Runs the programs of ``models`` one after the other on the same input x."""
+    """Runs the decision stages of ``models`` one after the other on the same input x."""
 
     def __init__(self, models: Sequence, dim: int, mode: str = "open"):
         if mode not in MODES:
@@ -402,7 +402,7 @@ class Runner:
             if mdl.input_dim != dim:
                 raise InputError(f"expected a model with {dim} inputs, got {mdl.input_dim}", path=f"models[{k}].input_dim")
         self.models = list(models)
-        self.programs = [program_of(mdl) for mdl in models]
+        self.stage_lists = [decision_stages(mdl) for mdl in models]
         self.dim, self.mode = dim, mode
 
     def _identity(self):
@@ -410,8 +410,8 @@ class Runner:
 
     def _settle(self, p, s, made, ctx, forms, outputs):
         """Run decision-free work until a decision is pending or all is done."""
-        while p < len(self.programs):
-            prog = self.programs[p]
+        while p < len(self.stage_lists):
+            prog = self.stage_lists[p]
             while s < len(prog):
                 stage = prog[s]
                 if ctx is None:
@@ -428,10 +428,10 @@ class Runner:
         return self._settle(0, 0, (), None, self._identity(), ())
 
     def choices(self, state: State):
-        """The outcomes of the pending decision (None when all programs are done)."""
-        if state.p >= len(self.programs):
+        """The outcomes of the pending decision (None when all models are done)."""
+        if state.p >= len(self.stage_lists):
             return None
-        stage = self.programs[state.p][state.s]
+        stage = self.stage_lists[state.p][state.s]
         return stage.choices(state.forms, state.ctx[1], state.made)
 
     def advance(self, state: State, k: int) -> State:
