@@ -25,23 +25,9 @@ import os
 
 from ..errors import InputError
 from ..exact import Q, to_float
+from .polygons import clip
 
 BIG = Q(10**6)
-
-
-def _clip(poly, f):
-    """Sutherland-Hodgman: the part of the polygon where ``f <= 0`` (exact)."""
-    out = []
-    n = len(poly)
-    for i in range(n):
-        p, q = poly[i], poly[(i + 1) % n]
-        fp, fq = f.value_at(p), f.value_at(q)
-        if fp <= 0:
-            out.append(p)
-        if (fp < 0 < fq) or (fq < 0 < fp):
-            t = fp / (fp - fq)
-            out.append((p[0] + t * (q[0] - p[0]), p[1] + t * (q[1] - p[1])))
-    return out
 
 
 def cell_polygon(rows, start):
@@ -50,7 +36,7 @@ def cell_polygon(rows, start):
     for f, rel in rows:
         if rel == "=" or not poly:
             continue
-        poly = _clip(poly, f)
+        poly = clip(poly, f)
     return poly
 
 
@@ -312,7 +298,7 @@ def _decision_edges(poly, forms):
     for rows in diffs:  # the part of the cell where output i wins: f_j - f_i <= 0 for all j
         part = poly
         for g in rows:
-            part = _clip(part, g) if part else part
+            part = clip(part, g) if part else part
         for k in range(len(part)):
             p, q = part[k], part[(k + 1) % len(part)]
             if p != q and any(_on(g, p) and _on(g, q) for g in rows):
