@@ -131,7 +131,7 @@ def _prove(a, b, domain, complete, executor, budget) -> Proof:
     box_cert: dict = {}
     if isinstance(domain, Box):
         box = list(domain.bounds)
-        names = "x_1" if len(box) == 1 else f"x_1, ..., x_{len(box)}"
+        names = ", ".join(f"x_{i}" for i in range(1, len(box) + 1)) if len(box) <= 3 else f"x_1, ..., x_{len(box)}"
         lemma = f"D is the box {_box_text(box)}; the input{'s' if len(box) > 1 else ''} {names} range{'' if len(box) > 1 else 's'} over it"
     else:
         try:
