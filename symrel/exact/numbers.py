@@ -122,6 +122,11 @@ class unlimited_int_digits:
 _MPQ = QQ.dtype  # the element type itself: constructing it directly skips the domain's dispatch
 
 
+#: the small integers as rationals, made once (rationals are immutable; most entries of a
+#: compiled model are small integers, and building an element of QQ is the cost of a read)
+_SMALL = {i: _MPQ(i) for i in range(-256, 257)}
+
+
 def _from_ints(p: int, q: int) -> Rational:
     return _MPQ(p, q)
 
@@ -194,6 +199,9 @@ def rational(
     # fast paths for the common forms (ints, "p", "p/q"); everything else below
     tv = type(value)
     if tv is int:
+        small = _SMALL.get(value)
+        if small is not None:
+            return small
         if value.bit_length() * 0.30103 < limits.max_digits - 1:
             return _MPQ(value)
     elif tv is str and len(value) <= min(limits.max_digits, 4000):

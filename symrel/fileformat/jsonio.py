@@ -23,6 +23,7 @@ import json
 import os
 import re
 import tempfile
+from json.encoder import encode_basestring as _encode_string
 from pathlib import Path
 
 from ..errors import InputError, LimitError
@@ -121,9 +122,60 @@ def read_json(path: str | os.PathLike):
 
 
 def canonical_dumps(obj) -> str:
-    """The canonical text of a JSON object: sorted keys, two-space indent, final newline."""
+    """The canonical text of a JSON object: sorted keys, two-space indent, final newline.
+
+    It is ``json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False)`` character for
+    character, written directly for the plain values a symrel object holds (the standard
+    encoder takes its slow pure-Python path whenever it indents; every certificate check
+    hashes its inputs' canonical text).
+
+    >>> obj = {"b": [1, "x", [], {}], "a": {"é": None, "t": True}}
+    >>> canonical_dumps(obj) == json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + chr(10)
+    True
+    """
+    out: list[str] = []
     with unlimited_int_digits():
-        return json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        _canonical(obj, "", out.append)
+    out.append("\n")
+    return "".join(out)
+
+
+def _canonical(o, pad: str, put) -> None:
+    if isinstance(o, str):
+        put(_encode_string(o))
+    elif o is None:
+        put("null")
+    elif o is True:
+        put("true")
+    elif o is False:
+        put("false")
+    elif type(o) is int:
+        put(int.__repr__(o))
+    elif type(o) is list or type(o) is tuple:
+        if not o:
+            put("[]")
+            return
+        inner = pad + "  "
+        put("[\n" + inner)
+        for k, v in enumerate(o):
+            if k:
+                put(",\n" + inner)
+            _canonical(v, inner, put)
+        put("\n" + pad + "]")
+    elif type(o) is dict and all(type(k) is str for k in o):
+        if not o:
+            put("{}")
+            return
+        inner = pad + "  "
+        put("{\n" + inner)
+        for k, key in enumerate(sorted(o)):
+            if k:
+                put(",\n" + inner)
+            put(_encode_string(key) + ": ")
+            _canonical(o[key], inner, put)
+        put("\n" + pad + "}")
+    else:  # anything else (a float, an int subclass, other keys) as the standard encoder writes it
+        put(json.dumps(o, indent=2, sort_keys=True, ensure_ascii=False).replace("\n", "\n" + pad))
 
 
 def sha256_of(obj) -> str:
