@@ -77,3 +77,14 @@ def test_missing_extra_exits_2_with_the_install_line(run_cli, programs, monkeypa
     monkeypatch.setitem(sys.modules, "tracr", None)  # import tracr now fails
     code, out, err = run_cli("audit-tracr", f"{programs}:hist", "--vocab", "1,2", "--max-seq-len", "2")
     assert code == 2 and "pip install 'symrel[tracr]'" in err
+
+
+def test_info_reads_a_sequence_transformer(run_cli, tmp_path):
+    from symrel.fileformat import save
+    from symrel.models import SequenceTransformer
+
+    m = SequenceTransformer(tokens=["BOS", "a"], bos="BOS", token_embedding=[[1], [2]], position_embedding=[[0], [0]],
+                            layers=[], unembedding=[[1]], output="numerical")
+    save(m, tmp_path / "m.json")
+    code, out, err = run_cli("info", tmp_path / "m.json")
+    assert code == 0 and "kind: sequence-transformer" in out and "max_seq_len: 1" in out

@@ -1,9 +1,9 @@
-"""``symrel info MODEL.json``: kind, sizes, parameter count (for a ``cpwl`` mesh also the
+"""``symrel info MODEL.json``: kind, sizes, parameter count (also of a ``sequence-transformer``; for a ``cpwl`` mesh also the
 sizes of its lattice form, Ovchinnikov's and the reduced one symrel compiles)."""
 
 from __future__ import annotations
 
-from ...fileformat import load_model
+from ...fileformat import load, load_model
 from ..common import add_json_flag, print_json
 
 
@@ -15,7 +15,12 @@ def register(sub):
 
 
 def run(args) -> int:
-    model = load_model(args.model)
+    from ...fileformat import read_json
+
+    if isinstance(raw := read_json(args.model), dict) and raw.get("kind") == "sequence-transformer":
+        model = load(args.model, kinds=("sequence-transformer",))  # a token model (e.g. imported from tracr)
+    else:
+        model = load_model(args.model)
     sizes = model.sizes()
     if model.kind == "cpwl":
         from ...models import lattice_forms
