@@ -46,12 +46,12 @@ def argmax_set(scores: Sequence[Rational]) -> frozenset[int]:
 class AttentionHead:
     """One head: ``W_Q, W_K`` (``d_k x m``), ``W_V`` (``d_v x m``), ``W_O`` (``m x d_v``)."""
 
-    def __init__(self, WQ, WK, WV, WO, *, width: int | None = None, path: str = "head"):
-        self.WQ = matrix(WQ, path=f"{path}.WQ", shape=(None, width))
+    def __init__(self, WQ, WK, WV, WO, *, width: int | None = None, path: str = "head", exact_floats: bool = False):
+        self.WQ = matrix(WQ, path=f"{path}.WQ", shape=(None, width), exact_floats=exact_floats)
         m = self.WQ.shape[1] if width is None else width
-        self.WK = matrix(WK, path=f"{path}.WK", shape=(self.WQ.shape[0], m))
-        self.WV = matrix(WV, path=f"{path}.WV", shape=(None, m))
-        self.WO = matrix(WO, path=f"{path}.WO", shape=(m, self.WV.shape[0]))
+        self.WK = matrix(WK, path=f"{path}.WK", shape=(self.WQ.shape[0], m), exact_floats=exact_floats)
+        self.WV = matrix(WV, path=f"{path}.WV", shape=(None, m), exact_floats=exact_floats)
+        self.WO = matrix(WO, path=f"{path}.WO", shape=(m, self.WV.shape[0]), exact_floats=exact_floats)
         self.width = m
 
     def scores(self, Z: Matrix) -> Matrix:
@@ -75,14 +75,15 @@ class AttentionHead:
 class Attention:
     """An attention sublayer: heads reading the same Z, a rule and (softmax) a scale."""
 
-    def __init__(self, heads: Sequence[AttentionHead], rule: str = "hardmax", scale=None, *, path: str = "attention"):
+    def __init__(self, heads: Sequence[AttentionHead], rule: str = "hardmax", scale=None, *, path: str = "attention",
+                 exact_floats: bool = False):
         require_seq(heads, "heads", f"{path}.heads", min_len=1)
         if rule not in RULES:
             raise InputError(f'expected rule "hardmax" or "softmax", got {rule!r}', path=f"{path}.rule")
         if rule == "softmax":
             if scale is None:
                 raise InputError("expected a scale (lambda) for softmax attention", path=f"{path}.scale")
-            scale = rational(scale, path=f"{path}.scale")
+            scale = rational(scale, path=f"{path}.scale", exact_floats=exact_floats)
             if scale <= 0:
                 raise InputError(f"expected a positive scale, got {scale}", path=f"{path}.scale")
         elif scale is not None:
@@ -117,12 +118,13 @@ class Attention:
 class FeedForward:
     """The token-wise sublayer ``Z -> Z + W2 ReLU(W1 Z + b1) + b2``."""
 
-    def __init__(self, W1, b1, W2, b2, *, width: int | None = None, path: str = "feedforward"):
-        self.W1 = matrix(W1, path=f"{path}.W1", shape=(None, width))
+    def __init__(self, W1, b1, W2, b2, *, width: int | None = None, path: str = "feedforward",
+                 exact_floats: bool = False):
+        self.W1 = matrix(W1, path=f"{path}.W1", shape=(None, width), exact_floats=exact_floats)
         hidden, m = self.W1.shape
-        self.b1 = vector(b1, path=f"{path}.b1", length=hidden)
-        self.W2 = matrix(W2, path=f"{path}.W2", shape=(m, hidden))
-        self.b2 = vector(b2, path=f"{path}.b2", length=m)
+        self.b1 = vector(b1, path=f"{path}.b1", length=hidden, exact_floats=exact_floats)
+        self.W2 = matrix(W2, path=f"{path}.W2", shape=(m, hidden), exact_floats=exact_floats)
+        self.b2 = vector(b2, path=f"{path}.b2", length=m, exact_floats=exact_floats)
         self.width, self.hidden = m, hidden
 
     def hidden_preactivation(self, Z: Matrix) -> Matrix:
@@ -173,7 +175,8 @@ class Block:
 class Embedding:
     """Token t's column is ``offsets[t] + sum_i x_i e_(input_rows[i])``."""
 
-    def __init__(self, input_rows: Sequence[int], offsets, *, width: int, tokens: int, path: str = "embedding"):
+    def __init__(self, input_rows: Sequence[int], offsets, *, width: int, tokens: int, path: str = "embedding",
+                 exact_floats: bool = False):
         require_seq(input_rows, "input rows", f"{path}.input_rows")
         self.input_rows = []
         for i, r in enumerate(input_rows):
@@ -182,7 +185,7 @@ class Embedding:
                 raise InputError(f"expected a row index below the width {width}, got {r}", path=f"{path}.input_rows[{i}]")
             self.input_rows.append(r)
         # offsets are given as T rows of m numbers; stored as the m x T matrix of columns
-        off = matrix(offsets, path=f"{path}.offsets", shape=(tokens, width))
+        off = matrix(offsets, path=f"{path}.offsets", shape=(tokens, width), exact_floats=exact_floats)
         self.offsets = off.transpose()
 
     def embed(self, x: Sequence[Rational]) -> Matrix:
@@ -199,13 +202,14 @@ class Embedding:
 class Readout:
     """``W . Z[:, token] + b``."""
 
-    def __init__(self, token: int, W, b=None, *, width: int, tokens: int, path: str = "readout"):
+    def __init__(self, token: int, W, b=None, *, width: int, tokens: int, path: str = "readout",
+                 exact_floats: bool = False):
         check_dim(token, "a token index", f"{path}.token", minimum=0)
         if token >= tokens:
             raise InputError(f"expected a token index below {tokens}, got {token}", path=f"{path}.token")
         self.token = token
-        self.W = matrix(W, path=f"{path}.W", shape=(None, width))
-        self.b = zeros(self.W.shape[0], 1) if b is None else vector(b, path=f"{path}.b", length=self.W.shape[0])
+        self.W = matrix(W, path=f"{path}.W", shape=(None, width), exact_floats=exact_floats)
+        self.b = zeros(self.W.shape[0], 1) if b is None else vector(b, path=f"{path}.b", length=self.W.shape[0], exact_floats=exact_floats)
 
     def apply(self, Z: Matrix) -> list[Rational]:
         col = from_rationals([[v] for v in column(Z, self.token)], (Z.shape[0], 1))

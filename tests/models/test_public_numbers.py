@@ -110,3 +110,14 @@ def test_same_type_under_every_ground_type():
         assert got["types"] == first["types"] and got["values"] == first["values"], g
     if len(grounds) > 1:  # the probe really ran under different ground types
         assert len({got["ground"] for got in seen.values()}) == len(grounds)
+
+
+def test_transformer_parts_take_exact_floats():
+    from symrel.models import AttentionHead, FeedForward, Readout
+
+    with pytest.raises(InputError, match="exact_floats=True"):
+        FeedForward([[0.5]], [0], [[1]], [0])
+    ff = FeedForward([[0.5]], [0.25], [[1.0]], [0], exact_floats=True)
+    assert ff.W1.to_list()[0][0] == Q(1, 2) and ff.b1.to_list()[0][0] == Q(1, 4)
+    assert Readout(0, [[0.125]], [0.5], width=1, tokens=1, exact_floats=True).b.to_list()[0][0] == Q(1, 2)
+    assert AttentionHead([[0.5]], [[1]], [[1]], [[1]], exact_floats=True).WQ.to_list()[0][0] == Q(1, 2)
