@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..exact import Q, Rational, format_rational
-from ..exact.forms import AffineForm
+from ..exact.forms import AffineForm, linear_combination
 
 
 @dataclass
@@ -152,44 +152,16 @@ class Registry:
 
     def linearize(self, form: AffineForm, x: Sequence[Rational]) -> tuple[list[Rational], Rational]:
         """The affine function of x that equals ``form`` near ``x`` on the linear region of
-        ``x`` (every node replaced by its maximising term): ``(gradient, constant)``."""
+        ``x`` (every max node replaced by its maximising term, a select node by the mean of its winners): ``(gradient, constant)``.
+        Nodes use earlier variables only, so one pass in id order substitutes them all."""
         d = len(x)
         _, active = self.values_at(x)
-        lin: dict[int, tuple[list[Rational], Rational]] = {}
-
-        def of(v: int):
-            if v in lin:
-                return lin[v]
-            if v < d:
-                g = [Q(0)] * d
-                g[v] = Q(1)
-                lin[v] = (g, Q(0))
-                return lin[v]
-            node = self.nodes[v]
-            if node.scores:   # the average of the winners' values
-                parts = [of_form(node.terms[i]) for i in active[v]]
-                n = len(parts)
-                lin[v] = ([sum((p[0][i] for p in parts), Q(0)) / n for i in range(d)],
-                          sum((p[1] for p in parts), Q(0)) / n)
+        images = [AffineForm.var(i) for i in range(d)]
+        for n in self.nodes[d:]:
+            if n.scores:   # a select node: the average of the winners' values
+                win = active[n.id]
+                images.append(linear_combination([(Q(1, len(win)), n.terms[i].substitute(images)) for i in win]))
             else:
-                lin[v] = of_form(node.terms[active[v]])
-            return lin[v]
-
-        def of_form(f: AffineForm):
-            g, c = [Q(0)] * d, f.const
-            for v, a in f.coeffs.items():
-                gv, cv = of(v)
-                c += a * cv
-                for i in range(d):
-                    if gv[i]:
-                        g[i] += a * gv[i]
-            return g, c
-
-        import sys
-
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, 10 * len(self.nodes) + 1000))
-        try:
-            return of_form(form)
-        finally:
-            sys.setrecursionlimit(limit)
+                images.append(n.terms[active[n.id]].substitute(images))
+        f = form.substitute(images)
+        return f.to_dense(d), f.const
