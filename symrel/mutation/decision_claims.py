@@ -40,17 +40,23 @@ def _claim(name, group, a, b, domain) -> dict:
             "domain": to_json(domain) if not isinstance(domain, dict) else domain}
 
 
-def _net(rng, small=False):
-    """A random maxout or ReLU net on a cube of dimension 1..4 (``small``: 1..2, one
-    layer of width 1..2)."""
-    d = rng.randint(1, 2 if small else 4)
-    depth = 1 if small else rng.randint(1, 3)
-    hi = 2 if small else 4
+SIZES = {  # input dimension, depth, ReLU widths, maxout widths (ranges)
+    "small": ((1, 2), (1, 1), (1, 2), (1, 2)),
+    "medium": ((1, 3), (1, 2), (2, 3), (1, 2)),
+    "large": ((1, 4), (1, 3), (2, 4), (1, 3)),
+}
+
+
+def _net(rng, size="medium"):
+    """A random maxout or ReLU net on a cube (sizes: :data:`SIZES`)."""
+    (d0, d1), (l0, l1), (r0, r1), (m0, m1) = SIZES[size]
+    d = rng.randint(d0, d1)
+    depth = rng.randint(l0, l1)
     if rng.random() < 0.5:
-        net = random_relu_net(rng, d, [rng.randint(1 if small else 2, hi) for _ in range(depth)], max_num=5, max_den=3)
+        net = random_relu_net(rng, d, [rng.randint(r0, r1) for _ in range(depth)], max_num=5, max_den=3)
     else:
-        net = random_maxout_net(rng, d, [rng.randint(1, hi - 1 if not small else 2) for _ in range(depth)],
-                                rank=(2, 3), max_num=5, max_den=3)
+        net = random_maxout_net(rng, d, [rng.randint(m0, m1) for _ in range(depth)], rank=(2, 3),
+                                max_num=5, max_den=3)
     return net, Box.cube(d)
 
 
@@ -61,12 +67,13 @@ def _set(obj, path, delta):
     return altered(obj, path, delta)
 
 
-def mutant_paths(transformer_json, rng, count):
+def mutant_paths(transformer_json, rng, count, nonzero=False):
     """``count`` parameter paths of a Transformer, spread over its parts (attention query
-    and key weights included)."""
+    and key weights included); ``nonzero``: only entries that are not 0."""
+    from ..exact import rational
     from ..fileformat import from_json
 
-    params = [p for p, _ in parameters(from_json(transformer_json))]
+    params = [p for p, v in parameters(from_json(transformer_json)) if not nonzero or rational(v) != 0]
     by_part: dict[str, list] = {}
     for p in params:
         part = next((k for k in MUTATED_PARTS if k in p), "other")
@@ -74,6 +81,7 @@ def mutant_paths(transformer_json, rng, count):
     for v in by_part.values():
         rng.shuffle(v)
     out, parts = [], sorted(by_part)
+    rng.shuffle(parts)          # every part first somewhere, feed-forward and read-out included
     while len(out) < count and any(by_part.values()):
         for k in parts:
             if by_part[k] and len(out) < count:
@@ -81,11 +89,11 @@ def mutant_paths(transformer_json, rng, count):
     return out
 
 
-def compiled_and_mutants(seed: int, mutants_per_pair: int, small: bool = False) -> list[dict]:
+def compiled_and_mutants(seed: int, mutants_per_pair: int, size: str = "medium") -> list[dict]:
     from ..compiler import compile_model
 
     rng = random.Random(seed)
-    net, D = _net(rng, small)
+    net, D = _net(rng, size)
     T = to_json(compile_model(net, D).transformer)
     out = [_claim(f"seed {seed}: compiled", "compiled", net, T, D)]
     for path in mutant_paths(T, rng, mutants_per_pair):
@@ -203,12 +211,12 @@ def tie_pair() -> dict:
     return _claim("tie pair: average over 2 vs 3 tokens at x = 0", "tie", a, b, Box([[-1, 1]]))
 
 
-def campaign_claims(seeds=range(1000, 1032), mutants_per_pair=5, equal_seeds=(2000,), small=False) -> list[dict]:
+def campaign_claims(seeds=range(1000, 1032), mutants_per_pair=5, equal_seeds=(2000,), size="medium") -> list[dict]:
     """The whole campaign: compiled pairs and their mutants, equal pairs, the tie pair
-    (``small``: nets small enough for z3 to decide every claim in seconds)."""
+    (``size``: of the random nets, :data:`SIZES`; "small" ones z3 decides in seconds)."""
     out = []
     for s in seeds:
-        out += compiled_and_mutants(s, mutants_per_pair, small)
+        out += compiled_and_mutants(s, mutants_per_pair, size)
     for s in equal_seeds:
         out += equal_pairs(s)
     out.append(tie_pair())

@@ -11,8 +11,10 @@ from symrel.prover import prove_equivalence
 z3 = pytest.importorskip("z3")
 from symrel.crossval.z3_claims import decide_with_z3  # noqa: E402
 
-ALL = campaign_claims(seeds=range(3000, 3016), mutants_per_pair=6, small=True)
-FAST = campaign_claims(seeds=range(3100, 3102), mutants_per_pair=5, equal_seeds=(), small=True)
+ALL = campaign_claims(seeds=range(3000, 3016), mutants_per_pair=6, size="small")
+# (query mutants make scores quadratic: z3's nonlinear solver, seconds each; the slow test has them)
+FAST = [c for c in campaign_claims(seeds=range(3100, 3103), mutants_per_pair=5, equal_seeds=(), size="small")
+        if "WQ" not in c["name"]]
 
 
 def _agree(claim):
