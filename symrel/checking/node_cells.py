@@ -8,7 +8,10 @@ re-derived from the models) and the step's tree, and re-derives:
 * the recorded outputs of A and B are the replayed ones; ``g_r = A_r - B_r``;
 * the dependency closure of the ``g_r`` (nodes, and the nodes their terms and scores use),
   in increasing order, is the recorded node list;
-* the tree decides those nodes in that order. At each node the checker itself lists the
+* the first ones of them may be *relaxed*: each becomes a variable ``y_v`` with its exact
+  range and, for a max node, ``y_v >= t`` for every term t (every point of D with its true
+  node values satisfies these rows, so what holds on the relaxed set holds on D);
+* the tree decides the other nodes in that order. At each node the checker itself lists the
   outcomes, which partition the cell: for ``max(t_0, .., t_k)`` "t_i is the first
   maximiser" (``t_j - t_i < 0`` for j < i, ``<= 0`` for j > i); for a select node "S is the
   argmax set" (``s_j - s_i = 0`` on S, ``s_k - s_i < 0`` off S), sizes descending. Every
@@ -33,9 +36,9 @@ from . import CertificateError
 ZERO = Q(0)
 
 
-def _affine(f, lin, d):
+def _affine(f, lin, d, n):
     const, coeffs = f
-    g, c = [ZERO] * d, const
+    g, c = [ZERO] * n, const
     for v, a in coeffs.items():
         if v < d:
             g[v] += a
@@ -44,7 +47,7 @@ def _affine(f, lin, d):
                 raise CertificateError(f"node-cells: variable y{v} is used before it is decided")
             gv, cv = lin[v]
             c += a * cv
-            for i in range(d):
+            for i in range(n):
                 if gv[i]:
                     g[i] += a * gv[i]
     return g, c
@@ -59,11 +62,11 @@ def _mean(parts):
     return [sum((p[0][i] for p in parts), ZERO) / n for i in range(d)], sum((p[1] for p in parts), ZERO) / n
 
 
-def _outcomes(R, v, lin, d):
+def _outcomes(R, v, lin, d, n):
     if v in R.node_select:
         scores, values = R.node_select[v]
-        s = [_affine(f, lin, d) for f in scores]
-        vals = [_affine(f, lin, d) for f in values]
+        s = [_affine(f, lin, d, n) for f in scores]
+        vals = [_affine(f, lin, d, n) for f in values]
         T = len(s)
         for size in range(T, 0, -1):
             for S in itertools.combinations(range(T), size):
@@ -72,7 +75,7 @@ def _outcomes(R, v, lin, d):
                 rows += [(_minus(s[k], s[i]), "<") for k in range(T) if k not in S]
                 yield list(S), rows, _mean([vals[j] for j in S])
         return
-    terms = [_affine(f, lin, d) for f in R.node_terms[v]]
+    terms = [_affine(f, lin, d, n) for f in R.node_terms[v]]
     for i, t in enumerate(terms):
         yield i, [(_minus(u, t), "<" if j < i else "<=") for j, u in enumerate(terms) if j != i], t
 
@@ -105,8 +108,8 @@ def _farkas(rows, obj, where):
 
 
 class _Tree:
-    def __init__(self, R, nodes, diffs, d):
-        self.R, self.nodes, self.diffs, self.d, self.cells = R, nodes, diffs, d, 0
+    def __init__(self, R, nodes, diffs, d, n):
+        self.R, self.nodes, self.diffs, self.d, self.n, self.cells = R, nodes, diffs, d, n, 0
 
     def check(self, t, k, lin, rows, where):
         if not isinstance(t, dict):
@@ -117,7 +120,7 @@ class _Tree:
         if t.get("node") != v:
             raise CertificateError(f"{where}: expected the decision of node y{v}")
         branches = t.get("branches")
-        outs = list(_outcomes(self.R, v, lin, self.d))
+        outs = list(_outcomes(self.R, v, lin, self.d, self.n))
         if not isinstance(branches, list) or len(branches) != len(outs):
             raise CertificateError(f"{where}: expected {len(outs)} outcomes of node y{v}")
         open_ = [br for br in branches if isinstance(br, dict) and "sub" in br]
@@ -141,7 +144,7 @@ class _Tree:
             raise CertificateError(f"{where}: expected a leaf with one entry per output")
         self.cells += 1
         for r, (g, e) in enumerate(zip(self.diffs, equal)):
-            ga = _affine(g, lin, self.d)
+            ga = _affine(g, lin, self.d, self.n)
             if not any(ga[0]) and ga[1] == 0:
                 continue
             if not isinstance(e, dict):
@@ -186,11 +189,24 @@ def check_node_cells(cert: dict, R, outs, domain) -> None:
     nodes = closure(R, diffs)
     if [int(v) for v in cert["nodes"]] != nodes:
         R.fail(f"the nodes the outputs depend on are {nodes}, not {cert['nodes']}")
+    free = [int(v) for v in cert.get("free", [])]
+    if free != nodes[:len(free)] or len(free) == len(nodes) and nodes:
+        R.fail("the relaxed nodes must be the first nodes of the closure, and some node must be decided")
+    d, n = R.dim, R.dim + len(free)
     A, b = domain.halfspaces()
-    rows = [((list(a), -bi), "<=") for a, bi in zip(A, b)]
-    tree = _Tree(R, nodes, diffs, R.dim)
+    rows = [((list(a) + [ZERO] * len(free), -bi), "<=") for a, bi in zip(A, b)]
+    lin: dict = {}
+    for i, v in enumerate(free):     # y_v in its range, and above every term of a max node
+        unit = [ZERO] * n
+        unit[d + i] = Q(1)
+        lo, hi = R.ranges[v]
+        rows += [((list(unit), -hi), "<="), (([-u for u in unit], lo), "<=")]
+        if v in R.node_terms:
+            rows += [(_minus(_affine(t, lin, d, n), (unit, ZERO)), "<=") for t in R.node_terms[v]]
+        lin[v] = (unit, ZERO)
+    tree = _Tree(R, nodes[len(free):], diffs, d, n)
     try:
-        tree.check(cert["tree"], 0, {}, rows, "node-cells")
+        tree.check(cert["tree"], 0, lin, rows, "node-cells")
     except CertificateError as err:
         if err.path is None:
             raise CertificateError(err.message, path=f"{R.here}.certificate.tree") from None

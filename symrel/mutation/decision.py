@@ -73,25 +73,38 @@ def run_claims(claims, timeout: float = 60.0, use_z3: bool = True, progress: boo
     return rows
 
 
-def acas_claims(path: str, count: int = 20, seed: int = 7, side=None) -> list[dict]:
-    """ACAS Xu 1_1 (normalised inputs) against ``count`` single-weight (+1/10^6) mutants of
-    its compiled Transformer, on a box of side ``side`` (default 1/100) around the origin."""
+def acas_box(path: str, side=None):
+    """The normalised input box of ACAS Xu (the header's ``[(min - mean) / range, (max - mean) / range]``),
+    or, with ``side``, the box of that side around its centre."""
+    from ..interop.nnet import load_nnet
+    from ..models import Box
+
+    f = load_nnet(path)
+    full = [((lo - m) / r, (hi - m) / r) for lo, hi, m, r in zip(f.mins, f.maxs, f.means[:len(f.mins)], f.ranges)]
+    if side is None:
+        return Box([list(b) for b in full])
+    return Box([[(lo + hi) / 2 - side / 2, (lo + hi) / 2 + side / 2] for lo, hi in full])
+
+
+def acas_claims(path: str, count: int = 20, seed: int = 7, side="1/100") -> list[dict]:
+    """ACAS Xu 1_1 (on its normalised inputs) against ``count`` single-weight (+1/10^6) mutants
+    of its compiled Transformer (nonzero weights, spread over the parts), on the box of side
+    ``side`` around the centre of the normalised input box (``side=None``: the whole box)."""
     from ..compiler import compile_model
-    from ..exact import Q
+    from ..exact import rational
     from ..fileformat import to_json
     from ..interop.nnet import read_nnet
-    from ..models import Box
     from .decision_claims import _claim, _set
     from .mutants import TINY
 
-    net = read_nnet(path, normalise=True)
-    half = (Q(1, 100) if side is None else side) / 2
-    D = Box([[-half, half]] * net.input_dim)
+    net = read_nnet(path)
+    D = acas_box(path, None if side is None else rational(side))
     T = to_json(compile_model(net, D).transformer)
     rng = random.Random(seed)
-    out = [_claim("ACAS Xu 1_1: compiled", "acas", net, T, D)]
+    where = "full normalised box" if side is None else f"box of side {side}"
+    out = [_claim(f"ACAS Xu 1_1 ({where}): compiled", "acas", net, T, D)]
     for p in mutant_paths(T, rng, count, nonzero=True):
-        out.append(_claim(f"ACAS Xu 1_1: {p} +1/10^6", "acas", net, _set(T, p, TINY), D))
+        out.append(_claim(f"ACAS Xu 1_1 ({where}): {p} +1/10^6", "acas", net, _set(T, p, TINY), D))
     return out
 
 

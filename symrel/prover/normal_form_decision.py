@@ -65,6 +65,7 @@ class NodeDecision:
     cells: int = 0
     lps: int = 0
     stats: dict = field(default_factory=dict)
+    free: list = field(default_factory=list)
 
 
 def dependency_closure(registry, forms) -> list[int]:
@@ -84,16 +85,18 @@ def dependency_closure(registry, forms) -> list[int]:
 
 
 # -- affine functions of x: (coefficients, constant) ----------------------------------------------
-def _affine(form: AffineForm, lin: dict, d: int):
-    """``form`` as an affine function of x on the current cell (``lin``: node -> affine)."""
-    g, c = [ZERO] * d, form.const
+def _affine(form: AffineForm, lin: dict, d: int, n: int | None = None):
+    """``form`` as an affine function on the current cell (``lin``: node -> affine), over the
+    inputs x and the relaxed nodes (``n`` coordinates in all, default ``d``)."""
+    n = d if n is None else n
+    g, c = [ZERO] * n, form.const
     for v, a in form.coeffs.items():
         if v < d:
             g[v] += a
         else:
             gv, cv = lin[v]
             c += a * cv
-            for i in range(d):
+            for i in range(n):
                 if gv[i]:
                     g[i] += a * gv[i]
     return g, c
@@ -109,12 +112,12 @@ def _mean(parts):
     return [sum((p[0][i] for p in parts), ZERO) / n for i in range(d)], sum((p[1] for p in parts), ZERO) / n
 
 
-def outcomes(node, lin: dict, d: int):
+def outcomes(node, lin: dict, d: int, n: int | None = None):
     """The outcomes of a node on a cell: ``(label, rows, value)`` with rows ``(affine, rel)``
     meaning ``affine(x) rel 0`` (rel ``<``, ``<=`` or ``=``); they partition the cell."""
     if node.scores:
-        s = [_affine(f, lin, d) for f in node.scores]
-        vals = [_affine(f, lin, d) for f in node.terms]
+        s = [_affine(f, lin, d, n) for f in node.scores]
+        vals = [_affine(f, lin, d, n) for f in node.terms]
         T = len(s)
         for size in range(T, 0, -1):
             for S in itertools.combinations(range(T), size):
@@ -123,7 +126,7 @@ def outcomes(node, lin: dict, d: int):
                 rows += [(_minus(s[k], s[i]), "<") for k in range(T) if k not in S]
                 yield list(S), rows, _mean([vals[j] for j in S])
         return
-    terms = [_affine(f, lin, d) for f in node.terms]
+    terms = [_affine(f, lin, d, n) for f in node.terms]
     for i, t in enumerate(terms):
         rows = [(_minus(u, t), "<" if j < i else "<=") for j, u in enumerate(terms) if j != i]
         yield i, rows, t
@@ -179,22 +182,48 @@ def domain_rows(domain):
     return [((list(a), -bi), "<=") for a, bi in zip(A, b)]
 
 
+def relaxation_rows(registry, free, d):
+    """The relaxation of the nodes ``free`` (treated as variables after the inputs): each
+    ``y_v`` in its exact range, and ``y_v >= t`` for every term t of a max node. Every point
+    of D with its true node values satisfies them, so what holds on the relaxed set holds
+    on D. Returns ``(lin, rows)``: each free node as a coordinate, and the rows."""
+    n = d + len(free)
+    lin, rows = {}, []
+    for i, v in enumerate(free):
+        unit = [ZERO] * n
+        unit[d + i] = Q(1)
+        node = registry.nodes[v]
+        lo, hi = node.range
+        rows.append(((list(unit), -hi), "<="))
+        rows.append((([-u for u in unit], lo), "<="))
+        if not node.scores:
+            for t in node.terms:
+                rows.append((_minus(_affine(t, lin, d, n), (unit, ZERO)), "<="))
+        lin[v] = (unit, ZERO)
+    return lin, rows
+
+
 class _Search:
-    def __init__(self, registry, diffs, domain, a, b, budget: Budget):
+    def __init__(self, registry, diffs, domain, a, b, budget: Budget, nodes, free=()):
         self.reg, self.diffs, self.a, self.b, self.budget = registry, diffs, a, b, budget
         self.d = registry.dim
-        self.nodes = dependency_closure(registry, diffs)
+        self.free = list(free)
+        self.nodes = [v for v in nodes if v not in set(self.free)]
+        self.n = self.d + len(self.free)
         self.stats = {"lps": 0}
         self.cells = 0
         self.pending = 1
         self.found = None
+        self.inconclusive = False
 
     def run(self, domain):
-        rows = domain_rows(domain)
+        rows = [((list(g) + [ZERO] * len(self.free), c), rel) for (g, c), rel in domain_rows(domain)]
+        lin, relax = relaxation_rows(self.reg, self.free, self.d)
+        rows += relax
         point, cert = solve(rows, self.stats)
         if point is None:
             return {"empty_domain": farkas_json(cert)}
-        return self.expand(0, {}, rows, point)
+        return self.expand(0, lin, rows, point)
 
     def expand(self, k, lin, rows, witness):
         """The certificate subtree of the cell ``rows`` after deciding ``nodes[:k]``."""
@@ -206,7 +235,7 @@ class _Search:
             return self.leaf(lin, rows, witness)
         v = self.nodes[k]
         kept, branches = [], []
-        for label, new, value in outcomes(self.reg.nodes[v], lin, self.d):
+        for label, new, value in outcomes(self.reg.nodes[v], lin, self.d, self.n):
             dead = None
             needed = []
             for j, row in enumerate(new):
@@ -234,7 +263,7 @@ class _Search:
         for label, new_rows, value, point, slot in kept:
             sub = self.expand(k + 1, {**lin, v: value}, rows if implied else new_rows, point)
             branches[slot] = {"choice": label, "implied": implied, "sub": sub}
-            if self.found is not None:
+            if self.found is not None or self.inconclusive:
                 return None
         return {"node": v, "branches": branches}
 
@@ -242,7 +271,7 @@ class _Search:
         self.cells += 1
         equal = []
         for r, g in enumerate(self.diffs):
-            ga = _affine(g, lin, self.d)
+            ga = _affine(g, lin, self.d, self.n)
             if not any(ga[0]) and ga[1] == 0:
                 equal.append(None)
                 continue
@@ -250,11 +279,16 @@ class _Search:
             for extra in ((([-a for a in ga[0]], -ga[1]), "<"), (ga, "<")):   # g > 0, then g < 0
                 point, cert = solve(rows + [extra], self.stats)
                 if point is not None:
-                    ya, yb = self.a.evaluate_exact(point), self.b.evaluate_exact(point)
+                    x = point[:self.d]
+                    ya, yb = self.a.evaluate_exact(x), self.b.evaluate_exact(x)
                     if ya != yb:
-                        self.found = (point, r, ya, yb)
+                        self.found = (x, r, ya, yb)
                         return None
-                    raise AssertionError("internal error: a point of a differing cell has equal outputs")
+                    if not self.free:
+                        raise AssertionError("internal error: a point of a differing cell has equal outputs")
+                    self.inconclusive = True    # a point of the relaxation only: decide more nodes
+                    self.found = None
+                    return None
                 pair.append(farkas_json(cert))
             equal.append({"pos": pair[0], "neg": pair[1]})
         return {"leaf": equal}
@@ -266,9 +300,20 @@ def decide_on_nodes(registry, outs_a, outs_b, domain, a=None, b=None, budget: Bu
     evaluation). Raises :class:`~symrel.budget.BudgetExceeded` at the budget's limit."""
     budget = budget or Budget()
     diffs = [fa - fb for fa, fb in zip(outs_a, outs_b)]
-    search = _Search(registry, diffs, domain, a or _Eval(registry, outs_a), b or _Eval(registry, outs_b), budget)
-    tree = search.run(domain)
-    res = NodeDecision("proved", search.nodes, tree, cells=search.cells, lps=search.stats["lps"], stats=search.stats)
+    closure = dependency_closure(registry, diffs)
+    a, b = a or _Eval(registry, outs_a), b or _Eval(registry, outs_b)
+    k, cells, lps = 1, 0, 0
+    while True:      # decide the top k nodes, relax the others; double k until decided
+        top = closure[-k:] if k < len(closure) else closure
+        free = [v for v in closure if v < top[0]] if top else []
+        search = _Search(registry, diffs, domain, a, b, budget, closure, free)
+        tree = search.run(domain)
+        cells, lps = cells + search.cells, lps + search.stats["lps"]
+        if not search.inconclusive:
+            break
+        k *= 2
+    res = NodeDecision("proved", closure, tree, cells=search.cells, lps=lps, stats=search.stats)
+    res.free = free
     if search.found is not None:
         point, r, ya, yb = search.found
         res.status, res.tree, res.point = "refuted", None, point
@@ -284,7 +329,7 @@ class _Eval:
     def __init__(self, registry, outs):
         self.registry, self.outs = registry, outs
 
-    def evaluate(self, x):
+    def evaluate_exact(self, x):
         vals, _ = self.registry.values_at(list(x))
         return [f.value_at(vals) for f in self.outs]
 
@@ -306,7 +351,7 @@ def decision_step(proof, registry, outs_a, outs_b, domain, a, b, budget, reason)
                        f"vanish on each of the {res.cells} cells of the nodes they depend on ({nodes})",
                        "node-cells",
                        {"outputs_a": forms_json(outs_a), "outputs_b": forms_json(outs_b), "nodes": res.nodes,
-                        "cells": res.cells, "tree": res.tree},
+                        "free": res.free, "cells": res.cells, "tree": res.tree},
                        PROVED, f"{res.cells} cells, {res.lps} exact LPs; every empty outcome and every cell where an "
                                "output's maps differ as forms closed by Farkas vectors"))
         return True
