@@ -31,7 +31,7 @@ import random
 from dataclasses import dataclass, field
 
 from ..errors import InputError
-from ..exact import Q, Rational, columns, format_rational, rows
+from ..exact import Q, Rational, columns, format_rational, rows, to_sympy
 from ..exact.display import Card, Displayed, number_text
 from ..models import Box, Transformer, argmax_set
 from ..interop.extras import require
@@ -108,18 +108,22 @@ class CrossvalReport(Displayed):
             best.nonfinite += s.nonfinite
         return best
 
+    # the figures users read: sympy Rationals, symrel's public number type (the stats keep QQ)
     @property
-    def max_abs_error(self) -> Rational:
-        return self.output_stat.max_abs_error
+    def max_abs_error(self):
+        """The largest ``|float - exact|`` over the outputs and points (exact)."""
+        return to_sympy(self.output_stat.max_abs_error)
 
     @property
-    def max_ulp_error(self) -> Rational:
-        return self.output_stat.max_ulp_error
+    def max_ulp_error(self):
+        """The largest error in ULPs of the exact value, over nonzero exact values."""
+        return to_sympy(self.output_stat.max_ulp_error)
 
     @property
-    def worst_input(self) -> list[Rational] | None:
+    def worst_input(self) -> list | None:
+        """The input (exact) where :attr:`max_abs_error` is attained."""
         i = self.output_stat.worst_abs
-        return None if i is None else self.points.points[i]
+        return None if i is None else [to_sympy(v) for v in self.points.points[i]]
 
     @property
     def ok(self) -> bool:

@@ -121,3 +121,13 @@ def test_transformer_parts_take_exact_floats():
     assert ff.W1.to_list()[0][0] == Q(1, 2) and ff.b1.to_list()[0][0] == Q(1, 4)
     assert Readout(0, [[0.125]], [0.5], width=1, tokens=1, exact_floats=True).b.to_list()[0][0] == Q(1, 2)
     assert AttentionHead([[0.5]], [[1]], [[1]], [[1]], exact_floats=True).WQ.to_list()[0][0] == Q(1, 2)
+
+
+def test_crossval_figures_are_public_rationals():
+    pytest.importorskip("numpy")
+    from symrel.crossval.compare import crossvalidate
+
+    rep = crossvalidate(_net(), "numpy", "float32", 10, seed=0)
+    assert isinstance(rep.max_abs_error, sympy.Rational) and isinstance(rep.max_ulp_error, sympy.Rational)
+    assert all(isinstance(v, sympy.Rational) for v in rep.worst_input)
+    assert rep.max_abs_error < Fraction(1, 10**4)
