@@ -179,7 +179,8 @@ def report(result, sources=()) -> str:
     lines = [
         "# Tamper campaign of the certificate checker",
         "",
-        "Produced by `python -m symrel.statements.campaign` (do not edit by hand). Certificates of every",
+        "Produced by `python -m symrel.statements.campaign --proofs DIR --also tests/checking/golden/valid`,",
+        "DIR the output of `symrel proofs --format json` (do not edit by hand). Certificates of every",
         "claim kind, written by the provers behind the command line and `symrel proofs`, are tampered",
         "with one change at a time (a step's status set to open, a step removed, the steps truncated, two",
         "neighbouring steps swapped, one number of a step or of the claim moved by 1, an input's sha256",
@@ -217,8 +218,14 @@ def main(argv=None) -> int:
     p.add_argument("--out", default="docs/checker.md", help="where to write the report (default docs/checker.md)")
     p.add_argument("--proofs", metavar="DIR", help="also the smallest certificate of each claim kind in the output "
                    "folder of symrel proofs --format json")
+    p.add_argument("--also", metavar="DIR", help="also every certificate file in DIR (e.g. tests/checking/golden/valid)")
     args = p.parse_args(argv)
     certs = sample_certificates() + (smallest_per_kind(args.proofs) if args.proofs else [])
+    if args.also:
+        from pathlib import Path
+
+        certs += [(f"{Path(args.also).name}/{path.stem}", json.loads(path.read_text()))
+                  for path in sorted(Path(args.also).glob("*.json"))]
     result = run_campaign(certs)
     text = report(result, [(label, cert["claim"]["kind"]) for label, cert in certs])
     write_text_atomic(args.out, text)
