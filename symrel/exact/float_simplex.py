@@ -1,4 +1,4 @@
-"""The simplex of :mod:`.simplex` in floating point, with tolerances: it only proposes a
+"""The simplex of :mod:`symrel.exact.simplex` in floating point, with tolerances: it only proposes a
 basis, which the exact simplex then verifies (:func:`symrel.exact.exact_simplex.exact_simplex`).
 """
 
