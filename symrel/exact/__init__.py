@@ -48,6 +48,8 @@ from .matrices import (
     ones,
     rows,
     scale,
+    sparse_columns,
+    sparse_rows,
     vector,
     vstack,
     zeros,

@@ -221,3 +221,17 @@ def is_zero(M: DomainMatrix) -> bool:
 def nonzeros(M: DomainMatrix) -> int:
     """The number of nonzero entries."""
     return sum(1 for r in M.to_list() for v in r if v)
+
+
+def sparse_rows(M) -> list[list[tuple[int, Rational]]]:
+    """Each row of ``M`` (a matrix or a list of rows) as its nonzero ``(column, entry)`` pairs.
+
+    >>> sparse_rows([[0, 2], [3, 0]])
+    [[(1, 2)], [(0, 3)]]
+    """
+    return [[(j, a) for j, a in enumerate(r) if a] for r in (M if isinstance(M, list) else rows(M))]
+
+
+def sparse_columns(M: DomainMatrix) -> list[list[tuple[int, Rational]]]:
+    """Each column of ``M`` as its nonzero ``(row, entry)`` pairs."""
+    return sparse_rows(M.transpose())

@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..errors import DimensionError, InputError
-from ..exact import Q, Rational, rational
+from ..exact import Q, Rational, rational, sparse_rows
 from .base import check_dim, require_seq
 
 ZERO = Q(0)
@@ -63,11 +63,6 @@ def _vector(v, path: str, length: int | None) -> list[Rational]:
     if length is not None and len(out) != length:
         raise DimensionError(f"expected {length} numbers, got {len(out)}", path=path)
     return out
-
-
-def sparse_rows(M: list[list[Rational]]) -> list[list[tuple[int, Rational]]]:
-    """The nonzeros of each row as ``(column, value)`` pairs."""
-    return [[(j, v) for j, v in enumerate(r) if v] for r in M]
 
 
 def affine(sparse, b: list[Rational], x: list[Rational]) -> list[Rational]:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..exact import Q, flat, format_rational, rows
+from ..exact import Q, flat, format_rational, rows, sparse_columns, sparse_rows
 from ..lowering import AttentionOp, Embed, FeedForwardOp, lower
 from ..models import Transformer
 from ..certificates import PROVED
@@ -38,16 +38,6 @@ from .execution import ZERO_FORM, Context, Obstacle, count_rules
 from ..exact.forms import AffineForm, linear_combination
 
 State = list[list[AffineForm]]  # state[t][r]: token t, slot r
-
-
-def sparse_rows(M) -> list[list[tuple[int, object]]]:
-    """Each row of M as its nonzero ``(column, entry)`` pairs."""
-    return [[(j, a) for j, a in enumerate(r) if a] for r in rows(M)]
-
-
-def sparse_columns(M) -> list[list[tuple[int, object]]]:
-    """Each column of M as its nonzero ``(row, entry)`` pairs."""
-    return sparse_rows(M.transpose())
 
 
 def apply_rows(sparse: Sequence[Sequence[tuple[int, object]]], column: Sequence[AffineForm], bias=None) -> list[AffineForm]:

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..errors import InputError
-from ..exact import Q, flat, rows
+from ..exact import Q, flat, rows, sparse_rows
 from ..exact.forms import AffineForm, Row, linear_combination
 from ..lowering import Affine, AttentionOp, Embed, FeedForwardOp, Maxout, ReadoutOp, Relu, Segment, lower
 from ..models import CPWL1D, MaxoutNet, ReLUNet
@@ -67,13 +67,8 @@ class Choice:
     rows: tuple
 
 
-def sparse_matrix(W) -> list[list[tuple[int, object]]]:
-    """Each row of W (a DomainMatrix or a list of lists) as its nonzero ``(column, entry)`` pairs."""
-    return [[(j, a) for j, a in enumerate(r) if a] for r in (W if isinstance(W, list) else rows(W))]
-
-
 def image(sparse_W, forms, b=None) -> list[AffineForm]:
-    """``W r + b`` for a vector of forms r (W as :func:`sparse_matrix` rows)."""
+    """``W r + b`` for a vector of forms r (W as :func:`~symrel.exact.matrices.sparse_rows` rows)."""
     return [linear_combination([(a, forms[j]) for j, a in row], b[i] if b is not None else ZERO)
             for i, row in enumerate(sparse_W)]
 
@@ -85,7 +80,7 @@ class AffineStage:
     """``r -> W r + b``; W a DomainMatrix or a list of rows, b a list (or None)."""
 
     def __init__(self, W, b=None):
-        self.W, self.b = sparse_matrix(W), b
+        self.W, self.b = sparse_rows(W), b
 
     def prepare(self, forms, mode):
         return None
@@ -202,7 +197,7 @@ class AttentionStage:
             raise InputError("exact evaluation needs hardmax attention; this block uses softmax "
                              "(use evaluate_softmax, or with_rule('hardmax'))", path=f"{path}.rule")
         self.T, self.m, self.path = T, m, path
-        self.heads = [(sparse_matrix(h.WQ), sparse_matrix(h.WK), sparse_matrix(h.WO * h.WV)) for h in op.heads]
+        self.heads = [(sparse_rows(h.WQ), sparse_rows(h.WK), sparse_rows(h.WO * h.WV)) for h in op.heads]
 
     def prepare(self, forms, mode):
         T, m = self.T, self.m

@@ -48,7 +48,8 @@ from ..exact.display import Card, Displayed, number_text, short_text
 from ..certificates import OPEN, PROVED, Proof, Step
 from .taylor import e_bounds, log_bounds
 from .lemmas import DIGITS, _eps, ceil_significant, max_head_gap, selection_weight_loss
-from .ranges import FeedForwardPlan, Plan, abs_dot, analyse, linear_fold, max_abs, sparse_rows
+from ..exact import sparse_rows
+from .ranges import FeedForwardPlan, Plan, abs_dot, analyse, linear_fold, max_abs
 
 #: lambda beyond which the search gives up (the claim stays open).
 MAX_LAMBDA = Q(10) ** 40

@@ -34,23 +34,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import InputError
-from ..exact import Q, Rational, flat, rows
+from ..exact import Q, Rational, flat, rows, sparse_columns, sparse_rows
 from ..exact.forms import AffineForm
 from ..lowering import AttentionOp, Embed, FeedForwardOp, lower
 from ..models import Box, Transformer
 
 Interval = tuple[Rational, Rational]
 Sparse = list[tuple[int, Rational]]
-
-
-def sparse_rows(M) -> list[Sparse]:
-    """The nonzero ``(column, value)`` pairs of every row of a matrix."""
-    return [[(c, v) for c, v in enumerate(r) if v] for r in rows(M)]
-
-
-def sparse_columns(M) -> list[Sparse]:
-    """The nonzero ``(row, value)`` pairs of every column of a matrix."""
-    return sparse_rows(M.transpose())
 
 
 def dot_interval(coeffs: Sparse, box: list[Interval], const: Rational = Q(0)) -> Interval:
