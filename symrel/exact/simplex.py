@@ -1,6 +1,6 @@
 """The revised simplex method on the dual (D) of the feasibility programme of
 :mod:`symrel.exact.lp`, in any ordered field given by the class attributes ``zero``,
-``one``, ``eps`` (exact rationals here; floats in :mod:`.float_simplex`). Dantzig's rule,
+``one``, ``eps`` (exact rationals here; floats in :mod:`symrel.exact.float_simplex`). Dantzig's rule,
 switching to Bland's rule after a run of degenerate pivots, so it never cycles.
 Cost: each pivot is O((n + 1)(m + 2p)) operations.
 """

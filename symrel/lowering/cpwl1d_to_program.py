@@ -1,4 +1,4 @@
-"""A CPWL function of one variable as a program: one :class:`~.program.Segment` stage
+"""A CPWL function of one variable as a program: one :class:`~symrel.lowering.program.Segment` stage
 (which segment holds x, then its piece), and, for the consumers that do not branch on
 segments, the program of its lattice form ``max_i min_(j in S_i) l_j``
 (:func:`symrel.models.cpwl_to_maxout`, a two-layer maxout net).

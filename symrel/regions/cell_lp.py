@@ -1,6 +1,6 @@
 """The exact LP of a search node: its constraint rows in, a witness or a Farkas vector out.
 
-A node of the cell search (:mod:`.search`) is a set ``{x in D : rows}``, each row
+A node of the cell search (:mod:`symrel.regions.search`) is a set ``{x in D : rows}``, each row
 ``(form, rel)`` meaning ``form(x) rel 0``. :func:`cell_lp` hands the rows to the exact
 LP (:func:`symrel.exact.lp.feasibility`) and maps the Farkas vector of an empty set back
 to row indices; :func:`constant_row_status` and :func:`box_farkas` settle the rows that

@@ -1,10 +1,10 @@
 """Exact cell enumeration: every cell of one or more models over a domain.
 
-The search tree over the decisions of the models (:mod:`.search`; :mod:`.polygon_search`
+The search tree over the decisions of the models (:mod:`symrel.regions.search`; :mod:`symrel.regions.polygon_search`
 for 1-D and 2-D inputs) is run from the domain's root node, in this process or split
-across an executor (:mod:`.parallel`). The result lists the cells, with witness points,
+across an executor (:mod:`symrel.regions.parallel`). The result lists the cells, with witness points,
 and every empty branch with its Farkas vector (``record_empty=True``), which is what a
-certificate needs (:mod:`.cell_json`).
+certificate needs (:mod:`symrel.regions.cell_json`).
 
 >>> from symrel.models import Box, CPWL1D
 >>> res = enumerate_cells([CPWL1D([0, 1, 2, 3], [0, 1, 0, 1])], Box([[0, 3]]))

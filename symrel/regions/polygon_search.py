@@ -1,6 +1,6 @@
 """The cell search for 1-D and 2-D inputs by exact polygon clipping instead of LPs.
 
-An outcome is kept iff the cell clipped by its rows has positive area (:mod:`.polygons`);
+An outcome is kept iff the cell clipped by its rows has positive area (:mod:`symrel.regions.polygons`);
 the witness is an interior point of the clipped polygon. Only open cells, no
 certificates (there are no Farkas vectors). Cost: O(vertices) exact operations per
 outcome.

@@ -1,8 +1,8 @@
 """The search tree over the decisions of one or more models, decided by exact LPs.
 
 Each node of the tree is a set ``{x in D : rows}`` (``D`` the domain); its children
-are the outcomes of the next decision (:mod:`.program_to_decisions`). An outcome is kept
-when the exact LP (:func:`.cell_lp.cell_lp`) finds a witness point, dropped with a
+are the outcomes of the next decision (:mod:`symrel.regions.program_to_decisions`). An outcome is kept
+when the exact LP (:func:`symrel.regions.cell_lp.cell_lp`) finds a witness point, dropped with a
 Farkas vector when it is empty. A cheap test comes first: when the parent's witness
 already satisfies an outcome's rows, that outcome is non-empty with the same witness
 and no LP is run. When exactly one outcome survives, its rows are implied by the
@@ -69,10 +69,10 @@ class Enumeration:
 
 @dataclass
 class SearchNode:
-    """A node of the search tree: the joint execution ``state`` (:class:`.program_to_decisions.State`),
+    """A node of the search tree: the joint execution ``state`` (:class:`symrel.regions.program_to_decisions.State`),
     the outcome labels on the way (``path``), every row so far (domain first), the
     indices of the rows its LPs need (``active``; the polygon search keeps its
-    :class:`.polygon_search.Clipped` polygon there instead) and a point of the node."""
+    :class:`symrel.regions.polygon_search.Clipped` polygon there instead) and a point of the node."""
 
     state: object
     path: tuple
