@@ -54,7 +54,7 @@ from .matrices import (
     vstack,
     zeros,
 )
-from .forms import AffineForm, Row, linear_combination
+from .forms import AffineForm, Row, linear_combination, matrix_image
 from .bounds import affine_range_on_box, ground_types
 from .lp import LPResult, exact_simplex, feasibility, is_farkas, is_witness
 

@@ -233,6 +233,20 @@ def linear_combination(terms: Iterable[tuple[Rational, AffineForm]], const: Rati
     return AffineForm(const, {v: c for v, c in acc.items() if c})
 
 
+def matrix_image(W_rows: Sequence[Sequence[tuple[int, Rational]]], forms: Sequence[AffineForm],
+                 b: Sequence[Rational] | None = None) -> list[AffineForm]:
+    """``W f + b`` for a vector of forms ``f``: form i is ``b_i + sum_j W_ij f_j``, with W
+    given by its nonzero ``(j, W_ij)`` pairs row by row (:func:`symrel.exact.sparse_rows`).
+    Cost O(nonzeros of W x terms of the forms).
+
+    >>> x = AffineForm.var(0)
+    >>> matrix_image([[(0, Q(2))], []], [x], [Q(1), Q(5)])
+    [AffineForm([1, [[0, 2]]]), AffineForm([5, []])]
+    """
+    return [linear_combination([(a, forms[j]) for j, a in row], b[i] if b is not None else ZERO)
+            for i, row in enumerate(W_rows)]
+
+
 class Row(NamedTuple):
     """The constraint ``form(y) rel 0``, ``rel`` one of ``"<="``, ``"<"``, ``"="``.
 

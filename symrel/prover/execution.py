@@ -72,11 +72,6 @@ def relu_records(pre: Sequence[AffineForm], ctx: Context) -> tuple[list[AffineFo
     return values, records
 
 
-def affine_image(W_rows: Sequence[Sequence], b: Sequence, inputs: Sequence[AffineForm]) -> list[AffineForm]:
-    """``W v + b`` for the vector of forms ``v`` (one form per row of W)."""
-    return [linear_combination([(a, f) for a, f in zip(row, inputs) if a], c) for row, c in zip(W_rows, b)]
-
-
 def count_rules(records) -> dict[str, int]:
     """How often each record kind occurs (for notes)."""
     counts: dict[str, int] = {}

@@ -16,11 +16,11 @@ pieces dominated on D dropped by an exact bound): rule ``maxout-unit-normal-form
 
 from __future__ import annotations
 
-from ..exact import flat, rows
+from ..exact import flat, matrix_image, sparse_rows
 from ..lowering import Maxout, Program, lower
 from ..models import MaxoutNet
 from ..certificates import PROVED
-from .execution import Context, affine_image
+from .execution import Context
 from ..exact.forms import AffineForm
 
 
@@ -44,7 +44,7 @@ def maxout_program_forms(program: Program, ctx: Context, inputs: list[AffineForm
     for li, stage in enumerate(layers):
         affine, maxout = stage.ops
         reg.model = ctx.name
-        pieces = affine_image(rows(affine.W), flat(affine.b), cur)
+        pieces = matrix_image(sparse_rows(affine.W), cur, flat(affine.b))
         units, outs, start = [], [], 0
         for rank in maxout.ranks:
             y, facts = reg.max_of(pieces[start:start + rank])
@@ -65,7 +65,7 @@ def maxout_program_forms(program: Program, ctx: Context, inputs: list[AffineForm
     if len(layers) == len(program.stages):
         return cur
     readout, = program.stages[-1].ops
-    outs = affine_image(rows(readout.W), flat(readout.b), cur)
+    outs = matrix_image(sparse_rows(readout.W), cur, flat(readout.b))
     ctx.add_step(f"The affine read-out of model {ctx.name.upper()} gives its outputs as affine forms",
                  "linear-identity", {"layer": "readout", "outputs": [o.to_json() for o in outs]}, PROVED)
     return outs

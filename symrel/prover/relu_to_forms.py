@@ -14,11 +14,11 @@ node ``max(0, z)`` (a rank-2 maxout unit, Paper A Cor 3.3).
 
 from __future__ import annotations
 
-from ..exact import flat, rows
+from ..exact import flat, matrix_image, sparse_rows
 from ..lowering import lower
 from ..models import ReLUNet
 from ..certificates import PROVED
-from .execution import Context, affine_image, count_rules, relu_records
+from .execution import Context, count_rules, relu_records
 from ..exact.forms import AffineForm
 
 
@@ -32,7 +32,7 @@ def relu_net_forms(net: ReLUNet, ctx: Context) -> list[AffineForm]:
         affine, relu = stage.ops[0], len(stage.ops) > 1
         activation = "relu" if relu else "none"
         reg.model = ctx.name
-        pre = affine_image(rows(affine.W), flat(affine.b), cur)
+        pre = matrix_image(sparse_rows(affine.W), cur, flat(affine.b))
         if relu:
             cur, records = relu_records(pre, ctx)
             counts = count_rules(records)

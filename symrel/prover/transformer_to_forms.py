@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..exact import Q, flat, format_rational, rows, sparse_columns, sparse_rows
+from ..exact import Q, flat, format_rational, matrix_image, rows, sparse_columns, sparse_rows
 from ..lowering import AttentionOp, Embed, FeedForwardOp, lower
 from ..models import Transformer
 from ..certificates import PROVED
@@ -38,15 +38,6 @@ from .execution import ZERO_FORM, Context, Obstacle, count_rules
 from ..exact.forms import AffineForm, linear_combination
 
 State = list[list[AffineForm]]  # state[t][r]: token t, slot r
-
-
-def apply_rows(sparse: Sequence[Sequence[tuple[int, object]]], column: Sequence[AffineForm], bias=None) -> list[AffineForm]:
-    """``M z (+ b)`` for a sparse M and a column of forms."""
-    out = []
-    for h, row in enumerate(sparse):
-        out.append(linear_combination([(a, column[r]) for r, a in row if column[r] is not ZERO_FORM],
-                           bias[h] if bias is not None else Q(0)))
-    return out
 
 
 def state_json(state: State) -> list:
@@ -107,7 +98,7 @@ def feedforward_step(ff: FeedForwardOp, state: State, ctx: Context) -> tuple[Sta
     records: list[list] = [[] for _ in range(ff.hidden)]
     reg, new_state = ctx.registry, []
     for col in state:
-        pre = apply_rows(W1, col, b1)
+        pre = matrix_image(W1, col, b1)
         values: list[AffineForm | None] = [None] * ff.hidden
         open_units: dict[tuple, list[int]] = {}
         recs: list = [None] * ff.hidden
@@ -222,9 +213,9 @@ def attention_step(att: AttentionOp, state: State, ctx: Context) -> tuple[State,
     for hi, head in enumerate(att.heads):
         WQ, WK, WV, WOc = (sparse_rows(head.WQ), sparse_rows(head.WK), sparse_rows(head.WV),
                            sparse_columns(head.WO))
-        qs = [apply_rows(WQ, col) for col in state]
-        ks = [apply_rows(WK, col) for col in state]
-        vs = [apply_rows(WV, col) for col in state]
+        qs = [matrix_image(WQ, col) for col in state]
+        ks = [matrix_image(WK, col) for col in state]
+        vs = [matrix_image(WV, col) for col in state]
         const_q = all(f.is_constant() for q in qs for f in q)
         const_k = all(f.is_constant() for k in ks for f in k)
         if not (const_q or const_k or len(head.WQ.to_list()) == 1):
@@ -328,7 +319,7 @@ def transformer_forms(t: Transformer, ctx: Context) -> list[AffineForm]:
                      "; ".join(notes))
     readout, = program.stages[-1].ops
     col = state[readout.token]
-    outs = apply_rows(sparse_rows(readout.W), col, flat(readout.b))
+    outs = matrix_image(sparse_rows(readout.W), col, flat(readout.b))
     ctx.add_step(f"The read-out of model {name} at token {readout.token} gives its outputs as affine forms",
                  "linear-identity", {"layer": "readout", "outputs": [o.to_json() for o in outs]}, PROVED)
     return outs

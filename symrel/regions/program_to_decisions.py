@@ -50,7 +50,7 @@ from typing import Sequence
 
 from ..errors import InputError
 from ..exact import Q, flat, rows, sparse_rows
-from ..exact.forms import AffineForm, Row, linear_combination
+from ..exact.forms import AffineForm, Row, linear_combination, matrix_image
 from ..lowering import Affine, AttentionOp, Embed, FeedForwardOp, Maxout, ReadoutOp, Relu, Segment, lower
 from ..models import CPWL1D, MaxoutNet, ReLUNet
 
@@ -65,12 +65,6 @@ class Choice:
 
     label: str
     rows: tuple
-
-
-def image(sparse_W, forms, b=None) -> list[AffineForm]:
-    """``W r + b`` for a vector of forms r (W as :func:`~symrel.exact.matrices.sparse_rows` rows)."""
-    return [linear_combination([(a, forms[j]) for j, a in row], b[i] if b is not None else ZERO)
-            for i, row in enumerate(sparse_W)]
 
 
 # -- stages --------------------------------------------------------------------------
@@ -89,7 +83,7 @@ class AffineStage:
         return 0
 
     def finish(self, forms, ctx, made):
-        return image(self.W, forms, self.b)
+        return matrix_image(self.W, forms, self.b)
 
 
 class ReluStage:
@@ -204,8 +198,8 @@ class AttentionStage:
         Z = [forms[t * m : (t + 1) * m] for t in range(T)]
         scores = []
         for h, (WQ, WK, _) in enumerate(self.heads):
-            Qs = [image(WQ, Z[t]) for t in range(T)]
-            Ks = [image(WK, Z[s]) for s in range(T)]
+            Qs = [matrix_image(WQ, Z[t]) for t in range(T)]
+            Ks = [matrix_image(WK, Z[s]) for s in range(T)]
             S = [[_bilinear(Ks[s], Qs[t], f"{self.path}.heads[{h}] (key {s}, query {t})") for t in range(T)] for s in range(T)]
             scores.append(S)
         return (scores, mode)
@@ -245,7 +239,7 @@ class AttentionStage:
         out = [list(z) for z in Z]
         per_query = T - 1
         for h, (_, _, WOV) in enumerate(self.heads):
-            V = [image(WOV, Z[s]) for s in range(T)]
+            V = [matrix_image(WOV, Z[s]) for s in range(T)]
             for t in range(T):
                 start = (h * T + t) * per_query
                 M = self._argmax_so_far(made[start : start + per_query])
