@@ -94,7 +94,7 @@ def _first_farkas(tree):
     return None
 
 
-@pytest.mark.parametrize("tamper", ["status", "farkas", "drop-branch", "cells", "nodes"])
+@pytest.mark.parametrize("tamper", ["status", "farkas", "drop-branch", "cells", "nodes", "free"])
 def test_tampered_node_cells_certificates_are_rejected(tamper):
     cert = _cert(prove_equivalence(*_pair()))
     step = _node_cells_step(cert)
@@ -107,10 +107,30 @@ def test_tampered_node_cells_certificates_are_rejected(tamper):
         step["certificate"]["tree"]["branches"].pop()
     elif tamper == "cells":
         step["certificate"]["cells"] += 1
-    else:
+    elif tamper == "nodes":
         step["certificate"]["nodes"] = step["certificate"]["nodes"][:-1]
+    else:        # every node relaxed: nothing decided
+        step["certificate"]["free"] = list(step["certificate"]["nodes"])
     with pytest.raises(CertificateError):
         check_certificate(cert)
+
+
+def test_a_relaxed_decision_is_certified():
+    # a key perturbation that moves every score by the same amount: the winners do not move;
+    # decided on the top nodes with the rest relaxed, and checked
+    from symrel.mutation.decision_claims import compiled_and_mutants
+
+    proofs = []
+    for c in compiled_and_mutants(1003, 10, "large"):
+        if "WK" in c["name"]:
+            a, b, D = from_json(c["a"]), from_json(c["b"]), from_json(c["domain"])
+            p = prove_equivalence(a, b, D, timeout=60)
+            if p.result == "proved" and p.steps[-1].rule == "node-cells":
+                proofs.append(p)
+    assert proofs
+    for p in proofs:
+        assert check_certificate(_cert(p))["result"] == "checked"
+    assert any(p.steps[-1].certificate["free"] for p in proofs)
 
 
 def test_the_budget_ends_the_claim_open_saying_what_stayed_open():
