@@ -140,7 +140,9 @@ def report_markdown(rows: list[dict], seconds: float, load: str = "") -> str:
     if have_z3:
         both = [r for r in rows if r.get("z3") in ("proved", "refuted") and r["symrel"] in ("proved", "refuted")]
         disagree = [r for r in both if r["z3"] != r["symrel"]]
-        lines += [f"z3 decided {sum(r.get('z3') in ('proved', 'refuted') for r in rows)} of {len(rows)} claims; "
+        lines += [f"z3 decided {sum(r.get('z3') in ('proved', 'refuted') for r in rows)} of the "
+                  f"{sum('z3' in r for r in rows)} claims it was given (its limit is not exact: the encoding and "
+                  "the solver's own checks run past it); "
                   f"on the {len(both)} both decided, **{len(disagree)} disagreements**.", ""]
     head = "| claims | n | proved | refuted | open | symrel median s | symrel max s |"
     sep = "|---|---:|---:|---:|---:|---:|---:|"
