@@ -97,7 +97,10 @@ class AffineForm:
         return self._canonical
 
     def __eq__(self, other):
-        return isinstance(other, AffineForm) and self.key() == other.key()
+        if self is other:
+            return True
+        # coefficient dicts hold no zeros, so equal forms have equal dicts (compared in C)
+        return isinstance(other, AffineForm) and self.const == other.const and self.coeffs == other.coeffs
 
     def __hash__(self):
         return hash(self.key())

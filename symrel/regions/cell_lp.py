@@ -60,7 +60,10 @@ def first_of_repeats(rows, cert):
     recorded row index can change alone."""
     merged: dict = {}
     for i, v in cert:
-        j = next(k for k in range(i + 1) if rows[k] == rows[i])
+        f, rel = rows[i]
+        c, coeffs = f.const, f.coeffs   # compared inline: the constant first, the dicts in C
+        j = next(k for k in range(i + 1) if rows[k] is rows[i] or (
+            rows[k].form.const == c and rows[k].rel == rel and rows[k].form.coeffs == coeffs))
         merged[j] = merged.get(j, ZERO) + v
     return [(i, v) for i, v in merged.items() if v]
 
