@@ -1,9 +1,17 @@
 """Shared fixtures. Tests mirror the package layout (tests/exact, tests/models, ...)."""
 
+import multiprocessing
 import os
+import sys
 from pathlib import Path
 
 import pytest
+
+# The tracr tests import jax, which starts threads; a process pool that forks after that
+# can deadlock (Python warns "os.fork() ... JAX is multithreaded"). Tests that make their own
+# ProcessPoolExecutor therefore get forkserver children, which start from a clean process.
+if sys.platform.startswith("linux"):
+    multiprocessing.set_start_method("forkserver", force=True)
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
