@@ -147,26 +147,28 @@ def share_facet(P, Q_) -> bool:
     return facet_evidence(P, Q_)[0] == "adjacent"
 
 
+def _find(parent: list, i: int) -> int:
+    """The root of ``i`` in the union-find forest ``parent`` (with path halving)."""
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
+
+
 def _merge_group(members, group_cells):
     """Union-find inside one group of same-map cells (``members``: their indices), pairs in
     the serial order: ``(tests, merges, apart)`` with the cells' indices."""
     parent = list(range(len(members)))
 
-    def find(i):
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
     tests, merges, apart = 0, [], []
     for a in range(len(members)):
         for b in range(a + 1, len(members)):
-            if find(a) == find(b):
+            if _find(parent, a) == _find(parent, b):
                 continue
             tests += 1
             ev = facet_evidence(group_cells[a], group_cells[b])
             if ev[0] == "adjacent":
-                parent[find(b)] = find(a)
+                parent[_find(parent, b)] = _find(parent, a)
                 merges.append((members[a], members[b], ev[1], ev[2], ev[3]))
             else:
                 apart.append((members[a], members[b], ev[1]))
@@ -195,24 +197,18 @@ def merge_linear_regions(cells, model_index: int = 0, evidence: bool = False, ex
     done = [r for part in map_ordered(_merge_groups, chunked(work, executor) if work else [], executor) for r in part]
     parent = list(range(len(cells)))
 
-    def find(i):
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
     tests, merges, apart = 0, [], []
     for t, m, a in done:
         tests += t
         merges += m
         apart += a
         for i, j, *_ in m:
-            parent[find(j)] = find(i)
+            parent[_find(parent, j)] = _find(parent, i)
     roots = {}
-    region_of = [roots.setdefault(find(i), len(roots)) for i in range(len(cells))]
+    region_of = [roots.setdefault(_find(parent, i), len(roots)) for i in range(len(cells))]
     if not evidence:
         return len(roots), region_of, tests
-    apart = [(i, j, r) for i, j, r in apart if find(i) != find(j)]
+    apart = [(i, j, r) for i, j, r in apart if _find(parent, i) != _find(parent, j)]
     return len(roots), region_of, tests, merges, apart
 
 
