@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import importlib
 import re
+import threading
 from dataclasses import dataclass
 from typing import Callable
 
@@ -83,13 +84,14 @@ class ClaimKind:
 
 CLAIM_KINDS: dict[str, ClaimKind] = {}
 
-#: the step a checker is reading (for errors in malformed step data); see :func:`at_step`
-_AT: list = [None]
+#: the step a checker is reading (for errors in malformed step data); see :func:`at_step`.
+#: Per thread, so that checks running side by side in threads name their own steps.
+_AT = threading.local()
 
 
 def at_step(i: int) -> None:
     """Note that the checker now reads ``steps[i]`` (named if its data turns out malformed)."""
-    _AT[0] = i
+    _AT.step = i
 
 
 def claim_checker(kind: str, rules, order=None):
@@ -216,9 +218,10 @@ def _locate(err: CertificateError) -> tuple:
     head, rest = (found.group(1), found.group(2)) if found else (None, err.message)
     if head and head.split(".")[0].split("[")[0] in ("claim", "inputs"):
         return head, rest
-    if _AT[0] is None:
+    step = getattr(_AT, "step", None)
+    if step is None:
         return None, err.message
-    here = f"steps[{_AT[0]}].certificate"
+    here = f"steps[{step}].certificate"
     if head and not head.startswith("steps") and "-" not in head.split(".")[0].split("[")[0]:
         return f"{here}.{head}", rest
     return here, rest if head else err.message
@@ -234,7 +237,7 @@ def check_certificate(cert: dict) -> dict:
     kind = CLAIM_KINDS[claim["kind"]]
     inputs = _read_inputs(cert)
     steps = _check_steps(cert, kind)
-    _AT[0] = None
+    _AT.step = None
     try:
         if kind.order is not None:
             check_order(steps, kind.order(claim, inputs))
@@ -249,7 +252,7 @@ def check_certificate(cert: dict) -> dict:
         i = int(at[6:-1])
         raise type(err)(message, path, steps[i]["rule"] if i < len(steps) else None) from None
     except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
-        i = _AT[0]
+        i = getattr(_AT, "step", None)
         where = f"steps[{i}].certificate" if i is not None else None
         raise CertificateError(f"malformed data: {type(err).__name__}: {err}", where,
                                steps[i]["rule"] if i is not None else None) from None
