@@ -281,6 +281,12 @@ def check_softmax_bound(cert: dict, inputs: dict) -> None:
         where = f"steps[{2 + b}].certificate"
         rec = steps[2 + b]["certificate"]
         at_step(2 + b)
+        if block.feedforward is not None and isinstance(rec, dict) and "relu_pairs" not in rec:
+            # certificates written before the pairing was recorded: the checker will not
+            # re-derive it (that would be running the prover's construction), so say so plainly
+            raise CertificateError("expected the ReLU pairing the bound relies on; a certificate written "
+                                   "before it was recorded cannot be checked: run softmax-bound again",
+                                   path=f"{where}.relu_pairs")
         _keys(rec, {"block", "errors"} | ({"relu_pairs"} if block.feedforward is not None else set()), where,
               optional={"gap_upper", "exp_upper"})
         if rec["block"] != b or isinstance(rec["block"], bool):

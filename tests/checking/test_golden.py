@@ -44,3 +44,14 @@ def test_every_claim_kind_has_an_invalid_golden_certificate():
     kinds = {json.loads((GOLDEN / "valid" / f"{case['from']}.json").read_text())["claim"]["kind"] for case in INVALID.values()}
     valid_kinds = {json.loads(p.read_text())["claim"]["kind"] for p in VALID}
     assert kinds == valid_kinds, sorted(valid_kinds - kinds)
+
+
+def test_a_softmax_bound_certificate_without_the_relu_pairing_is_refused_plainly():
+    """Certificates written before the ReLU pairing was recorded are refused, never re-derived."""
+    cert = json.loads((GOLDEN / "valid" / "softmax-bound.json").read_text())
+    blocks = [s for s in cert["steps"] if isinstance(s.get("certificate"), dict) and "relu_pairs" in s["certificate"]]
+    assert blocks, "the golden softmax-bound certificate has a feed-forward block"
+    del blocks[0]["certificate"]["relu_pairs"]
+    with pytest.raises(CertificateError, match="run softmax-bound again") as err:
+        check_certificate(cert)
+    assert err.value.path.endswith(".certificate.relu_pairs")
