@@ -1,5 +1,6 @@
 """``python -m symrel.mutation [--out docs/mutation.md] [--per-instance N]``: run the
-campaign and write its report; exit 1 when any function-changing mutant was proved."""
+campaign and write its report; exit 1 when there is any defect (a function-changing mutant
+proved, or a refutation the independent check contradicts)."""
 
 import argparse
 import sys

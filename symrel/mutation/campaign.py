@@ -5,7 +5,10 @@ mutant changes one number of one input (:mod:`symrel.mutation.mutants`) and the 
 runs again. Outcomes: ``refuted`` (its counterexample is confirmed here by plain exact
 evaluation), ``open``, or ``proved``. A proved mutant is sound only when an independent
 exact check shows the mutant keeps the claim (an *equivalent mutant*); otherwise it is a
-**defect**. (For the softmax bound, "keeps the claim" is checked at sample points only, see
+**defect**. So is a refuted mutant whose refutation the independent check contradicts (a
+counterexample at which both sides agree, a relation whose every entry is realised): a
+plain ``if``, not an ``assert``, so that it is counted under ``python -O`` too. (For the
+softmax bound, "keeps the claim" is checked at sample points only, see
 :func:`softmax_campaign`.) Independent checks: exact evaluation at witness points plus the other
 equivalence procedure (layer-by-layer prover vs complete cell enumeration); the score
 order of every pair of keys for retrieval; entrywise products for relations; and for the
@@ -41,8 +44,14 @@ class Tally:
     defect_paths: list = field(default_factory=list)
 
     def add(self, result: str, preserved: bool | None, where: str) -> None:
+        """Count one outcome. ``preserved``: whether the independent check finds the claim
+        kept (None: not checked); a refutation it contradicts is a defect, as is a proof of a
+        claim it finds broken."""
         self.mutants += 1
-        if result == "refuted":
+        if result == "refuted" and preserved:
+            self.defects += 1
+            self.defect_paths.append(f"{where} (refuted, yet the independent check keeps the claim)")
+        elif result == "refuted":
             self.refuted += 1
         elif result == "proved" and preserved:
             self.equivalent_proved += 1
@@ -81,9 +90,9 @@ def _equivalence_outcomes(prove, check, seed, per_instance) -> list:
         m = mutant(b, path, how)
         proof = prove(a, m, D)
         preserved = None
-        if proof.result == "refuted":
+        if proof.result == "refuted":  # confirmed, or a defect: both sides agree at the point
             x = proof.counterexample
-            assert D.contains(x) and a.evaluate_exact(x) != m.evaluate_exact(x), "unconfirmed counterexample"
+            preserved = not (D.contains(x) and a.evaluate_exact(x) != m.evaluate_exact(x))
         elif proof.result == "proved":
             same_at_witness = all(a.evaluate_exact(x) == m.evaluate_exact(x) for x in witness)
             preserved = same_at_witness and check(a, m, D).result == "proved"
@@ -187,9 +196,8 @@ def relations_outcomes(seed, per_instance) -> list:
         else:
             f = RelationFeatures(mutant(feats.phi, path, how), feats.psi)
         proof = prove_relation(rel, f)
-        preserved = _realises(rel, f) if proof.result == "proved" else None
-        if proof.result == "refuted":
-            assert not _realises(rel, f), "refuted, yet every entry is realised"
+        # refuted although every entry is realised: a defect (Tally.add)
+        preserved = _realises(rel, f) if proof.result in ("proved", "refuted") else None
         out.append((proof.result, preserved, f"seed {seed}: {path} {how}"))
     return out
 
