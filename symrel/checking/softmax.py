@@ -10,7 +10,9 @@ exactly:
   through the lower bound ``exp(a) >= sum_{k<=N} a^k/k!`` (positive terms);
 * every block: the hardmax ranges (interval arithmetic, linear units folded), the head
   kinds (max head: constant, error-free query, value rows multiples of the score functional;
-  selection head: a winner with a positive margin), the recorded ``gap_upper(n)`` equal to
+  selection head: a winner with a positive margin, or a recorded set of ``tied_keys`` whose
+  key vectors are one constant, carry no error, and beat every other key by a positive
+  margin; they share the softmax weight equally), the recorded ``gap_upper(n)`` equal to
   ``min((n-1)/(e_lower lambda), log_upper(n)/lambda)``, each recorded ``exp_upper`` above
   ``exp(-lambda delta')`` for the margin ``delta'`` recomputed here, and the entrywise
   error matrix equal to the one recomputed here;
@@ -138,6 +140,9 @@ def _attention(att, lo, hi, E, lam, b, consts, record, where, used):
     olo, ohi, oE = [list(r) for r in lo], [list(r) for r in hi], [list(r) for r in E]
     gaps = {int(k): rational(v) for k, v in record.get("gap_upper", {}).items()}
     exps = {k: rational(v) for k, v in record.get("exp_upper", {}).items()}
+    ties = record.get("tied_keys", {})
+    if not isinstance(ties, dict):
+        raise CertificateError("expected {\"block,head,token\": [tied key tokens]}", path=f"{where}.tied_keys")
     for i, head in enumerate(att.heads):
         WQ, WK, WV, WO = (rows(M) for M in head.matrices())
         qs = [[_row_range(r, lo[t], hi[t]) for r in WQ] for t in range(T)]
@@ -179,15 +184,19 @@ def _attention(att, lo, hi, E, lam, b, consts, record, where, used):
         for t in range(T):
             sc = []
             for s in range(T):
-                a = b = ZERO
+                slo = shi = ZERO  # (not a, b: b is the block's index)
                 for (kl, kh), (ql, qh) in zip(keys[s], qs[t]):
                     p = (kl * ql, kl * qh, kh * ql, kh * qh)
-                    a, b = a + min(p), b + max(p)
-                sc.append((a, b))
-            win = max(range(T), key=lambda s: sc[s][0])
-            others = [sc[s][1] for s in range(T) if s != win]
-            delta = sc[win][0] - max(others) if others else Q(1)
-            if delta <= 0:
+                    slo, shi = slo + min(p), shi + max(p)
+                sc.append((slo, shi))
+            key = f"{b},{i},{t}"
+            if key in ties:
+                win = _tied(ties[key], keys, E, WK, T, f"{where}.tied_keys.{key}")
+                used["tied"].add(key)
+            else:
+                win = [max(range(T), key=lambda s: sc[s][0])]
+            rest = [s for s in range(T) if s not in win]
+            if rest and sc[win[0]][0] - max(sc[s][1] for s in rest) <= 0:
                 raise CertificateError(f"head {i} is neither a max head nor a selection head with a margin", path=where)
             eQ = [_absdot(r, E[t]) for r in WQ]
             qa = [max(-a, b) for a, b in qs[t]]
@@ -196,24 +205,24 @@ def _attention(att, lo, hi, E, lam, b, consts, record, where, used):
                 eK = [_absdot(r, E[s]) for r in WK]
                 ka = [max(-a, b) for a, b in keys[s]]
                 serr.append(sum((x * (y + z) + u * z for x, u, y, z in zip(eK, ka, qa, eQ)), ZERO))
-            left = delta - serr[win] - max((serr[s] for s in range(T) if s != win), default=ZERO)
-            if left <= 0:
-                raise CertificateError(f"head {i}, token {t}: the margin does not absorb the score error", path=where)
-            if T > 1:
-                key = f"{b},{i},{t}"
+            loss = ZERO
+            if rest:  # weight on each other key <= exp(-lambda left) / |win|
+                delta = sc[win[0]][0] - max(sc[s][1] for s in rest)
+                left = delta - max(serr[w] for w in win) - max(serr[s] for s in rest)
+                if left <= 0:
+                    raise CertificateError(f"head {i}, token {t}: the margin does not absorb the score error", path=where)
                 if key not in exps:
                     raise CertificateError(f"missing exp_upper {key}", path=where)
                 _check_exp_upper(exps[key], lam * left, f"{where}.exp_upper.{key}")
                 used["exp"].add(key)
-                loss = (T - 1) * exps[key]
-            else:
-                loss = ZERO
+                loss = len(rest) * exps[key] / len(win)
             vals = [[_row_range(r, lo[s], hi[s]) for r in WV] for s in range(T)]
             eV = [[_absdot(r, E[s]) for r in WV] for s in range(T)]
             for j in range(len(WV)):
                 vmax = max(max(-vals[s][j][0], vals[s][j][1]) + eV[s][j] for s in range(T))
-                ej = eV[win][j] + 2 * loss * vmax
-                a, bb = vals[win][j]
+                ej = sum((eV[w][j] for w in win), ZERO) / len(win) + 2 * loss * vmax
+                a = sum((vals[w][j][0] for w in win), ZERO) / len(win)
+                bb = sum((vals[w][j][1] for w in win), ZERO) / len(win)
                 for r in range(m):
                     v = WO[r][j]
                     if v:
@@ -221,6 +230,23 @@ def _attention(att, lo, hi, E, lam, b, consts, record, where, used):
                         ohi[t][r] += v * (bb if v > 0 else a)
                         oE[t][r] += abs(v) * ej
     return olo, ohi, oE
+
+
+def _tied(recorded, keys, E, WK, T, where):
+    """The recorded tied keys, checked: two or more distinct tokens whose key vectors (the
+    ranges of ``W_K Z_s``) are one and the same constant, so their hardmax scores are equal
+    for every query, and whose keys carry no error, so their softmax scores are too."""
+    ok = isinstance(recorded, list) and len(recorded) >= 2 and len(set(map(repr, recorded))) == len(recorded) and all(
+        isinstance(s, int) and not isinstance(s, bool) and 0 <= s < T for s in recorded)
+    if not ok:
+        raise CertificateError(f"expected two or more distinct key tokens below {T}", path=where)
+    first = keys[recorded[0]]
+    if any(a != b for a, b in first) or any(keys[s] != first for s in recorded):
+        raise CertificateError("the key vectors of these tokens are not one constant on the box", path=where)
+    if any(_absdot(r, E[s]) for r in WK for s in recorded):
+        raise CertificateError("the keys of these tokens carry an error, so their softmax weights may differ",
+                               path=where)
+    return list(recorded)
 
 
 def _softmax_order(claim, inputs):
@@ -288,10 +314,10 @@ def check_softmax_bound(cert: dict, inputs: dict) -> None:
                                    "before it was recorded cannot be checked: run softmax-bound again",
                                    path=f"{where}.relu_pairs")
         _keys(rec, {"block", "errors"} | ({"relu_pairs"} if block.feedforward is not None else set()), where,
-              optional={"gap_upper", "exp_upper"})
+              optional={"gap_upper", "exp_upper", "tied_keys"})
         if rec["block"] != b or isinstance(rec["block"], bool):
             raise CertificateError(f"expected block {b} (blocks in order)", path=f"{where}.block")
-        used = {"gap": set(), "exp": set()}
+        used = {"gap": set(), "exp": set(), "tied": set()}
         if block.attention is not None:
             lo, hi, E = _attention(block.attention, lo, hi, E, lam, b, consts, rec, where, used)
         if block.feedforward is not None:
@@ -302,6 +328,9 @@ def check_softmax_bound(cert: dict, inputs: dict) -> None:
         if set(rec.get("exp_upper", {})) != used["exp"] or (rec.get("exp_upper") == {}):
             raise CertificateError(f"expected an exp bound for each selection head and token {sorted(used['exp'])}",
                                    path=f"{where}.exp_upper")
+        if set(rec.get("tied_keys", {})) != used["tied"] or (rec.get("tied_keys") == {}):
+            raise CertificateError(f"expected tied keys only for selection heads and tokens {sorted(used['tied'])}",
+                                   path=f"{where}.tied_keys")
         logs_used |= used["gap"]
         if not isinstance(rec["errors"], list) or len(rec["errors"]) != len(E):
             raise CertificateError(f"expected {len(E)} rows of errors", path=f"{where}.errors")

@@ -17,6 +17,12 @@ ranges of :mod:`symrel.softmax.ranges`; an entrywise error bound ``E_b[t][r]`` o
   ``delta' = delta_t - err(w) - max_s err(s)``, which must be positive, and the output moves
   by at most ``|W_O| (|W_V| E_w + 2 (T-1) exp(-lambda delta') Vmax)``
   (:func:`~symrel.softmax.lemmas.selection_weight_loss`).
+  **Tied keys** (the argmax set W(t) is several keys with one constant key vector,
+  :func:`~symrel.softmax.ranges.tied_keys`): when their keys carry no error their softmax
+  scores stay equal, so they share the weight ``1 - L`` equally, and each other key has
+  weight ``<= exp(-lambda delta')/|W|``; with ``delta' = delta_t - max_W err - max_{s not in W} err``
+  the output moves by at most ``|W_O| (mean_W |W_V| E_w + 2 L Vmax)``,
+  ``L = (T-|W|)/|W| exp(-lambda delta')`` (``L = 0`` when every key is tied).
 * **feed-forward**: a unit with pre-activation error ``e_a = |W1_h| E_t``: if its exact
   range keeps a margin ``>= e_a`` from 0 (a *gating margin*), both versions are on the same
   side, so it is exactly linear or exactly 0; the linear units are folded,
@@ -88,6 +94,8 @@ class ErrorTrace:
     #: the referee's upper bounds used: gap(n, lambda) per n, exp(-lambda delta') per "block,head,token"
     gap_upper: dict[int, Rational] = field(default_factory=dict)
     exp_upper: dict[str, Rational] = field(default_factory=dict)
+    #: the argmax sets of two or more tied keys, per "block,head,token"
+    tied_keys: dict[str, list[int]] = field(default_factory=dict)
 
     @property
     def total(self) -> Rational | None:
@@ -185,21 +193,31 @@ def _propagate_attention(b: int, heads, E, lam: Rational, trace: ErrorTrace, bac
                 eK = [abs_dot(row, E[s]) for row in hp.WK]
                 kabs = [max_abs(iv) for iv in hp.key_ranges[s]]
                 serr.append(sum((ek * (qa + eq) + ka * eq for ek, ka, qa, eq in zip(eK, kabs, qabs, eQ)), Q(0)))
-            w = hp.winners[t]
-            margin = hp.margins[t] - serr[w] - max((serr[s] for s in range(T) if s != w), default=Q(0))
-            if margin <= 0:
-                trace.obstacle = (f"block {b}, head {hp.index}, query token {t}: selection margin "
-                                  f"{_short(hp.margins[t])} cannot absorb the score error "
-                                  f"{_short(hp.margins[t] - margin)}")
-                return out
-            least_margin = margin if least_margin is None else min(least_margin, margin)
-            loss = selection_weight_loss(T, lam, margin, backends=backends).hi if T > 1 else Q(0)
-            if T > 1:
-                trace.exp_upper[f"{b},{hp.index},{t}"] = loss / (T - 1)
+            W, where = hp.winners[t], f"{b},{hp.index},{t}"
+            others = [s for s in range(T) if s not in W]
+            if len(W) > 1:
+                if any(abs_dot(row, E[w]) for row in hp.WK for w in W):
+                    # the tie holds for the hardmax keys; keys that err may no longer tie
+                    trace.obstacle = (f"block {b}, head {hp.index}, query token {t}: the tied keys {W} carry an "
+                                      "error, so their softmax weights are not known to be equal")
+                    return out
+                trace.tied_keys[where] = list(W)
+            loss = Q(0)
+            if others:
+                margin = hp.margins[t] - max(serr[w] for w in W) - max(serr[s] for s in others)
+                if margin <= 0:
+                    trace.obstacle = (f"block {b}, head {hp.index}, query token {t}: selection margin "
+                                      f"{_short(hp.margins[t])} cannot absorb the score error "
+                                      f"{_short(hp.margins[t] - margin)}")
+                    return out
+                least_margin = margin if least_margin is None else min(least_margin, margin)
+                exp_up = selection_weight_loss(T, lam, margin, backends=backends).hi / (T - 1)
+                trace.exp_upper[where] = exp_up
+                loss = len(others) * exp_up / len(W)
             eV = [[abs_dot(row, E[s]) for row in hp.WV] for s in range(T)]
             vmax = [max(max_abs(hp.value_ranges[s][j]) + eV[s][j] for s in range(T)) for j in range(len(hp.WV))]
             for j, col in enumerate(hp.WO):
-                ej = eV[w][j] + 2 * loss * vmax[j]
+                ej = sum((eV[w][j] for w in W), Q(0)) / len(W) + 2 * loss * vmax[j]
                 worst = max(worst, ej)
                 for r, v in col:
                     out[t][r] += abs(v) * ej
@@ -298,7 +316,8 @@ class NetworkBound(Displayed):
                         said.append(f"head {h['head']}: max head over {h['tokens']} tokens, error <= score error "
                                     f"{_short(h['score_error'])} + gap {_short(h['gap'])}")
                     else:
-                        said.append(f"head {h['head']}: selection head, least margin left {_short(h['margin'])}, "
+                        left = "no other key" if h["margin"] is None else f"least margin left {_short(h['margin'])}"
+                        said.append(f"head {h['head']}: selection head, {left}, "
                                     f"output error <= {_short(h['output_error'])}")
                 for f in tr.feedforwards:
                     if f["block"] == b:
@@ -315,6 +334,9 @@ class NetworkBound(Displayed):
                 exps = {k: rational_str(v) for k, v in tr.exp_upper.items() if k.split(",")[0] == str(b)}
                 if exps:
                     cert["exp_upper"] = exps
+                ties = {k: W for k, W in tr.tied_keys.items() if k.split(",")[0] == str(b)}
+                if ties:
+                    cert["tied_keys"] = ties
                 p.add(Step(f"block {b}: entrywise error <= {_short(tr.block_errors[b])}"
                            + (" (" + "; ".join(said) + ")" if said else ""), "block-error", cert, PROVED))
             p.add(Step(f"read-out error <= {_short(tr.total)} <= eps = {rational_str(self.eps)}",

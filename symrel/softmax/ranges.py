@@ -13,9 +13,11 @@ entries are dropped except where a sublayer is linear):
   interval product, so a "move" ``X <- O`` keeps the range of O exactly;
 * attention, per head: a **max head** (query constant over tokens and box, every value
   row a multiple ``mu`` of the score functional ``k = q^T W_K``) outputs
-  ``W_O mu max_s k.Z_s``; a **selection head** (for every query t one key w(t) whose score
-  beats every other key's by a proven margin ``delta_t > 0`` on the whole box) outputs
-  ``W_O W_V Z_w(t)``. Any other head is an obstacle, reported in words.
+  ``W_O mu max_s k.Z_s``; a **selection head** (for every query t a set W(t) of keys whose
+  scores beat every other key's by a proven margin ``delta_t > 0`` on the whole box: one key,
+  or keys whose key vectors ``W_K Z_s`` are one and the same constant on the box, so that
+  their scores are equal for every query) outputs the average of ``W_O W_V Z_w`` over W(t).
+  Any other head is an obstacle, reported in words.
 
 Cost: O(blocks x tokens x nonzeros of the weights); computed once, independent of lambda.
 
@@ -95,7 +97,9 @@ class HeadPlan:
     WK: list[Sparse] = field(default_factory=list)
     WV: list[Sparse] = field(default_factory=list)
     WO: list[Sparse] = field(default_factory=list)
-    winners: list[int] = field(default_factory=list)
+    #: per query, the argmax set W(t): one key, or keys tied on the whole box (:func:`tied_keys`)
+    winners: list[list[int]] = field(default_factory=list)
+    #: per query, the least score of W(t) minus the largest other score (1 when no other key)
     margins: list[Rational] = field(default_factory=list)
     key_ranges: list[list[Interval]] = field(default_factory=list)
     query_ranges: list[list[Interval]] = field(default_factory=list)
@@ -232,6 +236,22 @@ def _constant_query(WQ: list[Sparse], lo, hi) -> list[Rational] | None:
     return q
 
 
+def tied_keys(keys: list[list[Interval]], w: int) -> list[int]:
+    """The keys ``s`` whose key vector ``W_K Z_s`` is one exact constant on the box, the same
+    as key ``w``'s: their scores ``q . k_s`` are then equal for every query at every point,
+    so hardmax averages them all (``[w]`` alone when ``w``'s key vector is not constant).
+    O(tokens x key rows).
+
+    >>> from symrel.exact import Q
+    >>> c, v = (Q(0), Q(0)), (Q(0), Q(1))
+    >>> tied_keys([[c], [v], [c]], 0), tied_keys([[v], [v], [c]], 0)
+    ([0, 2], [0])
+    """
+    if any(a != b for a, b in keys[w]):
+        return [w]
+    return [s for s in range(len(keys)) if keys[s] == keys[w]]
+
+
 def _plan_head(i: int, head, lo, hi) -> HeadPlan:
     WQ, WK, WV, WO = (sparse_rows(M) for M in head)
     WOcols = sparse_columns(head.WO)
@@ -264,13 +284,14 @@ def _plan_head(i: int, head, lo, hi) -> HeadPlan:
                 a, b = a + min(p), b + max(p)
             scores.append((a, b))
         w = max(range(T), key=lambda s: scores[s][0])
-        others = [scores[s][1] for s in range(T) if s != w]
+        tied = tied_keys(keys, w)
+        others = [scores[s][1] for s in range(T) if s not in tied]
         delta = scores[w][0] - max(others) if others else Q(1)
         if delta <= 0:
             return HeadPlan(i, "obstacle", note=(
                 f"head {i} is not a value = score head with a constant query, and at query token {t} "
                 f"no key wins by a proven margin on the box (best margin {delta})"))
-        winners.append(w)
+        winners.append(tied)
         margins.append(delta)
     values = [[dot_interval(row, boxes[s]) for row in WV] for s in range(T)]
     return HeadPlan(i, "selection", WQ=WQ, WK=WK, WV=WV, WO=WOcols, winners=winners, margins=margins,
@@ -288,9 +309,10 @@ def _head_ranges(plan: HeadPlan, lo, hi, out_lo, out_hi):
                 out_hi[t][r] += v * (mhi if v > 0 else mlo)
     else:
         for t in range(T):
-            vals = plan.value_ranges[plan.winners[t]]
-            for j, col in enumerate(plan.WO):
-                a, b = vals[j]
+            W = plan.winners[t]
+            for j, col in enumerate(plan.WO):  # the average over the argmax set, interval by interval
+                a = sum((plan.value_ranges[w][j][0] for w in W), Q(0)) / len(W)
+                b = sum((plan.value_ranges[w][j][1] for w in W), Q(0)) / len(W)
                 for r, v in col:
                     out_lo[t][r] += v * (a if v > 0 else b)
                     out_hi[t][r] += v * (b if v > 0 else a)

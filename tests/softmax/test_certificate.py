@@ -86,7 +86,7 @@ def test_a_changed_model_is_caught(max_cert):
 
 
 def test_no_certificate_for_an_undecided_bound():
-    T, D = selection_transformer(delta=0)
+    T, D = selection_transformer(query_reads_x=True)
     res = lambda_min(T, D, Q(1, 10))
     with pytest.raises(SymrelError, match="open"):
         res.certificate()
@@ -98,3 +98,45 @@ def test_malformed_steps_are_certificate_errors(max_cert):
                    lambda c: step(c, "block-error", 0)["certificate"].update({"errors": "x"})):
         with pytest.raises(CertificateError):
             check_certificate(tampered(max_cert, change))
+
+
+# -- tied keys: token 0 loses by 1, tokens 1 and 2 have one constant key and share the weight --
+@pytest.fixture(scope="module")
+def tie_cert():
+    T, D = selection_transformer(delta=-1)
+    return roundtrip(lambda_min(T, D, Q(1, 1000)).certificate())
+
+
+def test_a_tied_certificate_checks_and_records_its_ties(tie_cert):
+    assert check_certificate(tie_cert)["result"] == "checked"
+    assert step(tie_cert, "block-error", 0)["certificate"]["tied_keys"] == {f"0,0,{t}": [1, 2] for t in range(3)}
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda c: step(c, "block-error", 0)["certificate"].pop("tied_keys"), "neither a max head nor a selection"),
+    (lambda c: step(c, "block-error", 0)["certificate"]["tied_keys"].pop("0,0,1"), "neither a max head nor a selection"),
+    (lambda c: step(c, "block-error", 0)["certificate"]["tied_keys"].update({"0,0,0": [1]}), "two or more"),
+    (lambda c: step(c, "block-error", 0)["certificate"]["tied_keys"].update({"0,0,0": [1, 1]}), "two or more"),
+    (lambda c: step(c, "block-error", 0)["certificate"]["tied_keys"].update({"0,0,0": [0, 1, 2]}), "not one constant"),
+    (lambda c: step(c, "block-error", 0)["certificate"]["tied_keys"].update({"0,0,0": [1, 3]}), "two or more"),
+    (lambda c: step(c, "block-error", 0)["certificate"]["tied_keys"].update({"0,1,0": [1, 2]}), "tied keys only"),
+    (lambda c: step(c, "block-error", 0)["certificate"].update({"tied_keys": {}}), "neither a max head"),
+    (lambda c: step(c, "block-error", 0)["certificate"].update({"tied_keys": [[1, 2]]}), "block,head,token"),
+    (lambda c: step(c, "block-error", 0)["certificate"]["errors"][0].__setitem__(-1, "0"), "errors differ"),
+])
+def test_any_tampered_tie_fails(tie_cert, change, message):
+    with pytest.raises(CertificateError, match=message):
+        check_certificate(tampered(tie_cert, change))
+
+
+def test_a_tie_broken_by_a_tiny_rational_is_not_recorded():
+    """Token 2's key moved by 10^-6: it now wins alone, by a margin of 10^-6 (a longer lambda)."""
+    from symrel.mutation.mutants import mutant
+
+    T, D = selection_transformer(delta=-1)
+    broken = mutant(T, "embedding.offsets[2][1]", "+tiny")
+    res = lambda_min(broken, D, Q(1, 1000))
+    cert = roundtrip(res.certificate())
+    assert "tied_keys" not in step(cert, "block-error", 0)["certificate"]
+    assert check_certificate(cert)["result"] == "checked"
+    assert res.lam > 10**6 * lambda_min(T, D, Q(1, 1000)).lam

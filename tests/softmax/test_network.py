@@ -193,3 +193,36 @@ def test_a_max_head_whose_query_carries_an_error_is_not_certified():
     assert T([Q(1, 2)]) == [Q(1, 2)]
     res = lambda_min(T, D, EPS)
     assert not res.proved and "query" in res.obstacle
+
+
+def test_tied_keys_certified_and_observed():
+    """Token 0 loses by 1; tokens 1 and 2 have one constant key, so hardmax averages them and
+    softmax weighs them equally: the error is e^(-lambda)/(2 (2 + e^(-lambda))), the bound
+    2 L max|v| with L = e^(-lambda)/2 and max|v| = 4."""
+    S, D = selection_transformer(delta=-1)
+    res = lambda_min(S, D, Q(1, 10**6))
+    chk = empirical_check(S, D, res.lam, res.bound, points=20)
+    assert res.proved and chk.holds
+    assert 15 < chk.ratio < 17
+    every = lambda_min(*selection_transformer(delta=0), Q(1, 10**6))  # all keys tied: softmax = hardmax
+    assert every.proved and every.bound == 0
+
+
+def test_tied_keys_that_carry_an_error_are_not_certified():
+    """Block 0 copies the constant 1 into R by a selection head (an error bound > 0 for
+    softmax); block 1's keys are R, one constant for hardmax, so its keys tie, but their
+    softmax keys may differ: the analysis must stop."""
+    from symrel.models import Embedding, Readout
+
+    m, X, P0, P1, C, R, O = 6, 0, 1, 2, 3, 4, 5
+    e = lambda i: [1 if j == i else 0 for j in range(m)]
+    col = lambda i: [[1] if j == i else [0] for j in range(m)]
+    copy_one = AttentionHead([e(C)], [e(P0)], [e(C)], col(R))
+    average_x = AttentionHead([e(C)], [e(R)], [e(X)], col(O))
+    emb = Embedding([X], [e(P0)[:C] + [1, 0, 0], e(P1)[:C] + [1, 0, 0]], width=m, tokens=2)
+    T = Transformer(1, m, 2, emb, [Block(Attention([copy_one]), None), Block(Attention([average_x]), None)],
+                    Readout(0, [e(O)], width=m, tokens=2))
+    D = Box([[-1, 1]])
+    assert analyse(T, D).blocks[1].heads[0].winners == [[0, 1], [0, 1]]
+    res = lambda_min(T, D, EPS)
+    assert not res.proved and "tied keys [0, 1] carry an error" in res.obstacle

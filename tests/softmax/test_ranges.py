@@ -54,11 +54,20 @@ def test_selection_head_and_its_margin():
     T, D = selection_transformer(delta=Q(1, 2))
     plan = analyse(T, D)
     (head,) = plan.blocks[0].heads
-    assert head.kind == "selection" and head.winners == [0, 0, 0] and head.margins == [Q(1, 2)] * 3
+    assert head.kind == "selection" and head.winners == [[0]] * 3 and head.margins == [Q(1, 2)] * 3
+
+
+def test_keys_with_one_constant_key_vector_are_tied():
+    T, D = selection_transformer(delta=Q(0))  # every key is 0: hardmax averages all three
+    (head,) = analyse(T, D).blocks[0].heads
+    assert head.kind == "selection" and head.winners == [[0, 1, 2]] * 3
+    T, D = selection_transformer(delta=Q(-1))  # token 0 loses by 1, tokens 1 and 2 tie
+    (head,) = analyse(T, D).blocks[0].heads
+    assert head.winners == [[1, 2]] * 3 and head.margins == [Q(1)] * 3
 
 
 def test_a_head_without_margin_is_an_obstacle():
-    T, D = selection_transformer(delta=Q(0))
+    T, D = selection_transformer(query_reads_x=True)  # token 0 wins for x > 0 only
     plan = analyse(T, D)
     assert plan.obstacles and "no key wins by a proven margin" in plan.obstacles[0]
 
