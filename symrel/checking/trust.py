@@ -108,7 +108,8 @@ def page() -> str:
         "",
         "What a proof relied on is recorded in its certificate and checked there, not rebuilt by calling a",
         "construction: the lattice form of a CPWL function, the ReLU pairs of a feed-forward sublayer, the",
-        "dominating term of every dropped max term, the chain level of a Richter-Peleg utility.",
+        "tied keys of a softmax selection head, the dominating term of every dropped max term, the chain",
+        "level of a Richter-Peleg utility.",
         "",
     ]
     total = 0

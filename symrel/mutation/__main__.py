@@ -3,6 +3,7 @@ campaign and write its report; exit 1 when there is any defect (a function-chang
 proved, or a refutation the independent check contradicts)."""
 
 import argparse
+import os
 import sys
 import time
 
@@ -15,7 +16,8 @@ parser.add_argument("--per-instance", type=int, default=None, help="mutants per 
 args = parser.parse_args()
 start = time.perf_counter()
 tallies = run_campaign(per_instance=args.per_instance, progress=True)
-text = report_markdown(tallies, seconds=time.perf_counter() - start)
+load = " ".join(f"{v:.2f}" for v in os.getloadavg()) if hasattr(os, "getloadavg") else ""
+text = report_markdown(tallies, seconds=time.perf_counter() - start, load=load)
 if args.out:
     write_text_atomic(args.out, text)
 else:

@@ -8,7 +8,8 @@
 from __future__ import annotations
 
 
-def report_markdown(tallies, seconds: float | None = None) -> str:
+def report_markdown(tallies, seconds: float | None = None, load: str = "") -> str:
+    """The report; ``seconds`` and ``load`` (the load averages at the end) are printed when given."""
     total = sum(t.mutants for t in tallies)
     defects = sum(t.defects for t in tallies)
     lines = [
@@ -25,7 +26,8 @@ def report_markdown(tallies, seconds: float | None = None) -> str:
         "",
         f"**{total} mutants, {defects} defects (proved function-changing mutants or unconfirmed refutations), "
         f"{sum(t.open for t in tallies)} open.**"
-        + (f" Run time {seconds:.0f} s." if seconds is not None else ""),
+        + (f" Run time {seconds:.0f} s" + (f" (load average {load})" if load else "") + "."
+           if seconds is not None else ""),
         "",
         "| prover | mutants | refuted | open | equivalent, proved | defects |",
         "|---|---:|---:|---:|---:|---:|",
