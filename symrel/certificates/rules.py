@@ -74,6 +74,10 @@ _ALL = (
     Rule("drop-dominated", _MODEL_STATE + ("heads",),
          "a term of a max that is below another term everywhere on the domain (exact bound) is dropped; this "
          "is how max(-B, l_1, ..., l_k) loses the carrier's -B"),
+    Rule("max-scale-shift", (),
+         "a max whose terms are c u_i + k for the terms u_i of an earlier node y (a rational c > 0 and a "
+         "constant k) equals c y + k, since max(c u_i + k) = c max(u_i) + k; the record's scale [c, k] is "
+         "checked term by term, so scaled or shifted copies of a unit are the same node"),
     Rule("hardmax-argmax-set", _MODEL_STATE + ("heads",),
          "a set of tokens whose common score beats every other token's by a proved positive margin on the "
          "domain is the argmax set, so the hardmax head returns the mean of their values (a selection head "

@@ -8,8 +8,9 @@ to know *which* rule was used, and recomputes every number the step asserts:
 * variables and max nodes: every declared node's terms reference earlier variables and
   its range is recomputed (``[max lo, max hi]`` of its terms over the variables' box);
 * a max in normal form: the terms computed here, minus the dropped ones, are exactly the
-  node's terms; each dropped term has the recorded exact lower bound of
-  ``kept - dropped`` over the box, and that bound is >= 0;
+  node's terms (rule ``max-scale-shift``: exactly ``c u + k`` for the node's terms u, with
+  the recorded ``c > 0`` and k, and the result is ``c y + k``); each dropped term has the
+  recorded exact lower bound of ``kept - dropped`` over the box, and that bound is >= 0;
 * ReLU signs: the recorded lower (upper) bound is the exact minimum (maximum) over the
   box and is >= 0 (<= 0); pairs ``c ReLU(z) + c' ReLU(-z) = c z + (c + c') max(0, -z)``
   have opposite pre-activations; a ReLU of undetermined sign is the node ``max(0, z)``;
@@ -40,7 +41,7 @@ from . import CertificateError, at_step, claim_checker
 
 RULES = {"domain-box", "maxout-unit-normal-form", "linear-identity", "relu-fixed-sign", "cpwl-lattice-check",
          "embedding", "hardmax-max-head", "drop-dominated", "hardmax-argmax-set", "relu-pair-identity",
-         "relu-as-max-node", "cpwl-mesh-lattice", "hardmax-select", "node-cells"}
+         "relu-as-max-node", "cpwl-mesh-lattice", "hardmax-select", "node-cells", "max-scale-shift"}
 
 ZERO = Q(0)
 
@@ -93,6 +94,7 @@ class _ProofReplay:
         self.node_of: dict[tuple, int] = {}
         self.node_keys: dict[int, set] = {}  # the term keys of each node, computed once
         self.drops = 0  # terms dropped from a max as dominated (rule drop-dominated)
+        self.scaled = 0  # maxes that are c y + k for an earlier node y (rule max-scale-shift)
         self.node_select: dict[int, tuple] = {}   # select nodes: (scores, values)
 
     # steps
@@ -116,8 +118,12 @@ class _ProofReplay:
     def fail(self, msg, field=None):
         raise CertificateError(msg, path=self.here + (self.where if field is None else field))
 
-    def expect_rule(self, parts):
-        """The step just read names exactly the rules its records used (``a+b``, in the prover's order)."""
+    def expect_rule(self, parts, scaled_before=None):
+        """The step just read names exactly the rules its records used (``a+b``, in the prover's order);
+        with ``scaled_before`` (the count of scaled maxes before the step), ``max-scale-shift`` last
+        when the step's records hold a scaled max."""
+        if scaled_before is not None and self.scaled > scaled_before:
+            parts = list(parts) + ["max-scale-shift"]
         want = "+".join(parts) or "linear-identity"
         got = self.steps[self.pos - 1].get("rule")
         if got != want:
@@ -183,17 +189,29 @@ class _ProofReplay:
         kept_keys = set(raw_keys) - dropped_keys
         if len(dropped_keys) != len(dropped) or not dropped_keys <= set(raw_keys):
             self.fail("a dropped term is not among the terms of the max (or is repeated)")
+        scale = facts.get("scale")
         if len(kept_keys) == 1:
             kept = [raw_keys[next(iter(kept_keys))]]
-            if _form_key(result) != _form_key(kept[0]):
+            if _form_key(result) != _form_key(kept[0]) or scale is not None:
                 self.fail("the max of a single kept term is not that term")
-        else:
+        elif scale is None:
             (v, a), = result[1].items() if len(result[1]) == 1 and result[0] == 0 else ((None, None),)
             if a != 1 or v not in self.node_terms:
                 self.fail("the result of a max of several terms is not a node")
             kept = self.node_terms[v]
             if self.node_keys[v] != kept_keys:
                 self.fail(f"node y{v} does not have the kept terms of this max")
+        else:   # max-scale-shift: the kept terms are c u + k for the terms u of node y_v, so the max is c y_v + k
+            c, k = rational(scale[0]), rational(scale[1])
+            if c <= 0 or (c == 1 and k == 0):
+                self.fail(f"scale {scale}: expected c > 0 and not the identity (c, k) = (1, 0)", ".scale")
+            (v, a), = result[1].items() if len(result[1]) == 1 and result[0] == k else ((None, None),)
+            if a != c or v not in self.node_terms:
+                self.fail(f"the result of a scaled max is not {c} * node + {k}")
+            kept = [_linear_combination([(c, u)], k) for u in self.node_terms[v]]
+            if {_form_key(t) for t in kept} != kept_keys:
+                self.fail(f"node y{v} scaled by {c} and shifted by {k} does not give the kept terms of this max")
+            self.scaled += 1
         for d, i, bound in dropped:
             if not 0 <= i < len(kept):
                 self.fail("a dominating term index is out of range")
@@ -235,7 +253,9 @@ def _affine(W, b, cur):
 def _maxout(net, R, name, cur=None):
     cur = cur if cur is not None else [_var(i) for i in range(net.input_dim)]
     for li, layer in enumerate(net.layers):
-        cert = R.next("maxout-unit-normal-form", name)
+        rule = R.steps[R.pos].get("rule") if R.pos < len(R.steps) and isinstance(R.steps[R.pos], dict) else None
+        scaled = R.scaled
+        cert = R.next(rule if rule == "maxout-unit-normal-form+max-scale-shift" else "maxout-unit-normal-form", name)
         if cert.get("layer") != li or len(cert["units"]) != layer.output_dim:
             R.fail(f"expected layer {li} with {layer.output_dim} units")
         R.declare(cert)
@@ -244,6 +264,7 @@ def _maxout(net, R, name, cur=None):
         for u, (raw, facts) in enumerate(zip(terms, cert["units"])):
             R.where = f".certificate.units[{u}]"
             cur.append(R.max_of(raw, facts))
+        R.expect_rule(["maxout-unit-normal-form"], scaled)
     if net.readout is not None:
         cert = R.next("linear-identity", name)
         cur = _affine(net.readout.W, net.readout.b, cur)
@@ -254,7 +275,11 @@ def _maxout(net, R, name, cur=None):
 def _relu(net, R, name):
     cur = [_var(i) for i in range(net.input_dim)]
     for li, layer in enumerate(net.layers):
-        cert = R.next("relu-fixed-sign" if layer.activation == "relu" else "linear-identity", name)
+        rule = R.steps[R.pos].get("rule") if R.pos < len(R.steps) and isinstance(R.steps[R.pos], dict) else None
+        scaled = R.scaled
+        want = "linear-identity" if layer.activation != "relu" else (
+            rule if rule == "relu-fixed-sign+max-scale-shift" else "relu-fixed-sign")
+        cert = R.next(want, name)
         if cert.get("layer") != li:
             R.fail(f"expected layer {li}")
         R.declare(cert)
@@ -266,6 +291,7 @@ def _relu(net, R, name):
             for u, (z, rec) in enumerate(zip(pre, cert["units"])):
                 R.where = f".certificate.units[{u}]"
                 cur.append(R.relu(z, rec))
+            R.expect_rule(["relu-fixed-sign"], scaled)
         else:
             cur = pre
         R.compare(cur, cert["outputs"], f"layer {li} forms")
@@ -598,6 +624,7 @@ def _transformer(tf, R, name):
     if _state_of(state) != _recorded_state(cert["state"], tf.tokens):
         R.fail("the embedded state differs from the recorded Sigma_0")
     for b, block in enumerate(tf.blocks):
+        scaled = R.scaled
         cert = R.next(None, name)
         if cert.get("block") != b:
             R.fail(f"expected block {b}")
@@ -616,7 +643,7 @@ def _transformer(tf, R, name):
             parts += ["relu-fixed-sign"] if any(k in ("+", "-") for k in recs) else []
             parts += ["relu-pair-identity"] if "pair" in recs else []
             parts += ["relu-as-max-node"] if "node" in recs else []
-        R.expect_rule(parts)
+        R.expect_rule(parts, scaled)
         R.where = ".certificate.state"
         if _state_of(state) != _recorded_state(cert["state"], tf.tokens):
             R.fail(f"the state after block {b} differs from the recorded Sigma_{b + 1}")

@@ -2,7 +2,8 @@
 
 Lemma of layer l: for all x in D, unit i of layer l equals ``max_j l_ij(v)`` with the
 pieces taken over the previous layer's variables, in normal form (equal pieces merged,
-pieces dominated on D dropped by an exact bound): rule ``maxout-unit-normal-form``.
+pieces dominated on D dropped by an exact bound): rule ``maxout-unit-normal-form``
+(with ``max-scale-shift`` when a unit is ``c y + k`` for an earlier node y).
 
 >>> from symrel.models import MaxoutNet, MaxoutLayer, MaxoutUnit
 >>> from symrel.prover.nodes import Registry
@@ -53,13 +54,15 @@ def maxout_program_forms(program: Program, ctx: Context, inputs: list[AffineForm
             units.append(facts)
         dropped = sum(len(u["dropped"]) for u in units)
         names = ", ".join(_unit_name(y) for y in outs)
+        scaled = sum("scale" in u for u in units)
         ctx.add_step(
             f"For all x in D, the {len(maxout.ranks)} maxout units of layer {li + 1} of model "
             f"{ctx.name.upper()} equal the max of their pieces over the previous layer, in normal form",
-            "maxout-unit-normal-form",
+            "maxout-unit-normal-form+max-scale-shift" if scaled else "maxout-unit-normal-form",
             {"layer": li, "units": units, "nodes": reg.drain_new()},
             PROVED,
-            f"units = ({names})" + (f"; {dropped} piece(s) dominated on D dropped by exact bounds" if dropped else ""),
+            f"units = ({names})" + (f"; {dropped} piece(s) dominated on D dropped by exact bounds" if dropped else "")
+            + (f"; {scaled} unit(s) a scaled or shifted copy of an earlier node" if scaled else ""),
         )
         cur = outs
     if len(layers) == len(program.stages):

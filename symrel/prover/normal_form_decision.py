@@ -33,8 +33,8 @@ head of the raw program).
 >>> reg = Registry([(Q(-1), Q(1))])
 >>> x = AffineForm.var(0)
 >>> y, _ = reg.max_of([x, -x])                       # |x|
->>> z, _ = reg.max_of([combine([(Q(2), x)]), combine([(Q(-2), x)])])   # |2x|
->>> res = decide_on_nodes(reg, [combine([(Q(2), y)])], [z], Box([[-1, 1]]))
+>>> z, _ = reg.max_of([x, -x, combine([(Q(1, 2), x)])])   # max(x, -x, x/2): no term dominated by one other
+>>> res = decide_on_nodes(reg, [y], [z], Box([[-1, 1]]))
 >>> res.status, res.cells
 ('proved', 2)
 """

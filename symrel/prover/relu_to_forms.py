@@ -37,7 +37,9 @@ def relu_net_forms(net: ReLUNet, ctx: Context) -> list[AffineForm]:
             cur, records = relu_records(pre, ctx)
             counts = count_rules(records)
             note = ", ".join(f"{k}: {v}" for k, v in sorted(counts.items()))
-            rule, cert = "relu-fixed-sign", {"layer": li, "units": records}
+            scaled = any(r[0] == "node" and "scale" in r[1] for r in records)
+            rule = "relu-fixed-sign+max-scale-shift" if scaled else "relu-fixed-sign"
+            cert = {"layer": li, "units": records}
         else:
             cur, note, rule, cert = pre, "", "linear-identity", {"layer": li}
         cert["nodes"] = reg.drain_new()

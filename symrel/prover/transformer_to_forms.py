@@ -22,7 +22,9 @@ state Sigma_b to Sigma_(b+1)", established by
   proved positive margin, so the head returns the mean of their values (a selection
   head when the winner is unique).
 
-Anything else is an obstacle (the proof ends open). Cost: O(blocks x T x sublayer
+A max that is a scaled or shifted copy ``c y + k`` of an earlier node y comes out as that
+form (``max-scale-shift``, :mod:`symrel.prover.nodes`). Anything else is an obstacle (the
+proof ends open). Cost: O(blocks x T x sublayer
 size), linear in depth.
 """
 
@@ -252,6 +254,14 @@ def attention_step(att: AttentionOp, state: State, ctx: Context) -> tuple[State,
     return new_state, head_records
 
 
+def scaled_maxes(cert: dict) -> int:
+    """How many maxes of a block's records are ``c y + k`` for an earlier node (``scale`` facts)."""
+    facts = [r["max"] for recs in cert.get("heads", []) for r in recs if r["rule"] == "max"]
+    facts += [r[-1] for recs in cert.get("hidden", []) for r in recs
+              if (r[0] == "node" or r[0] == "pair" and len(r) == 3)]
+    return sum("scale" in f for f in facts)
+
+
 # -- the whole Transformer -------------------------------------------------------------------
 def transformer_forms(t: Transformer, ctx: Context) -> list[AffineForm]:
     """The outputs of ``t`` as forms over the registry's variables (steps added to ctx),
@@ -305,6 +315,10 @@ def transformer_forms(t: Transformer, ctx: Context) -> list[AffineForm]:
                 if kinds.get("node"):
                     rules.append("relu-as-max-node")
                     notes.append(f"{kinds['node']} ReLU(s) of undetermined sign kept as max(0, z)")
+            scaled = scaled_maxes(cert)
+            if scaled:
+                rules.append("max-scale-shift")
+                notes.append(f"{scaled} max(es) a scaled or shifted copy c y + k of an earlier node y")
         except Obstacle as err:
             ctx.add_step(f"For all x in D, block {b + 1} of model {name} maps Sigma_{b} to an affine state",
                          "none", cert, "open", str(err))

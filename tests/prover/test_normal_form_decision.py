@@ -31,10 +31,19 @@ def _pair():
     return a, b, Box.cube(2)
 
 
-def test_scaled_copies_are_identified_by_their_cells():
-    # 2 max(x, -x) against max(2x, -2x): different nodes, equal functions
+def test_scaled_copies_are_one_node_when_built():
+    # 2 max(x, -x) against max(2x, -2x): the same node (max-scale-shift), no cells to decide
     a = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], [-1]])])], AffineMap([[2]]))
     b = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[2], [-2]])])])
+    proof = prove_equivalence(a, b, Box([[-1, 1]]))
+    assert proof.steps[-1].rule == "linear-identity" and "max-scale-shift" in proof.steps[3].rule
+    assert check_certificate(_cert(proof))["result"] == "checked"
+
+
+def test_equal_nodes_with_different_terms_are_identified_by_their_cells():
+    # max(x, -x) against max(x, -x, x/2): different nodes (x/2 is below neither term alone), equal functions
+    a = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], [-1]])])])
+    b = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], [-1], ["1/2"]])])])
     proof = prove_equivalence(a, b, Box([[-1, 1]]))
     assert proof.steps[-1].rule == "node-cells"
     assert check_certificate(_cert(proof))["result"] == "checked"

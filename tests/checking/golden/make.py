@@ -53,6 +53,7 @@ def valid_certificates():
         "relation": certificate_of(prove_relation(gram, factors_to_features(gram, fac), symmetric=True, ldl=fac.ldl)),
     }
     out["regions"] = certificate_of(out["regions"])
+    out["equivalence-scaled"] = certificate_of(prove_equivalence(*scaled_pair(), box))
     from symrel.models import freudenthal_mesh
 
     mesh = freudenthal_mesh([[0, 1]], [2], lambda x: [abs(x[0] - rational("1/2"))])
@@ -71,6 +72,15 @@ def valid_certificates():
         if previous.exists():
             out["tracr-audit"] = json.loads(previous.read_text())
     return {name: loads(canonical_dumps(cert)) for name, cert in out.items()}
+
+
+def scaled_pair():
+    """max(x, 0) against (max(2x + 3, 3) - 3) / 2: B's unit is 2 y + 3 for A's node y (max-scale-shift)."""
+    from symrel.models import AffineMap, MaxoutLayer, MaxoutNet, MaxoutUnit
+
+    a = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], [0]], [0, 0])])])
+    b = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[2], [0]], [3, 3])])], AffineMap([["1/2"]], ["-3/2"]))
+    return a, b
 
 
 def _set(cert, path, value):
@@ -125,17 +135,28 @@ EDITS = [
     ("tracr-audit-count", "tracr-audit", lambda c: _set(c, ["steps", 0, "certificate", "count"], 15),
      "steps[0].certificate.count", "expected 14"),
     ("relation-psd-removed", "relation", lambda c: c["steps"].pop(0), "steps[0].rule", "expected 'table-psd' here"),
+    ("equivalence-scaled-factor", "equivalence-scaled",
+     lambda c: _set(c, ["steps", 2, "certificate", "units", 0, "scale"], [3, 3]),
+     "steps[2].certificate.units[0]", "is not 3 * node + 3"),
+    ("equivalence-scaled-rule", "equivalence-scaled",
+     lambda c: _set(c, ["steps", 2, "rule"], "maxout-unit-normal-form"),
+     "steps[2].rule", "the records use the rules 'maxout-unit-normal-form+max-scale-shift'"),
 ]
 
 
-def main():
+def main(only=None):
+    """Write every golden file, or (``only``: names of valid files) just those and their edits."""
     valid = valid_certificates()
+    if only is not None:
+        valid = {k: v for k, v in valid.items() if k in only}
     (HERE / "valid").mkdir(exist_ok=True)
     (HERE / "invalid").mkdir(exist_ok=True)
     for name, cert in valid.items():
         (HERE / "valid" / f"{name}.json").write_text(json.dumps(cert, indent=1, sort_keys=True) + "\n")
-    cases = {}
+    cases = json.loads((HERE / "invalid.json").read_text()) if only is not None else {}
     for name, source, edit, path, words in EDITS:
+        if source not in valid:
+            continue
         cert = copy.deepcopy(valid[source])
         edit(cert)
         (HERE / "invalid" / f"{name}.json").write_text(json.dumps(cert, indent=1, sort_keys=True) + "\n")
@@ -144,4 +165,6 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main(sys.argv[1:] or None)
