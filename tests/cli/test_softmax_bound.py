@@ -48,7 +48,7 @@ def test_eval_at_the_certified_lambda_is_within_eps(run_cli, abs_files):
 
 
 def test_exit_3_when_no_margin_absorbs_the_error(run_cli, tmp_path):
-    T, D = selection_transformer(delta=0)
+    T, D = selection_transformer(query_reads_x=True)  # no key wins by a margin
     save(T, tmp_path / "T.json")
     save(D, tmp_path / "D.json")
     code, out, err = run_cli("softmax-bound", tmp_path / "T.json", "--domain", tmp_path / "D.json", "--eps", "1/10")
@@ -104,7 +104,7 @@ def test_certificate_is_written_and_checks(run_cli, abs_files, tmp_path):
 
 
 def test_no_certificate_file_when_undecided(run_cli, tmp_path):
-    T, D = selection_transformer(delta=0)
+    T, D = selection_transformer(query_reads_x=True)  # no key wins by a margin
     save(T, tmp_path / "T.json")
     save(D, tmp_path / "D.json")
     code, _, _ = run_cli("softmax-bound", tmp_path / "T.json", "--domain", tmp_path / "D.json", "--eps", "1/10",
