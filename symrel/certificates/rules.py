@@ -116,11 +116,13 @@ _ALL = (
          certifies=False),
     # -- cells and linear regions (symrel.regions; docs/theory.md#linear-regions-theorem-44)
     Rule("cell-cover", ("branches", "mode"),
-         "the complete decision procedure: the branches of the search over ReLU signs, maxout winners and "
-         "hardmax argmax sets (ties as equalities) cover the domain; each region is non-empty by its witness "
+         "the complete decision procedure: the branches of the search over ReLU signs, maxout winners, the "
+         "simplices of a mesh and hardmax argmax sets (ties as equalities) cover the domain; each region is non-empty by its witness "
          "point or empty by a Farkas vector, and on each region the two affine maps agree exactly (as forms, "
          "or by two Farkas vectors on a tie region)",
-         optional=("cells", "empty"), cases="cells, empty: an equivalence decided on the cells"),
+         optional=("cells", "empty", "support"), cases="cells, empty: an equivalence decided on the cells; "
+         "support: a CPWL function on a mesh (Farkas vectors putting the domain in the half-space of each "
+         "boundary facet)"),
     Rule("facet-merge", ("apart", "merges"),
          "two cells with the same affine map that share a facet (a point of their common boundary, checked "
          "exactly) belong to one linear region; cells kept apart have different maps or meet in no facet (a "

@@ -5,11 +5,14 @@ Written apart from :mod:`symrel.regions`: it shares nothing with it beyond the
 exact layer and the models. It re-derives, from the embedded models and domain
 alone, every constraint row of every branch of the decision tree, and checks:
 
+* **support**: for a CPWL mesh function, Farkas vectors put the domain inside the
+  half-space of each boundary facet, hence inside the union of its simplices;
 * **coverage**: the branches form a complete tree; at every internal node the
   children are exactly the outcomes of that node's decision (ReLU sign, maxout
-  winner, segment, or the comparison of a key with the current argmax
+  winner, segment, simplex, or the comparison of a key with the current argmax
   representative), so the leaves cover the domain (the exact mode: a
-  partition; the open mode, allowed only for continuous models: the open cells,
+  partition, but for a mesh's closed simplices, which overlap on common faces where
+  the function has one value; the open mode, allowed only for continuous models: the open cells,
   whose union is dense in the domain, with at least one cell);
 * **empty branches**: the Farkas vector ``(row, multiplier)``, in normal form (the
   absolute values add up to 1, and an entry names the first of identical rows, so that no
@@ -42,7 +45,8 @@ order, stage order, unit/token order: ReLU ``+`` (``-z < 0`` open, ``-z <= 0``
 exact) / ``-`` (``z < 0``) / ``0`` (open, z identically 0); maxout winner j
 (open: ``l_i - l_j < 0`` for pieces different from l_j, j the first of its
 equals; exact: ``l_i - l_j < 0`` for i < j, ``<= 0`` for i > j); segment ``s``
-(``x_s - x``, ``x - x_(s+1) < 0``); attention compare of key k with the
+(``x_s - x``, ``x - x_(s+1) < 0``); simplex ``s<k>`` of a mesh (``-lambda_i < 0`` open,
+``<= 0`` exact, for its barycentric coordinates); attention compare of key k with the
 representative r, ``diff = score_k - score_r``: ``<`` (``diff < 0``), ``=``
 (``diff = 0``; in the open mode only when diff is identically 0), ``>``
 (``-diff < 0``).
@@ -51,10 +55,11 @@ representative r, ``diff = score_k - score_r``: ``<`` (``diff < 0``), ``=``
 from __future__ import annotations
 
 from ..exact import Q, affine_batch, from_rationals, rational, rows
-from ..models import CPWL1D, MaxoutNet, ReLUNet, Transformer
+from ..models import CPWL1D, CPWLMesh, MaxoutNet, ReLUNet, Transformer
 from . import CertificateError, at_step, claim_checker
 
 ZERO, ONE = Q(0), Q(1)
+CONTINUOUS = (ReLUNet, MaxoutNet, CPWL1D, CPWLMesh)
 
 
 # -- affine quantities as values at 0, e_1, .., e_d -----------------------------------------
@@ -150,6 +155,15 @@ def _cpwl(f, d, mode):
     return [(a * x[0], c)]
 
 
+def _mesh(f, d, mode):
+    """One decision, the simplex: ``s<k>`` has the rows ``-lambda_i < 0`` (open) or
+    ``<= 0`` (exact: closed simplices, which cover the support) for the barycentric
+    coordinates of simplex k; then its affine piece."""
+    rel = "<" if mode == "open" else "<="
+    label = yield [(f"s{k}", [(_neg(tuple(row)), rel) for row in g.inverse]) for k, g in enumerate(f.geometry)]
+    return [tuple(a) + (c,) for a, c in f.pieces()[int(label[1:])]]
+
+
 def _score_values(K, Qm, where):
     """Values at 0, e_i of ``sum_j K_j(x) Q_j(x)``, after checking it is affine
     (every second difference at 0, e_i, e_i + e_j vanishes)."""
@@ -234,6 +248,8 @@ def _interpreter(model, d, mode):
         return _maxout_net(model, d, mode)
     if isinstance(model, CPWL1D):
         return _cpwl(model, d, mode)
+    if isinstance(model, CPWLMesh):
+        return _mesh(model, d, mode)
     if isinstance(model, Transformer):
         return _transformer(model, d, mode)
     raise CertificateError(f"inputs: no cell semantics for models of kind {getattr(model, 'kind', '?')}")
@@ -344,6 +360,39 @@ def _cover_step(cert, mode):
     return body
 
 
+def _check_support(models, domain, body):
+    """For every CPWL mesh function among the models, the domain lies in its support: for
+    each boundary facet (in the model's order), a Farkas vector empties
+    ``{x : A x <= b, lambda(x) < 0}`` (lambda the barycentric coordinate of the facet's
+    opposite vertex); the intersection of these half-spaces lies in the support, which the
+    simplices then cover."""
+    meshes = [isinstance(m, CPWLMesh) for m in models]
+    recorded = body.get("support")
+    if not any(meshes):
+        if recorded is not None:
+            raise CertificateError("support: recorded, but no model is a CPWL mesh function")
+        return
+    if not isinstance(recorded, list) or len(recorded) != len(models):
+        raise CertificateError(f"support: expected one entry per model ({len(models)}), null for a model that is "
+                               "not a CPWL mesh function")
+    A, bb = domain.halfspaces()
+    closed = [(tuple(r) + (-c,), "<=") for r, c in zip(A, bb)]
+    for p, (m, is_mesh, entries) in enumerate(zip(models, meshes, recorded)):
+        where = f"support[{p}]"
+        if not is_mesh:
+            if entries is not None:
+                raise CertificateError(f"{where}: expected null (the model is not a CPWL mesh function)")
+            continue
+        facets = m.support_halfspaces()
+        if not isinstance(entries, list) or len(entries) != len(facets):
+            raise CertificateError(f"{where}: expected one entry per boundary facet ({len(facets)})")
+        for n, ((a, c, k, i), entry) in enumerate(zip(facets, entries)):
+            if not isinstance(entry, list) or len(entry) != 3 or entry[:2] != [k, i]:
+                raise CertificateError(f"{where}[{n}]: expected [{k}, {i}, farkas] (the boundary facet of simplex {k} "
+                                       f"opposite local vertex {i})")
+            _check_empty(closed + [(tuple(a) + (c,), "<")], entry[2], f"{where}[{n}]")
+
+
 def _check_tree(models, domain, mode, branches):
     """Coverage and every branch of the tree (module docstring). Returns, for the
     witness branches in certificate order, ``(branch, rows, outputs per model)``."""
@@ -429,12 +478,13 @@ def check_equivalence_cells(cert: dict, inputs: dict) -> None:
     mode = cert["claim"].get("mode")
     if mode not in ("open", "exact"):
         raise CertificateError("claim.mode: expected 'open' or 'exact'")
-    if mode == "open" and not all(isinstance(m, (ReLUNet, MaxoutNet, CPWL1D)) for m in (a, b)):
+    if mode == "open" and not all(isinstance(m, CONTINUOUS) for m in (a, b)):
         raise CertificateError("claim.mode: open cells decide only continuous models; hardmax needs the exact mode")
     d = domain.dim
     if a.input_dim != d or b.input_dim != d or a.output_dim != b.output_dim:
         raise CertificateError("inputs: the models and the domain do not fit together")
     body = _cover_step(cert, mode)
+    _check_support([a, b], domain, body)
     cells = _check_tree([a, b], domain, mode, body["branches"])
     for k, (e, rows_, outputs) in enumerate(cells):
         _check_equal_maps(rows_, e, outputs, f"cells[{k}]")
@@ -507,6 +557,7 @@ def check_regions(cert: dict, inputs: dict) -> None:
     if model.input_dim != domain.dim:
         raise CertificateError("inputs: the model and the domain do not fit together")
     body = _cover_step(cert, "open")
+    _check_support([model], domain, body)
     cells = _check_tree([model], domain, "open", body["branches"])
     if kind == "activation":
         if len(cells) != count:

@@ -20,7 +20,7 @@ from ..exact import Matrix, Q, Rational, from_rationals, rows, zeros
 from ..exact import column as _column
 from ..exact.scaled import ScaledBatch
 from ..lowering import lower
-from ..models import CPWL1D, MaxoutNet, ReLUNet, Transformer, as_batch, hardmax, to_maxout
+from ..models import CPWL1D, CPWLMesh, MaxoutNet, ReLUNet, Transformer, as_batch, hardmax, to_maxout
 
 
 # -- the exact trace -------------------------------------------------------------------------------
@@ -64,7 +64,7 @@ def exact_trace(model, points, *, hardmax_rule: str = "average") -> list[tuple[s
     ``scores -> weights`` is used as it is.
     """
     X = as_batch(points, model.input_dim)
-    if isinstance(model, CPWL1D):
+    if isinstance(model, (CPWL1D, CPWLMesh)):
         model = to_maxout(model)
     if isinstance(model, (ReLUNet, MaxoutNet)):
         # common-denominator integer form (symrel.exact.scaled): the models' own fast path

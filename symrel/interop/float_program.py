@@ -49,8 +49,8 @@ def float_program(model) -> Program:
     """The program of ``model`` (or a program) with every maxout layer padded to one
     rank and a CPWL function replaced by its lattice form."""
     program = model if isinstance(model, Program) else lower(model)
-    if program.lattice is not None:
-        program = program.lattice
+    if program.lattice_program() is not None:
+        program = program.lattice_program()
     stages = []
     for st in program.stages:
         ops, i = [], 0

@@ -7,6 +7,7 @@ A *program* is a list of named stages, each a short list of typed operations on 
 * :class:`Maxout` the state split into consecutive groups of sizes ``ranks``, each
   replaced by its maximum (a maxout layer, after the affine map onto all its pieces);
 * :class:`Segment` a CPWL function of one variable: which segment holds x, then its piece;
+* :class:`Simplices` a CPWL function on a simplicial mesh: which simplex holds x, then its piece;
 * :class:`Embed` ``x -> Z``, token t is ``offsets[:, t] + E x``;
 * :class:`AttentionOp` ``Z + sum_h W_O V_h sigma(S_h)`` (heads, rule, scale);
 * :class:`FeedForwardOp` ``Z + W2 ReLU(W1 Z + b1) + b2`` token by token;
@@ -28,7 +29,7 @@ itself. Weights are the models' own exact matrices, shared, not copied.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from ..exact import Matrix, Rational, from_rationals
 
@@ -61,6 +62,17 @@ class Segment:
 
     x: list[Rational]
     pieces: list[tuple[Rational, Rational]]
+
+
+@dataclass
+class Simplices:
+    """A CPWL function on a simplicial mesh in R^d: simplex k is ``{x : lambda(x) >= 0}``,
+    where ``barycentric[k]`` lists its d + 1 barycentric coordinates as rows ``[a_1 .. a_d, c]``
+    (``lambda_i(x) = a . x + c``); on it output o is ``pieces[k][o] = (a, c)``, ``a . x + c``.
+    The simplices form a conforming mesh; the function is defined on their union."""
+
+    barycentric: list[list[list[Rational]]]
+    pieces: list[list[tuple[list[Rational], Rational]]]
 
 
 @dataclass
@@ -133,7 +145,9 @@ class Program:
     """A lowered model: ``kind``, ``input_dim``, ``output_dim``, ``stages``; ``tokens``,
     ``width`` and ``blocks`` for Transformers (None for nets); for a CPWL function,
     ``lattice`` is the program of its lattice form (a maxout net), for the consumers
-    that do not branch on segments. ``source`` is the model lowered (a reference)."""
+    that do not branch on segments or simplices, read through :meth:`lattice_program`
+    (the mesh, whose lattice form is costly, gives ``build_lattice`` instead: built on
+    first use). ``source`` is the model lowered (a reference)."""
 
     kind: str
     input_dim: int
@@ -145,6 +159,13 @@ class Program:
     lattice: "Program | None" = None
     source: object = None
     notes: list[str] = field(default_factory=list)
+    build_lattice: Callable | None = field(default=None, repr=False, compare=False)
+
+    def lattice_program(self) -> "Program | None":
+        """The program of the lattice form (None for kinds without one), built once."""
+        if self.lattice is None and self.build_lattice is not None:
+            self.lattice = self.build_lattice()
+        return self.lattice
 
     def block_stages(self, b: int) -> list[Stage]:
         """The stages of Transformer block b, in order."""

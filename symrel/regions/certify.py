@@ -2,6 +2,7 @@
 
 The certificate of "``model`` has exactly N activation (linear) regions over D" holds:
 
+* for a CPWL mesh function, that D lies in its support (:mod:`.mesh_support`);
 * the whole search tree (open cells): every cell with its witness point, every empty
   outcome with its Farkas vector, so the cells are exactly the open activation
   regions (distinct paths are disjoint sets);
@@ -25,6 +26,7 @@ from ..exact import format_rational
 from ..certificates import OPEN, PROVED, Proof, Step
 from .count import KINDS, merge_linear_regions
 from .enumerate_cells import enumerate_cells, farkas_json, row_values
+from .mesh_support import supports
 from ..errors import InputError
 
 CLAIM_KIND = "regions"
@@ -49,8 +51,12 @@ def certify_regions(model, domain, kind: str = "linear", executor=None, max_cell
     branches = [{"path": list(e.path), "farkas": farkas_json(e.farkas)} for e in en.empty]
     branches += [{"path": list(c.path), "witness": [format_rational(v) for v in c.witness],
                   "values": row_values(c.rows, c.witness)} for c in en.cells]
+    cover = {"mode": "open", "branches": branches}
+    support = supports([model], domain)
+    if support is not None:
+        cover["support"] = support
     proof.add(Step(f"the open cells of the model over D are the {len(en.cells)} cells listed", "cell-cover",
-                   {"mode": "open", "branches": branches}, PROVED))
+                   cover, PROVED))
     count = len(en.cells)
     if kind == "linear":
         count, _, _, merges, apart = merge_linear_regions(en.cells, evidence=True, executor=executor)

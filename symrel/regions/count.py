@@ -237,8 +237,8 @@ def count_regions(
 ) -> RegionCount:
     """Count the activation or linear regions of ``model`` over ``domain`` exactly.
 
-    ``model``: a ReLU net, maxout net, CPWL1D, CPWL mesh function (its simplices are
-    the cells, :mod:`.cpwl_mesh_cells`) or hardmax Transformer; ``domain``:
+    ``model``: a ReLU net, maxout net, CPWL1D, CPWL mesh function (its cells are its
+    simplices within D) or hardmax Transformer; ``domain``:
     a :class:`~symrel.models.Box` or :class:`~symrel.models.Polytope` with
     non-empty interior. ``kind``: ``"linear"`` (default) or ``"activation"``.
     ``executor``: any :class:`concurrent.futures.Executor`. ``max_cells``: raise
@@ -259,15 +259,10 @@ def count_regions(
     if kind not in KINDS:
         raise InputError(f"expected kind 'linear' or 'activation', got {kind!r}", path="kind")
     t0 = time.perf_counter()
-    if getattr(model, "kind", None) == "cpwl":     # a mesh: the simplices are the cells
-        from .cpwl_mesh_cells import mesh_enumeration
-
-        if ties:
-            raise InputError("a CPWL function on a mesh is continuous: it has no tie cells", path="--ties")
-        en = mesh_enumeration(model, domain)
-    else:
-        en = enumerate_cells([model], domain, mode="open", executor=executor, max_cells=max_cells,
-                             progress=progress, geometry=geometry)
+    if ties and getattr(model, "kind", None) == "cpwl":
+        raise InputError("a CPWL function on a mesh is continuous: it has no tie cells", path="--ties")
+    en = enumerate_cells([model], domain, mode="open", executor=executor, max_cells=max_cells,
+                         progress=progress, geometry=geometry)
     stats = dict(en.stats)
     linear, region_of = None, None
     if kind == "linear":

@@ -12,7 +12,7 @@ the cell:
   Farkas vectors prove ``g = 0`` on the cell (this happens on lower-dimensional
   tie cells, where different affine maps agree).
 
-Continuous models (ReLU, maxout, CPWL1D) are compared on the open cells (their
+Continuous models (ReLU, maxout, CPWL1D, CPWL mesh) are compared on the open cells (their
 union is dense in D, and continuous functions equal on a dense set are equal);
 as soon as a hardmax Transformer is involved the exact, tie-aware partition is
 used, so the behaviour exactly at ties is decided too.
@@ -20,7 +20,8 @@ used, so the behaviour exactly at ties is decided too.
 The proof's certificate (:func:`symrel.certificates.io.certificate_of`) lists every
 branch of the tree, each either a cell with its witness (and the Farkas pairs
 for outputs whose maps differ as forms) or an empty outcome with its Farkas
-vector; :mod:`symrel.checking.regions` re-derives every row from the models and
+vector (and, for a CPWL mesh function, the Farkas vectors putting D inside its
+support, :mod:`.mesh_support`); :mod:`symrel.checking.regions` re-derives every row from the models and
 verifies coverage and every number.
 
 >>> from symrel.models import Box, CPWL1D, to_maxout
@@ -42,6 +43,7 @@ from .cell_json import farkas_json, row_values
 from .cell_lp import cell_lp
 from .enumerate_cells import enumerate_cells
 from ..exact.forms import Row
+from .mesh_support import supports
 from .program_to_decisions import is_continuous
 
 CLAIM_KIND = "equivalence-cells"
@@ -133,11 +135,15 @@ def decide_equivalence(a, b, domain, executor=None, max_cells=None, budget=None)
                        note=f"cell limit reached after {len(en.cells)} cells; raise max_cells"))
         return proof
     branches = [{"path": list(e.path), "farkas": farkas_json(e.farkas)} for e in en.empty] + branches
+    cover = {"mode": mode, "cells": len(en.cells), "empty": len(en.empty), "branches": branches}
+    support = supports([a, b], domain)
+    if support is not None:
+        cover["support"] = support
     proof.add(Step(
         f"the decision tree of a and b covers D and both models are affine on each of its {len(en.cells)} cells "
         f"({mode} cells), with equal maps",
         "cell-cover",
-        {"mode": mode, "cells": len(en.cells), "empty": len(en.empty), "branches": branches},
+        cover,
         PROVED,
     ))
     proof.extra["stats"] = stats

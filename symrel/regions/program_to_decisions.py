@@ -12,7 +12,8 @@ decision stage acting on a vector of forms (the "registers"):
 * :class:`AttentionStage` hardmax attention: for every head and query, the
   argmax *set* over the keys is found by comparing key k with the current
   representative, ``<``, ``=`` (a tie, an equality) or ``>``;
-* :class:`SegmentStage` which segment of a CPWL1D function holds x.
+* :class:`SegmentStage` which segment of a CPWL1D function holds x;
+* :class:`SimplexStage` which simplex of a CPWL mesh function holds x.
 
 A Transformer's state is flattened token by token (row i of token t is register
 ``t*m + i``); its embedding, feed-forward sublayers and read-out become affine and
@@ -24,8 +25,11 @@ set exactly (ReLU ``z >= 0`` / ``z < 0``; first maximiser; ties as equalities),
 so the leaves partition the domain, lower-dimensional tie cells included; needed
 for hardmax, which is discontinuous at ties. ``"open"``: every row is strict and
 only full-dimensional (open) cells survive; their union is dense in the domain,
-which decides everything about *continuous* models (ReLU, maxout, CPWL1D) and
-counts full-dimensional activation regions of any model.
+which decides everything about *continuous* models (ReLU, maxout, CPWL1D, CPWL
+mesh) and counts full-dimensional activation regions of any model. (A mesh's outcomes
+are its closed simplices in the exact mode: they cover the support, overlapping on
+common faces, where the function, continuous, has one value; every point of the domain
+still lies in a leaf that describes both models exactly.)
 
 Decision order (the checker in :mod:`symrel.checking.regions` replays it):
 stages in order; a ReLU stage decides its registers in increasing index; a max
@@ -51,8 +55,8 @@ from typing import Sequence
 from ..errors import InputError
 from ..exact import Q, flat, rows, sparse_rows
 from ..exact.forms import AffineForm, Row, linear_combination, matrix_image
-from ..lowering import Affine, AttentionOp, Embed, FeedForwardOp, Maxout, ReadoutOp, Relu, Segment, lower
-from ..models import CPWL1D, MaxoutNet, ReLUNet
+from ..lowering import Affine, AttentionOp, Embed, FeedForwardOp, Maxout, ReadoutOp, Relu, Segment, Simplices, lower
+from ..models import CPWL1D, CPWLMesh, MaxoutNet, ReLUNet
 
 ZERO, ONE = Q(0), Q(1)
 ZERO_FORM = AffineForm()
@@ -181,6 +185,37 @@ class SegmentStage:
     def finish(self, forms, ctx, made):
         a, c = self.pieces[int(made[0][1:])]
         return [linear_combination([(a, forms[0])], c)]
+
+
+class SimplexStage:
+    """The simplex of a CPWL mesh function holding x (registers 0..d-1); output its piece.
+    Outcome ``s<k>``: every barycentric coordinate of simplex k positive (open mode) or
+    non-negative (exact mode: closed simplices, which cover the support)."""
+
+    def __init__(self, op: Simplices):
+        self.barycentric = op.barycentric
+        self.pieces = op.pieces
+
+    def prepare(self, forms, mode):
+        return (forms, mode)
+
+    def n_decisions(self, ctx):
+        return 1
+
+    def choices(self, forms, ctx, made):
+        x, mode = ctx
+        rel = "<" if mode == "open" else "<="
+        return [Choice(f"s{k}", tuple(Row(-_affine_of(row, x), rel) for row in rows_k))
+                for k, rows_k in enumerate(self.barycentric)]
+
+    def finish(self, forms, ctx, made):
+        x, _ = ctx
+        return [_affine_of(list(a) + [c], x) for a, c in self.pieces[int(made[0][1:])]]
+
+
+def _affine_of(row, x) -> AffineForm:
+    """``a . x + c`` for ``row = [a_1 .. a_d, c]`` and x a vector of forms."""
+    return linear_combination([(a, xi) for a, xi in zip(row, x) if a], row[-1])
 
 
 class AttentionStage:
@@ -329,13 +364,13 @@ def _readout_stage(op: ReadoutOp, T: int, m: int) -> AffineStage:
 
 
 def decision_stages(model) -> list:
-    """The decision stages of ``model`` (ReLU, maxout, CPWL1D or hardmax Transformer),
+    """The decision stages of ``model`` (ReLU, maxout, CPWL1D, CPWL mesh or hardmax Transformer),
     read off its lowered program."""
     try:
         program = lower(model)
     except InputError:
         program = None
-    if program is None or program.kind not in ("relu", "maxout", "cpwl1d", "transformer"):
+    if program is None or program.kind not in ("relu", "maxout", "cpwl1d", "cpwl", "transformer"):
         raise InputError(f"cell enumeration does not know models of kind {getattr(model, 'kind', type(model).__name__)}",
                          path="kind")
     T, m, d = program.tokens, program.width, program.input_dim
@@ -350,6 +385,8 @@ def decision_stages(model) -> list:
                 stages.append(MaxStage(_ranks_to_groups(op.ranks)))
             elif isinstance(op, Segment):
                 stages.append(SegmentStage(op))
+            elif isinstance(op, Simplices):
+                stages.append(SimplexStage(op))
             elif isinstance(op, Embed):
                 stages.append(_embedding_stage(op, T, m, d))
             elif isinstance(op, AttentionOp):
@@ -364,8 +401,8 @@ def decision_stages(model) -> list:
 
 
 def is_continuous(model) -> bool:
-    """ReLU, maxout and CPWL1D models are continuous; hardmax Transformers need not be."""
-    return isinstance(model, (ReLUNet, MaxoutNet, CPWL1D))
+    """ReLU, maxout, CPWL1D and CPWL mesh models are continuous; hardmax Transformers need not be."""
+    return isinstance(model, (ReLUNet, MaxoutNet, CPWL1D, CPWLMesh))
 
 
 # -- running the decision stages of several models on the same input ------------------

@@ -2,6 +2,7 @@
 regions; bad meshes refused with exit 2 and one line naming the simplex."""
 
 import json
+from fractions import Fraction
 
 import pytest
 
@@ -96,8 +97,31 @@ def test_domain_outside_support_exit_2(files, run_cli, tmp_path):
 def test_regions(files, run_cli, tmp_path):
     code, out, err = run_cli("regions", files["f"], "--domain", files["box"])
     assert code == 0 and out.strip().splitlines()[-1] == "2"
-    code, out, err = run_cli("regions", files["f"], "--domain", files["box"], "--certificate", tmp_path / "c.json")
-    assert code == 2 and "--certificate" in err
+    C = tmp_path / "c.json"
+    code, out, err = run_cli("regions", files["f"], "--domain", files["box"], "--certificate", C)
+    assert code == 0 and out.strip().splitlines()[-1] == "2", err
+    assert json.loads(C.read_text())["claim"]["count"] == 2
+    assert run_cli("check-certificate", C)[0] == 0
+    bad = json.loads(C.read_text())
+    bad["steps"][0]["certificate"]["support"][0][0][2][0][1] = "1/3"     # a Farkas multiplier moved
+    C.write_text(json.dumps(bad))
+    assert run_cli("check-certificate", C)[0] == 1
+
+
+def test_mesh_against_relu_net_complete(files, run_cli, tmp_path):
+    """A mesh proved directly against a ReLU net (the complete procedure reads the mesh's
+    lowering), with a certificate that checks; a moved vertex value is refuted."""
+    mesh, C = tmp_path / "mesh.json", tmp_path / "C.json"
+    assert run_cli("convert", files["relu"], "--to", "cpwl", "--domain", files["box"], "-o", mesh)[0] == 0
+    code, out, err = run_cli("prove", mesh, files["relu"], "--domain", files["box"], "--complete", "--certificate", C)
+    assert code == 0, err
+    assert run_cli("check-certificate", C)[0] == 0
+    obj = json.loads(mesh.read_text())
+    v = obj["values"][len(obj["values"]) // 2]
+    v[0] = str(Fraction(v[0]) + Fraction(1, 10**6))
+    mesh.write_text(json.dumps(obj))
+    code, out, err = run_cli("prove", files["relu"], mesh, "--domain", files["box"], "--complete")
+    assert code == 1, err
 
 
 def test_regions_plot(files, run_cli, tmp_path):

@@ -33,6 +33,14 @@ def test_cpwl_lowers_through_maxout():
     assert columns(exact_trace(f, pts)[-1][1]) == [f(p) for p in pts]
 
 
+def test_cpwl_mesh_lowers_through_its_lattice_form():
+    from symrel.models import CPWLMesh
+
+    f = CPWLMesh([[0, 0], [1, 0], [0, 1], [1, 1]], [[0, 1, 2], [1, 3, 2]], [[0], [1], [1], ["1/2"]])
+    pts = [[Q(0), Q(0)], [Q(3, 4), Q(3, 4)], [Q(1, 3), Q(1, 5)]]
+    assert columns(exact_trace(f, pts)[-1][1]) == [f(p) for p in pts]
+
+
 def test_transformer_trace_and_first_maximiser_rule():
     t = tied_values_hardmax()
     pts = [[Q(0)], [Q(1, 2)], [Q(-1, 2)]]

@@ -36,6 +36,24 @@ def test_cpwl_lowers_to_segments_and_its_lattice_program():
     assert p.lattice.kind == "maxout" and p.lattice.source.evaluate([Q(2)]) == f.evaluate([Q(2)])
 
 
+def test_cpwl_mesh_lowers_to_simplices_and_a_lazy_lattice_program():
+    from symrel.interop.float_program import float_program
+    from symrel.lowering import Simplices
+    from symrel.models import CPWLMesh
+
+    f = CPWLMesh([[0, 0], [1, 0], [0, 1], [1, 1]], [[0, 1, 2], [1, 3, 2]], [[0], [1], [1], ["1/2"]])
+    p = lower(f)
+    op, = p.stages[0].ops
+    assert (p.kind, p.input_dim, p.output_dim, p.source) == ("cpwl", 2, 1, f)
+    assert isinstance(op, Simplices) and op.barycentric == [g.inverse for g in f.geometry] and op.pieces == f.pieces()
+    assert p.lattice is None                          # built on first use only
+    lat = p.lattice_program()
+    assert lat.kind == "maxout" and p.lattice is lat
+    x = [Q(3, 4), Q(1, 2)]
+    assert lat.source.evaluate(x) == f.evaluate(x)
+    assert float_program(f).kind == "maxout"
+
+
 def test_transformer_lowers_to_embed_sublayers_and_readout():
     net = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], [-1]])])])
     t = compile_maxout(net, Box([[-1, 1]])).transformer

@@ -55,9 +55,6 @@ def run(args) -> int:
         model, domain, labels = _slice(model, domain, args)
     elif args.at is not None:
         raise InputError("expected --slice with --at", path="--at")
-    if args.certificate and model.kind == "cpwl":
-        raise InputError("region certificates are written for nets and Transformers; a cpwl mesh's regions are its "
-                         "simplices, merged (no certificate kind for them yet)", path="--certificate")
     if args.plot and model.input_dim > 2:
         raise InputError(f"plots are drawn for 1-D and 2-D inputs; this model has {model.input_dim} "
                          "(draw a slice: --slice I,J --at X0)", path="--plot")

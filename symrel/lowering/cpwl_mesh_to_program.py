@@ -1,0 +1,27 @@
+"""A CPWL function on a simplicial mesh as a program: one
+:class:`~symrel.lowering.program.Simplices` stage (which simplex holds x, then its affine
+piece, from the exact barycentric view of :class:`~symrel.models.CPWLMesh`), and, for the
+consumers that do not branch on simplices (the float back-ends), the program of its
+lattice form ``max_t min_(j in S_t) l_j`` (:func:`symrel.models.lattice_forms`), built on
+first use: it costs far more than the rest.
+
+>>> from symrel.models import CPWLMesh
+>>> f = CPWLMesh([[0, 0], [1, 0], [0, 1], [1, 1]], [[0, 1, 2], [1, 3, 2]], [[0], [1], [1], ["1/2"]])
+>>> p = cpwl_mesh_to_program(f)
+>>> op = p.stages[0].ops[0]
+>>> p.kind, len(op.barycentric), [str(v) for v in op.pieces[1][0][0]], p.lattice_program().kind
+('cpwl', 2, ['-1/2', '-1/2'], 'maxout')
+"""
+
+from __future__ import annotations
+
+from ..models import CPWLMesh, lattice_forms, lattice_to_maxout
+from .maxout_to_program import maxout_to_program
+from .program import Program, Simplices, Stage
+
+
+def cpwl_mesh_to_program(f: CPWLMesh) -> Program:
+    """The program of ``f``. Cost O(n d^2) for n simplices (their inverses are the mesh's)."""
+    op = Simplices([g.inverse for g in f.geometry], f.pieces())
+    return Program("cpwl", f.input_dim, f.output_dim, [Stage("simplices", [op])], source=f,
+                   build_lattice=lambda: maxout_to_program(lattice_to_maxout(lattice_forms(f), f.input_dim)))
