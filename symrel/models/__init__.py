@@ -7,7 +7,7 @@ from .cpwl_mesh import CPWLMesh
 from .delaunay import delaunay_mesh, delaunay_triangles
 from .freudenthal import freudenthal_mesh
 from .cpwl_mesh_lattice import Lattice, cpwl_mesh_to_maxout, lattice_forms, lattice_to_maxout
-from .cpwl_wang_sun import WangSunForm, wang_sun_forms, wang_sun_mismatch
+from .cpwl_wang_sun import WangSunForm, wang_sun_forms, wang_sun_mismatch, wang_sun_to_maxout
 from .max_to_small_maxes import max_as_small_maxes
 from .cpwl_to_maxout import cpwl_to_maxout, lattice_sets
 from .domain import Box, Domain, Polytope, polytope_box

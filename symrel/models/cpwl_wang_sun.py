@@ -56,6 +56,7 @@ from ..exact import Q, Rational
 from .cpwl_mesh import CPWLMesh
 from .cpwl_mesh_lattice import _pair_weight, lattice_forms   # _pair_weight: s u + (1 - s) w <= 0 at given vertices
 from .max_to_small_maxes import max_as_small_maxes
+from .maxout import MaxoutLayer, MaxoutNet, MaxoutUnit
 
 ZERO, ONE = Q(0), Q(1)
 
@@ -212,4 +213,31 @@ def wang_sun_mismatch(f: CPWLMesh, forms: list[WangSunForm]):
             if got != f.values[v][form.output]:
                 return v, form.output, f.values[v][form.output], got
     return None
+
+
+def wang_sun_to_maxout(forms: list[WangSunForm], input_dim: int) -> MaxoutNet:
+    """The Wang-Sun forms as a maxout net with one layer and an affine read-out: one unit
+    ``max_(j in F_t) l_j`` (rank at most n + 1) per term, read out with the weights
+    ``w_t`` (a negative weight on a maximum is a minimum: a two-layer maxout-style net).
+
+    >>> from symrel.models import CPWLMesh
+    >>> f = CPWLMesh([[0], [1], [2]], [[0, 1], [1, 2]], [[0], [1], [0]])
+    >>> net = wang_sun_to_maxout(wang_sun_forms(f), 1)
+    >>> [str(net([x])[0]) for x in (0, "1/2", 1, 2)]
+    ['0', '1/2', '1', '0']
+    """
+    from .affine import AffineMap
+
+    units, W = [], []
+    for form in forms:
+        row_start = len(units)
+        for w, F in form.terms:
+            units.append(MaxoutUnit([list(form.pieces[j][0]) for j in F], [form.pieces[j][1] for j in F],
+                                    input_dim=input_dim))
+        W.append((row_start, [w for w, _ in form.terms]))
+    q = len(units)
+    rows = [[ZERO] * q for _ in forms]
+    for r, (start, ws) in enumerate(W):
+        rows[r][start:start + len(ws)] = ws
+    return MaxoutNet(input_dim, [MaxoutLayer(units)], AffineMap(rows, [ZERO] * len(forms), input_dim=q))
 

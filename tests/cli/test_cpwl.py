@@ -28,6 +28,9 @@ def test_eval_info_convert(files, run_cli, tmp_path):
     code, out, _ = run_cli("info", files["f"], "--json")
     assert code == 0 and json.loads(out)["simplices"] == 2
     assert json.loads(out)["lattice form"]["ovchinnikov"]["terms"] == 2
+    ws = json.loads(out)["Wang-Sun form"]            # side by side, each with its Transformer
+    assert ws["max_arity"] <= 3 and ws["equal to f at every vertex"] and ws["transformer"]["tokens"] >= 2
+    assert json.loads(out)["lattice form"]["transformer"]["blocks"] >= 6
     code, out, _ = run_cli("convert", files["f"], "--to", "maxout", "-o", tmp_path / "m.json")
     assert code == 0 and json.loads((tmp_path / "m.json").read_text())["kind"] == "maxout"
     assert run_cli("eval", tmp_path / "m.json", "--input", "3/4,3/4")[:2] == (0, "3/4\n")

@@ -1,5 +1,7 @@
 """``symrel info MODEL.json``: kind, sizes, parameter count (also of a ``sequence-transformer``; for a ``cpwl`` mesh also the
-sizes of its lattice form, Ovchinnikov's and the reduced one symrel compiles)."""
+sizes of its lattice form, Ovchinnikov's and the reduced one symrel compiles, beside its
+Wang-Sun form, each with the size of the Transformer compiled from it on the vertices'
+bounding box; summed over the outputs)."""
 
 from __future__ import annotations
 
@@ -23,13 +25,9 @@ def run(args) -> int:
         model = load_model(args.model)
     sizes = model.sizes()
     if model.kind == "cpwl":
-        from ...models import lattice_forms
+        from ...compiler.cpwl_form_sizes import cpwl_form_sizes
 
-        for lat in lattice_forms(model):
-            s = lat.sizes()
-            name = "lattice form" + (f" (output {lat.output + 1})" if model.output_dim > 1 else "")
-            sizes[name] = {"ovchinnikov": {"terms": s["ovchinnikov"]["terms"], "pieces": s["ovchinnikov"]["pieces"]},
-                           "reduced": {"terms": s["terms"], "pieces": s["term_pieces"]}}
+        sizes.update(cpwl_form_sizes(model))      # the lattice and Wang-Sun forms side by side
     if args.json:
         print_json(sizes)
     else:
