@@ -11,17 +11,52 @@ from .simplex import RevisedSimplex
 ONE = Q(1)
 
 
-def warm_start(A, b, C, d, sigma, basis):
-    """An exact simplex positioned at ``basis`` (None when it is singular or infeasible)."""
+def inverse(B):
+    """The exact inverse of the square matrix ``B`` (a list of rows), or None when it is
+    singular. With python-flint the numbers are flint's, and its ``fmpq_mat`` is called
+    directly: DomainMatrix's set-up costs twice a small inverse, and the region search inverts
+    one small basis per LP. The inverse is unique, so both give the same entries.
+
+    >>> [[str(v) for v in r] for r in inverse([[Q(0), Q(2)], [Q(1), Q(1)]])]
+    [['-1/2', '1'], ['1/2', '0']]
+    >>> inverse([[Q(1), Q(2)], [Q(2), Q(4)]]) is None
+    True
+    """
+    k = len(B)
+    if _FMPQ_MAT is not None:
+        try:
+            e = _FMPQ_MAT(k, k, [v for r in B for v in r]).inv().entries()
+        except ZeroDivisionError:  # singular
+            return None
+        return [e[i * k:(i + 1) * k] for i in range(k)]
     from sympy.polys.matrices import DomainMatrix
 
+    try:
+        return DomainMatrix(B, (k, k), Q).to_dense().inv().to_list()
+    except Exception:  # singular
+        return None
+
+
+def _fmpq_mat():
+    from sympy.external.gmpy import GROUND_TYPES
+
+    if GROUND_TYPES != "flint":
+        return None
+    import flint
+
+    return flint.fmpq_mat
+
+
+_FMPQ_MAT = _fmpq_mat()
+
+
+def warm_start(A, b, C, d, sigma, basis):
+    """An exact simplex positioned at ``basis`` (None when it is singular or infeasible)."""
     lp = RevisedSimplex(A, b, C, d, sigma)
     k = lp.n + 1
     cols = [lp.column(j) for j in basis]
-    B = DomainMatrix([[cols[c][r] for c in range(k)] for r in range(k)], (k, k), Q).to_dense()
-    try:
-        Binv = B.inv().to_list()
-    except Exception:  # singular (a float pivot on a tiny number)
+    Binv = inverse([[cols[c][r] for c in range(k)] for r in range(k)])
+    if Binv is None:  # singular (a float pivot on a tiny number)
         return None
     u = [row[k - 1] for row in Binv]  # B^-1 f with f = e_(n+1)
     if any(v < 0 for v in u):
@@ -30,7 +65,7 @@ def warm_start(A, b, C, d, sigma, basis):
     return lp
 
 
-def exact_simplex(A, b, C=(), d=(), sigma=None, float_start: bool = False) -> dict:
+def exact_simplex(A, b, C=(), d=(), sigma=None, float_start: bool = False, floats=None) -> dict:
     """Solve (D) exactly (module docstring). Returns a dict with ``status``
     (``"optimal"`` or ``"unbounded"``) and: ``x, t`` (primal optimum of (P)) and
     ``y, z, w`` (dual optimum) when optimal; ``y, z`` (an unbounded ray, a Farkas
@@ -43,7 +78,9 @@ def exact_simplex(A, b, C=(), d=(), sigma=None, float_start: bool = False) -> di
 
     With ``float_start`` the same simplex runs first in floating point; its final
     basis is inverted exactly and the exact simplex continues from there (usually
-    with no pivot at all: one exact pricing pass verifies optimality).
+    with no pivot at all: one exact pricing pass verifies optimality). ``floats``: the data
+    ``(A, b, C, d)`` rounded to floats, when the caller keeps them (only the float start reads
+    them, and it only proposes a basis).
     """
     m = len(A)
     sigma = [ONE] * m if sigma is None else sigma
@@ -51,7 +88,7 @@ def exact_simplex(A, b, C=(), d=(), sigma=None, float_start: bool = False) -> di
     lp = None
     if float_start:
         try:  # the float start only proposes a basis; any float trouble falls back to exact
-            fl = FloatSimplex(A, b, C, d, sigma)
+            fl = FloatSimplex(A, b, C, d, sigma, floats)
             fl.drive_out_artificials()
             fl.solve(max_pivots=10_000)
             lp = warm_start(A, b, C, d, sigma, fl.basis)

@@ -12,8 +12,12 @@ class FloatSimplex(RevisedSimplex):
 
     zero, one, eps = 0.0, 1.0, 1e-9
 
-    def __init__(self, A, b, C, d, sigma):
-        from .numbers import to_float
+    def __init__(self, A, b, C, d, sigma, floats=None):
+        """``floats``: the data ``(A, b, C, d)`` already rounded to floats, when the caller
+        keeps such copies (rounding every entry of every LP was a tenth of a region count)."""
+        if floats is None:
+            from .numbers import to_float
 
-        fl = lambda rows_: [[to_float(v) for v in r] for r in rows_]  # noqa: E731
-        super().__init__(fl(A), [to_float(v) for v in b], fl(C), [to_float(v) for v in d], sigma)
+            fl = lambda rows_: [[to_float(v) for v in r] for r in rows_]  # noqa: E731
+            floats = fl(A), [to_float(v) for v in b], fl(C), [to_float(v) for v in d]
+        super().__init__(*floats, sigma)

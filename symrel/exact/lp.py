@@ -70,8 +70,8 @@ from .numbers import Rational
 AUTO_FLOAT_MIN_ROWS = 400
 
 
-def _decide_exact(A, b, C, d, strict, sigma, interior_mode, float_start=False):
-    out = exact_simplex(A, b, C, d, sigma, float_start=float_start)
+def _decide_exact(A, b, C, d, strict, sigma, interior_mode, float_start=False, floats=None):
+    out = exact_simplex(A, b, C, d, sigma, float_start=float_start, floats=floats)
     if out["status"] == "unbounded":
         return LPResult(False, farkas=(out["y"], out["z"]), method="exact-simplex", stats={"pivots": out["pivots"]})
     x, t = out["x"], out["t"]
@@ -88,6 +88,7 @@ def feasibility(
     *,
     strict: Sequence[bool] | None = None,
     method: str = "auto",
+    floats=None,
 ) -> LPResult:
     """Decide ``{x : A x <= b (strict rows <), C x = d}`` exactly, with a certificate.
 
@@ -102,6 +103,10 @@ def feasibility(
     A witness maximises the slack ``t`` (capped at 1) of the strict rows (of all
     rows when none is strict: then it is a relative-interior point whenever the
     system has one), so it is well inside the set, not on its boundary.
+
+    ``floats``: the data ``(A, b, C, d)`` rounded to floats, when the caller keeps such copies
+    (the region search does, per row); the float start reads them instead of rounding again.
+    Only a proposal is made from them, so they cannot change what is proved.
 
     >>> from symrel.exact import rational as r
     >>> A = [[r(1), r(1)], [r(-1), r(0)], [r(0), r(-1)]]      # a triangle
@@ -127,7 +132,8 @@ def feasibility(
     if use_highs:
         result = decide_by_highs(A, b, C, d, strict, sigma, interior_mode)
     if result is None:
-        result = _decide_exact(A, b, C, d, strict, sigma, interior_mode, float_start=method in ("auto", "float", "highs"))
+        result = _decide_exact(A, b, C, d, strict, sigma, interior_mode, float_start=method in ("auto", "float", "highs"),
+                               floats=floats)
         if use_highs:
             result.method = "exact-simplex (HiGHS proposal rejected)"
         elif method == "highs":

@@ -115,17 +115,28 @@ class RevisedSimplex:
 
     def reduced_costs(self, pi):
         """Reduced cost of every structural column (the slacks of (P) at ``pi``)."""
-        n, m, p = self.n, self.m, self.p
+        n, m, p, zero = self.n, self.m, self.p, self.zero
         x, t = pi[:n], pi[n]
+        # the dot products are sparse_dot's, written out: this loop is most of a small LP's time
+        xs = [(j, c) for j, c in enumerate(x) if c]
         red = []
-        for i in range(m):
-            s = self.b[i] - sparse_dot(self.A[i], x, self.zero)
-            if self.sigma[i]:
+        for row, bi, strict in zip(self.A, self.b, self.sigma):
+            s = zero
+            for j, c in xs:
+                a = row[j]
+                if a:
+                    s += a * c
+            s = bi - s
+            if strict:
                 s -= t
             red.append(s)
-        for k in range(p):
-            s = self.d[k] - sparse_dot(self.C[k], x, self.zero)
-            red.append(s)
+        for row, dk in zip(self.C, self.d):
+            s = zero
+            for j, c in xs:
+                a = row[j]
+                if a:
+                    s += a * c
+            red.append(dk - s)
         red.extend(-v for v in red[m : m + p])
         red.append(self.one - t)
         return red

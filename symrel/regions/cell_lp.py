@@ -16,7 +16,7 @@ need no LP (a constant form; one row that fails on the whole box).
 
 from __future__ import annotations
 
-from ..exact import Q
+from ..exact import Q, to_float
 from ..exact.forms import AffineForm, Row
 from ..exact.lp import feasibility
 
@@ -30,23 +30,62 @@ def domain_rows(domain, mode: str):
     return [Row(AffineForm.from_dense(a, -bi), rel) for a, bi in zip(A, b)]
 
 
-def cell_lp(rows, indices, stats, dim: int):
+class DenseRows:
+    """Each row's LP data made once per row object: :meth:`of` gives ``(rel, a, -const,
+    float a, float -const)``, ``a`` the dense coefficients of the row's form.
+
+    The search tree hands the same row objects to many LPs (a node's rows are its parent's
+    plus an outcome's), so converting them once per LP (AffineForm -> dense list -> floats for
+    the float simplex's proposal) cost more than the search itself. Entries are keyed by the
+    row object's id and keep the row, so an id cannot be reused while the cache lives.
+    Cost: O(dim) per new row, O(1) per known one.
+
+    >>> dense = DenseRows(2)
+    >>> [str(v) for v in dense.of(Row(AffineForm(Q(-1), {1: Q(3)}), "<"))[1]]
+    ['0', '3']
+    """
+
+    def __init__(self, dim: int):
+        self.dim = dim
+        self.entries: dict = {}
+
+    def of(self, row):
+        entry = self.entries.get(id(row))
+        return self.add(row) if entry is None else entry
+
+    def add(self, row):
+        f = row.form
+        a, c = f.to_dense(self.dim), -f.const
+        entry = self.entries[id(row)] = (row.rel, a, c, [to_float(v) for v in a], to_float(c), row)
+        return entry
+
+
+def cell_lp(rows, indices, stats, dim: int, dense: DenseRows | None = None):
     """The LP over ``rows[i] for i in indices`` in ``dim`` variables: ``(witness, None)``
-    when feasible, else ``(None, farkas)`` with Farkas entries ``(row index, multiplier)``."""
-    A, b, strict, C, d, ineq_ids, eq_ids = [], [], [], [], [], [], []
+    when feasible, else ``(None, farkas)`` with Farkas entries ``(row index, multiplier)``.
+    ``dense``: the caller's :class:`DenseRows` cache of these rows (a search keeps one)."""
+    if dense is None:
+        dense = DenseRows(dim)
+    known, add = dense.entries, dense.add
+    A, b, fA, fb, strict, C, d, fC, fd, ineq_ids, eq_ids = [], [], [], [], [], [], [], [], [], [], []
     for i in indices:
-        f, rel = rows[i]
+        row = rows[i]
+        rel, a, c, fa, fc, _ = known.get(id(row)) or add(row)
         if rel == "=":
-            C.append(f.to_dense(dim))
-            d.append(-f.const)
+            C.append(a)
+            d.append(c)
+            fC.append(fa)
+            fd.append(fc)
             eq_ids.append(i)
         else:
-            A.append(f.to_dense(dim))
-            b.append(-f.const)
+            A.append(a)
+            b.append(c)
+            fA.append(fa)
+            fb.append(fc)
             strict.append(rel == "<")
             ineq_ids.append(i)
     stats["lps"] = stats.get("lps", 0) + 1
-    res = feasibility(A, b, C, d, strict=strict)
+    res = feasibility(A, b, C, d, strict=strict, floats=(fA, fb, fC, fd))
     if res.feasible:
         return res.point, None
     y, z = res.farkas
@@ -57,13 +96,15 @@ def cell_lp(rows, indices, stats, dim: int):
 def first_of_repeats(rows, cert):
     """The Farkas vector with each row index moved to the first row identical to it (their
     multipliers added): the same combination, and the one the checker accepts, so that no
-    recorded row index can change alone."""
+    recorded row index can change alone. Cost O(rows) per call: the constants are scanned
+    in C (``list.index``), and only rows with the same constant are compared in full."""
+    consts = [r.form.const for r in rows]
     merged: dict = {}
     for i, v in cert:
-        f, rel = rows[i]
-        c, coeffs = f.const, f.coeffs   # compared inline: the constant first, the dicts in C
-        j = next(k for k in range(i + 1) if rows[k] is rows[i] or (
-            rows[k].form.const == c and rows[k].rel == rel and rows[k].form.coeffs == coeffs))
+        row, c = rows[i], consts[i]
+        j = consts.index(c)
+        while rows[j] is not row and rows[j] != row:   # Row equality: same form, same relation
+            j = consts.index(c, j + 1)
         merged[j] = merged.get(j, ZERO) + v
     return [(i, v) for i, v in merged.items() if v]
 

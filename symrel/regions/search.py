@@ -31,7 +31,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from .cell_lp import box_farkas, cell_lp, constant_row_status
+from .cell_lp import DenseRows, box_farkas, cell_lp, constant_row_status
 from .program_to_decisions import Runner
 
 
@@ -93,6 +93,7 @@ class CellSearch:
         self.cells: list = []
         self.empty: list = []
         self.stats: dict = {"lps": 0, "nodes": 0}
+        self.dense = DenseRows(runner.dim)   # the rows' LP data, made once per row
         self._last = 0.0
         self._t0 = time.perf_counter()
 
@@ -129,7 +130,7 @@ class CellSearch:
                     if self.record_empty:
                         self.empty.append(EmptyBranch(path + (ch.label,), dead))
                     continue
-            point, cert = cell_lp(new_rows, active + needed, self.stats, self.runner.dim)
+            point, cert = cell_lp(new_rows, active + needed, self.stats, self.runner.dim, self.dense)
             if point is None:
                 if self.record_empty:
                     self.empty.append(EmptyBranch(path + (ch.label,), cert))
