@@ -10,16 +10,25 @@ naming the simplex or vertex:
 * a degenerate simplex (affinely dependent vertices);
 * a vertex lying in a closed simplex that does not have it as a vertex: inside it
   (overlapping simplices) or on its boundary (a hanging vertex, a non-conforming mesh);
-* two simplices whose interiors meet (overlapping simplices).
+* two simplices whose interiors meet (overlapping simplices);
+* (d >= 3) two simplices with disjoint interiors that meet in more than their common
+  face: facets crossing in one plane, an edge through a facet, two crossing edges, with
+  no vertex of either inside the other.
 
 Interiors are compared pairwise among simplices whose bounding boxes meet
 (:class:`~symrel.models.mesh_index.GridIndex`): first by a separating facet (every
 vertex of one simplex has barycentric coordinate ``<= 0`` for some facet of the other;
 for d <= 2 one always exists when the interiors are disjoint), otherwise by the exact LP
 ``x = sum lambda_i a_i = sum mu_j b_j`` with ``lambda, mu > 0``.
-Together these decide conformity exactly for d <= 2. For d >= 3 one configuration is
-not detected: two simplices with disjoint interiors touching along a common plane in
-crossing lower-dimensional faces, with no vertex of either inside the other.
+Together these decide conformity exactly for d <= 2. For d >= 3 the last case is the
+*common-face test*: two closed simplices a, b with shared vertices V meet exactly in
+``conv(V)`` (a face of both) iff no point of ``a`` and ``b`` has a positive barycentric
+coordinate (in a) at a vertex of a outside V, one exact LP. It is needed only when no
+facet separates the two, or when a descent through the faces of a (facet i separates:
+a and b meet in the face of b spanned by its vertices with ``lambda_i = 0``; within it,
+another coordinate may be ``<= 0`` at all its vertices, and so on) does not end in a face
+of b whose vertices are all shared; so every pair meets in a common face or not at all, in any
+dimension.
 
 >>> check_mesh([[0, 0], [1, 0], [0, 1], [1, 1]], [[0, 1, 2], [1, 3, 2]])
 >>> check_mesh([[0, 0], [2, 0], [0, 2], [1, 1], [2, 2]], [[0, 1, 2], [1, 4, 3], [3, 4, 2]])
@@ -28,7 +37,8 @@ Traceback (most recent call last):
 symrel.errors.InputError: simplices[0]: vertex 3 lies on the boundary of simplex 0 without being one of its vertices (a hanging vertex: the mesh is not conforming)
 
 Cost: O(n) simplex inversions, plus O(d^2) per pair of simplices with meeting boxes (and
-one small exact LP per pair no facet separates, in d >= 3).
+in d >= 3 one or two small exact LPs per pair that no facet separates, or whose
+separating hyperplane holds an unshared vertex).
 """
 
 from __future__ import annotations
@@ -109,21 +119,38 @@ def check_mesh(vertices, simplices, *, path: str = "", parsed: list[Simplex] | N
             raise InputError(f"vertices {j} and {i} are the same point {_text(v)}", path=f"{p}vertices[{i}]")
     index = index if index is not None else mesh_index(vertices, parsed)
     for k, l in index.pairs():
+        # coords[(a, b)]: the barycentric coordinates in simplex a of each vertex of simplex b
+        coords = {(a, b): [parsed[a].barycentric(q) for q in parsed[b].points] for a, b in ((k, l), (l, k))}
         for first, second in ((k, l), (l, k)):
-            _vertices_outside(first, second, simplices, vertices, parsed, p)
-        if _separated(parsed[k], parsed[l]) or _separated(parsed[l], parsed[k]):
-            continue
-        if dim <= 2 or _interiors_meet(parsed[k], parsed[l]):
+            _vertices_outside(first, second, simplices, coords[(first, second)], p)
+        first, second = k, l
+        facet = _separating_facet(coords[(k, l)])
+        if facet is None:
+            first, second = l, k
+            facet = _separating_facet(coords[(l, k)])
+        if facet is None and dim <= 2:
             raise InputError(f"simplices {k} and {l} overlap (their interiors meet)", path=f"{p}simplices[{l}]")
+        if dim <= 2:
+            continue
+        shared = set(simplices[k]) & set(simplices[l])
+        if facet is not None and _common_face_by_descent(coords[(first, second)], simplices[second], shared, facet):
+            continue
+        # one LP decides both: meeting interiors also meet beyond the common face
+        if _meet_beyond(parsed[k], [j for j, i in enumerate(simplices[k]) if i not in shared], parsed[l]):
+            if facet is None and _interiors_meet(parsed[k], parsed[l]):
+                raise InputError(f"simplices {k} and {l} overlap (their interiors meet)", path=f"{p}simplices[{l}]")
+            raise InputError(f"simplices {k} and {l} meet in more than a common face (their faces cross without a "
+                             "vertex of either inside the other: the mesh is not conforming)",
+                             path=f"{p}simplices[{l}]")
 
 
-def _vertices_outside(k, l, simplices, vertices, parsed, p):
-    """No vertex of simplex l that is not a vertex of simplex k lies in closed simplex k."""
+def _vertices_outside(k, l, simplices, coords, p):
+    """No vertex of simplex l that is not a vertex of simplex k lies in closed simplex k
+    (``coords``: the barycentric coordinates in k of the vertices of l)."""
     own = set(simplices[k])
-    for i in simplices[l]:
+    for i, lam in zip(simplices[l], coords):
         if i in own:
             continue
-        lam = parsed[k].barycentric(vertices[i])
         if min(lam) < 0:
             continue
         if min(lam) > 0:
@@ -133,7 +160,42 @@ def _vertices_outside(k, l, simplices, vertices, parsed, p):
                          "(a hanging vertex: the mesh is not conforming)", path=f"{p}simplices[{k}]")
 
 
-def _separated(a: Simplex, b: Simplex) -> bool:
-    """Some facet of a has every vertex of b on its outer closed side."""
-    coords = [a.barycentric(q) for q in b.points]
-    return any(all(lam[i] <= 0 for lam in coords) for i in range(a.dim + 1))
+def _separating_facet(coords) -> int | None:
+    """Some i such that facet i of a has every vertex of b on its outer closed side, or
+    None (``coords``: the barycentric coordinates in a of the vertices of b)."""
+    return next((i for i in range(len(coords[0])) if all(lam[i] <= 0 for lam in coords)), None)
+
+
+def _common_face_by_descent(coords, b_ids, shared, i: int) -> bool:
+    """True when a and b, with facet i of a separating them, are shown to meet in a common
+    face without an LP (``coords``: the barycentric coordinates in a of b's vertices
+    ``b_ids``). If ``lambda_j <= 0`` at every vertex of b's face G (first all of b), a and b
+    meet within ``{lambda_j = 0}``, so in a's face there and in the face of G spanned by its
+    vertices with ``lambda_j = 0``; repeat while G has an unshared vertex. Once all of G's
+    vertices are shared, a and b meet in ``conv(G)``, a face of both."""
+    used = {i}
+    face = [(v, lam) for v, lam in zip(b_ids, coords) if lam[i] == 0]
+    while not all(v in shared for v, _ in face):
+        j = next((j for j in range(len(coords[0])) if j not in used and all(lam[j] <= 0 for _, lam in face)), None)
+        if j is None:
+            return False
+        used.add(j)
+        face = [(v, lam) for v, lam in face if lam[j] == 0]
+    return True
+
+
+def _meet_beyond(a: Simplex, outside: list[int], b: Simplex) -> bool:
+    """Exact LP: some x in both closed simplices with ``sum_(i in outside) lambda_i(x) > 0``
+    (lambda the barycentric coordinates in a), i.e. a and b meet beyond the face of a
+    spanned by its other vertices."""
+    if not outside:
+        return False
+    A, rhs = [], []
+    for s in (a, b):
+        for row in s.inverse:              # lambda_i(x) = row . [x; 1] >= 0
+            A.append([-v for v in row[:-1]])
+            rhs.append(row[-1])
+    total = [sum((a.inverse[i][j] for i in outside), Q(0)) for j in range(a.dim + 1)]
+    A.append([-v for v in total[:-1]])
+    rhs.append(total[-1])
+    return feasibility(A, rhs, strict=[False] * (len(A) - 1) + [True], method="exact").feasible

@@ -90,6 +90,18 @@ def test_bad_meshes_exit_2_in_one_line(name, command, run_cli, tmp_path, files):
     assert not (tmp_path / "T.json").exists()
 
 
+def test_crossing_faces_in_3d_exit_2_naming_the_simplex(run_cli, tmp_path):
+    f = tmp_path / "cross.json"
+    f.write_text(json.dumps({"symrel": 1, "kind": "cpwl", "input_dim": 3,
+                             "vertices": [[0, 0, 0], [3, 0, 0], [0, 3, 0], [1, 1, 1],
+                                          [2, 2, 0], [-1, 2, 0], [2, -1, 0], [1, 1, -1]],
+                             "simplices": [[0, 1, 2, 3], [4, 5, 6, 7]], "values": [[0]] * 8}))
+    code, out, err = run_cli("info", f)
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1, err
+    assert str(f) in lines[0] and "simplices[1]" in lines[0] and "more than a common face" in lines[0]
+
+
 def test_domain_outside_support_exit_2(files, run_cli, tmp_path):
     big = tmp_path / "big.json"
     big.write_text(json.dumps({"symrel": 1, "kind": "box", "bounds": [[0, 2], [0, 1]]}))

@@ -127,6 +127,33 @@ def test_overlap_in_3d_by_lp():
         CPWLMesh(verts, [[0, 1, 2, 3], [4, 5, 6, 7]], [[0]] * 8)
 
 
+# two tetrahedra on either side of the plane z = 0 with disjoint interiors, touching in it
+# in crossing lower-dimensional faces, with no vertex of either inside the other
+CROSSING_3D = {
+    "facets crossing in one plane": [[0, 0, 0], [3, 0, 0], [0, 3, 0], [1, 1, 1],      # a hexagram
+                                     [2, 2, 0], [-1, 2, 0], [2, -1, 0], [1, 1, -1]],
+    "an edge across a facet": [[0, 0, 0], [3, 0, 0], [0, 3, 0], [1, 1, 1],
+                               [-1, 1, 0], [3, 1, 0], [1, -2, -1], [1, 3, -1]],
+}
+
+
+@pytest.mark.parametrize("case", sorted(CROSSING_3D))
+def test_faces_crossing_in_3d_are_not_conforming(case):
+    with pytest.raises(InputError, match="more than a common face") as err:
+        CPWLMesh(CROSSING_3D[case], [[0, 1, 2, 3], [4, 5, 6, 7]], [[0]] * 8)
+    assert err.value.path == "simplices[1]" and "simplices 0 and 1" in str(err.value)
+
+
+def test_conforming_3d_meshes_pass_the_common_face_test():
+    rng = random.Random(4)
+    f = freudenthal_mesh([[0, 1]] * 3, [2, 2, 2], lambda x: [Q(rng.randint(-9, 9))])
+    g = CPWLMesh(f.vertices, f.simplices, f.values)      # checked again, with the common-face test
+    assert len(g.simplices) == 48
+    # two tetrahedra sharing one vertex, separated by no facet of either: the LP confirms the common face
+    CPWLMesh([[0, 0, 0], [0, 0, 1], [1, 0, 0], [0, 1, 0], [-2, 0, -3], [-2, 3, -3], [1, -2, 1]],
+             [[0, 1, 2, 3], [0, 4, 5, 6]], [[0]] * 7)
+
+
 def test_outside_the_support():
     f = CPWLMesh(SQUARE, [[0, 1, 2], [1, 3, 2]], [[0], [1], [1], [0]])
     with pytest.raises(InputError, match=r"the point \(2, 0\) lies outside the support"):
