@@ -41,8 +41,13 @@ from typing import Callable
 
 from ..errors import SymrelError
 
-#: the modules of this package holding claim checkers (an explicit list: nothing is discovered)
-CHECKER_MODULES = ("equivalence", "preorders", "regions", "relations", "softmax", "tracr_audit")
+#: the module of this package holding each claim kind's checker (an explicit list: nothing is
+#: discovered); a check loads the one module its claim needs
+CHECKER_OF = {"equivalence": "equivalence", "utility": "preorders", "richter-peleg-utility": "preorders",
+              "multi-utility": "preorders", "retrieval": "preorders", "equivalence-cells": "regions",
+              "regions": "regions", "relation": "relations", "softmax-bound": "softmax",
+              "tracr-audit": "tracr_audit"}
+CHECKER_MODULES = tuple(dict.fromkeys(CHECKER_OF.values()))
 
 
 class CertificateError(SymrelError):
@@ -104,8 +109,9 @@ def claim_checker(kind: str, rules, order=None):
     return deco
 
 
-def _load_checkers():
-    for name in CHECKER_MODULES:
+def _load_checkers(kind: str | None = None):
+    """Import the checker of claims of ``kind`` (all of them when ``kind`` is None or unknown)."""
+    for name in (CHECKER_OF[kind],) if kind in CHECKER_OF else CHECKER_MODULES:
         importlib.import_module(f"{__name__}.{name}")
 
 
@@ -132,6 +138,7 @@ def _check_header(cert):
             raise MalformedCertificate("expected a string", path=f"{where}.status")
         if not isinstance(step.get("certificate"), dict):
             raise MalformedCertificate("expected an object of recorded numbers", path=f"{where}.certificate")
+    _load_checkers(claim["kind"])
     if claim["kind"] not in CLAIM_KINDS:
         raise CertificateError(f"no checker for claims of kind {claim['kind']!r} (known: {sorted(CLAIM_KINDS)})",
                                path="claim.kind")
@@ -232,7 +239,6 @@ def check_certificate(cert: dict) -> dict:
 
     The summary: ``{"claim": kind, "steps": n, "rules": {rule: steps checked}, "result": "checked"}``.
     """
-    _load_checkers()
     claim = _check_header(cert)
     kind = CLAIM_KINDS[claim["kind"]]
     inputs = _read_inputs(cert)

@@ -32,54 +32,22 @@ Any altered number, form or index makes the check fail with a message naming the
 from __future__ import annotations
 
 import itertools
+from math import isqrt
 
 from ..errors import SymrelError
-from ..exact import Q, flat, rational, rows
+from ..exact import Q, flat, rational, rational_ints, rows
 from ..fileformat.trusted import read_input
-from ..models import CPWL1D, Box, CPWLMesh, Lattice, MaxoutNet, ReLUNet, Transformer, lattice_to_maxout
+from ..models import CPWL1D, Box, CPWLMesh, MaxoutNet, ReLUNet, Transformer
 from . import CertificateError, at_step, claim_checker
+from .kernel import (ONE, ZERO_FORM, bounds, combine, constant, key, neg, pair, read_form, single_var, to_q,
+                     var)
 
 RULES = {"domain-box", "maxout-unit-normal-form", "linear-identity", "relu-fixed-sign", "cpwl-lattice-check",
          "embedding", "hardmax-max-head", "drop-dominated", "hardmax-argmax-set", "relu-pair-identity",
          "relu-as-max-node", "cpwl-mesh-lattice", "hardmax-select", "node-cells", "max-scale-shift"}
 
 ZERO = Q(0)
-
-
-# -- affine forms as (const, {var: coeff}) --------------------------------------------------
-def _read_form(obj):
-    const, items = obj
-    return rational(const), {int(v): rational(a) for v, a in items if rational(a) != 0}
-
-
-def _form_key(f):
-    """A hashable key of a form, its numbers as (numerator, denominator) pairs: equal forms,
-    equal keys (hashing pairs of ints is much cheaper than hashing rationals)."""
-    c = f[0]
-    return (c.numerator, c.denominator), tuple(sorted((v, (a.numerator, a.denominator)) for v, a in f[1].items()))
-
-
-def _linear_combination(pairs, const=ZERO):
-    acc = {}
-    for a, (c, co) in pairs:
-        if a == 0:
-            continue
-        const += a * c
-        for v, x in co.items():
-            acc[v] = acc.get(v, ZERO) + a * x
-    return const, {v: x for v, x in acc.items() if x != 0}
-
-
-def _neg(f):
-    return -f[0], {v: -a for v, a in f[1].items()}
-
-
-def _var(v):
-    return ZERO, {v: Q(1)}
-
-
-ZERO_F = (ZERO, {})
-_ZERO_KEY = _form_key(ZERO_F)
+MINUS_ONE = (-1, 1)
 
 
 class _ProofReplay:
@@ -131,15 +99,11 @@ class _ProofReplay:
 
     # exact bounds
     def bounds(self, f):
-        items = sorted(f[1].items())
-        for v, _ in items:
-            if not 0 <= v < len(self.ranges):
-                self.fail(f"variable y{v} is not defined here")
-        lo = hi = f[0]
-        for v, a in items:  # a y_v over [l, u]: a l and a u, ordered by the sign of a
-            l, u = self.ranges[v]
-            lo, hi = (lo + a * l, hi + a * u) if a > 0 else (lo + a * u, hi + a * l)
-        return lo, hi
+        """The exact range of the form f over the variables' box."""
+        try:
+            return bounds(f, self.ranges)
+        except IndexError as err:
+            self.fail(f"variable y{err.args[0]} is not defined here")
 
     # nodes
     def declare(self, cert):
@@ -148,13 +112,13 @@ class _ProofReplay:
             nid = nd["id"]
             if nid != len(self.ranges):
                 self.fail(f"node id {nid}: expected the next id {len(self.ranges)}")
-            terms = [_read_form(t) for t in nd["terms"]]
+            terms = [read_form(t) for t in nd["terms"]]
             if "scores" in nd:       # a select node: values averaged over the argmax set of scores
-                scores = [_read_form(t) for t in nd["scores"]]
+                scores = [read_form(t) for t in nd["scores"]]
                 if len(scores) != len(terms) or not terms:
                     self.fail(f"node y{nid}: a select node needs one value per score")
-                key = ("select", tuple(_form_key(t) for t in scores), tuple(_form_key(t) for t in terms))
-                if key in self.node_of:
+                sel = ("select", tuple(key(t) for t in scores), tuple(key(t) for t in terms))
+                if sel in self.node_of:
                     self.fail(f"node y{nid}: an existing node declared again")
                 for t in scores:
                     self.bounds(t)
@@ -164,11 +128,11 @@ class _ProofReplay:
                     self.fail(f"node y{nid}: range {nd['range']} differs from the recomputed [{rng[0]}, {rng[1]}]")
                 self.ranges.append(rng)
                 self.node_select[nid] = (scores, terms)
-                self.node_of[key] = nid
+                self.node_of[sel] = nid
                 continue
             if len(terms) < 2:
                 self.fail(f"node y{nid}: a max node needs two terms or more")
-            keys = tuple(sorted(_form_key(t) for t in terms))
+            keys = tuple(sorted(key(t) for t in terms))
             if len(set(keys)) != len(keys) or keys in self.node_of:
                 self.fail(f"node y{nid}: repeated terms or an existing node declared again")
             rs = [self.bounds(t) for t in terms]
@@ -182,40 +146,41 @@ class _ProofReplay:
 
     def max_of(self, raw, facts):
         """Check a max in normal form against the recorded facts; returns the result form."""
-        raw_keys = {_form_key(t): t for t in raw}
-        result = _read_form(facts["result"])
-        dropped = [(_read_form(d[0]), int(d[1]), rational(d[2])) for d in facts["dropped"]]
-        dropped_keys = {_form_key(d) for d, _, _ in dropped}
+        raw_keys = {key(t): t for t in raw}
+        result = read_form(facts["result"])
+        dropped = [(read_form(d[0]), int(d[1]), rational(d[2])) for d in facts["dropped"]]
+        dropped_keys = {key(d) for d, _, _ in dropped}
         kept_keys = set(raw_keys) - dropped_keys
         if len(dropped_keys) != len(dropped) or not dropped_keys <= set(raw_keys):
             self.fail("a dropped term is not among the terms of the max (or is repeated)")
         scale = facts.get("scale")
         if len(kept_keys) == 1:
             kept = [raw_keys[next(iter(kept_keys))]]
-            if _form_key(result) != _form_key(kept[0]) or scale is not None:
+            if result != kept[0] or scale is not None:
                 self.fail("the max of a single kept term is not that term")
         elif scale is None:
-            (v, a), = result[1].items() if len(result[1]) == 1 and result[0] == 0 else ((None, None),)
-            if a != 1 or v not in self.node_terms:
+            v = single_var(result)
+            if v not in self.node_terms:
                 self.fail("the result of a max of several terms is not a node")
             kept = self.node_terms[v]
             if self.node_keys[v] != kept_keys:
                 self.fail(f"node y{v} does not have the kept terms of this max")
         else:   # max-scale-shift: the kept terms are c u + k for the terms u of node y_v, so the max is c y_v + k
-            c, k = rational(scale[0]), rational(scale[1])
-            if c <= 0 or (c == 1 and k == 0):
+            c, k = rational_ints(scale[0]), rational_ints(scale[1])
+            if c[0] <= 0 or (c == ONE and k == (0, 1)):
                 self.fail(f"scale {scale}: expected c > 0 and not the identity (c, k) = (1, 0)", ".scale")
-            (v, a), = result[1].items() if len(result[1]) == 1 and result[0] == k else ((None, None),)
-            if a != c or v not in self.node_terms:
-                self.fail(f"the result of a scaled max is not {c} * node + {k}")
-            kept = [_linear_combination([(c, u)], k) for u in self.node_terms[v]]
-            if {_form_key(t) for t in kept} != kept_keys:
-                self.fail(f"node y{v} scaled by {c} and shifted by {k} does not give the kept terms of this max")
+            v = next(iter(result[2])) if len(result[2]) == 1 else None
+            if v not in self.node_terms or combine([(c, var(v))], k) != result:
+                self.fail(f"the result of a scaled max is not {to_q(c)} * node + {to_q(k)}")
+            kept = [combine([(c, u)], k) for u in self.node_terms[v]]
+            if {key(t) for t in kept} != kept_keys:
+                self.fail(f"node y{v} scaled by {to_q(c)} and shifted by {to_q(k)} does not give the kept terms "
+                          "of this max")
             self.scaled += 1
         for d, i, bound in dropped:
             if not 0 <= i < len(kept):
                 self.fail("a dominating term index is out of range")
-            lows = [self.bounds(_linear_combination([(Q(1), k), (Q(-1), d)]))[0] for k in kept[: i + 1]]
+            lows = [self.bounds(combine([(ONE, k), (MINUS_ONE, d)]))[0] for k in kept[: i + 1]]
             if lows[i] != bound or lows[i] < 0:
                 self.fail(f"dominance bound {bound} differs from the exact lower bound {lows[i]} (or is negative)")
             if any(lo >= 0 for lo in lows[:i]):
@@ -234,46 +199,64 @@ class _ProofReplay:
             hi = self.bounds(z)[1]
             if hi != rational(rec[1]) or hi > 0:
                 self.fail(f"ReLU upper bound {rec[1]} differs from the exact {hi} (or is positive)")
-            return ZERO_F
+            return ZERO_FORM
         if kind == "node":
-            return self.max_of([ZERO_F, z], rec[1])
+            return self.max_of([ZERO_FORM, z], rec[1])
         self.fail(f"unknown ReLU record {kind!r}")
 
     def compare(self, got, recorded, what):
         self.where = ".certificate.outputs"
-        if len(got) != len(recorded) or any(_form_key(g) != _form_key(_read_form(r)) for g, r in zip(got, recorded)):
+        if len(got) != len(recorded) or any(g != read_form(r) for g, r in zip(got, recorded)):
             self.fail(f"{what} differ from the recomputed forms")
 
 
+def _int_rows(M):
+    """A matrix's rows as their nonzero ``(column, (p, q))`` entries (read once per matrix)."""
+    return [[(j, pair(a)) for j, a in enumerate(row) if a] for row in (M if isinstance(M, list) else rows(M))]
+
+
+def _int_vector(b):
+    return [pair(a) for a in (b if isinstance(b, list) else flat(b))]
+
+
 def _affine(W, b, cur):
-    return [_linear_combination([(a, f) for a, f in zip(row, cur) if a != 0], c) for row, c in zip(rows(W), flat(b))]
+    """``W cur + b`` for ``W`` as :func:`_int_rows` and ``b`` as :func:`_int_vector`."""
+    return [combine([(a, cur[j]) for j, a in row], c) for row, c in zip(W, b)]
 
 
 # -- the models ---------------------------------------------------------------------------
-def _maxout(net, R, name, cur=None):
-    cur = cur if cur is not None else [_var(i) for i in range(net.input_dim)]
-    for li, layer in enumerate(net.layers):
+def _maxout(net, R, name):
+    layers = [[(_int_rows(u.pieces.W), _int_vector(u.pieces.b)) for u in layer.units] for layer in net.layers]
+    readout = (_int_rows(net.readout.W), _int_vector(net.readout.b)) if net.readout is not None else None
+    return _maxout_layers(layers, readout, net.input_dim, R, name)
+
+
+def _maxout_layers(layers, readout, input_dim, R, name):
+    """Replay the layers of a maxout net, each a list of units ``(W, b)`` (their pieces as
+    :func:`_int_rows`, :func:`_int_vector`), then the read-out ``(W, b)`` or None."""
+    cur = [var(i) for i in range(input_dim)]
+    for li, layer in enumerate(layers):
         rule = R.steps[R.pos].get("rule") if R.pos < len(R.steps) and isinstance(R.steps[R.pos], dict) else None
         scaled = R.scaled
         cert = R.next(rule if rule == "maxout-unit-normal-form+max-scale-shift" else "maxout-unit-normal-form", name)
-        if cert.get("layer") != li or len(cert["units"]) != layer.output_dim:
-            R.fail(f"expected layer {li} with {layer.output_dim} units")
+        if cert.get("layer") != li or len(cert["units"]) != len(layer):
+            R.fail(f"expected layer {li} with {len(layer)} units")
         R.declare(cert)
-        terms = [_affine(u.pieces.W, u.pieces.b, cur) for u in layer.units]
+        terms = [_affine(W, b, cur) for W, b in layer]
         cur = []
         for u, (raw, facts) in enumerate(zip(terms, cert["units"])):
             R.where = f".certificate.units[{u}]"
             cur.append(R.max_of(raw, facts))
         R.expect_rule(["maxout-unit-normal-form"], scaled)
-    if net.readout is not None:
+    if readout is not None:
         cert = R.next("linear-identity", name)
-        cur = _affine(net.readout.W, net.readout.b, cur)
+        cur = _affine(*readout, cur)
         R.compare(cur, cert["outputs"], "read-out forms")
     return cur
 
 
 def _relu(net, R, name):
-    cur = [_var(i) for i in range(net.input_dim)]
+    cur = [var(i) for i in range(net.input_dim)]
     for li, layer in enumerate(net.layers):
         rule = R.steps[R.pos].get("rule") if R.pos < len(R.steps) and isinstance(R.steps[R.pos], dict) else None
         scaled = R.scaled
@@ -283,7 +266,7 @@ def _relu(net, R, name):
         if cert.get("layer") != li:
             R.fail(f"expected layer {li}")
         R.declare(cert)
-        pre = _affine(layer.affine.W, layer.affine.b, cur)
+        pre = _affine(_int_rows(layer.affine.W), _int_vector(layer.affine.b), cur)
         if layer.activation == "relu":
             if len(cert["units"]) != len(pre):
                 R.fail("one ReLU record per unit expected")
@@ -362,7 +345,40 @@ def _cpwl_mesh(f, R, name):
     if len(lattices) != f.output_dim:
         R.fail(f"expected one lattice form per output ({f.output_dim})")
     parsed = [_check_mesh_lattice(f, o, lat, R) for o, lat in enumerate(lattices)]
-    return _maxout(lattice_to_maxout(parsed, f.input_dim), R, name)
+    return _maxout_layers(_lattice_layers(parsed, f.input_dim), None, f.input_dim, R, name)
+
+
+def _lattice_layers(lattices, d):
+    """The maxout layers of the lattice forms ``f_o = max_t min_(j in S_t) l_j`` (a list of
+    ``(pieces, terms)`` per output), as the prover's proof steps walk them (``min = -max(-.)``):
+    layer 1 has one unit ``g_t = max_(j in S_t) (-l_j)`` per term (outputs in order); layer 2
+    one unit ``max_t (-g_t)`` per output, or, when an output has more terms than
+    ``k = max(largest term, ceil(sqrt(terms)), 2)``, one per group of at most k of its
+    terms, and then layer 3 the maximum of each output's groups."""
+    first, owner = [], []
+    for o, (pieces, terms) in enumerate(lattices):
+        for term in terms:
+            first.append(([[(i, pair(-a[i])) for i in range(d) if a[i]] for a in (pieces[j][0] for j in term)],
+                          [pair(-pieces[j][1]) for j in term]))
+            owner.append(o)
+    widest = max(len(t) for _, terms in lattices for t in terms)
+    k = max(widest, max(isqrt(len(terms) - 1) + 1 for _, terms in lattices), 2)
+    grouped = any(len(terms) > k for _, terms in lattices)
+    groups, group_owner = [], []
+    for o in range(len(lattices)):
+        mine = [t for t in range(len(first)) if owner[t] == o]
+        size = k if grouped else len(mine)
+        for g in range(0, len(mine), size):
+            groups.append(mine[g:g + size])
+            group_owner.append(o)
+    second = [([[(t, MINUS_ONE)] for t in group], [(0, 1)] * len(group)) for group in groups]
+    if not grouped:
+        return [first, second]
+    third = []
+    for o in range(len(lattices)):
+        mine = [g for g in range(len(groups)) if group_owner[g] == o]
+        third.append(([[(g, ONE)] for g in mine], [(0, 1)] * len(mine)))
+    return [first, second, third]
 
 
 def _check_mesh_lattice(f, o, rec, R):
@@ -404,7 +420,7 @@ def _check_mesh_lattice(f, o, rec, R):
         for k in range(n):
             if not covered >> k & 1 and (t, k) not in combos:
                 R.fail(f"lattice {o}: term {t} has no piece below f on simplex {k}")
-    return Lattice(o, pieces, terms, lower, combos)
+    return pieces, terms
 
 
 def _check_lower(f, o, k, tree, pieces, terms, diff, path, R):
@@ -455,38 +471,44 @@ def _part_rows(f, o, k, pieces, path):
     return rows
 
 
-def _state_of(state):
-    out = {}
-    for r in range(len(state[0])):
-        col = tuple(_form_key(state[t][r]) for t in range(len(state)))
-        if any(k != _ZERO_KEY for k in col):
-            out[r] = col
-    return out
+class _RecordedStates:
+    """Compares the replayed state with each block's recorded one. A row recorded exactly as
+    before (the same ``repr`` of its JSON value: an int, a string and a bool never share one)
+    whose replayed forms are the very objects that matched it then is not read again: most
+    rows of a state pass through a block unchanged."""
 
+    def __init__(self, tokens):
+        self.T = tokens
+        self.seen = {}   # row -> (repr of the recorded entry, the replayed forms it matched)
 
-def _recorded_state(obj, T):
-    """``[r, form]`` (same form on every token) or ``[r, [form_0, ..]]``: a form starts
-    with its constant, a per-token list with a form."""
-    out = {}
-    for r, entry in obj:
-        if isinstance(entry[0], list):
-            if len(entry) != T:
-                raise CertificateError(f"state row {r}: expected {T} token forms")
-            out[int(r)] = tuple(_form_key(_read_form(e)) for e in entry)
-        else:
-            out[int(r)] = (_form_key(_read_form(entry)),) * T
-    return out
-
-
-def _sparse(M):
-    return [[(j, a) for j, a in enumerate(row) if a != 0] for row in rows(M)]
+    def matches(self, state, obj) -> bool:
+        T, seen, listed = self.T, self.seen, set()
+        for r, entry in obj:
+            r = int(r)
+            if r in listed or not 0 <= r < len(state[0]):
+                return False
+            listed.add(r)
+            forms = tuple(state[t][r] for t in range(T))
+            last = seen.get(r)
+            text = repr(entry)
+            if last is not None and last[0] == text and all(f is g for f, g in zip(forms, last[1])):
+                continue
+            if isinstance(entry[0], list):
+                if len(entry) != T:
+                    raise CertificateError(f"state row {r}: expected {T} token forms")
+                want = [read_form(e) for e in entry]
+            else:
+                want = [read_form(entry)] * T
+            if all(w == ZERO_FORM for w in want) or list(forms) != want:
+                return False
+            seen[r] = (text, forms)
+        return all(r in listed or (not f[1] and not f[2]) for col in state for r, f in enumerate(col))
 
 
 def _mat_apply(M, col, bias=None):
-    """``M col (+ bias)`` for a matrix given dense or as :func:`_sparse` rows."""
-    sp = M if isinstance(M, list) else _sparse(M)
-    b = flat(bias) if bias is not None else [ZERO] * len(sp)
-    return [_linear_combination([(a, col[j]) for j, a in row], c) for row, c in zip(sp, b)]
+    """``M col (+ bias)`` for ``M`` as :func:`_int_rows` and ``bias`` as :func:`_int_vector`."""
+    b = bias if bias is not None else [(0, 1)] * len(M)
+    return [combine([(a, col[j]) for j, a in row], c) for row, c in zip(M, b)]
 
 
 def _attention(att, state, recs_all, R):
@@ -495,70 +517,67 @@ def _attention(att, state, recs_all, R):
     T = len(state)
     add = [dict() for _ in range(T)]
     for hi, (head, recs) in enumerate(zip(att.heads, recs_all)):
-        WQ, WK, WV = _sparse(head.WQ), _sparse(head.WK), _sparse(head.WV)
+        WQ, WK, WV = _int_rows(head.WQ), _int_rows(head.WK), _int_rows(head.WV)
         qs = [_mat_apply(WQ, c) for c in state]
         ks = [_mat_apply(WK, c) for c in state]
         vs = [_mat_apply(WV, c) for c in state]
-        const_q = all(not f[1] for q in qs for f in q)
-        const_k = all(not f[1] for k in ks for f in k)
+        const_q = all(not f[2] for q in qs for f in q)
+        const_k = all(not f[2] for k in ks for f in k)
         if not (const_q or const_k or len(qs[0]) == 1) or len(recs) != T:
             R.fail("a head with quadratic scores, or without one record per query token")
-        WO = rows(head.WO)
+        WO = _int_rows(head.WO)
         for t, rec in enumerate(recs):
             R.where = f".certificate.heads[{hi}][{t}]"
-            if const_q:
-                scores = [_linear_combination([(q[0], k) for q, k in zip(qs[t], ks[s])]) for s in range(T)]
+            if const_q:    # a constant form (d, c, {}) is the number c / d
+                scores = [combine([((q[1], q[0]), k) for q, k in zip(qs[t], ks[s])]) for s in range(T)]
             elif const_k:
-                scores = [_linear_combination([(k[0], q) for q, k in zip(qs[t], ks[s])]) for s in range(T)]
+                scores = [combine([((k[1], k[0]), q) for q, k in zip(qs[t], ks[s])]) for s in range(T)]
             else:   # a one-dimensional query of fixed sign: the argmax of q k_s is that of sign * k_s
                 sign, bound = rec["query_sign"][0], rational(rec["query_sign"][1])
                 lo, hi = R.bounds(qs[t][0])
                 if not ((sign == "+" and lo == bound and lo > 0) or (sign == "-" and hi == bound and hi < 0)):
                     R.fail(f"query sign bound {bound} of token {t} is not the exact bound of a fixed sign")
-                scores = [k[0] if sign == "+" else _neg(k[0]) for k in ks]
+                scores = [k[0] if sign == "+" else neg(k[0]) for k in ks]
             if rec["rule"] == "max":
-                alphas, betas = [rational(a) for a in rec["alpha"]], [rational(b) for b in rec["beta"]]
+                alphas, betas = [rational_ints(a) for a in rec["alpha"]], [rational_ints(b) for b in rec["beta"]]
                 if len(alphas) != len(vs[0]) or len(betas) != len(vs[0]):
                     R.fail("one alpha and one beta per value coordinate expected")
                 for r, (al, be) in enumerate(zip(alphas, betas)):
-                    if any(_form_key(vs[s][r]) != _form_key(_linear_combination([(al, scores[s])], be)) for s in range(T)):
-                        R.fail(f"value coordinate {r} is not {al} * score + {be} on every token")
+                    if any(vs[s][r] != combine([(al, scores[s])], be) for s in range(T)):
+                        R.fail(f"value coordinate {r} is not {to_q(al)} * score + {to_q(be)} on every token")
                 m = R.max_of(scores, rec["max"])
-                out = [_linear_combination([(al, m)], be) for al, be in zip(alphas, betas)]
+                out = [combine([(al, m)], be) for al, be in zip(alphas, betas)]
             elif rec["rule"] == "argmax-set":
                 win = [int(s) for s in rec["winners"]]
-                if not win or any(_form_key(scores[s]) != _form_key(scores[win[0]]) for s in win):
+                if not win or any(scores[s] != scores[win[0]] for s in win):
                     R.fail("the winners do not share one score form")
                 margins = {int(s): rational(m) for s, m in rec["margins"]}
                 if set(margins) != set(range(T)) - set(win):
                     R.fail("one margin per losing token expected")
                 for s, m in margins.items():
-                    lo = R.bounds(_linear_combination([(Q(1), scores[win[0]]), (Q(-1), scores[s])]))[0]
+                    lo = R.bounds(combine([(ONE, scores[win[0]]), (MINUS_ONE, scores[s])]))[0]
                     if lo != m or lo <= 0:
                         R.fail(f"margin {m} over token {s} differs from the exact {lo} (or is not positive)")
-                n = Q(len(win))
-                out = [_linear_combination([(1 / n, vs[s][r]) for s in win]) for r in range(len(vs[0]))]
+                share = (1, len(win))
+                out = [combine([(share, vs[s][r]) for s in win]) for r in range(len(vs[0]))]
             elif rec["rule"] == "select":
-                out = [_read_form(f) for f in rec["result"]]
+                out = [read_form(f) for f in rec["result"]]
                 if len(out) != len(vs[0]):
                     R.fail("one select node per value coordinate expected")
                 for r, f in enumerate(out):
-                    (v, a), = f[1].items() if len(f[1]) == 1 and f[0] == 0 else ((None, None),)
-                    sel = R.node_select.get(v)
-                    if a != 1 or sel is None or [_form_key(t) for t in sel[0]] != [_form_key(t) for t in scores] \
-                            or [_form_key(t) for t in sel[1]] != [_form_key(vs[s][r]) for s in range(T)]:
+                    sel = R.node_select.get(single_var(f))
+                    if sel is None or sel[0] != scores or sel[1] != [vs[s][r] for s in range(T)]:
                         R.fail(f"value coordinate {r}: not the select node of these scores and values")
             else:
                 R.fail(f"unknown head rule {rec['rule']!r}")
-            for r, f in enumerate(out):
-                for row in range(len(WO)):
-                    if WO[row][r] != 0:
-                        add[t].setdefault(row, []).append((WO[row][r], f))
+            for row, entries in enumerate(WO):
+                for r, a in entries:
+                    add[t].setdefault(row, []).append((a, out[r]))
     new = []
     for t, col in enumerate(state):
         col = list(col)
         for row, pairs in add[t].items():
-            col[row] = _linear_combination([(Q(1), col[row])] + pairs)
+            col[row] = combine([(ONE, col[row])] + pairs)
         new.append(col)
     return new
 
@@ -566,13 +585,14 @@ def _attention(att, state, recs_all, R):
 def _feedforward(ff, state, recs_all, R):
     if len(recs_all) != ff.hidden:
         R.fail("expected one record list per hidden unit")
-    W2 = rows(ff.W2)
-    cols = [tuple(W2[r][h] for r in range(ff.width)) for h in range(ff.hidden)]
-    b2 = flat(ff.b2)
-    new, W1 = [], _sparse(ff.W1)
+    cols = [tuple(c) for c in rows(ff.W2.transpose())]   # the output columns of the hidden units, in Q
+    int_cols = _int_rows(cols)
+    residuals = {}   # (h, g) -> the column of the residual max(0, -z) of a pair (the same on every token)
+    b2 = _int_vector(ff.b2)
+    new, W1, b1 = [], _int_rows(ff.W1), _int_vector(ff.b1)
     for t, col in enumerate(state):
-        pre = _mat_apply(W1, col, ff.b1)
-        out, outcols = [], list(cols)
+        pre = _mat_apply(W1, col, b1)
+        out, outcols = [], list(int_cols)
         for h, z in enumerate(pre):
             rec = recs_all[h][t]
             R.where = f".certificate.hidden[{h}][{t}]"
@@ -580,33 +600,34 @@ def _feedforward(ff, state, recs_all, R):
                 g = int(rec[1])
                 if not (0 <= g < ff.hidden) or g == h or recs_all[g][t][:2] != ["pair", h]:
                     R.fail(f"hidden unit {h}, token {t}: pair partner {g} does not name it back")
-                if _form_key(pre[g]) != _form_key(_neg(z)):
+                if pre[g] != neg(z):
                     R.fail(f"hidden units {h} and {g}, token {t}: pre-activations are not z and -z")
                 if h < g:
                     out.append(z)
                     continue
-                residual = tuple(a + c for a, c in zip(cols[h], cols[g]))
-                if any(residual):
+                if (h, g) not in residuals:
+                    residuals[h, g] = _int_rows([[a + c for a, c in zip(cols[h], cols[g])]])[0]
+                residual = residuals[h, g]
+                if residual:
                     if len(rec) != 3:
                         R.fail(f"hidden unit {h}, token {t}: columns not opposite, the max(0, -z) facts are missing")
-                    out.append(R.max_of([ZERO_F, z], rec[2]))
+                    out.append(R.max_of([ZERO_FORM, z], rec[2]))
                     outcols[h] = residual
                 else:
                     if len(rec) != 2:
                         R.fail(f"hidden unit {h}, token {t}: unexpected facts for an exact pair")
-                    out.append(ZERO_F)
+                    out.append(ZERO_FORM)
             else:
                 out.append(R.relu(z, rec))
         col = list(col)
         add: dict[int, list] = {}
         for h, v in enumerate(out):
-            if v[0] != 0 or v[1]:
-                for r, a in enumerate(outcols[h]):
-                    if a != 0:
-                        add.setdefault(r, []).append((a, v))
+            if v[1] or v[2]:
+                for r, a in outcols[h]:
+                    add.setdefault(r, []).append((a, v))
         for r in range(ff.width):
-            if r in add or b2[r] != 0:
-                col[r] = _linear_combination([(Q(1), col[r])] + add.get(r, []), b2[r])
+            if r in add or b2[r][0]:
+                col[r] = combine([(ONE, col[r])] + add.get(r, []), b2[r])
         new.append(col)
     return new
 
@@ -615,13 +636,14 @@ def _transformer(tf, R, name):
     off = rows(tf.embedding.offsets)
     state = []
     for t in range(tf.tokens):
-        col = [(off[r][t], {}) for r in range(tf.width)]
+        col = [constant(pair(off[r][t])) for r in range(tf.width)]
         for i, r in enumerate(tf.embedding.input_rows):
-            col[r] = _linear_combination([(Q(1), col[r]), (Q(1), _var(i))])
+            col[r] = combine([(ONE, col[r]), (ONE, var(i))])
         state.append(col)
     cert = R.next("embedding", name)
     R.where = ".certificate.state"
-    if _state_of(state) != _recorded_state(cert["state"], tf.tokens):
+    recorded = _RecordedStates(tf.tokens)
+    if not recorded.matches(state, cert["state"]):
         R.fail("the embedded state differs from the recorded Sigma_0")
     for b, block in enumerate(tf.blocks):
         scaled = R.scaled
@@ -645,10 +667,10 @@ def _transformer(tf, R, name):
             parts += ["relu-as-max-node"] if "node" in recs else []
         R.expect_rule(parts, scaled)
         R.where = ".certificate.state"
-        if _state_of(state) != _recorded_state(cert["state"], tf.tokens):
+        if not recorded.matches(state, cert["state"]):
             R.fail(f"the state after block {b} differs from the recorded Sigma_{b + 1}")
     cert = R.next("linear-identity", name)
-    outs = _mat_apply(tf.readout.W, state[tf.readout.token], tf.readout.b)
+    outs = _mat_apply(_int_rows(tf.readout.W), state[tf.readout.token], _int_vector(tf.readout.b))
     R.compare(outs, cert["outputs"], "read-out forms")
     return outs
 

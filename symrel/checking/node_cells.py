@@ -32,12 +32,15 @@ import itertools
 
 from ..exact import Q, is_farkas, rational
 from . import CertificateError
+from .kernel import as_rational_form, minus
 
 ZERO = Q(0)
 
 
 def _affine(f, lin, d, n):
-    const, coeffs = f
+    """The form f (of the checker's kernel) in x alone, with the decided nodes substituted:
+    ``(coefficients, constant)`` over Q."""
+    const, coeffs = as_rational_form(f)
     g, c = [ZERO] * n, const
     for v, a in coeffs.items():
         if v < d:
@@ -153,17 +156,9 @@ class _Tree:
             _farkas(rows + [(ga, "<")], e.get("neg"), f"{where}: output {r}, A < B")
 
 
-def _difference(f, g):
-    """``f - g`` for forms ``(const, {var: coeff})``."""
-    coeffs = dict(f[1])
-    for v, a in g[1].items():
-        coeffs[v] = coeffs.get(v, ZERO) - a
-    return f[0] - g[0], {v: a for v, a in coeffs.items() if a != 0}
-
-
 def closure(R, forms) -> list[int]:
     d = R.dim
-    todo = [v for f in forms for v in f[1] if v >= d]
+    todo = [v for f in forms for v in f[2] if v >= d]
     seen: set[int] = set()
     while todo:
         v = todo.pop()
@@ -177,7 +172,7 @@ def closure(R, forms) -> list[int]:
         else:
             raise CertificateError(f"node-cells: y{v} is not a node")
         for f in parts:
-            todo.extend(u for u in f[1] if u >= d and u not in seen)
+            todo.extend(u for u in f[2] if u >= d and u not in seen)
     return sorted(seen)
 
 
@@ -185,7 +180,7 @@ def check_node_cells(cert: dict, R, outs, domain) -> None:
     """Check a ``node-cells`` step against the replayed outputs ``outs`` (A's, B's)."""
     R.compare(outs[0], cert["outputs_a"], "outputs of A")
     R.compare(outs[1], cert["outputs_b"], "outputs of B")
-    diffs = [_difference(fa, fb) for fa, fb in zip(outs[0], outs[1])]
+    diffs = [minus(fa, fb) for fa, fb in zip(outs[0], outs[1])]
     nodes = closure(R, diffs)
     if [int(v) for v in cert["nodes"]] != nodes:
         R.fail(f"the nodes the outputs depend on are {nodes}, not {cert['nodes']}")

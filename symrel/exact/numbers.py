@@ -48,6 +48,9 @@ class FloatLiteral(str):
     decimal strings (``"0.5"``), which are exact. :func:`rational` refuses it
     unless ``exact_floats`` is set, then reads its binary value exactly."""
 
+    def __repr__(self):  # never mistaken for the decimal string of the same text
+        return f"FloatLiteral({str.__repr__(self)})"
+
 
 @dataclass(frozen=True)
 class NumberLimits:
@@ -261,6 +264,48 @@ def rational(
     raise InputError(
         f"expected an exact rational, got a value of type {type(value).__name__}", path=path
     )
+
+
+def rationals(values) -> list:
+    """``[rational(v) for v in values]``, with the small integers (most entries of a model's
+    matrices) looked up inline; any refusal is :func:`rational`'s own (its path is ``value``,
+    so callers that name entries redo a refused list entry by entry).
+
+    >>> [format_rational(q) for q in rationals([0, "-2/7", 3])]
+    [0, '-2/7', 3]
+    """
+    small = _SMALL
+    out = []
+    put = out.append
+    for v in values:
+        r = small.get(v) if type(v) is int else None
+        put(r if r is not None else rational(v))
+    return out
+
+
+def rational_ints(value, *, path: str = "value") -> tuple[int, int]:
+    """``rational(value)`` as two Python ints ``(p, q)``: ``q > 0``, in lowest terms.
+
+    The plain forms (an int, ``"p"``, ``"p/q"``) are read straight into integers, within the
+    same digit limits as :func:`rational`; anything else, and every refusal, is :func:`rational`'s.
+
+    >>> rational_ints("-4/6"), rational_ints(3), rational_ints("0.125")
+    ((-2, 3), (3, 1), (1, 8))
+    """
+    tv = type(value)
+    if tv is int:
+        if value.bit_length() * 0.30103 < _limits[-1].max_digits - 1:
+            return value, 1
+    elif tv is str and len(value) <= min(_limits[-1].max_digits, 4000):
+        if _is_int_text(value):
+            return int(value), 1
+        num, slash, den = value.partition("/")
+        if slash and den.isdigit() and _is_int_text(num) and int(den) != 0:
+            p, q = int(num), int(den)
+            g = math.gcd(p, q)
+            return (p // g, q // g) if g != 1 else (p, q)
+    r = rational(value, path=path)
+    return int(r.numerator), int(r.denominator)
 
 
 def numerator(q: Rational) -> int:

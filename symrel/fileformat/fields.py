@@ -10,7 +10,7 @@ symrel.errors.InputError: bounds: missing key 'bounds'
 from __future__ import annotations
 
 from ..errors import InputError
-from ..exact import FloatLiteral, Q, rational
+from ..exact import FloatLiteral, Q, rational, rationals
 
 _MISSING = object()
 
@@ -78,6 +78,11 @@ def numbers(value, path: str, length: int | None = None, exact_floats: bool = Fa
         raise InputError(f"expected a list of numbers, got {_typename(value)}", path=path)
     if length is not None and len(value) != length:
         raise InputError(f"expected {length} numbers, got {len(value)}", path=path)
+    if not exact_floats:
+        try:  # the paths are built only when an entry is refused (building them is most of a read)
+            return rationals(value)
+        except InputError:
+            pass
     return [rational(v, path=f"{path}[{i}]", exact_floats=exact_floats) for i, v in enumerate(value)]
 
 

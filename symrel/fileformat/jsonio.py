@@ -23,6 +23,7 @@ import json
 import os
 import re
 import tempfile
+from json.encoder import c_make_encoder
 from json.encoder import encode_basestring as _encode_string
 from pathlib import Path
 
@@ -140,6 +141,23 @@ def canonical_dumps(obj) -> str:
     return "".join(out)
 
 
+_PLAIN_SCALARS = frozenset((int, str))
+_ROW_ENCODERS: dict = {}
+
+
+def _row_text(row, inner: str) -> str:
+    """The items of a list of ints and strings, each on its own line indented by ``inner``
+    (what the standard encoder writes between the brackets)."""
+    enc = _ROW_ENCODERS.get(inner)
+    if enc is None:
+        if c_make_encoder is None:  # a Python without the json accelerator
+            sep = ",\n" + inner
+            return sep.join([int.__repr__(v) if type(v) is int else _encode_string(v) for v in row])
+        enc = _ROW_ENCODERS[inner] = c_make_encoder(None, None, _encode_string, None, ": ", ",\n" + inner,
+                                                    True, False, True)
+    return "".join(enc(row, 0))[1:-1]
+
+
 def _canonical(o, pad: str, put) -> None:
     if isinstance(o, str):
         put(_encode_string(o))
@@ -156,6 +174,11 @@ def _canonical(o, pad: str, put) -> None:
             put("[]")
             return
         inner = pad + "  "
+        if all(map(_PLAIN_SCALARS.__contains__, map(type, o))):
+            # a row of ints and strings (most of a model's text): the C encoder writes it, with
+            # the indented separator as its item separator (it is fast only without indent)
+            put("[\n" + inner + _row_text(o, inner) + "\n" + pad + "]")
+            return
         put("[\n" + inner)
         for k, v in enumerate(o):
             if k:

@@ -75,3 +75,17 @@ def test_every_rule_the_checker_accepts_is_registered():
     for name, kind in CLAIM_KINDS.items():
         assert set(kind.rules) <= set(RULES), (name, sorted(set(kind.rules) - set(RULES)))
         assert all(RULES[r].certifies for r in kind.rules), name
+
+
+def test_each_claim_kind_is_registered_by_the_module_the_checker_loads_for_it():
+    """check_certificate imports only the checker module of the claim's kind (CHECKER_OF):
+    each module registers exactly the kinds listed for it."""
+    import importlib
+
+    from symrel.checking import CHECKER_OF, CLAIM_KINDS, _load_checkers
+
+    _load_checkers()
+    assert set(CHECKER_OF) == set(CLAIM_KINDS)
+    for kind, module in CHECKER_OF.items():
+        check = CLAIM_KINDS[kind].check
+        assert check.__module__ == importlib.import_module(f"symrel.checking.{module}").__name__, kind
