@@ -5,7 +5,10 @@ Mesh: the Freudenthal grid of [0, 1]^2 (n x (n + 1) cells, two triangles each) w
 values p/7, |p| <= 50 (generic: every triangle its own piece). Columns: the sizes of
 Ovchinnikov's lattice form (one term per simplex) and of the reduced one symrel compiles,
 the Transformer's tokens and width, and the times of the lattice form, compilation,
-proof and certificate check; ``load`` is the 1-minute load average when the row started
+proof and certificate check; beside them the Wang-Sun form (maxima of at most 3 affine
+pieces, from the hat functions): its maxima and pieces, the time to build it and check it
+at every vertex, and the tokens/width of the Transformer its one-layer maxout net would
+compile to (by its layout; it is not compiled). ``load`` is the 1-minute load average when the row started
 (the machine is shared). The baseline measured in the same process is exact evaluation
 of f at 1,000 points. Run: ``python -m benchmarks.bench_cpwl``.
 """
@@ -31,6 +34,7 @@ def row(n: int, seed: int = 1) -> dict:
     from symrel.checking import check_certificate
     from symrel.compiler import compile_model
     from symrel.exact import Q
+    from symrel.compiler.cpwl_form_sizes import cpwl_form_sizes
     from symrel.models import Box, freudenthal_mesh, lattice_forms
     from symrel.prover import prove_equivalence
 
@@ -46,6 +50,8 @@ def row(n: int, seed: int = 1) -> dict:
     assert proof.result == "proved", proof.obstacle
     cert = json.loads(json.dumps(certificate_of(proof)))
     t_check, _ = _time(lambda: check_certificate(cert))
+    t_ws, both = _time(lambda: cpwl_form_sizes(f, lattices=[lat]))
+    ws = both["Wang-Sun form"]
     s = lat.sizes()
     return {"triangles": len(f.simplices), "load": round(load, 2),
             "ovchinnikov terms/pieces": f"{s['ovchinnikov']['terms']}/{s['ovchinnikov']['pieces']}",
@@ -53,6 +59,9 @@ def row(n: int, seed: int = 1) -> dict:
             "tokens": T.tokens, "width": T.width, "blocks": len(T.blocks),
             "lattice_s": round(t_lattice, 2), "compile_s": round(t_compile, 2), "prove_s": round(t_prove, 2),
             "check_s": round(t_check, 2), "eval_1000_points_s": round(t_eval, 3),
+            "wang-sun maxima/pieces": f"{ws['terms']}/{ws['pieces']}",
+            "wang-sun tokens/width": f"{ws['transformer']['tokens']}/{ws['transformer']['width']}",
+            "wang-sun_s": round(t_ws, 2), "load_end": round(os.getloadavg()[0], 2),
             "certificate_MB": round(len(json.dumps(cert)) / 2**20, 1)}
 
 

@@ -6,49 +6,50 @@ a user can see which is smaller.
 
 Sizes: for the lattice form its terms (minima) and the pieces in them, Ovchinnikov's and
 the reduced; for the Wang-Sun form its terms (maxima, the affine term included) and the
-affine pieces in them all; for each, the compiled Transformer's tokens, width, blocks and
-parameters. The Wang-Sun form is evaluated exactly at every vertex of the mesh and must
-equal f there (its construction checks its own steps). The Transformers are compiled on ``domain`` (default: the bounding box of the
-vertices); only the lattice one is proved by ``symrel prove``.
+affine pieces in them all; for each, the tokens, width and blocks of the Transformer that
+:func:`~symrel.compiler.compile_maxout` builds from it, read off its slot layout (three
+blocks per maxout layer) without building it: the Wang-Sun net has one unit per term, so
+its Transformer is shallow but wide, and its dense matrices would be large. The Wang-Sun form is evaluated exactly at every vertex of the mesh and must
+equal f there (its construction checks its own steps). Only the lattice one is compiled and proved by ``symrel prove``.
 
->>> from symrel.models import CPWLMesh
+>>> from symrel.models import Box, CPWLMesh
 >>> f = CPWLMesh([[0, 0], [2, 0], [0, 2], [2, 2], [1, 1]],
 ...              [[0, 1, 4], [1, 3, 4], [3, 2, 4], [2, 0, 4]], [[0], [0], [0], [0], [1]])   # a pyramid
 >>> s = cpwl_form_sizes(f)
 >>> s["lattice form"]["reduced"], s["Wang-Sun form"]["terms"], s["Wang-Sun form"]["pieces"]
 ({'terms': 1, 'pieces': 4}, 11, 28)
->>> sorted(s["lattice form"]["transformer"])
-['blocks', 'parameters', 'tokens', 'width']
+>>> from symrel.compiler import compile_model
+>>> T = compile_model(f, Box([[0, 2], [0, 2]])).transformer
+>>> s["lattice form"]["transformer"] == {"tokens": T.tokens, "width": T.width, "blocks": len(T.blocks)}
+True
 
-Cost: the two constructions and two compilations (see their modules); when the Wang-Sun
+Cost: the two constructions (see their modules) and an exact evaluation of the Wang-Sun
+form at every vertex; when the Wang-Sun
 form cannot be built (a hat with too many lattice terms) its entry says why.
 """
 
 from __future__ import annotations
 
 from ..errors import InputError
-from ..models import Box, CPWLMesh, lattice_forms, lattice_to_maxout, wang_sun_forms, wang_sun_mismatch, wang_sun_to_maxout
-from .compiling import compile_maxout
+from ..models import CPWLMesh, lattice_forms, lattice_to_maxout, wang_sun_forms, wang_sun_mismatch, wang_sun_to_maxout
+from .compiling import layout_of
 
 
-def _transformer_sizes(net, domain) -> dict:
-    t = compile_maxout(net, domain).transformer.sizes()
-    return {k: t[k] for k in ("tokens", "width", "blocks", "parameters")}
+def _transformer_sizes(net) -> dict:
+    layout = layout_of(net)
+    return {"tokens": layout.tokens, "width": layout.width, "blocks": 3 * len(net.layers)}
 
 
-def cpwl_form_sizes(f: CPWLMesh, domain=None, *, lattices=None) -> dict:
+def cpwl_form_sizes(f: CPWLMesh, *, lattices=None) -> dict:
     """``{"lattice form": {...}, "Wang-Sun form": {...}}`` (module docstring), summed over
     the outputs."""
-    if domain is None:
-        d = f.input_dim
-        domain = Box([[min(v[i] for v in f.vertices), max(v[i] for v in f.vertices)] for i in range(d)])
     lattices = lattices if lattices is not None else lattice_forms(f)
     sizes = [lat.sizes() for lat in lattices]
     out = {"lattice form": {
         "ovchinnikov": {"terms": sum(s["ovchinnikov"]["terms"] for s in sizes),
                         "pieces": sum(s["ovchinnikov"]["pieces"] for s in sizes)},
         "reduced": {"terms": sum(s["terms"] for s in sizes), "pieces": sum(s["term_pieces"] for s in sizes)},
-        "transformer": _transformer_sizes(lattice_to_maxout(lattices, f.input_dim), domain)}}
+        "transformer": _transformer_sizes(lattice_to_maxout(lattices, f.input_dim))}}
     try:
         forms = wang_sun_forms(f)
     except InputError as err:
@@ -60,5 +61,5 @@ def cpwl_form_sizes(f: CPWLMesh, domain=None, *, lattices=None) -> dict:
     ws = [form.sizes() for form in forms]
     out["Wang-Sun form"] = {"terms": sum(s["terms"] for s in ws), "pieces": sum(s["pieces"] for s in ws),
                             "max_arity": max(s["max_arity"] for s in ws), "equal to f at every vertex": True,
-                            "transformer": _transformer_sizes(wang_sun_to_maxout(forms, f.input_dim), domain)}
+                            "transformer": _transformer_sizes(wang_sun_to_maxout(forms, f.input_dim))}
     return out

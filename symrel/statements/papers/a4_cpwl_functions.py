@@ -131,7 +131,7 @@ def mesh_facts(f, lattice_forms) -> dict:
     else:
         wt = ws["transformer"]
         facts["Wang-Sun form: maxima / affine pieces (at most n + 1 per maximum)"] = f"{ws['terms']} / {ws['pieces']}"
-        facts["Wang-Sun Transformer (tokens / width / blocks; not proved)"] = f"{wt['tokens']} / {wt['width']} / {wt['blocks']}"
+        facts["Wang-Sun Transformer by its layout (tokens / width / blocks; not built, not proved)"] = f"{wt['tokens']} / {wt['width']} / {wt['blocks']}"
     return facts
 
 
