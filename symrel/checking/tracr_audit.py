@@ -11,7 +11,8 @@ decodes to *these* outputs). It checks, with rational arithmetic only:
    decodes to the recorded output at every position (categorical: the unique largest
    score is the recorded label; numerical: ``|h - r| <= f32_roundoff * |r|``);
 3. ``tracr-softmax-enclosures`` (at c = 1, and at the coldness upper point when present):
-   every recorded enclosure equals the one recomputed with the checker's exp bounds,
+   every recorded enclosure equals the one the checker computes itself
+   (:mod:`symrel.checking.softmax_enclosure`, on its own exp bounds),
    and decodes to the recorded output (categorical: the recorded label's lower end
    beats every other upper end; numerical: inside the midpoints to the neighbours in
    the values the recorded outputs take); a numerical error bound equals the recomputed one;
@@ -29,10 +30,8 @@ from ..exact import Q, rational
 from ..fileformat.sequence_io import label_from_json
 from ..models import SequenceTransformer, Tie, all_sequences, count_sequences
 from ..models.sequence import label_key
-from ..models.sequence_softmax import BITS, EXP_BITS, EXP_GRID, enclose
 from . import CertificateError, claim_checker
-
-from .exp_bounds import exp_bounds
+from .softmax_enclosure import BITS, EXP_BITS, EXP_GRID, softmax_enclosure
 
 RULES = ("tracr-exhaustive-inputs", "tracr-hardmax-outputs", "tracr-softmax-enclosures", "tracr-softmax-fails",
          "tracr-coldness-bracket")
@@ -91,7 +90,7 @@ def _differs_softmax(model, enc, p, r, value_set, tol) -> bool:
 
 
 def _enclosure(model, seq, factor, where, recorded):
-    enc = enclose(model, list(seq), exp_bounds, factor=factor, bits=BITS)
+    enc = softmax_enclosure(model, list(seq), factor=factor, bits=BITS)
     if enc.to_json() != recorded:
         raise CertificateError("the recorded enclosure differs from the recomputed one", path=where)
     return enc

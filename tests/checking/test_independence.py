@@ -89,3 +89,22 @@ def test_each_claim_kind_is_registered_by_the_module_the_checker_loads_for_it():
     for kind, module in CHECKER_OF.items():
         check = CLAIM_KINDS[kind].check
         assert check.__module__ == importlib.import_module(f"symrel.checking.{module}").__name__, kind
+
+
+def test_the_checker_recomputes_with_its_own_code_not_the_models_constructions():
+    """The softmax enclosure of a tracr audit and the maxout net of a mesh's lattice form are
+    computed by the checker itself (checking.softmax_enclosure, checking.equivalence's
+    lattice layers): no checker module imports the audit's enclosure or the lattice-to-maxout
+    construction, by name or by module."""
+    banned_names = {"enclose", "lattice_to_maxout", "cpwl_mesh_to_maxout", "cpwl_to_maxout"}
+    banned_modules = {"symrel.models.sequence_softmax", "symrel.models.cpwl_mesh_lattice", "symrel.models.cpwl_to_maxout"}
+    for path in sorted((ROOT / "symrel" / "checking").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                base = "symrel.checking" if node.level == 1 else "symrel" if node.level == 2 else ""
+                module = ".".join(p for p in (base, node.module) if p)
+                assert module not in banned_modules, (path.name, module)
+                assert not banned_names & {a.name for a in node.names}, (path.name, module)
+                assert not {f"{module}.{a.name}" for a in node.names} & banned_modules, (path.name, module)
+            elif isinstance(node, ast.Attribute):
+                assert node.attr not in banned_names, (path.name, node.attr)
