@@ -71,11 +71,31 @@ class RestartingProcessPool(Executor):
         if mp_context is None and not _safe_to_fork() and "forkserver" in multiprocessing.get_all_start_methods():
             mp_context = multiprocessing.get_context("forkserver")
         self._max_workers = max_workers or os.cpu_count() or 1
-        self._make = lambda: ProcessPoolExecutor(max_workers=self._max_workers, mp_context=mp_context)
+        self._modules: list = []
+        self._make = lambda: ProcessPoolExecutor(max_workers=self._max_workers, mp_context=mp_context,
+                                                 initializer=import_modules if self._modules else None,
+                                                 initargs=(self._modules,))
         self._pool = self._make()
+        self._used = False
+
+    def preload(self, modules) -> None:
+        """Start the worker processes now, each importing ``modules`` first (also after a
+        :meth:`restart`)."""
+        self._modules = list(modules)
+        if not self._used:
+            self._pool.shutdown()
+            self._pool = self._make()
+        try:
+            for fut in [self.submit(os.getpid) for _ in range(self._max_workers)]:
+                fut.result()
+        except BrokenProcessPool:  # the import failed in a worker (its traceback is on standard error)
+            self._modules = []
+            self.restart()
+            raise ImportError(f"a worker process could not import {', '.join(modules)}") from None
 
     def submit(self, fn, *args, **kwargs):
         """Schedule ``fn(*args, **kwargs)`` on the current pool; returns its future."""
+        self._used = True
         return self._pool.submit(fn, *args, **kwargs)
 
     def restart(self) -> None:
@@ -132,6 +152,43 @@ def _share(executor, shared):
     return tuple(executor._client.scatter(list(shared), broadcast=True, hash=False))
 
 
+def _impure(executor):
+    """A Dask executor that submits every task as a new one (``pure=False``): Dask would
+    otherwise hash each task's arguments to give equal calls one key (time spent in
+    the driver for tasks that are never equal here, and equal calls, such as the
+    warm-up of every worker, would run once)."""
+    if is_dask(executor) and "pure" not in executor._kwargs:
+        return executor._client.get_executor(pure=False, **executor._kwargs)
+    return executor
+
+
+def import_modules(modules) -> int:
+    """Import ``modules`` (names) here; returns this process's id (run on each worker
+    by :func:`preload`)."""
+    import importlib
+
+    for name in modules:
+        importlib.import_module(name)
+    return os.getpid()
+
+
+def preload(executor, modules) -> None:
+    """Have every worker of ``executor`` import ``modules`` now, before the work starts,
+    so that the first tasks do not pay for importing symrel and sympy (about a second
+    per worker process), and a worker without symrel fails here, not in mid-run.
+    Dask: on each worker (``Client.run``); a process pool: one import per worker
+    process started; in this process (``None``, threads): nothing to do.
+
+    >>> preload(None, ["symrel.exact"])
+    """
+    if executor is None or not modules:
+        return
+    if is_dask(executor):
+        executor._client.run(import_modules, list(modules))
+    elif hasattr(executor, "preload"):
+        executor.preload(list(modules))
+
+
 def map_ordered(fn, items, executor=None, *, shared=(), progress=None, retries: int = 2) -> list:
     """``[fn(*shared, item) for item in items]``, computed on ``executor``.
 
@@ -157,11 +214,12 @@ def map_ordered(fn, items, executor=None, *, shared=(), progress=None, retries: 
             if progress is not None:
                 progress(k, total, out[-1])
         return out
-    args = _share(executor, shared)
+    executor = _impure(executor)
     results: dict = {}
     pending = list(range(total))
     attempt = 0
     while pending:
+        args = _share(executor, shared)  # again after a lost worker: its copy of the data may be the one lost
         futures = {executor.submit(fn, *args, items[i]): i for i in pending}
         lost, reason = [], None
         try:

@@ -71,3 +71,32 @@ def test_workers_that_keep_dying_give_up_after_the_retries():
             map_ordered(always_die, [1], pool, retries=1)
     finally:
         pool.shutdown()
+
+
+def loaded(name):
+    import sys
+
+    return name in sys.modules
+
+
+def test_preload_imports_in_every_worker_before_the_work():
+    from symrel.parallel import preload
+
+    pool = RestartingProcessPool(2, __import__("multiprocessing").get_context("spawn"))
+    try:
+        preload(pool, ["symrel.exact"])
+        assert map_ordered(loaded, ["symrel.exact"] * 4, pool) == [True] * 4
+    finally:
+        pool.shutdown()
+
+
+def test_a_worker_that_cannot_import_is_a_clear_error():
+    from symrel.cli.executors import preload_modules
+    from symrel.errors import InputError
+
+    pool = RestartingProcessPool(1)
+    try:
+        with pytest.raises(InputError, match="install the same symrel on every worker"):
+            preload_modules(pool, ["symrel.no_such_module"])
+    finally:
+        pool.shutdown()

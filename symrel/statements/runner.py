@@ -3,12 +3,16 @@
 Each script runs in a worker (any :class:`concurrent.futures.Executor`; in
 process by default), which writes that statement's reports and certificates
 and hands back a small :class:`~symrel.report.statement.Summary`. The index
-(``index.md``, and ``index.html`` with html) and the summary table come last.
+(``index.md``, and ``index.html`` with html) and the summary table come last; the
+files appear in the output folder only when every statement has run (:func:`run_all`).
 """
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
+import tempfile
 import time
 from concurrent.futures import Executor
 from pathlib import Path
@@ -59,22 +63,74 @@ def run_all(folder, out, formats=("md",), executor: Executor | None = None, prog
     Returns the summaries in script order and the wall time. The scripts run on
     ``executor`` (:func:`symrel.parallel.map_ordered`; the workers write the reports,
     so remote workers need ``folder`` and ``out`` at the same paths: a shared file system).
+
+    All or nothing: the workers write into a fresh folder beside ``out``, whose files are
+    moved into ``out`` only once every statement has run and the index is written. When
+    the run stops before (a worker lost for good, an interrupt), that folder is removed
+    and ``out`` is as it was: no report set without its index, no index of part of it.
     """
     scripts = discover(folder)
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    if out.exists() and not out.is_dir():
+        raise InputError(f"expected a folder for the reports, got the file {str(out)!r}", path="--out")
     start = time.perf_counter()
 
     def show(done, total, s):
         _stderr(f"[{done}/{total}] {s.statement.key}: {s.result} ({s.instances} instances, {s.seconds:.1f} s)")
 
-    summaries = map_ordered(_run_one, [str(s) for s in scripts], executor, shared=(str(out), list(formats), progress),
-                            progress=show if progress else None)
-    seconds = time.perf_counter() - start
-    write_text_atomic(out / "index.md", render_index(summaries, list(formats), seconds, "md"))
-    if "html" in formats:
-        write_text_atomic(out / "index.html", render_index(summaries, list(formats), seconds, "html"))
+    staging = _staging_folder(out)
+    try:
+        summaries = map_ordered(_run_one, [str(s) for s in scripts], executor,
+                                shared=(str(staging), list(formats), progress), progress=show if progress else None)
+        summaries = [_moved(s, staging, out) for s in summaries]
+        seconds = time.perf_counter() - start
+        write_text_atomic(staging / "index.md", render_index(summaries, list(formats), seconds, "md"))
+        if "html" in formats:
+            write_text_atomic(staging / "index.html", render_index(summaries, list(formats), seconds, "html"))
+        _publish(staging, out)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return summaries, seconds
+
+
+def _staging_folder(out: Path) -> Path:
+    """A new empty folder for the run's files, in the nearest existing folder above
+    ``out`` (so that moving the files into ``out`` is a rename on one file system)."""
+    base = out.absolute().parent
+    while not base.is_dir():
+        base = base.parent
+    return Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=base))
+
+
+def _moved(summary: Summary, staging: Path, out: Path) -> Summary:
+    """``summary`` with the paths of its files (and of its error) where they will be in ``out``."""
+    summary.files = [str(out / Path(f).relative_to(staging)) for f in summary.files]
+    summary.error = summary.error.replace(str(staging), str(out))
+    return summary
+
+
+def _publish(staging: Path, out: Path) -> None:
+    """Move the run's files from ``staging`` into ``out``, the index last. A statement's
+    certificate folder replaces the certificates an earlier run left there (they must
+    not pass for this run's); other files in ``out`` stay."""
+    out.mkdir(parents=True, exist_ok=True)
+    entries = sorted(staging.iterdir(), key=lambda p: (p.name.startswith("index."), p.name))
+    for entry in entries:
+        if entry.is_dir():
+            target = out / entry.name
+            target.mkdir(exist_ok=True)
+            for stale in target.glob("*.json"):
+                stale.unlink()
+            for f in sorted(entry.iterdir()):
+                if _finished(f):
+                    os.replace(f, target / f.name)
+        elif _finished(entry):
+            os.replace(entry, out / entry.name)
+
+
+def _finished(path: Path) -> bool:
+    """Not the temporary file of an atomic write that a killed worker left behind."""
+    return path.is_file() and not (path.name.startswith(".") and path.name.endswith(".tmp"))
 
 
 def summary_table(summaries: list[Summary]) -> str:

@@ -1,3 +1,4 @@
+import os
 from concurrent.futures import ProcessPoolExecutor
 
 import pytest
@@ -5,7 +6,7 @@ import pytest
 from symrel.errors import InputError
 from symrel.statements import parse_formats, run_all, summary_table
 
-from .toy_scripts import script_dir  # noqa: F401  (fixtures)
+from .toy_scripts import good_dir, script_dir  # noqa: F401  (fixtures)
 
 
 def test_failures_are_reported_not_raised(script_dir, tmp_path):
@@ -47,3 +48,36 @@ def test_empty_or_missing_folder(tmp_path):
         run_all(tmp_path / "nope", tmp_path / "o", ["md"], progress=False)
     with pytest.raises(InputError, match="at least one proof script"):
         run_all(tmp_path, tmp_path / "o", ["md"], progress=False)
+
+
+DIES = '''
+import os
+from symrel.report import Statement
+STATEMENT = Statement("toy-dies", "A", "Toy 4", "its worker dies", "paper", "symrel", "narrowing")
+
+def run():
+    os._exit(1)
+'''
+
+
+def test_a_run_that_loses_its_worker_writes_nothing(script_dir, tmp_path):
+    """All or nothing: the other statements' reports are not left without an index."""
+    from symrel.parallel import WorkerLostError
+
+    (script_dir / "d_dies.py").write_text(DIES)
+    out = tmp_path / "deep" / "out"
+    with ProcessPoolExecutor(max_workers=1) as pool, pytest.raises(WorkerLostError, match="nothing was reported"):
+        run_all(script_dir, out, ["md", "json"], executor=pool, progress=False)
+    assert list(tmp_path.iterdir()) == [script_dir]  # no out, no parent made for it, no staging folder left
+
+
+def test_a_rerun_replaces_the_reports_and_keeps_other_files(good_dir, tmp_path):
+    out = tmp_path / "o"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    (out / "toy-good").mkdir()
+    (out / "toy-good" / "old.json").write_text("{}")  # a certificate of an earlier run
+    summaries, _ = run_all(good_dir, out, ["md", "json"], progress=False)
+    assert (out / "notes.txt").read_text() == "mine" and not (out / "toy-good" / "old.json").exists()
+    assert all(f.startswith(str(out)) and os.path.exists(f) for f in summaries[0].files)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["o", good_dir.name]
