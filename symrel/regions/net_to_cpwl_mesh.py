@@ -17,8 +17,9 @@ the net on the whole domain.
 >>> len(f.simplices), all(f(x) == net(x) for x in ([0, 0], ["1/2", "-1/3"], [-1, 1], ["1/3", "1/5"]))
 (6, True)
 
-Domains of dimension 1 or 2 (in higher dimensions the cells' facets would have to be
-refined consistently, which this module does not do: refused with an error).
+Domains of dimension 1, 2 or 3; in three dimensions the facets of neighbouring cells
+need not match, and :mod:`.cells_to_tetrahedra` triangulates their common refinement. In
+four or more the faces of every dimension would need it: refused with an error.
 Cost: the cell enumeration, then O(cells x edges x vertices) exact tests.
 """
 
@@ -28,6 +29,7 @@ from ..errors import InputError
 from ..exact import Q
 from ..models import CPWLMesh
 from . import polygons
+from .cells_to_tetrahedra import cells_to_tetrahedra
 from .enumerate_cells import enumerate_cells
 from .polygon_search import domain_polygon
 
@@ -42,11 +44,14 @@ def _on_open_segment(p, q, v) -> bool:
 
 
 def net_to_cpwl_mesh(net, domain, *, executor=None, max_cells=None) -> CPWLMesh:
-    """The CPWL mesh function equal to ``net`` on ``domain`` (a 1-D or 2-D box or polytope)."""
+    """The CPWL mesh function equal to ``net`` on ``domain`` (a 1-D, 2-D or 3-D box or polytope)."""
     if net.input_dim != domain.dim:
         raise InputError(f"expected a domain of dimension {net.input_dim}, got {domain.dim}", path="domain")
-    if domain.dim > 2:
-        raise InputError(f"symrel triangulates the cells of nets with 1 or 2 inputs; this one has {domain.dim}",
+    if domain.dim == 3:
+        vertices, simplices = cells_to_tetrahedra(net, domain, executor=executor, max_cells=max_cells)
+        return CPWLMesh(vertices, [list(t) for t in simplices], net.evaluate_points(vertices))
+    if domain.dim > 3:
+        raise InputError(f"symrel triangulates the cells of nets with 1, 2 or 3 inputs; this one has {domain.dim}",
                          path="domain")
     start = domain_polygon(domain)
     if start is None or polygons.area2(start) == 0:

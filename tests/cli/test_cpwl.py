@@ -55,6 +55,32 @@ def test_relu_to_cpwl_round_trip(files, run_cli, tmp_path):
     assert code == 0, err
 
 
+RELU3 = {"symrel": 1, "kind": "relu", "input_dim": 3,
+         "layers": [{"W": [[1, -1, 0], [0, 1, 2]], "b": [0, "-1/4"], "activation": "relu"},
+                    {"W": [[1, -1], [2, 1]], "b": ["1/4", 0], "activation": "relu"},
+                    {"W": [[1, -2]], "b": [0], "activation": "none"}]}
+
+
+def test_relu_to_cpwl_round_trip_in_3d(run_cli, tmp_path):
+    """A ReLU net with 3 inputs -> cpwl on a box (tetrahedra) -> maxout -> Transformer,
+    proved equal to the ReLU net, with a certificate that checks."""
+    net, box = tmp_path / "net.json", tmp_path / "box.json"
+    net.write_text(json.dumps(RELU3))
+    box.write_text(json.dumps({"symrel": 1, "kind": "box", "bounds": [[-1, 1], [-1, 1], [0, 1]]}))
+    mesh, m, T, C = (tmp_path / n for n in ("mesh.json", "m.json", "T.json", "C.json"))
+    code, out, err = run_cli("convert", net, "--to", "cpwl", "--domain", box, "-o", mesh)
+    assert code == 0, err
+    obj = json.loads(mesh.read_text())
+    assert obj["kind"] == "cpwl" and obj["input_dim"] == 3 and all(len(s) == 4 for s in obj["simplices"])
+    assert run_cli("convert", mesh, "--to", "maxout", "-o", m)[0] == 0
+    assert run_cli("compile", m, "--domain", box, "-o", T)[0] == 0
+    code, out, err = run_cli("prove", net, T, "--domain", box, "--certificate", C)
+    assert code == 0, err
+    assert run_cli("check-certificate", C)[0] == 0
+    code, out, err = run_cli("prove", mesh, net, "--domain", box, "--complete")
+    assert code == 0, err
+
+
 def test_changed_vertex_is_refuted(files, run_cli, tmp_path):
     T = tmp_path / "T.json"
     run_cli("compile", files["f"], "--domain", files["box"], "-o", T)

@@ -3,7 +3,8 @@
 
 ``--to maxout``: the maxout form of a ReLU net, a CPWL function of one variable or a CPWL
 function on a mesh (its lattice form). ``--to cpwl``: the exact mesh of a ReLU or maxout
-net on a 1-D or 2-D domain (its linear cells, triangulated), equal to the net there.
+net on a 1-D, 2-D or 3-D domain (its linear cells, triangulated; in 3-D the common
+refinement of their facets), equal to the net there.
 """
 
 from __future__ import annotations
