@@ -5,31 +5,43 @@ neural networks and attention.
 >>> net = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], [-1]], [0, 0])])])
 >>> [str(v) for v in net(["-3/4"])]
 ['3/4']
+
+The names below are loaded when first used (PEP 562), so that ``import symrel`` (and
+``symrel --version``) does not import sympy until a number or a model is needed.
 """
+
+from importlib import import_module
 
 from ._version import __version__
 
-from .errors import DimensionError, InputError, LimitError, SymrelError, UndecidedError
-from .exact import rational
-from .models import (
-    CPWL1D,
-    AffineMap,
-    Attention,
-    AttentionHead,
-    Block,
-    Box,
-    DenseLayer,
-    Embedding,
-    FeedForward,
-    MaxoutLayer,
-    MaxoutNet,
-    MaxoutUnit,
-    Polytope,
-    Readout,
-    ReLUNet,
-    Transformer,
-    cpwl_to_maxout,
-    hardmax,
-    relu_to_maxout,
-    to_maxout,
-)
+#: the public names of the package and the submodule each comes from
+_FROM = {
+    **dict.fromkeys(["DimensionError", "InputError", "LimitError", "SymrelError", "UndecidedError"], "errors"),
+    "rational": "exact",
+    **dict.fromkeys(["CPWL1D", "AffineMap", "Attention", "AttentionHead", "Block", "Box", "DenseLayer",
+                     "Embedding", "FeedForward", "MaxoutLayer", "MaxoutNet", "MaxoutUnit", "Polytope",
+                     "Readout", "ReLUNet", "Transformer", "cpwl_to_maxout", "hardmax", "relu_to_maxout",
+                     "to_maxout"], "models"),
+}
+
+__all__ = ["__version__", *_FROM]
+
+
+def __getattr__(name: str):
+    """``symrel.NAME``: imported from its submodule on first use, then kept here; a
+    subpackage (``symrel.exact``) is imported on first use too."""
+    if name in _FROM:
+        value = getattr(import_module(f".{_FROM[name]}", __name__), name)
+    else:
+        try:
+            value = import_module(f".{name}", __name__)
+        except ModuleNotFoundError as err:
+            if err.name != f"{__name__}.{name}":
+                raise
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

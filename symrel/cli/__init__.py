@@ -1,20 +1,22 @@
 """The ``symrel`` command line.
 
 Each subcommand lives in its own module of :mod:`symrel.cli.commands` and
-defines ``register(subparsers)``; this module only discovers them, parses the
-arguments and maps exceptions to the exit codes of docs/format.md:
+defines ``register(subparsers)``; this module parses the arguments and maps
+exceptions to the exit codes of docs/format.md:
 0 proved/checked, 1 refuted, 2 bad input or usage, 3 undecided.
+Only the module of the subcommand named on the command line is imported (the others are
+listed by their summary), so ``symrel --version`` and ``symrel --help`` start without
+sympy.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import pkgutil
 import sys
 
 from ..errors import InputError, SymrelError, UndecidedError
-from . import commands as _commands
+from .commands import SUMMARIES, module_name
 
 EXIT_OK, EXIT_REFUTED, EXIT_BAD_INPUT, EXIT_UNDECIDED = 0, 1, 2, 3
 
@@ -26,22 +28,31 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"symrel: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser (also used to generate the CLI documentation)."""
+def build_parser(command: str | None = None, *, every: bool = True) -> argparse.ArgumentParser:
+    """The argument parser. By default every subcommand is registered in full (the CLI
+    documentation is generated from it); with ``every=False`` only ``command`` is (None:
+    none), and the others are placeholders carrying their summary, which is all that
+    ``symrel --help`` shows of them."""
     parser = _Parser(prog="symrel", description=__doc__.splitlines()[0])
     from .._version import __version__
 
     parser.add_argument("--version", action="version", version=f"symrel {__version__}")
     _add_global_options(parser, default=None)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for info in sorted(pkgutil.iter_modules(_commands.__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{_commands.__name__}.{info.name}")
-        module.register(sub)
-    for command in sub.choices.values():  # the global options also after the subcommand
-        _add_global_options(command, default=argparse.SUPPRESS)
+    for name in sorted(SUMMARIES, key=module_name):
+        if every or name == command:
+            importlib.import_module(f"{__name__}.commands.{module_name(name)}").register(sub)
+        else:
+            sub.add_parser(name, help=SUMMARIES[name])
+    for parser_of in sub.choices.values():  # the global options also after the subcommand
+        _add_global_options(parser_of, default=argparse.SUPPRESS)
     return parser
+
+
+def _command_named(argv: list[str]) -> str | None:
+    """The subcommand on the command line: the first word that names one (before it come
+    only the global options, whose values are numbers)."""
+    return next((word for word in argv if word in SUMMARIES), None)
 
 
 def _add_global_options(parser, default) -> None:
@@ -79,9 +90,9 @@ def _fix_negative_values(argv: list[str]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns (and, as a script, exits with) the exit code."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
-    args = parser.parse_args(_fix_negative_values(argv))
+    argv = _fix_negative_values(list(sys.argv[1:] if argv is None else argv))
+    parser = build_parser(_command_named(argv), every=False)
+    args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT

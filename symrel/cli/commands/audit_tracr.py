@@ -17,10 +17,11 @@ import sys
 
 from ..common import add_json_flag, print_json
 from ..executors import add_executor_option, open_executor
+from . import SUMMARIES
 
 
 def register(sub):
-    p = sub.add_parser("audit-tracr", help="audit a tracr-compiled Transformer on every input, exactly",
+    p = sub.add_parser("audit-tracr", help=SUMMARIES["audit-tracr"],
                        description=__doc__.splitlines()[0])
     p.add_argument("program", metavar="FILE.py:FUNCTION", help="a Python file and a function returning a RASP program")
     p.add_argument("--vocab", required=True, help="comma-separated tokens (integers stay integers), e.g. 1,2,3 or a,b")

@@ -13,10 +13,11 @@ import sys
 from ...errors import InputError
 from ...fileformat import read_json
 from ..common import add_json_flag, print_json
+from . import SUMMARIES
 
 
 def register(sub):
-    p = sub.add_parser("check-certificate", help="check a certificate with exact arithmetic (the trusted checker)")
+    p = sub.add_parser("check-certificate", help=SUMMARIES["check-certificate"])
     p.add_argument("certificate")
     add_json_flag(p)
     p.set_defaults(func=run)

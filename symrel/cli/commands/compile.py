@@ -11,10 +11,11 @@ from ...errors import InputError
 from ...exact import format_rational, rational
 from ...fileformat import load_domain, load_model, save
 from ..common import add_json_flag, print_json
+from . import SUMMARIES
 
 
 def register(sub):
-    p = sub.add_parser("compile", help="compile a maxout/ReLU/CPWL model into a hardmax Transformer (Thm 3.1)")
+    p = sub.add_parser("compile", help=SUMMARIES["compile"])
     p.add_argument("model", help="model file (maxout, relu, cpwl1d or cpwl)")
     p.add_argument("--domain", required=True, help="domain file (a box)")
     p.add_argument("-o", "--output", required=True, help="Transformer file to write (atomically)")

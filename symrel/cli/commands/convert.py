@@ -12,11 +12,11 @@ from __future__ import annotations
 from ...errors import InputError
 from ...fileformat import load_domain, load_model, save
 from ...models import to_maxout
+from . import SUMMARIES
 
 
 def register(sub):
-    p = sub.add_parser("convert", help="convert a model (relu, cpwl1d, cpwl) to its maxout form, or a relu/maxout "
-                                       "net to a cpwl mesh on a domain")
+    p = sub.add_parser("convert", help=SUMMARIES["convert"])
     p.add_argument("model")
     p.add_argument("--to", required=True, choices=["maxout", "cpwl"], help="target kind")
     p.add_argument("--domain", help="domain file (with --to cpwl: the box or polytope the mesh covers)")

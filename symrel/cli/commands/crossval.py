@@ -5,10 +5,11 @@ from __future__ import annotations
 from ...errors import InputError
 from ..common import add_json_flag, fmt, print_json, warn
 from ..executors import add_executor_option, open_executor
+from . import SUMMARIES
 
 
 def register(sub):
-    p = sub.add_parser("crossval", help="cross-validate a float implementation (numpy, torch, onnxruntime) against exact evaluation")
+    p = sub.add_parser("crossval", help=SUMMARIES["crossval"])
     p.add_argument("model", help="model file (relu, maxout, cpwl1d, transformer)")
     p.add_argument("--backend", default="numpy", choices=("numpy", "torch", "onnxruntime"))
     p.add_argument("--dtype", default="float32", choices=("float64", "float32", "float16", "bfloat16"))

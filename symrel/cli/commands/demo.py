@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from ...models import AffineMap, MaxoutLayer, MaxoutNet, MaxoutUnit
+from . import SUMMARIES
 
 
 def register(sub):
-    p = sub.add_parser("demo", help="build a small maxout net and evaluate it exactly")
+    p = sub.add_parser("demo", help=SUMMARIES["demo"])
     p.set_defaults(func=run)
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 from ...errors import InputError
 from ...fileformat import Points, Values, load, to_json
 from ..common import add_json_flag, fmt, parse_point, print_json
+from . import SUMMARIES
 
 
 def register(sub):
-    p = sub.add_parser("eval", help="evaluate a model exactly at one point or a batch")
+    p = sub.add_parser("eval", help=SUMMARIES["eval"])
     p.add_argument("model", help="model file (maxout, relu, cpwl1d, cpwl, transformer, or relation-features with --part)")
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--input", help="one point, comma-separated rationals (e.g. 1/2,-1/4)")

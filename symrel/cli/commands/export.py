@@ -4,10 +4,11 @@ follows ``-o`` (``.onnx``; ``.pt``/``.pth`` for PyTorch) unless ``--to`` says it
 from __future__ import annotations
 
 from ..common import add_json_flag, fmt, print_json
+from . import SUMMARIES
 
 
 def register(sub):
-    p = sub.add_parser("export", help="export a symrel model to ONNX or PyTorch, weights rounded to a float dtype")
+    p = sub.add_parser("export", help=SUMMARIES["export"])
     p.add_argument("model", help="model file (relu, maxout, cpwl1d, transformer)")
     p.add_argument("--to", choices=("onnx", "torch"), help="the format (default: from the extension of -o)")
     p.add_argument("-o", "--output", required=True)

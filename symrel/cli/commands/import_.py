@@ -6,10 +6,11 @@ from pathlib import Path
 
 from ...errors import InputError
 from ..common import add_json_flag, print_json
+from . import SUMMARIES
 
 
 def register(sub):
-    p = sub.add_parser("import", help="import an ONNX or .nnet network exactly as a symrel model")
+    p = sub.add_parser("import", help=SUMMARIES["import"])
     p.add_argument("source", help="M.onnx (float tensors, read bit for bit) or M.nnet (decimals, read exactly)")
     p.add_argument("-o", "--output", required=True, help="the symrel model file to write")
     p.add_argument("--normalise", action="store_true",

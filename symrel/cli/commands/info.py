@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from ...fileformat import load, load_model
 from ..common import add_json_flag, print_json
+from . import SUMMARIES
 
 
 def register(sub):
-    p = sub.add_parser("info", help="kind, sizes and parameter count of a model")
+    p = sub.add_parser("info", help=SUMMARIES["info"])
     p.add_argument("model")
     add_json_flag(p)
     p.set_defaults(func=run)

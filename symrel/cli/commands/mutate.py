@@ -10,12 +10,13 @@ from ...errors import InputError
 from ...fileformat import write_text_atomic
 from ..common import add_json_flag, print_json
 from ..executors import add_executor_option, open_executor
+from . import SUMMARIES
 
 
 def register(sub):
     from ...mutation import CAMPAIGNS
 
-    p = sub.add_parser("mutate", help="mutation campaign: single-parameter mutants against every prover")
+    p = sub.add_parser("mutate", help=SUMMARIES["mutate"])
     p.add_argument("--out", help="write the Markdown report here (atomically)")
     p.add_argument("--prover", action="append", choices=sorted(CAMPAIGNS),
                    help="run only this prover's campaign (repeatable; default: all)")

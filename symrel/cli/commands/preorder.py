@@ -13,10 +13,11 @@ from __future__ import annotations
 import sys
 
 from ..common import add_json_flag, fmt, print_json
+from . import SUMMARIES
 
 
 def register(sub):
-    p = sub.add_parser("preorder", help="indifference classes, completeness and the Debreu utility of a preorder",
+    p = sub.add_parser("preorder", help=SUMMARIES["preorder"],
                        description=__doc__.splitlines()[0])
     p.add_argument("preorder", help="preorder file (kind: preorder)")
     p.add_argument("--certificate", metavar="C.json", help="write the utility's certificate (complete preorders only)")

@@ -11,10 +11,11 @@ with json, every certificate passes check-certificate), 1 otherwise.
 from __future__ import annotations
 
 from ..executors import add_executor_option, open_executor
+from . import SUMMARIES
 
 
 def register(sub):
-    p = sub.add_parser("proofs", help="re-check the statements of both papers and write their reports",
+    p = sub.add_parser("proofs", help=SUMMARIES["proofs"],
                        description=__doc__.split("\n\n")[1].replace("``", ""))
     p.add_argument("dir", nargs="?", default=None, help="folder of proof scripts (default: the shipped ones)")
     p.add_argument("--out", default="symrel-proofs", help="output folder (default: ./symrel-proofs)")

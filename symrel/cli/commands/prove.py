@@ -16,10 +16,11 @@ from ...fileformat import Points, load_domain, load_model, save, write_text_atom
 from ...budget import Budget, BudgetExceeded
 from ..common import add_json_flag, print_json
 from ..executors import add_executor_option, open_executor
+from . import SUMMARIES
 
 
 def register(sub):
-    p = sub.add_parser("prove", help="prove A(x) = B(x) for all x in a domain, layer by layer")
+    p = sub.add_parser("prove", help=SUMMARIES["prove"])
     p.add_argument("a", help="first model (maxout, relu, cpwl1d, cpwl or transformer)")
     p.add_argument("b", help="second model")
     p.add_argument("--domain", required=True, help="domain file (a box)")

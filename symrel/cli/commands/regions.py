@@ -17,10 +17,11 @@ from ...errors import InputError
 from ...fileformat import load_domain, load_model
 from ..common import add_json_flag, print_json
 from ..executors import add_executor_option, open_executor
+from . import SUMMARIES
 
 
 def register(sub):
-    p = sub.add_parser("regions", help="count linear or activation regions exactly over a domain")
+    p = sub.add_parser("regions", help=SUMMARIES["regions"])
     p.add_argument("model", help="model file (maxout, relu, cpwl1d, cpwl, hardmax transformer)")
     p.add_argument("--domain", required=True, help="domain file (box or polytope)")
     p.add_argument("--kind", choices=("linear", "activation"), default="linear", help="which count (default: linear)")

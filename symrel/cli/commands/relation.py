@@ -20,10 +20,11 @@ from ...errors import SymrelError
 from ...exact import format_rational
 from ...fileformat import load, save, write_json_atomic, write_text_atomic
 from ..common import add_json_flag, print_json
+from . import SUMMARIES
 
 
 def register(sub):
-    p = sub.add_parser("relation", help="exact ReLU features phi, psi realising a relation table")
+    p = sub.add_parser("relation", help=SUMMARIES["relation"])
     p.add_argument("relation", help="relation file (kind: relation)")
     p.add_argument("--symmetric", action="store_true", help="one feature map (psi = phi); needs a symmetric PSD table")
     target = p.add_mutually_exclusive_group(required=True)

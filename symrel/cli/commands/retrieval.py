@@ -16,10 +16,11 @@ import sys
 
 from ..common import add_json_flag, fmt, print_json
 from ..executors import add_executor_option, open_executor
+from . import SUMMARIES
 
 
 def register(sub):
-    p = sub.add_parser("retrieval", help="build and prove attention that retrieves the maximal keys of each query's preorder",
+    p = sub.add_parser("retrieval", help=SUMMARIES["retrieval"],
                        description=__doc__.splitlines()[0])
     p.add_argument("task", help="retrieval task file (kind: retrieval)")
     p.add_argument("--eps", help="also prove softmax weight >= 1 - eps on the maximal keys (e.g. 1/100)")

@@ -14,10 +14,11 @@ import sys
 
 from ..common import add_json_flag, fmt, print_json
 from ..executors import add_executor_option, open_executor
+from . import SUMMARIES
 
 
 def register(sub):
-    p = sub.add_parser("softmax-bound", help="certified lambda: softmax within eps of hardmax on a box",
+    p = sub.add_parser("softmax-bound", help=SUMMARIES["softmax-bound"],
                        description=__doc__.splitlines()[0])
     p.add_argument("model", help="transformer file (its attention blocks are read as hardmax)")
     p.add_argument("--domain", required=True, help="box domain file")

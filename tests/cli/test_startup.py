@@ -1,0 +1,79 @@
+"""Start-up: ``symrel --version`` and ``--help`` import no subcommand module, so neither
+sympy nor the provers (the subcommands are listed by symrel.cli.commands.SUMMARIES)."""
+
+import os
+import pkgutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import symrel
+from symrel.cli import build_parser, commands
+from symrel.cli.commands import SUMMARIES, module_name
+
+ROOT = Path(symrel.__file__).resolve().parents[1]
+HEAVY = ("sympy", "mpmath", "networkx", "numpy", "symrel.exact", "symrel.models", "symrel.cli.commands.")
+
+
+def _run(*args):
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env, cwd=ROOT, timeout=60)
+
+
+def _imported(*args):
+    """The modules ``python -X importtime ARGS`` reports (on stderr), and the run."""
+    out = _run("-X", "importtime", *args)
+    return out, [line.split("|")[-1].strip() for line in out.stderr.splitlines() if line.startswith("import time:")]
+
+
+def _loaded(*argv):
+    """``sys.modules`` after ``python -m symrel ARGV`` (importtime does not see importlib.import_module)."""
+    code = ("import runpy, sys\n"
+            f"sys.argv = ['symrel', *{list(argv)!r}]\n"
+            "try:\n    runpy.run_module('symrel', run_name='__main__', alter_sys=True)\n"
+            "except SystemExit:\n    pass\n"
+            "print('MODULES', *sorted(sys.modules))\n")
+    out = _run("-c", code)
+    return out.stdout.splitlines()[-1].split()[1:]
+
+
+@pytest.mark.parametrize("args", [("-m", "symrel", "--version"), ("-m", "symrel", "--help"),
+                                  ("-m", "symrel.cli", "--version"), ("-c", "import symrel")])
+def test_start_up_imports_nothing_heavy(args):
+    out, names = _imported(*args)
+    assert out.returncode == 0, out.stderr[-500:]
+    assert names and not [n for n in names if n.startswith(HEAVY)]
+    if "--version" in args:
+        assert out.stdout.strip() == f"symrel {symrel.__version__}"
+
+
+@pytest.mark.parametrize("argv", [("--version",), ("--help",), ()])
+def test_start_up_loads_nothing_heavy(argv):
+    loaded = _loaded(*argv)
+    assert "symrel.cli" in loaded and not [n for n in loaded if n.startswith(HEAVY)]
+
+
+def test_a_subcommand_loads_its_own_module_only():
+    loaded = _loaded("demo", "--help")
+    assert [n for n in loaded if n.startswith("symrel.cli.commands.")] == ["symrel.cli.commands.demo"]
+
+
+def test_every_command_module_has_a_summary_and_the_help_is_the_full_one():
+    found = {m.name for m in pkgutil.iter_modules(commands.__path__) if not m.name.startswith("_")}
+    assert found == {module_name(name) for name in SUMMARIES}
+    assert build_parser(every=False).format_help() == build_parser().format_help()
+
+
+def test_the_package_names_are_there_when_used():
+    for name in symrel.__all__:
+        assert getattr(symrel, name) is not None
+    from symrel import MaxoutNet, rational
+    from symrel.models import MaxoutNet as same
+
+    assert MaxoutNet is same and str(rational("2/4")) == "1/2"
+    assert symrel.exact.Q(1, 2) == rational("1/2")  # a subpackage, imported on first use
+    assert set(symrel.__all__) <= set(dir(symrel))
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        symrel.nothing
