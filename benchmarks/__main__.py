@@ -129,21 +129,37 @@ def selected(only: str | None) -> list[str]:
     return names
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and of its children that have ended (worker processes,
+    Dask's nannies and workers): on a loaded machine the wall time of a serial section
+    grows with the load, its CPU time much less, so the two side by side say how much
+    of a time is waiting for a core."""
+    import resource
+
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def run_section(name: str):
-    """Run one benchmark module: ``(title, rows, seconds, error, load before, load after)``."""
+    """Run one benchmark module: ``(title, rows, seconds, error, load before, load after)``
+    (its CPU seconds are in :data:`SECTION_CPU`)."""
     mod = importlib.import_module(f"benchmarks.{name}")
     before = load()
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), cpu_seconds()
     try:
         rows = mod.run()
         error = None
     except Exception as err:  # a benchmark that cannot run here is reported, not hidden
         rows, error = [], f"{type(err).__name__}: {err}"
     took = time.perf_counter() - t
+    SECTION_CPU[name] = cpu_seconds() - cpu
     if isinstance(rows, dict):
         rows = [rows]
     title = " ".join((mod.__doc__ or name).strip().split("\n\n")[0].split())
     return title, rows, took, error, before, load()
+
+
+SECTION_CPU: dict = {}
 
 
 def _header(extra=()) -> list[str]:
@@ -188,11 +204,13 @@ def main(argv=None) -> int:
         Path(args.json).write_text(json.dumps(out, default=str))
         return 0
     sections = []
+    start = time.perf_counter()
     for name in names:
         print(f"[benchmarks] {name} ...", file=sys.stderr, flush=True)
         title, rows, took, error, before, after = run_section(name)
         sections.append((name, title, rows, took, error, before, after))
-        print(f"[benchmarks] {name} done in {took:.1f} s ({load_note(before, after, cores())})", file=sys.stderr, flush=True)
+        print(f"[benchmarks] {name} done in {took:.1f} s, CPU {SECTION_CPU[name]:.1f} s ({load_note(before, after, cores())})",
+              file=sys.stderr, flush=True)
 
     from symrel.fileformat import write_text_atomic
 
@@ -205,9 +223,13 @@ def main(argv=None) -> int:
             text += [f"Could not run here: `{error}`", ""]
         elif rows:
             text += _table(rows) + [""]
-        text += [f"(section took {took:.1f} s, measured {stamp}; {load_note(before, after, cores())})", ""]
+        text += [f"(section took {took:.1f} s, CPU {SECTION_CPU.get(name, 0):.1f} s, measured {stamp}; "
+                 f"{load_note(before, after, cores())})", ""]
         kept[name] = "\n".join(text)
-    lines = _header()
+    total = time.perf_counter() - start
+    print(f"[benchmarks] {len(sections)} sections in {total:.0f} s", file=sys.stderr, flush=True)
+    lines = _header([f"- last run: {', '.join(n for n, *_ in sections) if args.only else 'every section'} "
+                     f"in {total:.0f} s ({load_note(sections[0][5], sections[-1][6], cores())})"] if sections else ())
     lines += [kept[name] for name in sorted(kept)]
     if COMPARE_START in old:  # keep the before-and-after part of an earlier --compare-commit run
         lines += [old[old.index(COMPARE_START):old.index(COMPARE_END) + len(COMPARE_END)], ""]
