@@ -13,6 +13,14 @@ The names below are loaded when first used (PEP 562), so that ``import symrel`` 
 from importlib import import_module
 
 from ._version import __version__
+from .fileformat.registry import register_kind_module
+
+# The file-format kinds read by packages above the file format: their modules are
+# imported when a file of the kind is first read.
+for _kind, _module in (("preorder", "symrel.preorders.io"), ("retrieval", "symrel.preorders.io"),
+                       ("relation", "symrel.relations.io"), ("relation-features", "symrel.relations.io")):
+    register_kind_module(_kind, _module)
+del _kind, _module
 
 #: the public names of the package and the submodule each comes from
 _FROM = {

@@ -4,6 +4,11 @@ The import graph is read from the source with :mod:`ast`, so imports inside
 functions count as much as those at the top of a module. ``from pkg import
 name`` is an edge to ``pkg.name`` when that is a module and to ``pkg`` (its
 ``__init__``) otherwise; relative imports are resolved against the importer.
+A string that is exactly the dotted name of a module of another part of symrel
+(``"symrel.x.y"``, outside docstrings) is an edge too: that is how
+``importlib.import_module`` and plugin tables import, and the ast cannot tell them from
+other strings. (Within a part, importing by name on first use is how a plugin table
+avoids a circle, so those strings are not edges.)
 
 A module may import its own top-level subpackage and any subpackage of a lower
 layer. Two subpackages in the same layer may not import each other.
@@ -63,8 +68,16 @@ def imported_modules(name: str, path: Path, known: dict[str, Path]) -> set[str]:
     """Every symrel module that the module ``name`` (source at ``path``) imports."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-        if isinstance(node, ast.Import):
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                  and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            target = node.value
+            if target.startswith("symrel.") and target in known and part_of(target) != part_of(name):
+                found.add(target)   # imported by name (importlib, a plugin table)
+        elif isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             if node.level:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..errors import SymrelError
 from ..fileformat.jsonio import sha256_of
-from ..fileformat.registry import reader, to_json
+from ..fileformat.registry import to_json
 from .core import PROVED, Proof
 
 
@@ -35,8 +35,3 @@ def certificate_of(proof: Proof) -> dict:
         "steps": [s.to_json() for s in proof.steps],
     }
 
-
-@reader("certificate")
-def read_certificate(obj, path=""):
-    """Certificates are kept as plain JSON; :func:`symrel.checking.check_certificate` reads them."""
-    return obj

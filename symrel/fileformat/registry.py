@@ -1,8 +1,12 @@
 """Readers and writers by kind: ``from_json(obj)`` and ``to_json(thing)``.
 
-Each topic module registers its kinds (models here; preorders, relations and
-certificates in their own modules), listed in :data:`KIND_MODULES`, so the file format
-has one entry point:
+The file format's own kinds (models, domains, points, sequence models, certificates) are
+read by its own modules, listed in :data:`KIND_MODULES`. The kinds whose readers build the
+objects of a package above the file format (a ``Preorder``, a ``RetrievalTask``, a
+``Relation``) are registered by that package: :func:`register_kind_module` names the module
+that holds the reader, and the package root (``symrel/__init__.py``) registers the
+preorder and relation kinds so; the module is imported when a file of that kind is first
+read. The file format itself never names a module above it. One entry point:
 
 >>> m = from_json({"symrel": 1, "kind": "cpwl1d", "x": [0, "1/2", 1], "y": [0, 1, 0]})
 >>> to_json(m)["x"]
@@ -27,29 +31,35 @@ READERS: dict[str, Callable] = {}
 WRITERS: dict[type, Callable] = {}
 
 #: Every kind of the file format and the module holding its reader (and the writer of its
-#: type): the registry, written out. Reading a kind imports its module only, so reading a
+#: type). The file format's own kinds are written out here; :func:`register_kind_module`
+#: adds those of the packages above. Reading a kind imports its module only, so reading a
 #: box or a model never imports the preorder or relation algorithms; writing an object
 #: whose writer is not registered yet imports them all. (A certificate check reads its
 #: inputs with :mod:`symrel.fileformat.trusted`, which uses none of this.)
 KIND_MODULES = {
     "box": "symrel.fileformat.models_io",
-    "certificate": "symrel.certificates.io",
+    "certificate": "symrel.fileformat.registry",
     "cpwl": "symrel.fileformat.models_io",
     "cpwl1d": "symrel.fileformat.models_io",
     "maxout": "symrel.fileformat.models_io",
     "points": "symrel.fileformat.models_io",
     "polytope": "symrel.fileformat.models_io",
-    "preorder": "symrel.preorders.io",
-    "relation": "symrel.relations.io",
-    "relation-features": "symrel.relations.io",
     "relu": "symrel.fileformat.models_io",
-    "retrieval": "symrel.preorders.io",
     "sequence-transformer": "symrel.fileformat.sequence_io",
     "transformer": "symrel.fileformat.models_io",
     "values": "symrel.fileformat.models_io",
 }
-_PLUGINS = tuple(dict.fromkeys(KIND_MODULES.values()))
 _loaded = False
+
+
+def register_kind_module(kind: str, module: str) -> None:
+    """Name ``module`` (a module of a package above the file format) as the holder of the
+    reader of ``kind``: it is imported when a file of that kind is first read (and its
+    import registers the reader with :func:`reader`). A kind of the file format's own
+    cannot be taken over."""
+    if KIND_MODULES.get(kind, module) != module:
+        raise ValueError(f"kind {kind!r} is read by {KIND_MODULES[kind]}, not {module}")
+    KIND_MODULES[kind] = module
 
 
 def reader(kind: str):
@@ -86,13 +96,19 @@ def _load_plugins():
     if _loaded:
         return
     _loaded = True
-    for name in _PLUGINS:
+    for name in dict.fromkeys(KIND_MODULES.values()):
         _import(name)
 
 
 def _load_kind(kind: str) -> None:
     if kind not in READERS and kind in KIND_MODULES:
         _import(KIND_MODULES[kind])
+
+
+@reader("certificate")
+def read_certificate(obj, path=""):
+    """Certificates are kept as plain JSON; :func:`symrel.checking.check_certificate` reads them."""
+    return obj
 
 
 def _exactify(obj):
