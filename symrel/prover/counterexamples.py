@@ -23,6 +23,7 @@ import random
 from typing import Sequence
 
 from ..exact import Q, Rational, rational_str
+from .nodes import NormalForms
 
 MAX_HINTS = 16
 MAX_VERTICES = 64
@@ -92,12 +93,30 @@ def first_difference(a, b, points: Sequence[Sequence[Rational]], budget=None):
 
 
 def find_counterexample(a, b, domain, box, hints=(), registry=None, executor=None, seed: int = 0, extra_points=(),
-                        budget=None):
+                        budget=None, forms=None):
     """``(point, note)`` for a point of D where a and b differ (confirmed by exact
     evaluation), or None when no candidate shows a difference. ``budget``: a
-    :class:`~symrel.budget.Budget` checked before every evaluation."""
+    :class:`~symrel.budget.Budget` checked before every evaluation. ``forms``: the outputs
+    of a and b as forms over ``registry`` (when the layer-by-layer execution got that far):
+    the candidates are ranked and float proposals added (:mod:`symrel.prover.float_screen`), and
+    all are screened on the forms, so only a point where they differ is evaluated on the models."""
     pts = candidates(domain, box, registry, hints, seed, extra_points)
-    if executor is None:
+    if forms is not None:
+        from .float_screen import ranked
+
+        diffs = [fa - fb for fa, fb in zip(*forms)]
+        pts = [p for p in ranked(registry, diffs, pts, box, seed=seed) if domain.contains(p)]
+        fa, fb = NormalForms(registry, forms[0]), NormalForms(registry, forms[1])
+        for x in pts:
+            if budget is not None:
+                budget.check()
+            if fa.evaluate_exact(x) != fb.evaluate_exact(x):
+                found = first_difference(a, b, [x], budget)
+                if found is not None:
+                    break
+        else:
+            return None
+    elif executor is None:
         found = first_difference(a, b, pts, budget)
     else:
         from ..parallel import chunked, map_ordered

@@ -168,7 +168,7 @@ def _prove(a, b, domain, complete, executor, budget) -> Proof:
               "the layers do not correspond up to the order and duplication of pieces and units")
     budget.at(lemma="a counterexample among the candidate points")
     found = find_counterexample(a, b, domain, box, ctx_a.hints + ctx_b.hints, registry, executor,
-                                extra_points=extra_points, budget=budget)
+                                extra_points=extra_points, budget=budget, forms=(outs_a, outs_b))
     if found is not None and domain.contains(found[0]) and a.evaluate_exact(found[0]) != b.evaluate_exact(found[0]):
         x, note = found
         proof.add(Step("For all x in D, A(x) = B(x)", "linear-identity",

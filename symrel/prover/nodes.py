@@ -212,3 +212,16 @@ class Registry:
                 images.append(n.terms[active[n.id]].substitute(images))
         f = form.substitute(images)
         return f.to_dense(d), f.const
+
+
+class NormalForms:
+    """A model seen through its outputs' forms over a registry: ``evaluate_exact(x)`` evaluates
+    the forms at the node values of x (exact, and cheap next to evaluating a large
+    Transformer; used to screen candidate points before the models' own evaluation)."""
+
+    def __init__(self, registry: Registry, outs: Sequence[AffineForm]):
+        self.registry, self.outs = registry, list(outs)
+
+    def evaluate_exact(self, x):
+        vals, _ = self.registry.values_at(list(x))
+        return [f.value_at(vals) for f in self.outs]

@@ -17,9 +17,11 @@ Each outcome is kept when the exact LP (:func:`symrel.exact.feasibility`) finds 
 is empty; an outcome that is the only non-empty one holds on the whole cell, so its rows
 are not added. On a leaf every node is affine in x, so every ``g_r`` is; it vanishes on
 the cell iff it is the zero form or both ``g_r > 0`` and ``g_r < 0`` are empty there (two
-Farkas vectors). A point where ``g_r != 0`` is confirmed by exact evaluation of both
-models and returned as a counterexample at once (the first differing cell ends the
-search). The tree, with its Farkas vectors, is the certificate that
+Farkas vectors). When ``g_r != 0`` somewhere on the cell, an exact LP maximises
+``|g_r|`` over the closed cell (:func:`symrel.exact.lp_optimum.maximise`): its optimal vertex,
+where the difference is largest, is confirmed by exact evaluation of both models (else the
+strict LP's point) and returned as a counterexample at once (the first differing cell ends
+the search). The tree, with its Farkas vectors, is the certificate that
 :mod:`symrel.checking.node_cells` re-derives.
 
 Cost: one exact LP per outcome the witness does not settle; the tree has at most
@@ -47,7 +49,9 @@ from dataclasses import dataclass, field
 from ..budget import Budget
 from ..exact import Q, format_rational
 from ..exact.lp import feasibility
+from ..exact.lp_optimum import maximise
 from ..exact.forms import AffineForm
+from .nodes import NormalForms
 
 ZERO = Q(0)
 
@@ -267,6 +271,23 @@ class _Search:
                 return None
         return {"node": v, "branches": branches}
 
+    def optimum(self, rows, ga, sign):
+        """The inputs of a point of the closed cell maximising ``sign * g`` (exact LP,
+        :func:`symrel.exact.lp_optimum.maximise`), or None. At that vertex the difference of
+        continuous models is as large as anywhere on the cell; exact evaluation decides."""
+        w, w0 = [sign * a for a in ga[0]], sign * ga[1]
+        box = list(self.reg.ranges[:self.d]) + [self.reg.ranges[v] for v in self.free]
+        upper = w0 + sum((a * (hi if a > 0 else lo) for a, (lo, hi) in zip(w, box) if a), ZERO)
+        if upper <= 0:
+            return None
+        A, b, C, dd = [], [], [], []
+        for (g, c), rel in rows:
+            (C if rel == "=" else A).append(list(g))
+            (dd if rel == "=" else b).append(-c)
+        self.stats["lps"] = self.stats.get("lps", 0) + 1
+        best = maximise(A, b, w, w0, upper, C, dd)
+        return None if best is None else best[1][:self.d]
+
     def leaf(self, lin, rows, witness):
         self.cells += 1
         equal = []
@@ -276,14 +297,16 @@ class _Search:
                 equal.append(None)
                 continue
             pair = []
-            for extra in ((([-a for a in ga[0]], -ga[1]), "<"), (ga, "<")):   # g > 0, then g < 0
+            for sign, extra in ((1, (([-a for a in ga[0]], -ga[1]), "<")), (-1, (ga, "<"))):   # g > 0, then g < 0
                 point, cert = solve(rows + [extra], self.stats)
-                if point is not None:
-                    x = point[:self.d]
-                    ya, yb = self.a.evaluate_exact(x), self.b.evaluate_exact(x)
-                    if ya != yb:
-                        self.found = (x, r, ya, yb)
-                        return None
+                if point is not None:      # the difference lives here: where on the cell is it largest?
+                    for x in (self.optimum(rows, ga, sign), point[:self.d]):
+                        if x is None:
+                            continue
+                        ya, yb = self.a.evaluate_exact(x), self.b.evaluate_exact(x)
+                        if ya != yb:
+                            self.found = (x, r, ya, yb)
+                            return None
                     if not self.free:
                         raise AssertionError("internal error: a point of a differing cell has equal outputs")
                     self.inconclusive = True    # a point of the relaxation only: decide more nodes
@@ -301,7 +324,7 @@ def decide_on_nodes(registry, outs_a, outs_b, domain, a=None, b=None, budget: Bu
     budget = budget or Budget()
     diffs = [fa - fb for fa, fb in zip(outs_a, outs_b)]
     closure = dependency_closure(registry, diffs)
-    a, b = a or _Eval(registry, outs_a), b or _Eval(registry, outs_b)
+    a, b = a or NormalForms(registry, outs_a), b or NormalForms(registry, outs_b)
     k, cells, lps = 1, 0, 0
     while True:      # decide the top k nodes, relax the others; double k until decided
         top = closure[-k:] if k < len(closure) else closure
@@ -321,17 +344,6 @@ def decide_on_nodes(registry, outs_a, outs_b, domain, a=None, b=None, budget: Bu
         res.note = (f"output {r + 1} differs on a cell of the nodes {', '.join(f'y{v}' for v in search.nodes)}; "
                     f"exact evaluation: A(x) = {fmt(ya)}, B(x) = {fmt(yb)}")
     return res
-
-
-class _Eval:
-    """Forms evaluated through the registry (used when no model is given, as in doctests)."""
-
-    def __init__(self, registry, outs):
-        self.registry, self.outs = registry, outs
-
-    def evaluate_exact(self, x):
-        vals, _ = self.registry.values_at(list(x))
-        return [f.value_at(vals) for f in self.outs]
 
 
 def forms_json(forms) -> list:

@@ -169,3 +169,34 @@ def test_campaign_subset_is_decided_with_confirmed_answers(claim):
         assert proof.result == "proved"
     if claim["group"] == "tie":
         assert proof.result == "refuted"
+
+
+def test_a_differing_cell_gives_the_point_where_the_difference_is_largest():
+    """On the one cell where max(x, -x, (1 + eps) x - eps/2) differs from |x| the exact LP
+    maximises the difference: the counterexample is the vertex x = 1, not an interior point."""
+    from symrel.exact.forms import AffineForm, linear_combination
+    from symrel.prover.nodes import Registry
+    from symrel.prover.normal_form_decision import decide_on_nodes
+
+    eps = Q(1, 10 ** 6)
+    reg = Registry([(Q(-1), Q(1))])
+    x = AffineForm.var(0)
+    y, _ = reg.max_of([x, -x])
+    z, _ = reg.max_of([x, -x, linear_combination([(1 + eps, x)], -eps / 2)])
+    res = decide_on_nodes(reg, [y], [z], Box([[-1, 1]]))
+    assert res.status == "refuted" and res.point == [1]
+
+
+def test_float_proposals_find_a_small_differing_region():
+    pytest.importorskip("numpy")
+    from symrel.exact.forms import AffineForm, linear_combination
+    from symrel.prover.float_screen import ranked
+    from symrel.prover.nodes import Registry
+
+    reg = Registry([(Q(0), Q(1)), (Q(0), Q(1))])
+    x0, x1 = AffineForm.var(0), AffineForm.var(1)
+    # differs from x0 only where x0 + x1 > 19/10 (an area of 1/200 of the square)
+    y, _ = reg.max_of([x0, linear_combination([(Q(2), x0), (Q(1), x1)], Q(-19, 10))])
+    pts = ranked(reg, [y - x0], [[Q(1, 2), Q(1, 2)]], reg.ranges[:2], points=4096)
+    assert pts[-1] == [Q(1, 2), Q(1, 2)] and len(pts) == 9
+    assert all(p[0] + p[1] > Q(19, 10) for p in pts[:8])

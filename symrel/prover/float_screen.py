@@ -1,0 +1,102 @@
+"""Float-guided proposals of counterexamples: where do the normal forms of A and B differ most?
+
+After the layer-by-layer execution both models are affine forms over the shared
+variables (inputs and max or select nodes, :mod:`symrel.prover.nodes`). Evaluating the
+registry in float64 on many points is cheap (one small matrix product per node, all
+points at once), far cheaper than an exact evaluation of a large Transformer. The points
+where the float value of ``|A_r - B_r|`` is largest are *proposed* (and the given candidates
+where it is not zero come first); every proposal is a
+rational point of the box (a grid of step ``1 / 2^20`` of each side) and counts only after
+exact evaluation confirms it (:func:`symrel.prover.counterexamples.find_counterexample`).
+Nothing here decides anything.
+
+Needs numpy (an optional extra); without it there are no proposals. Cost: O(points x size
+of the registry) float operations.
+
+>>> import pytest; np = pytest.importorskip("numpy")
+>>> from symrel.exact import Q
+>>> from symrel.exact.forms import AffineForm
+>>> from symrel.prover.nodes import Registry
+>>> reg = Registry([(Q(-1), Q(1))])
+>>> x = AffineForm.var(0)
+>>> y, _ = reg.max_of([x, AffineForm.constant(Q(1, 2))])    # max(x, 1/2) differs from 1/2 for x > 1/2
+>>> pts = ranked(reg, [y - AffineForm.constant(Q(1, 2))], [[Q(0)], [Q(1)]], reg.ranges[:1], points=64)
+>>> [str(v) for v in pts[0]], len(pts), all(p[0] > Q(1, 2) for p in pts[1:9])   # x = 1 differs, x = 0 last
+(['1'], 10, True)
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..exact import Q
+
+GRID = 2 ** 20
+
+
+def _numpy():
+    try:
+        import numpy
+    except ImportError:       # the core install: no float proposals
+        return None
+    return numpy
+
+
+def _dense(np, forms):
+    """Forms as ``(variables, matrix, constants)``: the variables they use, one matrix row
+    of coefficients per form over those variables, and the constants (floats)."""
+    used = sorted({v for f in forms for v in f.coeffs})
+    col = {v: j for j, v in enumerate(used)}
+    M = np.zeros((len(forms), len(used)))
+    c = np.zeros(len(forms))
+    for i, f in enumerate(forms):
+        c[i] = float(f.const)
+        for v, a in f.coeffs.items():
+            M[i, col[v]] = float(a)
+    return used, M, c
+
+
+def _apply(V, dense):
+    used, M, c = dense
+    return (V[:, used] @ M.T + c) if used else c + 0 * V[:, :1]
+
+
+def float_values(registry, X):
+    """The float64 value of every variable of ``registry`` at the rows of ``X`` (points x
+    variables); the forms are sparse, so each node reads only the columns it uses."""
+    np = _numpy()
+    d = registry.dim
+    N = X.shape[0]
+    V = np.zeros((N, len(registry.nodes)), order="F")     # columns contiguous: a node reads a few of them
+    V[:, :d] = X
+    rows = np.arange(N)
+    for node in registry.nodes[d:]:
+        T = _apply(V, _dense(np, node.terms))
+        if node.scores:          # a select node: the value of a float maximiser of the scores
+            V[:, node.id] = T[rows, np.argmax(_apply(V, _dense(np, node.scores)), axis=1)]
+        else:
+            V[:, node.id] = T.max(axis=1)
+    return V
+
+
+def ranked(registry, diffs, candidates, box, points: int = 2048, top: int = 8, seed: int = 0,
+           tol: float = 1e-9) -> list[list]:
+    """The ``candidates`` (rational points) reordered, and float proposals added: first the
+    candidates where the float ``max_r |diffs[r]|`` exceeds ``tol`` (in their order), then up
+    to ``top`` seeded grid points of ``box`` (step ``1 / 2^20`` of each side) where it is
+    largest, largest first, then the other candidates. Without numpy: the candidates as given."""
+    np = _numpy()
+    if np is None or not candidates and not points or all(g.is_zero() for g in diffs):
+        return list(candidates)
+    rng = random.Random(seed)
+    grid = [[rng.randrange(GRID + 1) for _ in box] for _ in range(points)]
+    lo = np.array([float(a) for a, _ in box])
+    width = np.array([float(b - a) for a, b in box])
+    X = np.vstack([np.array([[float(v) for v in p] for p in candidates]).reshape(-1, len(box)),
+                   lo + width * (np.array(grid, dtype=float).reshape(-1, len(box)) / GRID)])
+    gap = np.abs(_apply(float_values(registry, X), _dense(np, diffs))).max(axis=1)
+    m = len(candidates)
+    first = [p for p, g in zip(candidates, gap[:m]) if g > tol]
+    order = [int(i) for i in np.argsort(-gap[m:], kind="stable")[:top] if gap[m + i] > tol]
+    proposed = [[a + (b - a) * Q(k, GRID) for k, (a, b) in zip(grid[i], box)] for i in order]
+    return first + proposed + [p for p, g in zip(candidates, gap[:m]) if not g > tol]
