@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..exact import inner
 from ..models import Domain, MaxoutNet, Model, Transformer, to_maxout
 from .affine_to_readout import readout
 from .bases import Layout
@@ -86,7 +87,7 @@ def compile_maxout(net: MaxoutNet, domain: Domain, margin=0, *, bounds=None) -> 
     broken constructions only)."""
     layout = layout_of(net)
     gates = gating_bounds(net, domain, margin, bounds)
-    blocks = [blk for layer, gate in zip(net.layers, gates) for blk in layer_blocks(layer, gate.bound, layout)]
+    blocks = [blk for layer, gate in zip(net.layers, gates) for blk in layer_blocks(layer, inner(gate, "bound"), layout)]
     transformer = Transformer(net.input_dim, layout.width, layout.tokens, embedding(layout), blocks,
                               readout(net, layout))
     return Compilation(transformer, layout, gates, net, domain, margin, net)

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import InputError
-from ..exact import Q, Rational, affine_range_on_box, flat, rational, rows
+from ..exact import Public, Q, Rational, affine_range_on_box, flat, rational, rows
 from ..models import Box, Domain, MaxoutNet, Polytope
 from ..models.domain import polytope_box
 
@@ -32,13 +32,14 @@ from ..models.domain import polytope_box
 class Gate:
     """The gating bound of one maxout layer: ``bound`` = B (margin included), the exact
     ``piece_bound`` max |l_ij| over the layer's input box, the indices of the layer's
-    three blocks, and the exact ranges of its units (the next layer's input box)."""
+    three blocks, and the exact ranges of its units (the next layer's input box). The
+    numbers read as sympy Rationals (:mod:`symrel.exact.public`)."""
 
     layer: int
-    bound: Rational
-    piece_bound: Rational
+    bound: Rational = Public()
+    piece_bound: Rational = Public()
     blocks: tuple[int, int, int]
-    unit_ranges: list[tuple[Rational, Rational]]
+    unit_ranges: list[tuple[Rational, Rational]] = Public()
 
     def to_json(self) -> dict:
         from ..exact import format_rational as f
@@ -51,7 +52,7 @@ def domain_box(domain: Domain) -> list[tuple[Rational, Rational]]:
     """The box the gating bounds are computed on: a box domain itself, or the exact
     bounding box of a bounded polytope (:func:`symrel.models.domain.polytope_box`)."""
     if isinstance(domain, Box):
-        return list(domain.bounds)
+        return list(domain.exact_bounds)
     if isinstance(domain, Polytope):
         return polytope_box(domain)[0]
     raise InputError(f"expected a box or polytope domain, got {domain.kind}", path="domain.kind")

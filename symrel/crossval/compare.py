@@ -31,7 +31,7 @@ import random
 from dataclasses import dataclass, field
 
 from ..errors import InputError
-from ..exact import Q, Rational, columns, format_rational, rows, to_sympy
+from ..exact import Public, Q, Rational, columns, format_rational, inner, rows, to_sympy
 from ..exact.display import Card, Displayed, number_text
 from ..models import Box, Transformer, argmax_set
 from ..interop.extras import require
@@ -44,18 +44,18 @@ class ErrorStat:
     """The worst float error of one stage or one output over all points."""
 
     name: str
-    max_abs_error: Rational = Q(0)
+    max_abs_error: Rational = Public(default=Q(0))
     worst_abs: int | None = None
-    max_ulp_error: Rational = Q(0)
+    max_ulp_error: Rational = Public(default=Q(0))
     worst_ulp: int | None = None
     nonfinite: int = 0
 
     def update(self, err: Rational, ulps: Rational | None, index: int):
         """Record one error; ``ulps`` is None where the exact value is 0 (no ULP
         of 0 is meaningful: the subnormal unit would count it 1e39 times over)."""
-        if self.worst_abs is None or err > self.max_abs_error:
+        if self.worst_abs is None or err > inner(self, "max_abs_error"):
             self.max_abs_error, self.worst_abs = err, index
-        if ulps is not None and (self.worst_ulp is None or ulps > self.max_ulp_error):
+        if ulps is not None and (self.worst_ulp is None or ulps > inner(self, "max_ulp_error")):
             self.max_ulp_error, self.worst_ulp = ulps, index
 
 
@@ -64,11 +64,11 @@ class CrossvalReport(Displayed):
     """Everything :func:`crossvalidate` found (see the module docstring)."""
 
     def _summary(self) -> str:
-        return (f"{self.backend} {self.dtype} vs exact on {len(self.points.points)} points: max |error| "
+        return (f"{self.backend} {self.dtype} vs exact on {len(inner(self.points, 'points'))} points: max |error| "
                 f"{number_text(self.max_abs_error)}, {len(self.flips)} argmax flips, {'ok' if self.ok else 'FAILED'}")
 
     def _card(self) -> Card:
-        fields = [("points", len(self.points.points)), ("max |float - exact|", self.max_abs_error),
+        fields = [("points", len(inner(self.points, "points"))), ("max |float - exact|", self.max_abs_error),
                   ("max ULP error (nonzero exact values)", self.max_ulp_error), ("argmax flips", len(self.flips)),
                   ("NaN/Inf", len(self.nonfinite))]
         if self.worst_input is not None:
@@ -102,9 +102,10 @@ class CrossvalReport(Displayed):
         best = ErrorStat("output")
         for s in self.outputs:
             if s.worst_abs is not None:
-                best.update(s.max_abs_error, Q(0), s.worst_abs)
-            if s.worst_ulp is not None and (best.worst_ulp is None or s.max_ulp_error > best.max_ulp_error):
-                best.max_ulp_error, best.worst_ulp = s.max_ulp_error, s.worst_ulp
+                best.update(inner(s, "max_abs_error"), Q(0), s.worst_abs)
+            ulps = inner(s, "max_ulp_error")
+            if s.worst_ulp is not None and (best.worst_ulp is None or ulps > inner(best, "max_ulp_error")):
+                best.max_ulp_error, best.worst_ulp = ulps, s.worst_ulp
             best.nonfinite += s.nonfinite
         return best
 
@@ -123,7 +124,7 @@ class CrossvalReport(Displayed):
     def worst_input(self) -> list | None:
         """The input (exact) where :attr:`max_abs_error` is attained."""
         i = self.output_stat.worst_abs
-        return None if i is None else [to_sympy(v) for v in self.points.points[i]]
+        return None if i is None else [to_sympy(v) for v in inner(self.points, "points")[i]]
 
     @property
     def ok(self) -> bool:
@@ -136,7 +137,7 @@ class CrossvalReport(Displayed):
                     or (self.softmax or {}).get("wrong") or (self.error_bound or {}).get("violations"))
 
     def to_json(self) -> dict:
-        pts = self.points.points
+        pts = inner(self.points, "points")
 
         def stat(s: ErrorStat):
             return {
@@ -222,19 +223,19 @@ def crossvalidate(model, backend="numpy", dtype="float32", points=1000, *, domai
 
         raw = [as_point(p, model.input_dim, path=f"points[{i}]") for i, p in enumerate(points)]
         pset = PointSet(round_points(raw, fmt), ["given"] * len(raw))
-    if not pset.points:
+    if not inner(pset, "points"):
         raise InputError("expected at least one point", path="points")
     if runner is None:
         from .backends import make_runner
 
         runner = make_runner(model, backend, dtype)
     if progress:
-        progress(f"crossval: {len(pset.points)} points, {getattr(runner, 'name', backend)} {fmt.name}")
-    X = np.array([[float(v) for v in p] for p in pset.points], dtype=np.float64)
+        progress(f"crossval: {len(inner(pset, 'points'))} points, {getattr(runner, 'name', backend)} {fmt.name}")
+    X = np.array([[float(v) for v in p] for p in inner(pset, "points")], dtype=np.float64)
     float_trace = runner.trace(X)
     is_softmax = isinstance(model, Transformer) and any(
         b.attention is not None and b.attention.rule == "softmax" for b in model.blocks)
-    exact = _exact_reference(model, pset.points, is_softmax, reference_dps, executor)
+    exact = _exact_reference(model, inner(pset, "points"), is_softmax, reference_dps, executor)
     reference = f"mpmath at {reference_dps} digits (softmax has no exact value)" if is_softmax else "exact rational evaluation"
     report = CrossvalReport(
         getattr(model, "kind", type(model).__name__), getattr(runner, "name", backend), fmt.name, reference,
@@ -247,7 +248,7 @@ def crossvalidate(model, backend="numpy", dtype="float32", points=1000, *, domai
     if isinstance(model, Transformer) and not is_softmax:
         from .ties import hardmax_rule_report
 
-        report.hardmax_rule = hardmax_rule_report(model, pset.points, exact)
+        report.hardmax_rule = hardmax_rule_report(model, inner(pset, "points"), exact)
         report.hardmax_rule["applies"] = getattr(runner, "hardmax_rule", "average") == "first"
     if is_softmax:
         from .softmax_check import softmax_report
@@ -261,7 +262,7 @@ def _compare(report: CrossvalReport, exact, float_trace, fmt: FloatFormat):
 
     np = require("numpy", "numeric")
     by_name = dict(float_trace)
-    pts = report.points.points
+    pts = inner(report.points, "points")
     pairs = [(name, E, by_name.get(name)) for name, E in exact[:-1] if name in by_name]
     pairs.append((exact[-1][0], exact[-1][1], float_trace[-1][1]))
     for k, (name, E, F) in enumerate(pairs):
@@ -294,7 +295,7 @@ def _flips(report, E, F):
     if E.shape[0] < 2:
         return
     np = require("numpy", "numeric")
-    pts = report.points.points
+    pts = inner(report.points, "points")
     for j, (ycol, fcol) in enumerate(zip(columns(E), F.tolist())):
         M = argmax_set(ycol)
         if len(M) > 1:
@@ -312,7 +313,7 @@ def _check_bound(model, runner, pset, float_trace, exact, fmt) -> dict:
     from ..exact import from_columns
     from .error_bound import forward_error_bounds
 
-    X = from_columns(pset.points, model.input_dim)
+    X = from_columns(inner(pset, "points"), model.input_dim)
     bounds = forward_error_bounds(runner.program, runner.stages, X, float_trace, fmt)
     from ..interop.floats import exact_matrix
 
@@ -326,7 +327,7 @@ def _check_bound(model, runner, pset, float_trace, exact, fmt) -> dict:
             if bi and err / bi > worst_ratio:
                 worst_ratio = err / bi
             if err > bi and len(violations) < 20:
-                violations.append(_fmt_point(pset.points[j]))
+                violations.append(_fmt_point(inner(pset, "points")[j]))
     return {
         "rule": "|h~' - h'| <= |W| e + gamma_(n+1)(|W~||h~| + |b~|) + (n+1) eta + |W~-W||h~| + |b~-b|",
         "max_bound": format_rational(max_bound),

@@ -21,7 +21,7 @@ import random
 from dataclasses import dataclass, field
 
 from ..errors import InputError
-from ..exact import Q, Rational, flat, from_rationals, rows
+from ..exact import Public, Q, Rational, flat, from_rationals, rows
 from ..models import Box
 from ..interop.floats import FloatFormat, nextafter, round_to_format
 from ..interop.float_program import GroupMax, float_program
@@ -103,7 +103,7 @@ def random_points(box: Box, n: int, rng: random.Random, fmt: FloatFormat) -> lis
     pts = []
     for _ in range(n):
         x = []
-        for lo, hi in box.bounds:
+        for lo, hi in box.exact_bounds:
             u = Q(rng.getrandbits(53), 2**53)
             x.append(_clip(round_to_format(lo + (hi - lo) * u, fmt), lo, hi, fmt))
         pts.append(x)
@@ -123,7 +123,7 @@ def _clip(v, lo, hi, fmt):
 
 def to_format(points, box: Box, fmt: FloatFormat) -> list[list[Rational]]:
     """Exact points rounded to ``fmt`` and kept inside the box."""
-    return [[_clip(round_to_format(v, fmt), lo, hi, fmt) for v, (lo, hi) in zip(x, box.bounds)] for x in points]
+    return [[_clip(round_to_format(v, fmt), lo, hi, fmt) for v, (lo, hi) in zip(x, box.exact_bounds)] for x in points]
 
 
 def grid_points(box: Box, n: int, rng: random.Random) -> list[list[Rational]]:
@@ -131,7 +131,7 @@ def grid_points(box: Box, n: int, rng: random.Random) -> list[list[Rational]]:
     box's intervals: exactly where hardmax ties and maxout ties tend to be."""
     pts = []
     for _ in range(n):
-        pts.append([lo + (hi - lo) * Q(rng.randint(0, 4), 4) for lo, hi in box.bounds])
+        pts.append([lo + (hi - lo) * Q(rng.randint(0, 4), 4) for lo, hi in box.exact_bounds])
     return pts
 
 
@@ -141,7 +141,7 @@ def extreme_points(box: Box, n: int, rng: random.Random, fmt: FloatFormat) -> li
     pts = []
     for _ in range(n):
         x = []
-        for lo, hi in box.bounds:
+        for lo, hi in box.exact_bounds:
             cands = [lo, hi] + [v for v in (Q(0), fmt.min_subnormal, -fmt.min_subnormal, fmt.min_normal, -fmt.min_normal)
                                 if lo <= v <= hi]
             x.append(rng.choice(cands))
@@ -151,9 +151,10 @@ def extreme_points(box: Box, n: int, rng: random.Random, fmt: FloatFormat) -> li
 
 @dataclass
 class PointSet:
-    """The inputs of a cross-validation: exact float values and where they came from."""
+    """The inputs of a cross-validation: exact float values (read as sympy Rationals) and
+    where they came from."""
 
-    points: list[list[Rational]]
+    points: list[list[Rational]] = Public()
     sources: list[str]
 
     def counts(self) -> dict:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..exact import format_rational
+from ..exact import format_rational, inner
 
 
 def _q(v) -> str:
@@ -10,7 +10,7 @@ def _q(v) -> str:
 
 
 def report_markdown(rep) -> str:
-    pts = rep.points.points
+    pts = inner(rep.points, "points")
     lines = [
         f"# Cross-validation: {rep.model_kind} model, {rep.backend}, {rep.dtype}",
         "",

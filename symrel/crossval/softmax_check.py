@@ -11,7 +11,7 @@ model on the box, float outputs outside ``hardmax +- bound`` are flagged too.
 
 from __future__ import annotations
 
-from ..exact import columns, format_rational
+from ..exact import columns, format_rational, inner
 
 
 def softmax_report(model, report, reference, float_trace, box=None, tolerance=None) -> dict:
@@ -19,7 +19,7 @@ def softmax_report(model, report, reference, float_trace, box=None, tolerance=No
 
     tol = Q(1, 100) if tolerance is None else tolerance
     hard = model.with_rule("hardmax")
-    H = columns(hard.evaluate_matrix(report.points.points))
+    H = columns(hard.evaluate_matrix(inner(report.points, "points")))
     R = columns(reference[-1][1])
     F = float_trace[-1][1].tolist()
     scales = sorted({format_rational(b.attention.scale) for b in model.blocks
@@ -27,7 +27,7 @@ def softmax_report(model, report, reference, float_trace, box=None, tolerance=No
     bound, why = _rigorous_bound(model, box)
     wrong, count = [], 0
     for j, (h, r, f) in enumerate(zip(H, R, F)):
-        x = [format_rational(v) for v in report.points.points[j]]
+        x = [format_rational(v) for v in inner(report.points, "points")[j]]
         finite = all(v == v and abs(v) != float("inf") for v in f)
         reason = None
         if not finite:

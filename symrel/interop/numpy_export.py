@@ -24,7 +24,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ..exact import Q, Rational, format_rational
+from ..exact import Public, Q, Rational, format_rational, inner, to_public
 from .extras import require
 from .floats import FloatFormat, float_format, round_matrix
 from ..lowering import Affine, AttentionOp, Embed, FeedForwardOp, Program, ReadoutOp, Relu
@@ -36,11 +36,12 @@ class WeightRounding:
     """The exact error of rounding every parameter of a program to a format."""
 
     format: str
-    entries: list  # (path, max |rounded - exact|, number of overflowing entries)
+    #: (path, max |rounded - exact|, number of overflowing entries); numbers read as sympy Rationals
+    entries: list = Public()
 
     @property
     def max_error(self) -> Rational:
-        return max((e for _, e, _ in self.entries), default=Q(0))
+        return to_public(max((e for _, e, _ in inner(self, "entries")), default=Q(0)))
 
     @property
     def worst(self) -> str | None:

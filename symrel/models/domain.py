@@ -7,7 +7,9 @@ import random
 from typing import Iterator, Sequence
 
 from ..errors import DimensionError, InputError
-from ..exact import Matrix, Q, Rational, dot, flat, format_matrix, format_rational, format_vector, from_rationals, matrix, rational, rows, vector
+import sympy
+
+from ..exact import Matrix, Q, Rational, dot, flat, format_matrix, format_rational, format_vector, from_rationals, matrix, rational, rows, to_public, vector
 from .base import as_point, from_array, require_seq
 
 
@@ -28,11 +30,19 @@ class Domain:
 class Box(Domain):
     """The box ``[l_1, u_1] x ... x [l_d, u_d]``.
 
+    ``bounds``, ``lower()``, ``upper()``, ``center()``, ``vertices()`` and
+    ``sample()`` give sympy Rationals (the public number type of
+    :mod:`symrel.exact.public`); ``exact_bounds`` and ``halfspaces()`` give the
+    same numbers as elements of ``QQ``, for the rest of the library.
+
+    >>> from fractions import Fraction
     >>> D = Box([[-1, 1], ["-1/2", 2]])
     >>> D.contains([0, 2]), D.contains([0, 3])
     (True, False)
     >>> len(list(D.vertices()))
     4
+    >>> D.bounds[1][0] == Fraction(-1, 2), D.center()
+    (True, [0, 3/4])
     """
 
     kind = "box"
@@ -40,7 +50,7 @@ class Box(Domain):
     def __init__(self, bounds, *, path: str = "bounds", exact_floats: bool = False):
         bounds = from_array(bounds, path)
         require_seq(bounds, "intervals", path, min_len=1)
-        self.bounds: list[tuple[Rational, Rational]] = []
+        self.exact_bounds: list[tuple[Rational, Rational]] = []
         for i, iv in enumerate(bounds):
             if not isinstance(iv, (list, tuple)) or len(iv) != 2:
                 raise InputError("expected an interval [lower, upper]", path=f"{path}[{i}]")
@@ -48,36 +58,41 @@ class Box(Domain):
             hi = rational(iv[1], path=f"{path}[{i}][1]", exact_floats=exact_floats)
             if lo > hi:
                 raise InputError(f"expected lower <= upper, got [{lo}, {hi}]", path=f"{path}[{i}]")
-            self.bounds.append((lo, hi))
-        self.dim = len(self.bounds)
+            self.exact_bounds.append((lo, hi))
+        self.dim = len(self.exact_bounds)
 
     @classmethod
     def cube(cls, dim: int, lo=-1, hi=1) -> "Box":
         """``[lo, hi]^dim``."""
         return cls([[lo, hi]] * dim)
 
+    @property
+    def bounds(self) -> list[tuple[sympy.Rational, sympy.Rational]]:
+        """The intervals ``(l_i, u_i)``, as sympy Rationals."""
+        return to_public(self.exact_bounds)
+
     def contains(self, x) -> bool:
         pt = as_point(x, self.dim)
-        return all(lo <= v <= hi for v, (lo, hi) in zip(pt, self.bounds))
+        return all(lo <= v <= hi for v, (lo, hi) in zip(pt, self.exact_bounds))
 
-    def lower(self) -> list[Rational]:
-        return [lo for lo, _ in self.bounds]
+    def lower(self) -> list[sympy.Rational]:
+        return to_public([lo for lo, _ in self.exact_bounds])
 
-    def upper(self) -> list[Rational]:
-        return [hi for _, hi in self.bounds]
+    def upper(self) -> list[sympy.Rational]:
+        return to_public([hi for _, hi in self.exact_bounds])
 
-    def center(self) -> list[Rational]:
-        return [(lo + hi) / 2 for lo, hi in self.bounds]
+    def center(self) -> list[sympy.Rational]:
+        return to_public([(lo + hi) / 2 for lo, hi in self.exact_bounds])
 
-    def vertices(self) -> Iterator[list[Rational]]:
+    def vertices(self) -> Iterator[list[sympy.Rational]]:
         """Every vertex (2^d of them, fewer when an interval is a point)."""
-        choices = [sorted({lo, hi}) for lo, hi in self.bounds]
+        choices = [sorted({lo, hi}) for lo, hi in self.exact_bounds]
         for v in itertools.product(*choices):
-            yield list(v)
+            yield to_public(list(v))
 
     def halfspaces(self):
         A, b = [], []
-        for i, (lo, hi) in enumerate(self.bounds):
+        for i, (lo, hi) in enumerate(self.exact_bounds):
             e = [Q(0)] * self.dim
             e[i] = Q(1)
             A.append(list(e))
@@ -97,22 +112,22 @@ class Box(Domain):
         rng = random.Random(seed)
         pts = []
         for _ in range(n):
-            pts.append([lo + (hi - lo) * Q(rng.randint(0, denominator), denominator) for lo, hi in self.bounds])
-        return pts
+            pts.append([lo + (hi - lo) * Q(rng.randint(0, denominator), denominator) for lo, hi in self.exact_bounds])
+        return to_public(pts)
 
     def contains_box(self, other: "Box") -> bool:
-        return all(l1 <= l2 and h2 <= h1 for (l1, h1), (l2, h2) in zip(self.bounds, other.bounds))
+        return all(l1 <= l2 and h2 <= h1 for (l1, h1), (l2, h2) in zip(self.exact_bounds, other.exact_bounds))
 
     def to_json(self) -> dict:
-        return {"symrel": 1, "kind": "box", "bounds": [[format_rational(lo), format_rational(hi)] for lo, hi in self.bounds]}
+        return {"symrel": 1, "kind": "box", "bounds": [[format_rational(lo), format_rational(hi)] for lo, hi in self.exact_bounds]}
 
     def __eq__(self, other):
-        return isinstance(other, Box) and self.bounds == other.bounds
+        return isinstance(other, Box) and self.exact_bounds == other.exact_bounds
 
     def __repr__(self):
         from ..exact.display import REPR_LIMIT, short_text
 
-        return short_text("Box(" + " x ".join(f"[{lo}, {hi}]" for lo, hi in self.bounds) + ")", REPR_LIMIT)
+        return short_text("Box(" + " x ".join(f"[{lo}, {hi}]" for lo, hi in self.exact_bounds) + ")", REPR_LIMIT)
 
 
 class Polytope(Domain):

@@ -168,8 +168,8 @@ def _realises(rel, feats) -> bool:
     from ..exact import dot, rows
 
     table = rows(rel.R)
-    ys = rel.ys
-    for i, x in enumerate(rel.x):
+    xs, ys = rel.exact_points()
+    for i, x in enumerate(xs):
         u = feats.phi.evaluate_exact(x)
         for j, y in enumerate(ys):
             if dot(u, feats.psi.evaluate_exact(y)) != table[i][j]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from functools import cached_property
 
 from ..errors import InputError
-from ..exact import Rational
+from ..exact import Rational, inner
 from ..models.base import as_point
 from .preorder import IncompletePreorderError, NotAPreorderError, Preorder
 from .utility import UtilityRepresentation, debreu_utility
@@ -103,7 +103,7 @@ class RetrievalTask:
         """``U[i][j]``: the utility of key j for query i (rows follow the queries,
         columns the keys). Cost O(m n^2)."""
         keys = self.key_names
-        return [[self.utilities[q].utility[k] for k in keys] for q in self.query_names]
+        return [[inner(self.utilities[q], "utilities")[0][k] for k in keys] for q in self.query_names]
 
     def __eq__(self, other):
         return (

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from ..exact import Q, format_rational
+from ..exact import Public, Q, format_rational
 from ..certificates import PROVED, REFUTED, Proof, Step
 from .preorder import IncompletePreorderError, Preorder
 
@@ -37,10 +37,10 @@ class UtilityRepresentation:
 
     ``kind`` is ``"utility"`` (Debreu), ``"richter-peleg-utility"`` or
     ``"multi-utility"``; ``utilities`` is a list of ``{element: rational}``
-    tables (one for the first two kinds)."""
+    tables (one for the first two kinds), whose values read as sympy Rationals."""
 
     kind: str
-    utilities: list[dict]
+    utilities: list[dict] = Public()
     proof: Proof
 
     @property

@@ -12,7 +12,7 @@ Cost: O(candidates x evaluation).
 >>> from symrel.models import CPWL1D, Box
 >>> f, g = CPWL1D([0, 1], [0, 1]), CPWL1D([0, 1, 2], [0, 1, 1])
 >>> D = Box([[0, 2]])
->>> [str(v) for v in find_counterexample(f, g, D, D.bounds)[0]]
+>>> [str(v) for v in find_counterexample(f, g, D, D.exact_bounds)[0]]
 ['2']
 """
 

@@ -113,7 +113,7 @@ def _proof_of(a, b, domain) -> Proof:
     _check_inputs(a, b, domain)
     proof = Proof(
         claim=f"For all x in D, A(x) = B(x), where A is {_describe(a)}, B is {_describe(b)} and D is "
-              + (_box_text(domain.bounds) if isinstance(domain, Box)
+              + (_box_text(domain.exact_bounds) if isinstance(domain, Box)
                  else f"the polytope {{x : A x <= b}} ({len(domain.halfspaces()[1])} inequalities)"),
         construction=CONSTRUCTION,
         claim_data={"kind": "equivalence", "a": "a", "b": "b", "domain": "domain"},
@@ -130,7 +130,7 @@ def _prove(a, b, domain, complete, executor, budget) -> Proof:
     extra_points: list = []
     box_cert: dict = {}
     if isinstance(domain, Box):
-        box = list(domain.bounds)
+        box = list(domain.exact_bounds)
         names = ", ".join(f"x_{i}" for i in range(1, len(box) + 1)) if len(box) <= 3 else f"x_1, ..., x_{len(box)}"
         lemma = f"D is the box {_box_text(box)}; the input{'s' if len(box) > 1 else ''} {names} range{'' if len(box) > 1 else 's'} over it"
     else:

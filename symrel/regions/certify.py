@@ -22,7 +22,7 @@ Merges give at most N regions, the separations at least N.
 
 from __future__ import annotations
 
-from ..exact import format_rational
+from ..exact import format_rational, inner
 from ..certificates import OPEN, PROVED, Proof, Step
 from .count import KINDS, merge_linear_regions
 from .enumerate_cells import enumerate_cells, farkas_json, row_values
@@ -49,8 +49,8 @@ def certify_regions(model, domain, kind: str = "linear", executor=None, max_cell
                        note=f"cell limit reached after {len(en.cells)} cells; raise max_cells"))
         return proof
     branches = [{"path": list(e.path), "farkas": farkas_json(e.farkas)} for e in en.empty]
-    branches += [{"path": list(c.path), "witness": [format_rational(v) for v in c.witness],
-                  "values": row_values(c.rows, c.witness)} for c in en.cells]
+    branches += [{"path": list(c.path), "witness": [format_rational(v) for v in inner(c, "witness")],
+                  "values": row_values(c.rows, inner(c, "witness"))} for c in en.cells]
     cover = {"mode": "open", "branches": branches}
     support = supports([model], domain)
     if support is not None:

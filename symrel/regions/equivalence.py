@@ -37,7 +37,7 @@ verifies coverage and every number.
 from __future__ import annotations
 
 from ..errors import InputError
-from ..exact import format_rational
+from ..exact import format_rational, inner
 from ..certificates import OPEN, PROVED, REFUTED, Proof, Step
 from .cell_json import farkas_json, row_values
 from .cell_lp import cell_lp
@@ -104,8 +104,8 @@ def decide_equivalence(a, b, domain, executor=None, max_cells=None, budget=None)
                 found.append((cell, r, info))
                 return True
             equal.append({"pos": farkas_json(info[0]), "neg": farkas_json(info[1])})
-        branches.append({"path": list(cell.path), "witness": [format_rational(v) for v in cell.witness],
-                         "values": row_values(cell.rows, cell.witness), "equal": equal})
+        branches.append({"path": list(cell.path), "witness": [format_rational(v) for v in inner(cell, "witness")],
+                         "values": row_values(cell.rows, inner(cell, "witness")), "equal": equal})
         return False
 
     en = enumerate_cells([a, b], domain, mode=mode, executor=executor, max_cells=max_cells, record_empty=True,

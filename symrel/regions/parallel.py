@@ -61,7 +61,7 @@ def box_of(domain):
     """The bounds of a box domain (None for any other domain)."""
     from ..models import Box
 
-    return domain.bounds if isinstance(domain, Box) else None
+    return domain.exact_bounds if isinstance(domain, Box) else None
 
 
 def subtree_task(models, domain, task: SubtreeTask):

@@ -84,7 +84,7 @@ def domain_polygon(domain):
     if domain.dim > 2:
         return None
     if isinstance(domain, Box):
-        return polygons.box_polygon(domain.bounds)
+        return polygons.box_polygon(domain.exact_bounds)
     big = Q(10**9)
     poly = polygons.box_polygon([(-big, big)] * domain.dim)
     for f, _ in domain_rows(domain, "open"):

@@ -31,6 +31,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from ..exact import Public
 from .cell_lp import DenseRows, box_farkas, cell_lp, constant_row_status
 from .program_to_decisions import Runner
 
@@ -39,11 +40,11 @@ from .program_to_decisions import Runner
 class Cell:
     """A leaf: ``path`` (the outcome labels), ``rows`` (every constraint row,
     domain first, as ``(form, rel)``), ``witness`` (a point satisfying all of
-    them), ``outputs`` (per model, its output forms on the cell)."""
+    them, read as sympy Rationals), ``outputs`` (per model, its output forms on the cell)."""
 
     path: tuple
     rows: list
-    witness: list
+    witness: list = Public()
     outputs: tuple
 
 

@@ -15,6 +15,7 @@ factorisation (``Q is P``, relation on one set) psi is phi itself.
 from __future__ import annotations
 
 from ..errors import InputError
+from ..exact import inner
 from ..models.interpolate import interpolating_relu_net
 from .ldl import NotPSDWitness
 from .table import Relation, RelationFeatures
@@ -51,10 +52,11 @@ def require_symmetric(relation: Relation) -> None:
 
 def factors_to_features(relation: Relation, factors: Factors) -> RelationFeatures:
     """The ReLU nets interpolating the factor rows at the relation's points."""
-    phi = interpolating_relu_net(relation.x, factors.P)
+    xs, ys = relation.exact_points()
+    phi = interpolating_relu_net(xs, inner(factors, "P"))
     if factors.symmetric and relation.one_set:
         return RelationFeatures(phi, phi)
-    psi = interpolating_relu_net(relation.ys, factors.Q)
+    psi = interpolating_relu_net(ys, inner(factors, "Q"))
     return RelationFeatures(phi, psi)
 
 

@@ -36,15 +36,16 @@ from dataclasses import dataclass
 from sympy import ZZ
 
 from ..errors import DimensionError
-from ..exact import Matrix, Q, Rational, from_rationals, rows
+from ..exact import Matrix, Public, Q, Rational, from_rationals, rational, rows
 
 
 @dataclass
 class LDLCertificate:
-    """``R = L diag(D) L^T`` with L unit lower triangular and every ``D[k] >= 0``."""
+    """``R = L diag(D) L^T`` with L unit lower triangular and every ``D[k] >= 0`` (read as
+    sympy Rationals, :mod:`symrel.exact.public`)."""
 
-    L: list[list[Rational]]
-    D: list[Rational]
+    L: list[list[Rational]] = Public()
+    D: list[Rational] = Public()
     #: the integers behind D: ``D[k] = minors[k] / (scale * previous nonzero minor)``
     #: with ``scale * R`` integral (``minors[k] = 0`` for a zero pivot).
     minors: list[int] | None = None
@@ -61,8 +62,8 @@ class LDLCertificate:
 class NotPSDWitness:
     """``z^T R z = value < 0``; ``step`` is the pivot where elimination stopped."""
 
-    z: list[Rational]
-    value: Rational
+    z: list[Rational] = Public()
+    value: Rational = Public()
     step: int
     reason: str
 
@@ -152,6 +153,7 @@ def _witness(R, L, w: dict[int, Rational], step: int, reason: str) -> NotPSDWitn
 def ldl_product(L, D) -> Matrix:
     """``L diag(D) L^T`` (to check a certificate), one DomainMatrix product."""
     n = len(L)
+    L, D = [[rational(v) for v in r] for r in L], [rational(d) for d in D]  # public Rationals too
     Lm = from_rationals(L, (n, n))
     LD = from_rationals([[L[i][k] * D[k] for k in range(n)] for i in range(n)], (n, n))
     return LD * Lm.transpose()

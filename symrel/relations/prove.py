@@ -31,8 +31,9 @@ CONSTRUCTION = "symrel construction realising Paper B's inner-product features o
 
 def feature_matrices(relation: Relation, features: RelationFeatures):
     """``(Phi, Psi)``: the feature vectors as columns, ``k x n`` and ``k x m``."""
-    Phi = features.phi.evaluate_matrix(relation.x)
-    Psi = Phi if features.psi is features.phi and relation.one_set else features.psi.evaluate_matrix(relation.ys)
+    xs, ys = relation.exact_points()
+    Phi = features.phi.evaluate_matrix(xs)
+    Psi = Phi if features.psi is features.phi and relation.one_set else features.psi.evaluate_matrix(ys)
     return Phi, Psi
 
 

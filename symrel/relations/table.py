@@ -19,7 +19,7 @@ symrel.errors.InputError: x[1]: point x[1] repeats x[0] but row 1 of r differs f
 from __future__ import annotations
 
 from ..errors import DimensionError, InputError
-from ..exact import Matrix, Rational, from_rationals, rows
+from ..exact import Matrix, Public, Rational, from_rationals, inner, rows, to_public
 from ..models.base import as_point, require_seq
 
 
@@ -53,11 +53,14 @@ class Relation:
     """
 
     kind = "relation"
+    #: the points, read as sympy Rationals (:mod:`symrel.exact.public`)
+    x = Public()
+    y = Public()
 
     def __init__(self, x, r, y=None):
-        self.x = _points(x, "x")
-        self.y = None if y is None else _points(y, "y")
-        n, m = len(self.x), len(self.y if self.y is not None else self.x)
+        self.x = xs = _points(x, "x")
+        self.y = ys = None if y is None else _points(y, "y")
+        n, m = len(xs), len(ys if ys is not None else xs)
         if isinstance(r, Matrix):
             from ..exact import matrix
 
@@ -69,26 +72,31 @@ class Relation:
             table = [_row(row, m, i) for i, row in enumerate(r)]
             self.R = from_rationals(table, (n, m))
         table = rows(self.R)
-        _check_repeats(self.x, table, "x", "row")
-        if self.y is not None:
-            _check_repeats(self.y, [list(c) for c in zip(*table)], "y", "column")
+        _check_repeats(xs, table, "x", "row")
+        if ys is not None:
+            _check_repeats(ys, [list(c) for c in zip(*table)], "y", "column")
 
     @property
     def one_set(self) -> bool:
         """Whether the relation is on one set (``y`` omitted or equal to ``x``)."""
-        return self.y is None or self.y == self.x
+        return inner(self, "y") is None or inner(self, "y") == inner(self, "x")
 
     @property
     def ys(self) -> list[list[Rational]]:
         """The second set of points (``x`` when the relation is on one set)."""
         return self.x if self.y is None else self.y
 
+    def exact_points(self) -> tuple[list, list]:
+        """``(x, ys)`` as elements of ``QQ``, for computations inside symrel."""
+        xs, ys = inner(self, "x"), inner(self, "y")
+        return xs, (xs if ys is None else ys)
+
     @property
     def shape(self) -> tuple[int, int]:
         return self.R.shape
 
     def entry(self, i: int, j: int) -> Rational:
-        return rows(self.R)[i][j]
+        return to_public(rows(self.R)[i][j])
 
     def is_symmetric(self) -> bool:
         """On one set and ``r(x_i, x_j) = r(x_j, x_i)`` for all i, j."""

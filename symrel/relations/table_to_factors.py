@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..exact import Matrix, Q, Rational, rows
+from ..exact import Matrix, Public, Q, Rational, inner, rows
 from .ldl import LDLCertificate, NotPSDWitness, ldl_psd
 from .squares import MINIMAL_DIGITS, euler_product, integer_squares, quotient_squares
 
@@ -35,10 +35,10 @@ from .squares import MINIMAL_DIGITS, euler_product, integer_squares, quotient_sq
 @dataclass
 class Factors:
     """``R = P Q^T``: rows ``P[i]`` are the features of ``x_i``, rows ``Q[j]``
-    those of ``y_j`` (``Q is P`` for a Gram factorisation)."""
+    those of ``y_j`` (``Q is P`` for a Gram factorisation); read as sympy Rationals."""
 
-    P: list[list[Rational]]
-    Q: list[list[Rational]]
+    P: list[list[Rational]] = Public()
+    Q: list[list[Rational]] = Public()
     rank: int
     method: str
     ldl: LDLCertificate | None = None
@@ -50,7 +50,7 @@ class Factors:
 
     @property
     def symmetric(self) -> bool:
-        return self.Q is self.P
+        return inner(self, "Q") is inner(self, "P")
 
 
 def _zero_features(n: int) -> list[list[Rational]]:
@@ -74,8 +74,8 @@ def gram_factors(R: Matrix) -> Factors | NotPSDWitness:
     cert = ldl_psd(R)
     if not cert.psd:
         return cert
-    n = len(cert.D)
-    classes = _square_classes(cert.D)
+    n = len(inner(cert, "D"))
+    classes = _square_classes(inner(cert, "D"))
     squares = _pivot_squares(cert, [members[0][0] for members in classes])
     columns, counts = [], [0] * n
     for members in classes:
@@ -83,7 +83,7 @@ def gram_factors(R: Matrix) -> Factors | NotPSDWitness:
         for k, _ in members:
             counts[k] = len(b)
         for start in range(0, len(members), 4):
-            columns.extend(_group_columns(members[start:start + 4], b, cert.L))
+            columns.extend(_group_columns(members[start:start + 4], b, inner(cert, "L")))
     P = [list(r) for r in zip(*columns)] if columns else _zero_features(n)
     return Factors(P, P, cert.rank, "ldl-four-squares", cert, counts)
 

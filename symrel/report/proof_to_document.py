@@ -67,7 +67,7 @@ def _input_line(name: str, thing) -> list:
         except Exception:  # sizes are a courtesy, never a reason to fail a report
             pass
     elif kind in ("box",) and hasattr(thing, "bounds"):
-        text.append(" " + " x ".join(f"[{_number_text(lo)}, {_number_text(hi)}]" for lo, hi in thing.bounds))
+        text.append(" " + " x ".join(f"[{_number_text(lo)}, {_number_text(hi)}]" for lo, hi in thing.exact_bounds))
     return text
 
 

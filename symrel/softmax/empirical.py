@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import mpmath
 
-from ..exact import Q, Rational, column, denominator, numerator, rational, rows, to_float
+from ..exact import Public, Q, Rational, column, denominator, numerator, rational, rows, to_float
 
 #: Offsets from a tie, in units of ``1/(lambda * slope)``.
 TIE_OFFSETS = (Q(1, 2), Q(32, 25), Q(3))
@@ -98,13 +98,13 @@ def near_tie_points(T, domain, lam, count: int, seed: int = 0, tries: int | None
     """Up to ``count`` exact points of the box near a change of some head's argmax set,
     at score gaps of order ``1/lam`` (module doc). Cost: O(count) x 40 hardmax evaluations."""
     rng = random.Random(seed)
-    lam = Q(lam)
+    lam = rational(lam)
     fw = _FloatWeights(T)
     pts: list[list[Rational]] = []
     for _ in range(tries if tries is not None else 8 * count):
         if len(pts) >= count:
             break
-        a, b = domain.sample(2, seed=rng.randrange(2**30), denominator=997)
+        a, b = ([rational(v) for v in p] for p in domain.sample(2, seed=rng.randrange(2**30), denominator=997))
         sa, sb = _signature(T, a, fw), _signature(T, b, fw)
         if sa == sb:
             continue
@@ -141,14 +141,15 @@ def _errors_at(T, lam, dps, xs) -> list:
 @dataclass
 class EmpiricalCheck:
     """Worst observed error over the points, the bound, their ratio (bound / worst), and
-    every point where the observed error exceeds the bound."""
+    every point where the observed error exceeds the bound. Its exact numbers read as sympy
+    Rationals (:mod:`symrel.exact.public`); the observed errors are mpmath numbers."""
 
-    lam: Rational
-    bound: Rational
+    lam: Rational = Public()
+    bound: Rational = Public()
     points: int
     worst: object
-    worst_point: list
-    violations: list = field(default_factory=list)
+    worst_point: list = Public()
+    violations: list = Public(default=())
 
     @property
     def ratio(self):
@@ -172,7 +173,7 @@ def empirical_check(T, domain, lam, bound, *, points: int = 100, seed: int = 0, 
     near-tie; plus ``extra_points``) and compare with ``bound``. Cost: O(points) mpmath
     evaluations of T, spread over ``executor`` (any ``concurrent.futures.Executor``) when
     given; ``progress`` reports on standard error."""
-    lam, bound = Q(lam), Q(bound)
+    lam, bound = rational(lam), rational(bound)
     n_tie = int(points * tie_fraction)
     pts = near_tie_points(T, domain, lam, n_tie, seed=seed)
     pts += list(domain.vertices())[: max(0, min(16, points - len(pts)))]
@@ -242,7 +243,7 @@ def float_softmax_output(T, x, lam, *, shift: bool = True) -> list[float]:
     ``math.exp(lam * score)`` (``shift=False``) or ``math.exp(lam * (score - max))``.
     Shown only to exhibit what goes wrong at a certified lambda: ``OverflowError`` without
     the shift, and answers rounded to the hardmax value (``1 - tiny == 1``) with it."""
-    lam = to_float(Q(lam))
+    lam = to_float(rational(lam))
 
     def attend(_, scores):
         top = max(scores) if shift else 0.0

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..errors import SymrelError
-from ..exact import Q, Rational
+from ..exact import Q, Rational, rational, to_public
 from . import taylor
 
 
@@ -81,7 +81,7 @@ class RationalInterval:
     def _lift(other) -> "RationalInterval":
         if isinstance(other, RationalInterval):
             return other
-        return RationalInterval(Q(other) if not Q.of_type(other) else other)
+        return RationalInterval(rational(other) if not Q.of_type(other) else other)
 
     def __add__(self, other):
         o = self._lift(other)
@@ -251,6 +251,10 @@ class Enclosure:
 
     def contains(self, q: Rational) -> bool:
         return self.lo <= q <= self.hi
+
+    def to_public(self) -> "Enclosure":
+        """The same enclosure with its ends as sympy Rationals (what a result hands its user)."""
+        return Enclosure(to_public(self.lo), to_public(self.hi), to_public(self.by_backend))
 
 
 def _disjoint(a: tuple, b: tuple) -> bool:

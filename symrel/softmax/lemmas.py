@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from ..errors import InputError
-from ..exact import Q, Rational, denominator, numerator, rational, rational_str
+from ..exact import Public, Q, Rational, denominator, numerator, rational, rational_str
 from .intervals import Enclosure, enclose
 
 #: Significant decimal digits of a returned lambda (it is within 10^-(DIGITS-1) of lambda*).
@@ -160,12 +160,12 @@ def softmax_gap(scores: Sequence, lam, *, backends: list[str] | None = None) -> 
 class LambdaBound:
     """A certified ``lam`` (exact rational) with ``bound(lam) <= eps``, where ``threshold``
     encloses the exact smallest such lambda and ``bound`` is the referee's upper bound of the
-    error at ``lam``."""
+    error at ``lam``. Its numbers read as sympy Rationals (:mod:`symrel.exact.public`)."""
 
-    lam: Rational
-    eps: Rational
-    bound: Rational
-    threshold: Enclosure
+    lam: Rational = Public()
+    eps: Rational = Public()
+    bound: Rational = Public()
+    threshold: Enclosure = Public()
     lemma: str
     steps: list[str] = field(default_factory=list)
 

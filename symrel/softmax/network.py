@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..exact import Q, Rational, rational, rational_str
+from ..exact import Public, Q, Rational, inner, rational, rational_str, to_public
 from ..exact.display import Card, Displayed, number_text, short_text
 from ..certificates import OPEN, PROVED, Proof, Step
 from .taylor import e_bounds, log_bounds
@@ -253,7 +253,11 @@ def propagate(plan: Plan, lam, *, strict_gating: bool = False, backends=("taylor
 
 @dataclass(repr=False)
 class NetworkBound(Displayed):
-    """The result of :func:`lambda_min`: ``lam`` (certified, exact) or an obstacle."""
+    """The result of :func:`lambda_min`: ``lam`` (certified, exact) or an obstacle.
+
+    ``eps``, ``lam``, ``bound`` and the other numbers read as sympy Rationals (the public
+    number type, :mod:`symrel.exact.public`); ``trace`` and ``plan`` are the working
+    record the certificate is written from, in symrel's inner numbers."""
 
     def _summary(self) -> str:
         if self.lam is None:
@@ -266,15 +270,15 @@ class NetworkBound(Displayed):
             fields.append(("obstacle", self.obstacle))
         return Card(f"Softmax bound: {'proved' if self.proved else 'open'}", [f for f in fields if f[1] is not None])
 
-    eps: Rational
-    lam: Rational | None
+    eps: Rational = Public()
+    lam: Rational | None = Public()
     trace: ErrorTrace | None
-    below: Rational | None = None
-    below_bound: Rational | None = None
+    below: Rational | None = Public(default=None)
+    below_bound: Rational | None = Public(default=None)
     obstacle: str | None = None
-    needed_margin: Rational | None = None
+    needed_margin: Rational | None = Public(default=None)
     #: the lambda certified without strict gating, at which ``needed_margin`` was measured
-    loose_lambda: Rational | None = None
+    loose_lambda: Rational | None = Public(default=None)
     strict_gating: bool = False
     plan: Plan | None = None
     domain: object = None
@@ -285,7 +289,7 @@ class NetworkBound(Displayed):
 
     @property
     def bound(self) -> Rational | None:
-        return self.trace.total if self.trace is not None and self.lam is not None else None
+        return to_public(self.trace.total) if self.trace is not None and self.lam is not None else None
 
     def proof(self) -> Proof:
         """The claim and its steps (:class:`symrel.certificates.Proof`)."""
@@ -439,10 +443,10 @@ def _undecided(transformer, domain, eps, tr, plan, strict, digits, max_lambda) -
     if strict:
         loose = lambda_min(transformer, domain, eps, strict_gating=False, digits=digits, max_lambda=max_lambda)
         if loose.proved:
-            gates = propagate(plan, loose.lam).gates
+            gates = propagate(plan, inner(loose, "lam")).gates
             if gates:
                 # a margin above every gate's shortfall at that lambda; rounded up, so still enough
-                needed, at = ceil_significant(max(g.error - g.margin for g in gates), 3), loose.lam
+                needed, at = ceil_significant(max(g.error - g.margin for g in gates), 3), inner(loose, "lam")
     obstacle = tr.obstacle or f"the error bound stays above eps up to lambda = {rational_str(max_lambda)}"
     return NetworkBound(eps, None, tr, obstacle=obstacle, needed_margin=needed, loose_lambda=at, strict_gating=strict,
                         plan=plan, domain=domain)

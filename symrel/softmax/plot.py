@@ -15,7 +15,7 @@ A max head gives two parallel lines of slope -1 (the bound is O(1/lambda)).
 
 from __future__ import annotations
 
-from ..exact import Q, to_float
+from ..exact import Q, rational, to_float
 from .empirical import empirical_check
 from .network import propagate
 from .ranges import analyse
@@ -29,7 +29,7 @@ def bound_vs_lambda_rows(T, domain, lam, *, points: int = 40, factors=FACTORS) -
     plan = analyse(T, domain)
     out = []
     for f in factors:
-        lam_f = Q(lam) * f
+        lam_f = rational(lam) * f
         tr = propagate(plan, lam_f)
         if tr.total is None:
             continue
@@ -52,7 +52,7 @@ def plot_bound_vs_lambda(T, domain, lam, path, *, points: int = 40, title: str |
     fig, ax = plt.subplots(figsize=(6, 4.2))
     ax.loglog([r[0] for r in rows], [r[1] for r in rows], "o-", label="certified bound")
     ax.loglog([r[0] for r in rows], [r[2] for r in rows], "s--", label="worst observed error (mpmath, 50 digits)")
-    ax.axvline(to_float(Q(lam)), color="grey", lw=0.8, ls=":", label="certified lambda")
+    ax.axvline(to_float(rational(lam)), color="grey", lw=0.8, ls=":", label="certified lambda")
     ax.set_xlabel("lambda")
     ax.set_ylabel("sup-norm error, softmax vs hardmax")
     ax.set_title(title or "softmax vs hardmax: bound and observed error")

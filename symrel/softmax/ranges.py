@@ -325,7 +325,7 @@ def analyse(T: Transformer, domain) -> Plan:
                          "(an exact bounding box of a polytope is not available yet)", path="domain.kind")
     if domain.dim != T.input_dim:
         raise InputError(f"expected a domain of dimension {T.input_dim}, got {domain.dim}", path="domain.bounds")
-    box = list(domain.bounds)
+    box = list(domain.exact_bounds)
     program = lower(T)
     embed, = program.stages[0].ops
     lo, hi = embed_ranges(embed, box)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..exact import Q, Rational, denominator, numerator
+from ..exact import Q, Rational, denominator, numerator, rational
 
 #: Default working precision in bits (relative width of an enclosure is about 2^-bits).
 BITS = 96
@@ -85,7 +85,7 @@ def exp_bounds(a, bits: int = BITS) -> tuple[Rational, Rational]:
     >>> r("9.357622968840174e-14") < lo <= hi < r("9.357622968840176e-14")
     True
     """
-    a = Q(a) if not Q.of_type(a) else a
+    a = rational(a) if not Q.of_type(a) else a
     if a == 0:
         return Q(1), Q(1)
     if a < 0:
@@ -132,7 +132,7 @@ def log_bounds(y, bits: int = BITS) -> tuple[Rational, Rational]:
     >>> r("-1.0986122886681098") < lo < hi < r("-1.0986122886681096")
     True
     """
-    y = Q(y) if not Q.of_type(y) else y
+    y = rational(y) if not Q.of_type(y) else y
     if y <= 0:
         raise ValueError(f"log of a non-positive number {y}")
     if y < 1:

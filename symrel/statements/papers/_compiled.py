@@ -63,4 +63,4 @@ def too_large_domain_instance(name: str, model, compiled_for, checked_on) -> Ins
 
 
 def _box_text(box) -> str:
-    return " x ".join(f"[{lo}, {hi}]" for lo, hi in box.bounds)
+    return " x ".join(f"[{lo}, {hi}]" for lo, hi in box.exact_bounds)

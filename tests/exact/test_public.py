@@ -1,0 +1,191 @@
+"""One public number type (symrel.exact.public): every number a user reads from the public
+API objects is a sympy Rational or an int, equal to the corresponding Fraction, whatever
+ground types sympy runs on (flint, gmpy, python). A walker reads every public attribute
+and property of each result object (and the listed number-giving methods), recursively.
+
+Left out on purpose, as the inner type shared with the rest of the library and the checker:
+a model's or polytope's defining data (weights as DomainMatrix, breakpoints, halfspaces),
+the exact affine forms of cells (``AffineForm``), and the working records a certificate is
+written from (``NetworkBound.trace`` / ``.plan``, ``RegionCount.enumeration``)."""
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+import sympy
+from sympy import QQ
+
+from symrel.exact import Public, inner, to_public
+
+#: attributes holding the inner type by design (see the module docstring)
+INNER = {"exact_bounds", "trace", "plan", "enumeration", "A", "b", "R"}
+
+
+def _skip(obj) -> bool:
+    from sympy.polys.matrices import DomainMatrix
+
+    from symrel.exact.forms import AffineForm
+    from symrel.models.base import Model
+
+    return isinstance(obj, (Model, DomainMatrix, AffineForm))
+
+
+def readings(obj, where="obj", depth=0, seen=None, out=None):
+    """Every ``(where, value)`` a user reads from ``obj``: numbers found through public
+    attributes and properties, lists, tuples and dicts (20 entries of each at most)."""
+    if seen is None:
+        seen, out = set(), []
+    if depth > 8 or obj is None or isinstance(obj, (str, bool, float, type)):
+        return out
+    if isinstance(obj, (int, sympy.Rational, Fraction)) or QQ.of_type(obj) or hasattr(obj, "denominator"):
+        out.append((where, obj))
+        return out
+    if id(obj) in seen or _skip(obj):
+        return out
+    seen.add(id(obj))
+    if isinstance(obj, dict):
+        for k, v in list(obj.items())[:20]:
+            readings(v, f"{where}[{k!r}]", depth + 1, seen, out)
+    elif isinstance(obj, (list, tuple)):
+        for i, v in enumerate(obj[:20]):
+            readings(v, f"{where}[{i}]", depth + 1, seen, out)
+    elif (type(obj).__module__ or "").startswith("symrel"):
+        for name in dir(obj):
+            if name.startswith("_") or name in INNER:
+                continue
+            try:
+                v = getattr(obj, name)
+            except Exception:  # a property that does not apply to this object
+                continue
+            if not callable(v):
+                readings(v, f"{where}.{name}", depth + 1, seen, out)
+    return out
+
+
+def public_objects() -> dict:
+    """The public API objects, small enough to build in a few seconds."""
+    from symrel.compiler import compile_maxout
+    from symrel.models import CPWL1D, Box, DenseLayer, MaxoutLayer, MaxoutNet, MaxoutUnit, Polytope, ReLUNet
+    from symrel.preorders import Preorder, debreu_utility, richter_peleg_utility
+    from symrel.prover import prove_equivalence
+    from symrel.regions import count_regions
+    from symrel.relations import Relation, gram_factors, prove_relation, rank_factors, relation_features
+    from symrel.softmax import empirical_check, lambda_for_max_head, lambda_min, retrieval_beta, retrieval_bound
+
+    net = ReLUNet(2, [DenseLayer([[1, -1], [2, "1/3"]], ["1/2", 0]), DenseLayer([[1, 1]], [0], "none")])
+    other = ReLUNet(2, [DenseLayer([[1, -1], [2, "1/3"]], ["1/2", "1/1000"]), DenseLayer([[1, 1]], [0], "none")])
+    box = Box([[-1, "1/2"], ["-1/3", 1]])
+    maxout = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], [-1]], [0, "1/3"])])])
+    line = Box([[-1, 1]])
+    comp = compile_maxout(maxout, line)
+    bound = lambda_min(comp.transformer, line, QQ(1, 100))
+    cpwl = CPWL1D([0, "1/2", 1], [0, "1/3", 0])
+    rel = Relation([[0], [1]], [[2, 1], [1, 1]])
+    feats = relation_features(rel, symmetric=True)
+    objs = {
+        "net(x)": net(["1/4", "1/3"]), "net.evaluate_batch": net.evaluate_batch([[0, 0], ["1/2", 1]]),
+        "cpwl(x)": cpwl(["1/4"]), "net.to_sympy": [sympy.nsimplify(e.subs("x1", 0).subs("x2", 0)) for e in net.to_sympy()],
+        "box": box, "box.lower": box.lower(), "box.upper": box.upper(), "box.center": box.center(),
+        "box.vertices": list(box.vertices()), "box.sample": box.sample(3),
+        "polytope.contains": Polytope([[1, 1]], ["1/2"]).contains(["1/4", 0]),
+        "regions": count_regions(net, box),
+        "proof(refuted)": prove_equivalence(net, other, box),
+        "proof(proved)": prove_equivalence(maxout, comp.transformer, line),
+        "compilation": comp, "gates": comp.gates,
+        "network bound": bound, "network bound.bound": bound.bound,
+        "empirical": empirical_check(comp.transformer, line, bound.lam, bound.bound, points=4),
+        "lambda bound": lambda_for_max_head(2, QQ(1, 10)), "retrieval bound": retrieval_bound(3, QQ(1, 2), QQ(1, 10)),
+        "retrieval beta": retrieval_beta(3, QQ(1, 2), QQ(1, 10)),
+        "debreu": debreu_utility(Preorder.from_utility({"a": "1/2", "b": 2, "c": 2})),
+        "richter-peleg": richter_peleg_utility(Preorder.from_pairs(["a", "b", "c"], [("a", "b")])),
+        "relation proof": prove_relation(rel, feats), "feature value": feats.value([0], [1]),
+        "gram factors": gram_factors(rel.R), "rank factors": rank_factors(rel.R),
+        "not psd": gram_factors(Relation([[0], [1]], [["1/3", 1], [1, "1/3"]]).R),
+    }
+    objs["counterexample"] = objs["proof(refuted)"].counterexample
+    objs["counterexample values"] = objs["proof(refuted)"].counterexample_values()
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        from symrel.crossval.compare import crossvalidate
+
+        objs["crossval"] = crossvalidate(net, "numpy", "float32", 8, seed=0)
+    return objs
+
+
+def all_readings() -> list:
+    return [r for name, obj in public_objects().items() for r in readings(obj, name)]
+
+
+def test_public_descriptor():
+    @dataclass
+    class Result:
+        lam: object = Public()
+        point: list = Public(default=None)
+
+    r = Result(QQ(1, 4), [QQ(1, 2), QQ(3)])
+    assert type(r.lam) is sympy.Rational and r.lam == Fraction(1, 4) and Fraction(1, 4) == r.lam
+    assert r.point == [Fraction(1, 2), 3] and QQ.of_type(inner(r, "lam")) and Result(1).point is None
+    assert r == Result(QQ(1, 4), [QQ(1, 2), QQ(3)])
+    with pytest.raises(TypeError):
+        Result()  # a Public field without a default is required
+    assert to_public((QQ(-2, 7), "x", None, True)) == (sympy.Rational(-2, 7), "x", None, True)
+
+
+def test_every_number_a_user_reads_is_a_sympy_rational():
+    found = all_readings()
+    assert len(found) > 100
+    wrong = [(w, type(v).__name__) for w, v in found if not (type(v) is int or isinstance(v, sympy.Rational))]
+    assert not wrong, wrong[:20]
+    for w, v in found:
+        f = Fraction(int(v.numerator), int(v.denominator)) if not isinstance(v, int) else Fraction(v)
+        assert v == f and f == v and v - f == 0, w
+    names = {w.split(".")[0].split("[")[0] for w, _ in found}
+    for must in ("box", "regions", "network bound", "proof(refuted)", "counterexample", "debreu", "not psd",
+                 "lambda bound", "gates", "net(x)"):
+        assert must in names, must
+
+
+_PROBE = """
+import json, sys
+sys.path.insert(0, {tests!r})
+from exact.test_public import all_readings
+from sympy import QQ
+found = all_readings()
+print(json.dumps({{"types": sorted({{type(v).__module__ + "." + type(v).__name__ for _, v in found}}),
+                  "values": [[w, str(v)] for w, v in found if "seconds" not in w and "time" not in w],
+                  "ground": type(QQ(1)).__name__}}))
+"""
+
+
+def _probe(ground):
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, SYMPY_GROUND_TYPES=ground, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    r = subprocess.run([sys.executable, "-c", _PROBE.format(tests=str(root / "tests"))], capture_output=True,
+                       text=True, env=env, timeout=300, cwd=root)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.slow
+def test_the_same_numbers_under_every_ground_type():
+    grounds = ["python"]
+    for module, ground in (("gmpy2", "gmpy"), ("flint", "flint")):
+        try:
+            __import__(module)
+            grounds.append(ground)
+        except ImportError:
+            pass
+    seen = {g: _probe(g) for g in grounds}
+    first = seen["python"]
+    assert {t.rsplit(".", 1)[0] for t in first["types"]} <= {"builtins", "sympy.core.numbers"}
+    for g, got in seen.items():
+        assert got["types"] == first["types"] and got["values"] == first["values"], g
+    assert len({got["ground"] for got in seen.values()}) == len(grounds)  # really different ground types
