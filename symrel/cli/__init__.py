@@ -56,12 +56,15 @@ def _command_named(argv: list[str]) -> str | None:
 
 
 def _add_global_options(parser, default) -> None:
-    """``--max-digits`` and ``--max-exponent``; on a subcommand their default is
+    """``--max-digits``, ``--max-exponent`` and ``--digits``; on a subcommand their default is
     SUPPRESS, so a value given before the subcommand is kept."""
     parser.add_argument("--max-digits", type=int, default=default, metavar="N",
                         help="refuse numbers with more than N digits in a numerator or denominator (default 10000)")
     parser.add_argument("--max-exponent", type=int, default=default, metavar="N",
                         help="refuse decimal exponents beyond N in absolute value (default 10000)")
+    parser.add_argument("--digits", type=int, default=default, metavar="N",
+                        help="also show every rational of the text output as a decimal with N significant digits "
+                             "(for reading; the exact value comes first, and JSON output keeps it alone)")
 
 
 def _fix_negative_values(argv: list[str]) -> list[str]:
@@ -99,7 +102,12 @@ def main(argv: list[str] | None = None) -> int:
     from ..exact import number_limits
     from ..exact.numbers import unlimited_int_digits
 
+    from .common import DISPLAY_DIGITS, check_display_digits
+
+    token = DISPLAY_DIGITS.set(None)
     try:
+        check_display_digits(args.digits)
+        DISPLAY_DIGITS.set(args.digits)
         # inputs are held to symrel's own digit limits when read; numbers computed from them
         # may then exceed Python's int<->text limit (4,300 digits) and must still print
         with number_limits(args.max_digits, args.max_exponent), unlimited_int_digits():
@@ -123,6 +131,8 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 141
+    finally:
+        DISPLAY_DIGITS.reset(token)
     return int(code or 0)
 
 

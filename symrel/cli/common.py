@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import json
 import sys
 
@@ -26,7 +27,37 @@ def print_json(obj) -> None:
 
 
 def fmt(q) -> str:
+    """``q`` exactly, as the JSON output writes it (``"-2/7"``)."""
     return str(format_rational(q))
+
+
+#: ``--digits N``: significant digits of the decimal shown beside each rational in text output
+DISPLAY_DIGITS: contextvars.ContextVar[int | None] = contextvars.ContextVar("symrel_display_digits", default=None)
+
+
+def check_display_digits(digits: int | None) -> None:
+    """Refuse a ``--digits`` outside 1..1000, naming the option."""
+    if digits is not None and not 1 <= digits <= 1000:
+        raise InputError(f"expected between 1 and 1000 digits, got {digits}", path="--digits")
+
+
+def shown(q) -> str:
+    """``q`` for text output: exactly, and with ``--digits N`` also as a decimal of N
+    significant digits, ``"1/3 (~0.3333)"`` (for reading; JSON output keeps the exact value
+    alone). An integer, or a decimal that is exact, is shown once."""
+    exact = fmt(q)
+    digits = DISPLAY_DIGITS.get()
+    if digits is None:
+        return exact
+    from ..exact.display import decimal_text
+
+    dec = decimal_text(q, digits)
+    return exact if dec == exact else f"{exact} (~{dec})"
+
+
+def shown_point(x) -> str:
+    """A point for text output: ``(1/2, -1/3 (~-0.3333))``."""
+    return "(" + ", ".join(shown(v) for v in x) + ")"
 
 
 def warn(text: str) -> None:

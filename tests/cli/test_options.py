@@ -62,5 +62,5 @@ def test_ulps_skip_exact_zeros():
 
 def test_eval_digits(run_cli, net):
     code, out, _ = run_cli("eval", net, "--input", "1/3", "--digits", "4")
-    assert code == 0 and out.strip() == "1/3  ~0.3333"
+    assert code == 0 and out.strip() == "1/3 (~0.3333)"
     assert run_cli("eval", net, "--input", "1/3", "--digits", "0")[0] == 2

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...errors import InputError
-from ..common import add_json_flag, fmt, print_json, warn
+from ..common import add_json_flag, print_json, shown, warn
 from ..executors import add_executor_option, open_executor
 from . import SUMMARIES
 
@@ -23,7 +23,7 @@ def register(sub):
     p.add_argument("--fail-on-flip", action="store_true",
                    help="exit 1 when the float argmax differs from the exact one at some point")
     p.add_argument("--exact-floats", action="store_true", help="read JSON floats in the model as their exact binary values")
-    add_executor_option(p, "the exact evaluations")
+    add_executor_option(p, "the exact evaluations and the rigorous error bounds")
     add_json_flag(p)
     p.set_defaults(func=run)
 
@@ -64,10 +64,10 @@ def run(args) -> int:
         out = rep.output_stat
         print(f"{len(rep.points.points)} points ({rep.backend}, {rep.dtype}); reference: {rep.reference}")
         if rep.weight_rounding is not None:
-            print(f"weights rounded to {rep.dtype}: max weight error {fmt(rep.weight_rounding.max_error)}")
-        print(f"max ULP error (over nonzero exact values): {fmt(rep.max_ulp_error)} (~{float(rep.max_ulp_error):.4g})")
+            print(f"weights rounded to {rep.dtype}: max weight error {shown(rep.weight_rounding.max_error)}")
+        print(f"max ULP error (over nonzero exact values): {shown(rep.max_ulp_error)} (~{float(rep.max_ulp_error):.4g})")
         if rep.worst_input is not None:
-            print("worst input: " + ",".join(fmt(v) for v in rep.worst_input))
+            print("worst input: " + ", ".join(shown(v) for v in rep.worst_input))
         print(f"argmax flips: {len(rep.flips)}; NaN/Inf: {out.nonfinite}")
         if rep.hardmax_rule is not None:
             print(f"inputs where ONNX's first-maximiser Hardmax changes the answer: "
@@ -78,7 +78,7 @@ def run(args) -> int:
             print(f"rigorous error bound: max {rep.error_bound['max_bound_float']:.4g}, "
                   f"violations {len(rep.error_bound['violations'])}")
         print(f"max abs error (~{float(rep.max_abs_error):.4g}):")
-        print(fmt(rep.max_abs_error))
+        print(shown(rep.max_abs_error))
     if args.fail_on_flip and rep.flips:
         if not args.json:
             warn(f"failing: {len(rep.flips)} argmax flips (--fail-on-flip)")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...errors import InputError
 from ...fileformat import Points, Values, load, to_json
-from ..common import add_json_flag, fmt, parse_point, print_json
+from ..common import add_json_flag, fmt, parse_point, print_json, shown
 from . import SUMMARIES
 
 
@@ -17,8 +17,6 @@ def register(sub):
     p.add_argument("--exact-floats", action="store_true", help="read JSON floats as their exact binary values")
     p.add_argument("--scale", help="evaluate every attention block as softmax with this lambda (mpmath)")
     p.add_argument("--precision", type=int, default=50, help="decimal digits for softmax evaluation (default 50)")
-    p.add_argument("--digits", type=int, default=None, metavar="N",
-                   help="also print each value as a decimal with N significant digits (for reading; the exact value comes first)")
     p.add_argument("--part", choices=["phi", "psi"],
                    help="for a relation-features file: evaluate the query map phi or the key map psi")
     add_json_flag(p)
@@ -40,8 +38,6 @@ def _load(args):
 
 
 def run(args) -> int:
-    if args.digits is not None and not 1 <= args.digits <= 1000:
-        raise InputError(f"expected between 1 and 1000 digits, got {args.digits}", path="--digits")
     model = _load(args)
     if args.input is not None:
         points = [parse_point(args.input)]
@@ -60,12 +56,7 @@ def run(args) -> int:
             if len(outputs) > 1 and i:
                 print()
             for v in out:
-                if args.digits is None:
-                    print(fmt(v))
-                else:
-                    from ...exact.display import decimal_text
-
-                    print(f"{fmt(v)}  ~{decimal_text(v, args.digits)}")
+                print(shown(v))
     return 0
 
 

@@ -3,7 +3,7 @@ follows ``-o`` (``.onnx``; ``.pt``/``.pth`` for PyTorch) unless ``--to`` says it
 
 from __future__ import annotations
 
-from ..common import add_json_flag, fmt, print_json
+from ..common import add_json_flag, print_json, shown
 from . import SUMMARIES
 
 
@@ -48,5 +48,5 @@ def run(args) -> int:
             print(f"warning: {rounding.overflows} weights overflow {args.dtype} (written as infinity)")
         print(f"max weight rounding error (at {rounding.worst}):" if rounding.worst else
               f"max weight rounding error (every weight is a {args.dtype} value):")
-        print(fmt(rounding.max_error))
+        print(shown(rounding.max_error))
     return 0

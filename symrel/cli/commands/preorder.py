@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import sys
 
-from ..common import add_json_flag, fmt, print_json
+from ...exact import rational
+from ..common import add_json_flag, fmt, print_json, shown
 from . import SUMMARIES
 
 
@@ -97,4 +98,4 @@ def _print_text(out: dict, closed) -> None:
         print("Richter-Peleg utility (x < y implies u(x) < u(y), checked on every related pair):")
         table = out["richter_peleg_utility"]
     for x, v in table.items():
-        print(f"  {x}: {v}")
+        print(f"  {x}: {shown(rational(v))}")

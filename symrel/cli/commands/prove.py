@@ -14,7 +14,7 @@ import sys
 from ...exact import format_rational
 from ...fileformat import Points, load_domain, load_model, save, write_text_atomic
 from ...budget import Budget, BudgetExceeded
-from ..common import add_json_flag, print_json
+from ..common import DISPLAY_DIGITS, add_json_flag, print_json, shown, shown_point
 from ..executors import add_executor_option, open_executor
 from . import SUMMARIES
 
@@ -119,12 +119,13 @@ def run(args) -> int:
         print_json(out)
     else:
         if proof.result == "refuted":
-            print(f"counterexample: x = ({', '.join(str(v) for v in out['counterexample'])}); {proof.counterexample_note}",
+            print(f"counterexample: x = {shown_point(proof.counterexample)}; {proof.counterexample_note}",
                   file=sys.stderr)
             if "max_abs_difference" in out:
-                from ...exact.display import number_text
-
-                print(f"max |A - B| at x: {number_text(values['max |A - B|'])}", file=sys.stderr)
+                if DISPLAY_DIGITS.get() is not None:  # the note's exact outputs, as decimals too
+                    print(f"at x: A(x) = {shown_point(values['A(x)'])}, B(x) = {shown_point(values['B(x)'])}",
+                          file=sys.stderr)
+                print(f"max |A - B| at x: {shown(values['max |A - B|'])}", file=sys.stderr)
         elif proof.result == "open":
             print(f"open: {proof.obstacle}", file=sys.stderr)
         print(proof.summary())

@@ -15,7 +15,7 @@ import sys
 
 from ...errors import InputError
 from ...fileformat import load_domain, load_model
-from ..common import add_json_flag, print_json
+from ..common import add_json_flag, print_json, shown_point
 from ..executors import add_executor_option, open_executor
 from . import SUMMARIES
 
@@ -51,9 +51,9 @@ def run(args) -> int:
         )
     if args.max_cells is not None and args.max_cells < 1:
         raise InputError("expected a positive cell limit", path="--max-cells")
-    labels = None
+    labels = at = None
     if args.slice is not None:
-        model, domain, labels = _slice(model, domain, args)
+        model, domain, labels, at = _slice(model, domain, args)
     elif args.at is not None:
         raise InputError("expected --slice with --at", path="--at")
     if args.plot and model.input_dim > 2:
@@ -85,7 +85,8 @@ def run(args) -> int:
     else:
         other = f"; {res.activation_cells} activation regions" if args.kind == "linear" else ""
         ties = f"; {res.tie_cells} tie cells" if res.tie_cells is not None else ""
-        where = f" (the slice in which {', '.join(labels).replace('$', '')} vary)" if labels else ""
+        where = (f" (the slice in which {', '.join(labels).replace('$', '')} vary, through x = {shown_point(at)})"
+                 if labels else "")
         print(f"{args.kind} regions of {args.model} over {args.domain}{where}{other}{ties} ({res.seconds:.3f} s)",
               file=sys.stderr)
         print(res.count)
@@ -93,7 +94,7 @@ def run(args) -> int:
 
 
 def _slice(model, domain, args):
-    """The model restricted to the slice ``--slice I,J`` through ``--at``, its box, and axis labels."""
+    """The model restricted to the slice ``--slice I,J`` through ``--at``, its box, axis labels and the point."""
     from ...models import Box
     from ...regions import restrict_to_affine_slice
     from ..common import parse_point
@@ -119,7 +120,7 @@ def _slice(model, domain, args):
     base = [0 if k + 1 in idx else v for k, v in enumerate(at)]
     directions = [[1 if k + 1 == i else 0 for k in range(d)] for i in idx]
     sliced = restrict_to_affine_slice(model, base, directions)
-    return sliced, Box([list(domain.bounds[i - 1]) for i in idx]), tuple(f"$x_{{{i}}}$" for i in idx)
+    return sliced, Box([list(domain.exact_bounds[i - 1]) for i in idx]), tuple(f"$x_{{{i}}}$" for i in idx), at
 
 
 def _require_matplotlib():

@@ -19,7 +19,7 @@ import sys
 from ...errors import SymrelError
 from ...exact import format_rational
 from ...fileformat import load, save, write_json_atomic, write_text_atomic
-from ..common import add_json_flag, print_json
+from ..common import add_json_flag, print_json, shown
 from . import SUMMARIES
 
 
@@ -129,5 +129,6 @@ def _refuted(args, witness) -> int:
                     "witness": {"z": z, "zRz": value}})
     else:
         print(f"refuted: the table is not positive semidefinite ({witness.reason})", file=sys.stderr)
-        print(f"witness z = [{', '.join(map(str, z))}] with z^T R z = {value} < 0", file=sys.stderr)
+        print(f"witness z = [{', '.join(shown(v) for v in witness.z)}] with z^T R z = {shown(witness.value)} < 0",
+              file=sys.stderr)
     return 1

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sys
 
-from ..common import add_json_flag, fmt, print_json
+from ..common import add_json_flag, fmt, print_json, shown
 from ..executors import add_executor_option, open_executor
 from . import SUMMARIES
 
@@ -109,7 +109,8 @@ def run(args) -> int:
         _print_steps(proof)
         print(f"proved: hardmax attention (feature dimension {attention.feature_dim}, "
               f"{summary['relus']['phi_q']} + {summary['relus']['phi_k']} ReLUs) returns the maximal keys for all "
-              f"{len(task.queries)} queries")
+              f"{len(task.queries)} queries" + (f"; softmax with beta = {shown(attention.beta)}"
+                                                 if attention.beta is not None else ""))
     return 0
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 
-from ..common import add_json_flag, fmt, print_json
+from ..common import add_json_flag, fmt, print_json, shown
 from ..executors import add_executor_option, open_executor
 from . import SUMMARIES
 
@@ -84,9 +84,9 @@ def run(args) -> int:
         msg = f"symrel: undecided: {result.obstacle}"
         if result.needed_margin is not None:
             msg += (f"; symrel compile --margin M with M > {float(result.needed_margin):.6g} "
-                    f"(exactly {fmt(result.needed_margin)}) would absorb it at lambda = {fmt(result.loose_lambda)}")
+                    f"(exactly {shown(result.needed_margin)}) would absorb it at lambda = {shown(result.loose_lambda)}")
         print(msg, file=sys.stderr)
         return 3
-    print(f"certified: sup-norm error <= {float(result.bound):.6g} <= eps = {fmt(eps)} at lambda below")
-    print(fmt(result.lam))
+    print(f"certified: sup-norm error <= {float(result.bound):.6g} <= eps = {shown(eps)} at lambda below")
+    print(shown(result.lam))
     return 0
