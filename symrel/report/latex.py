@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from .document import (FRACTION, Code, certificate_label, Figure, Heading, Items, Link, Math, Para, Pre, StepBlock,
-                       Strong, Table, figure_files, split_math)
+                       Strong, Table, figure_files, plain_text, split_math)
 
 _SPECIALS = {
     "\\": r"\textbackslash{}",
@@ -107,15 +107,109 @@ def _step(b: StepBlock) -> str:
 
 def _table(b: Table) -> str:
     """A longtable (it breaks across pages) whose columns share the text width and
-    wrap their text, so no table runs off the page; the header repeats on every page."""
+    wrap their text, so no table runs off the page; the header repeats on every page.
+
+    Each column gets at least the width of its longest unbreakable piece and a share of
+    the rest in proportion to its longest cell (:func:`column_widths`); the first word of
+    a cell may be hyphenated (``\\hspace{0pt}``), text breaks after ``.``, ``[``, ``(``
+    and ``,``, and long rationals are written ``p/q`` with a break after the slash."""
     n = max(len(b.header), 1)
-    width = f"{(1 - 0.02 * n) / n:.3f}\\linewidth"
-    spec = "|" + f">{{\\raggedright\\arraybackslash}}p{{{width}}}|" * n
-    head = " & ".join(r"\textbf{" + latex_text(h) + "}" for h in b.header) + r" \\ \hline"
-    rows = "\n".join(" & ".join(inline(c) for c in r) + r" \\ \hline" for r in b.rows)
-    size = "\\small" if n <= 5 else ("\\footnotesize" if n <= 8 else "\\scriptsize")
-    return (f"{{{size}\\setlength{{\\tabcolsep}}{{3pt}}\n\\begin{{longtable}}{{{spec}}}\\hline\n{head}\n\\endhead\n"
-            f"{rows}\n\\end{{longtable}}}}")
+    cells = [[_plain(h) for h in b.header]] + [[_plain(c) for c in r] for r in b.rows]
+    share = 1 - n * (2 * _TABCOLSEP + 0.4) / _LINE_PT
+    # the font: by the number of columns, smaller still while the unbreakable pieces do not fit
+    first = 0 if n <= 5 else (1 if n <= 8 else 2)
+    needed = sum(max(max(_pieces(row[i])) for row in cells if i < len(row)) + 1 for i in range(n))
+    k = next((k for k in range(first, len(_SIZES)) if needed * _SIZES[k][1] <= share * _LINE_PT), len(_SIZES) - 1)
+    size, em = _SIZES[k]
+    widths = column_widths(cells, n, capacity=share * _LINE_PT / em)
+    spec = "|" + "".join(f">{{\\raggedright\\arraybackslash\\hspace{{0pt}}}}p{{{share * w:.3f}\\linewidth}}|" for w in widths)
+    head = " & ".join(r"\textbf{" + _breakable(latex_text(h)) + "}" for h in b.header) + r" \\ \hline"
+    rows = "\n".join(" & ".join(_cell(c) for c in r) + r" \\ \hline" for r in b.rows)
+    return (f"{{{size}\\setlength{{\\tabcolsep}}{{{_TABCOLSEP:g}pt}}\n\\begin{{longtable}}{{{spec}}}\\hline\n{head}\n"
+            f"\\endhead\n{rows}\n\\end{{longtable}}}}")
+
+
+#: the text width of the document (a4 paper, 2.2 cm margins) and the table column padding, in pt
+_LINE_PT, _TABCOLSEP = 470.0, 3.0
+#: the table fonts, largest first, with a generous width of one character (bold header text), in pt
+_SIZES = (("\\small", 5.6), ("\\footnotesize", 5.1), ("\\scriptsize", 4.6), ("\\tiny", 3.7))
+#: digits from which a rational in a table cell is written p/q (breakable) rather than as \frac
+_LONG_FRACTION = 7
+
+
+def _plain(cell) -> str:
+    return cell if isinstance(cell, str) else plain_text(cell)
+
+
+def _pieces(text: str) -> list[int]:
+    """The lengths (in characters) of the pieces of ``text`` that cannot be broken: words
+    split at spaces and after ``. [ ( , / -``; a short fraction counts as its longer part."""
+    out = []
+    for word in re.split(r"\s+|(?<=[.\[(,/-])", text):
+        m = FRACTION.fullmatch(word)
+        if m and len(m.group(2)) + len(m.group(3)) < _LONG_FRACTION:
+            out.append(max(len(m.group(1) + m.group(2)), len(m.group(3))))
+        elif word:
+            out.append(len(word))
+    return out or [0]
+
+
+def column_widths(cells: list[list[str]], n: int, capacity: float) -> list[float]:
+    """Fractions of the table width (summing to 1) for ``n`` columns whose cells are
+    ``cells`` (header row first), for a line of ``capacity`` characters.
+
+    A column needs its longest unbreakable piece and wants its longest cell (at most 40
+    characters); when all the wants fit they share the line in proportion, otherwise each
+    column gets its need plus a common fraction of the rest of its want (or, when even
+    the needs do not fit, widths in proportion to the needs). Cost: linear in the text.
+
+    >>> [round(w, 2) for w in column_widths([["#", "counterexample"], ["1", "no"]], 2, 60)]
+    [0.12, 0.88]
+    """
+    need, want = [1.0] * n, [1.0] * n
+    for row in cells:
+        for i, text in enumerate(row[:n]):
+            need[i] = max(need[i], max(_pieces(text)) + 1)
+            want[i] = max(want[i], min(len(text), 40) + 1)
+    want = [max(w, d) for w, d in zip(want, need)]
+    if sum(want) <= capacity or sum(need) >= capacity:
+        base = want if sum(want) <= capacity else need
+        return [w / sum(base) for w in base]
+    t = (capacity - sum(need)) / (sum(want) - sum(need))
+    widths = [d + t * (w - d) for d, w in zip(need, want)]
+    return [w / sum(widths) for w in widths]
+
+
+_BREAK_AFTER = re.compile(r"([.\[(,])")
+
+
+def _breakable(tex: str) -> str:
+    """``tex`` with line breaks allowed after ``. [ ( ,`` outside math and commands."""
+    parts = re.split(r"(?<!\\)\$", tex)  # a dollar that is not escaped opens or closes math
+    for k in range(0, len(parts), 2):  # the even parts are text, the odd ones math
+        parts[k] = _BREAK_AFTER.sub(lambda m: m.group(1) + "\\allowbreak{}", parts[k])
+    return "$".join(parts)
+
+
+def _long_fraction(m: re.Match) -> str:
+    sign, p, q, power = m.groups()
+    if power or len(p) + len(q) < _LONG_FRACTION:
+        return m.group(0)
+    return f"{sign}{p}/\\allowbreak{{}}{q}"
+
+
+def _cell(cell) -> str:
+    """A table cell: as :func:`inline`, with long rationals ``p/q`` and break points."""
+    if isinstance(cell, str):
+        cell = [cell]
+    parts = []
+    for part in cell:
+        if isinstance(part, str):
+            marked = FRACTION.sub(lambda m: _long_fraction(m).replace("/\\allowbreak{}", "\x00"), part)
+            parts.append(_breakable(inline([marked])).replace("\x00", "/\\allowbreak{}"))
+        else:
+            parts.append(inline([part]))
+    return "".join(parts)
 
 
 _SECTION = {1: "section*", 2: "section", 3: "subsection*", 4: "paragraph*"}
