@@ -244,7 +244,7 @@ def crossvalidate(model, backend="numpy", dtype="float32", points=1000, *, domai
     if error_bound is None:
         error_bound = getattr(model, "kind", "") in ("relu", "maxout", "cpwl1d") and hasattr(runner, "stages")
     if error_bound and not report.nonfinite:
-        report.error_bound = _check_bound(model, runner, pset, float_trace, exact, fmt)
+        report.error_bound = _check_bound(model, runner, pset, float_trace, exact, fmt, executor)
     if isinstance(model, Transformer) and not is_softmax:
         from .ties import hardmax_rule_report
 
@@ -309,15 +309,30 @@ def _flips(report, E, F):
                                  "exact_outputs": [format_rational(v) for v in ycol], "float_outputs": fcol})
 
 
-def _check_bound(model, runner, pset, float_trace, exact, fmt) -> dict:
+def _bound_part(program, stages, fmt, dim, part):
+    """The output error bounds (``outputs x n``) of one run of n consecutive points and
+    their float trace, one task of :func:`_check_bound` (every bound is per point)."""
     from ..exact import from_columns
     from .error_bound import forward_error_bounds
 
-    X = from_columns(inner(pset, "points"), model.input_dim)
-    bounds = forward_error_bounds(runner.program, runner.stages, X, float_trace, fmt)
-    from ..interop.floats import exact_matrix
+    points, trace = part
+    return forward_error_bounds(program, stages, from_columns(points, dim), trace, fmt)[-1]
 
-    E_out, B_out = exact[-1][1], bounds[-1]
+
+def _check_bound(model, runner, pset, float_trace, exact, fmt, executor=None) -> dict:
+    """The rigorous error bound at every point against the observed error. The bounds are
+    computed on ``executor`` in runs of consecutive points (:func:`symrel.parallel.map_ordered`),
+    whose columns are put back side by side in the points' order: the same as serially."""
+    from ..exact import hstack
+    from ..interop.floats import exact_matrix
+    from ..parallel import chunked, map_ordered
+
+    pts = inner(pset, "points")
+    runs = [(r[0], r[-1] + 1) for r in chunked(range(len(pts)), executor)]
+    parts = [(pts[a:b], [(name, F[a:b]) for name, F in float_trace]) for a, b in runs]
+    pieces = map_ordered(_bound_part, parts, executor, shared=(runner.program, runner.stages, fmt, model.input_dim))
+    B_out = pieces[0] if len(pieces) == 1 else hstack(*pieces)
+    E_out = exact[-1][1]
     F_out = exact_matrix(float_trace[-1][1]).transpose()
     worst_ratio, violations, max_bound = Q(0), [], Q(0)
     for j, (y, f, b) in enumerate(zip(columns(E_out), columns(F_out), columns(B_out))):
