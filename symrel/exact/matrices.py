@@ -33,8 +33,12 @@ def _dense(M: DomainMatrix) -> DomainMatrix:
 
 
 def from_rationals(data: Sequence[Sequence[Rational]], shape: tuple[int, int] | None = None) -> DomainMatrix:
-    """A matrix from rows that already hold elements of ``QQ`` (no parsing)."""
+    """A matrix from rows of elements of ``QQ`` (no parsing); other exact rationals (the
+    public sympy Rationals a result hands out, ints, Fractions) are converted first."""
+    element = QQ.dtype
     data = [list(r) for r in data]
+    if not all(type(v) is element for r in data for v in r):
+        data = [[v if type(v) is element else rational(v) for v in r] for r in data]
     if shape is None:
         shape = (len(data), len(data[0]) if data else 0)
     return _dense(DomainMatrix(data, shape, QQ))
