@@ -54,6 +54,7 @@ def enumerate_cells(
     geometry: str = "lp",
     budget=None,
     on_cell=None,
+    check=None,
 ) -> Enumeration:
     """Every cell of ``models`` (a list, run jointly on the same input) over ``domain``.
 
@@ -68,7 +69,10 @@ def enumerate_cells(
     clipping, no LP) or ``"auto"`` (polygons when they apply and no certificate
     is asked for). ``budget`` (a :class:`~symrel.budget.Budget`) is checked at every
     node of the tree (serial runs); ``on_cell(cell)`` sees each cell as it is produced and
-    stops the search by returning a true value (serial runs).
+    stops the search by returning a true value (serial runs). ``check(cell, stats)``, a
+    top-level function (it runs where the cell is produced, in the workers too), checks each
+    cell as it is produced and returns its record (``Enumeration.checks``); the first record
+    ``("differs", ...)`` ends the search, serial or parallel, at the same cell.
     Cost: one exact LP per outcome the parent's witness does not already satisfy
     (polygons: O(vertices) exact operations per outcome instead).
     """
@@ -87,11 +91,18 @@ def enumerate_cells(
         search = PolygonSearch(runner, record_empty, max_cells, progress, None)
     else:
         search = CellSearch(runner, record_empty, max_cells, progress, box_of(domain))
-    search.budget, search.on_cell = budget, on_cell
+    search.budget, search.on_cell, search.checks = budget, on_cell, []
     if executor is None:
+        if check is not None:
+            def on_cell(cell):
+                search.checks.append(check(cell, search.stats))
+                return search.checks[-1][0] == "differs"
+
+            search.on_cell = on_cell
         done = search.run([root])
     else:
-        done = run_parallel(search, root, models, domain, mode, executor, max_cells, record_empty, by_polygon)
+        done = run_parallel(search, root, models, domain, mode, executor, max_cells, record_empty, by_polygon,
+                            check)
     search.tick(force=True)
     stats = dict(search.stats)
     stats["cells"] = len(search.cells)
@@ -99,5 +110,5 @@ def enumerate_cells(
     if not done:
         if on_limit == "raise":
             raise UndecidedError(f"cell limit reached: more than {max_cells} cells; raise --max-cells to decide")
-        return Enumeration(search.cells, search.empty, stats, complete=False, mode=mode)
-    return Enumeration(search.cells, search.empty, stats, complete=True, mode=mode)
+        return Enumeration(search.cells, search.empty, stats, complete=False, mode=mode, checks=search.checks)
+    return Enumeration(search.cells, search.empty, stats, complete=True, mode=mode, checks=search.checks)

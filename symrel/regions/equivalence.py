@@ -62,6 +62,24 @@ def _difference_on_cell(cell, g, stats):
     return "zero", tuple(out)
 
 
+def cell_check(cell, stats):
+    """The record of one cell: ``("equal", [None or {"pos", "neg"} per output])`` (Farkas pairs
+    where the maps differ as forms) or ``("differs", r, point)`` for the first output r that
+    differs at an exact point of the cell. A top-level function: it runs in the workers too."""
+    fa, fb = cell.outputs
+    equal = []
+    for r, (u, v) in enumerate(zip(fa, fb)):
+        g = u - v
+        if g.is_zero():
+            equal.append(None)
+            continue
+        status, info = _difference_on_cell(cell, g, stats)
+        if status == "differs":
+            return "differs", r, info
+        equal.append({"pos": farkas_json(info[0]), "neg": farkas_json(info[1])})
+    return "equal", equal
+
+
 def decide_equivalence(a, b, domain, executor=None, max_cells=None, budget=None) -> Proof:
     """Decide ``a(x) = b(x)`` for every x in ``domain``, exactly and completely.
 
@@ -69,8 +87,9 @@ def decide_equivalence(a, b, domain, executor=None, max_cells=None, budget=None)
     cell and every empty branch), ``refuted`` (``proof.counterexample`` is an exact
     rational point where the outputs differ, confirmed by ``model.evaluate``) or
     ``open`` when ``max_cells`` stopped the enumeration. ``executor``: any
-    :class:`concurrent.futures.Executor`. Cells are checked as they are produced (serial
-    runs): the first differing cell ends the search. ``budget``: a
+    :class:`concurrent.futures.Executor`. Cells are checked as they are produced, in the
+    workers too: the first differing cell in serial order ends the search, and the answer
+    (counterexample or certificate) is the serial run's on any executor. ``budget``: a
     :class:`~symrel.budget.Budget` checked at every node of the tree.
     """
     for name, m in (("a", a), ("b", b)):
@@ -86,36 +105,16 @@ def decide_equivalence(a, b, domain, executor=None, max_cells=None, budget=None)
         claim_data={"kind": CLAIM_KIND, "mode": mode},
         inputs={"a": a, "b": b, "domain": domain},
     )
-    stats: dict = {}
-    branches: list = []
-    found: list = []
-
-    def check(cell) -> bool:
-        """Record the cell's equalities; True (stop) at the first output that differs."""
-        fa, fb = cell.outputs
-        equal = []
-        for r, (u, v) in enumerate(zip(fa, fb)):
-            g = u - v
-            if g.is_zero():
-                equal.append(None)
-                continue
-            status, info = _difference_on_cell(cell, g, stats)
-            if status == "differs":
-                found.append((cell, r, info))
-                return True
-            equal.append({"pos": farkas_json(info[0]), "neg": farkas_json(info[1])})
-        branches.append({"path": list(cell.path), "witness": [format_rational(v) for v in inner(cell, "witness")],
-                         "values": row_values(cell.rows, inner(cell, "witness")), "equal": equal})
-        return False
-
     en = enumerate_cells([a, b], domain, mode=mode, executor=executor, max_cells=max_cells, record_empty=True,
-                         on_limit="return", budget=budget, on_cell=check if executor is None else None)
-    if executor is not None:
-        for cell in en.cells:
-            if check(cell):
-                break
-    for k, v in en.stats.items():
-        stats[k] = stats.get(k, 0) + v
+                         on_limit="return", budget=budget, check=cell_check)
+    stats = dict(en.stats)
+    branches, found = [], []
+    for cell, rec in zip(en.cells, en.checks):
+        if rec[0] == "differs":
+            found.append((cell, rec[1], rec[2]))
+            break
+        branches.append({"path": list(cell.path), "witness": [format_rational(v) for v in inner(cell, "witness")],
+                         "values": row_values(cell.rows, inner(cell, "witness")), "equal": rec[1]})
     if found:
         cell, r, point = found[0]
         ya, yb = a.evaluate_exact(point), b.evaluate_exact(point)

@@ -55,6 +55,11 @@ class SubtreeTask:
     record_empty: bool
     max_cells: int | None
     by_polygon: bool
+    check: object = None    # a top-level function ``check(cell, stats)``: a cell's record, ``("differs", ..)`` stops
+
+
+class _Decided(Exception):
+    """Raised in this process once the first differing cell in serial order is known."""
 
 
 def box_of(domain):
@@ -65,16 +70,25 @@ def box_of(domain):
 
 
 def subtree_task(models, domain, task: SubtreeTask):
-    """Enumerate one subtree (runs in a worker): ``(cells, empty branches, stats, done)``,
-    each list in the serial order of the subtree."""
+    """Enumerate one subtree (runs in a worker): ``(cells, empty branches, stats, done,
+    checks, path)``, each list in the serial order of the subtree; with ``task.check``, every cell
+    is checked as it is produced (``checks``: one record per cell) and the first differing
+    cell ends the subtree, as it ends the serial search."""
     runner = Runner(models, domain.dim, task.mode)
     state = runner.start()
     for label in task.path:
         state = runner.advance_label(state, label)
     kind = PolygonSearch if task.by_polygon else CellSearch
     search = kind(runner, task.record_empty, task.max_cells, False, None if task.by_polygon else box_of(domain))
+    checks: list = []
+    if task.check is not None:
+        def on_cell(cell):
+            checks.append(task.check(cell, search.stats))
+            return checks[-1][0] == "differs"
+
+        search.on_cell = on_cell
     done = search.run([SearchNode(state, tuple(task.path), task.rows, task.active, task.witness)])
-    return search.cells, search.empty, search.stats, done
+    return search.cells, search.empty, search.stats, done, checks, tuple(task.path)
 
 
 def _frontier(search, root, size):
@@ -94,31 +108,65 @@ def _frontier(search, root, size):
     return frontier, pieces
 
 
-def run_parallel(search, root, models, domain, mode, executor, max_cells, record_empty, by_polygon) -> bool:
+def run_parallel(search, root, models, domain, mode, executor, max_cells, record_empty, by_polygon,
+                 check=None) -> bool:
     """Expand ``root`` with ``search`` on ``executor``; False when ``max_cells`` was passed.
     Afterwards ``search.cells`` and ``search.empty`` are those of the serial run (when
-    complete; past ``max_cells``, the first ``max_cells + 1`` cells are)."""
+    complete; past ``max_cells``, the first ``max_cells + 1`` cells are).
+
+    ``check(cell, stats)`` (a top-level function, it runs in the workers): every cell is
+    checked as it is produced, and ``search.checks`` holds the records in serial order. The
+    first cell whose record is ``("differs", ...)`` ends the search as in the serial run:
+    once every piece before it in serial order is in, the other subtrees are cancelled and
+    the cells end at that cell (the statistics count the work done, which may be more)."""
     from ..parallel import map_ordered, worker_count
 
     frontier, pieces = _frontier(search, root, SUBTREES_PER_WORKER * worker_count(executor))
-    search.cells = [c for _, cells, _ in pieces for c in cells]
+    pieces = [(pos, cells, empty, [check(c, search.stats) for c in cells] if check else [], True)
+              for pos, cells, empty in pieces]
+    search.cells = [c for _, cells, _, _, _ in pieces for c in cells]
     tasks = [SubtreeTask(mode, tuple(node.path), node.rows, node.active, node.witness, record_empty, max_cells,
-                         by_polygon) for _, node in frontier]
+                         by_polygon, check) for _, node in frontier]
+    position = {tuple(node.path): pos for pos, node in frontier}
+    finished: dict = {}      # frontier position -> (cells, empty, checks, done)
 
-    def arrived(done, total, result):  # progress as subtrees finish
-        cells, _, stats, _ = result
+    def answer_known() -> bool:
+        """Whether the first differing cell in serial order is known (every piece before it is in)."""
+        known = sorted([(p[0], p[3]) for p in pieces] + [(pos, f[2]) for pos, f in finished.items()]
+                       + [(pos, None) for pos, _ in frontier if pos not in finished])
+        for _, checks in known:
+            if checks is None:
+                return False
+            if any(rec[0] == "differs" for rec in checks):
+                return True
+        return False
+
+    def arrived(done, total, result):  # progress as subtrees finish; stop once the answer is known
+        cells, empty, stats, ok, checks, path = result
+        finished[position[path]] = (cells, empty, checks, ok)
         search.cells.extend(cells)
         for k, v in stats.items():
             search.stats[k] = search.stats.get(k, 0) + v
         search.tick()
+        if check is not None and answer_known():
+            raise _Decided
 
-    results = map_ordered(subtree_task, tasks, executor, shared=(list(models), domain), progress=arrived)
-    pieces += [(pos, cells, empty) for (pos, _), (cells, empty, _, _) in zip(frontier, results)]
+    if not (check is not None and answer_known()):
+        try:
+            map_ordered(subtree_task, tasks, executor, shared=(list(models), domain), progress=arrived)
+        except _Decided:
+            pass
+    pieces += [(pos, cells, empty, checks, ok) for pos, (cells, empty, checks, ok) in finished.items()]
     pieces.sort(key=lambda piece: piece[0])
-    search.cells = [c for _, cells, _ in pieces for c in cells]
-    search.empty = [e for _, _, empty in pieces for e in empty]
-    done = all(ok for _, _, _, ok in results)
+    search.cells = [c for _, cells, _, _, _ in pieces for c in cells]
+    search.empty = [e for _, _, empty, _, _ in pieces for e in empty]
+    search.checks = [r for _, _, _, checks, _ in pieces for r in checks]
+    done = all(ok for _, _, _, _, ok in pieces)
+    stop = next((k for k, rec in enumerate(search.checks) if rec[0] == "differs"), None)
+    if stop is not None and (max_cells is None or stop <= max_cells):   # the serial run ends at this cell
+        del search.cells[stop + 1:], search.checks[stop + 1:]
+        return True
     if max_cells is not None and len(search.cells) > max_cells:
-        del search.cells[max_cells + 1:]
+        del search.cells[max_cells + 1:], search.checks[max_cells + 1:]
         done = False
     return done

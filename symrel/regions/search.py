@@ -66,6 +66,7 @@ class Enumeration:
     stats: dict = field(default_factory=dict)
     complete: bool = True
     mode: str = "open"
+    checks: list = field(default_factory=list)   # with ``check``: one record per cell, in order
 
 
 @dataclass
