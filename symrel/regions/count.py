@@ -31,6 +31,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..errors import InputError
+from ..exact import inner
 from ..exact.lp import feasibility
 from ..exact.display import Card, Displayed
 from .cell_lp import cell_lp
@@ -134,7 +135,7 @@ def facet_evidence(P, Q_):
         if blocked is not None:
             reasons.append((i, j, ("parallel", blocked)))
             continue
-        point, cert = cell_lp(rows_, used, {}, len(P.witness))
+        point, cert = cell_lp(rows_, used, {}, len(inner(P, "witness")))
         if point is not None:
             return ("adjacent", i, j, point)
         reasons.append((i, j, ("farkas", cert)))
@@ -213,7 +214,7 @@ def merge_linear_regions(cells, model_index: int = 0, evidence: bool = False, ex
 
 
 def _is_full_dimensional(cell) -> bool:
-    A, b, d = [], [], len(cell.witness)
+    A, b, d = [], [], len(inner(cell, "witness"))
     for f, rel in cell.rows:
         if rel == "=" and not f.is_constant():
             return False

@@ -55,7 +55,7 @@ def _difference_on_cell(cell, g, stats):
     out = []
     for extra in (Row(-g, "<"), Row(g, "<")):  # g > 0, then g < 0
         all_rows = rows + [extra]
-        point, cert = cell_lp(all_rows, list(range(len(all_rows))), stats, len(cell.witness))
+        point, cert = cell_lp(all_rows, list(range(len(all_rows))), stats, len(inner(cell, "witness")))
         if point is not None:
             return "differs", point
         out.append(cert)
