@@ -42,7 +42,8 @@ def test_altered_lattice_numbers_are_rejected(cert):
             check_certificate(altered(cert, path, "1/1000000"))
 
 
-@pytest.mark.parametrize("change", ["drop_step", "status", "drop_facet", "drop_term_piece", "lower", "support_min"])
+@pytest.mark.parametrize("change", ["drop_step", "status", "drop_facet", "drop_term_piece", "lower", "support_min",
+                                    "extra_term"])
 def test_structural_tampering_is_rejected(cert, change):
     bad = copy.deepcopy(cert)
     k = _lattice_step(bad)
@@ -65,7 +66,9 @@ def test_structural_tampering_is_rejected(cert, change):
             pytest.skip("that term happens to lie above f there too")
     elif change == "support_min":
         step["certificate"]["support"][0][2] = "-1"
-    with pytest.raises(CertificateError):
+    elif change == "extra_term":  # a one-piece term: above f on some simplex, so its max would exceed f
+        lat["terms"].append([0])
+    with pytest.raises(CertificateError, match="below f" if change == "extra_term" else None):
         check_certificate(bad)
 
 
