@@ -32,14 +32,14 @@ Any altered number, form or index makes the check fail with a message naming the
 from __future__ import annotations
 
 import itertools
-from math import isqrt
+from math import gcd, isqrt
 
 from ..errors import SymrelError
 from ..exact import Q, flat, from_rationals, rational, rational_ints, rows
 from ..fileformat.trusted import read_input
 from ..models import CPWL1D, Box, CPWLMesh, MaxoutNet, ReLUNet, Transformer
 from . import CertificateError, at_step, claim_checker
-from .kernel import (ONE, ZERO_FORM, bounds, combine, constant, key, neg, pair, read_form, single_var, to_q,
+from .kernel import (ONE, ZERO_FORM, bounds, lower_bound, upper_bound, combine, constant, key, neg, pair, read_form, single_var, to_q,
                      var)
 
 RULES = {"domain-box", "maxout-unit-normal-form", "linear-identity", "relu-fixed-sign", "cpwl-lattice-check",
@@ -84,7 +84,10 @@ class _ProofReplay:
         return cert
 
     def fail(self, msg, field=None):
-        raise CertificateError(msg, path=self.here + (self.where if field is None else field))
+        where = self.where if field is None else field
+        if isinstance(where, tuple):   # (format, values): formatted only on failure
+            where = where[0].format(*where[1:])
+        raise CertificateError(msg, path=self.here + where)
 
     def expect_rule(self, parts, scaled_before=None):
         """The step just read names exactly the rules its records used (``a+b``, in the prover's order);
@@ -98,10 +101,11 @@ class _ProofReplay:
             self.fail(f"the records use the rules {want!r}, the step names {got!r}", ".rule")
 
     # exact bounds
-    def bounds(self, f):
-        """The exact range of the form f over the variables' box."""
+    def bounds(self, f, end=None):
+        """The exact range of the form f over the variables' box (``end`` 0 or 1: only its
+        lower or upper end)."""
         try:
-            return bounds(f, self.ranges)
+            return bounds(f, self.ranges) if end is None else (lower_bound, upper_bound)[end](f, self.ranges)
         except IndexError as err:
             self.fail(f"variable y{err.args[0]} is not defined here")
 
@@ -180,7 +184,7 @@ class _ProofReplay:
         for d, i, bound in dropped:
             if not 0 <= i < len(kept):
                 self.fail("a dominating term index is out of range")
-            lows = [self.bounds(combine([(ONE, k), (MINUS_ONE, d)]))[0] for k in kept[: i + 1]]
+            lows = [self.bounds(combine([(ONE, k), (MINUS_ONE, d)]), 0) for k in kept[: i + 1]]
             if lows[i] != bound or lows[i] < 0:
                 self.fail(f"dominance bound {bound} differs from the exact lower bound {lows[i]} (or is negative)")
             if any(lo >= 0 for lo in lows[:i]):
@@ -191,12 +195,12 @@ class _ProofReplay:
     def relu(self, z, rec):
         kind = rec[0]
         if kind == "+":
-            lo = self.bounds(z)[0]
+            lo = self.bounds(z, 0)
             if lo != rational(rec[1]) or lo < 0:
                 self.fail(f"ReLU lower bound {rec[1]} differs from the exact {lo} (or is negative)")
             return z
         if kind == "-":
-            hi = self.bounds(z)[1]
+            hi = self.bounds(z, 1)
             if hi != rational(rec[1]) or hi > 0:
                 self.fail(f"ReLU upper bound {rec[1]} differs from the exact {hi} (or is positive)")
             return ZERO_FORM
@@ -213,6 +217,17 @@ class _ProofReplay:
 def _int_rows(M):
     """A matrix's rows as their nonzero ``(column, (p, q))`` entries (read once per matrix)."""
     return [[(j, pair(a)) for j, a in enumerate(row) if a] for row in (M if isinstance(M, list) else rows(M))]
+
+
+def _add_sparse(u, v):
+    """The sum of two sparse vectors of pairs (as :func:`_int_rows` rows)."""
+    out = dict(u)
+    for j, (p, q) in v:
+        a, b = out.get(j, (0, 1))
+        n, d = a * q + p * b, b * q
+        g = gcd(n, d)
+        out[j] = (n // g, d // g)
+    return sorted((j, a) for j, a in out.items() if a[0])
 
 
 def _int_vector(b):
@@ -245,7 +260,7 @@ def _maxout_layers(layers, readout, input_dim, R, name):
         terms = [_affine(W, b, cur) for W, b in layer]
         cur = []
         for u, (raw, facts) in enumerate(zip(terms, cert["units"])):
-            R.where = f".certificate.units[{u}]"
+            R.where = (".certificate.units[{}]", u)
             cur.append(R.max_of(raw, facts))
         R.expect_rule(["maxout-unit-normal-form"], scaled)
     if readout is not None:
@@ -272,7 +287,7 @@ def _relu(net, R, name):
                 R.fail("one ReLU record per unit expected")
             cur = []
             for u, (z, rec) in enumerate(zip(pre, cert["units"])):
-                R.where = f".certificate.units[{u}]"
+                R.where = (".certificate.units[{}]", u)
                 cur.append(R.relu(z, rec))
             R.expect_rule(["relu-fixed-sign"], scaled)
         else:
@@ -569,7 +584,7 @@ def _attention(att, state, recs_all, R):
                 if set(margins) != set(range(T)) - set(win):
                     R.fail("one margin per losing token expected")
                 for s, m in margins.items():
-                    lo = R.bounds(combine([(ONE, scores[win[0]]), (MINUS_ONE, scores[s])]))[0]
+                    lo = R.bounds(combine([(ONE, scores[win[0]]), (MINUS_ONE, scores[s])]), 0)
                     if lo != m or lo <= 0:
                         R.fail(f"margin {m} over token {s} differs from the exact {lo} (or is not positive)")
                 share = (1, len(win))
@@ -599,8 +614,7 @@ def _attention(att, state, recs_all, R):
 def _feedforward(ff, state, recs_all, R):
     if len(recs_all) != ff.hidden:
         R.fail("expected one record list per hidden unit")
-    cols = [tuple(c) for c in rows(ff.W2.transpose())]   # the output columns of the hidden units, in Q
-    int_cols = _int_rows(cols)
+    int_cols = _int_rows(ff.W2.transpose())   # the output column of each hidden unit
     residuals = {}   # (h, g) -> the column of the residual max(0, -z) of a pair (the same on every token)
     b2 = _int_vector(ff.b2)
     new, W1, b1 = [], _int_rows(ff.W1), _int_vector(ff.b1)
@@ -609,7 +623,7 @@ def _feedforward(ff, state, recs_all, R):
         out, outcols = [], list(int_cols)
         for h, z in enumerate(pre):
             rec = recs_all[h][t]
-            R.where = f".certificate.hidden[{h}][{t}]"
+            R.where = (".certificate.hidden[{}][{}]", h, t)
             if rec[0] == "pair":    # c_h ReLU(z) + c_g ReLU(-z) = c_h z + (c_h + c_g) max(0, -z)
                 g = int(rec[1])
                 if not (0 <= g < ff.hidden) or g == h or recs_all[g][t][:2] != ["pair", h]:
@@ -620,7 +634,7 @@ def _feedforward(ff, state, recs_all, R):
                     out.append(z)
                     continue
                 if (h, g) not in residuals:
-                    residuals[h, g] = _int_rows([[a + c for a, c in zip(cols[h], cols[g])]])[0]
+                    residuals[h, g] = _add_sparse(int_cols[h], int_cols[g])
                 residual = residuals[h, g]
                 if residual:
                     if len(rec) != 3:

@@ -133,8 +133,7 @@ def bounds(f, ranges):
     n = len(ranges)
     for v, a in co.items():
         if not 0 <= v < n:
-            bad = min(u for u in co if not 0 <= u < n)
-            raise IndexError(bad)
+            raise IndexError(min(u for u in co if not 0 <= u < n))
         l, u = ranges[v]
         if a > 0:
             lo += a * l
@@ -145,6 +144,23 @@ def bounds(f, ranges):
     if d != 1:
         lo, hi = lo / d, hi / d
     return lo, hi
+
+
+def lower_bound(f, ranges):
+    """``min`` of ``f`` over the box ``ranges`` (the first half of :func:`bounds`)."""
+    d, c, co = f
+    lo = rational(c)
+    n = len(ranges)
+    for v, a in co.items():
+        if not 0 <= v < n:
+            raise IndexError(min(u for u in co if not 0 <= u < n))
+        lo += a * ranges[v][0 if a > 0 else 1]
+    return lo / d if d != 1 else lo
+
+
+def upper_bound(f, ranges):
+    """``max`` of ``f`` over the box ``ranges`` (the second half of :func:`bounds`)."""
+    return -lower_bound(neg(f), ranges)
 
 
 def as_rational_form(f):

@@ -158,6 +158,10 @@ def _row_text(row, inner: str) -> str:
     return "".join(enc(row, 0))[1:-1]
 
 
+def _is_plain_row(r) -> bool:
+    return type(r) is list and bool(r) and all(map(_PLAIN_SCALARS.__contains__, map(type, r)))
+
+
 def _canonical(o, pad: str, put) -> None:
     if isinstance(o, str):
         put(_encode_string(o))
@@ -178,6 +182,14 @@ def _canonical(o, pad: str, put) -> None:
             # a row of ints and strings (most of a model's text): the C encoder writes it, with
             # the indented separator as its item separator (it is fast only without indent)
             put("[\n" + inner + _row_text(o, inner) + "\n" + pad + "]")
+            return
+        if all(map(_is_plain_row, o)):
+            # a matrix (non-empty rows of ints and strings) in one call of the C encoder: its
+            # separators are the rows' ones, and each row boundary, "],", a line break, then
+            # "[" (no encoded string holds a line break), gets the matrix's own indentation
+            deeper = inner + "  "
+            body = _row_text(o, deeper).replace("],\n" + deeper + "[", "\n" + inner + "],\n" + inner + "[\n" + deeper)
+            put("[\n" + inner + "[\n" + deeper + body[1:-1] + "\n" + inner + "]\n" + pad + "]")
             return
         put("[\n" + inner)
         for k, v in enumerate(o):
