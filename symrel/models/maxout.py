@@ -7,6 +7,8 @@ read-out (the identity when absent). ReLU is the rank-2 unit ``max(0, z)``.
 
 from __future__ import annotations
 
+import functools
+
 from typing import Sequence
 
 from ..errors import DimensionError, InputError
@@ -71,12 +73,17 @@ class MaxoutLayer:
             raise DimensionError(f"expected all units to read the same input size, got sizes {sorted(dims)}", path=path)
         self.input_dim = dims.pop()
         self.output_dim = len(self.units)
-        # all pieces stacked: one matrix product evaluates the whole layer on a batch
-        self._stacked = AffineMap(
-            vstack(*[u.pieces.W for u in self.units]), vstack(*[u.pieces.b for u in self.units])
-        )
         self._ranks = [u.rank for u in self.units]
-        self._integer_form = integer_affine(self._stacked.W, self._stacked.b)
+
+    @functools.cached_property
+    def _stacked(self) -> AffineMap:
+        """All pieces stacked: one matrix product evaluates the whole layer on a batch (made
+        on first use: reading a net, as a certificate check does, never needs it)."""
+        return AffineMap(vstack(*[u.pieces.W for u in self.units]), vstack(*[u.pieces.b for u in self.units]))
+
+    @functools.cached_property
+    def _integer_form(self):
+        return integer_affine(self._stacked.W, self._stacked.b)
 
     @property
     def ranks(self) -> list[int]:

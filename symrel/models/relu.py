@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from typing import Sequence
 
 from ..errors import DimensionError, InputError
@@ -23,7 +25,11 @@ class DenseLayer:
         self.affine = AffineMap(W, b, input_dim=input_dim, path=path, exact_floats=exact_floats)
         self.activation = activation
         self.input_dim, self.output_dim = self.affine.input_dim, self.affine.output_dim
-        self._integer_form = integer_affine(self.affine.W, self.affine.b)
+
+    @functools.cached_property
+    def _integer_form(self):
+        """``W, b`` in common-denominator integer form (made on first use)."""
+        return integer_affine(self.affine.W, self.affine.b)
 
     def apply_batch(self, X: Matrix) -> Matrix:
         Y = self.affine._evaluate_batch(X)
