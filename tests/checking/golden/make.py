@@ -21,7 +21,7 @@ def valid_certificates():
     from symrel.compiler import compile_model
     from symrel.exact import rational
     from symrel.fileformat import canonical_dumps, loads
-    from symrel.models import Box, CPWL1D, DenseLayer, MaxoutLayer, MaxoutNet, MaxoutUnit, ReLUNet, cpwl_to_maxout
+    from symrel.models import Box, CPWL1D, CPWLMesh, DenseLayer, MaxoutLayer, MaxoutNet, MaxoutUnit, ReLUNet, cpwl_to_maxout
     from symrel.preorders import Preorder, debreu_utility, multi_utility, prove_retrieval, richter_peleg_utility
     from symrel.preorders import RetrievalTask, build_retrieval_attention
     from symrel.prover import prove_equivalence
@@ -59,6 +59,8 @@ def valid_certificates():
     mesh = freudenthal_mesh([[0, 1]], [2], lambda x: [abs(x[0] - rational("1/2"))])
     out["equivalence-cpwl-mesh"] = certificate_of(prove_equivalence(mesh, compile_model(mesh, Box([(0, 1)])).transformer,
                                                                     Box([(0, 1)])))
+    square = CPWLMesh([[0, 0], [1, 0], [0, 1], [1, 1]], [[0, 1, 2], [1, 3, 2]], [[0], [1], [1], ["1/2"]])
+    out["regions-cpwl-mesh"] = certificate_of(certify_regions(square, Box([(0, 1), (0, 1)]), "linear"))
     try:  # the tracr extra writes this one; the checker needs no extra to read it
         from tracr.compiler import compiling, lib
 
@@ -113,6 +115,9 @@ EDITS = [
     ("regions-count", "regions", lambda c: _set(c, ["claim", "count"], c["claim"]["count"] + 1), "claim.count", ""),
     ("regions-unknown-step", "regions", lambda c: _set(c, ["steps", 1, "rule"], "facet-guess"),
      "steps[1].rule", "unknown rule 'facet-guess'"),
+    ("regions-cpwl-support", "regions-cpwl-mesh",
+     lambda c: _set(c, ["steps", 0, "certificate", "support", 0, 1, 2, 0, 1], "1/3"),
+     "steps[0].certificate.support[0][1]", "normal form"),
     ("softmax-bound-log", "softmax-bound",
      lambda c: _set(c, ["steps", 1, "certificate", "log_upper", "3"], _bump(c["steps"][1]["certificate"]["log_upper"]["3"])),
      "steps[1].certificate.log_upper.3", "within 2^-80"),
