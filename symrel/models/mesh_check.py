@@ -43,10 +43,11 @@ separating hyperplane holds an unshared vertex).
 
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 from ..errors import InputError
-from ..exact import Q, feasibility, rational
+from ..exact import Q, denominator, feasibility, numerator, rational
 from .mesh_index import GridIndex
 from .simplex import Simplex
 
@@ -118,9 +119,22 @@ def check_mesh(vertices, simplices, *, path: str = "", parsed: list[Simplex] | N
         if j != i:
             raise InputError(f"vertices {j} and {i} are the same point {_text(v)}", path=f"{p}vertices[{i}]")
     index = index if index is not None else mesh_index(vertices, parsed)
+    # only the signs of barycentric coordinates are read below: integer multiples of them
+    # (each row and each point scaled by a positive integer) have the same signs, and cost less
+    rows_of = [[_integer_vector(row) for row in s.inverse] for s in parsed]
+    points = [_integer_vector(list(v) + [Q(1)]) for v in vertices]
+    memo: dict[tuple[int, int], list[int]] = {}
+
+    def coordinates(a, v):
+        """(A positive multiple of) the barycentric coordinates of vertex v in simplex a."""
+        lam = memo.get((a, v))
+        if lam is None:
+            lam = memo[(a, v)] = [sum(r * x for r, x in zip(row, points[v])) for row in rows_of[a]]
+        return lam
+
     for k, l in index.pairs():
-        # coords[(a, b)]: the barycentric coordinates in simplex a of each vertex of simplex b
-        coords = {(a, b): [parsed[a].barycentric(q) for q in parsed[b].points] for a, b in ((k, l), (l, k))}
+        # coords[(a, b)]: the coordinates in simplex a of each vertex of simplex b
+        coords = {(a, b): [coordinates(a, v) for v in simplices[b]] for a, b in ((k, l), (l, k))}
         for first, second in ((k, l), (l, k)):
             _vertices_outside(first, second, simplices, coords[(first, second)], p)
         first, second = k, l
@@ -142,6 +156,14 @@ def check_mesh(vertices, simplices, *, path: str = "", parsed: list[Simplex] | N
             raise InputError(f"simplices {k} and {l} meet in more than a common face (their faces cross without a "
                              "vertex of either inside the other: the mesh is not conforming)",
                              path=f"{p}simplices[{l}]")
+
+
+def _integer_vector(v) -> list[int]:
+    """The rational vector v times the least common multiple of its denominators."""
+    m = 1
+    for x in v:
+        m = math.lcm(m, denominator(x))
+    return [numerator(x) * (m // denominator(x)) for x in v]
 
 
 def _vertices_outside(k, l, simplices, coords, p):
