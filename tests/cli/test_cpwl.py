@@ -81,6 +81,14 @@ def test_relu_to_cpwl_round_trip_in_3d(run_cli, tmp_path):
     assert code == 0, err
 
 
+def test_convert_to_cpwl_cell_limit_exits_3(run_cli, tmp_path):
+    net, box, mesh = tmp_path / "net.json", tmp_path / "box.json", tmp_path / "mesh.json"
+    net.write_text(json.dumps(RELU3))
+    box.write_text(json.dumps({"symrel": 1, "kind": "box", "bounds": [[-1, 1], [-1, 1], [0, 1]]}))
+    code, out, err = run_cli("convert", net, "--to", "cpwl", "--domain", box, "--max-cells", 1, "-o", mesh)
+    assert code == 3 and "cell limit" in err and not mesh.exists()
+
+
 def test_changed_vertex_is_refuted(files, run_cli, tmp_path):
     T = tmp_path / "T.json"
     run_cli("compile", files["f"], "--domain", files["box"], "-o", T)

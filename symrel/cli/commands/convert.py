@@ -1,10 +1,11 @@
 """``symrel convert MODEL.json --to maxout -o OUT.json`` and
-``symrel convert NET.json --to cpwl --domain D.json -o OUT.json``.
+``symrel convert NET.json --to cpwl --domain D.json [--max-cells N] -o OUT.json``.
 
 ``--to maxout``: the maxout form of a ReLU net, a CPWL function of one variable or a CPWL
 function on a mesh (its lattice form). ``--to cpwl``: the exact mesh of a ReLU or maxout
 net on a 1-D, 2-D or 3-D domain (its linear cells, triangulated; in 3-D the common
-refinement of their facets), equal to the net there.
+refinement of their facets), equal to the net there; exit 3 when ``--max-cells`` stops
+the cell enumeration.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ def register(sub):
     p.add_argument("model")
     p.add_argument("--to", required=True, choices=["maxout", "cpwl"], help="target kind")
     p.add_argument("--domain", help="domain file (with --to cpwl: the box or polytope the mesh covers)")
+    p.add_argument("--max-cells", type=int, default=None,
+                   help="with --to cpwl: stop (exit 3, nothing written) beyond this many cells of the net")
     p.add_argument("-o", "--output", required=True, help="output file (written atomically)")
     p.set_defaults(func=run)
 
@@ -44,9 +47,11 @@ def _to_cpwl(model, args) -> int:
         raise InputError("--to cpwl needs the domain the mesh covers", path="--domain")
     if model.kind not in ("relu", "maxout"):
         raise InputError(f"--to cpwl converts relu and maxout nets, got {model.kind}", path="kind").in_file(args.model)
+    if args.max_cells is not None and args.max_cells < 1:
+        raise InputError("expected a positive cell limit", path="--max-cells")
     domain = load_domain(args.domain)
     try:
-        out = net_to_cpwl_mesh(model, domain)
+        out = net_to_cpwl_mesh(model, domain, max_cells=args.max_cells)
     except InputError as err:
         raise err.in_file(args.domain) from None
     save(out, args.output)
