@@ -554,7 +554,7 @@ def _attention(att, state, recs_all, R):
         const_k = all(not f[2] for k in ks for f in k)
         if not (const_q or const_k or len(qs[0]) == 1) or len(recs) != T:
             R.fail("a head with quadratic scores, or without one record per query token")
-        WO = _int_rows(head.WO)
+        WO = [(row, entries) for row, entries in enumerate(_int_rows(head.WO)) if entries]
         for t, rec in enumerate(recs):
             R.where = f".certificate.heads[{hi}][{t}]"
             if const_q:    # a constant form (d, c, {}) is the number c / d
@@ -599,7 +599,7 @@ def _attention(att, state, recs_all, R):
                         R.fail(f"value coordinate {r}: not the select node of these scores and values")
             else:
                 R.fail(f"unknown head rule {rec['rule']!r}")
-            for row, entries in enumerate(WO):
+            for row, entries in WO:
                 for r, a in entries:
                     add[t].setdefault(row, []).append((a, out[r]))
     new = []
