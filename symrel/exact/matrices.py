@@ -17,6 +17,7 @@ batch with one matrix product.
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Iterable, Sequence
 
 from sympy import QQ
@@ -32,15 +33,23 @@ def _dense(M: DomainMatrix) -> DomainMatrix:
     return M.to_dense()
 
 
+#: the dense representation DomainMatrix uses for QQ (flint's, when it is the ground type)
+_DENSE = type(DomainMatrix([[QQ(1)]], (1, 1), QQ).to_dense().rep)
+_DIRECT = _DENSE.__name__ == "DFM"
+
+
 def from_rationals(data: Sequence[Sequence[Rational]], shape: tuple[int, int] | None = None) -> DomainMatrix:
     """A matrix from rows of elements of ``QQ`` (no parsing); other exact rationals (the
-    public sympy Rationals a result hands out, ints, Fractions) are converted first."""
+    public sympy Rationals a result hands out, ints, Fractions) are converted first. Under
+    flint the dense matrix is built straight from the rows (no intermediate list matrix)."""
     element = QQ.dtype
     data = [list(r) for r in data]
-    if not all(type(v) is element for r in data for v in r):
+    if set(map(type, chain.from_iterable(data))) - {element}:
         data = [[v if type(v) is element else rational(v) for v in r] for r in data]
     if shape is None:
         shape = (len(data), len(data[0]) if data else 0)
+    if _DIRECT and 0 not in shape:
+        return DomainMatrix.from_rep(_DENSE(data, shape, QQ))
     return _dense(DomainMatrix(data, shape, QQ))
 
 
