@@ -300,7 +300,8 @@ class _Search:
             for sign, extra in ((1, (([-a for a in ga[0]], -ga[1]), "<")), (-1, (ga, "<"))):   # g > 0, then g < 0
                 point, cert = solve(rows + [extra], self.stats)
                 if point is not None:      # the difference lives here: where on the cell is it largest?
-                    for x in (self.optimum(rows, ga, sign), point[:self.d]):
+                    best = None if self.free else self.optimum(rows, ga, sign)   # (a relaxed point is rarely real)
+                    for x in (best, point[:self.d]):
                         if x is None:
                             continue
                         ya, yb = self.a.evaluate_exact(x), self.b.evaluate_exact(x)
