@@ -229,34 +229,25 @@ def _umask_mode() -> int:
 def write_text_atomic(path: str | os.PathLike, text: str) -> None:
     """Write ``text`` to ``path`` through a temporary file and a rename, so the
     file is never seen half-written; on any error nothing is left behind."""
-    p = Path(path)
-    folder = p.parent if str(p.parent) else Path(".")
-    if not folder.is_dir():
-        raise InputError("the folder of the output file does not exist", file=str(p))
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.chmod(tmp, _umask_mode())
-        os.replace(tmp, p)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    _write_atomic(path, lambda fd: os.fdopen(fd, "w", encoding="utf-8"), text)
 
 
 def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> None:
     """Binary counterpart of :func:`write_text_atomic`."""
+    _write_atomic(path, lambda fd: os.fdopen(fd, "wb"), data)
+
+
+def _write_atomic(path, open_fd, payload) -> None:
+    """Write ``payload`` through ``open_fd(fd)`` into a temporary file beside ``path``,
+    then rename it onto ``path`` (the temporary file is removed on any error)."""
     p = Path(path)
     folder = p.parent if str(p.parent) else Path(".")
     if not folder.is_dir():
         raise InputError("the folder of the output file does not exist", file=str(p))
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=folder)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+        with open_fd(fd) as fh:
+            fh.write(payload)
         os.chmod(tmp, _umask_mode())
         os.replace(tmp, p)
     except BaseException:

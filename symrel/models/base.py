@@ -154,3 +154,21 @@ def require_seq(value, what: str, path: str, min_len: int = 0) -> Sequence:
     if len(value) < min_len:
         raise InputError(f"expected at least {min_len} {what}, got {len(value)}", path=path)
     return value
+
+
+def chain_widths(input_dim: int, layers, wanted: str, path: str, field: str = "") -> int:
+    """The output width of ``layers`` applied in turn to ``input_dim`` inputs: each layer
+    must read the width the one before it writes, else a DimensionError naming
+    ``{path}layers[i]{field}`` (``wanted`` says what was expected, with ``{width}``).
+
+    >>> from types import SimpleNamespace as L
+    >>> chain_widths(2, [L(input_dim=2, output_dim=3), L(input_dim=3, output_dim=1)], "{width} inputs", "")
+    1
+    """
+    width = input_dim
+    for i, layer in enumerate(layers):
+        if layer.input_dim != width:
+            raise DimensionError(f"expected {wanted.format(width=width)}, got {layer.input_dim}",
+                                 path=f"{path}layers[{i}]{field}")
+        width = layer.output_dim
+    return width

@@ -15,7 +15,7 @@ from ..errors import DimensionError, InputError
 from ..exact import Matrix, Rational, vstack
 from ..exact.scaled import ScaledBatch, integer_affine
 from .affine import AffineMap
-from .base import Model, check_dim, input_symbols, require_seq
+from .base import Model, chain_widths, check_dim, input_symbols, require_seq
 
 
 class MaxoutUnit:
@@ -135,13 +135,7 @@ class MaxoutNet(Model):
         self.input_dim = check_dim(input_dim, "input_dim", f"{p}input_dim")
         require_seq(layers, "layers", f"{p}layers", min_len=1)
         self.layers = list(layers)
-        width = self.input_dim
-        for i, layer in enumerate(self.layers):
-            if layer.input_dim != width:
-                raise DimensionError(
-                    f"expected units reading {width} inputs, got {layer.input_dim}", path=f"{p}layers[{i}]"
-                )
-            width = layer.output_dim
+        width = chain_widths(self.input_dim, self.layers, "units reading {width} inputs", p)
         if readout is not None and readout.input_dim != width:
             raise DimensionError(f"expected a read-out taking {width} inputs, got {readout.input_dim}", path=f"{p}readout.W")
         self.readout = readout

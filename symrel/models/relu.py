@@ -10,7 +10,7 @@ from ..errors import DimensionError, InputError
 from ..exact import Matrix, Q, from_rationals, rows
 from ..exact.scaled import ScaledBatch, integer_affine
 from .affine import AffineMap
-from .base import Model, check_dim, input_symbols, require_seq
+from .base import Model, chain_widths, check_dim, input_symbols, require_seq
 
 ACTIVATIONS = ("relu", "none")
 
@@ -65,12 +65,7 @@ class ReLUNet(Model):
         self.input_dim = check_dim(input_dim, "input_dim", f"{p}input_dim")
         require_seq(layers, "layers", f"{p}layers", min_len=1)
         self.layers = list(layers)
-        width = self.input_dim
-        for i, layer in enumerate(self.layers):
-            if layer.input_dim != width:
-                raise DimensionError(f"expected W with {width} columns, got {layer.input_dim}", path=f"{p}layers[{i}].W")
-            width = layer.output_dim
-        self.output_dim = width
+        self.output_dim = chain_widths(self.input_dim, self.layers, "W with {width} columns", p, ".W")
 
     @property
     def widths(self) -> list[int]:
