@@ -14,7 +14,10 @@ enough that a start-up of a second or two is worth paying. ``seconds`` is the wo
 each executor is started, and its workers have imported the modules the work needs
 (``open_executor(..., preload=...)``, what the command line does), before the clock
 starts; ``startup_s`` is that start, and ``speedup_with_startup`` charges it to the run,
-as a user timing the whole command would. The goal on 2 idle cores is a work speedup of
+as a user timing the whole command would. ``cpu_s`` is the CPU time of the work in all
+processes (this one, the workers, Dask's scheduler), and ``cpu_over_serial`` its ratio to
+the serial run's: the cost of running in parallel, which a loaded machine changes much
+less than the wall times (2 workers can at best give 2 / ``cpu_over_serial``). The goal on 2 idle cores is a work speedup of
 1.6 or more for the region count and the campaign; on a loaded machine the ratios mean
 little, which is why every row carries the load average before and after it (a row under
 a load above the number of cores says ``loaded``).
@@ -79,6 +82,27 @@ def _load() -> float:
     return round(os.getloadavg()[0], 2)
 
 
+def cpu_of_all() -> float | None:
+    """CPU seconds used so far by this process and every live process under it (the pool's
+    or the cluster's workers, started before the clock), or None without psutil (it comes
+    with the dask extra). Summed over the processes, it is the work's cost whatever the
+    load: on a loaded machine the wall time of 2 workers says little, but a CPU time of
+    1.1 x serial still means that 2 idle cores would do the work about 1.8 x as fast."""
+    try:
+        import psutil
+    except ImportError:
+        return None
+    me = psutil.Process()
+    total = 0.0
+    for p in [me] + me.children(recursive=True):
+        try:
+            t = p.cpu_times()
+        except psutil.Error:  # ended in between
+            continue
+        total += t.user + t.system
+    return total
+
+
 def measure(name, arg, executors=EXECUTORS) -> list[dict]:
     from symrel.cli.executors import open_executor
 
@@ -90,18 +114,20 @@ def measure(name, arg, executors=EXECUTORS) -> list[dict]:
         try:
             with open_executor(spec, preload=modules) as executor:
                 startup = time.perf_counter() - t0
-                t = time.perf_counter()
+                t, cpu = time.perf_counter(), cpu_of_all()
                 key, what = fn(executor, arg)
                 seconds = time.perf_counter() - t
+                cpu = None if cpu is None else cpu_of_all() - cpu
         except Exception as err:  # an executor that cannot start here (no distributed) is reported
             rows.append({"workload": name, "executor": spec, "error": f"{type(err).__name__}: {err}"})
             continue
         load_after = _load()
         if serial is None:
-            serial = (key, seconds)
+            serial = (key, seconds, cpu)
         rows.append({
             "workload": name, "size": what, "executor": spec, "startup_s": round(startup, 2), "seconds": seconds,
             "speedup": serial[1] / seconds, "speedup_with_startup": serial[1] / (startup + seconds),
+            "cpu_s": cpu, "cpu_over_serial": cpu / serial[2] if cpu and serial[2] else None,
             "same_result_as_serial": key == serial[0], "load_before": load_before, "load_after": load_after,
             "loaded": "loaded" if max(load_before, load_after) > (os.cpu_count() or 1) else "",
         })
