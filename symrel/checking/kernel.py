@@ -21,8 +21,8 @@ checker does not use.
 True
 >>> key(read_form(["2", [[1, "-2/3"], [0, 1]]])) == key(combine([((2, 1), f)]))
 True
->>> bounds(f, [(-1, 1), (0, 2)])    # over x in [-1, 1], y in [0, 2]
-(-1/6, 3/2)
+>>> [str(b) for b in bounds(f, [(-1, 1), (0, 2)])]    # over x in [-1, 1], y in [0, 2]
+['-1/6', '3/2']
 """
 
 from __future__ import annotations
