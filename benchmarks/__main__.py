@@ -15,6 +15,12 @@ section run under a load above the number of cores is marked **loaded** on the p
 With ``--only``, the sections run replace theirs on the page and the others are kept,
 each with the date and load it was measured under.
 
+The whole page takes about 5 to 6 minutes on an idle 2-core machine. The CPU seconds of
+its sections in one run (2026-12-01, under a load of about 8, where the run took 18
+minutes of wall time): cpwl 82, scale-out 67, tracr 64, prove 21, softmax 21, eval 19,
+regions 18, preorders 16, crossval 6, relations 4, lp 2; start-up about 10. Each section
+ends with its wall and CPU time, so a slower section shows on the page.
+
 ``--compare-commit C`` checks out commit C in a temporary git worktree and runs the
 chosen benchmarks there and on the current tree, alternately, section by section, each
 in a fresh process, in the same session (same machine, same load); it writes their times
