@@ -141,6 +141,22 @@ class AffineForm:
                 hi += a * l
         return lo, hi
 
+    def error_bound(self, e: Sequence[Rational]) -> Rational:
+        """``sum_v |a_v| e_v``: the most ``|f(y') - f(y)|`` can be when every ``|y'_v - y_v| <=
+        e_v`` (the constant cancels). It is the half-width of the form's range over any box
+        of half-widths ``e``; the softmax error propagation (:mod:`symrel.softmax.network`)
+        moves entrywise error bounds through linear maps with it. Cost O(terms).
+
+        >>> str(AffineForm(Q(7), {0: Q(2), 2: Q(-3)}).error_bound([Q(1, 2), Q(5), Q(1)]))
+        '4'
+        """
+        total = ZERO
+        for v, a in self.coeffs.items():
+            ev = e[v]
+            if ev:
+                total += abs(a) * ev
+        return total
+
     # -- arithmetic ---------------------------------------------------------------------
     def __add__(self, other: "AffineForm") -> "AffineForm":
         return linear_combination([(ONE, self), (ONE, other)])

@@ -54,8 +54,8 @@ from ..exact.display import Card, Displayed, number_text, short_text
 from ..certificates import OPEN, PROVED, Proof, Step
 from .taylor import e_bounds, log_bounds
 from .lemmas import DIGITS, _eps, ceil_significant, max_head_gap, selection_weight_loss
-from ..exact import sparse_rows
-from .ranges import FeedForwardPlan, Plan, abs_dot, analyse, linear_fold, max_abs
+from ..exact.forms import AffineForm
+from .ranges import FeedForwardPlan, Plan, analyse, linear_fold, max_abs
 
 #: lambda beyond which the search gives up (the claim stays open).
 MAX_LAMBDA = Q(10) ** 40
@@ -105,17 +105,18 @@ class ErrorTrace:
         return max(self.output_error) if self.output_error else Q(0)
 
 
-def _fold_abs(ff: FeedForwardPlan, linear: frozenset) -> dict[int, list[tuple[int, Rational]]]:
-    """Rows of ``|I + W2_L W1_L|`` (sparse), cached per set of linear units."""
+def _fold(ff: FeedForwardPlan, linear: frozenset) -> dict[int, AffineForm]:
+    """The rows of ``I + W2_L W1_L`` that differ from the identity, as linear forms, cached
+    per set of linear units."""
     cache = ff.__dict__.setdefault("_fold_cache", {})
     if linear not in cache:
         M = linear_fold(ff, sorted(linear))
-        rows_abs = {}
+        rows_ = {}
         for r, row in M.items():
             row = dict(row)
             row[r] = row.get(r, Q(0)) + 1
-            rows_abs[r] = [(c, abs(v)) for c, v in row.items() if v]
-        cache[linear] = rows_abs
+            rows_[r] = AffineForm(Q(0), {c: v for c, v in row.items() if v})
+        cache[linear] = rows_
     return cache[linear]
 
 
@@ -124,7 +125,7 @@ def _propagate_feedforward(b: int, ff: FeedForwardPlan, E, trace: ErrorTrace, st
     fixed = lipschitz = 0
     for t, Et in enumerate(E):
         pre = ff.pre[t]
-        ea = {h: abs_dot(ff.W1[h], Et) for h in ff.singles}
+        ea = {h: ff.W1[h].error_bound(Et) for h in ff.singles}
         linear, loose = [p for p, _ in ff.pairs], []
         for h in ff.singles:
             lo, hi = pre[h]
@@ -148,11 +149,11 @@ def _propagate_feedforward(b: int, ff: FeedForwardPlan, E, trace: ErrorTrace, st
                               f"unit {g.unit} cannot absorb the accumulated error "
                               + ("(positive at every lambda)" if g.margin == 0 else
                                  f"{_short(g.error)} at lambda = {_short(trace.lam)}"))
-        folded = _fold_abs(ff, frozenset(linear))
+        folded = _fold(ff, frozenset(linear))
         Et2 = []
         for r in range(len(Et)):
             row = folded.get(r)
-            Et2.append(Et[r] if row is None else sum((v * Et[c] for c, v in row if Et[c]), Q(0)))
+            Et2.append(Et[r] if row is None else row.error_bound(Et))
         for h in loose:
             if ea[h]:
                 for r, w2 in ff.W2cols[h]:
@@ -167,13 +168,13 @@ def _propagate_attention(b: int, heads, E, lam: Rational, trace: ErrorTrace, bac
     out = [list(r) for r in E]
     for hp in heads:
         if hp.kind == "max":
-            if any(abs_dot(row, E[t]) for row in hp.WQ for t in range(T)):
+            if any(row.error_bound(E[t]) for row in hp.WQ for t in range(T)):
                 # the constant query is what makes value = score; an error in it breaks the lemma
                 trace.obstacle = (f"block {b}, head {hp.index}: the constant query of a max head carries an "
                                   "error, so value = score is not known for the softmax version")
                 trace.hopeless = True
                 return out
-            score_err = max(abs_dot(hp.k, E[s]) for s in range(T))
+            score_err = max(hp.k.error_bound(E[s]) for s in range(T))
             gap = max_head_gap(T, lam, backends=backends).hi
             trace.gap_upper[T] = gap
             c = score_err + gap
@@ -186,17 +187,17 @@ def _propagate_attention(b: int, heads, E, lam: Rational, trace: ErrorTrace, bac
         worst = Q(0)
         least_margin = None
         for t in range(T):
-            eQ = [abs_dot(row, E[t]) for row in hp.WQ]
+            eQ = [row.error_bound(E[t]) for row in hp.WQ]
             qabs = [max_abs(iv) for iv in hp.query_ranges[t]]
             serr = []
             for s in range(T):
-                eK = [abs_dot(row, E[s]) for row in hp.WK]
+                eK = [row.error_bound(E[s]) for row in hp.WK]
                 kabs = [max_abs(iv) for iv in hp.key_ranges[s]]
                 serr.append(sum((ek * (qa + eq) + ka * eq for ek, ka, qa, eq in zip(eK, kabs, qabs, eQ)), Q(0)))
             W, where = hp.winners[t], f"{b},{hp.index},{t}"
             others = [s for s in range(T) if s not in W]
             if len(W) > 1:
-                if any(abs_dot(row, E[w]) for row in hp.WK for w in W):
+                if any(row.error_bound(E[w]) for row in hp.WK for w in W):
                     # the tie holds for the hardmax keys; keys that err may no longer tie
                     trace.obstacle = (f"block {b}, head {hp.index}, query token {t}: the tied keys {W} carry an "
                                       "error, so their softmax weights are not known to be equal")
@@ -214,7 +215,7 @@ def _propagate_attention(b: int, heads, E, lam: Rational, trace: ErrorTrace, bac
                 exp_up = selection_weight_loss(T, lam, margin, backends=backends).hi / (T - 1)
                 trace.exp_upper[where] = exp_up
                 loss = len(others) * exp_up / len(W)
-            eV = [[abs_dot(row, E[s]) for row in hp.WV] for s in range(T)]
+            eV = [[row.error_bound(E[s]) for row in hp.WV] for s in range(T)]
             vmax = [max(max_abs(hp.value_ranges[s][j]) + eV[s][j] for s in range(T)) for j in range(len(hp.WV))]
             for j, col in enumerate(hp.WO):
                 ej = sum((eV[w][j] for w in W), Q(0)) / len(W) + 2 * loss * vmax[j]
@@ -247,7 +248,7 @@ def propagate(plan: Plan, lam, *, strict_gating: bool = False, backends=("taylor
         trace.block_errors.append(max(max(r) for r in E))
         trace.states.append(E)
     R = plan.transformer.readout
-    trace.output_error = [abs_dot(row, E[R.token]) for row in sparse_rows(R.W)]
+    trace.output_error = [row.error_bound(E[R.token]) for row in plan.readout]
     return trace
 
 

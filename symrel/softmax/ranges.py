@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 
 from ..errors import InputError
 from ..exact import Q, Rational, flat, rows, sparse_columns, sparse_rows
-from ..exact.forms import AffineForm
+from ..exact.forms import AffineForm, linear_combination
 from ..lowering import AttentionOp, Embed, FeedForwardOp, lower
 from ..models import Box, Transformer
 
@@ -45,24 +45,22 @@ Interval = tuple[Rational, Rational]
 Sparse = list[tuple[int, Rational]]
 
 
-def dot_interval(coeffs: Sparse, box: list[Interval], const: Rational = Q(0)) -> Interval:
-    """The exact range of ``sum_c a_c z_c + const`` over independent ``z_c in box[c]``: the
-    range of an affine form over a box (:meth:`symrel.exact.forms.AffineForm.range_on_box`)."""
-    return AffineForm(const, dict(coeffs)).range_on_box(box)
+def dot_interval(form: AffineForm, box: list[Interval], const: Rational = Q(0)) -> Interval:
+    """The exact range of ``form + const`` over independent ``z_c in box[c]``: the range of
+    an affine form over a box (:meth:`symrel.exact.forms.AffineForm.range_on_box`)."""
+    if const:
+        form = AffineForm(form.const + const, form.coeffs)
+    return form.range_on_box(box)
+
+
+def linear_forms(M) -> list[AffineForm]:
+    """The rows of the matrix ``M`` as linear forms of the state's entries."""
+    return [AffineForm(Q(0), dict(row)) for row in sparse_rows(M)]
 
 
 def token_boxes(lo: list[list[Rational]], hi: list[list[Rational]]) -> list[list[Interval]]:
     """Per token, the box ``[lo[t][r], hi[t][r]]`` of its entries."""
     return [list(zip(l, h)) for l, h in zip(lo, hi)]
-
-
-def abs_dot(coeffs: Sparse, e: list[Rational]) -> Rational:
-    """``sum_c |a_c| e_c``: the inf-norm error of a linear form whose inputs err by ``e``."""
-    total = Q(0)
-    for c, v in coeffs:
-        if e[c]:
-            total += abs(v) * e[c]
-    return total
 
 
 def max_abs(iv: Interval) -> Rational:
@@ -74,7 +72,7 @@ class FeedForwardPlan:
     """Sparse weights of a feed-forward sublayer, its linear pairs, and the hardmax
     pre-activation range ``pre[t][h]`` of every unit at every token."""
 
-    W1: list[Sparse]
+    W1: list[AffineForm]
     b1: list[Rational]
     W2cols: list[Sparse]
     b2: list[Rational]
@@ -90,12 +88,12 @@ class HeadPlan:
     index: int
     kind: str
     # max head: score functional k (on Z), output direction w = W_O mu
-    k: Sparse = field(default_factory=list)
+    k: AffineForm = field(default_factory=AffineForm)
     w: Sparse = field(default_factory=list)
     # selection head
-    WQ: list[Sparse] = field(default_factory=list)
-    WK: list[Sparse] = field(default_factory=list)
-    WV: list[Sparse] = field(default_factory=list)
+    WQ: list[AffineForm] = field(default_factory=list)
+    WK: list[AffineForm] = field(default_factory=list)
+    WV: list[AffineForm] = field(default_factory=list)
     WO: list[Sparse] = field(default_factory=list)
     #: per query, the argmax set W(t): one key, or keys tied on the whole box (:func:`tied_keys`)
     winners: list[list[int]] = field(default_factory=list)
@@ -127,21 +125,24 @@ class Plan:
     blocks: list[BlockPlan]
     obstacles: list[str]
     output_ranges: list[Interval] = field(default_factory=list)
+    #: the read-out's rows, as linear forms of the read token's state
+    readout: list[AffineForm] = field(default_factory=list)
 
 
-def linear_pairs(W1: list[Sparse], b1: list[Rational], W2cols: list[Sparse]) -> tuple[list[tuple[int, int]], list[int]]:
+def linear_pairs(W1: list[AffineForm], b1: list[Rational], W2cols: list[Sparse]) -> tuple[list[tuple[int, int]], list[int]]:
     """Hidden units ``h, h'`` with ``W1[h'] = -W1[h]``, ``b1[h'] = -b1[h]`` and
     ``W2[:, h'] = -W2[:, h]``: together they add ``W2[:, h] (W1[h] z + b1[h])`` exactly,
     since ``ReLU(u) - ReLU(-u) = u``. Returns the pairs and the remaining units."""
 
     def key(h, sign):
-        return (tuple((c, sign * v) for c, v in W1[h]), sign * b1[h], tuple((r, sign * v) for r, v in W2cols[h]))
+        return (tuple((c, sign * v) for c, v in W1[h].coeffs.items()), sign * b1[h],
+                tuple((r, sign * v) for r, v in W2cols[h]))
 
     waiting: dict = {}
     pairs, used = [], set()
     for h in range(len(W1)):
         partner = waiting.get(key(h, -1))
-        if partner is not None and partner not in used and W1[h]:
+        if partner is not None and partner not in used and W1[h].coeffs:
             pairs.append((partner, h))
             used.update((partner, h))
             del waiting[key(h, -1)]
@@ -168,7 +169,7 @@ def linear_fold(ff: FeedForwardPlan, linear: list[int]) -> dict[int, dict[int, R
     for h in linear:
         for r, w2 in ff.W2cols[h]:
             row = M.setdefault(r, {})
-            for c, w1 in ff.W1[h]:
+            for c, w1 in ff.W1[h].coeffs.items():
                 row[c] = row.get(c, Q(0)) + w2 * w1
     return M
 
@@ -191,7 +192,7 @@ def _feedforward_ranges(ff: FeedForwardPlan, lo, hi):
         for r in range(len(lo[t])):
             coeffs = dict(M.get(r, {}))
             coeffs[r] = coeffs.get(r, Q(0)) + 1
-            a, b = dot_interval([(c, v) for c, v in coeffs.items() if v], boxes[t], const[r])
+            a, b = AffineForm(const[r], {c: v for c, v in coeffs.items() if v}).range_on_box(boxes[t])
             tl.append(a)
             th.append(b)
         for h in ff.singles:
@@ -207,19 +208,19 @@ def _feedforward_ranges(ff: FeedForwardPlan, lo, hi):
     return new_lo, new_hi
 
 
-def _proportional(row: Sparse, k: Sparse) -> Rational | None:
+def _proportional(row: AffineForm, k: AffineForm) -> Rational | None:
     """``mu`` with ``row = mu k`` (None when not proportional; ``k`` nonzero)."""
-    if not row:
+    if not row.coeffs:
         return Q(0)
-    kd = dict(k)
-    c0, v0 = row[0]
+    kd = k.coeffs
+    c0, v0 = next(iter(row.coeffs.items()))
     if c0 not in kd:
         return None
     mu = v0 / kd[c0]
-    return mu if dict(row) == {c: mu * v for c, v in k} else None
+    return mu if row.coeffs == {c: mu * v for c, v in kd.items()} else None
 
 
-def _constant_query(WQ: list[Sparse], lo, hi) -> list[Rational] | None:
+def _constant_query(WQ: list[AffineForm], lo, hi) -> list[Rational] | None:
     """``q`` when ``W_Q Z_t`` is one exact vector for every token over the box."""
     q = None
     for box in token_boxes(lo, hi):
@@ -253,18 +254,14 @@ def tied_keys(keys: list[list[Interval]], w: int) -> list[int]:
 
 
 def _plan_head(i: int, head, lo, hi) -> HeadPlan:
-    WQ, WK, WV, WO = (sparse_rows(M) for M in head)
+    WQ, WK, WV = (linear_forms(M) for M in (head.WQ, head.WK, head.WV))
     WOcols = sparse_columns(head.WO)
     T = len(lo)
     q = _constant_query(WQ, lo, hi)
     if q is not None:
-        k: dict[int, Rational] = {}
-        for qr, row in zip(q, WK):
-            for c, v in row:
-                k[c] = k.get(c, Q(0)) + qr * v
-        ks = [(c, v) for c, v in sorted(k.items()) if v]
-        mus = [_proportional(row, ks) for row in WV] if ks else [None]
-        if ks and all(mu is not None for mu in mus):
+        ks = linear_combination(zip(q, WK))   # the score functional k = q^T W_K
+        mus = [_proportional(row, ks) for row in WV] if ks.coeffs else [None]
+        if ks.coeffs and all(mu is not None for mu in mus):
             w: dict[int, Rational] = {}
             for mu, col in zip(mus, WOcols):
                 for r, v in col:
@@ -344,7 +341,7 @@ def analyse(T: Transformer, domain) -> Plan:
                     _head_ranges(hp, lo, hi, out_lo, out_hi)
             lo, hi = out_lo, out_hi
         if ff is not None:
-            W1, W2cols = sparse_rows(ff.W1), sparse_columns(ff.W2)
+            W1, W2cols = linear_forms(ff.W1), sparse_columns(ff.W2)
             b1, b2 = flat(ff.b1), flat(ff.b2)
             pairs, singles = linear_pairs(W1, b1, W2cols)
             bp.feedforward = FeedForwardPlan(W1, b1, W2cols, b2, pairs, singles)
@@ -353,9 +350,9 @@ def analyse(T: Transformer, domain) -> Plan:
         blocks.append(bp)
     readout, = program.stages[-1].ops
     t = readout.token
-    W = sparse_rows(readout.W)
+    W = linear_forms(readout.W)
     box_t = token_boxes(lo, hi)[t]
     outs = [dot_interval(row, box_t, c) for row, c in zip(W, flat(readout.b))]
-    return Plan(T, box, blocks, obstacles, outs)
+    return Plan(T, box, blocks, obstacles, outs, W)
 
 

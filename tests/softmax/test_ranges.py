@@ -8,6 +8,7 @@ from symrel.exact import Q, rows
 from symrel.models import Box, Polytope
 from symrel.models.random import random_maxout_net
 from symrel.softmax.examples import selection_transformer
+from symrel.exact.forms import AffineForm
 from symrel.softmax.ranges import analyse, linear_pairs
 
 
@@ -44,7 +45,7 @@ def test_move_block_is_recognised_as_linear_pairs():
 
 
 def test_linear_pairs_need_all_three_negations():
-    W1 = [[(0, Q(1))], [(0, Q(-1))], [(1, Q(2))], [(1, Q(-2))]]
+    W1 = [AffineForm(Q(0), dict(r)) for r in ([(0, Q(1))], [(0, Q(-1))], [(1, Q(2))], [(1, Q(-2))])]
     W2 = [[(0, Q(1))], [(0, Q(-1))], [(1, Q(1))], [(1, Q(1))]]  # second pair: W2 not negated
     pairs, singles = linear_pairs(W1, [Q(0)] * 4, W2)
     assert pairs == [(0, 1)] and singles == [2, 3]
