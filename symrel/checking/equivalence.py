@@ -554,7 +554,11 @@ def _attention(att, state, recs_all, R):
         const_k = all(not f[2] for k in ks for f in k)
         if not (const_q or const_k or len(qs[0]) == 1) or len(recs) != T:
             R.fail("a head with quadratic scores, or without one record per query token")
-        WO = [(row, entries) for row, entries in enumerate(_int_rows(head.WO)) if entries]
+        WO = {}   # the head's output rows, by their nonzero entries (read from the columns)
+        for r, column in enumerate(_int_rows(head.WO.transpose())):
+            for row, a in column:
+                WO.setdefault(row, []).append((r, a))
+        WO = sorted(WO.items())
         for t, rec in enumerate(recs):
             R.where = f".certificate.heads[{hi}][{t}]"
             if const_q:    # a constant form (d, c, {}) is the number c / d
