@@ -206,10 +206,17 @@ def wang_sun_forms(f: CPWLMesh) -> list[WangSunForm]:
 
 def wang_sun_mismatch(f: CPWLMesh, forms: list[WangSunForm]):
     """The first ``(vertex, output, f value, form value)`` where a form differs from f at a
-    vertex of the mesh, or None (exact evaluation at every vertex)."""
-    for v, x in enumerate(f.vertices):
-        for form in forms:
-            got = form(x)
+    vertex of the mesh, or None (exact evaluation at every vertex; the pieces' values at
+    all vertices come from one exact matrix product)."""
+    from ..exact import from_rationals, rows
+
+    d, V = f.input_dim, len(f.vertices)
+    X = from_rationals([list(x) + [ONE] for x in f.vertices], (V, d + 1))
+    for form in forms:
+        P = len(form.pieces)
+        A = from_rationals([[a[i] for a, _ in form.pieces] for i in range(d)] + [[c for _, c in form.pieces]], (d + 1, P))
+        for v, vals in enumerate(rows(X * A)):
+            got = sum((w * max(vals[j] for j in F) for w, F in form.terms), ZERO)
             if got != f.values[v][form.output]:
                 return v, form.output, f.values[v][form.output], got
     return None
