@@ -14,13 +14,16 @@ enough that a start-up of a second or two is worth paying. ``seconds`` is the wo
 each executor is started, and its workers have imported the modules the work needs
 (``open_executor(..., preload=...)``, what the command line does), before the clock
 starts; ``startup_s`` is that start, and ``speedup_with_startup`` charges it to the run,
-as a user timing the whole command would. ``cpu_s`` is the CPU time of the work in all
-processes (this one, the workers, Dask's scheduler), and ``cpu_over_serial`` its ratio to
-the serial run's: the cost of running in parallel, which a loaded machine changes much
-less than the wall times (2 workers can at best give 2 / ``cpu_over_serial``). The goal on 2 idle cores is a work speedup of
-1.6 or more for the region count and the campaign; on a loaded machine the ratios mean
-little, which is why every row carries the load average before and after it (a row under
-a load above the number of cores says ``loaded``).
+as a user timing the whole command would. The local processes are spawned here, not
+forked from this process: it has just run the same work serially, and a forked worker
+would inherit its caches (sympy's, symrel's), a head start no real run has; Dask's
+workers are spawned too. ``cpu_s`` is the CPU time of the work in all processes (this
+one with Dask's scheduler, and the workers), and ``cpu_over_serial`` its ratio to the
+serial run's: the cost of running in parallel, which a loaded machine changes less than
+the wall times (2 workers can at best give 2 / ``cpu_over_serial``). The goal on 2 idle
+cores is a work speedup of 1.6 or more for the region count and the campaign; on a
+loaded machine the ratios mean little, which is why every row carries the load average
+before and after it (a row under a load above the number of cores says ``loaded``).
 Run: ``python -m benchmarks --only scale-out`` (the page's section) or
 ``python -m benchmarks.bench_scale_out [--quick]`` (rows printed; ``--quick``: 2-24-24-1
 and 20 mutants per instance, a third of the time).
@@ -112,7 +115,10 @@ def measure(name, arg, executors=EXECUTORS) -> list[dict]:
         load_before = _load()
         t0 = time.perf_counter()
         try:
-            with open_executor(spec, preload=modules) as executor:
+            # spawned, not forked: a worker forked from this process would inherit the caches
+            # (sympy's, symrel's lru caches) that the serial run just filled with these very
+            # results, a head start that no real run has (Dask's workers are spawned too)
+            with open_executor(spec, start_method="spawn", preload=modules) as executor:
                 startup = time.perf_counter() - t0
                 t, cpu = time.perf_counter(), cpu_of_all()
                 key, what = fn(executor, arg)

@@ -9,6 +9,8 @@ a report) is byte-identical to the serial run's. It also:
 
 * sends data every task needs (the models) once per worker instead of once per task
   when the executor is a Dask one (``shared=``, scattered with ``broadcast=True``);
+* has every worker import what the tasks need before the work starts (:func:`preload`,
+  which the command line's ``--executor`` does), so start-up is not charged to the work;
 * reports progress from the driver as tasks finish (``progress=``), so a progress line
   works the same with remote workers;
 * resubmits the tasks of a worker that died (a killed Dask worker, a broken process
