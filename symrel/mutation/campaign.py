@@ -69,6 +69,14 @@ def _choose(rng, thing, count):
     return pairs[:count]
 
 
+def _pair_mutants(rng, first, second, count, second_label):
+    """Mutants of a pair of feature maps, half changing ``first`` and half ``second``:
+    ``(label, how, first', second')``, the second's labels prefixed by ``second_label``."""
+    a, b = _choose(rng, first, count // 2), _choose(rng, second, count // 2)
+    return ([(path, how, mutant(first, path, how), second) for path, how in a]
+            + [(second_label + path, how, first, mutant(second, path, how)) for path, how in b])
+
+
 # -- equivalence: prove_equivalence (layer by layer) and decide_equivalence (cells) -------------
 def _nets(seed):
     rng = random.Random(seed)
@@ -147,11 +155,8 @@ def retrieval_outcomes(seed, per_instance) -> list:
     rng = random.Random(seed)
     task = random_retrieval_task(3, 4, seed=seed)
     att = build_retrieval_attention(task)
-    for path, how in _choose(rng, att.phi_q, per_instance // 2) + [("k:" + p, h) for p, h in _choose(rng, att.phi_k, per_instance // 2)]:
-        if path.startswith("k:"):
-            m = RetrievalAttention(att.phi_q, mutant(att.phi_k, path[2:], how))
-        else:
-            m = RetrievalAttention(mutant(att.phi_q, path, how), att.phi_k)
+    for path, how, phi_q, phi_k in _pair_mutants(rng, att.phi_q, att.phi_k, per_instance, "k:"):
+        m = RetrievalAttention(phi_q, phi_k)
         proof = prove_retrieval(task, m, max_subset=2)
         preserved = _orders_keys(task, m) if proof.result == "proved" else None
         out.append((proof.result, preserved, f"seed {seed}: {path} {how}"))
@@ -190,11 +195,8 @@ def relations_outcomes(seed, per_instance) -> list:
     rel = Relation([[Q(i)] for i in range(n)], random_matrix(rng, n, m, max_num=5, max_den=2),
                    [[Q(j, 2)] for j in range(m)])
     feats = relation_features(rel)
-    for path, how in _choose(rng, feats.phi, per_instance // 2) + [("psi:" + p, h) for p, h in _choose(rng, feats.psi, per_instance // 2)]:
-        if path.startswith("psi:"):
-            f = RelationFeatures(feats.phi, mutant(feats.psi, path[4:], how))
-        else:
-            f = RelationFeatures(mutant(feats.phi, path, how), feats.psi)
+    for path, how, phi, psi in _pair_mutants(rng, feats.phi, feats.psi, per_instance, "psi:"):
+        f = RelationFeatures(phi, psi)
         proof = prove_relation(rel, f)
         # refuted although every entry is realised: a defect (Tally.add)
         preserved = _realises(rel, f) if proof.result in ("proved", "refuted") else None
