@@ -251,3 +251,19 @@ def test_a_worker_killed_during_proofs_changes_nothing(run_cli, script_dir, tmp_
     assert killed_run == serial and "index.md" in serial[2]
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
     _wait_for_workers(client)
+
+
+def test_workers_preload_the_symrel_packages_this_process_uses():
+    import symrel.regions  # noqa: F401
+    from symrel.cli.executors import worker_modules
+
+    names = worker_modules()
+    assert "symrel.regions" in names and "symrel.exact" in names
+    assert not any(n.startswith("symrel.cli") for n in names) and all(n.count(".") == 1 for n in names)
+
+
+def test_a_dask_local_cluster_has_symrel_imported_before_the_work(tmp_path):
+    pytest.importorskip("distributed")
+    with open_executor("dask-local:1", preload=["symrel.regions"]) as ex:
+        loaded = ex._client.run(lambda: "symrel.regions" in sys.modules)
+    assert list(loaded.values()) == [True]
