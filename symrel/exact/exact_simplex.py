@@ -59,9 +59,14 @@ def warm_start(A, b, C, d, sigma, basis):
     if Binv is None:  # singular (a float pivot on a tiny number)
         return None
     u = [row[k - 1] for row in Binv]  # B^-1 f with f = e_(n+1)
-    if any(v < 0 for v in u):
+    # a feasible basis of (D): no negative value and no artificial at a nonzero one
+    if any(v < 0 or (j >= lp.ncol and v) for j, v in zip(basis, u)):
         return None
     lp.Binv, lp.u, lp.basis = Binv, u, list(basis)
+    # an artificial still basic (at 0) must leave now, as in a start from scratch: the simplex
+    # never lets one enter, and one left in a row that is not redundant could take a positive
+    # value in a later pivot, ending at an optimum that is not one of (D)
+    lp.drive_out_artificials()
     return lp
 
 

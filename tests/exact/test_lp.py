@@ -128,3 +128,26 @@ def test_exact_simplex_reports_optimum_and_duals():
     # largest ball-like slack in the triangle x, y >= 0, x + y <= 3, capped at 1
     assert out["t"] == r(1)
     assert sum(out["y"]) + out["w"] == r(1)
+
+
+def test_float_copies_only_propose():
+    """The caller's float copies of the data steer the float start and nothing else: the
+    same copies give the same answer as rounding inside, and wrong copies still give an
+    exactly verified answer of the right kind."""
+    from symrel.exact import to_float
+
+    rng = random.Random(5)
+    for _ in range(20):
+        A = [[QQ(rng.randint(-5, 5), rng.randint(1, 4)) for _ in range(2)] for _ in range(6)]
+        b = [QQ(rng.randint(-3, 5), rng.randint(1, 3)) for _ in range(6)]
+        strict = [rng.random() < 0.5 for _ in range(6)]
+        plain = feasibility(A, b, strict=strict)
+        floats = ([[to_float(v) for v in row] for row in A], [to_float(v) for v in b], [], [])
+        same = feasibility(A, b, strict=strict, floats=floats)
+        assert (same.feasible, same.point, same.farkas) == (plain.feasible, plain.point, plain.farkas)
+        wrong = feasibility(A, b, strict=strict, floats=([[1.0, -1.0]] * 6, [0.0] * 6, [], []))
+        assert wrong.feasible == plain.feasible
+        if wrong.feasible:
+            assert is_witness(A, b, wrong.point, strict=strict)
+        else:
+            assert is_farkas(A, b, *wrong.farkas, strict=strict)
