@@ -13,7 +13,7 @@ The names below are loaded when first used (PEP 562), so that ``import symrel`` 
 from importlib import import_module
 
 from ._version import __version__
-from .fileformat.registry import register_kind_module
+from .kind_plugins import register_kind_module
 
 # The file-format kinds read by packages above the file format: their modules are
 # imported when a file of the kind is first read.

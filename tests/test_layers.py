@@ -24,7 +24,7 @@ import networkx as nx
 # Top-level parts of symrel (subpackages, the modules errors, _version, parallel and
 # __main__, and "__init__" for symrel/__init__.py itself), lowest layer first.
 LAYERS: list[tuple[str, ...]] = [
-    ("errors", "_version"),
+    ("errors", "_version", "kind_plugins"),  # kind_plugins: names of upper readers, imports nothing
     ("budget",),  # time and cell budgets of long decisions: errors only
     ("parallel", "progress"),  # map_ordered over any executor; progress lines (tqdm optional): stdlib and errors only
     ("exact",),

@@ -3,10 +3,9 @@
 The file format's own kinds (models, domains, points, sequence models, certificates) are
 read by its own modules, listed in :data:`KIND_MODULES`. The kinds whose readers build the
 objects of a package above the file format (a ``Preorder``, a ``RetrievalTask``, a
-``Relation``) are registered by that package: :func:`register_kind_module` names the module
-that holds the reader, and the package root (``symrel/__init__.py``) registers the
-preorder and relation kinds so; the module is imported when a file of that kind is first
-read. The file format itself never names a module above it. One entry point:
+``Relation``) are registered by name in :mod:`symrel.kind_plugins` (the package root,
+``symrel/__init__.py``, registers the preorder and relation kinds so, without loading
+anything); the module is imported when a file of that kind is first read. The file format itself never names a module above it. One entry point:
 
 >>> m = from_json({"symrel": 1, "kind": "cpwl1d", "x": [0, "1/2", 1], "y": [0, 1, 0]})
 >>> to_json(m)["x"]
@@ -23,6 +22,7 @@ from __future__ import annotations
 import importlib
 from typing import Callable
 
+from .. import kind_plugins
 from ..errors import InputError
 from ..exact import FloatLiteral, rational
 from .fields import expect_object, get, get_str
@@ -57,9 +57,19 @@ def register_kind_module(kind: str, module: str) -> None:
     reader of ``kind``: it is imported when a file of that kind is first read (and its
     import registers the reader with :func:`reader`). A kind of the file format's own
     cannot be taken over."""
-    if KIND_MODULES.get(kind, module) != module:
-        raise ValueError(f"kind {kind!r} is read by {KIND_MODULES[kind]}, not {module}")
-    KIND_MODULES[kind] = module
+    kind_plugins.register_kind_module(kind, module)
+    _merge_plugin_kinds()
+
+
+def _merge_plugin_kinds() -> None:
+    """Bring the kinds named in :data:`symrel.kind_plugins.PLUGIN_KINDS` into :data:`KIND_MODULES`."""
+    for kind, module in kind_plugins.PLUGIN_KINDS.items():
+        if KIND_MODULES.setdefault(kind, module) != module:
+            kind_plugins.PLUGIN_KINDS.pop(kind)
+            raise ValueError(f"kind {kind!r} is read by {KIND_MODULES[kind]}, not {module}")
+
+
+_merge_plugin_kinds()
 
 
 def reader(kind: str):
@@ -96,11 +106,14 @@ def _load_plugins():
     if _loaded:
         return
     _loaded = True
+    _merge_plugin_kinds()
     for name in dict.fromkeys(KIND_MODULES.values()):
         _import(name)
 
 
 def _load_kind(kind: str) -> None:
+    if kind not in KIND_MODULES:
+        _merge_plugin_kinds()
     if kind not in READERS and kind in KIND_MODULES:
         _import(KIND_MODULES[kind])
 
