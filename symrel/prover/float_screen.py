@@ -90,11 +90,14 @@ def ranked(registry, diffs, candidates, box, points: int = 2048, top: int = 8, s
         return list(candidates)
     rng = random.Random(seed)
     grid = [[rng.randrange(GRID + 1) for _ in box] for _ in range(points)]
-    lo = np.array([float(a) for a, _ in box])
-    width = np.array([float(b - a) for a, b in box])
-    X = np.vstack([np.array([[float(v) for v in p] for p in candidates]).reshape(-1, len(box)),
-                   lo + width * (np.array(grid, dtype=float).reshape(-1, len(box)) / GRID)])
-    gap = np.abs(_apply(float_values(registry, X), _dense(np, diffs))).max(axis=1)
+    try:
+        lo = np.array([float(a) for a, _ in box])
+        width = np.array([float(b - a) for a, b in box])
+        X = np.vstack([np.array([[float(v) for v in p] for p in candidates]).reshape(-1, len(box)),
+                       lo + width * (np.array(grid, dtype=float).reshape(-1, len(box)) / GRID)])
+        gap = np.abs(_apply(float_values(registry, X), _dense(np, diffs))).max(axis=1)
+    except OverflowError:    # numbers beyond float range: no float screen, the candidates as given
+        return list(candidates)
     m = len(candidates)
     first = [p for p, g in zip(candidates, gap[:m]) if g > tol]
     order = [int(i) for i in np.argsort(-gap[m:], kind="stable")[:top] if gap[m + i] > tol]

@@ -56,7 +56,11 @@ class DenseRows:
     def add(self, row):
         f = row.form
         a, c = f.to_dense(self.dim), -f.const
-        entry = self.entries[id(row)] = (row.rel, a, c, [to_float(v) for v in a], to_float(c), row)
+        try:
+            fa, fc = [to_float(v) for v in a], to_float(c)
+        except OverflowError:  # beyond float range: no float copy, this row's LPs run exact from the start
+            fa = fc = None
+        entry = self.entries[id(row)] = (row.rel, a, c, fa, fc, row)
         return entry
 
 
@@ -68,9 +72,11 @@ def cell_lp(rows, indices, stats, dim: int, dense: DenseRows | None = None):
         dense = DenseRows(dim)
     known, add = dense.entries, dense.add
     A, b, fA, fb, strict, C, d, fC, fd, ineq_ids, eq_ids = [], [], [], [], [], [], [], [], [], [], []
+    float_start = True
     for i in indices:
         row = rows[i]
         rel, a, c, fa, fc, _ = known.get(id(row)) or add(row)
+        float_start = float_start and fa is not None
         if rel == "=":
             C.append(a)
             d.append(c)
@@ -85,7 +91,7 @@ def cell_lp(rows, indices, stats, dim: int, dense: DenseRows | None = None):
             strict.append(rel == "<")
             ineq_ids.append(i)
     stats["lps"] = stats.get("lps", 0) + 1
-    res = feasibility(A, b, C, d, strict=strict, floats=(fA, fb, fC, fd))
+    res = feasibility(A, b, C, d, strict=strict, floats=(fA, fb, fC, fd) if float_start else None)
     if res.feasible:
         return res.point, None
     y, z = res.farkas
