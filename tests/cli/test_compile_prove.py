@@ -102,9 +102,9 @@ def test_prove_timeout_exit_3_says_what_stayed_open(run_cli, files, monkeypatch)
     d = files["dir"]
     a = {"symrel": 1, "kind": "maxout", "input_dim": 2,
          "layers": [{"units": [{"pieces": [{"w": [1, 0], "b": 0}, {"w": [0, 1], "b": 0}]}]}]}
-    b = {"symrel": 1, "kind": "maxout", "input_dim": 2,
-         "layers": [{"units": [{"pieces": [{"w": [2, 0], "b": 0}, {"w": [0, 2], "b": 0}]}]}],
-         "readout": {"W": [["1/2"]], "b": [0]}}
+    b = {"symrel": 1, "kind": "maxout", "input_dim": 2,     # max(x, y, (x + y)/2): equal, another node
+         "layers": [{"units": [{"pieces": [{"w": [1, 0], "b": 0}, {"w": [0, 1], "b": 0},
+                                           {"w": ["1/2", "1/2"], "b": 0}]}]}]}
     (d / "a.json").write_text(json.dumps(a))
     (d / "b.json").write_text(json.dumps(b))
     t0 = time.monotonic()
