@@ -41,12 +41,16 @@ def check_display_digits(digits: int | None) -> None:
         raise InputError(f"expected between 1 and 1000 digits, got {digits}", path="--digits")
 
 
-def shown(q) -> str:
+def shown(q, default_digits: int | None = None) -> str:
     """``q`` for text output: exactly, and with ``--digits N`` also as a decimal of N
     significant digits, ``"1/3 (~0.3333)"`` (for reading; JSON output keeps the exact value
-    alone). An integer, or a decimal that is exact, is shown once."""
+    alone). An integer, or a decimal that is exact, is shown once. ``default_digits``: the
+    decimal's digits without ``--digits`` (a headline figure such as max |A - B| is always
+    given a decimal)."""
     exact = fmt(q)
     digits = DISPLAY_DIGITS.get()
+    if digits is None:
+        digits = default_digits
     if digits is None:
         return exact
     from ..exact.display import decimal_text

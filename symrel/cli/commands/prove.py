@@ -125,7 +125,7 @@ def run(args) -> int:
                 if DISPLAY_DIGITS.get() is not None:  # the note's exact outputs, as decimals too
                     print(f"at x: A(x) = {shown_point(values['A(x)'])}, B(x) = {shown_point(values['B(x)'])}",
                           file=sys.stderr)
-                print(f"max |A - B| at x: {shown(values['max |A - B|'])}", file=sys.stderr)
+                print(f"max |A - B| at x: {shown(values['max |A - B|'], default_digits=6)}", file=sys.stderr)
         elif proof.result == "open":
             print(f"open: {proof.obstacle}", file=sys.stderr)
         print(proof.summary())
