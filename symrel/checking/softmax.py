@@ -297,7 +297,7 @@ def check_softmax_bound(cert: dict, inputs: dict) -> None:
     # embedding
     off = rows(T.embedding.offsets.transpose())
     lo, hi = [list(r) for r in off], [list(r) for r in off]
-    for (l, u), r in zip(D.bounds, T.embedding.input_rows):
+    for (l, u), r in zip(D.exact_bounds, T.embedding.input_rows):
         for t in range(T.tokens):
             lo[t][r] += l
             hi[t][r] += u

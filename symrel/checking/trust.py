@@ -46,7 +46,7 @@ PARTS = (
       "symrel.fileformat.models_io", "symrel.fileformat.sequence_io", "symrel.fileformat.trusted"),
      "strict JSON, the field checks, the readers of models, domains and plain tables"),
     ("the semantics of the models", ("symrel.models",), "the data classes of models and domains, exact evaluation"),
-    ("the package root", ("symrel", "symrel._version"), "loaded with any module of symrel"),
+    ("the package root", ("symrel", "symrel._version", "symrel.kind_plugins"), "loaded with any module of symrel"),
 )
 
 _PACKAGES = {"symrel.checking", "symrel.exact", "symrel.models"}  # every module below these belongs to the base

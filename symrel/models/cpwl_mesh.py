@@ -190,10 +190,10 @@ class CPWLMesh(Model):
 def _violation(domain, a, c):
     """A point of the domain with ``a . x + c < 0``, or None (exact: box ends or LP)."""
     if hasattr(domain, "bounds"):
-        lo, _ = affine_range_on_box(a, c, domain.bounds)
+        lo, _ = affine_range_on_box(a, c, domain.exact_bounds)
         if lo >= 0:
             return None
-        return [lo_ if ai > 0 else hi_ for ai, (lo_, hi_) in zip(a, domain.bounds)]
+        return [lo_ if ai > 0 else hi_ for ai, (lo_, hi_) in zip(a, domain.exact_bounds)]
     A, b = domain.halfspaces()
     res = feasibility(list(A) + [list(a)], list(b) + [-c], strict=[False] * len(A) + [True])
     return res.point if res.feasible else None

@@ -121,7 +121,7 @@ def cells_to_tetrahedra(net, domain, *, executor=None, max_cells=None):
     conforming mesh of D on whose every tetrahedron ``net`` is affine (module docstring)."""
     if domain.dim != 3:
         raise InputError(f"expected a domain of dimension 3, got {domain.dim}", path="domain")
-    box = list(domain.bounds) if isinstance(domain, Box) else polytope_box(domain)[0]
+    box = list(domain.exact_bounds) if isinstance(domain, Box) else polytope_box(domain)[0]
     cells = enumerate_cells([net], domain, mode="open", executor=executor, max_cells=max_cells).cells
     return tetrahedra_of_cells([cell.rows for cell in cells], box)
 
