@@ -1,10 +1,6 @@
 """One public number type, sympy's Rational, whatever ground types sympy uses: a numbers.Rational
 that equals Fraction, int and symrel's inner QQ elements (a Fraction does not equal flint's fmpq)."""
 
-import json
-import os
-import subprocess
-import sys
 from fractions import Fraction
 from numbers import Rational
 
@@ -72,44 +68,8 @@ def test_counterexamples_are_fractions():
     assert all(isinstance(v, sympy.Rational) for v in proof.counterexample)
 
 
-_PROBE = """
-import json
-from symrel.models import ReLUNet, DenseLayer, Box
-from symrel.prover import prove_equivalence
-net = ReLUNet(2, [DenseLayer([[1, -1]], ["1/2"], "none")])
-other = ReLUNet(2, [DenseLayer([[1, -1]], ["1/3"], "none")])
-p = prove_equivalence(net, other, Box.cube(2))
-vals = net(["1/4", 0]) + net.evaluate_batch([[1, 1]])[0] + list(p.counterexample)
-from sympy import QQ
-print(json.dumps({"types": sorted({type(v).__module__ + "." + type(v).__name__ for v in vals}),
-                  "values": [str(v) for v in vals], "ground": type(QQ(1)).__name__}))
-"""
-
-
-def _probe(ground):
-    env = dict(os.environ, SYMPY_GROUND_TYPES=ground)
-    r = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True, env=env, timeout=120,
-                       cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-    assert r.returncode == 0, r.stderr[-2000:]
-    return json.loads(r.stdout.strip().splitlines()[-1])
-
-
-@pytest.mark.slow
-def test_same_type_under_every_ground_type():
-    grounds = ["python"]
-    for module, ground in (("gmpy2", "gmpy"), ("flint", "flint")):
-        try:
-            __import__(module)
-            grounds.append(ground)
-        except ImportError:
-            pass
-    seen = {g: _probe(g) for g in grounds}
-    first = seen["python"]
-    assert {t.rsplit(".", 1)[0] for t in first["types"]} == {"sympy.core.numbers"}
-    for g, got in seen.items():
-        assert got["types"] == first["types"] and got["values"] == first["values"], g
-    if len(grounds) > 1:  # the probe really ran under different ground types
-        assert len({got["ground"] for got in seen.values()}) == len(grounds)
+# The same numbers under every ground type (python, gmpy, flint) are compared by the
+# slow walk of every public reading in tests/exact/test_public.py.
 
 
 def test_transformer_parts_take_exact_floats():
