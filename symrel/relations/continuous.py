@@ -303,8 +303,17 @@ def tradeoff_markdown(rows: list[dict], title: str = "") -> str:
 
 
 def _round_up(q: Rational) -> str:
-    """q as a 3-digit decimal rounded up (display only)."""
-    return mpmath.nstr(mpmath.mpf(int(q.numerator)) / int(q.denominator) * (1 + 1e-3), 3)
+    """q as a decimal of 3 significant digits, rounded up exactly (an upper bound of q):
+    the quotient is taken by :mod:`decimal` with ``ROUND_CEILING``, which rounds the exact
+    quotient. (Scaling a float by 1.001 and rounding to nearest could round below q.)
+
+    >>> _round_up(Q(12301, 10000)), _round_up(Q(1, 3)), _round_up(Q(0))
+    ('1.24', '0.334', '0')
+    """
+    import decimal
+
+    ctx = decimal.Context(prec=3, rounding=decimal.ROUND_CEILING)
+    return f"{ctx.divide(decimal.Decimal(int(q.numerator)), decimal.Decimal(int(q.denominator))):g}"
 
 
 def plot_tradeoff(series: dict[str, list[dict]], path: str) -> None:
