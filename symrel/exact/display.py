@@ -57,6 +57,24 @@ def decimal_text(q, digits: int = DIGITS) -> str:
     return mantissa + (e + exp if e else "")
 
 
+def decimal_upper_text(q, digits: int = DIGITS) -> str:
+    """The least decimal of ``digits`` significant digits that is ``>= q``, as text: what to
+    print after "<=" for a certified upper bound (a nearest rounding could print a number
+    below it). Exact: :mod:`decimal` rounds the exact quotient with ``ROUND_CEILING``.
+
+    >>> decimal_upper_text(QQ(12301, 10000), 3), decimal_upper_text(QQ(-1, 3), 3), decimal_upper_text(QQ(1, 10**7), 3)
+    ('1.24', '-0.333', '1e-7')
+    """
+    import decimal
+
+    ctx = decimal.Context(prec=digits, rounding=decimal.ROUND_CEILING)
+    value = ctx.divide(decimal.Decimal(int(numerator(q))), decimal.Decimal(int(denominator(q))))
+    mantissa, e, exp = f"{value:g}".partition("e")
+    if "." in mantissa:
+        mantissa = mantissa.rstrip("0").rstrip(".")
+    return mantissa + (e + str(int(exp)) if e else "")
+
+
 def short_text(text: str, limit: int) -> str:
     """``text`` cut to ``limit`` characters, with an ellipsis when cut."""
     return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -43,6 +43,7 @@ from mpmath import iv
 
 from ..errors import InputError, UndecidedError
 from ..exact import Q, Rational, floor, rational, to_float
+from ..exact.display import decimal_upper_text
 from ..models.interpolate import interpolating_relu_net
 from .table import RelationFeatures
 
@@ -298,22 +299,8 @@ def tradeoff_markdown(rows: list[dict], title: str = "") -> str:
     for r in rows:
         sampled = f"{r['sampled_error']:.3e}" if "sampled_error" in r else "-"
         ratio = f"{r['ratio']:.2f}" if r["ratio"] is not None else "-"
-        lines.append(f"| {r['grid']} | {r['neurons']} | {r['dimension']} | {_round_up(r['certified_error'])} | {sampled} | {ratio} |")
+        lines.append(f"| {r['grid']} | {r['neurons']} | {r['dimension']} | {decimal_upper_text(r['certified_error'], 3)} | {sampled} | {ratio} |")
     return (f"### {title}\n\n" if title else "") + head + "\n".join(lines) + "\n"
-
-
-def _round_up(q: Rational) -> str:
-    """q as a decimal of 3 significant digits, rounded up exactly (an upper bound of q):
-    the quotient is taken by :mod:`decimal` with ``ROUND_CEILING``, which rounds the exact
-    quotient. (Scaling a float by 1.001 and rounding to nearest could round below q.)
-
-    >>> _round_up(Q(12301, 10000)), _round_up(Q(1, 3)), _round_up(Q(0))
-    ('1.24', '0.334', '0')
-    """
-    import decimal
-
-    ctx = decimal.Context(prec=3, rounding=decimal.ROUND_CEILING)
-    return f"{ctx.divide(decimal.Decimal(int(q.numerator)), decimal.Decimal(int(q.denominator))):g}"
 
 
 def plot_tradeoff(series: dict[str, list[dict]], path: str) -> None:

@@ -319,11 +319,11 @@ class NetworkBound(Displayed):
                         continue
                     if h["kind"] == "max":
                         said.append(f"head {h['head']}: max head over {h['tokens']} tokens, error <= score error "
-                                    f"{_short(h['score_error'])} + gap {_short(h['gap'])}")
+                                    f"{_upper(h['score_error'])} + gap {_upper(h['gap'])}")
                     else:
                         left = "no other key" if h["margin"] is None else f"least margin left {_short(h['margin'])}"
                         said.append(f"head {h['head']}: selection head, {left}, "
-                                    f"output error <= {_short(h['output_error'])}")
+                                    f"output error <= {_upper(h['output_error'])}")
                 for f in tr.feedforwards:
                     if f["block"] == b:
                         said.append(f"feed-forward: {f['pairs']} linear pairs, {f['sign_fixed']} (unit, token) signs "
@@ -342,9 +342,9 @@ class NetworkBound(Displayed):
                 ties = {k: W for k, W in tr.tied_keys.items() if k.split(",")[0] == str(b)}
                 if ties:
                     cert["tied_keys"] = ties
-                p.add(Step(f"block {b}: entrywise error <= {_short(tr.block_errors[b])}"
+                p.add(Step(f"block {b}: entrywise error <= {_upper(tr.block_errors[b])}"
                            + (" (" + "; ".join(said) + ")" if said else ""), "block-error", cert, PROVED))
-            p.add(Step(f"read-out error <= {_short(tr.total)} <= eps = {rational_str(self.eps)}",
+            p.add(Step(f"read-out error <= {_upper(tr.total)} <= eps = {rational_str(self.eps)}",
                        "readout-bound", {"output_error": [rational_str(v) for v in tr.output_error],
                                          "bound": rational_str(tr.total), "eps": rational_str(self.eps)},
                        PROVED if tr.total <= self.eps else OPEN))
@@ -383,8 +383,16 @@ class NetworkBound(Displayed):
         return out
 
 
+def _upper(q: Rational) -> str:
+    """An upper bound for reading after "<=": the least 6-digit decimal >= q (exact values
+    are in the step certificates)."""
+    from ..exact.display import decimal_upper_text
+
+    return decimal_upper_text(q)
+
+
 def _short(q: Rational) -> str:
-    """A rational for reading (exact values are in the step certificates)."""
+    """A rational for reading, rounded to nearest (exact values are in the step certificates)."""
     from ..exact import to_float
 
     return f"{to_float(q):.6g}"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 
+from ...exact.display import decimal_upper_text
 from ..common import add_json_flag, fmt, print_json, shown
 from ..executors import add_executor_option, open_executor
 from . import SUMMARIES
@@ -83,10 +84,10 @@ def run(args) -> int:
     if not result.proved:
         msg = f"symrel: undecided: {result.obstacle}"
         if result.needed_margin is not None:
-            msg += (f"; symrel compile --margin M with M > {float(result.needed_margin):.6g} "
+            msg += (f"; symrel compile --margin M with M > {decimal_upper_text(result.needed_margin)} "
                     f"(exactly {shown(result.needed_margin)}) would absorb it at lambda = {shown(result.loose_lambda)}")
         print(msg, file=sys.stderr)
         return 3
-    print(f"certified: sup-norm error <= {float(result.bound):.6g} <= eps = {shown(eps)} at lambda below")
+    print(f"certified: sup-norm error <= {decimal_upper_text(result.bound)} <= eps = {shown(eps)} at lambda below")
     print(shown(result.lam))
     return 0
