@@ -132,16 +132,22 @@ def _write_api_index() -> None:
 
 def _drop_stale_api_pages() -> None:
     """Remove the pages autosummary wrote earlier for modules that no longer exist (a module
-    renamed or moved): left in place, they fail the build, which treats warnings as errors.
-    autosummary writes the current pages afresh."""
+    renamed or moved), and the package pages whose list of submodules names one: left in
+    place, they fail the build, which treats warnings as errors. autosummary writes the
+    current pages afresh."""
     import importlib.util
+    import re
+
+    def exists(name: str) -> bool:
+        try:
+            return importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):
+            return False
 
     for page in (DOCS / "api" / "generated").glob("symrel*.rst"):
-        try:
-            found = importlib.util.find_spec(page.stem) is not None
-        except (ImportError, ValueError):
-            found = False
-        if not found:
+        text = page.read_text(encoding="utf-8-sig")
+        listed = re.findall(r"^   (\w+)$", text.partition(".. rubric:: Modules")[2], re.M)
+        if not exists(page.stem) or not all(exists(f"{page.stem}.{name}") for name in listed):
             page.unlink()
 
 
