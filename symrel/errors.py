@@ -78,3 +78,12 @@ class LimitError(InputError):
 
 class UndecidedError(SymrelError):
     """A computation stopped at a limit before it could decide its claim."""
+
+
+class InternalError(SymrelError):
+    """A construction failed its own exact check: a bug in symrel, not in the input. The
+    message says so (``internal error (a bug in symrel): ...``); the command line prints it
+    in one line with exit 2, without a traceback."""
+
+    def __init__(self, message: str):
+        super().__init__(f"internal error (a bug in symrel): {message}")

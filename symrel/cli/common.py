@@ -18,6 +18,19 @@ def parse_point(text: str, option: str = "--input") -> list:
     return [rational(p, path=f"{option}[{i}]") for i, p in enumerate(parts)]
 
 
+def positive_seconds(text: str) -> float:
+    """argparse type of a ``--timeout``: a positive finite number of seconds."""
+    import argparse
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
 def add_json_flag(parser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 

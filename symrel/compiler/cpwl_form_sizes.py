@@ -25,12 +25,24 @@ True
 
 Cost: the two constructions (see their modules) and an exact evaluation of the Wang-Sun
 form at every vertex; when the Wang-Sun
-form cannot be built (a hat with too many lattice terms) its entry says why.
+form cannot be built (a hat with too many lattice terms) its entry says why. The Wang-Sun
+form of a mesh with non-convex stars costs one lattice form of the whole mesh per such
+vertex (quadratic on a large Delaunay mesh): with a ``budget``
+(:class:`~symrel.budget.Budget`, checked at every vertex) that runs out, its entry says
+it was not computed within the budget and what was open; the lattice sizes are kept.
+A Wang-Sun form that differs from f at a vertex is a bug of its construction:
+:class:`~symrel.errors.InternalError`.
+
+>>> from symrel.budget import Budget
+>>> cpwl_form_sizes(f, budget=Budget(timeout=0))["Wang-Sun form"]
+{'not computed within the budget': 'time limit of 0 s reached; open: the Wang-Sun form, at vertex 0 of 5'}
 """
 
 from __future__ import annotations
 
-from ..errors import InputError
+from ..budget import Budget, BudgetExceeded
+from ..errors import InputError, InternalError
+from ..exact import rational_str
 from ..models import CPWLMesh, lattice_forms, lattice_to_maxout, wang_sun_forms, wang_sun_mismatch, wang_sun_to_maxout
 from .compiling import layout_of
 
@@ -40,9 +52,9 @@ def _transformer_sizes(net) -> dict:
     return {"tokens": layout.tokens, "width": layout.width, "blocks": 3 * len(net.layers)}
 
 
-def cpwl_form_sizes(f: CPWLMesh, *, lattices=None) -> dict:
+def cpwl_form_sizes(f: CPWLMesh, *, lattices=None, budget: Budget | None = None) -> dict:
     """``{"lattice form": {...}, "Wang-Sun form": {...}}`` (module docstring), summed over
-    the outputs."""
+    the outputs; ``budget`` bounds the Wang-Sun construction (None: no limit)."""
     lattices = lattices if lattices is not None else lattice_forms(f)
     sizes = [lat.sizes() for lat in lattices]
     out = {"lattice form": {
@@ -50,14 +62,24 @@ def cpwl_form_sizes(f: CPWLMesh, *, lattices=None) -> dict:
                         "pieces": sum(s["ovchinnikov"]["pieces"] for s in sizes)},
         "reduced": {"terms": sum(s["terms"] for s in sizes), "pieces": sum(s["term_pieces"] for s in sizes)},
         "transformer": _transformer_sizes(lattice_to_maxout(lattices, f.input_dim))}}
+    tick = None
+    if budget is not None:
+        def tick(done, total, stage="the Wang-Sun form"):
+            budget.at(lemma=f"{stage}, at vertex {done} of {total}")
+            budget.check()
     try:
-        forms = wang_sun_forms(f)
+        forms = wang_sun_forms(f, tick=tick)
+        bad = wang_sun_mismatch(f, forms, tick=tick and (lambda v, n: tick(v, n, "its check at the vertices")))
     except InputError as err:
         out["Wang-Sun form"] = {"not built": str(err)}
         return out
-    bad = wang_sun_mismatch(f, forms)
+    except BudgetExceeded as err:
+        out["Wang-Sun form"] = {"not computed within the budget": str(err)}
+        return out
     if bad is not None:      # the construction's own steps are checked; this would be a bug
-        raise AssertionError(f"the Wang-Sun form differs from f at vertex {bad[0]}")
+        v, o, want, got = bad
+        raise InternalError(f"the Wang-Sun form of output {o} is {rational_str(got)} at vertex {v}, where f is "
+                            f"{rational_str(want)}")
     ws = [form.sizes() for form in forms]
     out["Wang-Sun form"] = {"terms": sum(s["terms"] for s in ws), "pieces": sum(s["pieces"] for s in ws),
                             "max_arity": max(s["max_arity"] for s in ws), "equal to f at every vertex": True,

@@ -160,15 +160,19 @@ def hat_terms_from_lattice(f: CPWLMesh, v: int) -> list[tuple[int, list[tuple[tu
     return out
 
 
-def wang_sun_forms(f: CPWLMesh) -> list[WangSunForm]:
+def wang_sun_forms(f: CPWLMesh, *, tick=None) -> list[WangSunForm]:
     """The Wang-Sun form of every output of f (module docstring); an InputError names a
-    vertex whose hat has too many lattice terms."""
+    vertex whose hat has too many lattice terms. ``tick(done, total)``, when given, is called
+    before each vertex's hat (a caller's budget check: it may raise to stop the construction;
+    a non-convex star costs one lattice form of the whole mesh)."""
     stars: list[list[int]] = [[] for _ in f.vertices]
     for K, s in enumerate(f.simplices):
         for v in s:
             stars[v].append(K)
     hats = []
     for v, star in enumerate(stars):
+        if tick is not None:
+            tick(v, len(stars))
         if not star:
             hats.append([])
             continue
@@ -204,10 +208,11 @@ def wang_sun_forms(f: CPWLMesh) -> list[WangSunForm]:
     return forms
 
 
-def wang_sun_mismatch(f: CPWLMesh, forms: list[WangSunForm]):
+def wang_sun_mismatch(f: CPWLMesh, forms: list[WangSunForm], *, tick=None):
     """The first ``(vertex, output, f value, form value)`` where a form differs from f at a
     vertex of the mesh, or None (exact evaluation at every vertex; the pieces' values at
-    all vertices come from one exact matrix product)."""
+    all vertices come from one exact matrix product). ``tick(done, total)``: as in
+    :func:`wang_sun_forms`, called before each vertex."""
     from ..exact import from_rationals, rows
 
     d, V = f.input_dim, len(f.vertices)
@@ -216,6 +221,8 @@ def wang_sun_mismatch(f: CPWLMesh, forms: list[WangSunForm]):
         P = len(form.pieces)
         A = from_rationals([[a[i] for a, _ in form.pieces] for i in range(d)] + [[c for _, c in form.pieces]], (d + 1, P))
         for v, vals in enumerate(rows(X * A)):
+            if tick is not None:
+                tick(v, V)
             got = sum((w * max(vals[j] for j in F) for w, F in form.terms), ZERO)
             if got != f.values[v][form.output]:
                 return v, form.output, f.values[v][form.output], got

@@ -177,3 +177,26 @@ def test_regions_plot(files, run_cli, tmp_path):
     pytest.importorskip("matplotlib")
     code, out, err = run_cli("regions", files["f"], "--domain", files["box"], "--plot", tmp_path / "r.png")
     assert code == 0 and (tmp_path / "r.png").stat().st_size > 0
+
+
+def test_info_wang_sun_budget_is_not_a_failure(files, run_cli):
+    """Past --timeout, info prints the lattice sizes and says the Wang-Sun size was not computed."""
+    code, out, err = run_cli("info", files["f"], "--json", "--timeout", "1e-9")
+    sizes = json.loads(out)
+    assert code == 0 and sizes["lattice form"]["ovchinnikov"]["terms"] == 2, err
+    assert "time limit" in sizes["Wang-Sun form"]["not computed within the budget"]
+    code, out, err = run_cli("info", files["f"], "--timeout", "1e-9")
+    assert code == 0 and "Wang-Sun form: {'not computed within the budget'" in out
+    assert run_cli("info", files["f"], "--timeout", "0")[0] == 2
+
+
+def test_info_reports_a_wrong_wang_sun_form_as_a_bug(files, run_cli, monkeypatch):
+    """A construction bug: one line naming it, exit 2, no traceback."""
+    from symrel.compiler import cpwl_form_sizes as sizes_module
+    from symrel.exact import Q
+
+    monkeypatch.setattr(sizes_module, "wang_sun_mismatch", lambda f, forms, tick=None: (3, 0, Q(1, 2), Q(1)))
+    code, out, err = run_cli("info", files["f"])
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and "internal error (a bug in symrel)" in lines[0], err
+    assert "Traceback" not in err

@@ -1,18 +1,24 @@
 """``symrel info MODEL.json``: kind, sizes, parameter count (also of a ``sequence-transformer``; for a ``cpwl`` mesh also the
 sizes of its lattice form, Ovchinnikov's and the reduced one symrel compiles, beside its
 Wang-Sun form, each with the size of the Transformer compiled from it on the vertices'
-bounding box; summed over the outputs)."""
+bounding box; summed over the outputs). The Wang-Sun form of a large mesh with non-convex
+stars is slow (a lattice form of the whole mesh per such vertex): past ``--timeout`` seconds
+(default 10) its entry says it was not computed within the budget, and ``info`` still
+succeeds with the other sizes."""
 
 from __future__ import annotations
 
 from ...fileformat import load, load_model
-from ..common import add_json_flag, print_json
+from ..common import add_json_flag, positive_seconds, print_json
 from . import SUMMARIES
 
 
 def register(sub):
     p = sub.add_parser("info", help=SUMMARIES["info"])
     p.add_argument("model")
+    p.add_argument("--timeout", type=positive_seconds, default=10.0,
+                   help="cpwl: time limit in seconds for the Wang-Sun form's size (default 10); past it the "
+                        "lattice sizes are printed and the Wang-Sun size is marked not computed")
     add_json_flag(p)
     p.set_defaults(func=run)
 
@@ -26,9 +32,11 @@ def run(args) -> int:
         model = load_model(args.model)
     sizes = model.sizes()
     if model.kind == "cpwl":
+        from ...budget import Budget
         from ...compiler.cpwl_form_sizes import cpwl_form_sizes
 
-        sizes.update(cpwl_form_sizes(model))      # the lattice and Wang-Sun forms side by side
+        # the lattice and Wang-Sun forms side by side; only the Wang-Sun one is budgeted
+        sizes.update(cpwl_form_sizes(model, budget=Budget(timeout=args.timeout)))
     if args.json:
         print_json(sizes)
     else:

@@ -14,7 +14,7 @@ import sys
 from ...exact import format_rational
 from ...fileformat import Points, load_domain, load_model, save, write_text_atomic
 from ...budget import Budget, BudgetExceeded
-from ..common import DISPLAY_DIGITS, add_json_flag, print_json, shown, shown_point
+from ..common import DISPLAY_DIGITS, add_json_flag, positive_seconds, print_json, shown, shown_point
 from ..executors import add_executor_option, open_executor
 from . import SUMMARIES
 
@@ -31,24 +31,12 @@ def register(sub):
     p.add_argument("--complete", action="store_true", help="use the complete linear-regions decision procedure")
     p.add_argument("--max-cells", type=int, default=None,
                    help="cell limit of the decision procedures when the layers do not correspond (then open, exit 3)")
-    p.add_argument("--timeout", type=_seconds, default=600.0,
+    p.add_argument("--timeout", type=positive_seconds, default=600.0,
                    help="time limit in seconds (default 600); at the limit: open, exit 3, what stayed open printed")
     p.add_argument("--progress", action="store_true", help="print progress (lemma, nodes, cells) on stderr")
     add_executor_option(p, "the counterexample search and the complete procedure's subtrees")
     add_json_flag(p)
     p.set_defaults(func=run)
-
-
-def _seconds(text: str) -> float:
-    import argparse
-
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
 
 
 class _alarm:
