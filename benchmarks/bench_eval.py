@@ -58,8 +58,8 @@ def measure(seed: int = 0, n_points: int = 200) -> list[dict]:
     rng = random.Random(seed)
     net = random_maxout_net(rng, 8, [16, 16, 16], rank=4, readout_dim=1, max_num=100, max_den=100)
     pts = [random_point(rng, 8, 100, 100) for _ in range(n_points)]
-    layers = [[[([to_fraction(v) for v in w], to_fraction(c)) for w, c in u.pieces.pieces()] for u in L.units] for L in net.layers]
-    readout = ([[to_fraction(v) for v in r] for r, _ in net.readout.pieces()], [to_fraction(c) for _, c in net.readout.pieces()])
+    layers = [[[([to_fraction(v) for v in w], to_fraction(c)) for w, c in u.pieces.exact_pieces()] for u in L.units] for L in net.layers]
+    readout = ([[to_fraction(v) for v in r] for r, _ in net.readout.exact_pieces()], [to_fraction(c) for _, c in net.readout.exact_pieces()])
     fpts = [[to_fraction(v) for v in p] for p in pts]
 
     t_sym, out_sym = _best(lambda: net.evaluate_points(pts))

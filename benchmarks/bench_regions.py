@@ -73,8 +73,8 @@ def float_count(net: ReLUNet, box: Box, eps: float = 1e-9, solver: str = "highs"
     from scipy.optimize import linprog
 
     d = net.input_dim
-    layers = [(np.array([[to_float(v) for v in r] for r in rows(L.affine.W)]),
-               np.array([to_float(r[0]) for r in rows(L.affine.b)]), L.activation) for L in net.layers]
+    layers = [(np.array([[to_float(v) for v in r] for r in rows(L.affine.exact_W)]),
+               np.array([to_float(r[0]) for r in rows(L.affine.exact_b)]), L.activation) for L in net.layers]
     lo = np.array([to_float(a) for a, _ in box.bounds])
     hi = np.array([to_float(b) for _, b in box.bounds])
     dom = []

@@ -241,8 +241,8 @@ def _affine(W, b, cur):
 
 # -- the models ---------------------------------------------------------------------------
 def _maxout(net, R, name):
-    layers = [[(_int_rows(u.pieces.W), _int_vector(u.pieces.b)) for u in layer.units] for layer in net.layers]
-    readout = (_int_rows(net.readout.W), _int_vector(net.readout.b)) if net.readout is not None else None
+    layers = [[(_int_rows(u.pieces.exact_W), _int_vector(u.pieces.exact_b)) for u in layer.units] for layer in net.layers]
+    readout = (_int_rows(net.readout.exact_W), _int_vector(net.readout.exact_b)) if net.readout is not None else None
     return _maxout_layers(layers, readout, net.input_dim, R, name)
 
 
@@ -281,7 +281,7 @@ def _relu(net, R, name):
         if cert.get("layer") != li:
             R.fail(f"expected layer {li}")
         R.declare(cert)
-        pre = _affine(_int_rows(layer.affine.W), _int_vector(layer.affine.b), cur)
+        pre = _affine(_int_rows(layer.affine.exact_W), _int_vector(layer.affine.exact_b), cur)
         if layer.activation == "relu":
             if len(cert["units"]) != len(pre):
                 R.fail("one ReLU record per unit expected")
@@ -304,13 +304,13 @@ def _check_lattice(f, g, R):
         R.fail("the lattice form must be a two-layer maxout net of one input without read-out", ".certificate.lattice")
     first, second = g.layers
     for u, unit in enumerate(first.units):
-        for w, c in unit.pieces.pieces():
+        for w, c in unit.pieces.exact_pieces():
             if (-w[0], -c) not in pieces:
                 R.fail(f"unit {u} of layer 1 has a piece that is not minus a piece of f", ".certificate.lattice")
     q = len(first.units)
     if len(second.units) != 1:
         R.fail("layer 2 of the lattice form must be one unit", ".certificate.lattice")
-    terms = sorted((tuple(w), c) for w, c in second.units[0].pieces.pieces())
+    terms = sorted((tuple(w), c) for w, c in second.units[0].pieces.exact_pieces())
     want = sorted((tuple(-Q(1) if k == i else ZERO for k in range(q)), ZERO) for i in range(q))
     if terms != want:
         R.fail("layer 2 of the lattice form must be max_i (-y_i) over the units of layer 1", ".certificate.lattice")
@@ -546,7 +546,7 @@ def _attention(att, state, recs_all, R):
     T = len(state)
     add = [dict() for _ in range(T)]
     for hi, (head, recs) in enumerate(zip(att.heads, recs_all)):
-        WQ, WK, WV = _int_rows(head.WQ), _int_rows(head.WK), _int_rows(head.WV)
+        WQ, WK, WV = _int_rows(head.exact_WQ), _int_rows(head.exact_WK), _int_rows(head.exact_WV)
         qs = [_mat_apply(WQ, c) for c in state]
         ks = [_mat_apply(WK, c) for c in state]
         vs = [_mat_apply(WV, c) for c in state]
@@ -555,7 +555,7 @@ def _attention(att, state, recs_all, R):
         if not (const_q or const_k or len(qs[0]) == 1) or len(recs) != T:
             R.fail("a head with quadratic scores, or without one record per query token")
         WO = {}   # the head's output rows, by their nonzero entries (read from the columns)
-        for r, column in enumerate(_int_rows(head.WO.transpose())):
+        for r, column in enumerate(_int_rows(head.exact_WO.transpose())):
             for row, a in column:
                 WO.setdefault(row, []).append((r, a))
         WO = sorted(WO.items())
@@ -618,10 +618,10 @@ def _attention(att, state, recs_all, R):
 def _feedforward(ff, state, recs_all, R):
     if len(recs_all) != ff.hidden:
         R.fail("expected one record list per hidden unit")
-    int_cols = _int_rows(ff.W2.transpose())   # the output column of each hidden unit
+    int_cols = _int_rows(ff.exact_W2.transpose())   # the output column of each hidden unit
     residuals = {}   # (h, g) -> the column of the residual max(0, -z) of a pair (the same on every token)
-    b2 = _int_vector(ff.b2)
-    new, W1, b1 = [], _int_rows(ff.W1), _int_vector(ff.b1)
+    b2 = _int_vector(ff.exact_b2)
+    new, W1, b1 = [], _int_rows(ff.exact_W1), _int_vector(ff.exact_b1)
     for t, col in enumerate(state):
         pre = _mat_apply(W1, col, b1)
         out, outcols = [], list(int_cols)
@@ -665,7 +665,7 @@ def _feedforward(ff, state, recs_all, R):
 
 
 def _transformer(tf, R, name):
-    off = rows(tf.embedding.offsets)
+    off = rows(tf.embedding.exact_offsets)
     state = []
     for t in range(tf.tokens):
         col = [constant(pair(off[r][t])) for r in range(tf.width)]
@@ -702,7 +702,7 @@ def _transformer(tf, R, name):
         if not recorded.matches(state, cert["state"]):
             R.fail(f"the state after block {b} differs from the recorded Sigma_{b + 1}")
     cert = R.next("linear-identity", name)
-    outs = _mat_apply(_int_rows(tf.readout.W), state[tf.readout.token], _int_vector(tf.readout.b))
+    outs = _mat_apply(_int_rows(tf.readout.exact_W), state[tf.readout.token], _int_vector(tf.readout.exact_b))
     R.compare(outs, cert["outputs"], "read-out forms")
     return outs
 

@@ -115,7 +115,7 @@ def _compare_choices(diff, mode):
 def _relu_net(net, d, mode):
     V = _points(d)
     for layer in net.layers:
-        V = affine_batch(layer.affine.W, layer.affine.b, V)
+        V = affine_batch(layer.affine.exact_W, layer.affine.exact_b, V)
         if layer.activation == "relu":
             out = []
             for z in rows(V):
@@ -130,12 +130,12 @@ def _maxout_net(net, d, mode):
     for layer in net.layers:
         out = []
         for unit in layer.units:
-            P = rows(affine_batch(unit.pieces.W, unit.pieces.b, V))
+            P = rows(affine_batch(unit.pieces.exact_W, unit.pieces.exact_b, V))
             label = yield _max_choices([_coefficients_of_values(p) for p in P], mode)
             out.append(P[int(label)])
         V = from_rationals(out, (len(out), d + 1))
     if net.readout is not None:
-        V = affine_batch(net.readout.W, net.readout.b, V)
+        V = affine_batch(net.readout.exact_W, net.readout.exact_b, V)
     return [_coefficients_of_values(r) for r in rows(V)]
 
 
@@ -201,7 +201,7 @@ def _transformer(tf, d, mode):
     for k, r in enumerate(tf.embedding.input_rows):
         E[r][k] += ONE
     EX = from_rationals(E, (m, d)) * X
-    off = rows(tf.embedding.offsets)
+    off = rows(tf.embedding.exact_offsets)
     Z = [EX + from_rationals([[off[i][t]] * (d + 1) for i in range(m)], (m, d + 1)) for t in range(T)]
     for bi, block in enumerate(tf.blocks):
         if block.attention is not None:
@@ -209,8 +209,8 @@ def _transformer(tf, d, mode):
                 raise CertificateError(f"blocks[{bi}]: only hardmax attention has polyhedral cells")
             new = list(Z)
             for h, head in enumerate(block.attention.heads):
-                Ks = [head.WK * Z[s] for s in range(T)]
-                Qs = [head.WQ * Z[t] for t in range(T)]
+                Ks = [head.exact_WK * Z[s] for s in range(T)]
+                Qs = [head.exact_WQ * Z[t] for t in range(T)]
                 for t in range(T):
                     S = [_score_values(Ks[s], Qs[t], f"blocks[{bi}].heads[{h}]") for s in range(T)]
                     M = [0]
@@ -224,21 +224,21 @@ def _transformer(tf, d, mode):
                     mean = Z[M[0]]
                     for s in M[1:]:
                         mean = mean + Z[s]
-                    new[t] = new[t] + head.WO * (head.WV * mean) * Q(1, len(M))
+                    new[t] = new[t] + head.exact_WO * (head.exact_WV * mean) * Q(1, len(M))
             Z = new
         ff = block.feedforward
         if ff is not None:
             out = []
             for t in range(T):
-                H = affine_batch(ff.W1, ff.b1, Z[t])
+                H = affine_batch(ff.exact_W1, ff.exact_b1, Z[t])
                 kept = []
                 for z in rows(H):
                     label = yield _relu_choices(_coefficients_of_values(z), mode)
                     kept.append(z if label == "+" else [ZERO] * (d + 1))
-                out.append(Z[t] + affine_batch(ff.W2, ff.b2, from_rationals(kept, H.shape)))
+                out.append(Z[t] + affine_batch(ff.exact_W2, ff.exact_b2, from_rationals(kept, H.shape)))
             Z = out
     ro = tf.readout
-    return [_coefficients_of_values(r) for r in rows(affine_batch(ro.W, ro.b, Z[ro.token]))]
+    return [_coefficients_of_values(r) for r in rows(affine_batch(ro.exact_W, ro.exact_b, Z[ro.token]))]
 
 
 def _interpreter(model, d, mode):

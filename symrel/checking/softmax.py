@@ -91,9 +91,9 @@ def _fold(W1, W2cols, linear, m):
 
 
 def _feedforward(ff, lo, hi, E, recorded, where):
-    W1, b1 = rows(ff.W1), flat(ff.b1)
-    W2cols = [list(c) for c in zip(*rows(ff.W2))]
-    b2 = flat(ff.b2)
+    W1, b1 = rows(ff.exact_W1), flat(ff.exact_b1)
+    W2cols = [list(c) for c in zip(*rows(ff.exact_W2))]
+    b2 = flat(ff.exact_b2)
     m, T = len(lo[0]), len(lo)
     pairs, singles = _pairs(W1, b1, W2cols, recorded, where)
     firsts = [p for p, _ in pairs]
@@ -144,7 +144,7 @@ def _attention(att, lo, hi, E, lam, b, consts, record, where, used):
     if not isinstance(ties, dict):
         raise CertificateError("expected {\"block,head,token\": [tied key tokens]}", path=f"{where}.tied_keys")
     for i, head in enumerate(att.heads):
-        WQ, WK, WV, WO = (rows(M) for M in head.matrices())
+        WQ, WK, WV, WO = (rows(M) for M in head.exact_matrices())
         qs = [[_row_range(r, lo[t], hi[t]) for r in WQ] for t in range(T)]
         q = [a for a, _ in qs[0]] if all(a == b for t in range(T) for a, b in qs[t]) and all(
             [a for a, _ in qs[t]] == [a for a, _ in qs[0]] for t in range(T)) else None
@@ -295,7 +295,7 @@ def check_softmax_bound(cert: dict, inputs: dict) -> None:
             raise CertificateError(f"is not an upper bound of ln {n} within 2^-80", path=where)
         consts["log"][int(n)] = L
     # embedding
-    off = rows(T.embedding.offsets.transpose())
+    off = rows(T.embedding.exact_offsets.transpose())
     lo, hi = [list(r) for r in off], [list(r) for r in off]
     for (l, u), r in zip(D.exact_bounds, T.embedding.input_rows):
         for t in range(T.tokens):
@@ -344,7 +344,7 @@ def check_softmax_bound(cert: dict, inputs: dict) -> None:
     at_step(k)
     where, rc = f"steps[{k}].certificate", steps[k]["certificate"]
     _keys(rc, {"output_error", "bound", "eps"}, where)
-    out = [_absdot(r, E[T.readout.token]) for r in rows(T.readout.W)]
+    out = [_absdot(r, E[T.readout.token]) for r in rows(T.readout.exact_W)]
     if not isinstance(rc["output_error"], list) or [rational(v) for v in rc["output_error"]] != out:
         raise CertificateError("the recorded output errors differ from the recomputed ones", path=f"{where}.output_error")
     bound = max(out) if out else ZERO

@@ -147,21 +147,22 @@ class _Weights:
     """A model's weights in fixed point (made once per model)."""
 
     def __init__(self, model, bits: int):
-        self.tok = [_point(r, bits) for r in model.token_embedding]
-        self.pos = [_point(r, bits) for r in model.position_embedding]
+        self.tok = [_point(r, bits) for r in model.exact_token_embedding]
+        self.pos = [_point(r, bits) for r in model.exact_position_embedding]
         self.layers = []
         for layer in model.layers:
             att = mlp = None
             if layer.attention is not None:
                 a = layer.attention
-                heads = [tuple(_Matrix(M, b, bits) for M, b in ((h.WQ, h.bQ), (h.WK, h.bK), (h.WV, h.bV), (h.WO, None)))
+                heads = [tuple(_Matrix(M, b, bits) for M, b in ((h.exact_WQ, h.exact_bQ), (h.exact_WK, h.exact_bK),
+                                                           (h.exact_WV, h.exact_bV), (h.exact_WO, None)))
                          for h in a.heads]
-                att = (heads, _point(a.bO, bits), a.scale)
+                att = (heads, _point(a.exact_bO, bits), a.exact_scale)
             if layer.mlp is not None:
                 f = layer.mlp
-                mlp = (_Matrix(f.W1, f.b1, bits), _Matrix(f.W2, f.b2, bits))
+                mlp = (_Matrix(f.exact_W1, f.exact_b1, bits), _Matrix(f.exact_W2, f.exact_b2, bits))
             self.layers.append((att, mlp))
-        self.unembed = _Matrix(model.unembedding, None, bits)
+        self.unembed = _Matrix(model.exact_unembedding, None, bits)
 
 
 class SoftmaxEnclosure:

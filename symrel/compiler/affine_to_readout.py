@@ -8,8 +8,8 @@ the net's read-out ``W h + b`` becomes ``W' . Z[:, 0] + b`` with W placed on the
 >>> from symrel.compiler.bases import Layout
 >>> net = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], [-1]])])])
 >>> r = readout(net, Layout(input_dim=1, x_width=1, tokens=3, units=1))
->>> r.token, [str(v) for v in r.W.to_list()[0]]
-(0, ['1', '0', '0', '0', '0', '0', '0'])
+>>> r.token, r.W.row(0)
+(0, Matrix([[1, 0, 0, 0, 0, 0, 0]]))
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from .bases import Layout, SlotMatrix
 def readout(net: MaxoutNet, layout: Layout) -> Readout:
     """The Transformer read-out equal to the net's read-out applied to the slots X."""
     q = net.widths[-1]
-    W, b = (net.readout.W, flat(net.readout.b)) if net.readout is not None else (identity(q), [Q(0)] * q)
+    W, b = (net.readout.exact_W, flat(net.readout.exact_b)) if net.readout is not None else (identity(q), [Q(0)] * q)
     out = SlotMatrix(W.shape[0], layout.width)
     for k, row in enumerate(rows(W)):
         for r, a in enumerate(row):

@@ -63,7 +63,7 @@ def unit_ranges(layer, box) -> tuple[list[tuple[Rational, Rational]], Rational]:
     ranges, biggest = [], Q(0)
     for unit in layer.units:
         los, his = [], []
-        for w, c in zip(rows(unit.pieces.W), flat(unit.pieces.b)):
+        for w, c in zip(rows(unit.pieces.exact_W), flat(unit.pieces.exact_b)):
             lo, hi = affine_range_on_box(w, c, box)
             los.append(lo)
             his.append(hi)

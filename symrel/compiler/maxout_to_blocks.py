@@ -31,7 +31,7 @@ from .bases import Layout, SlotMatrix
 def gating_block(layer: MaxoutLayer, B: Rational, layout: Layout) -> Block:
     """Block 1: every piece gated onto its own token through the position one-hot."""
     pieces = [(i, j, w, c) for i, unit in enumerate(layer.units)
-              for j, (w, c) in enumerate(zip(rows(unit.pieces.W), flat(unit.pieces.b)))]
+              for j, (w, c) in enumerate(zip(rows(unit.pieces.exact_W), flat(unit.pieces.exact_b)))]
     m = layout.width
     W1, W2 = SlotMatrix(len(pieces), m), SlotMatrix(m, len(pieces))
     b2 = SlotMatrix(m, 1)

@@ -41,7 +41,7 @@ def validate(comp) -> list[str]:
             problems.append(f"{where}: block {gate.blocks[1]} should have {layer.output_dim} hardmax heads")
     if t.embedding.input_rows != [L.X(i) for i in range(L.input_dim)]:
         problems.append("embedding: inputs should go into the slots X_0..X_(d-1)")
-    offsets = rows(t.embedding.offsets)  # m x T
+    offsets = rows(t.embedding.exact_offsets)  # m x T
     for tok in range(L.tokens):
         want = {L.P(tok), L.C}
         got = {r for r in range(L.width) if offsets[r][tok] != 0}

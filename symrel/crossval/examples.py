@@ -30,9 +30,9 @@ def near_tie_softmax(lam=40000, delta="1/1024"):
     T, D = selection_transformer(delta=rational(delta, path="delta"))
     (head,) = T.blocks[0].attention.heads
     C = T.width - 2  # the constant slot of selection_transformer: [X | P_0..P_(n-1) | C | O]
-    WK = [list(r) for r in rows(head.WK)]
+    WK = [list(r) for r in rows(head.exact_WK)]
     WK[0][C] += 2
-    new = AttentionHead(head.WQ, WK, head.WV, head.WO)
+    new = AttentionHead(head.exact_WQ, WK, head.exact_WV, head.exact_WO)
     t = Transformer(T.input_dim, T.width, T.tokens, T.embedding, [Block(Attention([new], "softmax", lam), None)],
                     T.readout)
     return t, D

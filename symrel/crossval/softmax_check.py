@@ -22,7 +22,7 @@ def softmax_report(model, report, reference, float_trace, box=None, tolerance=No
     H = columns(hard.evaluate_matrix(inner(report.points, "points")))
     R = columns(reference[-1][1])
     F = float_trace[-1][1].tolist()
-    scales = sorted({format_rational(b.attention.scale) for b in model.blocks
+    scales = sorted({format_rational(b.attention.exact_scale) for b in model.blocks
                      if b.attention is not None and b.attention.rule == "softmax"}, key=str)
     bound, why = _rigorous_bound(model, box)
     wrong, count = [], 0
@@ -56,7 +56,7 @@ def _rigorous_bound(model, box):
     """``(bound, why)``: the certified sup-norm bound on ``|softmax output - hardmax
     output|`` over the box from :func:`symrel.softmax.propagate` (one common scale),
     or ``(None, reason)``."""
-    scales = {b.attention.scale for b in model.blocks if b.attention is not None and b.attention.rule == "softmax"}
+    scales = {b.attention.exact_scale for b in model.blocks if b.attention is not None and b.attention.rule == "softmax"}
     if len(scales) != 1 or box is None:
         return None, "no bound: blocks use different scales" if box is not None else "no bound: no box domain"
     from ..softmax import analyse, propagate

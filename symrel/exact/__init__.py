@@ -59,6 +59,6 @@ from .matrices import (
 from .forms import AffineForm, Row, linear_combination, matrix_image
 from .bounds import affine_range_on_box, ground_types
 from .lp import LPResult, exact_simplex, feasibility, is_farkas, is_witness
-from .public import Public, inner, to_public
+from .public import Public, PublicView, inner, public_matrix, public_view, to_public
 
 __all__ = [name for name in dir() if not name.startswith("_")]

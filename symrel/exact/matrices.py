@@ -76,6 +76,8 @@ def matrix(
         M = _dense(data.convert_to(QQ))
         _check_shape(M.shape, shape, path)
         return M
+    if getattr(data, "is_Matrix", False):  # a sympy matrix (a model's public view, say)
+        data = data.tolist() if data.shape[0] else []
     if not isinstance(data, (list, tuple)):
         raise InputError(f"expected a matrix (a list of rows), got {type(data).__name__}", path=path)
     n_rows = len(data)
@@ -125,6 +127,10 @@ def vector(
         if length is not None and M.shape[0] != length:
             raise DimensionError(f"expected a vector of length {length}, got {M.shape[0]}", path=path)
         return M
+    if getattr(data, "is_Matrix", False):  # a sympy column (or row) matrix
+        if 1 not in data.shape and 0 not in data.shape:
+            raise DimensionError(f"expected a column vector, got shape {data.shape}", path=path)
+        data = list(data)
     if not isinstance(data, (list, tuple)):
         raise InputError(f"expected a vector (a list of numbers), got {type(data).__name__}", path=path)
     if length is not None and len(data) != length:

@@ -12,6 +12,12 @@ A result object keeps its numbers in the inner type (the library goes on
 computing with them) and declares its number attributes with :class:`Public`:
 reading ``obj.lam`` gives the public type, :func:`inner` gives the stored one.
 
+A model's or domain's defining data (weights, breakpoints, half-spaces) follow the
+idiom of ``Box.bounds`` / ``Box.exact_bounds``: the inner data live under an
+``exact_`` name, which every part of symrel reads, and a :class:`PublicView` of the
+same name without the prefix gives the user a read-only public copy
+(:func:`public_view`: a ``sympy.ImmutableMatrix`` for a matrix).
+
 >>> from dataclasses import dataclass
 >>> from fractions import Fraction
 >>> from sympy import QQ
@@ -87,6 +93,105 @@ class Public:
 
     def __set__(self, obj, value):
         obj.__dict__[self.name] = value
+
+
+def public_matrix(M):
+    """The ``DomainMatrix`` (or list of rows) ``M`` over ``QQ`` as a ``sympy.ImmutableMatrix``
+    of sympy Rationals: read-only, indexed ``M[i, j]``, printable with ``sympy.latex``.
+
+    Complexity: linear in the number of entries.
+
+    >>> from symrel.exact import matrix
+    >>> public_matrix(matrix([[1, "1/2"]]))
+    Matrix([[1, 1/2]])
+    """
+    data = M.to_list() if hasattr(M, "to_list") else [list(r) for r in M]
+    m = M.shape[0] if hasattr(M, "shape") else len(data)
+    n = M.shape[1] if hasattr(M, "shape") else (len(data[0]) if data else 0)
+    return sympy.ImmutableMatrix(m, n, [sympy.Rational(int(v.numerator), int(v.denominator))
+                                        for r in data for v in r])
+
+
+class _KeptList(tuple):
+    """A list as a view keeps it (unchangeable); handed out again as a fresh list."""
+
+
+def _frozen(value):
+    tv = type(value)
+    if tv is list:
+        return _KeptList(_frozen(v) for v in value)
+    if tv is tuple:
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+def _thawed(value):
+    tv = type(value)
+    if tv is _KeptList:
+        return [_thawed(v) for v in value]
+    if tv is tuple:
+        return tuple(_thawed(v) for v in value)
+    return value
+
+
+def public_view(value, *, as_matrix: bool = False):
+    """The public form of a model's defining data: a ``DomainMatrix`` (or, with
+    ``as_matrix``, a list of rows) becomes a ``sympy.ImmutableMatrix`` of Rationals
+    (:func:`public_matrix`); anything else goes through :func:`to_public`.
+
+    >>> public_view([QQ(1, 2), QQ(3)]), public_view([[QQ(1, 2)]], as_matrix=True)
+    ([1/2, 3], Matrix([[1/2]]))
+    """
+    if value is None:
+        return None
+    if as_matrix or hasattr(value, "to_Matrix"):
+        return public_matrix(value)
+    return to_public(value)
+
+
+class PublicView:
+    """A read-only attribute ``name``: the public form (:func:`public_view`) of the inner
+    attribute ``exact_<name>``, which the library reads and sets.
+
+    The view is made on first reading and kept while ``exact_<name>`` is the same object
+    (the inner data of a model are never changed in place); a matrix is handed out as the
+    kept ``ImmutableMatrix``, a list as a fresh list, so no reader can change another's.
+
+    >>> from symrel.exact import matrix
+    >>> class Map:
+    ...     W = PublicView()
+    ...     def __init__(self, W):
+    ...         self.exact_W = matrix(W)
+    >>> f = Map([[1, "1/2"]])
+    >>> f.W, f.W is f.W, QQ.of_type(f.exact_W.to_list()[0][1])
+    (Matrix([[1, 1/2]]), True, True)
+    >>> f.W = [[2]]
+    Traceback (most recent call last):
+    ...
+    AttributeError: W is read-only: the public view of exact_W
+    """
+
+    def __init__(self, *, as_matrix: bool = False, doc: str | None = None):
+        self.as_matrix = as_matrix
+        self.__doc__ = doc
+
+    def __set_name__(self, owner, name):
+        self.name, self.exact, self.slot = name, "exact_" + name, "_public_" + name
+        if self.__doc__ is None:
+            self.__doc__ = f"``exact_{name}`` as sympy numbers (read-only; see :mod:`symrel.exact.public`)."
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        value = getattr(obj, self.exact)
+        kept = obj.__dict__.get(self.slot)
+        if kept is None or kept[0] is not value:
+            kept = (value, _frozen(public_view(value, as_matrix=self.as_matrix)))
+            obj.__dict__[self.slot] = kept
+        return _thawed(kept[1])
+
+    def __set__(self, obj, value):
+        raise AttributeError(f"{self.name} is read-only: the public view of {self.exact}")
 
 
 def inner(obj, name: str):

@@ -71,7 +71,7 @@ def write_maxout(net: MaxoutNet) -> dict:
     for layer in net.layers:
         units = []
         for u in layer.units:
-            units.append({"pieces": [{"w": [format_rational(v) for v in w], "b": format_rational(c)} for w, c in u.pieces.pieces()]})
+            units.append({"pieces": [{"w": [format_rational(v) for v in w], "b": format_rational(c)} for w, c in u.pieces.exact_pieces()]})
         out["layers"].append({"units": units})
     if net.readout is not None:
         out["readout"] = net.readout.to_json()
@@ -89,7 +89,7 @@ def read_relu(obj, path=""):
         if aff.output_dim == 0:
             raise InputError("expected a layer with at least one row", path=join(lp, "W"))
         act = get_str(L, "activation", lp, choices=("relu", "none"))
-        layers.append(DenseLayer(aff.W, aff.b, act, input_dim=width, path=lp))
+        layers.append(DenseLayer(aff.exact_W, aff.exact_b, act, input_dim=width, path=lp))
         width = aff.output_dim
     return ReLUNet(input_dim, layers, path=path)
 
@@ -221,13 +221,13 @@ def write_transformer(t: Transformer) -> dict:
         att = None
         if b.attention is not None:
             att = {"rule": b.attention.rule,
-                   "heads": [{"WQ": format_matrix(h.WQ), "WK": format_matrix(h.WK), "WV": format_matrix(h.WV), "WO": format_matrix(h.WO)} for h in b.attention.heads]}
-            if b.attention.scale is not None:
-                att["scale"] = format_rational(b.attention.scale)
+                   "heads": [{"WQ": format_matrix(h.exact_WQ), "WK": format_matrix(h.exact_WK), "WV": format_matrix(h.exact_WV), "WO": format_matrix(h.exact_WO)} for h in b.attention.heads]}
+            if b.attention.exact_scale is not None:
+                att["scale"] = format_rational(b.attention.exact_scale)
         ff = None
         if b.feedforward is not None:
             f = b.feedforward
-            ff = {"W1": format_matrix(f.W1), "b1": format_vector(f.b1), "W2": format_matrix(f.W2), "b2": format_vector(f.b2)}
+            ff = {"W1": format_matrix(f.exact_W1), "b1": format_vector(f.exact_b1), "W2": format_matrix(f.exact_W2), "b2": format_vector(f.exact_b2)}
         blocks.append({"attention": att, "feedforward": ff})
     return {
         **HEADER,
@@ -235,9 +235,9 @@ def write_transformer(t: Transformer) -> dict:
         "input_dim": t.input_dim,
         "width": t.width,
         "tokens": t.tokens,
-        "embedding": {"input_rows": list(t.embedding.input_rows), "offsets": format_matrix(t.embedding.offsets.transpose())},
+        "embedding": {"input_rows": list(t.embedding.input_rows), "offsets": format_matrix(t.embedding.exact_offsets.transpose())},
         "blocks": blocks,
-        "readout": {"token": t.readout.token, "W": format_matrix(t.readout.W), "b": format_vector(t.readout.b)},
+        "readout": {"token": t.readout.token, "W": format_matrix(t.readout.exact_W), "b": format_vector(t.readout.exact_b)},
     }
 
 

@@ -56,17 +56,17 @@ def write_sequence_transformer(m: SequenceTransformer) -> dict:
         att = mlp = None
         if layer.attention is not None:
             a = layer.attention
-            att = {"scale": format_rational(a.scale), "bO": _vec(a.bO), "heads": [
-                {"WQ": _rows(h.WQ), "bQ": _vec(h.bQ), "WK": _rows(h.WK), "bK": _vec(h.bK),
-                 "WV": _rows(h.WV), "bV": _vec(h.bV), "WO": _rows(h.WO)} for h in a.heads]}
+            att = {"scale": format_rational(a.exact_scale), "bO": _vec(a.exact_bO), "heads": [
+                {"WQ": _rows(h.exact_WQ), "bQ": _vec(h.exact_bQ), "WK": _rows(h.exact_WK), "bK": _vec(h.exact_bK),
+                 "WV": _rows(h.exact_WV), "bV": _vec(h.exact_bV), "WO": _rows(h.exact_WO)} for h in a.heads]}
         if layer.mlp is not None:
             f = layer.mlp
-            mlp = {"W1": _rows(f.W1), "b1": _vec(f.b1), "W2": _rows(f.W2), "b2": _vec(f.b2)}
+            mlp = {"W1": _rows(f.exact_W1), "b1": _vec(f.exact_b1), "W2": _rows(f.exact_W2), "b2": _vec(f.exact_b2)}
         layers.append({"attention": att, "mlp": mlp})
     out = {"symrel": 1, "kind": "sequence-transformer", "tokens": [label_to_json(t) for t in m.tokens],
-           "bos": label_to_json(m.bos), "causal": m.causal, "token_embedding": _rows(m.token_embedding),
-           "position_embedding": _rows(m.position_embedding), "layers": layers,
-           "unembedding": _rows(m.unembedding), "output": m.output}
+           "bos": label_to_json(m.bos), "causal": m.causal, "token_embedding": _rows(m.exact_token_embedding),
+           "position_embedding": _rows(m.exact_position_embedding), "layers": layers,
+           "unembedding": _rows(m.exact_unembedding), "output": m.output}
     if m.output_labels is not None:
         out["output_labels"] = [label_to_json(v) for v in m.output_labels]
     if m.notes:

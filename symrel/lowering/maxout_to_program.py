@@ -15,8 +15,8 @@ from .program import Affine, Maxout, Program, Stage
 
 def maxout_to_program(net: MaxoutNet) -> Program:
     """The program of ``net``. Cost O(layers)."""
-    stages = [Stage(f"layers[{k}]", [Affine(L._stacked.W, L._stacked.b), Maxout(tuple(L.ranks))])
+    stages = [Stage(f"layers[{k}]", [Affine(L._stacked.exact_W, L._stacked.exact_b), Maxout(tuple(L.ranks))])
               for k, L in enumerate(net.layers)]
     if net.readout is not None:
-        stages.append(Stage("readout", [Affine(net.readout.W, net.readout.b)]))
+        stages.append(Stage("readout", [Affine(net.readout.exact_W, net.readout.exact_b)]))
     return Program("maxout", net.input_dim, net.output_dim, stages, source=net)

@@ -15,6 +15,6 @@ from .program import Affine, Program, Relu, Stage
 
 def relu_to_program(net: ReLUNet) -> Program:
     """The program of ``net``. Cost O(layers)."""
-    stages = [Stage(f"layers[{k}]", [Affine(L.affine.W, L.affine.b)] + ([Relu()] if L.activation == "relu" else []))
+    stages = [Stage(f"layers[{k}]", [Affine(L.affine.exact_W, L.affine.exact_b)] + ([Relu()] if L.activation == "relu" else []))
               for k, L in enumerate(net.layers)]
     return Program("relu", net.input_dim, net.output_dim, stages, source=net)

@@ -22,14 +22,14 @@ def transformer_to_program(t: Transformer) -> Program:
     E = [[Q(0)] * d for _ in range(m)]
     for i, r in enumerate(t.embedding.input_rows):
         E[r][i] += 1
-    stages = [Stage("embedding", [Embed(from_rationals(E, (m, d)), t.embedding.offsets,
+    stages = [Stage("embedding", [Embed(from_rationals(E, (m, d)), t.embedding.exact_offsets,
                                         tuple(t.embedding.input_rows))])]
     for i, block in enumerate(t.blocks):
         if block.attention is not None:
             att = block.attention
-            heads = [Head(*h.matrices()) for h in att.heads]
-            stages.append(Stage(f"blocks[{i}].attention", [AttentionOp(heads, att.rule, att.scale)], block=i))
+            heads = [Head(*h.exact_matrices()) for h in att.heads]
+            stages.append(Stage(f"blocks[{i}].attention", [AttentionOp(heads, att.rule, att.exact_scale)], block=i))
         if block.feedforward is not None:
-            stages.append(Stage(f"blocks[{i}].feedforward", [FeedForwardOp(*block.feedforward.matrices())], block=i))
-    stages.append(Stage("readout", [ReadoutOp(t.readout.token, t.readout.W, t.readout.b)]))
+            stages.append(Stage(f"blocks[{i}].feedforward", [FeedForwardOp(*block.feedforward.exact_matrices())], block=i))
+    stages.append(Stage("readout", [ReadoutOp(t.readout.token, t.readout.exact_W, t.readout.exact_b)]))
     return Program("transformer", d, t.output_dim, stages, tokens=T, width=m, blocks=len(t.blocks), source=t)

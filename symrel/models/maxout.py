@@ -79,11 +79,11 @@ class MaxoutLayer:
     def _stacked(self) -> AffineMap:
         """All pieces stacked: one matrix product evaluates the whole layer on a batch (made
         on first use: reading a net, as a certificate check does, never needs it)."""
-        return AffineMap(vstack(*[u.pieces.W for u in self.units]), vstack(*[u.pieces.b for u in self.units]))
+        return AffineMap(vstack(*[u.pieces.exact_W for u in self.units]), vstack(*[u.pieces.exact_b for u in self.units]))
 
     @functools.cached_property
     def _integer_form(self):
-        return integer_affine(self._stacked.W, self._stacked.b)
+        return integer_affine(self._stacked.exact_W, self._stacked.exact_b)
 
     @property
     def ranks(self) -> list[int]:
@@ -154,7 +154,7 @@ class MaxoutNet(Model):
         for layer in self.layers:
             S = layer.apply_scaled(S)
         if self.readout is not None:
-            S = S.affine(*integer_affine(self.readout.W, self.readout.b))
+            S = S.affine(*integer_affine(self.readout.exact_W, self.readout.exact_b))
         return S.to_matrix()
 
     def hidden_batch(self, X: Matrix) -> list[Matrix]:

@@ -29,7 +29,7 @@ class DenseLayer:
     @functools.cached_property
     def _integer_form(self):
         """``W, b`` in common-denominator integer form (made on first use)."""
-        return integer_affine(self.affine.W, self.affine.b)
+        return integer_affine(self.affine.exact_W, self.affine.exact_b)
 
     def apply_batch(self, X: Matrix) -> Matrix:
         Y = self.affine._evaluate_batch(X)

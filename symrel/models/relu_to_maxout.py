@@ -34,12 +34,12 @@ def relu_to_maxout(net: ReLUNet) -> MaxoutNet:
         zero_row = [Q(0)] * aff.input_dim
         units = [
             MaxoutUnit([zero_row, list(w)], [Q(0), c], input_dim=aff.input_dim)
-            for w, c in zip(rows(aff.W), flat(aff.b))
+            for w, c in zip(rows(aff.exact_W), flat(aff.exact_b))
         ]
         layers.append(MaxoutLayer(units))
     if not layers:
         # a purely affine net: one layer of rank-1 units, identity read-out
-        units = [MaxoutUnit([list(w)], [c], input_dim=pending.input_dim) for w, c in zip(rows(pending.W), flat(pending.b))]
+        units = [MaxoutUnit([list(w)], [c], input_dim=pending.input_dim) for w, c in zip(rows(pending.exact_W), flat(pending.exact_b))]
         return MaxoutNet(net.input_dim, [MaxoutLayer(units)])
     return MaxoutNet(net.input_dim, layers, pending)
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..errors import DimensionError, InputError
-from ..exact import Q, Rational, rational, sparse_rows
+from ..exact import PublicView, Q, Rational, rational, sparse_rows
 from .base import check_dim, require_seq
 
 ZERO = Q(0)
@@ -79,65 +79,83 @@ def affine(sparse, b: list[Rational], x: list[Rational]) -> list[Rational]:
 
 
 class SequenceHead:
-    """One attention head: ``WQ, WK`` (``k x m``), ``WV`` (``k_v x m``), ``WO`` (``m x k_v``), biases."""
+    """One attention head: ``WQ, WK`` (``k x m``), ``WV`` (``k_v x m``), ``WO`` (``m x k_v``), biases.
+
+    The matrices read as ``sympy.ImmutableMatrix`` of Rationals and the biases as lists of
+    Rationals; the ``exact_`` names hold the inner rows of ``QQ`` (:mod:`symrel.exact.public`)."""
+
+    WQ, WK, WV, WO = (PublicView(as_matrix=True) for _ in range(4))
+    bQ, bK, bV = PublicView(), PublicView(), PublicView()
 
     def __init__(self, WQ, WK, WV, WO, bQ=None, bK=None, bV=None, *, width: int, path: str = "head"):
-        self.WQ = _matrix(WQ, f"{path}.WQ", (None, width))
-        self.WK = _matrix(WK, f"{path}.WK", (len(self.WQ), width))
-        self.WV = _matrix(WV, f"{path}.WV", (None, width))
-        self.WO = _matrix(WO, f"{path}.WO", (width, len(self.WV)))
-        self.bQ = _vector(bQ, f"{path}.bQ", len(self.WQ))
-        self.bK = _vector(bK, f"{path}.bK", len(self.WK))
-        self.bV = _vector(bV, f"{path}.bV", len(self.WV))
-        self._q, self._k, self._v, self._o = (sparse_rows(M) for M in (self.WQ, self.WK, self.WV, self.WO))
+        self.exact_WQ = _matrix(WQ, f"{path}.WQ", (None, width))
+        self.exact_WK = _matrix(WK, f"{path}.WK", (len(self.exact_WQ), width))
+        self.exact_WV = _matrix(WV, f"{path}.WV", (None, width))
+        self.exact_WO = _matrix(WO, f"{path}.WO", (width, len(self.exact_WV)))
+        self.exact_bQ = _vector(bQ, f"{path}.bQ", len(self.exact_WQ))
+        self.exact_bK = _vector(bK, f"{path}.bK", len(self.exact_WK))
+        self.exact_bV = _vector(bV, f"{path}.bV", len(self.exact_WV))
+        self._q, self._k, self._v, self._o = (sparse_rows(M) for M in (self.exact_WQ, self.exact_WK, self.exact_WV, self.exact_WO))
 
     def project(self, Z):
         """Queries, keys and values of every position."""
-        return ([affine(self._q, self.bQ, z) for z in Z], [affine(self._k, self.bK, z) for z in Z],
-                [affine(self._v, self.bV, z) for z in Z])
+        return ([affine(self._q, self.exact_bQ, z) for z in Z], [affine(self._k, self.exact_bK, z) for z in Z],
+                [affine(self._v, self.exact_bV, z) for z in Z])
 
     def write(self, mix: list[Rational]) -> list[Rational]:
         """``WO mix``: what the head adds to a position whose value mixture is ``mix``."""
-        return affine(self._o, [ZERO] * len(self.WO), mix)
+        return affine(self._o, [ZERO] * len(self.exact_WO), mix)
 
     def data(self):
+        """``(WQ, WK, WV, WO, bQ, bK, bV)`` as sympy matrices and lists."""
         return (self.WQ, self.WK, self.WV, self.WO, self.bQ, self.bK, self.bV)
 
+    def exact_data(self):
+        """:meth:`data` as the inner rows and lists of ``QQ``."""
+        return (self.exact_WQ, self.exact_WK, self.exact_WV, self.exact_WO, self.exact_bQ, self.exact_bK, self.exact_bV)
+
     def __eq__(self, other):
-        return isinstance(other, SequenceHead) and self.data() == other.data()
+        return isinstance(other, SequenceHead) and self.exact_data() == other.exact_data()
 
 
 class SequenceAttention:
-    """Heads reading the same residual stream, the output bias ``bO`` and the logit ``scale``."""
+    """Heads reading the same residual stream, the output bias ``bO`` and the logit ``scale``
+    (sympy Rationals; ``exact_bO``, ``exact_scale`` in ``QQ``)."""
+
+    bO, scale = PublicView(), PublicView()
 
     def __init__(self, heads: Sequence[SequenceHead], bO=None, scale=1, *, width: int, path: str = "attention"):
         require_seq(heads, "heads", f"{path}.heads", min_len=1)
         self.heads = list(heads)
-        self.bO = _vector(bO, f"{path}.bO", width)
-        self.scale = rational(scale, path=f"{path}.scale")
-        if self.scale <= 0:
-            raise InputError(f"expected a positive logit scale, got {self.scale}", path=f"{path}.scale")
+        self.exact_bO = _vector(bO, f"{path}.bO", width)
+        self.exact_scale = rational(scale, path=f"{path}.scale")
+        if self.exact_scale <= 0:
+            raise InputError(f"expected a positive logit scale, got {self.exact_scale}", path=f"{path}.scale")
 
     def __eq__(self, other):
-        return isinstance(other, SequenceAttention) and (self.heads, self.bO, self.scale) == (other.heads, other.bO, other.scale)
+        return isinstance(other, SequenceAttention) and (self.heads, self.exact_bO, self.exact_scale) == (other.heads, other.exact_bO, other.exact_scale)
 
 
 class SequenceMLP:
-    """``z -> z + W2 ReLU(W1 z + b1) + b2`` at every position."""
+    """``z -> z + W2 ReLU(W1 z + b1) + b2`` at every position (``W1``, ``W2`` read as
+    ``sympy.ImmutableMatrix``, ``b1``, ``b2`` as lists of Rationals; the ``exact_`` names in ``QQ``)."""
+
+    W1, W2 = PublicView(as_matrix=True), PublicView(as_matrix=True)
+    b1, b2 = PublicView(), PublicView()
 
     def __init__(self, W1, b1, W2, b2, *, width: int, path: str = "mlp"):
-        self.W1 = _matrix(W1, f"{path}.W1", (None, width))
-        self.b1 = _vector(b1, f"{path}.b1", len(self.W1))
-        self.W2 = _matrix(W2, f"{path}.W2", (width, len(self.W1)))
-        self.b2 = _vector(b2, f"{path}.b2", width)
-        self._1, self._2 = sparse_rows(self.W1), sparse_rows(self.W2)
+        self.exact_W1 = _matrix(W1, f"{path}.W1", (None, width))
+        self.exact_b1 = _vector(b1, f"{path}.b1", len(self.exact_W1))
+        self.exact_W2 = _matrix(W2, f"{path}.W2", (width, len(self.exact_W1)))
+        self.exact_b2 = _vector(b2, f"{path}.b2", width)
+        self._1, self._2 = sparse_rows(self.exact_W1), sparse_rows(self.exact_W2)
 
     def apply(self, z: list[Rational]) -> list[Rational]:
-        h = [v if v > 0 else ZERO for v in affine(self._1, self.b1, z)]
-        return [a + b for a, b in zip(z, affine(self._2, self.b2, h))]
+        h = [v if v > 0 else ZERO for v in affine(self._1, self.exact_b1, z)]
+        return [a + b for a, b in zip(z, affine(self._2, self.exact_b2, h))]
 
     def __eq__(self, other):
-        return isinstance(other, SequenceMLP) and (self.W1, self.b1, self.W2, self.b2) == (other.W1, other.b1, other.W2, other.b2)
+        return isinstance(other, SequenceMLP) and (self.exact_W1, self.exact_b1, self.exact_W2, self.exact_b2) == (other.exact_W1, other.exact_b1, other.exact_W2, other.exact_b2)
 
 
 class SequenceLayer:
@@ -159,9 +177,13 @@ def hardmax_mix(logits: list[Rational], values: list[list[Rational]]) -> list[Ra
 
 
 class SequenceTransformer:
-    """A Transformer on token sequences (``kind: "sequence-transformer"``, docs/format.md)."""
+    """A Transformer on token sequences (``kind: "sequence-transformer"``, docs/format.md).
+
+    ``token_embedding`` (a row per token), ``position_embedding`` (a row per position) and
+    ``unembedding`` read as ``sympy.ImmutableMatrix``; the ``exact_`` names hold the rows in ``QQ``."""
 
     kind = "sequence-transformer"
+    token_embedding, position_embedding, unembedding = (PublicView(as_matrix=True) for _ in range(3))
 
     def __init__(self, *, tokens, bos, token_embedding, position_embedding, layers, unembedding,
                  output: str = "categorical", output_labels=None, causal: bool = False, notes=(), path: str = ""):
@@ -173,35 +195,35 @@ class SequenceTransformer:
         if label_key(bos) not in set(map(label_key, self.tokens)):
             raise InputError(f"expected the BOS token {bos!r} among the tokens", path=f"{p}bos")
         self.bos = bos
-        self.token_embedding = _matrix(token_embedding, f"{p}token_embedding", (len(self.tokens), None))
-        self.width = check_dim(len(self.token_embedding[0]), "the residual width", f"{p}token_embedding[0]")
-        self.position_embedding = _matrix(position_embedding, f"{p}position_embedding", (None, self.width))
-        if len(self.position_embedding) < 2:
+        self.exact_token_embedding = _matrix(token_embedding, f"{p}token_embedding", (len(self.tokens), None))
+        self.width = check_dim(len(self.exact_token_embedding[0]), "the residual width", f"{p}token_embedding[0]")
+        self.exact_position_embedding = _matrix(position_embedding, f"{p}position_embedding", (None, self.width))
+        if len(self.exact_position_embedding) < 2:
             raise InputError("expected at least 2 position rows (BOS and one token)", path=f"{p}position_embedding")
-        self.max_seq_len = len(self.position_embedding) - 1
+        self.max_seq_len = len(self.exact_position_embedding) - 1
         require_seq(layers, "layers", f"{p}layers")
         self.layers = list(layers)
         for i, layer in enumerate(self.layers):
             if not isinstance(layer, SequenceLayer):
                 raise InputError("expected a SequenceLayer", path=f"{p}layers[{i}]")
-        self.unembedding = _matrix(unembedding, f"{p}unembedding", (None, self.width))
+        self.exact_unembedding = _matrix(unembedding, f"{p}unembedding", (None, self.width))
         if output not in OUTPUT_KINDS:
             raise InputError(f"expected output 'categorical' or 'numerical', got {output!r}", path=f"{p}output")
         self.output = output
         if output == "categorical":
             require_seq(output_labels, "output labels", f"{p}output_labels", min_len=1)
-            if len(output_labels) != len(self.unembedding):
-                raise DimensionError(f"expected {len(self.unembedding)} output labels (one per unembedding row), "
+            if len(output_labels) != len(self.exact_unembedding):
+                raise DimensionError(f"expected {len(self.exact_unembedding)} output labels (one per unembedding row), "
                                      f"got {len(output_labels)}", path=f"{p}output_labels")
             self.output_labels = list(output_labels)
         else:
-            if len(self.unembedding) != 1:
+            if len(self.exact_unembedding) != 1:
                 raise DimensionError("expected one unembedding row for a numerical output", path=f"{p}unembedding")
             self.output_labels = None
         self.causal = bool(causal)
         self.notes = [str(n) for n in notes]
         self._index = {label_key(t): i for i, t in enumerate(self.tokens)}
-        self._unembed = sparse_rows(self.unembedding)
+        self._unembed = sparse_rows(self.exact_unembedding)
 
     # -- evaluation ---------------------------------------------------------------
     def embed(self, seq: Sequence) -> list[list[Rational]]:
@@ -213,7 +235,7 @@ class SequenceTransformer:
             i = self._index.get(label_key(t))
             if i is None or (p > 0 and label_key(t) == label_key(self.bos)):
                 raise InputError(f"expected a token of the vocabulary, got {t!r}", path=f"input[{p - 1}]")
-            Z.append([a + b for a, b in zip(self.token_embedding[i], self.position_embedding[p])])
+            Z.append([a + b for a, b in zip(self.exact_token_embedding[i], self.exact_position_embedding[p])])
         return Z
 
     def keys_of(self, t: int, T: int) -> range:
@@ -228,7 +250,7 @@ class SequenceTransformer:
         for layer in self.layers:
             att = layer.attention
             if att is not None:
-                new = [[a + b for a, b in zip(z, att.bO)] for z in Z]
+                new = [[a + b for a, b in zip(z, att.exact_bO)] for z in Z]
                 for head in att.heads:
                     Qs, Ks, Vs = head.project(Z)
                     for t in range(T):
@@ -246,7 +268,7 @@ class SequenceTransformer:
     def scores(self, seq: Sequence) -> list[list[Rational]]:
         """The exact hardmax output scores ``U z_p`` at the input positions 1..n."""
         Z = self.residuals(seq)[-1]
-        zero = [ZERO] * len(self.unembedding)
+        zero = [ZERO] * len(self.exact_unembedding)
         return [affine(self._unembed, zero, z) for z in Z[1:]]
 
     def decode_scores(self, scores: list[Rational]):
@@ -267,18 +289,18 @@ class SequenceTransformer:
     # -- sizes ----------------------------------------------------------------------
     def sizes(self) -> dict:
         heads = [len(l.attention.heads) for l in self.layers if l.attention is not None]
-        hidden = [len(l.mlp.W1) for l in self.layers if l.mlp is not None]
+        hidden = [len(l.mlp.exact_W1) for l in self.layers if l.mlp is not None]
         return {"kind": self.kind, "width": self.width, "max_seq_len": self.max_seq_len, "tokens": len(self.tokens),
                 "layers": len(self.layers), "attention_sublayers": len(heads), "heads": sum(heads),
-                "mlp_sublayers": len(hidden), "mlp_hidden": hidden, "outputs": len(self.unembedding),
+                "mlp_sublayers": len(hidden), "mlp_hidden": hidden, "outputs": len(self.exact_unembedding),
                 "output": self.output, "causal": self.causal}
 
     def __eq__(self, other):
         return isinstance(other, SequenceTransformer) and (
-            self.tokens, label_key(self.bos), self.token_embedding, self.position_embedding, self.layers,
-            self.unembedding, self.output, self.output_labels, self.causal,
-        ) == (other.tokens, label_key(other.bos), other.token_embedding, other.position_embedding, other.layers,
-              other.unembedding, other.output, other.output_labels, other.causal)
+            self.tokens, label_key(self.bos), self.exact_token_embedding, self.exact_position_embedding, self.layers,
+            self.exact_unembedding, self.output, self.output_labels, self.causal,
+        ) == (other.tokens, label_key(other.bos), other.exact_token_embedding, other.exact_position_embedding, other.layers,
+              other.exact_unembedding, other.output, other.output_labels, other.causal)
 
     def __repr__(self):
         return (f"SequenceTransformer(width={self.width}, layers={len(self.layers)}, "

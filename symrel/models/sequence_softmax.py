@@ -112,8 +112,8 @@ class _Fixed:
 
     def __init__(self, model, bits: int):
         self.bits = bits
-        self.tok = [[(_floor(v, bits), _ceil(v, bits)) for v in r] for r in model.token_embedding]
-        self.pos = [[(_floor(v, bits), _ceil(v, bits)) for v in r] for r in model.position_embedding]
+        self.tok = [[(_floor(v, bits), _ceil(v, bits)) for v in r] for r in model.exact_token_embedding]
+        self.pos = [[(_floor(v, bits), _ceil(v, bits)) for v in r] for r in model.exact_position_embedding]
         self.layers = []
         for layer in model.layers:
             att = mlp = None
@@ -122,18 +122,18 @@ class _Fixed:
                 heads = []
                 for h in a.heads:
                     mats = []
-                    for M, b in ((h.WQ, h.bQ), (h.WK, h.bK), (h.WV, h.bV), (h.WO, None)):
+                    for M, b in ((h.exact_WQ, h.exact_bQ), (h.exact_WK, h.exact_bK), (h.exact_WV, h.exact_bV), (h.exact_WO, None)):
                         S, rows_ = _fixed_matrix(M, bits)
                         mats.append((S, rows_, _fixed_bias(b if b is not None else [0] * len(M), S, bits)))
                     heads.append(mats)
-                att = (heads, [(_floor(v, bits), _ceil(v, bits)) for v in a.bO], a.scale)
+                att = (heads, [(_floor(v, bits), _ceil(v, bits)) for v in a.exact_bO], a.exact_scale)
             if layer.mlp is not None:
                 f = layer.mlp
-                S1, r1 = _fixed_matrix(f.W1, bits)
-                S2, r2 = _fixed_matrix(f.W2, bits)
-                mlp = ((S1, r1, _fixed_bias(f.b1, S1, bits)), (S2, r2, _fixed_bias(f.b2, S2, bits)))
+                S1, r1 = _fixed_matrix(f.exact_W1, bits)
+                S2, r2 = _fixed_matrix(f.exact_W2, bits)
+                mlp = ((S1, r1, _fixed_bias(f.exact_b1, S1, bits)), (S2, r2, _fixed_bias(f.exact_b2, S2, bits)))
             self.layers.append((att, mlp))
-        S, rows_ = _fixed_matrix(model.unembedding, bits)
+        S, rows_ = _fixed_matrix(model.exact_unembedding, bits)
         self.unembed = (S, rows_, [(0, 0)] * len(rows_))
 
 

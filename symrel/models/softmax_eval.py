@@ -57,9 +57,9 @@ def evaluate_softmax(model, x, dps: int = 50, scale=None):
             if att is not None:
                 out = [row[:] for row in Z]
                 for head in att.heads:
-                    Q = _matmul(_mat(head.WQ), Z)
-                    K = _matmul(_mat(head.WK), Z)
-                    V = _matmul(_mat(head.WV), Z)
+                    Q = _matmul(_mat(head.exact_WQ), Z)
+                    K = _matmul(_mat(head.exact_WK), Z)
+                    V = _matmul(_mat(head.exact_WV), Z)
                     S = [[mpmath.fsum(K[r][s] * Q[r][t] for r in range(len(K))) for t in range(T)] for s in range(T)]
                     A = [[None] * T for _ in range(T)]
                     for t in range(T):
@@ -67,22 +67,22 @@ def evaluate_softmax(model, x, dps: int = 50, scale=None):
                         if lam_override is not None:
                             w = softmax_weights(col, lam_override)
                         elif att.rule == "softmax":
-                            w = softmax_weights(col, _mp(att.scale))
+                            w = softmax_weights(col, _mp(att.exact_scale))
                         else:
                             w = hardmax_weights(col)
                         for s in range(T):
                             A[s][t] = w[s]
-                    out = _add(out, _matmul(_mat(head.WO), _matmul(V, A)))
+                    out = _add(out, _matmul(_mat(head.exact_WO), _matmul(V, A)))
                 Z = out
             ff = block.feedforward
             if ff is not None:
-                H = _matmul(_mat(ff.W1), Z)
-                b1 = [r[0] for r in _mat(ff.b1)]
+                H = _matmul(_mat(ff.exact_W1), Z)
+                b1 = [r[0] for r in _mat(ff.exact_b1)]
                 H = [[max(v + b1[i], mpmath.mpf(0)) for v in r] for i, r in enumerate(H)]
-                U = _matmul(_mat(ff.W2), H)
-                b2 = [r[0] for r in _mat(ff.b2)]
+                U = _matmul(_mat(ff.exact_W2), H)
+                b2 = [r[0] for r in _mat(ff.exact_b2)]
                 Z = [[z + u + b2[i] for z, u in zip(rz, ru)] for i, (rz, ru) in enumerate(zip(Z, U))]
         col = [[Z[i][model.readout.token]] for i in range(len(Z))]
-        out = _matmul(_mat(model.readout.W), col)
-        b = [r[0] for r in _mat(model.readout.b)]
+        out = _matmul(_mat(model.readout.exact_W), col)
+        b = [r[0] for r in _mat(model.readout.exact_b)]
         return [+(out[i][0] + b[i]) for i in range(len(b))]

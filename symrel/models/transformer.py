@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..errors import DimensionError, InputError
-from ..exact import Matrix, Q, Rational, column, from_rationals, hstack, matrix, ones, rational, rows, vector, zeros
+from ..exact import Matrix, PublicView, Q, Rational, column, from_rationals, hstack, matrix, ones, rational, rows, vector, zeros
 from .base import Model, as_point, check_dim, require_seq
 
 RULES = ("hardmax", "softmax")
@@ -44,36 +44,55 @@ def argmax_set(scores: Sequence[Rational]) -> frozenset[int]:
 
 
 class AttentionHead:
-    """One head: ``W_Q, W_K`` (``d_k x m``), ``W_V`` (``d_v x m``), ``W_O`` (``m x d_v``)."""
+    """One head: ``W_Q, W_K`` (``d_k x m``), ``W_V`` (``d_v x m``), ``W_O`` (``m x d_v``).
+
+    ``WQ`` .. ``WO`` and ``matrices()`` read as ``sympy.ImmutableMatrix`` of Rationals;
+    ``exact_WQ`` .. ``exact_WO`` and ``exact_matrices()`` are the ``DomainMatrix`` data
+    (:mod:`symrel.exact.public`).
+
+    >>> h = AttentionHead([[1, 0]], [[0, "1/2"]], [[1, 1]], [[1], [0]])
+    >>> h.WK, h.WO.shape
+    (Matrix([[0, 1/2]]), (2, 1))
+    """
+
+    WQ, WK, WV, WO = PublicView(), PublicView(), PublicView(), PublicView()
 
     def __init__(self, WQ, WK, WV, WO, *, width: int | None = None, path: str = "head", exact_floats: bool = False):
-        self.WQ = matrix(WQ, path=f"{path}.WQ", shape=(None, width), exact_floats=exact_floats)
-        m = self.WQ.shape[1] if width is None else width
-        self.WK = matrix(WK, path=f"{path}.WK", shape=(self.WQ.shape[0], m), exact_floats=exact_floats)
-        self.WV = matrix(WV, path=f"{path}.WV", shape=(None, m), exact_floats=exact_floats)
-        self.WO = matrix(WO, path=f"{path}.WO", shape=(m, self.WV.shape[0]), exact_floats=exact_floats)
+        self.exact_WQ = matrix(WQ, path=f"{path}.WQ", shape=(None, width), exact_floats=exact_floats)
+        m = self.exact_WQ.shape[1] if width is None else width
+        self.exact_WK = matrix(WK, path=f"{path}.WK", shape=(self.exact_WQ.shape[0], m), exact_floats=exact_floats)
+        self.exact_WV = matrix(WV, path=f"{path}.WV", shape=(None, m), exact_floats=exact_floats)
+        self.exact_WO = matrix(WO, path=f"{path}.WO", shape=(m, self.exact_WV.shape[0]), exact_floats=exact_floats)
         self.width = m
 
     def scores(self, Z: Matrix) -> Matrix:
         """``(W_K Z)^T (W_Q Z)``: entry ``[s, t]`` is the score of key s for query t."""
-        return (self.WK * Z).transpose() * (self.WQ * Z)
+        return (self.exact_WK * Z).transpose() * (self.exact_WQ * Z)
 
     def output(self, Z: Matrix, weights: Matrix) -> Matrix:
         """``W_O W_V Z A`` for the ``T x T`` weight matrix A (column t = query t)."""
-        return self.WO * (self.WV * Z * weights)
+        return self.exact_WO * (self.exact_WV * Z * weights)
 
     def num_parameters(self) -> int:
-        return sum(M.shape[0] * M.shape[1] for M in (self.WQ, self.WK, self.WV, self.WO))
+        return sum(M.shape[0] * M.shape[1] for M in (self.exact_WQ, self.exact_WK, self.exact_WV, self.exact_WO))
 
-    def matrices(self):
+    def matrices(self) -> tuple:
+        """``(WQ, WK, WV, WO)`` as ``sympy.ImmutableMatrix``."""
         return (self.WQ, self.WK, self.WV, self.WO)
 
+    def exact_matrices(self) -> tuple:
+        """``(WQ, WK, WV, WO)`` as ``DomainMatrix`` over ``QQ``."""
+        return (self.exact_WQ, self.exact_WK, self.exact_WV, self.exact_WO)
+
     def __eq__(self, other):
-        return isinstance(other, AttentionHead) and self.matrices() == other.matrices()
+        return isinstance(other, AttentionHead) and self.exact_matrices() == other.exact_matrices()
 
 
 class Attention:
-    """An attention sublayer: heads reading the same Z, a rule and (softmax) a scale."""
+    """An attention sublayer: heads reading the same Z, a rule and (softmax) a scale
+    (``scale`` a sympy Rational or None; ``exact_scale`` in ``QQ``)."""
+
+    scale = PublicView()
 
     def __init__(self, heads: Sequence[AttentionHead], rule: str = "hardmax", scale=None, *, path: str = "attention",
                  exact_floats: bool = False):
@@ -90,7 +109,7 @@ class Attention:
             raise InputError("a hardmax sublayer takes no scale", path=f"{path}.scale")
         self.heads = list(heads)
         self.rule = rule
-        self.scale = scale
+        self.exact_scale = scale
 
     def with_rule(self, rule: str, scale=None) -> "Attention":
         return Attention(self.heads, rule, scale)
@@ -112,41 +131,50 @@ class Attention:
         return sum(h.num_parameters() for h in self.heads)
 
     def __eq__(self, other):
-        return isinstance(other, Attention) and (self.rule, self.scale, self.heads) == (other.rule, other.scale, other.heads)
+        return isinstance(other, Attention) and (self.rule, self.exact_scale, self.heads) == (other.rule, other.exact_scale, other.heads)
 
 
 class FeedForward:
-    """The token-wise sublayer ``Z -> Z + W2 ReLU(W1 Z + b1) + b2``."""
+    """The token-wise sublayer ``Z -> Z + W2 ReLU(W1 Z + b1) + b2``. ``W1``, ``b1``, ``W2``,
+    ``b2`` and ``matrices()`` read as ``sympy.ImmutableMatrix`` (``b1``, ``b2`` columns);
+    the ``exact_`` names are the ``DomainMatrix`` data."""
+
+    W1, b1, W2, b2 = PublicView(), PublicView(), PublicView(), PublicView()
 
     def __init__(self, W1, b1, W2, b2, *, width: int | None = None, path: str = "feedforward",
                  exact_floats: bool = False):
-        self.W1 = matrix(W1, path=f"{path}.W1", shape=(None, width), exact_floats=exact_floats)
-        hidden, m = self.W1.shape
-        self.b1 = vector(b1, path=f"{path}.b1", length=hidden, exact_floats=exact_floats)
-        self.W2 = matrix(W2, path=f"{path}.W2", shape=(m, hidden), exact_floats=exact_floats)
-        self.b2 = vector(b2, path=f"{path}.b2", length=m, exact_floats=exact_floats)
+        self.exact_W1 = matrix(W1, path=f"{path}.W1", shape=(None, width), exact_floats=exact_floats)
+        hidden, m = self.exact_W1.shape
+        self.exact_b1 = vector(b1, path=f"{path}.b1", length=hidden, exact_floats=exact_floats)
+        self.exact_W2 = matrix(W2, path=f"{path}.W2", shape=(m, hidden), exact_floats=exact_floats)
+        self.exact_b2 = vector(b2, path=f"{path}.b2", length=m, exact_floats=exact_floats)
         self.width, self.hidden = m, hidden
 
     def hidden_preactivation(self, Z: Matrix) -> Matrix:
         """``W1 Z + b1`` (one column per token)."""
         T = Z.shape[1]
-        return self.W1 * Z + self.b1 * ones(1, T)
+        return self.exact_W1 * Z + self.exact_b1 * ones(1, T)
 
     def apply(self, Z: Matrix) -> Matrix:
         T = Z.shape[1]
         zero = Q(0)
         H = self.hidden_preactivation(Z)
         H = from_rationals([[v if v > zero else zero for v in r] for r in rows(H)], H.shape)
-        return Z + self.W2 * H + self.b2 * ones(1, T)
+        return Z + self.exact_W2 * H + self.exact_b2 * ones(1, T)
 
     def num_parameters(self) -> int:
         return self.hidden * self.width * 2 + self.hidden + self.width
 
-    def matrices(self):
+    def matrices(self) -> tuple:
+        """``(W1, b1, W2, b2)`` as ``sympy.ImmutableMatrix``."""
         return (self.W1, self.b1, self.W2, self.b2)
 
+    def exact_matrices(self) -> tuple:
+        """``(W1, b1, W2, b2)`` as ``DomainMatrix`` over ``QQ``."""
+        return (self.exact_W1, self.exact_b1, self.exact_W2, self.exact_b2)
+
     def __eq__(self, other):
-        return isinstance(other, FeedForward) and self.matrices() == other.matrices()
+        return isinstance(other, FeedForward) and self.exact_matrices() == other.exact_matrices()
 
 
 class Block:
@@ -173,7 +201,11 @@ class Block:
 
 
 class Embedding:
-    """Token t's column is ``offsets[t] + sum_i x_i e_(input_rows[i])``."""
+    """Token t's column is ``offsets[:, t] + sum_i x_i e_(input_rows[i])``. ``offsets`` reads
+    as the ``width x tokens`` ``sympy.ImmutableMatrix`` (columns are tokens; the file
+    format writes its transpose), ``exact_offsets`` is the ``DomainMatrix``."""
+
+    offsets = PublicView()
 
     def __init__(self, input_rows: Sequence[int], offsets, *, width: int, tokens: int, path: str = "embedding",
                  exact_floats: bool = False):
@@ -186,21 +218,25 @@ class Embedding:
             self.input_rows.append(r)
         # offsets are given as T rows of m numbers; stored as the m x T matrix of columns
         off = matrix(offsets, path=f"{path}.offsets", shape=(tokens, width), exact_floats=exact_floats)
-        self.offsets = off.transpose()
+        self.exact_offsets = off.transpose()
 
     def embed(self, x: Sequence[Rational]) -> Matrix:
-        m, T = self.offsets.shape
+        m, T = self.exact_offsets.shape
         add = [[Q(0)] for _ in range(m)]
         for xi, r in zip(x, self.input_rows):
             add[r][0] += xi
-        return self.offsets + from_rationals(add, (m, 1)) * ones(1, T)
+        return self.exact_offsets + from_rationals(add, (m, 1)) * ones(1, T)
 
     def __eq__(self, other):
-        return isinstance(other, Embedding) and self.input_rows == other.input_rows and self.offsets == other.offsets
+        return isinstance(other, Embedding) and self.input_rows == other.input_rows and self.exact_offsets == other.exact_offsets
 
 
 class Readout:
-    """``W . Z[:, token] + b``."""
+    """``W . Z[:, token] + b``. ``W``, ``b`` read as ``sympy.ImmutableMatrix``; ``exact_W``,
+    ``exact_b`` are the ``DomainMatrix`` data (see :class:`~symrel.models.affine.AffineMap`)."""
+
+    W = PublicView()
+    b = PublicView()
 
     def __init__(self, token: int, W, b=None, *, width: int, tokens: int, path: str = "readout",
                  exact_floats: bool = False):
@@ -208,15 +244,15 @@ class Readout:
         if token >= tokens:
             raise InputError(f"expected a token index below {tokens}, got {token}", path=f"{path}.token")
         self.token = token
-        self.W = matrix(W, path=f"{path}.W", shape=(None, width), exact_floats=exact_floats)
-        self.b = zeros(self.W.shape[0], 1) if b is None else vector(b, path=f"{path}.b", length=self.W.shape[0], exact_floats=exact_floats)
+        self.exact_W = matrix(W, path=f"{path}.W", shape=(None, width), exact_floats=exact_floats)
+        self.exact_b = zeros(self.exact_W.shape[0], 1) if b is None else vector(b, path=f"{path}.b", length=self.exact_W.shape[0], exact_floats=exact_floats)
 
     def apply(self, Z: Matrix) -> list[Rational]:
         col = from_rationals([[v] for v in column(Z, self.token)], (Z.shape[0], 1))
-        return [r[0] for r in rows(self.W * col + self.b)]
+        return [r[0] for r in rows(self.exact_W * col + self.exact_b)]
 
     def __eq__(self, other):
-        return isinstance(other, Readout) and (self.token, self.W, self.b) == (other.token, other.W, other.b)
+        return isinstance(other, Readout) and (self.token, self.exact_W, self.exact_b) == (other.token, other.exact_W, other.exact_b)
 
 
 class Transformer(Model):
@@ -251,7 +287,7 @@ class Transformer(Model):
                 f"expected {self.input_dim} input rows (one per input), got {len(embedding.input_rows)}",
                 path=f"{p}embedding.input_rows",
             )
-        if embedding.offsets.shape != (self.width, self.tokens):
+        if embedding.exact_offsets.shape != (self.width, self.tokens):
             raise DimensionError("expected offsets of tokens x width", path=f"{p}embedding.offsets")
         self.embedding = embedding
         self.blocks = list(blocks)
@@ -262,10 +298,10 @@ class Transformer(Model):
                 widths = [h.width for h in sub.heads] if name == "attention" else [sub.width]
                 if any(w != self.width for w in widths):
                     raise DimensionError(f"expected matrices of width {self.width}", path=f"{p}blocks[{i}].{name}")
-        if readout.W.shape[1] != self.width:
+        if readout.exact_W.shape[1] != self.width:
             raise DimensionError(f"expected a read-out of width {self.width}", path=f"{p}readout.W")
         self.readout = readout
-        self.output_dim = readout.W.shape[0]
+        self.output_dim = readout.exact_W.shape[0]
 
     # -- exact hardmax evaluation ---------------------------------------------------
     def embed(self, x) -> Matrix:
@@ -321,7 +357,7 @@ class Transformer(Model):
 
     # -- sizes -------------------------------------------------------------------------
     def num_parameters(self) -> int:
-        return sum(b.num_parameters() for b in self.blocks) + self.readout.W.shape[0] * (self.width + 1)
+        return sum(b.num_parameters() for b in self.blocks) + self.readout.exact_W.shape[0] * (self.width + 1)
 
     def nonzeros(self) -> int:
         from ..exact import nonzeros
@@ -329,10 +365,10 @@ class Transformer(Model):
         n = 0
         for b in self.blocks:
             if b.attention is not None:
-                n += sum(nonzeros(M) for h in b.attention.heads for M in h.matrices())
+                n += sum(nonzeros(M) for h in b.attention.heads for M in h.exact_matrices())
             if b.feedforward is not None:
-                n += sum(nonzeros(M) for M in b.feedforward.matrices())
-        return n + nonzeros(self.readout.W) + nonzeros(self.readout.b)
+                n += sum(nonzeros(M) for M in b.feedforward.exact_matrices())
+        return n + nonzeros(self.readout.exact_W) + nonzeros(self.readout.exact_b)
 
     def sizes(self) -> dict:
         return {

@@ -30,13 +30,13 @@ def restrict_to_affine_slice(net, base_point, directions):
     if isinstance(net, ReLUNet):
         first = net.layers[0]
         aff = first.affine.compose(inner)
-        layers = [DenseLayer(aff.W, aff.b, first.activation)] + net.layers[1:]
+        layers = [DenseLayer(aff.exact_W, aff.exact_b, first.activation)] + net.layers[1:]
         return ReLUNet(len(cols), layers)
     if isinstance(net, MaxoutNet):
         units = []
         for u in net.layers[0].units:
             aff = u.pieces.compose(inner)
-            units.append(MaxoutUnit(aff.W, aff.b))
+            units.append(MaxoutUnit(aff.exact_W, aff.exact_b))
         return MaxoutNet(len(cols), [MaxoutLayer(units)] + net.layers[1:], net.readout)
     raise DimensionError(f"slices are made for relu and maxout nets, got {getattr(net, 'kind', type(net).__name__)}")
 

@@ -203,11 +203,11 @@ class _FloatWeights:
 
     def __init__(self, T):
         self.T = T
-        self.heads = [[tuple(_floats(M) for M in h.matrices()) for h in b.attention.heads] if b.attention else None
+        self.heads = [[tuple(_floats(M) for M in h.exact_matrices()) for h in b.attention.heads] if b.attention else None
                       for b in T.blocks]
-        self.ffs = [(_floats(b.feedforward.W1), [r[0] for r in _floats(b.feedforward.b1)], _floats(b.feedforward.W2),
-                     [r[0] for r in _floats(b.feedforward.b2)]) if b.feedforward else None for b in T.blocks]
-        self.readout = (_floats(T.readout.W), [to_float(v) for v in column(T.readout.b, 0)])
+        self.ffs = [(_floats(b.feedforward.exact_W1), [r[0] for r in _floats(b.feedforward.exact_b1)], _floats(b.feedforward.exact_W2),
+                     [r[0] for r in _floats(b.feedforward.exact_b2)]) if b.feedforward else None for b in T.blocks]
+        self.readout = (_floats(T.readout.exact_W), [to_float(v) for v in column(T.readout.exact_b, 0)])
 
 
 def _float_forward(T, x, attend, weights: _FloatWeights | None = None) -> list[float]:

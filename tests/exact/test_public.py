@@ -1,13 +1,15 @@
 """One public number type (symrel.exact.public): every number a user reads from the public
 API objects is a sympy Rational or an int, equal to the corresponding Fraction, whatever
-ground types sympy runs on (flint, gmpy, python). A walker reads every public attribute
-and property of each result object (and the listed number-giving methods), recursively.
+ground types sympy runs on (flint, gmpy, python), and every matrix a sympy ImmutableMatrix
+of those. A walker reads every public attribute and property of each result object, model
+and domain (and the listed number-giving methods), recursively.
 
 Left out on purpose, as the inner type shared with the rest of the library and the checker:
-a model's or polytope's defining data (weights as DomainMatrix, breakpoints, halfspaces),
-the exact affine forms of cells (``AffineForm``), and the working records a certificate is
-written from (``NetworkBound.trace`` / ``.plan``, ``RegionCount.enumeration``)."""
+the ``exact_`` data of models and domains (``exact_W``, ``exact_bounds``, ...), the exact
+affine forms of cells (``AffineForm``), and the working records a certificate is written
+from (``NetworkBound.trace`` / ``.plan``, ``RegionCount.enumeration``)."""
 
+import inspect
 import json
 import os
 import subprocess
@@ -22,17 +24,14 @@ from sympy import QQ
 
 from symrel.exact import Public, inner, to_public
 
-#: attributes holding the inner type by design (see the module docstring)
-INNER = {"exact_bounds", "trace", "plan", "enumeration", "A", "b", "R"}
+#: attributes holding the inner type by design (see the module docstring), besides ``exact_*``
+INNER = {"trace", "plan", "enumeration", "A", "R"}
 
 
 def _skip(obj) -> bool:
-    from sympy.polys.matrices import DomainMatrix
-
     from symrel.exact.forms import AffineForm
-    from symrel.models.base import Model
 
-    return isinstance(obj, (Model, DomainMatrix, AffineForm))
+    return isinstance(obj, AffineForm)
 
 
 def readings(obj, where="obj", depth=0, seen=None, out=None):
@@ -48,7 +47,12 @@ def readings(obj, where="obj", depth=0, seen=None, out=None):
     if id(obj) in seen or _skip(obj):
         return out
     seen.add(id(obj))
-    if isinstance(obj, dict):
+    if isinstance(obj, sympy.MatrixBase) or hasattr(obj, "to_Matrix"):  # a sympy matrix, or a DomainMatrix
+        out.append((where, obj))
+        if isinstance(obj, sympy.MatrixBase):
+            for k, v in enumerate(list(obj)[:20]):
+                readings(v, f"{where}[{divmod(k, obj.shape[1])}]", depth + 1, seen, out)
+    elif isinstance(obj, dict):
         for k, v in list(obj.items())[:20]:
             readings(v, f"{where}[{k!r}]", depth + 1, seen, out)
     elif isinstance(obj, (list, tuple)):
@@ -56,13 +60,13 @@ def readings(obj, where="obj", depth=0, seen=None, out=None):
             readings(v, f"{where}[{i}]", depth + 1, seen, out)
     elif (type(obj).__module__ or "").startswith("symrel"):
         for name in dir(obj):
-            if name.startswith("_") or name in INNER:
+            if name.startswith(("_", "exact_")) or name in INNER:
                 continue
             try:
                 v = getattr(obj, name)
             except Exception:  # a property that does not apply to this object
                 continue
-            if not callable(v):
+            if not inspect.isroutine(v):  # a model is callable, and read
                 readings(v, f"{where}.{name}", depth + 1, seen, out)
     return out
 
@@ -107,6 +111,7 @@ def public_objects() -> dict:
         "gram factors": gram_factors(rel.R), "rank factors": rank_factors(rel.R),
         "not psd": gram_factors(Relation([[0], [1]], [["1/3", 1], [1, "1/3"]]).R),
     }
+    objs.update(model_objects(net, maxout, comp.transformer))
     objs["counterexample"] = objs["proof(refuted)"].counterexample
     objs["counterexample values"] = objs["proof(refuted)"].counterexample_values()
     try:
@@ -118,6 +123,36 @@ def public_objects() -> dict:
 
         objs["crossval"] = crossvalidate(net, "numpy", "float32", 8, seed=0)
     return objs
+
+
+def sequence_model():
+    """A small sequence Transformer with an attention and an MLP sublayer."""
+    from symrel.models.sequence import SequenceAttention, SequenceHead, SequenceLayer, SequenceMLP, SequenceTransformer
+
+    head = SequenceHead([[1, 0, 0]], [[0, "1/2", 0]], [[0, 0, 1]], [[1], [0], ["-1/3"]], bQ=["1/4"], width=3)
+    layer = SequenceLayer(SequenceAttention([head], bO=[0, "1/5", 0], scale="3/2", width=3),
+                          SequenceMLP([[1, -1, 0]], ["1/7"], [[0], [1], [0]], [0, 0, "2/9"], width=3))
+    return SequenceTransformer(tokens=["BOS", "a", "b"], bos="BOS", token_embedding=[[0, 0, 1], ["1/2", 0, 1], [0, 1, 1]],
+                               position_embedding=[[0, 0, 0], [0, "1/3", 0], [0, 0, 0]], layers=[layer],
+                               unembedding=[[1, 0, 0], [0, 1, 0]], output="categorical", output_labels=["x", "y"])
+
+
+def model_objects(net, maxout, transformer) -> dict:
+    """Models and their parts: their defining data read as public numbers (the walker reads
+    the attributes; the number-giving methods are called here)."""
+    from symrel.models import AffineMap
+
+    affine = AffineMap([[1, "-1/2"], ["2/3", 0]], ["1/3", -2])
+    softmax = transformer.with_rule("softmax", "7/2")
+    head = next(b.attention.heads[0] for b in transformer.blocks if b.attention is not None)
+    ff = next(b.feedforward for b in transformer.blocks if b.feedforward is not None)
+    seq = sequence_model()
+    return {
+        "relu net": net, "maxout net": maxout, "affine": affine, "affine pieces": affine.pieces(),
+        "unit pieces": maxout.layers[0].units[0].pieces.pieces(), "transformer": transformer,
+        "softmax transformer": softmax, "head matrices": head.matrices(), "feedforward matrices": ff.matrices(),
+        "sequence transformer": seq, "sequence head data": seq.layers[0].attention.heads[0].data(),
+    }
 
 
 def all_readings() -> list:
@@ -142,15 +177,30 @@ def test_public_descriptor():
 def test_every_number_a_user_reads_is_a_sympy_rational():
     found = all_readings()
     assert len(found) > 100
+    matrices = [(w, v) for w, v in found if hasattr(v, "shape")]
+    found = [(w, v) for w, v in found if not hasattr(v, "shape")]
     wrong = [(w, type(v).__name__) for w, v in found if not (type(v) is int or isinstance(v, sympy.Rational))]
+    wrong += [(w, type(v).__name__) for w, v in matrices if not isinstance(v, sympy.ImmutableMatrix)]
     assert not wrong, wrong[:20]
     for w, v in found:
         f = Fraction(int(v.numerator), int(v.denominator)) if not isinstance(v, int) else Fraction(v)
         assert v == f and f == v and v - f == 0, w
     names = {w.split(".")[0].split("[")[0] for w, _ in found}
     for must in ("box", "regions", "network bound", "proof(refuted)", "counterexample", "debreu", "not psd",
-                 "lambda bound", "gates", "net(x)"):
+                 "lambda bound", "gates", "net(x)", "relu net", "maxout net", "affine", "transformer",
+                 "softmax transformer", "sequence transformer", "affine pieces", "head matrices"):
         assert must in names, must
+    read = {w for w, _ in found} | {w for w, _ in matrices}
+    for must in ("relu net.layers[0].affine.W", "relu net.layers[0].affine.b", "maxout net.layers[0].units[0].pieces.W",
+                 "transformer.readout.W", "transformer.embedding.offsets", "softmax transformer.blocks[1].attention.scale",
+                 "sequence transformer.token_embedding", "sequence transformer.layers[0].attention.heads[0].bQ[0]",
+                 "sequence transformer.layers[0].mlp.W2", "sequence transformer.layers[0].attention.scale"):
+        assert must in read, (must, sorted(r for r in read if r.startswith(must.split(".")[0]))[:40])
+    # read-only, and equal to Fractions entry by entry
+    W = dict(matrices)["relu net.layers[0].affine.W"]
+    assert W[1, 1] == Fraction(1, 3) and sympy.latex(W) == r"\left[\begin{matrix}1 & -1\\2 & \frac{1}{3}\end{matrix}\right]"
+    with pytest.raises(TypeError):
+        W[0, 0] = 5
 
 
 _PROBE = """
@@ -160,7 +210,7 @@ from exact.test_public import all_readings
 from sympy import QQ
 found = all_readings()
 print(json.dumps({{"types": sorted({{type(v).__module__ + "." + type(v).__name__ for _, v in found}}),
-                  "values": [[w, str(v)] for w, v in found if "seconds" not in w and "time" not in w],
+                  "values": [[w, repr(v)] for w, v in found if "seconds" not in w and "time" not in w],
                   "ground": type(QQ(1)).__name__}}))
 """
 
@@ -185,7 +235,63 @@ def test_the_same_numbers_under_every_ground_type():
             pass
     seen = {g: _probe(g) for g in grounds}
     first = seen["python"]
-    assert {t.rsplit(".", 1)[0] for t in first["types"]} <= {"builtins", "sympy.core.numbers"}
+    assert {t.rsplit(".", 1)[0] for t in first["types"]} <= {"builtins", "sympy.core.numbers", "sympy.matrices.immutable"}
     for g, got in seen.items():
         assert got["types"] == first["types"] and got["values"] == first["values"], g
     assert len({got["ground"] for got in seen.values()}) == len(grounds)  # really different ground types
+
+
+def test_the_library_reads_the_exact_data(monkeypatch):
+    """Inside symrel every reading goes to the ``exact_`` data: no public view (a sympy
+    matrix, slower and a second number type) is made while proving, checking, counting,
+    compiling, lowering, exporting or writing files."""
+    from symrel.certificates.io import certificate_of
+    from symrel.checking import check_certificate
+    from symrel.compiler import compile_maxout
+    from symrel.exact.public import PublicView
+    from symrel.fileformat import from_json, to_json
+    from symrel.lowering import lower
+    from symrel.models import Box, DenseLayer, MaxoutLayer, MaxoutNet, MaxoutUnit, ReLUNet
+    from symrel.prover import prove_equivalence
+    from symrel.regions import count_regions
+
+    library_reads = []
+    get = PublicView.__get__
+
+    def spy(self, obj, owner=None):
+        caller = sys._getframe(1).f_globals.get("__name__", "")
+        if obj is not None and caller.startswith("symrel") and caller != "symrel.exact.public":
+            library_reads.append(f"{caller}: {type(obj).__name__}.{self.name}")
+        return get(self, obj, owner)
+
+    monkeypatch.setattr(PublicView, "__get__", spy)
+    net = ReLUNet(2, [DenseLayer([[1, -1], [2, "1/3"]], ["1/2", 0]), DenseLayer([[1, 1]], [0], "none")])
+    maxout = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], [-1]], [0, "1/3"])])])
+    line = Box([[-1, 1]])
+    comp = compile_maxout(maxout, line)
+    proof = prove_equivalence(maxout, comp.transformer, line)
+    check_certificate(certificate_of(proof))
+    count_regions(net, Box([[-1, 1], [-1, 1]]))
+    for model in (net, maxout, comp.transformer, sequence_model()):
+        assert from_json(to_json(model)) == model
+        if model is not comp.transformer and hasattr(model, "input_dim"):
+            lower(model)
+    lower(comp.transformer)
+    assert not library_reads, sorted(set(library_reads))
+
+
+def test_a_public_view_is_read_only_kept_and_goes_back_into_a_constructor():
+    from symrel.models import AffineMap, FeedForward, Readout
+
+    f = AffineMap([[1, "1/2"], [0, "-2/3"]], ["1/3", 0])
+    assert f.W is f.W and isinstance(f.W, sympy.ImmutableMatrix) and f.b.shape == (2, 1)
+    assert f.W[0, 1] == Fraction(1, 2) and f.b[0] == Fraction(1, 3) and f.exact_W.domain == QQ
+    with pytest.raises(AttributeError, match="read-only"):
+        f.W = [[1, 2], [3, 4]]
+    pieces = f.pieces()
+    pieces[0][0][0] = 99  # a fresh list each time
+    assert f.pieces()[0][0][0] == 1 and f.pieces() == [([1, Fraction(1, 2)], Fraction(1, 3)), ([0, Fraction(-2, 3)], 0)]
+    assert AffineMap(f.W, f.b) == f and AffineMap(f.W.tolist(), list(f.b)) == f
+    ff = FeedForward([[1]], ["1/2"], [[2]], [0])
+    assert FeedForward(*ff.matrices()) == ff
+    assert Readout(0, f.W, f.b, width=2, tokens=1).W == f.W

@@ -43,7 +43,7 @@ def test_acas_weights_are_the_exact_decimals(acas, acas_path):
     assert acas.weights[0][0] == first_row
     assert acas.biases[-1][-1] == rational(text[-1].rstrip(","))
     net = acas.net()
-    assert rows(net.layers[0].affine.W)[0] == first_row
+    assert rows(net.layers[0].affine.exact_W)[0] == first_row
 
 
 def test_normalise_folds_the_header_exactly(acas):

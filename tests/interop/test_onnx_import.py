@@ -23,7 +23,7 @@ def acas(shared_dir):
 
 def _entries(net):
     for L in net.layers:
-        for M in (L.affine.W, L.affine.b):
+        for M in (L.affine.exact_W, L.affine.exact_b):
             for r in rows(M):
                 yield from r
 

@@ -25,7 +25,7 @@ def test_import_is_bit_for_bit():
     net = imported.model
     assert imported.provenance()["from_floats"] and imported.number_types == ["float32"]
     w = m[0].weight.detach()[2, 1].item()
-    assert net.layers[0].affine.W.to_list()[2][1] == Q(*w.as_integer_ratio())
+    assert net.layers[0].affine.exact_W.to_list()[2][1] == Q(*w.as_integer_ratio())
     assert [L.activation for L in net.layers] == ["relu", "relu", "none"]
 
 
@@ -73,7 +73,7 @@ def test_export_every_dtype(dtype):
     if dtype in ("float64", "float32"):
         assert rounding.max_error == 0
     else:
-        assert 0 < rounding.max_error <= max(abs(v) for L in net.layers for r in L.affine.W.to_list() for v in r) * FORMATS[dtype].unit_roundoff
+        assert 0 < rounding.max_error <= max(abs(v) for L in net.layers for r in L.affine.exact_W.to_list() for v in r) * FORMATS[dtype].unit_roundoff
     x = torch.tensor([[0.5, -0.25, 0.125, 1.0]])
     y = module(x.to(getattr(torch, dtype))).to(torch.float64)
     y_exact = [float(v) for v in net([Q(1, 2), Q(-1, 4), Q(1, 8), 1])]

@@ -20,7 +20,7 @@ def test_nets_lower_to_affine_relu_and_maxout_stages():
     relu = ReLUNet(2, [DenseLayer([[1, 2], [-1, 1]], [0, "1/3"]), DenseLayer([[1, -1]], [0], "none")])
     p = lower(relu)
     assert (p.kind, p.input_dim, p.output_dim, p.source) == ("relu", 2, 1, relu)
-    assert _ops(p) == [[Affine, Relu], [Affine]] and p.stages[0].ops[0].W is relu.layers[0].affine.W
+    assert _ops(p) == [[Affine, Relu], [Affine]] and p.stages[0].ops[0].W is relu.layers[0].affine.exact_W
     net = MaxoutNet(2, [MaxoutLayer([MaxoutUnit([[1, 0], [-1, 0], [0, 1]], [0, 0, "1/4"]), MaxoutUnit([[1, 1]], ["1/2"])])],
                     AffineMap([[1, -2]], [1]))
     p = lower(net)
@@ -66,7 +66,7 @@ def test_transformer_lowers_to_embed_sublayers_and_readout():
         assert kinds == [AttentionOp] * (block.attention is not None) + [FeedForwardOp] * (block.feedforward is not None)
     b, att = next((st.block, op) for st in p.stages for op in st.ops if isinstance(op, AttentionOp))
     WQ, WK, WV, WO = att.heads[0]
-    assert rows(WQ) == rows(t.blocks[b].attention.heads[0].WQ) and att.rule == t.blocks[b].attention.rule
+    assert rows(WQ) == rows(t.blocks[b].attention.heads[0].exact_WQ) and att.rule == t.blocks[b].attention.rule
 
 
 def test_unknown_kinds_are_refused_and_new_kinds_register():

@@ -1,6 +1,7 @@
 """Exact ReLU interpolation of finitely many points (symrel.models.interpolate)."""
 
 import random
+from fractions import Fraction
 
 import pytest
 
@@ -130,8 +131,8 @@ def test_mutated_weight_breaks_an_interpolation_point():
     xs = _distinct_points(rng, 12, 3)
     ys = [[_random_rational(rng)] for _ in xs]
     net = interpolating_relu_net(xs, ys)
-    W2 = net.layers[1].affine.W.to_list()
-    W2[0][-1] += Q(1, 10**6)
-    b2 = [r[0] for r in net.layers[1].affine.b.to_list()]
+    W2 = net.layers[1].affine.W.tolist()  # the public view: sympy Rationals
+    W2[0][-1] += Fraction(1, 10**6)
+    b2 = list(net.layers[1].affine.b)
     bad = ReLUNet(3, [net.layers[0], DenseLayer(W2, b2, "none")])
     assert any(bad(x) != y for x, y in zip(xs, ys))

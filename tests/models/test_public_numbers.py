@@ -78,9 +78,9 @@ def test_transformer_parts_take_exact_floats():
     with pytest.raises(InputError, match="exact_floats=True"):
         FeedForward([[0.5]], [0], [[1]], [0])
     ff = FeedForward([[0.5]], [0.25], [[1.0]], [0], exact_floats=True)
-    assert ff.W1.to_list()[0][0] == Q(1, 2) and ff.b1.to_list()[0][0] == Q(1, 4)
-    assert Readout(0, [[0.125]], [0.5], width=1, tokens=1, exact_floats=True).b.to_list()[0][0] == Q(1, 2)
-    assert AttentionHead([[0.5]], [[1]], [[1]], [[1]], exact_floats=True).WQ.to_list()[0][0] == Q(1, 2)
+    assert ff.W1[0, 0] == Fraction(1, 2) and ff.b1[0] == Fraction(1, 4)
+    assert Readout(0, [[0.125]], [0.5], width=1, tokens=1, exact_floats=True).b[0] == Fraction(1, 2)
+    assert AttentionHead([[0.5]], [[1]], [[1]], [[1]], exact_floats=True).WQ[0, 0] == Fraction(1, 2)
 
 
 def test_crossval_figures_are_public_rationals():

@@ -119,7 +119,7 @@ def test_a_key_weight_changed_by_one_millionth_is_refuted():
     task = random_retrieval_task(6, 10, seed=7)
     att = build_retrieval_attention(task)
     last = att.phi_k.layers[-1]
-    W = last.affine.W.to_list()
+    W = last.affine.exact_W.to_list()
     # find a single weight of the key map whose change by 1e-6 breaks retrieval
     for i in range(len(W)):
         for j in range(len(W[0])):

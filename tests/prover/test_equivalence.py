@@ -62,15 +62,15 @@ def _reordered_and_duplicated(net: MaxoutNet) -> MaxoutNet:
     for layer in net.layers:
         units = []
         for u in layer.units:
-            W, b = [list(r) for r in u.pieces.W.to_list()][::-1], u.pieces.b.to_list()[::-1]
+            W, b = [list(r) for r in u.pieces.exact_W.to_list()][::-1], u.pieces.exact_b.to_list()[::-1]
             if prev_dup:  # the input has one extra coordinate (the copy of unit 0)
                 W = [[w[0] / 2] + w[1:] + [w[0] / 2] for w in W]
             units.append(MaxoutUnit(W, [c[0] for c in b]))
         units.append(units[0])
         layers.append(MaxoutLayer(units))
         prev_dup = True
-    W = [[r[0] / 2] + r[1:] + [r[0] / 2] for r in net.readout.W.to_list()]
-    return MaxoutNet(net.input_dim, layers, AffineMap(W, [c[0] for c in net.readout.b.to_list()]))
+    W = [[r[0] / 2] + r[1:] + [r[0] / 2] for r in net.readout.exact_W.to_list()]
+    return MaxoutNet(net.input_dim, layers, AffineMap(W, [c[0] for c in net.readout.exact_b.to_list()]))
 
 
 def test_equivalent_but_different_nets_are_proved():

@@ -104,9 +104,9 @@ def test_check_mode_accepts_and_rejects(run_cli, tmp_path):
     assert code == 0 and stdout.startswith("proved")
     feats = load_file(tmp_path / "F.json")
     last = feats.psi.layers[-1]
-    W = last.affine.W.to_list()
+    W = last.affine.exact_W.to_list()
     W[0][0] += Q(1, 10**6)
-    bad_psi = ReLUNet(feats.psi.input_dim, feats.psi.layers[:-1] + [DenseLayer(W, [r[0] for r in last.affine.b.to_list()], "none")])
+    bad_psi = ReLUNet(feats.psi.input_dim, feats.psi.layers[:-1] + [DenseLayer(W, [r[0] for r in last.affine.exact_b.to_list()], "none")])
     save(RelationFeatures(feats.phi, bad_psi), tmp_path / "B.json")
     code, stdout, err = run_cli("relation", tmp_path / "R.json", "--check", tmp_path / "B.json", "--json")
     assert code == 1

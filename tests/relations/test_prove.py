@@ -10,9 +10,9 @@ def mutate_first_output_weight(net: ReLUNet, delta=Q(1, 10**6)) -> ReLUNet:
     """The same net with one read-out weight moved by ``delta``."""
     layers = list(net.layers)
     last = layers[-1]
-    W = last.affine.W.to_list()
+    W = last.affine.exact_W.to_list()
     W[0][0] += delta
-    layers[-1] = DenseLayer(W, [r[0] for r in last.affine.b.to_list()], last.activation)
+    layers[-1] = DenseLayer(W, [r[0] for r in last.affine.exact_b.to_list()], last.activation)
     return ReLUNet(net.input_dim, layers)
 
 

@@ -142,7 +142,7 @@ def test_a_value_head_that_is_not_a_max_head_is_not_certified():
     T, D = abs_net()
     blk = T.blocks[1]
     (head,) = blk.attention.heads
-    WV = [list(r) for r in head.WV.to_list()]
+    WV = [list(r) for r in head.exact_WV.to_list()]
     WV[0][2] += Q(1, 10**6)  # the slot P_1: token 1's value is its score + 10^-6
     broken = AttentionHead(head.WQ, head.WK, WV, head.WO)
     blocks = list(T.blocks)

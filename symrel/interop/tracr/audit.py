@@ -214,7 +214,7 @@ def _layer_sizes(model):
     for i, layer in enumerate(model.layers):
         if layer.attention is not None:
             out.append({"layer": i, "sublayer": "attention", "heads": len(layer.attention.heads),
-                        "key_size": len(layer.attention.heads[0].WQ)})
+                        "key_size": len(layer.attention.heads[0].exact_WQ)})
         if layer.mlp is not None:
-            out.append({"layer": i, "sublayer": "mlp", "hidden": len(layer.mlp.W1)})
+            out.append({"layer": i, "sublayer": "mlp", "hidden": len(layer.mlp.exact_W1)})
     return out
