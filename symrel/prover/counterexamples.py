@@ -28,6 +28,8 @@ from .nodes import NormalForms
 MAX_HINTS = 16
 MAX_VERTICES = 64
 RANDOM_POINTS = 48
+MILP_SECONDS = 10.0
+MILP_FIRST = 32         # nodes in the differences' closure up to which the MILP is tried first
 
 
 def _ascent(registry, form, start, box, steps: int = 3) -> list[list[Rational]]:
@@ -99,22 +101,20 @@ def find_counterexample(a, b, domain, box, hints=(), registry=None, executor=Non
     :class:`~symrel.budget.Budget` checked before every evaluation. ``forms``: the outputs
     of a and b as forms over ``registry`` (when the layer-by-layer execution got that far):
     the candidates are ranked and float proposals added (:mod:`symrel.prover.float_screen`), and
-    all are screened on the forms, so only a point where they differ is evaluated on the models."""
+    all are screened on the forms, so only a point where they differ is evaluated on the models;
+    when none differs, the float ascent and HiGHS's MILP propose more (:func:`_proposed`)."""
     pts = candidates(domain, box, registry, hints, seed, extra_points)
+    source = ""
     if forms is not None:
         from .float_screen import ranked
 
         diffs = [fa - fb for fa, fb in zip(*forms)]
         pts = [p for p in ranked(registry, diffs, pts, box, seed=seed) if domain.contains(p)]
         fa, fb = NormalForms(registry, forms[0]), NormalForms(registry, forms[1])
-        for x in pts:
-            if budget is not None:
-                budget.check()
-            if fa.evaluate_exact(x) != fb.evaluate_exact(x):
-                found = first_difference(a, b, [x], budget)
-                if found is not None:
-                    break
-        else:
+        found = _first_confirmed(a, b, fa, fb, pts, budget)
+        if found is None:
+            found, source = _proposed(a, b, fa, fb, domain, box, registry, diffs, budget)
+        if found is None:
             return None
     elif executor is None:
         found = first_difference(a, b, pts, budget)
@@ -127,4 +127,52 @@ def find_counterexample(a, b, domain, box, hints=(), registry=None, executor=Non
         return None
     x, ya, yb = found
     fmt = lambda v: "(" + ", ".join(rational_str(q) for q in v) + ")"  # noqa: E731
-    return x, f"exact evaluation: A(x) = {fmt(ya)}, B(x) = {fmt(yb)}"
+    return x, f"{source}exact evaluation: A(x) = {fmt(ya)}, B(x) = {fmt(yb)}"
+
+
+def _first_confirmed(a, b, fa, fb, points, budget):
+    """The first point where the normal forms ``fa``, ``fb`` differ and the models too."""
+    for x in points:
+        if budget is not None:
+            budget.check()
+        if fa.evaluate_exact(x) != fb.evaluate_exact(x):
+            found = first_difference(a, b, [x], budget)
+            if found is not None:
+                return found
+    return None
+
+
+def milp_seconds(budget) -> float:
+    """The time HiGHS's MILP may take: :data:`MILP_SECONDS`, and at most a quarter of what
+    is left of the budget."""
+    left = None if budget is None else budget.remaining()
+    return MILP_SECONDS if left is None else min(MILP_SECONDS, left / 4)
+
+
+def _proposed(a, b, fa, fb, domain, box, registry, diffs, budget):
+    """Float-guided proposals, each confirmed exactly: the projected ascent
+    (:mod:`symrel.prover.float_ascent`), then HiGHS's MILP (:mod:`symrel.prover.milp_proposal`),
+    each proposal also moved to where the difference is largest on its linear region
+    (:mod:`symrel.prover.region_of_point`). ``((x, A(x), B(x)), source)`` or ``(None, "")``."""
+    from .float_ascent import ascent_proposals
+    from .milp_proposal import milp_proposals
+    from .region_of_point import largest_differences
+
+    from .normal_form_decision import dependency_closure
+
+    ascent = ("the float ascent", lambda: [(p, None) for p in ascent_proposals(registry, diffs, box, budget=budget)])
+    milp = ("HiGHS's MILP", lambda: milp_proposals(registry, diffs, box, milp_seconds(budget), budget))
+    # a small MILP is solved in a moment, and lands on slivers; a large one stalls where the ascent does not
+    small = len(dependency_closure(registry, diffs)) <= MILP_FIRST
+    for name, propose in (milp, ascent) if small else (ascent, milp):
+        if budget is not None:
+            budget.at(lemma=f"a counterexample proposed by {name}")
+        for p, active in propose():
+            found = _first_confirmed(a, b, fa, fb, [p], budget) if domain.contains(p) else None
+            for choice in ([active] if active is not None else []) + [None]:   # the MILP's terms, then p's
+                if found is None:
+                    found = _first_confirmed(a, b, fa, fb, largest_differences(registry, diffs, domain, p, choice),
+                                             budget)
+            if found is not None:
+                return found, f"proposed by {name}; "
+    return None, ""

@@ -42,17 +42,19 @@ def _numpy():
     return numpy
 
 
-def _dense(np, forms):
-    """Forms as ``(variables, matrix, constants)``: the variables they use, one matrix row
-    of coefficients per form over those variables, and the constants (floats)."""
-    used = sorted({v for f in forms for v in f.coeffs})
-    col = {v: j for j, v in enumerate(used)}
+def _dense(np, forms, column=None):
+    """Forms as ``(columns, matrix, constants)``: the columns of the variables they use (the
+    variable ids, or ``column[id]``), one matrix row of coefficients per form over those
+    columns, and the constants (floats)."""
+    at = (lambda v: v) if column is None else column.__getitem__
+    used = sorted({at(v) for f in forms for v in f.coeffs})
+    where = {j: k for k, j in enumerate(used)}
     M = np.zeros((len(forms), len(used)))
     c = np.zeros(len(forms))
     for i, f in enumerate(forms):
         c[i] = float(f.const)
         for v, a in f.coeffs.items():
-            M[i, col[v]] = float(a)
+            M[i, where[at(v)]] = float(a)
     return used, M, c
 
 
