@@ -23,7 +23,8 @@ maximises the difference exactly on the linear region of the proposal,
 there are no proposals.
 
 Cost: one MILP per output that differs as a form and per sign, with one binary per
-term of every node in the closure; HiGHS stops at ``time_limit``.
+term of every node in the closure; HiGHS stops at ``time_limit`` or after
+:data:`NODE_LIMIT` branch-and-bound nodes.
 
 >>> import pytest; _ = pytest.importorskip("scipy.optimize")
 >>> from symrel.exact import Q
@@ -41,6 +42,8 @@ from __future__ import annotations
 
 from ..exact.numbers import to_float
 from .float_ascent import exact_point
+
+NODE_LIMIT = 20000     # branch-and-bound nodes: the same proposal on any machine, unless the time limit comes first
 
 
 def _scipy():
@@ -166,7 +169,7 @@ def milp_proposals(registry, diffs, box, time_limit: float = 10.0, budget=None) 
         for v, a in g.coeffs.items():
             c[col[v]] -= sign * _float(a) / scale          # milp minimises: minimise -sign g / scale
         res = milp(c, constraints=constraints, bounds=bounds, integrality=np.array(P.integer),
-                   options={"time_limit": share, "presolve": True})
+                   options={"time_limit": share, "node_limit": NODE_LIMIT, "presolve": True})
         if res.x is None:       # (a tiny optimum is within HiGHS's tolerances: the exact region LP judges)
             continue
         point = exact_point([res.x[col[i]] for i in range(len(box))], box)
