@@ -15,7 +15,8 @@ after exact evaluation confirms them (:func:`symrel.prover.counterexamples.find_
 Nothing here decides anything; without numpy there are no proposals.
 
 Cost: ``steps`` forward passes over the dependency closure of the differences, each
-O(starts x objectives x size of the closure x inputs) float operations.
+O(starts x objectives x size of the closure x inputs) float operations; fewer starts
+when their gradients would exceed :data:`FLOATS` floats, so memory stays bounded.
 
 >>> import pytest; np = pytest.importorskip("numpy")
 >>> from symrel.exact import Q
@@ -40,6 +41,7 @@ from ..exact.numbers import to_float
 from . import float_screen
 
 MAX_OBJECTIVES = 16
+FLOATS = 4_000_000      # at most this many floats (32 MB) in a forward pass's gradients
 
 
 class ForwardPass:
@@ -123,6 +125,8 @@ def _ascend(np, registry, live, box, nodes, starts, steps, top, seed, tol, budge
     hi = np.array([to_float(b) for _, b in box])
     width = hi - lo
     rng = random.Random(seed)
+    # memory: the forward pass holds points x columns x inputs floats
+    starts = max(1, min(starts, FLOATS // (4 * len(objs) * (len(nodes) + fp.d) * fp.d)))
     pool = lo + width * np.array([[rng.random() for _ in box] for _ in range(4 * starts)])
     V, J = fp.run(pool)
     values, _ = fp.forms(V, J, dense_obj)

@@ -40,6 +40,8 @@ term of every node in the closure; HiGHS stops at ``time_limit`` or after
 
 from __future__ import annotations
 
+import contextlib
+
 from ..exact.numbers import to_float
 from .float_ascent import exact_point
 
@@ -168,8 +170,9 @@ def milp_proposals(registry, diffs, box, time_limit: float = 10.0, budget=None) 
         scale = max(abs(_float(a)) for a in g.coeffs.values()) if g.coeffs else 1.0
         for v, a in g.coeffs.items():
             c[col[v]] -= sign * _float(a) / scale          # milp minimises: minimise -sign g / scale
-        res = milp(c, constraints=constraints, bounds=bounds, integrality=np.array(P.integer),
-                   options={"time_limit": share, "node_limit": NODE_LIMIT, "presolve": True})
+        with _silenced():
+            res = milp(c, constraints=constraints, bounds=bounds, integrality=np.array(P.integer),
+                       options={"time_limit": share, "node_limit": NODE_LIMIT, "presolve": True})
         if res.x is None:       # (a tiny optimum is within HiGHS's tolerances: the exact region LP judges)
             continue
         point = exact_point([res.x[col[i]] for i in range(len(box))], box)
@@ -181,6 +184,35 @@ def milp_proposals(registry, diffs, box, time_limit: float = 10.0, budget=None) 
         if budget is not None:
             budget.check()
     return out
+
+
+@contextlib.contextmanager
+def _silenced():
+    """File descriptors 1 and 2 point at the null device meanwhile: HiGHS's C++ code writes
+    some diagnostics there whatever ``disp`` says, and ``symrel prove --json`` owns stdout."""
+    import os
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (AttributeError, ValueError):
+            pass
+    try:
+        saved = [os.dup(1), os.dup(2)]
+    except OSError:            # no such descriptors (an embedded interpreter): nothing to silence
+        yield
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 1)
+        os.dup2(null, 2)
+        yield
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for fd in saved + [null]:
+            os.close(fd)
 
 
 def _chosen(x, z, node):

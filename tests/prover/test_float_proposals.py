@@ -99,3 +99,16 @@ def test_an_empty_choice_of_terms_proposes_nothing():
     active = {v: next(i for i, t in enumerate(reg.nodes[v].terms) if t.coeffs) for v in (h1, h2, u)}
     # both absolute-value halves positive at once: the region is empty
     assert largest_differences(reg, diffs, D, active=active) == []
+
+
+def test_highs_writes_nothing_to_the_terminal(capfd):
+    """HiGHS's C++ code prints some diagnostics whatever ``disp`` says (this claim made it
+    print two lines); ``symrel prove --json`` owns stdout."""
+    pytest.importorskip("scipy.optimize")
+    from symrel.fileformat import from_json
+    from symrel.mutation.decision_claims import compiled_and_mutants
+
+    c = next(c for c in compiled_and_mutants(1010, 5, "small") if "WK[0][4]" in c["name"])
+    proof = prove_equivalence(from_json(c["a"]), from_json(c["b"]), from_json(c["domain"]), timeout=60)
+    out, err = capfd.readouterr()
+    assert proof.result == "refuted" and out == "" and err == ""
