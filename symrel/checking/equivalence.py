@@ -299,7 +299,7 @@ def _relu(net, R, name):
 def _check_lattice(f, g, R):
     """g is a lattice form ``max_i min_{j in S_i} l_j`` of pieces l_j of f: layer 1 has
     units ``max_{j in S_i} (-l_j)``, layer 2 the one unit ``max_i (-y_i)`` over all of them."""
-    pieces = set(f.pieces())
+    pieces = set(f.exact_pieces())
     if g.input_dim != 1 or len(g.layers) != 2 or g.readout is not None:
         R.fail("the lattice form must be a two-layer maxout net of one input without read-out", ".certificate.lattice")
     first, second = g.layers
@@ -319,8 +319,8 @@ def _check_lattice(f, g, R):
 def _cpwl(f, R, name):
     cert = R.next("cpwl-lattice-check", name)
     (lo, hi), = R.ranges[:1]
-    pieces = list(dict.fromkeys(f.pieces()))
-    pts = {lo, hi} | {x for x in f.x if lo < x < hi}
+    pieces = list(dict.fromkeys(f.exact_pieces()))
+    pts = {lo, hi} | {x for x in f.exact_x if lo < x < hi}
     for (a, c), (b, d) in itertools.combinations(pieces, 2):
         if a != b and lo < (d - c) / (a - b) < hi:
             pts.add((d - c) / (a - b))
@@ -438,7 +438,7 @@ def _vertex_table(f, o, pieces):
     rule's time on large meshes), and ``under[k]``, the bit set of the pieces ``<= f`` at
     every vertex of simplex k (the AND of its vertices' bit sets)."""
     d, P = f.input_dim, len(pieces)
-    left = from_rationals([list(x) + [Q(1), -y[o]] for x, y in zip(f.vertices, f.values)], (len(f.vertices), d + 2))
+    left = from_rationals([list(x) + [Q(1), -y[o]] for x, y in zip(f.exact_vertices, f.exact_values)], (len(f.exact_vertices), d + 2))
     right = from_rationals([[a[i] for a, _ in pieces] for i in range(d)] + [[c for _, c in pieces]] + [[Q(1)] * P],
                            (d + 2, P))
     at = rows(left * right)
@@ -490,7 +490,7 @@ def _part_rows(f, o, k, pieces, path):
     """``(a, b, strict)`` rows of the part: ``-lambda_i <= 0`` for simplex k, then per split
     ``f - l_j <= 0`` (above) or ``l_j - f < 0`` (below), with f's affine piece on simplex k."""
     rows = [([-a for a in row[:-1]], row[-1], False) for row in f.geometry[k].inverse]
-    ak, ck = f.pieces()[k][o]
+    ak, ck = f.exact_pieces()[k][o]
     for j, up in path:
         aj, cj = pieces[j]
         if up:

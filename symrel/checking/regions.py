@@ -142,13 +142,13 @@ def _maxout_net(net, d, mode):
 def _cpwl(f, d, mode):
     x = (ONE, ZERO)  # the form of the input itself
     choices = []
-    pieces = f.pieces()
+    pieces = f.exact_pieces()
     for s in range(len(pieces)):
         rs = []
         if s > 0:
-            rs.append(((-ONE, f.x[s]), "<" if mode == "open" else "<="))
+            rs.append(((-ONE, f.exact_x[s]), "<" if mode == "open" else "<="))
         if s < len(pieces) - 1:
-            rs.append(((ONE, -f.x[s + 1]), "<"))
+            rs.append(((ONE, -f.exact_x[s + 1]), "<"))
         choices.append((f"s{s}", rs))
     label = yield choices
     a, c = pieces[int(label[1:])]
@@ -161,7 +161,7 @@ def _mesh(f, d, mode):
     coordinates of simplex k; then its affine piece."""
     rel = "<" if mode == "open" else "<="
     label = yield [(f"s{k}", [(_neg(tuple(row)), rel) for row in g.inverse]) for k, g in enumerate(f.geometry)]
-    return [tuple(a) + (c,) for a, c in f.pieces()[int(label[1:])]]
+    return [tuple(a) + (c,) for a, c in f.exact_pieces()[int(label[1:])]]
 
 
 def _score_values(K, Qm, where):

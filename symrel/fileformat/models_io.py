@@ -115,7 +115,7 @@ def read_cpwl1d(obj, path=""):
 
 @writer(CPWL1D)
 def write_cpwl1d(f: CPWL1D) -> dict:
-    return {**HEADER, "kind": "cpwl1d", "x": [format_rational(v) for v in f.x], "y": [format_rational(v) for v in f.y]}
+    return {**HEADER, "kind": "cpwl1d", "x": [format_rational(v) for v in f.exact_x], "y": [format_rational(v) for v in f.exact_y]}
 
 
 # -- cpwl (a mesh in R^d) ------------------------------------------------------------------
@@ -139,9 +139,9 @@ def read_cpwl(obj, path=""):
 @writer(CPWLMesh)
 def write_cpwl(f: CPWLMesh) -> dict:
     return {**HEADER, "kind": "cpwl", "input_dim": f.input_dim,
-            "vertices": [[format_rational(v) for v in x] for x in f.vertices],
+            "vertices": [[format_rational(v) for v in x] for x in f.exact_vertices],
             "simplices": [list(s) for s in f.simplices],
-            "values": [[format_rational(v) for v in y] for y in f.values]}
+            "values": [[format_rational(v) for v in y] for y in f.exact_values]}
 
 
 # -- transformer --------------------------------------------------------------------------

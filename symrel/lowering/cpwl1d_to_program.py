@@ -18,5 +18,5 @@ from .program import Program, Segment, Stage
 
 def cpwl1d_to_program(f: CPWL1D) -> Program:
     """The program of ``f``. Cost O(n^2) for the lattice form of n pieces."""
-    return Program("cpwl1d", 1, 1, [Stage("segments", [Segment(list(f.x), f.pieces())])],
+    return Program("cpwl1d", 1, 1, [Stage("segments", [Segment(list(f.exact_x), f.exact_pieces())])],
                    lattice=maxout_to_program(cpwl_to_maxout(f)), source=f)

@@ -5,7 +5,9 @@ from __future__ import annotations
 from bisect import bisect_right
 
 from ..errors import DimensionError, InputError
-from ..exact import Matrix, Rational, from_rationals, rational, rows
+import sympy
+
+from ..exact import Matrix, PublicView, Rational, from_rationals, rational, rows, to_public
 from .base import Model, require_seq
 
 
@@ -13,14 +15,21 @@ class CPWL1D(Model):
     """The CPWL function through ``(x_i, y_i)``, linear in between; outside
     ``[x_0, x_n]`` the first and last pieces extend (``extend="linear"``).
 
+    ``x``, ``y`` (lists) and ``pieces()`` give sympy Rationals (:mod:`symrel.exact.public`);
+    ``exact_x``, ``exact_y`` and ``exact_pieces()`` the same numbers in ``QQ``, for the library.
+
+    >>> from fractions import Fraction
     >>> f = CPWL1D([0, "1/2", 1], [0, 1, 0])
     >>> [str(f([t])[0]) for t in ("-1", "1/4", "1", "2")]
     ['-2', '1/2', '0', '-2']
-    >>> [str(a) + "*x+" + str(c) for a, c in f.pieces()]
-    ['2*x+0', '-2*x+2']
+    >>> f.x, f.x[1] == Fraction(1, 2)
+    ([0, 1/2, 1], True)
+    >>> f.pieces()
+    [(2, 0), (-2, 2)]
     """
 
     kind = "cpwl1d"
+    x, y = PublicView(), PublicView()
     input_dim = 1
     output_dim = 1
 
@@ -32,27 +41,31 @@ class CPWL1D(Model):
             raise DimensionError(f"expected {len(x)} values (one per breakpoint), got {len(y)}", path=f"{p}y")
         if extend != "linear":
             raise InputError(f'expected extend "linear", got {extend!r}', path=f"{p}extend")
-        self.x = [rational(v, path=f"{p}x[{i}]", exact_floats=exact_floats) for i, v in enumerate(x)]
-        self.y = [rational(v, path=f"{p}y[{i}]", exact_floats=exact_floats) for i, v in enumerate(y)]
-        for i in range(1, len(self.x)):
-            if not self.x[i] > self.x[i - 1]:
+        self.exact_x = [rational(v, path=f"{p}x[{i}]", exact_floats=exact_floats) for i, v in enumerate(x)]
+        self.exact_y = [rational(v, path=f"{p}y[{i}]", exact_floats=exact_floats) for i, v in enumerate(y)]
+        for i in range(1, len(self.exact_x)):
+            if not self.exact_x[i] > self.exact_x[i - 1]:
                 raise InputError("expected strictly increasing breakpoints", path=f"{p}x[{i}]")
         self.extend = extend
 
-    def pieces(self) -> list[tuple[Rational, Rational]]:
-        """The affine piece ``(a, c)``, ``a*x + c``, of each segment, left to right."""
+    def pieces(self) -> list[tuple[sympy.Rational, sympy.Rational]]:
+        """The affine piece ``(a, c)``, ``a*x + c``, of each segment, left to right (sympy Rationals)."""
+        return to_public(self.exact_pieces())
+
+    def exact_pieces(self) -> list[tuple[Rational, Rational]]:
+        """:meth:`pieces` in ``QQ``."""
         out = []
-        for i in range(len(self.x) - 1):
-            a = (self.y[i + 1] - self.y[i]) / (self.x[i + 1] - self.x[i])
-            out.append((a, self.y[i] - a * self.x[i]))
+        for i in range(len(self.exact_x) - 1):
+            a = (self.exact_y[i + 1] - self.exact_y[i]) / (self.exact_x[i + 1] - self.exact_x[i])
+            out.append((a, self.exact_y[i] - a * self.exact_x[i]))
         return out
 
     def segment(self, t: Rational) -> int:
         """Index of the segment holding ``t`` (the outer ones extend)."""
-        return min(max(bisect_right(self.x, t) - 1, 0), len(self.x) - 2)
+        return min(max(bisect_right(self.exact_x, t) - 1, 0), len(self.exact_x) - 2)
 
     def _evaluate_batch(self, X: Matrix) -> Matrix:
-        pieces = self.pieces()
+        pieces = self.exact_pieces()
         out = []
         for t in rows(X)[0]:
             a, c = pieces[self.segment(t)]
@@ -60,11 +73,11 @@ class CPWL1D(Model):
         return from_rationals([out], (1, len(out)))
 
     def num_parameters(self) -> int:
-        return 2 * len(self.x)
+        return 2 * len(self.exact_x)
 
     def sizes(self) -> dict:
-        return {"kind": self.kind, "input_dim": 1, "output_dim": 1, "breakpoints": len(self.x),
-                "pieces": len(self.x) - 1, "parameters": self.num_parameters()}
+        return {"kind": self.kind, "input_dim": 1, "output_dim": 1, "breakpoints": len(self.exact_x),
+                "pieces": len(self.exact_x) - 1, "parameters": self.num_parameters()}
 
     def to_sympy(self, symbols=None):
         """A sympy ``Piecewise`` in ``x1``."""
@@ -73,9 +86,9 @@ class CPWL1D(Model):
         from ..exact import to_sympy
 
         (t,) = symbols if symbols is not None else sympy.symbols("x1:2")
-        pieces = self.pieces()
+        pieces = self.exact_pieces()
         args = [
-            (to_sympy(a) * t + to_sympy(c), t <= to_sympy(self.x[i + 1]))
+            (to_sympy(a) * t + to_sympy(c), t <= to_sympy(self.exact_x[i + 1]))
             for i, (a, c) in enumerate(pieces[:-1])
         ]
         a, c = pieces[-1]
@@ -83,7 +96,7 @@ class CPWL1D(Model):
         return [sympy.Piecewise(*args)]
 
     def __eq__(self, other):
-        return isinstance(other, CPWL1D) and self.x == other.x and self.y == other.y
+        return isinstance(other, CPWL1D) and self.exact_x == other.exact_x and self.exact_y == other.exact_y
 
     def __repr__(self):
-        return f"CPWL1D(breakpoints={len(self.x)})"
+        return f"CPWL1D(breakpoints={len(self.exact_x)})"

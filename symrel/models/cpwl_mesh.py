@@ -24,7 +24,9 @@ of the point's grid cell (about one).
 from __future__ import annotations
 
 from ..errors import DimensionError, InputError
-from ..exact import Matrix, Q, Rational, affine_range_on_box, columns, feasibility, from_columns, rational, rational_str, zeros
+import sympy
+
+from ..exact import Matrix, PublicView, Q, Rational, affine_range_on_box, columns, feasibility, from_columns, rational, rational_str, to_public, zeros
 from .base import Model, as_batch, check_dim, require_seq
 from .mesh_check import check_mesh, mesh_index, simplices_of
 
@@ -37,9 +39,19 @@ class CPWLMesh(Model):
     """A CPWL function on a conforming simplicial mesh (FORMAT.md, ``kind: "cpwl"``).
 
     ``vertices``: points of Q^d; ``simplices``: lists of d + 1 vertex indices;
-    ``values``: one output vector per vertex, all of the same length."""
+    ``values``: one output vector per vertex, all of the same length.
+
+    ``vertices``, ``values`` and ``pieces()`` read as (fresh) lists of sympy Rationals
+    (:mod:`symrel.exact.public`); ``exact_vertices``, ``exact_values`` and
+    ``exact_pieces()`` are the same numbers in ``QQ``, for the library.
+
+    >>> f = CPWLMesh([[0, 0], [1, 0], [0, 1]], [[0, 1, 2]], [[0], ["1/2"], [1]])
+    >>> f.vertices[1], f.values[1], f.pieces()
+    ([1, 0], [1/2], [[([1/2, 1], 0)]])
+    """
 
     kind = "cpwl"
+    vertices, values = PublicView(), PublicView()
 
     def __init__(self, vertices, simplices, values, *, input_dim: int | None = None, path: str = "", check: bool = True):
         p = f"{path}." if path else ""
@@ -48,30 +60,30 @@ class CPWLMesh(Model):
         require_seq(values, "values", f"{p}values")
         d = input_dim if input_dim is not None else (len(vertices[0]) if isinstance(vertices[0], (list, tuple)) else 0)
         self.input_dim = check_dim(d, "input_dim", f"{p}input_dim")
-        self.vertices: list[list[Rational]] = []
+        self.exact_vertices: list[list[Rational]] = []
         for i, v in enumerate(vertices):
             vp = f"{p}vertices[{i}]"
             require_seq(v, "coordinates", vp)
             if len(v) != d:
                 raise DimensionError(f"expected a vertex with {d} coordinates (input_dim), got {len(v)}", path=vp)
-            self.vertices.append([rational(x, path=f"{vp}[{j}]") for j, x in enumerate(v)])
-        if len(values) != len(self.vertices):
-            raise DimensionError(f"expected {len(self.vertices)} values (one per vertex), got {len(values)}",
+            self.exact_vertices.append([rational(x, path=f"{vp}[{j}]") for j, x in enumerate(v)])
+        if len(values) != len(self.exact_vertices):
+            raise DimensionError(f"expected {len(self.exact_vertices)} values (one per vertex), got {len(values)}",
                                  path=f"{p}values")
-        self.values: list[list[Rational]] = []
+        self.exact_values: list[list[Rational]] = []
         for i, y in enumerate(values):
             yp = f"{p}values[{i}]"
             require_seq(y, "output values", yp, min_len=1)
-            if self.values and len(y) != len(self.values[0]):
-                raise DimensionError(f"expected {len(self.values[0])} numbers (the output dimension, from values[0]), "
+            if self.exact_values and len(y) != len(self.exact_values[0]):
+                raise DimensionError(f"expected {len(self.exact_values[0])} numbers (the output dimension, from values[0]), "
                                      f"got {len(y)}", path=yp)
-            self.values.append([rational(x, path=f"{yp}[{j}]") for j, x in enumerate(y)])
-        self.output_dim = len(self.values[0])
+            self.exact_values.append([rational(x, path=f"{yp}[{j}]") for j, x in enumerate(y)])
+        self.output_dim = len(self.exact_values[0])
         self.simplices: list[tuple[int, ...]] = [tuple(s) if isinstance(s, (list, tuple)) else s for s in simplices]
-        self.geometry = simplices_of(self.vertices, self.simplices, d, path)
-        self.index = mesh_index(self.vertices, self.geometry)
+        self.geometry = simplices_of(self.exact_vertices, self.simplices, d, path)
+        self.index = mesh_index(self.exact_vertices, self.geometry)
         if check:
-            check_mesh(self.vertices, self.simplices, path=path, parsed=self.geometry, index=self.index)
+            check_mesh(self.exact_vertices, self.simplices, path=path, parsed=self.geometry, index=self.index)
         self._pieces = None
 
     # -- evaluation ---------------------------------------------------------------------
@@ -90,7 +102,7 @@ class CPWLMesh(Model):
         for o in range(self.output_dim):
             total = Q(0)
             for w, i in zip(lam, self.simplices[k]):
-                total += w * self.values[i][o]
+                total += w * self.exact_values[i][o]
             out.append(total)
         return out
 
@@ -112,11 +124,15 @@ class CPWLMesh(Model):
         return self._evaluate_batch(X, path) if X.shape[1] else zeros(self.output_dim, 0)
 
     # -- the affine pieces ----------------------------------------------------------------
-    def pieces(self) -> list[list[tuple[list[Rational], Rational]]]:
+    def pieces(self) -> list[list[tuple[list[sympy.Rational], sympy.Rational]]]:
         """The exact symbolic view: for each simplex, for each output, ``(a, c)`` with
-        ``f_o(x) = a . x + c`` on that simplex."""
+        ``f_o(x) = a . x + c`` on that simplex (sympy Rationals)."""
+        return to_public(self.exact_pieces())
+
+    def exact_pieces(self) -> list[list[tuple[list[Rational], Rational]]]:
+        """:meth:`pieces` in ``QQ`` (made once)."""
         if self._pieces is None:
-            self._pieces = [[s.interpolant([self.values[i][o] for i in simplex]) for o in range(self.output_dim)]
+            self._pieces = [[s.interpolant([self.exact_values[i][o] for i in simplex]) for o in range(self.output_dim)]
                             for s, simplex in zip(self.geometry, self.simplices)]
         return self._pieces
 
@@ -147,7 +163,7 @@ class CPWLMesh(Model):
 
     def _concave_facet(self):
         for a, c, k, i in self.support_halfspaces():
-            for v, x in enumerate(self.vertices):
+            for v, x in enumerate(self.exact_vertices):
                 if sum((ai * xi for ai, xi in zip(a, x)), c) < 0:
                     return k, i, v
         return None
@@ -173,18 +189,18 @@ class CPWLMesh(Model):
 
     # -- sizes --------------------------------------------------------------------------
     def num_parameters(self) -> int:
-        return len(self.vertices) * (self.input_dim + self.output_dim)
+        return len(self.exact_vertices) * (self.input_dim + self.output_dim)
 
     def sizes(self) -> dict:
         return {"kind": self.kind, "input_dim": self.input_dim, "output_dim": self.output_dim,
-                "vertices": len(self.vertices), "simplices": len(self.simplices), "parameters": self.num_parameters()}
+                "vertices": len(self.exact_vertices), "simplices": len(self.simplices), "parameters": self.num_parameters()}
 
     def __eq__(self, other):
-        return (isinstance(other, CPWLMesh) and self.vertices == other.vertices
-                and self.simplices == other.simplices and self.values == other.values)
+        return (isinstance(other, CPWLMesh) and self.exact_vertices == other.exact_vertices
+                and self.simplices == other.simplices and self.exact_values == other.exact_values)
 
     def __repr__(self):
-        return f"CPWLMesh(R^{self.input_dim}, {len(self.simplices)} simplices, {len(self.vertices)} vertices)"
+        return f"CPWLMesh(R^{self.input_dim}, {len(self.simplices)} simplices, {len(self.exact_vertices)} vertices)"
 
 
 def _violation(domain, a, c):

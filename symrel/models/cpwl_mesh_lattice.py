@@ -153,14 +153,14 @@ class _Table:
         self.f, self.n = f, len(f.simplices)
         self.pieces, self.piece_of = [], []
         seen: dict[tuple, int] = {}
-        for per_output in f.pieces():
+        for per_output in f.exact_pieces():
             a, c = per_output[o]
             self.piece_of.append(seen.setdefault((tuple(a), c), len(self.pieces)))
             if self.piece_of[-1] == len(self.pieces):
                 self.pieces.append((list(a), c))
-        fv = [y[o] for y in f.values]
-        V, P = len(f.vertices), len(self.pieces)
-        self.diff = [[_value(p, x) - fv[v] for v, x in enumerate(f.vertices)] for p in self.pieces]
+        fv = [y[o] for y in f.exact_values]
+        V, P = len(f.exact_vertices), len(self.pieces)
+        self.diff = [[_value(p, x) - fv[v] for v, x in enumerate(f.exact_vertices)] for p in self.pieces]
         above = [sum(1 << v for v in range(V) if row[v] >= 0) for row in self.diff]
         below = [sum(1 << v for v in range(V) if row[v] <= 0) for row in self.diff]
         smask = [sum(1 << v for v in s) for s in f.simplices]

@@ -45,15 +45,15 @@ def lattice_sets(f: CPWL1D) -> tuple[list[tuple], list[list[int]]]:
     """The distinct pieces and, for each segment, the set S_i (indices into them)."""
     pieces = []
     index = []
-    for p in f.pieces():
+    for p in f.exact_pieces():
         if p not in pieces:
             pieces.append(p)
         index.append(pieces.index(p))
-    n = len(f.x) - 1
+    n = len(f.exact_x) - 1
     sets = []
     for i in range(n):
-        lo = f.x[i] if i > 0 else None
-        hi = f.x[i + 1] if i < n - 1 else None
+        lo = f.exact_x[i] if i > 0 else None
+        hi = f.exact_x[i + 1] if i < n - 1 else None
         own = pieces[index[i]]
         s = sorted(j for j, q in enumerate(pieces) if _above_on_segment(own, q, lo, hi))
         if s not in sets:

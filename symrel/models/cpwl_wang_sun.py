@@ -98,7 +98,7 @@ def hat_failure(f: CPWLMesh, v: int, star: list[int]) -> str | None:
     """None when ``phi_v = max(0, min_(K in star) lambda_K)`` on the support (the two facts
     of the module docstring, decided at vertices), else what fails."""
     rows = {K: f.geometry[K].inverse[f.simplices[K].index(v)] for K in star}
-    at = {K: [_affine_value(row, x) for x in f.vertices] for K, row in rows.items()}
+    at = {K: [_affine_value(row, x) for x in f.exact_vertices] for K, row in rows.items()}
     for K2 in star:
         for w in f.simplices[K2]:
             for K in star:
@@ -144,7 +144,7 @@ def hat_terms_from_lattice(f: CPWLMesh, v: int) -> list[tuple[int, list[tuple[tu
     import itertools
 
 
-    hat = CPWLMesh(f.vertices, f.simplices, [[ONE if w == v else ZERO] for w in range(len(f.vertices))], check=False)
+    hat = CPWLMesh(f.exact_vertices, f.simplices, [[ONE if w == v else ZERO] for w in range(len(f.exact_vertices))], check=False)
     (lat,) = lattice_forms(hat)
     if len(lat.terms) > MAX_HAT_TERMS:
         raise InputError(f"no Wang-Sun form: the hat of vertex {v} (a non-convex star) has a lattice form of "
@@ -165,7 +165,7 @@ def wang_sun_forms(f: CPWLMesh, *, tick=None) -> list[WangSunForm]:
     vertex whose hat has too many lattice terms. ``tick(done, total)``, when given, is called
     before each vertex's hat (a caller's budget check: it may raise to stop the construction;
     a non-convex star costs one lattice form of the whole mesh)."""
-    stars: list[list[int]] = [[] for _ in f.vertices]
+    stars: list[list[int]] = [[] for _ in f.exact_vertices]
     for K, s in enumerate(f.simplices):
         for v in s:
             stars[v].append(K)
@@ -184,7 +184,7 @@ def wang_sun_forms(f: CPWLMesh, *, tick=None) -> list[WangSunForm]:
         weights: dict[frozenset, Rational] = {}
         slope, const = [ZERO] * d, ZERO
         for v, terms in enumerate(hats):
-            y = f.values[v][o]
+            y = f.exact_values[v][o]
             if not y:
                 continue
             for sign, pieces in terms:
@@ -215,8 +215,8 @@ def wang_sun_mismatch(f: CPWLMesh, forms: list[WangSunForm], *, tick=None):
     :func:`wang_sun_forms`, called before each vertex."""
     from ..exact import from_rationals, rows
 
-    d, V = f.input_dim, len(f.vertices)
-    X = from_rationals([list(x) + [ONE] for x in f.vertices], (V, d + 1))
+    d, V = f.input_dim, len(f.exact_vertices)
+    X = from_rationals([list(x) + [ONE] for x in f.exact_vertices], (V, d + 1))
     for form in forms:
         P = len(form.pieces)
         A = from_rationals([[a[i] for a, _ in form.pieces] for i in range(d)] + [[c for _, c in form.pieces]], (d + 1, P))
@@ -224,8 +224,8 @@ def wang_sun_mismatch(f: CPWLMesh, forms: list[WangSunForm], *, tick=None):
             if tick is not None:
                 tick(v, V)
             got = sum((w * max(vals[j] for j in F) for w, F in form.terms), ZERO)
-            if got != f.values[v][form.output]:
-                return v, form.output, f.values[v][form.output], got
+            if got != f.exact_values[v][form.output]:
+                return v, form.output, f.exact_values[v][form.output], got
     return None
 
 

@@ -27,8 +27,8 @@ from .maxout_to_forms import maxout_program_forms
 
 def check_points(f: CPWL1D, lo: Rational, hi: Rational) -> list[Rational]:
     """The sorted points of D = [lo, hi] where f and its lattice form are compared."""
-    pieces = list(dict.fromkeys(f.pieces()))
-    pts = {lo, hi} | {x for x in f.x if lo < x < hi}
+    pieces = list(dict.fromkeys(f.exact_pieces()))
+    pts = {lo, hi} | {x for x in f.exact_x if lo < x < hi}
     for i, (a, c) in enumerate(pieces):
         for b, d in pieces[i + 1:]:
             if a != b:

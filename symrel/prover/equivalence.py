@@ -188,9 +188,9 @@ def _mesh_points(a, b, domain, limit: int = 256) -> list:
     pts = []
     for m in (a, b):
         if isinstance(m, CPWLMesh):
-            pts += [v for v in m.vertices if domain.contains(v)]
+            pts += [v for v in m.exact_vertices if domain.contains(v)]
             for s in m.simplices:
-                c = [sum(m.vertices[i][k] for i in s) / len(s) for k in range(m.input_dim)]
+                c = [sum(m.exact_vertices[i][k] for i in s) / len(s) for k in range(m.input_dim)]
                 if domain.contains(c):
                     pts.append(c)
     return pts[:limit]

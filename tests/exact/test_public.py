@@ -24,8 +24,9 @@ from sympy import QQ
 
 from symrel.exact import Public, inner, to_public
 
-#: attributes holding the inner type by design (see the module docstring), besides ``exact_*``
-INNER = {"trace", "plan", "enumeration", "A", "R"}
+#: attributes holding the inner type by design (see the module docstring), besides ``exact_*``;
+#: ``geometry`` and ``index`` are a mesh's working records (its simplices' barycentric inverses, its grid)
+INNER = {"trace", "plan", "enumeration", "A", "R", "geometry", "index"}
 
 
 def _skip(obj) -> bool:
@@ -38,7 +39,7 @@ def readings(obj, where="obj", depth=0, seen=None, out=None):
     """Every ``(where, value)`` a user reads from ``obj``: numbers found through public
     attributes and properties, lists, tuples and dicts (20 entries of each at most)."""
     if seen is None:
-        seen, out = set(), []
+        seen, out = {}, []  # id -> object: the objects stay alive, so no id is reused
     if depth > 8 or obj is None or isinstance(obj, (str, bool, float, type)):
         return out
     if isinstance(obj, (int, sympy.Rational, Fraction)) or QQ.of_type(obj) or hasattr(obj, "denominator"):
@@ -46,7 +47,7 @@ def readings(obj, where="obj", depth=0, seen=None, out=None):
         return out
     if id(obj) in seen or _skip(obj):
         return out
-    seen.add(id(obj))
+    seen[id(obj)] = obj
     if isinstance(obj, sympy.MatrixBase) or hasattr(obj, "to_Matrix"):  # a sympy matrix, or a DomainMatrix
         out.append((where, obj))
         if isinstance(obj, sympy.MatrixBase):
@@ -140,14 +141,17 @@ def sequence_model():
 def model_objects(net, maxout, transformer) -> dict:
     """Models and their parts: their defining data read as public numbers (the walker reads
     the attributes; the number-giving methods are called here)."""
-    from symrel.models import AffineMap
+    from symrel.models import CPWL1D, AffineMap, CPWLMesh
 
     affine = AffineMap([[1, "-1/2"], ["2/3", 0]], ["1/3", -2])
     softmax = transformer.with_rule("softmax", "7/2")
     head = next(b.attention.heads[0] for b in transformer.blocks if b.attention is not None)
     ff = next(b.feedforward for b in transformer.blocks if b.feedforward is not None)
     seq = sequence_model()
+    cpwl = CPWL1D([0, "1/2", 1], [0, "1/3", 0])
+    mesh = CPWLMesh([[0, 0], [1, 0], [0, 1], [1, 1]], [[0, 1, 2], [1, 3, 2]], [[0, 1], ["1/2", 0], [1, 0], ["1/3", "2/5"]])
     return {
+        "cpwl": cpwl, "cpwl pieces": cpwl.pieces(), "mesh": mesh, "mesh pieces": mesh.pieces(),
         "relu net": net, "maxout net": maxout, "affine": affine, "affine pieces": affine.pieces(),
         "unit pieces": maxout.layers[0].units[0].pieces.pieces(), "transformer": transformer,
         "softmax transformer": softmax, "head matrices": head.matrices(), "feedforward matrices": ff.matrices(),
@@ -188,13 +192,16 @@ def test_every_number_a_user_reads_is_a_sympy_rational():
     names = {w.split(".")[0].split("[")[0] for w, _ in found}
     for must in ("box", "regions", "network bound", "proof(refuted)", "counterexample", "debreu", "not psd",
                  "lambda bound", "gates", "net(x)", "relu net", "maxout net", "affine", "transformer",
-                 "softmax transformer", "sequence transformer", "affine pieces", "head matrices"):
+                 "softmax transformer", "sequence transformer", "affine pieces", "head matrices", "cpwl",
+                 "cpwl pieces", "mesh", "mesh pieces"):
         assert must in names, must
     read = {w for w, _ in found} | {w for w, _ in matrices}
     for must in ("relu net.layers[0].affine.W", "relu net.layers[0].affine.b", "maxout net.layers[0].units[0].pieces.W",
                  "transformer.readout.W", "transformer.embedding.offsets", "softmax transformer.blocks[1].attention.scale",
                  "sequence transformer.token_embedding", "sequence transformer.layers[0].attention.heads[0].bQ[0]",
-                 "sequence transformer.layers[0].mlp.W2", "sequence transformer.layers[0].attention.scale"):
+                 "sequence transformer.layers[0].mlp.W2", "sequence transformer.layers[0].attention.scale",
+                 "cpwl.x[1]", "cpwl.y[1]", "cpwl pieces[1][0]", "mesh.vertices[3][1]", "mesh.values[3][1]",
+                 "mesh pieces[1][0][0][1]"):
         assert must in read, (must, sorted(r for r in read if r.startswith(must.split(".")[0]))[:40])
     # read-only, and equal to Fractions entry by entry
     W = dict(matrices)["relu net.layers[0].affine.W"]

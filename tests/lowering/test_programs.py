@@ -32,7 +32,7 @@ def test_cpwl_lowers_to_segments_and_its_lattice_program():
     f = CPWL1D([0, 1, 3], [0, 2, 0])
     p = lower(f)
     seg, = p.stages[0].ops
-    assert isinstance(seg, Segment) and seg.x == f.x and seg.pieces == [(Q(2), Q(0)), (Q(-1), Q(3))]
+    assert isinstance(seg, Segment) and seg.x == f.exact_x and seg.pieces == [(Q(2), Q(0)), (Q(-1), Q(3))]
     assert p.lattice.kind == "maxout" and p.lattice.source.evaluate([Q(2)]) == f.evaluate([Q(2)])
 
 
@@ -45,7 +45,7 @@ def test_cpwl_mesh_lowers_to_simplices_and_a_lazy_lattice_program():
     p = lower(f)
     op, = p.stages[0].ops
     assert (p.kind, p.input_dim, p.output_dim, p.source) == ("cpwl", 2, 1, f)
-    assert isinstance(op, Simplices) and op.barycentric == [g.inverse for g in f.geometry] and op.pieces == f.pieces()
+    assert isinstance(op, Simplices) and op.barycentric == [g.inverse for g in f.geometry] and op.pieces == f.exact_pieces()
     assert p.lattice is None                          # built on first use only
     lat = p.lattice_program()
     assert lat.kind == "maxout" and p.lattice is lat

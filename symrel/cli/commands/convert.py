@@ -55,5 +55,5 @@ def _to_cpwl(model, args) -> int:
     except InputError as err:
         raise err.in_file(args.domain) from None
     save(out, args.output)
-    print(f"wrote {args.output} (cpwl, {len(out.simplices)} simplices, {len(out.vertices)} vertices)")
+    print(f"wrote {args.output} (cpwl, {len(out.simplices)} simplices, {len(out.exact_vertices)} vertices)")
     return 0

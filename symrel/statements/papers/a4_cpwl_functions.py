@@ -42,7 +42,7 @@ def run():
     yield check("a zigzag, extended linearly beyond [0, 4]", zigzag, Box([[-1, 5]]))
     for seed, n in [(31, 5), (32, 8)]:
         f = random_cpwl1d(random.Random(seed), n)
-        yield check(f"seed {seed}: {n} random breakpoints", f, Box([[f.x[0] - 1, f.x[-1] + 1]]))
+        yield check(f"seed {seed}: {n} random breakpoints", f, Box([[f.exact_x[0] - 1, f.exact_x[-1] + 1]]))
     yield tampered_instance("control: read-out bias changed by 1/10^6", tent, Box([[0, 1]]))
     yield from mesh_instances()
 
@@ -101,9 +101,9 @@ def mesh_instances():
     # control: the Transformer of the random mesh, against the mesh with one vertex value moved by 1/10^6
     D = Box([[0, 1], [0, 1]])
     T = compile_model(mesh, D).transformer
-    values = [list(y) for y in mesh.values]
+    values = [list(y) for y in mesh.exact_values]
     values[7][0] += Q(1, 10**6)
-    moved = CPWLMesh(mesh.vertices, mesh.simplices, values)
+    moved = CPWLMesh(mesh.exact_vertices, mesh.simplices, values)
     proof = prove_equivalence(moved, T, D)
     facts = {"changed": "value at vertex 7 + 1/10^6"}
     if proof.counterexample is not None:
@@ -137,7 +137,7 @@ def mesh_facts(f, lattice_forms) -> dict:
 
 def linear_pieces(f) -> int:
     """The number of linear pieces of f: maximal runs of equal consecutive affine pieces."""
-    pieces = f.pieces()
+    pieces = f.exact_pieces()
     return sum(1 for i, p in enumerate(pieces) if i == 0 or p != pieces[i - 1])
 
 
