@@ -81,6 +81,33 @@ def test_relu_to_cpwl_round_trip_in_3d(run_cli, tmp_path):
     assert code == 0, err
 
 
+RELU4 = {"symrel": 1, "kind": "relu", "input_dim": 4,
+         "layers": [{"W": [[1, -1, 0, 2], [0, 1, 2, -1]], "b": [0, "-1/4"], "activation": "relu"},
+                    {"W": [[1, -1]], "b": ["1/4"], "activation": "relu"},
+                    {"W": [[2]], "b": [0], "activation": "none"}]}
+
+
+def test_relu_to_cpwl_round_trip_in_4d(run_cli, tmp_path):
+    """A ReLU net with 4 inputs -> cpwl on a box (4-simplices) -> maxout -> Transformer,
+    proved equal to the ReLU net; a simplex limit below the mesh's size exits 3 naming it."""
+    net, box = tmp_path / "net.json", tmp_path / "box.json"
+    net.write_text(json.dumps(RELU4))
+    box.write_text(json.dumps({"symrel": 1, "kind": "box", "bounds": [[-1, 1], [-1, 1], [0, 1], [0, 1]]}))
+    mesh, m, T = (tmp_path / n for n in ("mesh.json", "m.json", "T.json"))
+    code, out, err = run_cli("convert", net, "--to", "cpwl", "--domain", box, "-o", mesh)
+    assert code == 0, err
+    obj = json.loads(mesh.read_text())
+    assert obj["kind"] == "cpwl" and obj["input_dim"] == 4 and all(len(s) == 5 for s in obj["simplices"])
+    assert run_cli("convert", mesh, "--to", "maxout", "-o", m)[0] == 0
+    assert run_cli("compile", m, "--domain", box, "-o", T)[0] == 0
+    code, out, err = run_cli("prove", net, T, "--domain", box)
+    assert code == 0, err
+    small = tmp_path / "small.json"
+    code, out, err = run_cli("convert", net, "--to", "cpwl", "--domain", box, "--max-simplices", 3, "-o", small)
+    assert code == 3 and "simplex limit of 3 simplices" in err and not small.exists()
+    assert run_cli("convert", net, "--to", "cpwl", "--domain", box, "--max-simplices", 0, "-o", small)[0] == 2
+
+
 def test_convert_to_cpwl_cell_limit_exits_3(run_cli, tmp_path):
     net, box, mesh = tmp_path / "net.json", tmp_path / "box.json", tmp_path / "mesh.json"
     net.write_text(json.dumps(RELU3))

@@ -1,11 +1,12 @@
 """``symrel convert MODEL.json --to maxout -o OUT.json`` and
-``symrel convert NET.json --to cpwl --domain D.json [--max-cells N] -o OUT.json``.
+``symrel convert NET.json --to cpwl --domain D.json [--max-cells N] [--max-simplices N] -o OUT.json``.
 
 ``--to maxout``: the maxout form of a ReLU net, a CPWL function of one variable or a CPWL
 function on a mesh (its lattice form). ``--to cpwl``: the exact mesh of a ReLU or maxout
-net on a 1-D, 2-D or 3-D domain (its linear cells, triangulated; in 3-D the common
-refinement of their facets), equal to the net there; exit 3 when ``--max-cells`` stops
-the cell enumeration.
+net on a domain of any dimension (its linear cells, cut where neighbours do not meet face
+to face, triangulated: :mod:`symrel.regions.cells_to_simplices`), equal to the net there;
+exit 3, nothing written, when ``--max-cells`` stops the cell enumeration or the mesh would
+exceed ``--max-simplices`` simplices.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ def register(sub):
     p.add_argument("--domain", help="domain file (with --to cpwl: the box or polytope the mesh covers)")
     p.add_argument("--max-cells", type=int, default=None,
                    help="with --to cpwl: stop (exit 3, nothing written) beyond this many cells of the net")
+    p.add_argument("--max-simplices", type=int, default=None,
+                   help="with --to cpwl: stop (exit 3, nothing written) beyond this many simplices "
+                        "(default: the library's limit, regions.cells_to_simplices.MAX_SIMPLICES = 100,000)")
     p.add_argument("-o", "--output", required=True, help="output file (written atomically)")
     p.set_defaults(func=run)
 
@@ -42,6 +46,7 @@ def run(args) -> int:
 
 def _to_cpwl(model, args) -> int:
     from ...regions import net_to_cpwl_mesh
+    from ...regions.cells_to_simplices import MAX_SIMPLICES
 
     if args.domain is None:
         raise InputError("--to cpwl needs the domain the mesh covers", path="--domain")
@@ -49,9 +54,12 @@ def _to_cpwl(model, args) -> int:
         raise InputError(f"--to cpwl converts relu and maxout nets, got {model.kind}", path="kind").in_file(args.model)
     if args.max_cells is not None and args.max_cells < 1:
         raise InputError("expected a positive cell limit", path="--max-cells")
+    if args.max_simplices is not None and args.max_simplices < 1:
+        raise InputError("expected a positive simplex limit", path="--max-simplices")
     domain = load_domain(args.domain)
     try:
-        out = net_to_cpwl_mesh(model, domain, max_cells=args.max_cells)
+        out = net_to_cpwl_mesh(model, domain, max_cells=args.max_cells,
+                               max_simplices=args.max_simplices or MAX_SIMPLICES)
     except InputError as err:
         raise err.in_file(args.domain) from None
     save(out, args.output)
