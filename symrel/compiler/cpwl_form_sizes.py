@@ -52,9 +52,10 @@ def _transformer_sizes(net) -> dict:
     return {"tokens": layout.tokens, "width": layout.width, "blocks": 3 * len(net.layers)}
 
 
-def cpwl_form_sizes(f: CPWLMesh, *, lattices=None, budget: Budget | None = None) -> dict:
+def cpwl_form_sizes(f: CPWLMesh, *, lattices=None, budget: Budget | None = None, wang_sun: bool = True) -> dict:
     """``{"lattice form": {...}, "Wang-Sun form": {...}}`` (module docstring), summed over
-    the outputs; ``budget`` bounds the Wang-Sun construction (None: no limit)."""
+    the outputs; ``budget`` bounds the Wang-Sun construction (None: no limit), which is
+    skipped when ``wang_sun`` is false (its entry says so)."""
     lattices = lattices if lattices is not None else lattice_forms(f)
     sizes = [lat.sizes() for lat in lattices]
     out = {"lattice form": {
@@ -62,6 +63,9 @@ def cpwl_form_sizes(f: CPWLMesh, *, lattices=None, budget: Budget | None = None)
                         "pieces": sum(s["ovchinnikov"]["pieces"] for s in sizes)},
         "reduced": {"terms": sum(s["terms"] for s in sizes), "pieces": sum(s["term_pieces"] for s in sizes)},
         "transformer": _transformer_sizes(lattice_to_maxout(lattices, f.input_dim))}}
+    if not wang_sun:
+        out["Wang-Sun form"] = {"not computed": "not computed for this mesh (not asked for)"}
+        return out
     tick = None
     if budget is not None:
         def tick(done, total, stage="the Wang-Sun form"):

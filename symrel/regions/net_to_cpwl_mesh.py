@@ -6,8 +6,9 @@ on each, the net is affine) are triangulated into a conforming simplicial mesh b
 that do not meet face to face are cut by their neighbours' facet hyperplanes where
 needed, and every piece gets the pulling triangulation of one global vertex order. The
 values are the net's exact outputs at the vertices; the net is affine on each simplex, so
-the mesh function equals the net on the whole domain (and the
-:class:`~symrel.models.CPWLMesh` check re-verifies that the mesh is conforming).
+the mesh function equals the net on the whole domain. The
+:class:`~symrel.models.CPWLMesh` check re-verifies that the mesh is conforming, and the
+domain is checked to lie in the support (a missing simplex would leave a hole).
 
 >>> from symrel.models import ReLUNet, DenseLayer, Box
 >>> net = ReLUNet(2, [DenseLayer([[1, -1]], [0], "relu"), DenseLayer([[1]], [0], "none")])   # ReLU(x - y)
@@ -22,7 +23,7 @@ pulling triangulation are long: about quadratic in their number).
 
 from __future__ import annotations
 
-from ..errors import InputError
+from ..errors import InputError, InternalError
 from ..models import CPWLMesh
 from .cells_to_simplices import MAX_SIMPLICES, cells_to_simplices
 
@@ -35,4 +36,9 @@ def net_to_cpwl_mesh(net, domain, *, executor=None, max_cells=None, max_simplice
         raise InputError(f"expected a domain of dimension {net.input_dim}, got {domain.dim}", path="domain")
     vertices, simplices = cells_to_simplices(net, domain, executor=executor, max_cells=max_cells,
                                              max_simplices=max_simplices)
-    return CPWLMesh(vertices, [list(s) for s in simplices], net.evaluate_points(vertices))
+    f = CPWLMesh(vertices, [list(s) for s in simplices], net.evaluate_points(vertices))
+    try:          # a simplex left out would leave a hole, whose boundary facets cut the domain
+        f.check_domain(domain)
+    except InputError as err:          # pragma: no cover - a bug of the triangulation
+        raise InternalError(f"the mesh of the net's cells does not cover the domain: {err}") from None
+    return f

@@ -15,8 +15,9 @@ STATEMENT = Statement(
     "vertices, then reduced), a maxout net of two layers (three when its maximum is split into groups), "
     "compiled by the symrel construction realising Theorem 3.1 into a hardmax Transformer T, satisfies "
     "T(x) = f(x) for every x in D, proved layer by layer against f itself.",
-    narrowing="CPWL functions of one variable given by breakpoints, and of 2 and 3 variables given by their "
-    "values on a conforming simplicial mesh (symrel's cpwl kind takes any dimension; the paper treats CPWL "
+    narrowing="CPWL functions of one variable given by breakpoints, and of 2, 3 and 4 variables given by their "
+    "values on a conforming simplicial mesh (the 4-D one the exact mesh of a ReLU net, whose Transformer is "
+    "also proved equal to the net; symrel's cpwl kind and the net-to-mesh conversion take any dimension; the paper treats CPWL "
     "functions on all of R^n, a mesh has bounded support), on bounded domains inside the support, with the "
     "lattice form and the symrel construction (the Wang-Sun form, maxima of at most n + 1 pieces, is built, "
     "checked at every vertex and its size reported beside the lattice form's, but not compiled into the "
@@ -80,12 +81,21 @@ def cube_grid(seed: int = 43):
     return freudenthal_mesh([[0, 1]] * 3, [2, 2, 2], lambda x: [Q(rng.randint(-10, 10), rng.randint(1, 3))])
 
 
+def relu_net_4d():
+    """A ReLU net 4-2-1-1 whose units all bend inside [-1, 1]^4."""
+    from symrel.models import DenseLayer, ReLUNet
+
+    return ReLUNet(4, [DenseLayer([[1, -1, 0, 2], [0, 1, 2, -1]], [0, "-1/4"]), DenseLayer([[1, -1]], ["1/4"]),
+                       DenseLayer([[2]], [0], "none")])
+
+
 def mesh_instances():
     from symrel.certificates import REFUTED
     from symrel.compiler import compile_model
     from symrel.exact import Q
     from symrel.models import Box, CPWLMesh, lattice_forms
     from symrel.prover import prove_equivalence
+    from symrel.regions import net_to_cpwl_mesh
     from symrel.report import Instance
     from symrel.statements.papers._compiled import compiled_instance
 
@@ -98,6 +108,15 @@ def mesh_instances():
     yield check(f"2-D: exact Delaunay mesh of {len(mesh.vertices)} random points on [0, 1]^2 "
                 f"({len(mesh.simplices)} triangles)", mesh, Box([[0, 1], [0, 1]]))
     yield check("3-D: Freudenthal grid on [0, 1]^3 (48 tetrahedra), random values", cube_grid(), Box([[0, 1]] * 3))
+    net, D4 = relu_net_4d(), Box([[-1, 1]] * 4)
+    f4 = net_to_cpwl_mesh(net, D4)
+    # the Wang-Sun form is left out here: the pulling triangulation gives a few vertices stars of
+    # most simplices, and taking apart a maximum of 60 pieces in 4-D takes seconds per star
+    yield compiled_instance(f"4-D: the exact mesh of a ReLU net 4-2-1-1 on [-1, 1]^4 (its cells triangulated, "
+                            f"{len(f4.simplices)} simplices)", f4, D4, facts=mesh_facts(f4, lattice_forms, wang_sun=False))
+    T4 = compile_model(f4, D4).transformer
+    yield Instance("4-D round trip: the Transformer of that mesh against the ReLU net itself",
+                   prove_equivalence(net, T4, D4), facts={"simplices": len(f4.simplices)})
     # control: the Transformer of the random mesh, against the mesh with one vertex value moved by 1/10^6
     D = Box([[0, 1], [0, 1]])
     T = compile_model(mesh, D).transformer
@@ -112,22 +131,22 @@ def mesh_instances():
     yield Instance("control: 2-D mesh with one vertex value moved by 1/10^6", proof, facts=facts, expect=REFUTED)
 
 
-def mesh_facts(f, lattice_forms) -> dict:
+def mesh_facts(f, lattice_forms, wang_sun: bool = True) -> dict:
     """The sizes of a mesh function, of its lattice form (Ovchinnikov's and the reduced one)
-    and of its Wang-Sun form, each with the Transformer compiled from it."""
+    and (``wang_sun``) of its Wang-Sun form, each with the Transformer compiled from it."""
     from symrel.compiler.cpwl_form_sizes import cpwl_form_sizes
 
     lattices = lattice_forms(f)
     (s,) = [lat.sizes() for lat in lattices]
-    both = cpwl_form_sizes(f, lattices=lattices)
+    both = cpwl_form_sizes(f, lattices=lattices, wang_sun=wang_sun)
     lt, ws = both["lattice form"]["transformer"], both["Wang-Sun form"]
     facts = {"simplices": len(f.simplices),
              "lattice terms (Ovchinnikov / reduced)": f"{s['ovchinnikov']['terms']} / {s['terms']}",
              "lattice pieces (Ovchinnikov / reduced)": f"{s['ovchinnikov']['pieces']} / {s['term_pieces']}",
              "distinct affine pieces": s["pieces"],
              "lattice Transformer (tokens / width / blocks)": f"{lt['tokens']} / {lt['width']} / {lt['blocks']}"}
-    if "not built" in ws:
-        facts["Wang-Sun form"] = ws["not built"]
+    if "not built" in ws or "not computed" in ws:
+        facts["Wang-Sun form"] = ws.get("not built") or ws["not computed"]
     else:
         wt = ws["transformer"]
         facts["Wang-Sun form: maxima / affine pieces (at most n + 1 per maximum)"] = f"{ws['terms']} / {ws['pieces']}"
