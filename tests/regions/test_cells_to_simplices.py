@@ -38,7 +38,7 @@ def test_mesh_equals_the_net_on_the_box(d, seed):
     rng = random.Random(seed)
     pts = _points(rng, 40, d) + [list(v) for v in D.vertices()] + [[0] * d]
     assert all(f(x) == net(x) for x in pts)
-    assert f.values == net.evaluate_points(f.vertices)
+    assert f.exact_values == net.evaluate_points(f.exact_vertices)
 
 
 @pytest.mark.parametrize("d, seed", [(4, 3), (5, 3)])
@@ -48,7 +48,7 @@ def test_mesh_equals_the_net_in_higher_dimension(d, seed):
     rng = random.Random(seed)
     inside = [x for x in _points(rng, 60, d) if D.contains(x)]
     assert len(inside) > 5 and all(f(x) == net(x) for x in inside)
-    assert f.values == net.evaluate_points(f.vertices)
+    assert f.exact_values == net.evaluate_points(f.exact_vertices)
 
 
 def test_maxout_net_on_a_polytope():
