@@ -88,6 +88,12 @@ class Budget:
             raise BudgetExceeded(f"cell limit of {self.max_cells} cells reached; open: {self.describe()}",
                                  dict(self.state))
 
+    def alarm(self, slack: float = 1.0) -> "_Alarm":
+        """A context manager, the backstop behind :meth:`check`: ``slack`` seconds past the
+        deadline, SIGALRM raises :class:`BudgetExceeded` wherever the work is, for code that
+        checks too rarely (main thread, POSIX; elsewhere, or without a deadline, nothing)."""
+        return _Alarm(self, slack)
+
     def sub(self, fraction: float) -> "Budget":
         """A budget sharing this one's cell limit and state whose deadline is ``fraction``
         of the time left (for a phase that must leave time to the next ones)."""
@@ -97,6 +103,33 @@ class Budget:
             child.deadline = min(child.deadline, self.deadline)
         child.state = self.state
         return child
+
+
+class _Alarm:
+    def __init__(self, budget: Budget, slack: float):
+        self.budget, self.slack, self.old = budget, slack, None
+
+    def _fire(self, signum, frame):
+        raise BudgetExceeded(f"time limit of {self.budget.timeout:g} s reached; open: {self.budget.describe()}",
+                             dict(self.budget.state))
+
+    def __enter__(self):
+        import signal
+        import threading
+
+        left = self.budget.remaining()
+        if left is not None and hasattr(signal, "SIGALRM") and threading.current_thread() is threading.main_thread():
+            self.old = signal.signal(signal.SIGALRM, self._fire)
+            signal.setitimer(signal.ITIMER_REAL, left + self.slack)
+        return self
+
+    def __exit__(self, *exc):
+        import signal
+
+        if self.old is not None:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.old)
+        return False
 
 
 UNLIMITED = None

@@ -28,7 +28,8 @@ form at every vertex; when the Wang-Sun
 form cannot be built (a hat with too many lattice terms) its entry says why. The Wang-Sun
 form of a mesh with non-convex stars costs one lattice form of the whole mesh per such
 vertex (quadratic on a large Delaunay mesh): with a ``budget``
-(:class:`~symrel.budget.Budget`, checked at every vertex) that runs out, its entry says
+(:class:`~symrel.budget.Budget`, checked at every vertex, and its
+:meth:`~symrel.budget.Budget.alarm` half a second past the deadline) that runs out, its entry says
 it was not computed within the budget and what was open; the lattice sizes are kept.
 A Wang-Sun form that differs from f at a vertex is a bug of its construction:
 :class:`~symrel.errors.InternalError`.
@@ -39,6 +40,8 @@ A Wang-Sun form that differs from f at a vertex is a bug of its construction:
 """
 
 from __future__ import annotations
+
+import contextlib
 
 from ..budget import Budget, BudgetExceeded
 from ..errors import InputError, InternalError
@@ -72,8 +75,10 @@ def cpwl_form_sizes(f: CPWLMesh, *, lattices=None, budget: Budget | None = None,
             budget.at(lemma=f"{stage}, at vertex {done} of {total}")
             budget.check()
     try:
-        forms = wang_sun_forms(f, tick=tick)
-        bad = wang_sun_mismatch(f, forms, tick=tick and (lambda v, n: tick(v, n, "its check at the vertices")))
+        # the vertex checks are the budget's; the alarm (half a second later) stops a slow star's hat
+        with budget.alarm(0.5) if budget is not None else contextlib.nullcontext():
+            forms = wang_sun_forms(f, tick=tick)
+            bad = wang_sun_mismatch(f, forms, tick=tick and (lambda v, n: tick(v, n, "its check at the vertices")))
     except InputError as err:
         out["Wang-Sun form"] = {"not built": str(err)}
         return out

@@ -13,7 +13,7 @@ import sys
 
 from ...exact import format_rational
 from ...fileformat import Points, load_domain, load_model, save, write_text_atomic
-from ...budget import Budget, BudgetExceeded
+from ...budget import Budget
 from ..common import DISPLAY_DIGITS, add_json_flag, positive_seconds, print_json, shown, shown_point
 from ..executors import add_executor_option, open_executor
 from . import SUMMARIES
@@ -39,35 +39,6 @@ def register(sub):
     p.set_defaults(func=run)
 
 
-class _alarm:
-    """A backstop behind the budget's own checks: one second past the deadline, SIGALRM
-    raises :class:`~symrel.budget.BudgetExceeded` wherever the work is (main thread, POSIX)."""
-
-    def __init__(self, budget):
-        self.budget, self.old = budget, None
-
-    def _fire(self, signum, frame):
-        raise BudgetExceeded(f"time limit of {self.budget.timeout:g} s reached; open: {self.budget.describe()}",
-                             dict(self.budget.state))
-
-    def __enter__(self):
-        import signal
-        import threading
-
-        if hasattr(signal, "SIGALRM") and threading.current_thread() is threading.main_thread():
-            self.old = signal.signal(signal.SIGALRM, self._fire)
-            signal.setitimer(signal.ITIMER_REAL, self.budget.timeout + 1.0)
-        return self
-
-    def __exit__(self, *exc):
-        import signal
-
-        if self.old is not None:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self.old)
-        return False
-
-
 def run(args) -> int:
     from ...prover import prove_equivalence
     from ...report import render_proof, report_format
@@ -77,7 +48,7 @@ def run(args) -> int:
     a, b = load_model(args.a), load_model(args.b)
     domain = load_domain(args.domain)
     budget = Budget(args.timeout, args.max_cells, args.progress)
-    with open_executor(args.executor) as executor, _alarm(budget):
+    with open_executor(args.executor) as executor, budget.alarm():
         proof = prove_equivalence(a, b, domain, complete=args.complete, executor=executor, budget=budget)
     out = {"result": proof.result, "steps": len(proof.steps), "summary": proof.summary()}
     if proof.result == "proved":
