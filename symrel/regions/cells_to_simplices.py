@@ -60,12 +60,15 @@ from .enumerate_cells import enumerate_cells
 MAX_SIMPLICES = 100_000
 
 
-def cells_to_simplices(net, domain, *, executor=None, max_cells=None, max_simplices=MAX_SIMPLICES):
+def cells_to_simplices(net, domain, *, executor=None, max_cells=None, max_simplices=MAX_SIMPLICES,
+                       progress: bool = False):
     """``(vertices, simplices)``: points of Q^d and (d + 1)-tuples of their indices, a
-    conforming mesh of the domain on whose every simplex ``net`` is affine (module docstring)."""
+    conforming mesh of the domain on whose every simplex ``net`` is affine (module
+    docstring); ``progress``: lines on standard error for the cells, then the triangulation."""
     box = list(domain.exact_bounds) if isinstance(domain, Box) else polytope_box(domain)[0]
-    cells = enumerate_cells([net], domain, mode="open", executor=executor, max_cells=max_cells).cells
-    return simplices_of_cells([cell.rows for cell in cells], box, max_simplices=max_simplices)
+    cells = enumerate_cells([net], domain, mode="open", executor=executor, max_cells=max_cells,
+                            progress=progress).cells
+    return simplices_of_cells([cell.rows for cell in cells], box, max_simplices=max_simplices, progress=progress)
 
 
 class _Planes:
@@ -150,12 +153,17 @@ def _bounding(points):
     return [min(c) for c in zip(*points)], [max(c) for c in zip(*points)]
 
 
-def _cuts(polys, walls, planes: _Planes) -> list[set]:
+def _cuts(polys, walls, planes: _Planes, progress: bool = False) -> list[set]:
     """The hyperplanes cutting each cell (step 2 of the module docstring); ``walls[c]``:
     the hyperplanes of cell c's rows."""
+    from ..progress import Progress
+
     boxes = [_bounding(p[0]) for p in polys]
     contacts = []                           # (c, c2, contact points)
+    n_cells = len(polys)
+    bar = Progress("pairs of cells compared", total=n_cells * (n_cells - 1) // 2, enabled=progress, unit="pair")
     for c, c2 in itertools.combinations(range(len(polys)), 2):
+        bar.update()
         (lo, hi), (lo2, hi2) = boxes[c], boxes[c2]
         if any(a > b2 or a2 > b for a, b, a2, b2 in zip(lo, hi, lo2, hi2)):
             continue
@@ -166,6 +174,7 @@ def _cuts(polys, walls, planes: _Planes) -> list[set]:
                 break
         if K is not None:
             contacts.append((c, c2, K[0]))
+    bar.close()
     cuts: list[set] = [set() for _ in polys]
     for c, c2, K in contacts:
         for a, b in ((c, c2), (c2, c)):
@@ -216,11 +225,10 @@ def _affine_dim(points) -> int:
 class _Pulling:
     """The pulling triangulation of faces given by vertex numbers (step 3), memoised."""
 
-    def __init__(self, points, limit):
-        self.points = points
+    def __init__(self, number: dict):
+        self.number = number                 # point -> vertex number, growing as pieces are added
+        self.points: list = []
         self.memo: dict = {}
-        self.limit = limit
-        self.count = 0
 
     def simplices(self, face: frozenset, dim: int, tight: dict) -> list[tuple]:
         """The simplices of face (vertex numbers, affine dimension dim); ``tight``: vertex
@@ -238,6 +246,8 @@ class _Pulling:
                 F = frozenset(u for u in face if n in tight[u])
                 if v in F or F in facets or len(F) < dim:
                     continue
+                if len(self.points) < len(self.number):
+                    self.points = list(self.number)
                 if _affine_dim([self.points[u] for u in F]) == dim - 1:
                     facets.add(F)
             out = [(v,) + s for F in sorted(facets, key=sorted) for s in self.simplices(F, dim - 1, tight)]
@@ -245,10 +255,12 @@ class _Pulling:
         return out
 
 
-def simplices_of_cells(cells, box, *, max_simplices=MAX_SIMPLICES):
+def simplices_of_cells(cells, box, *, max_simplices=MAX_SIMPLICES, progress: bool = False):
     """``(vertices, simplices)`` for convex polytopes ``cells`` (each a list of rows
     ``form rel 0``, read as ``form <= 0``) with disjoint non-empty interiors whose union
     is convex and lies in ``box``: steps 1 to 3 of the module docstring."""
+    from ..progress import Progress
+
     d = len(box)
     planes = _Planes(d)
     start = _box_polytope(box, planes)
@@ -271,8 +283,11 @@ def simplices_of_cells(cells, box, *, max_simplices=MAX_SIMPLICES):
                 raise InputError(f"cell {c} is empty", path="cells")
         polys.append(poly)
         walls.append(own)
-    cuts = _cuts(polys, walls, planes)
-    pieces = []
+    cuts = _cuts(polys, walls, planes, progress)
+    bar = Progress("cells cut and triangulated", total=len(cells), enabled=progress, unit="cell")
+    pieces, simplices = [], []
+    number: dict[tuple, int] = {}
+    pulling = _Pulling(number)
     for poly, cut in zip(polys, cuts):
         parts = [poly]
         for n in sorted(cut):
@@ -286,15 +301,12 @@ def simplices_of_cells(cells, box, *, max_simplices=MAX_SIMPLICES):
             parts = split
             over(len(pieces) + len(parts), f"{len(pieces) + len(parts)} pieces of the cells")
         pieces += parts
-    number: dict[tuple, int] = {}
-    for points, _ in pieces:
-        for p in points:
-            number.setdefault(p, len(number))
-    vertices = list(number)
-    pulling = _Pulling(vertices, max_simplices)
-    simplices = []
-    for points, tight in pieces:
-        ids = {number[p]: t for p, t in zip(points, tight)}
-        simplices += pulling.simplices(frozenset(ids), d, ids)
-        over(len(simplices), f"{len(simplices)} simplices after {len(pieces)} pieces")
-    return [list(p) for p in vertices], simplices
+        for points, tight in parts:
+            for p in points:
+                number.setdefault(p, len(number))
+            ids = {number[p]: t for p, t in zip(points, tight)}
+            simplices += pulling.simplices(frozenset(ids), d, ids)
+            over(len(simplices), f"{len(simplices)} simplices after {len(pieces)} pieces")
+        bar.update(pieces=len(pieces), simplices=len(simplices))
+    bar.close()
+    return [list(p) for p in number], simplices

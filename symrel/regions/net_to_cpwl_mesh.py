@@ -28,14 +28,20 @@ from ..models import CPWLMesh
 from .cells_to_simplices import MAX_SIMPLICES, cells_to_simplices
 
 
-def net_to_cpwl_mesh(net, domain, *, executor=None, max_cells=None, max_simplices=MAX_SIMPLICES) -> CPWLMesh:
+def net_to_cpwl_mesh(net, domain, *, executor=None, max_cells=None, max_simplices=MAX_SIMPLICES,
+                     progress: bool = False) -> CPWLMesh:
     """The CPWL mesh function equal to ``net`` on ``domain`` (a bounded box or polytope with
     non-empty interior, of the net's input dimension); past ``max_cells`` cells or
-    ``max_simplices`` simplices an :class:`~symrel.errors.UndecidedError` names the limit."""
+    ``max_simplices`` simplices an :class:`~symrel.errors.UndecidedError` names the limit;
+    ``progress``: lines on standard error."""
     if net.input_dim != domain.dim:
         raise InputError(f"expected a domain of dimension {net.input_dim}, got {domain.dim}", path="domain")
     vertices, simplices = cells_to_simplices(net, domain, executor=executor, max_cells=max_cells,
-                                             max_simplices=max_simplices)
+                                             max_simplices=max_simplices, progress=progress)
+    if progress:
+        import sys
+
+        print(f"checking the mesh: {len(simplices)} simplices, {len(vertices)} vertices", file=sys.stderr, flush=True)
     f = CPWLMesh(vertices, [list(s) for s in simplices], net.evaluate_points(vertices))
     try:          # a simplex left out would leave a hole, whose boundary facets cut the domain
         f.check_domain(domain)

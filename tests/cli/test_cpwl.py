@@ -94,8 +94,9 @@ def test_relu_to_cpwl_round_trip_in_4d(run_cli, tmp_path):
     net.write_text(json.dumps(RELU4))
     box.write_text(json.dumps({"symrel": 1, "kind": "box", "bounds": [[-1, 1], [-1, 1], [0, 1], [0, 1]]}))
     mesh, m, T = (tmp_path / n for n in ("mesh.json", "m.json", "T.json"))
-    code, out, err = run_cli("convert", net, "--to", "cpwl", "--domain", box, "-o", mesh)
+    code, out, err = run_cli("convert", net, "--to", "cpwl", "--domain", box, "-o", mesh, "--progress")
     assert code == 0, err
+    assert "cells cut and triangulated" in err and "checking the mesh" in err
     obj = json.loads(mesh.read_text())
     assert obj["kind"] == "cpwl" and obj["input_dim"] == 4 and all(len(s) == 5 for s in obj["simplices"])
     assert run_cli("convert", mesh, "--to", "maxout", "-o", m)[0] == 0

@@ -27,6 +27,7 @@ def register(sub):
     p.add_argument("--max-simplices", type=int, default=None,
                    help="with --to cpwl: stop (exit 3, nothing written) beyond this many simplices "
                         "(default: the library's limit, regions.cells_to_simplices.MAX_SIMPLICES = 100,000)")
+    p.add_argument("--progress", action="store_true", help="with --to cpwl: show progress on standard error")
     p.add_argument("-o", "--output", required=True, help="output file (written atomically)")
     p.set_defaults(func=run)
 
@@ -59,7 +60,7 @@ def _to_cpwl(model, args) -> int:
     domain = load_domain(args.domain)
     try:
         out = net_to_cpwl_mesh(model, domain, max_cells=args.max_cells,
-                               max_simplices=args.max_simplices or MAX_SIMPLICES)
+                               max_simplices=args.max_simplices or MAX_SIMPLICES, progress=args.progress)
     except InputError as err:
         raise err.in_file(args.domain) from None
     save(out, args.output)
