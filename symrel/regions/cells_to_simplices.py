@@ -14,9 +14,10 @@ neighbours' facets, then triangulates every piece in a way on which neighbours a
    third vertex lies on every hyperplane that u and w both lie on (the smallest face
    containing u and w has just these two vertices).
 2. *where to cut* (for every two cells C, C' that touch, with contact ``K = C cap C'``):
-   let G be the smallest face of C containing K; every facet hyperplane of C' with
-   vertices of G strictly on both sides cuts C (so K becomes a union of faces of C's
-   pieces); and every hyperplane cutting C with vertices of K strictly on both sides
+   let G be the smallest face of C containing K; every facet hyperplane of C' (a row of
+   C' whose hyperplane holds a facet; the other rows are redundant) with vertices of G
+   strictly on both sides cuts C (so K becomes a union of faces of C's pieces); and
+   every hyperplane cutting C with vertices of K strictly on both sides
    also cuts C' (so both sides subdivide K alike), repeated until nothing changes. The
    pieces of C are then the cells of the arrangement of its cutting hyperplanes inside
    C, and any two pieces of different cells meet in a common face: their intersection
@@ -159,6 +160,10 @@ def _cuts(polys, walls, planes: _Planes, progress: bool = False) -> list[set]:
     from ..progress import Progress
 
     boxes = [_bounding(p[0]) for p in polys]
+    # a cell is the intersection of its facets' half-spaces; the other rows are redundant
+    facets = [{n: side for n, side in own.items()
+               if _affine_dim([p for p, t in zip(*poly) if n in t] or [None]) == planes.dim - 1}
+              for poly, own in zip(polys, walls)]
     contacts = []                           # (c, c2, contact points)
     n_cells = len(polys)
     bar = Progress("pairs of cells compared", total=n_cells * (n_cells - 1) // 2, enabled=progress, unit="pair")
@@ -168,7 +173,7 @@ def _cuts(polys, walls, planes: _Planes, progress: bool = False) -> list[set]:
         if any(a > b2 or a2 > b for a, b, a2, b2 in zip(lo, hi, lo2, hi2)):
             continue
         K = polys[c]
-        for n, side in walls[c2].items():
+        for n, side in facets[c2].items():
             K = _clip(K, planes, n, side)
             if K is None:
                 break
@@ -181,7 +186,7 @@ def _cuts(polys, walls, planes: _Planes, progress: bool = False) -> list[set]:
             points, tight = polys[a]
             on = [n for n in walls[a] if all(planes.at(n, p) == 0 for p in K)]
             face = [p for p, t in zip(points, tight) if all(n in t for n in on)]   # the smallest face holding K
-            for n in walls[b]:
+            for n in facets[b]:
                 if n not in walls[a] and all(_sides(planes, n, face)):
                     cuts[a].add(n)
     crossing: dict = {}
@@ -201,7 +206,10 @@ def _cuts(polys, walls, planes: _Planes, progress: bool = False) -> list[set]:
 
 
 def _affine_dim(points) -> int:
-    """The dimension of the affine hull of the points (exact elimination)."""
+    """The dimension of the affine hull of the points (exact elimination; -1 for ``[None]``,
+    no points)."""
+    if points[0] is None:
+        return -1
     base = points[0]
     rows = [[y - x for x, y in zip(base, p)] for p in points[1:]]
     rank, col = 0, 0
