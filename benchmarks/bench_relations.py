@@ -35,7 +35,7 @@ def factorisation_rows(n: int = 60, rank: int | None = None, small: int = 10, se
     from symrel.relations.ldl import ldl_psd
 
     rank = 2 * n // 3 if rank is None else rank
-    R = random_gram_relation(n, rank, seed=seed).R
+    R = random_gram_relation(n, rank, seed=seed).exact_R
     t_ldl, cert = _timed(lambda: ldl_psd(R), repeat=3)
     assert cert.psd and cert.rank == rank
     out = [{"what": f"symrel ldl_psd (fraction-free) {n}x{n}", "seconds": t_ldl, "ratio": 1.0}]
@@ -53,7 +53,7 @@ def factorisation_rows(n: int = 60, rank: int | None = None, small: int = 10, se
         out.append({"what": f"flint fmpq_mat rref {n}x{n}", "seconds": t, "ratio": t / t_ldl})
     import sympy
 
-    S = random_gram_relation(small, small, seed=seed + 1).R
+    S = random_gram_relation(small, small, seed=seed + 1).exact_R
     t_small, _ = _timed(lambda: ldl_psd(S), repeat=3)
     M = sympy.Matrix([[sympy.Rational(int(v.numerator), int(v.denominator)) for v in row] for row in entries(S)])
     t_sym, _ = _timed(lambda: M.LDLdecomposition(), repeat=1)

@@ -9,7 +9,7 @@ from typing import Iterator, Sequence
 from ..errors import DimensionError, InputError
 import sympy
 
-from ..exact import Matrix, Q, Rational, dot, flat, format_matrix, format_rational, format_vector, from_rationals, matrix, rational, rows, to_public, vector
+from ..exact import Matrix, PublicView, Q, Rational, dot, flat, format_matrix, format_rational, format_vector, from_rationals, matrix, rational, rows, to_public, vector
 from .base import as_point, from_array, require_seq
 
 
@@ -133,39 +133,47 @@ class Box(Domain):
 class Polytope(Domain):
     """The H-polytope ``{x : A x <= b}``.
 
-    >>> P = Polytope([[1, 1], [-1, 0], [0, -1]], [1, 0, 0])   # a triangle
-    >>> P.contains(["1/2", "1/2"]), P.contains([1, 1])
+    ``A`` and ``b`` (an ``m x 1`` column) read as ``sympy.ImmutableMatrix`` of Rationals
+    (:mod:`symrel.exact.public`); ``exact_A``, ``exact_b`` and ``halfspaces()`` give the
+    same numbers in ``QQ``, for the rest of the library.
+
+    >>> from fractions import Fraction
+    >>> P = Polytope([[1, 1], [-1, 0], [0, -1]], ["1/2", 0, 0])   # a triangle
+    >>> P.contains(["1/4", "1/4"]), P.contains([1, 1])
     (True, False)
+    >>> P.A.row(0), P.b[0] == Fraction(1, 2)
+    (Matrix([[1, 1]]), True)
     """
 
     kind = "polytope"
+    A, b = PublicView(), PublicView()
 
     def __init__(self, A, b, *, path: str = "", exact_floats: bool = False):
         p = f"{path}." if path else ""
         A, b = from_array(A, f"{p}A"), from_array(b, f"{p}b")
-        self.A: Matrix = matrix(A, path=f"{p}A", exact_floats=exact_floats)
-        if self.A.shape[0] == 0:
+        self.exact_A: Matrix = matrix(A, path=f"{p}A", exact_floats=exact_floats)
+        if self.exact_A.shape[0] == 0:
             raise InputError("expected at least one inequality", path=f"{p}A")
-        if self.A.shape[1] == 0:
+        if self.exact_A.shape[1] == 0:
             raise DimensionError("expected at least one variable", path=f"{p}A[0]")
-        self.b: Matrix = vector(b, path=f"{p}b", length=self.A.shape[0], exact_floats=exact_floats)
-        self.dim = self.A.shape[1]
+        self.exact_b: Matrix = vector(b, path=f"{p}b", length=self.exact_A.shape[0], exact_floats=exact_floats)
+        self.dim = self.exact_A.shape[1]
 
     def contains(self, x) -> bool:
         pt = as_point(x, self.dim)
-        return all(dot(r, pt) <= c for r, c in zip(rows(self.A), flat(self.b)))
+        return all(dot(r, pt) <= c for r, c in zip(rows(self.exact_A), flat(self.exact_b)))
 
     def halfspaces(self):
-        return rows(self.A), flat(self.b)
+        return rows(self.exact_A), flat(self.exact_b)
 
     def to_json(self) -> dict:
-        return {"symrel": 1, "kind": "polytope", "A": format_matrix(self.A), "b": format_vector(self.b)}
+        return {"symrel": 1, "kind": "polytope", "A": format_matrix(self.exact_A), "b": format_vector(self.exact_b)}
 
     def __eq__(self, other):
-        return isinstance(other, Polytope) and self.A == other.A and self.b == other.b
+        return isinstance(other, Polytope) and self.exact_A == other.exact_A and self.exact_b == other.exact_b
 
     def __repr__(self):
-        return f"Polytope({self.A.shape[0]} inequalities in R^{self.dim})"
+        return f"Polytope({self.exact_A.shape[0]} inequalities in R^{self.dim})"
 
 
 def vertex_coordinate_bound(A, b) -> int:

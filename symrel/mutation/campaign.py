@@ -172,7 +172,7 @@ def _realises(rel, feats) -> bool:
     """Exact check, point by point: <phi(x_i), psi(y_j)> = r[i][j] for every entry."""
     from ..exact import dot, rows
 
-    table = rows(rel.R)
+    table = rows(rel.exact_R)
     xs, ys = rel.exact_points()
     for i, x in enumerate(xs):
         u = feats.phi.evaluate_exact(x)

@@ -136,10 +136,10 @@ def build_retrieval_attention(
         raise InputError(f"expected a positive beta, got {rational_str(beta)}", path="beta")
     relation = _utility_relation(task, beta)
     if factorisation == "rank":
-        factors = rank_factors(relation.R)
+        factors = rank_factors(relation.exact_R)
     else:
         n = len(task.keys)
-        factors = Factors(rows(relation.R), rows(identity(n)), n, "one-hot")
+        factors = Factors(rows(relation.exact_R), rows(identity(n)), n, "one-hot")
     features = factors_to_features(relation, factors)
     return RetrievalAttention(features.phi, features.psi, beta, factorisation, notes)
 

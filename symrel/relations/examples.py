@@ -48,4 +48,4 @@ def random_relation(n: int, m: int, rank: int, seed: int = 0, dx: int = 2, dy: i
 
 def gram_rank(relation: Relation) -> int:
     """The rank of the table (DomainMatrix rank)."""
-    return relation.R.rank()
+    return relation.exact_R.rank()

@@ -36,8 +36,8 @@ def factor_relation(relation: Relation, symmetric: bool = False) -> Factors | No
     the entry), else the rank factorisation."""
     if symmetric:
         require_symmetric(relation)
-        return gram_factors(relation.R)
-    return rank_factors(relation.R)
+        return gram_factors(relation.exact_R)
+    return rank_factors(relation.exact_R)
 
 
 def require_symmetric(relation: Relation) -> None:

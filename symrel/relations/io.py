@@ -46,10 +46,10 @@ def read_relation(obj, path=""):
 
 @writer(Relation)
 def write_relation(rel: Relation) -> dict:
-    out = {"symrel": 1, "kind": "relation", "x": [[format_rational(v) for v in p] for p in rel.x]}
-    if rel.y is not None:
-        out["y"] = [[format_rational(v) for v in p] for p in rel.y]
-    out["r"] = format_matrix(rel.R)
+    out = {"symrel": 1, "kind": "relation", "x": [[format_rational(v) for v in p] for p in rel.exact_x]}
+    if rel.exact_y is not None:
+        out["y"] = [[format_rational(v) for v in p] for p in rel.exact_y]
+    out["r"] = format_matrix(rel.exact_R)
     return out
 
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from sympy import ZZ
 
 from ..errors import DimensionError
-from ..exact import Matrix, Public, Q, Rational, from_rationals, rational, rows
+from ..exact import Matrix, Public, Q, Rational, from_rationals, matrix, rational, rows
 
 
 @dataclass
@@ -71,7 +71,8 @@ class NotPSDWitness:
 
 
 def quadratic_form(R: Matrix, z) -> Rational:
-    """``z^T R z``, exactly."""
+    """``z^T R z``, exactly (R a ``DomainMatrix``, a sympy matrix or rows of numbers)."""
+    R, z = matrix(R, path="r"), [rational(v) for v in z]
     total = Q(0)
     for zi, row in zip(z, rows(R)):
         if zi:
@@ -90,7 +91,8 @@ def _integer_rows(R: Matrix) -> tuple[list[list], int]:
 
 
 def ldl_psd(R: Matrix) -> LDLCertificate | NotPSDWitness:
-    """Decide whether the symmetric matrix ``R`` (a DomainMatrix over QQ) is PSD.
+    """Decide whether the symmetric matrix ``R`` (a DomainMatrix over QQ, a sympy matrix such
+    as ``Relation.R``, or rows of numbers) is PSD.
 
     Returns an :class:`LDLCertificate` or a :class:`NotPSDWitness` whose value
     ``z^T R z < 0`` was recomputed from R. Symmetry is the caller's promise
@@ -102,6 +104,7 @@ def ldl_psd(R: Matrix) -> LDLCertificate | NotPSDWitness:
     taken inside the loop; exact integer divisions only (about 20x faster than
     rational elimination on 60x60 random tables).
     """
+    R = matrix(R, path="r")
     n, m = R.shape
     if n != m:
         raise DimensionError(f"expected a square matrix, got {n}x{m}", path="r")

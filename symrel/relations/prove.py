@@ -69,7 +69,7 @@ def prove_relation(
         values["psi"] = format_matrix(Psi.transpose())
     proof.add(Step("the feature values at the table's points", "feature-values", values, PROVED))
     G = rows(Phi.transpose() * Psi)
-    table = rows(relation.R)
+    table = rows(relation.exact_R)
     for i in range(n):
         j = next((j for j in range(m) if G[i][j] != table[i][j]), None)
         if j is None:
@@ -80,7 +80,7 @@ def prove_relation(
         proof.add(Step(f"<phi(x_{i}), psi(y_j)> = r[{i}][j] for every j", "table-row",
                        {"row": i, "column": j, "value": format_rational(G[i][j]), "expected": format_rational(table[i][j])},
                        REFUTED, note=note))
-        proof.refute(list(relation.x[i]) + list(relation.ys[j]), note=note)
+        proof.refute(list(relation.exact_x[i]) + list(relation.exact_points()[1][j]), note=note)
         proof.extra["failing_entry"] = (i, j)
         return proof
     return proof

@@ -19,7 +19,7 @@ symrel.errors.InputError: x[1]: point x[1] repeats x[0] but row 1 of r differs f
 from __future__ import annotations
 
 from ..errors import DimensionError, InputError
-from ..exact import Matrix, Public, Rational, from_rationals, inner, rows, to_public
+from ..exact import Matrix, PublicView, Rational, entry, from_rationals, rows, to_public
 from ..models.base import as_point, require_seq
 
 
@@ -47,31 +47,38 @@ def _check_repeats(points, lines, name: str, what: str) -> None:
 class Relation:
     """A relation table on rational points (docs/format.md, "Relations").
 
-    ``x``: n points; ``r``: an ``n x m`` table (lists of numbers or a
-    ``DomainMatrix``); ``y``: m points, or ``None`` for a relation on the set x
+    ``x``: n points; ``r``: an ``n x m`` table (lists of numbers, a ``DomainMatrix`` or
+    a sympy matrix); ``y``: m points, or ``None`` for a relation on the set x
     (then ``m = n``). Entries are exact rationals; errors name the field path.
+
+    ``x``, ``y`` (lists of points) and ``R`` (a ``sympy.ImmutableMatrix``) read as sympy
+    Rationals (:mod:`symrel.exact.public`); ``exact_x``, ``exact_y`` and ``exact_R`` (a
+    ``DomainMatrix``) hold the same numbers in ``QQ``, for the library.
+
+    >>> Relation([[0], ["1/2"]], [[1, 0], [0, "1/3"]]).R
+    Matrix([
+    [1,   0],
+    [0, 1/3]])
     """
 
     kind = "relation"
-    #: the points, read as sympy Rationals (:mod:`symrel.exact.public`)
-    x = Public()
-    y = Public()
+    x, y, R = PublicView(), PublicView(), PublicView()
 
     def __init__(self, x, r, y=None):
-        self.x = xs = _points(x, "x")
-        self.y = ys = None if y is None else _points(y, "y")
+        self.exact_x = xs = _points(x, "x")
+        self.exact_y = ys = None if y is None else _points(y, "y")
         n, m = len(xs), len(ys if ys is not None else xs)
-        if isinstance(r, Matrix):
+        if isinstance(r, Matrix) or getattr(r, "is_Matrix", False):
             from ..exact import matrix
 
-            self.R = matrix(r, path="r", shape=(n, m))
+            self.exact_R = matrix(r, path="r", shape=(n, m))
         else:
             require_seq(r, "rows", "r")
             if len(r) != n:
                 raise DimensionError(f"expected {n} rows (one per point of x), got {len(r)}", path="r")
             table = [_row(row, m, i) for i, row in enumerate(r)]
-            self.R = from_rationals(table, (n, m))
-        table = rows(self.R)
+            self.exact_R = from_rationals(table, (n, m))
+        table = rows(self.exact_R)
         _check_repeats(xs, table, "x", "row")
         if ys is not None:
             _check_repeats(ys, [list(c) for c in zip(*table)], "y", "column")
@@ -79,7 +86,7 @@ class Relation:
     @property
     def one_set(self) -> bool:
         """Whether the relation is on one set (``y`` omitted or equal to ``x``)."""
-        return inner(self, "y") is None or inner(self, "y") == inner(self, "x")
+        return self.exact_y is None or self.exact_y == self.exact_x
 
     @property
     def ys(self) -> list[list[Rational]]:
@@ -88,23 +95,23 @@ class Relation:
 
     def exact_points(self) -> tuple[list, list]:
         """``(x, ys)`` as elements of ``QQ``, for computations inside symrel."""
-        xs, ys = inner(self, "x"), inner(self, "y")
+        xs, ys = self.exact_x, self.exact_y
         return xs, (xs if ys is None else ys)
 
     @property
     def shape(self) -> tuple[int, int]:
-        return self.R.shape
+        return self.exact_R.shape
 
     def entry(self, i: int, j: int) -> Rational:
-        return to_public(rows(self.R)[i][j])
+        return to_public(entry(self.exact_R, i, j))
 
     def is_symmetric(self) -> bool:
         """On one set and ``r(x_i, x_j) = r(x_j, x_i)`` for all i, j."""
-        return self.one_set and self.R == self.R.transpose()
+        return self.one_set and self.exact_R == self.exact_R.transpose()
 
     def asymmetric_pair(self) -> tuple[int, int] | None:
         """The first ``(i, j)`` with ``r[i][j] != r[j][i]`` (None when symmetric)."""
-        table = rows(self.R)
+        table = rows(self.exact_R)
         for i in range(len(table)):
             for j in range(i + 1, len(table[i])):
                 if table[i][j] != table[j][i]:
@@ -112,7 +119,8 @@ class Relation:
         return None
 
     def __eq__(self, other):
-        return isinstance(other, Relation) and (self.x, self.y, self.R) == (other.x, other.y, other.R)
+        return isinstance(other, Relation) and (self.exact_x, self.exact_y, self.exact_R) == (
+            other.exact_x, other.exact_y, other.exact_R)
 
     def __repr__(self):
         return f"Relation({self.shape[0]}x{self.shape[1]}, one_set={self.one_set})"

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..exact import Matrix, Public, Q, Rational, inner, rows
+from ..exact import Matrix, Public, Q, Rational, inner, matrix, rows
 from .ldl import LDLCertificate, NotPSDWitness, ldl_psd
 from .squares import MINIMAL_DIGITS, euler_product, integer_squares, quotient_squares
 
@@ -154,6 +154,7 @@ def rank_factors(R: Matrix) -> Factors:
     """``R = P Q^T`` with inner dimension ``rank R`` (1 when R = 0), from rref.
 
     Cost: one DomainMatrix rref, O(n m min(n, m)) exact operations."""
+    R = matrix(R, path="r")  # a DomainMatrix, or a sympy matrix such as Relation.R
     n, m = R.shape
     E, pivots = R.rref()
     r = len(pivots)

@@ -26,7 +26,7 @@ from symrel.exact import Public, inner, to_public
 
 #: attributes holding the inner type by design (see the module docstring), besides ``exact_*``;
 #: ``geometry`` and ``index`` are a mesh's working records (its simplices' barycentric inverses, its grid)
-INNER = {"trace", "plan", "enumeration", "A", "R", "geometry", "index"}
+INNER = {"trace", "plan", "enumeration", "geometry", "index"}
 
 
 def _skip(obj) -> bool:
@@ -141,7 +141,8 @@ def sequence_model():
 def model_objects(net, maxout, transformer) -> dict:
     """Models and their parts: their defining data read as public numbers (the walker reads
     the attributes; the number-giving methods are called here)."""
-    from symrel.models import CPWL1D, AffineMap, CPWLMesh
+    from symrel.models import CPWL1D, AffineMap, CPWLMesh, Polytope
+    from symrel.relations import Relation
 
     affine = AffineMap([[1, "-1/2"], ["2/3", 0]], ["1/3", -2])
     softmax = transformer.with_rule("softmax", "7/2")
@@ -152,6 +153,9 @@ def model_objects(net, maxout, transformer) -> dict:
     mesh = CPWLMesh([[0, 0], [1, 0], [0, 1], [1, 1]], [[0, 1, 2], [1, 3, 2]], [[0, 1], ["1/2", 0], [1, 0], ["1/3", "2/5"]])
     return {
         "cpwl": cpwl, "cpwl pieces": cpwl.pieces(), "mesh": mesh, "mesh pieces": mesh.pieces(),
+        "polytope": Polytope([[1, "1/2"], [-1, 0], [0, -1]], ["3/4", 0, 0]),
+        "relation": Relation([["1/2"], [1]], [[2, "1/3"], ["1/3", 1]]),
+        "relation on two sets": Relation([["1/2"], [1]], [[2, "1/3", 0], ["1/3", 1, 0]], [[0], ["-1/4"], [3]]),
         "relu net": net, "maxout net": maxout, "affine": affine, "affine pieces": affine.pieces(),
         "unit pieces": maxout.layers[0].units[0].pieces.pieces(), "transformer": transformer,
         "softmax transformer": softmax, "head matrices": head.matrices(), "feedforward matrices": ff.matrices(),
@@ -193,7 +197,7 @@ def test_every_number_a_user_reads_is_a_sympy_rational():
     for must in ("box", "regions", "network bound", "proof(refuted)", "counterexample", "debreu", "not psd",
                  "lambda bound", "gates", "net(x)", "relu net", "maxout net", "affine", "transformer",
                  "softmax transformer", "sequence transformer", "affine pieces", "head matrices", "cpwl",
-                 "cpwl pieces", "mesh", "mesh pieces"):
+                 "cpwl pieces", "mesh", "mesh pieces", "polytope", "relation"):
         assert must in names, must
     read = {w for w, _ in found} | {w for w, _ in matrices}
     for must in ("relu net.layers[0].affine.W", "relu net.layers[0].affine.b", "maxout net.layers[0].units[0].pieces.W",
@@ -201,7 +205,8 @@ def test_every_number_a_user_reads_is_a_sympy_rational():
                  "sequence transformer.token_embedding", "sequence transformer.layers[0].attention.heads[0].bQ[0]",
                  "sequence transformer.layers[0].mlp.W2", "sequence transformer.layers[0].attention.scale",
                  "cpwl.x[1]", "cpwl.y[1]", "cpwl pieces[1][0]", "mesh.vertices[3][1]", "mesh.values[3][1]",
-                 "mesh pieces[1][0][0][1]"):
+                 "mesh pieces[1][0][0][1]", "polytope.A", "polytope.b", "relation.R", "relation.x[0][0]",
+                 "relation on two sets.y[1][0]", "relation on two sets.ys[2][0]"):
         assert must in read, (must, sorted(r for r in read if r.startswith(must.split(".")[0]))[:40])
     # read-only, and equal to Fractions entry by entry
     W = dict(matrices)["relu net.layers[0].affine.W"]
@@ -284,6 +289,19 @@ def test_the_library_reads_the_exact_data(monkeypatch):
         if model is not comp.transformer and hasattr(model, "input_dim"):
             lower(model)
     lower(comp.transformer)
+    from symrel.models import CPWL1D, CPWLMesh, Polytope
+    from symrel.relations import Relation, prove_relation, relation_features
+
+    rel = Relation([[0], [1]], [[2, 1], [1, 1]])
+    assert prove_relation(rel, relation_features(rel, symmetric=True)).result == "proved"
+    triangle = Polytope([[1, 1], [-1, 0], [0, -1]], [1, 0, 0])
+    count_regions(net, triangle)
+    cpwl = CPWL1D([0, "1/2", 1], [0, "1/3", 0])
+    mesh = CPWLMesh([[0, 0], [1, 0], [0, 1], [1, 1]], [[0, 1, 2], [1, 3, 2]], [[0], ["1/2"], [1], ["1/3"]])
+    assert prove_equivalence(cpwl, cpwl, line).result == "proved"
+    for thing in (rel, triangle, cpwl, mesh):
+        assert from_json(to_json(thing)) == thing
+    lower(cpwl), lower(mesh)
     assert not library_reads, sorted(set(library_reads))
 
 

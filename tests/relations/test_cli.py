@@ -14,7 +14,7 @@ def _z_R_z(table, z):
 
 
 def _entries_match(rel, feats):
-    table = rel.R.to_list()
+    table = rel.exact_R.to_list()
     return all(dot(feats.phi(x), feats.psi(y)) == table[i][j]
                for i, x in enumerate(rel.x) for j, y in enumerate(rel.ys))
 

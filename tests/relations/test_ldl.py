@@ -17,7 +17,7 @@ def _check_certificate(R, cert):
 
 @pytest.mark.parametrize("n, rank, seed", [(1, 1, 0), (5, 5, 1), (8, 3, 2), (12, 12, 3), (20, 7, 4), (25, 1, 5)])
 def test_random_psd_tables_factor_exactly(n, rank, seed):
-    R = random_gram_relation(n, rank, seed=seed).R
+    R = random_gram_relation(n, rank, seed=seed).exact_R
     cert = ldl_psd(R)
     assert cert.psd
     assert cert.rank == R.rank() == min(n, rank)
@@ -61,7 +61,7 @@ def test_random_perturbations_are_refused_with_witness():
         k = rng.randrange(n)
         # rank-deficient PSD minus a tiny diagonal entry: no longer PSD
         E = from_rationals([[Q(-1, 10**6) if i == j == k else Q(0) for j in range(n)] for i in range(n)], (n, n))
-        R = rel.R + E
+        R = rel.exact_R + E
         w = ldl_psd(R)
         assert not w.psd
         assert quadratic_form(R, w.z) == w.value < 0
@@ -76,8 +76,8 @@ def test_sixty_by_sixty_rank_deficient_and_perturbed():
     rel = random_gram_relation(60, 35, seed=60, size=2, max_den=2)
     cert = ldl_psd(rel.R)
     assert cert.psd and cert.rank == 35
-    _check_certificate(rel.R, cert)
+    _check_certificate(rel.exact_R, cert)
     n = 60
     E = from_rationals([[Q(-1, 10**6) if i == j == 59 else Q(0) for j in range(n)] for i in range(n)], (n, n))
-    w = ldl_psd(rel.R + E)
-    assert not w.psd and quadratic_form(rel.R + E, w.z) == w.value < 0
+    w = ldl_psd(rel.exact_R + E)
+    assert not w.psd and quadratic_form(rel.exact_R + E, w.z) == w.value < 0

@@ -13,7 +13,7 @@ def _product(P, Q):
 
 @pytest.mark.parametrize("n, rank, seed", [(1, 1, 0), (6, 2, 1), (10, 10, 2), (16, 5, 3), (24, 12, 4)])
 def test_gram_factors_reproduce_psd_tables(n, rank, seed):
-    R = random_gram_relation(n, rank, seed=seed).R
+    R = random_gram_relation(n, rank, seed=seed).exact_R
     f = gram_factors(R)
     assert f.symmetric and f.rank == min(n, rank)
     assert f.rank <= f.dimension <= 4 * f.rank
@@ -60,7 +60,7 @@ def test_gram_factors_refuse_non_psd():
 
 @pytest.mark.parametrize("n, m, rank, seed", [(1, 1, 1, 0), (5, 7, 2, 1), (12, 9, 9, 2), (20, 30, 6, 3)])
 def test_rank_factors_have_dimension_rank(n, m, rank, seed):
-    R = random_relation(n, m, rank, seed=seed).R
+    R = random_relation(n, m, rank, seed=seed).exact_R
     f = rank_factors(R)
     assert f.dimension == f.rank == R.rank()
     assert _product(f.P, f.Q) == R

@@ -102,7 +102,7 @@ def _check(args, relation) -> int:
             require_symmetric(relation)
         except SymrelError as err:
             raise err.in_file(args.relation) from None
-    if features.phi.input_dim != len(relation.x[0]) or features.psi.input_dim != len(relation.ys[0]):
+    if features.phi.input_dim != len(relation.exact_x[0]) or features.psi.input_dim != len(relation.exact_points()[1][0]):
         from ...errors import InputError
 
         raise InputError("expected phi (psi) to take points of the dimension of x (y)", path="phi.input_dim", file=args.check)

@@ -33,10 +33,10 @@ def changed_entry_instance(name: str, relation, symmetric: bool, i: int = 0, j: 
     from ...relations import Relation, prove_relation, relation_features
 
     features = relation_features(relation, symmetric)
-    table = rows(relation.R)
+    table = rows(relation.exact_R)
     table[i][j] += Q(1, 10**6)
     if symmetric:
         table[j][i] = table[i][j]
-    changed = Relation(relation.x, table, relation.y)
+    changed = Relation(relation.exact_x, table, relation.exact_y)
     return Instance(name, prove_relation(changed, features, symmetric=symmetric),
                     facts={"changed": f"r[{i}][{j}] + 1/10^6"}, expect="refuted")
