@@ -62,14 +62,16 @@ MAX_SIMPLICES = 100_000
 
 
 def cells_to_simplices(net, domain, *, executor=None, max_cells=None, max_simplices=MAX_SIMPLICES,
-                       progress: bool = False):
+                       progress: bool = False, stats: dict | None = None):
     """``(vertices, simplices)``: points of Q^d and (d + 1)-tuples of their indices, a
     conforming mesh of the domain on whose every simplex ``net`` is affine (module
-    docstring); ``progress``: lines on standard error for the cells, then the triangulation."""
+    docstring); ``progress``: lines on standard error for the cells, then the triangulation;
+    ``stats``, when given, receives the counts of :func:`simplices_of_cells`."""
     box = list(domain.exact_bounds) if isinstance(domain, Box) else polytope_box(domain)[0]
     cells = enumerate_cells([net], domain, mode="open", executor=executor, max_cells=max_cells,
                             progress=progress).cells
-    return simplices_of_cells([cell.rows for cell in cells], box, max_simplices=max_simplices, progress=progress)
+    return simplices_of_cells([cell.rows for cell in cells], box, max_simplices=max_simplices, progress=progress,
+                              stats=stats)
 
 
 class _Planes:
@@ -154,7 +156,7 @@ def _bounding(points):
     return [min(c) for c in zip(*points)], [max(c) for c in zip(*points)]
 
 
-def _cuts(polys, walls, planes: _Planes, progress: bool = False) -> list[set]:
+def _cuts(polys, walls, planes: _Planes, progress: bool = False, stats: dict | None = None) -> list[set]:
     """The hyperplanes cutting each cell (step 2 of the module docstring); ``walls[c]``:
     the hyperplanes of cell c's rows."""
     from ..progress import Progress
@@ -202,6 +204,8 @@ def _cuts(polys, walls, planes: _Planes, progress: bool = False) -> list[set]:
                     if crossing[key]:
                         cuts[b].add(n)
                         changed = True
+    if stats is not None:
+        stats.update(contacts=len(contacts), cuts=sum(len(c) for c in cuts))
     return cuts
 
 
@@ -263,10 +267,13 @@ class _Pulling:
         return out
 
 
-def simplices_of_cells(cells, box, *, max_simplices=MAX_SIMPLICES, progress: bool = False):
+def simplices_of_cells(cells, box, *, max_simplices=MAX_SIMPLICES, progress: bool = False,
+                       stats: dict | None = None):
     """``(vertices, simplices)`` for convex polytopes ``cells`` (each a list of rows
     ``form rel 0``, read as ``form <= 0``) with disjoint non-empty interiors whose union
-    is convex and lies in ``box``: steps 1 to 3 of the module docstring."""
+    is convex and lies in ``box``: steps 1 to 3 of the module docstring. ``stats``, when
+    given, receives ``cells``, ``contacts`` (pairs of cells that touch), ``cuts`` (cell and
+    hyperplane pairs) and ``pieces``."""
     from ..progress import Progress
 
     d = len(box)
@@ -291,7 +298,7 @@ def simplices_of_cells(cells, box, *, max_simplices=MAX_SIMPLICES, progress: boo
                 raise InputError(f"cell {c} is empty", path="cells")
         polys.append(poly)
         walls.append(own)
-    cuts = _cuts(polys, walls, planes, progress)
+    cuts = _cuts(polys, walls, planes, progress, stats)
     bar = Progress("cells cut and triangulated", total=len(cells), enabled=progress, unit="cell")
     pieces, simplices = [], []
     number: dict[tuple, int] = {}
@@ -317,4 +324,6 @@ def simplices_of_cells(cells, box, *, max_simplices=MAX_SIMPLICES, progress: boo
             over(len(simplices), f"{len(simplices)} simplices after {len(pieces)} pieces")
         bar.update(pieces=len(pieces), simplices=len(simplices))
     bar.close()
+    if stats is not None:
+        stats.update(cells=len(cells), pieces=len(pieces))
     return [list(p) for p in number], simplices

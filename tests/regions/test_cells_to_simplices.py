@@ -80,8 +80,10 @@ def test_a_hanging_vertex_is_cut_away():
     """Three rectangles, the corner (0, 0) of two hanging on the edge of the third: that
     cell is cut by y = 0, and the mesh has 8 triangles."""
     cells = [_box_rows(b) for b in ([[-1, 0], [-1, 1]], [[0, 1], [-1, 0]], [[0, 1], [0, 1]])]
-    vertices, triangles = simplices_of_cells(cells, [(Q(-1), Q(1))] * 2)
+    stats = {}
+    vertices, triangles = simplices_of_cells(cells, [(Q(-1), Q(1))] * 2, stats=stats)
     assert len(triangles) == 8 and [Q(-1), Q(0)] in vertices
+    assert stats == {"cells": 3, "contacts": 3, "cuts": 1, "pieces": 4}
     CPWLMesh(vertices, [list(t) for t in triangles], [[0]] * len(vertices))          # checked: conforming
 
 
