@@ -54,12 +54,25 @@ def decide_claim(claim: dict, timeout: float = 60.0, use_z3: bool = True) -> dic
     row = {"name": claim["name"], "group": claim["group"], "symrel": proof.result, "seconds": seconds,
            "rule": proof.steps[-1].rule if proof.steps else "", "confirmed": _confirmed(proof, a, b, D),
            "note": proof.obstacle if proof.result == "open" else "", "load": _load()}
+    if proof.result == "refuted":
+        row["proposed_by"] = proposer(proof.steps[-1].note)
     if use_z3:
         from ..crossval.z3_claims import decide_with_z3
 
         z = decide_with_z3(claim["a"], claim["b"], claim["domain"], timeout=timeout)
         row["z3"], row["z3_seconds"], row["z3_logic"] = z["result"], z["seconds"], z["logic"]
     return row
+
+
+def proposer(note: str) -> str:
+    """Which float-guided search proposed a refutation's point (``"HiGHS's MILP"``, ``"the
+    float ascent"``), read from the refuting step's note; ``""`` for a candidate point or a cell.
+
+    >>> proposer("... Counterexample x = (1): proposed by HiGHS's MILP; exact evaluation: A(x) = (0), B(x) = (1)")
+    "HiGHS's MILP"
+    """
+    head, sep, tail = note.partition("proposed by ")
+    return tail.split(";", 1)[0] if sep else ""
 
 
 def _load() -> float | None:
@@ -146,10 +159,13 @@ def acas_full_section(rows: list[dict], asked=None) -> list[str]:
              + f": {len(refuted)} refuted (function-changing, each with a confirmed counterexample"
              + (f", max {max(r['seconds'] for r in refuted):.1f} s" if refuted else "")
              + f"), {len(proved)} proved, {len(opened)} left open at the limit.** "
-             "An open claim's reason is the proof's own (the lemma, the nodes and the cells when the time ran out).",
+             "An open claim's reason is the proof's own (the lemma, the nodes and the cells when the time ran out); "
+             "a refutation whose point a float-guided search proposed names the search.",
              "", "| claim | symrel | s | load | last step, or the reason it stayed open |", "|---|---|---:|---:|---|"]
     for r in rows:
         why = r["rule"] if r["symrel"] != "open" else (r.get("note") or "").replace("|", "/")
+        if r.get("proposed_by"):
+            why += f" (the point proposed by {r['proposed_by']}, confirmed exactly)"
         load = f"{r['load']:.1f}" if r.get("load") is not None else "-"
         lines.append(f"| {r['name'].split(': ', 1)[-1]} | {r['symrel']} | {r['seconds']:.1f} | {load} | {why} |")
     return lines
@@ -212,7 +228,16 @@ def report_markdown(rows: list[dict], seconds: float, load: str = "", acas_full=
     for r in decided:
         rules[r["rule"]] = rules.get(r["rule"], 0) + 1
     lines += ["", "Last step of each decided claim (which procedure decided it): "
-              + ", ".join(f"`{k}` {v}" for k, v in sorted(rules.items())) + ".", ""]
+              + ", ".join(f"`{k}` {v}" for k, v in sorted(rules.items())) + "."]
+    proposed: dict[str, int] = {}
+    for r in rows:
+        if r.get("proposed_by"):
+            proposed[r["proposed_by"]] = proposed.get(r["proposed_by"], 0) + 1
+    if proposed:
+        lines += ["Refutations whose point a float-guided search proposed when no candidate point showed a "
+                  "difference (each confirmed by exact evaluation of both models): "
+                  + ", ".join(f"{k} {v}" for k, v in sorted(proposed.items())) + "."]
+    lines += [""]
     slow = sorted(rows, key=lambda r: -r["seconds"])[:8]
     lines += ["Slowest claims for symrel:", "", "| claim | symrel | s | z3 | z3 s |", "|---|---|---:|---|---:|"]
     for r in slow:

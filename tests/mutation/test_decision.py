@@ -23,6 +23,16 @@ def test_the_whole_box_table_lists_every_claim_with_its_load_and_reason():
     assert "1 refuted (function-changing, each with a confirmed counterexample, max 11.0 s)" in text
 
 
+def test_a_point_proposed_by_a_float_search_is_named():
+    rows = [_row("ACAS Xu 1_1 (full normalised box): readout.W[4][10] +1/10^6", "acas-full", "refuted", 15.0,
+                 limit=600.0, proposed_by="the float ascent"),
+            _row("seed 1: W[0][0] +1/10^6", "mutant", "refuted", 0.1, proposed_by="HiGHS's MILP"),
+            _row("seed 1: W[0][1] +1/10^6", "mutant", "refuted", 0.1, proposed_by="")]
+    text = report_markdown(rows, 20.0, acas_full=1)
+    assert "| node-cells (the point proposed by the float ascent, confirmed exactly) |" in text
+    assert "HiGHS's MILP 1, the float ascent 1." in text
+
+
 def test_saved_rows_are_reported_beside_a_new_run(tmp_path):
     saved = tmp_path / "rows.json"
     saved.write_text(json.dumps({"rows": [_row("seed 1: compiled", "compiled", "proved", 0.5)], "seconds": 7.0}))
