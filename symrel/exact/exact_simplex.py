@@ -5,6 +5,7 @@ final basis of the float simplex (inverted exactly, then verified by the exact s
 from __future__ import annotations
 
 from .float_simplex import FloatSimplex
+from .matrices import FMPQ_MAT
 from .numbers import Q
 from .simplex import RevisedSimplex
 
@@ -23,9 +24,9 @@ def inverse(B):
     True
     """
     k = len(B)
-    if _FMPQ_MAT is not None:
+    if FMPQ_MAT is not None:
         try:
-            e = _FMPQ_MAT(k, k, [v for r in B for v in r]).inv().entries()
+            e = FMPQ_MAT(k, k, [v for r in B for v in r]).inv().entries()
         except ZeroDivisionError:  # singular
             return None
         return [e[i * k:(i + 1) * k] for i in range(k)]
@@ -35,19 +36,6 @@ def inverse(B):
         return DomainMatrix(B, (k, k), Q).to_dense().inv().to_list()
     except Exception:  # singular
         return None
-
-
-def _fmpq_mat():
-    from sympy.external.gmpy import GROUND_TYPES
-
-    if GROUND_TYPES != "flint":
-        return None
-    import flint
-
-    return flint.fmpq_mat
-
-
-_FMPQ_MAT = _fmpq_mat()
 
 
 def warm_start(A, b, C, d, sigma, basis):

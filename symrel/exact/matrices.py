@@ -38,6 +38,22 @@ _DENSE = type(DomainMatrix([[QQ(1)]], (1, 1), QQ).to_dense().rep)
 _DIRECT = _DENSE.__name__ == "DFM"
 
 
+def _fmpq_mat():
+    from sympy.external.gmpy import GROUND_TYPES
+
+    if GROUND_TYPES != "flint":
+        return None
+    import flint
+
+    return flint.fmpq_mat
+
+
+#: flint's ``fmpq_mat`` when python-flint is sympy's ground type (its ``fmpq`` are then the
+#: elements of ``QQ``), else None; called directly where DomainMatrix's set-up would cost
+#: more than a small product or inverse itself
+FMPQ_MAT = _fmpq_mat()
+
+
 def from_rationals(data: Sequence[Sequence[Rational]], shape: tuple[int, int] | None = None) -> DomainMatrix:
     """A matrix from rows of elements of ``QQ`` (no parsing); other exact rationals (the
     public sympy Rationals a result hands out, ints, Fractions) are converted first. Under

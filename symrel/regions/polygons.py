@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..exact import Q, to_fraction
+from ..exact import Q, ceil, floor, to_float, to_fraction
 
 
 def box_polygon(bounds):
@@ -94,8 +94,6 @@ def bounding_box(poly, bits: int = 32):
     """``[(lo, hi)]`` containing every vertex, rounded outwards to multiples of
     ``2^-bits`` (a slightly larger box with short numbers: bounds over it stay valid
     and cost little)."""
-    from ..exact import ceil, floor
-
     den = 1 << bits
     out = []
     for i in range(len(poly[0])):
@@ -124,13 +122,11 @@ def simple_interior_point(poly):
     """An interior point with small denominators when one is found near the float
     centroid (checked exactly), else the average of the vertices. Small witnesses
     keep every later exact evaluation cheap."""
-    from ..exact import rational, to_float
-
     k = len(poly)
     centre = [sum(to_float(p[i]) for p in poly) / k for i in range(len(poly[0]))]
     for bits in (8, 16, 32, 52):
         den = 1 << bits
-        pt = [rational(f"{round(c * den)}/{den}") for c in centre]
+        pt = [Q(round(c * den), den) for c in centre]
         if _strictly_inside(poly, pt):
             return pt
     return interior_point(poly)

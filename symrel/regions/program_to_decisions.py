@@ -49,12 +49,11 @@ set.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from ..errors import InputError
 from ..exact import Q, flat, rows, sparse_rows
-from ..exact.forms import AffineForm, Row, linear_combination, matrix_image
+from ..exact.forms import AffineForm, FormMap, Row, linear_combination, matrix_image
 from ..lowering import Affine, AttentionOp, Embed, FeedForwardOp, Maxout, ReadoutOp, Relu, Segment, Simplices, lower
 from ..models import CPWL1D, CPWLMesh, MaxoutNet, ReLUNet
 
@@ -63,9 +62,9 @@ ZERO_FORM = AffineForm()
 MODES = ("open", "exact")
 
 
-@dataclass(frozen=True)
-class Choice:
-    """One outcome of a decision: its label and its constraint rows."""
+class Choice(NamedTuple):
+    """One outcome of a decision: its label and its constraint rows (a named tuple: the
+    search makes one per outcome of every decision, and a frozen dataclass costs twice)."""
 
     label: str
     rows: tuple
@@ -78,7 +77,7 @@ class AffineStage:
     """``r -> W r + b``; W a DomainMatrix or a list of rows, b a list (or None)."""
 
     def __init__(self, W, b=None):
-        self.W, self.b = sparse_rows(W), b
+        self.map = FormMap(W, b)
 
     def prepare(self, forms, mode):
         return None
@@ -87,7 +86,7 @@ class AffineStage:
         return 0
 
     def finish(self, forms, ctx, made):
-        return matrix_image(self.W, forms, self.b)
+        return self.map.image(forms)
 
 
 class ReluStage:

@@ -4,7 +4,8 @@ import random
 import pytest
 
 from symrel.exact import Q, affine_range_on_box
-from symrel.exact.forms import AffineForm, Row, holds, linear_combination
+from symrel.exact import sparse_rows
+from symrel.exact.forms import AffineForm, FormMap, Row, holds, linear_combination, matrix_image
 
 
 def _random_form(rng, n, density=0.6):
@@ -86,3 +87,22 @@ def test_rows_hold_exactly():
     form, rel = Row(f, "<")                                                     # a row unpacks
     assert form is f and rel == "<" and Row(AffineForm.constant(Q(1)), "<").is_constant()
     assert holds(Q(0), "=") and not holds(Q(0), "<")
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_form_map_is_the_matrix_image(seed):
+    """FormMap (one flint product when the forms are dense in few variables, the sparse
+    sums otherwise) gives the forms matrix_image gives, and their values at a point."""
+    rng = random.Random(seed)
+    n_in, n_out, n = rng.randint(1, 6), rng.randint(1, 6), rng.randint(0, 5)
+    W = [[Q(rng.randint(-5, 5), rng.randint(1, 3)) if rng.random() < 0.7 else Q(0) for _ in range(n_in)]
+         for _ in range(n_out)]
+    b = None if seed % 3 == 0 else [Q(rng.randint(-5, 5), rng.randint(1, 3)) for _ in range(n_out)]
+    density = (0.0, 0.3, 1.0)[seed % 3]
+    forms = [_random_form(rng, n, density) if rng.random() < 0.8 else AffineForm() for _ in range(n_in)]
+    got, want = FormMap(W, b).image(forms), matrix_image(sparse_rows(W), forms, b)
+    assert got == want
+    x = _random_point(rng, n)
+    assert [f.value_at(x) for f in got] == [sum((a * g.value_at(x) for a, g in zip(r, forms)), b[i] if b else Q(0))
+                                           for i, r in enumerate(W)]
+    assert all(a for f in got for a in f.coeffs.values())   # no zero coefficient is kept
