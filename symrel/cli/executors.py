@@ -120,12 +120,8 @@ def open_executor(spec: str | None, jobs: int | None = None, *, start_method: st
             client = distributed.Client(arg, timeout=10, set_as_default=False)
         except (OSError, TimeoutError) as err:
             raise InputError(f"cannot reach a Dask scheduler at {arg}: {err}", path="--executor") from None
-        try:
-            executor = client.get_executor(pure=False)
-            preload_modules(executor, preload)
+        with _client_executor(client, preload) as executor:
             yield executor
-        finally:
-            client.close()
     else:
         distributed = _distributed()
         import logging
@@ -142,12 +138,21 @@ def open_executor(spec: str | None, jobs: int | None = None, *, start_method: st
                                                processes=True, host="127.0.0.1", dashboard_address=None,
                                                silence_logs=logging.ERROR)
         client = distributed.Client(cluster, set_as_default=False)
-        try:
-            executor = client.get_executor(pure=False)
-            preload_modules(executor, preload)
+        with _client_executor(client, preload, cluster) as executor:
             yield executor
-        finally:
-            client.close()
+
+
+@contextlib.contextmanager
+def _client_executor(client, preload, cluster=None):
+    """The executor of a Dask ``client``, its workers preloaded (:func:`preload_modules`);
+    on exit the client disconnects, then ``cluster`` (a ``LocalCluster`` we started) closes."""
+    try:
+        executor = client.get_executor(pure=False)
+        preload_modules(executor, preload)
+        yield executor
+    finally:
+        client.close()
+        if cluster is not None:
             cluster.close()
 
 
