@@ -19,6 +19,11 @@ symrel computes on elements of sympy's ``QQ`` (flint / gmpy2 / pure Python,
 whatever is installed): ``evaluate_exact`` and ``evaluate_matrix`` give those
 (the ``output_dim x N`` matrix) to the rest of the library.
 
+A model's defining data are read the same way: ``W``, ``b``, ``x``, ``vertices``, ... are
+read-only public views (a ``sympy.ImmutableMatrix`` of Rationals for a matrix, lists of
+Rationals otherwise), and ``exact_W``, ``exact_b``, ``exact_x``, ``exact_vertices``, ...
+hold the inner data the library computes with (:class:`symrel.exact.PublicView`).
+
 >>> from fractions import Fraction
 >>> from symrel.models import ReLUNet, DenseLayer
 >>> net = ReLUNet(2, [DenseLayer([[1, -1]], ["1/2"], "none")])
@@ -28,6 +33,8 @@ whatever is installed): ``evaluate_exact`` and ``evaluate_matrix`` give those
 [[1/2], [7/6]]
 >>> net([0.25, 0], exact_floats=True) == [Fraction(3, 4)]
 True
+>>> net.layers[0].affine.W, net.layers[0].affine.b[0] == Fraction(1, 2)
+(Matrix([[1, -1]]), True)
 """
 
 from __future__ import annotations
