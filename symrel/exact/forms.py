@@ -142,6 +142,19 @@ class AffineForm:
                 hi += a * l
         return lo, hi
 
+    def minimum_on_box(self, box: Sequence[tuple[Rational, Rational]]) -> Rational:
+        """``range_on_box(box)[0]`` at half the cost: the region search's cheap emptiness
+        test (is ``f >= 0`` on a cell's bounding box?) reads only that end.
+
+        >>> str(AffineForm(Q(1), {0: Q(1), 1: Q(-2)}).minimum_on_box([(Q(-1), Q(1)), (Q(0), Q(2))]))
+        '-4'
+        """
+        lo = self.const
+        for v, a in self.coeffs.items():
+            l, u = box[v]
+            lo += a * (l if a > 0 else u)
+        return lo
+
     def error_bound(self, e: Sequence[Rational]) -> Rational:
         """``sum_v |a_v| e_v``: the most ``|f(y') - f(y)|`` can be when every ``|y'_v - y_v| <=
         e_v`` (the constant cancels). It is the half-width of the form's range over any box

@@ -48,7 +48,7 @@ class PolygonSearch(CellSearch):
                 if f.value_at(witness) < 0:
                     kept.append((ch, None))
                     continue
-                if f.range_on_box(box)[0] >= 0:
+                if f.minimum_on_box(box) >= 0:
                     continue
             for f, rel in ch.rows:
                 if f.is_constant():

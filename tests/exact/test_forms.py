@@ -32,6 +32,7 @@ def test_range_on_box_is_the_min_and_max_over_the_vertices(seed):
     f, box = _random_form(rng, n), _random_box(rng, n)
     values = [f.value_at(list(v)) for v in itertools.product(*box)]
     assert f.range_on_box(box) == (min(values), max(values))
+    assert f.minimum_on_box(box) == min(values)
     assert affine_range_on_box(f.to_dense(n), f.const, box) == (min(values), max(values))
 
 
