@@ -1,7 +1,8 @@
 """``python -m benchmarks --compare-commit C --only eval,prove,regions``: the same benchmarks
 on an earlier commit and on this tree, in one session, side by side.
 
-Commit C is checked out in a temporary git worktree (removed afterwards). For each chosen
+Commit C is checked out in a temporary git worktree (removed afterwards), with a link to
+this tree's ``../shared`` beside it so that both find the same data files. For each chosen
 section, C's ``benchmarks/bench_NAME.py`` runs against C's symrel, then this tree's
 against this tree's, each in a fresh Python process (``PYTHONPATH`` set to its tree, so
 an installed symrel does not interfere), alternating so both see the same machine load.
@@ -115,6 +116,9 @@ def compare_commit(commit: str, names: list[str], out_path) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="symrel-bench-"))
     tree = tmp / sha[:10]
     _git("worktree", "add", "--detach", str(tree), sha)
+    shared = ROOT.parent / "shared"   # the data files (ACAS Xu, ...) a benchmark finds beside its tree
+    if shared.is_dir():
+        (tmp / "shared").symlink_to(shared)
     rows, notes = [], []
     try:
         for name in names:
@@ -129,6 +133,7 @@ def compare_commit(commit: str, names: list[str], out_path) -> int:
                              f"{load_note(res.get('load_before', 0), res.get('load_after', 0), cores())}")
     finally:
         _git("worktree", "remove", "--force", str(tree))
+        (tmp / "shared").unlink(missing_ok=True)
         tmp.rmdir()
     part = [
         COMPARE_START,
