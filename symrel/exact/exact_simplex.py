@@ -38,7 +38,7 @@ def inverse(B):
         return None
 
 
-def warm_start(A, b, C, d, sigma, basis):
+def warm_start(A, b, C, d, sigma, basis, budget=None):
     """An exact simplex positioned at ``basis`` (None when it is singular or infeasible)."""
     lp = RevisedSimplex(A, b, C, d, sigma)
     k = lp.n + 1
@@ -54,11 +54,11 @@ def warm_start(A, b, C, d, sigma, basis):
     # an artificial still basic (at 0) must leave now, as in a start from scratch: the simplex
     # never lets one enter, and one left in a row that is not redundant could take a positive
     # value in a later pivot, ending at an optimum that is not one of (D)
-    lp.drive_out_artificials()
+    lp.drive_out_artificials(budget)
     return lp
 
 
-def exact_simplex(A, b, C=(), d=(), sigma=None, float_start: bool = False, floats=None) -> dict:
+def exact_simplex(A, b, C=(), d=(), sigma=None, float_start: bool = False, floats=None, budget=None) -> dict:
     """Solve (D) exactly (module docstring). Returns a dict with ``status``
     (``"optimal"`` or ``"unbounded"``) and: ``x, t`` (primal optimum of (P)) and
     ``y, z, w`` (dual optimum) when optimal; ``y, z`` (an unbounded ray, a Farkas
@@ -73,7 +73,17 @@ def exact_simplex(A, b, C=(), d=(), sigma=None, float_start: bool = False, float
     basis is inverted exactly and the exact simplex continues from there (usually
     with no pivot at all: one exact pricing pass verifies optimality). ``floats``: the data
     ``(A, b, C, d)`` rounded to floats, when the caller keeps them (only the float start reads
-    them, and it only proposes a basis).
+    them, and it only proposes a basis). ``budget``: anything with a ``check()`` method
+    (:class:`symrel.budget.Budget`), called before every pivot, float or exact; what it
+    raises ends the solve (it never changes the answer of a solve it lets finish).
+
+    >>> class After:                       # a budget that runs out at its first check
+    ...     def check(self):
+    ...         raise TimeoutError("out of time")
+    >>> exact_simplex([[r(1)], [r(-1)]], [r(2), r(0)], budget=After())
+    Traceback (most recent call last):
+    ...
+    TimeoutError: out of time
     """
     m = len(A)
     sigma = [ONE] * m if sigma is None else sigma
@@ -82,15 +92,15 @@ def exact_simplex(A, b, C=(), d=(), sigma=None, float_start: bool = False, float
     if float_start:
         try:  # the float start only proposes a basis; any float trouble falls back to exact
             fl = FloatSimplex(A, b, C, d, sigma, floats)
-            fl.drive_out_artificials()
-            fl.solve(max_pivots=10_000)
-            lp = warm_start(A, b, C, d, sigma, fl.basis)
+            fl.drive_out_artificials(budget)
+            fl.solve(max_pivots=10_000, budget=budget)
+            lp = warm_start(A, b, C, d, sigma, fl.basis, budget)
         except (RuntimeError, ZeroDivisionError, OverflowError):
             lp = None
     if lp is None:
         lp = RevisedSimplex(A, b, C, d, sigma)
-        lp.drive_out_artificials()
-    status, info = lp.solve()
+        lp.drive_out_artificials(budget)
+    status, info = lp.solve(budget=budget)
     if status == "unbounded":
         col, dcol = info
         ray = lp.full([(col, ONE)] + [(j, -a) for j, a in zip(lp.basis, dcol)])

@@ -70,8 +70,8 @@ from .numbers import Rational
 AUTO_FLOAT_MIN_ROWS = 400
 
 
-def _decide_exact(A, b, C, d, strict, sigma, interior_mode, float_start=False, floats=None):
-    out = exact_simplex(A, b, C, d, sigma, float_start=float_start, floats=floats)
+def _decide_exact(A, b, C, d, strict, sigma, interior_mode, float_start=False, floats=None, budget=None):
+    out = exact_simplex(A, b, C, d, sigma, float_start=float_start, floats=floats, budget=budget)
     if out["status"] == "unbounded":
         return LPResult(False, farkas=(out["y"], out["z"]), method="exact-simplex", stats={"pivots": out["pivots"]})
     x, t = out["x"], out["t"]
@@ -89,6 +89,7 @@ def feasibility(
     strict: Sequence[bool] | None = None,
     method: str = "auto",
     floats=None,
+    budget=None,
 ) -> LPResult:
     """Decide ``{x : A x <= b (strict rows <), C x = d}`` exactly, with a certificate.
 
@@ -107,6 +108,10 @@ def feasibility(
     ``floats``: the data ``(A, b, C, d)`` rounded to floats, when the caller keeps such copies
     (the region search does, per row); the float start reads them instead of rounding again.
     Only a proposal is made from them, so they cannot change what is proved.
+
+    ``budget``: anything with a ``check()`` method (:class:`symrel.budget.Budget`), checked
+    before every pivot and between the steps of a HiGHS proposal, so a long LP stops soon after
+    its caller's limit (by what ``check`` raises); it changes no answer.
 
     >>> from symrel.exact import rational as r
     >>> A = [[r(1), r(1)], [r(-1), r(0)], [r(0), r(-1)]]      # a triangle
@@ -130,10 +135,10 @@ def feasibility(
     use_highs = (method == "highs" or (method == "auto" and m >= AUTO_FLOAT_MIN_ROWS)) and has_scipy()
     result = None
     if use_highs:
-        result = decide_by_highs(A, b, C, d, strict, sigma, interior_mode)
+        result = decide_by_highs(A, b, C, d, strict, sigma, interior_mode, budget)
     if result is None:
         result = _decide_exact(A, b, C, d, strict, sigma, interior_mode, float_start=method in ("auto", "float", "highs"),
-                               floats=floats)
+                               floats=floats, budget=budget)
         if use_highs:
             result.method = "exact-simplex (HiGHS proposal rejected)"
         elif method == "highs":

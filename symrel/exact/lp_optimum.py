@@ -34,17 +34,18 @@ ZERO, ONE = Q(0), Q(1)
 
 
 def maximise(A: Sequence[Sequence[Rational]], b: Sequence[Rational], w: Sequence[Rational], w0: Rational,
-             upper: Rational, C: Sequence[Sequence[Rational]] = (), d: Sequence[Rational] = ()):
+             upper: Rational, C: Sequence[Sequence[Rational]] = (), d: Sequence[Rational] = (), budget=None):
     """``(max, x*)`` of ``w.x + w0`` over the closed polyhedron, when that maximum is positive
     (``upper`` bounds it from above on the polyhedron, ``upper > 0``); None when it is <= 0 or
-    the polyhedron is empty."""
+    the polyhedron is empty. ``budget``: checked before every pivot
+    (:func:`symrel.exact.exact_simplex.exact_simplex`)."""
     if upper <= 0:
         raise ValueError("maximise needs a positive upper bound of the objective")
     M = 2 * upper          # a valid bound keeps t* <= 1/2, so t* = 1 shows a wrong one
     rows = [list(r) for r in A] + [[-a / M for a in w]]
     rhs = list(b) + [w0 / M]
     sigma = [ZERO] * len(A) + [ONE]
-    out = exact_simplex(rows, rhs, [list(r) for r in C], list(d), sigma, float_start=True)
+    out = exact_simplex(rows, rhs, [list(r) for r in C], list(d), sigma, float_start=True, budget=budget)
     if out["status"] != "optimal" or out["t"] <= 0:
         return None
     x, t = list(out["x"]), out["t"]

@@ -3,6 +3,11 @@
 ``one``, ``eps`` (exact rationals here; floats in :mod:`symrel.exact.float_simplex`). Dantzig's rule,
 switching to Bland's rule after a run of degenerate pivots, so it never cycles.
 Cost: each pivot is O((n + 1)(m + 2p)) operations.
+
+A ``budget`` (anything with a ``check()`` method that raises to stop the work, such as
+:class:`symrel.budget.Budget`) is checked before every pivot: a pivot of a large LP costs far
+more than one clock read, and a single LP of the equivalence prover can run for seconds, so
+checking only between LPs overran its time limit. The budget never changes a pivot.
 """
 
 from __future__ import annotations
@@ -99,10 +104,12 @@ class RevisedSimplex:
         self.basis[r] = j
         self.pivots += 1
 
-    def drive_out_artificials(self):
+    def drive_out_artificials(self, budget=None):
         for r in range(self.n):
             if self.basis[r] < self.ncol:
                 continue
+            if budget is not None:
+                budget.check()
             for j in range(self.ncol):
                 if j in self.basis:
                     continue
@@ -141,10 +148,13 @@ class RevisedSimplex:
         red.append(self.one - t)
         return red
 
-    def solve(self, max_pivots: int = 100_000):
-        """Run phase II. Returns ``("optimal", pi)`` or ``("unbounded", (column, dcol))``."""
+    def solve(self, max_pivots: int = 100_000, budget=None):
+        """Run phase II. Returns ``("optimal", pi)`` or ``("unbounded", (column, dcol))``.
+        ``budget``: checked before every pivot (module docstring)."""
         degenerate = 0
         while self.pivots < max_pivots:
+            if budget is not None:
+                budget.check()
             pi = self.multipliers()
             red = self.reduced_costs(pi)
             bland = degenerate > 20

@@ -171,7 +171,7 @@ def _proposed(a, b, fa, fb, domain, box, registry, diffs, budget):
             found = _first_confirmed(a, b, fa, fb, [p], budget) if domain.contains(p) else None
             for choice in ([active] if active is not None else []) + [None]:   # the MILP's terms, then p's
                 if found is None:
-                    found = _first_confirmed(a, b, fa, fb, largest_differences(registry, diffs, domain, p, choice),
+                    found = _first_confirmed(a, b, fa, fb, largest_differences(registry, diffs, domain, p, choice, budget),
                                              budget)
             if found is not None:
                 return found, f"proposed by {name}; "

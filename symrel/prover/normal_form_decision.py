@@ -154,8 +154,9 @@ def constant_status(row):
     return None if c == 0 else (Q(1) if c > 0 else Q(-1))
 
 
-def solve(rows, stats):
-    """Exact LP on ``rows``: ``(point, None)`` or ``(None, [(row index, multiplier)])``."""
+def solve(rows, stats, budget=None):
+    """Exact LP on ``rows``: ``(point, None)`` or ``(None, [(row index, multiplier)])``.
+    ``budget``: checked inside the LP, before every pivot (one LP can take seconds)."""
     A, b, strict, C, dd, ineq, eq = [], [], [], [], [], [], []
     for k, ((g, c), rel) in enumerate(rows):
         if rel == "=":
@@ -168,7 +169,7 @@ def solve(rows, stats):
             strict.append(rel == "<")
             ineq.append(k)
     stats["lps"] = stats.get("lps", 0) + 1
-    res = feasibility(A, b, C, dd, strict=strict)
+    res = feasibility(A, b, C, dd, strict=strict, budget=budget)
     if res.feasible:
         return list(res.point), None
     y, z = res.farkas
@@ -224,7 +225,7 @@ class _Search:
         rows = [((list(g) + [ZERO] * len(self.free), c), rel) for (g, c), rel in domain_rows(domain)]
         lin, relax = relaxation_rows(self.reg, self.free, self.d)
         rows += relax
-        point, cert = solve(rows, self.stats)
+        point, cert = solve(rows, self.stats, self.budget)
         if point is None:
             return {"empty_domain": farkas_json(cert)}
         return self.expand(0, lin, rows, point)
@@ -256,7 +257,7 @@ class _Search:
                 kept.append((label, rows + new, value, witness, len(branches)))
                 branches.append(None)
                 continue
-            point, cert = solve(rows + new, self.stats)
+            point, cert = solve(rows + new, self.stats, self.budget)
             if point is None:
                 branches.append({"choice": label, "empty": farkas_json(cert)})
                 continue
@@ -285,7 +286,7 @@ class _Search:
             (C if rel == "=" else A).append(list(g))
             (dd if rel == "=" else b).append(-c)
         self.stats["lps"] = self.stats.get("lps", 0) + 1
-        best = maximise(A, b, w, w0, upper, C, dd)
+        best = maximise(A, b, w, w0, upper, C, dd, budget=self.budget)
         return None if best is None else best[1][:self.d]
 
     def leaf(self, lin, rows, witness):
@@ -298,7 +299,7 @@ class _Search:
                 continue
             pair = []
             for sign, extra in ((1, (([-a for a in ga[0]], -ga[1]), "<")), (-1, (ga, "<"))):   # g > 0, then g < 0
-                point, cert = solve(rows + [extra], self.stats)
+                point, cert = solve(rows + [extra], self.stats, self.budget)
                 if point is not None:      # the difference lives here: where on the cell is it largest?
                     best = None if self.free else self.optimum(rows, ga, sign)   # (a relaxed point is rarely real)
                     for x in (best, point[:self.d]):

@@ -84,11 +84,12 @@ def region(registry, active, nodes=None):
     return images, rows
 
 
-def largest_differences(registry, diffs, domain, point=None, active=None) -> list[list]:
+def largest_differences(registry, diffs, domain, point=None, active=None, budget=None) -> list[list]:
     """For every difference that is not zero as an affine function on the region of
     ``point`` (or of the choice of terms ``active``) and each sign, the vertex of the region
     (within ``domain``) where it is largest, when that is positive; nothing when the region
-    is empty. Exact; the points still need the models' evaluation."""
+    is empty. Exact; the points still need the models' evaluation. ``budget``
+    (:class:`~symrel.budget.Budget`): checked inside every LP."""
     from .normal_form_decision import dependency_closure
 
     d = registry.dim
@@ -110,7 +111,7 @@ def largest_differences(registry, diffs, domain, point=None, active=None) -> lis
             upper = w0 + sum((a * (hi if a > 0 else lo) for a, (lo, hi) in zip(w, registry.ranges[:d]) if a), ZERO)
             if upper <= 0:
                 continue
-            best = maximise(A, b, w, w0, upper)
+            best = maximise(A, b, w, w0, upper, budget=budget)
             if best is not None and best[1] not in out:
                 out.append(best[1])
     return out
