@@ -79,3 +79,16 @@ def test_an_expired_clock_stops_the_lp_with_the_budgets_record():
     budget.at(lemma="an LP")
     with pytest.raises(BudgetExceeded, match="time limit of 0 s reached; open: an LP"):
         feasibility(A, b, method="exact", budget=budget)
+
+
+@pytest.mark.slow
+def test_a_long_exact_lp_stops_within_a_second_of_its_time_limit():
+    """A wall-clock smoke test: this LP (30 variables, 260 rows, from scratch) takes about
+    1,900 pivots and half a minute; with a 1 s limit it stops at the limit."""
+    import time
+
+    A, b = _system(5, m=200, n=30)
+    start = time.monotonic()
+    with pytest.raises(BudgetExceeded, match="time limit of 1 s reached"):
+        feasibility(A, b, method="exact", budget=Budget(timeout=1))
+    assert time.monotonic() - start < 2
