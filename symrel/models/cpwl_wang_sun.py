@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..errors import InputError
-from ..exact import Q, Rational
+from ..exact import Q, Rational, rational
 from .cpwl_mesh import CPWLMesh
 from .cpwl_mesh_lattice import _pair_weight, lattice_forms   # _pair_weight: s u + (1 - s) w <= 0 at given vertices
 from .max_to_small_maxes import max_as_small_maxes
@@ -70,8 +70,10 @@ class WangSunForm:
     terms: list[tuple[Rational, tuple[int, ...]]]
 
     def __call__(self, x: Sequence) -> Rational:
-        """The exact value at the point x."""
-        vals = [sum((a * Q(xi) for a, xi in zip(p[0], x)), p[1]) for p in self.pieces]
+        """The exact value at the point x (numbers anything :func:`symrel.exact.rational` reads,
+        the public sympy Rationals of ``CPWLMesh.vertices`` among them)."""
+        x = [rational(xi) for xi in x]
+        vals = [sum((a * xi for a, xi in zip(p[0], x)), p[1]) for p in self.pieces]
         return sum((w * max(vals[j] for j in F) for w, F in self.terms), ZERO)
 
     def sizes(self) -> dict:

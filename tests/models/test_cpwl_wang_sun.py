@@ -13,8 +13,8 @@ from symrel.statements.papers.a4_cpwl_functions import pyramid, random_square_me
 
 def _random_points(f, rng, k=60):
     d = f.input_dim
-    lo = [min(v[i] for v in f.exact_vertices) for i in range(d)]
-    hi = [max(v[i] for v in f.exact_vertices) for i in range(d)]
+    lo = [min(v[i] for v in f.vertices) for i in range(d)]
+    hi = [max(v[i] for v in f.vertices) for i in range(d)]
     return [[l + (h - l) * Q(rng.randint(0, 997), 997) for l, h in zip(lo, hi)] for _ in range(k)]
 
 
