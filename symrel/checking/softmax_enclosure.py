@@ -192,7 +192,7 @@ def softmax_enclosure(model, seq, factor=1, bits: int = BITS) -> SoftmaxEnclosur
     cache = model.__dict__.setdefault("_checker_weights", {})
     W = cache.get(bits) or cache.setdefault(bits, _Weights(model, bits))
     factor = Q(factor) if not Q.of_type(factor) else factor
-    model.embed(seq)  # refuses a sequence the model cannot read
+    model.exact_embed(seq)  # refuses a sequence the model cannot read
     Z = [_plus(W.tok[model._index[label_key(t)]], W.pos[p]) for p, t in enumerate([model.bos, *seq])]
     T = len(Z)
     for att, mlp in W.layers:

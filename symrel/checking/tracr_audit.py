@@ -146,7 +146,7 @@ def check_tracr_audit(cert, inputs):
         row = [label_from_json(v, f"{where}[{p}]") for p, v in enumerate(row)]
         if model.output == "numerical":
             row = [_num(v, f"{where}[{p}]") for p, v in enumerate(row)]
-        for p, (r, s) in enumerate(zip(row, model.scores(list(seq)))):
+        for p, (r, s) in enumerate(zip(row, model.exact_scores(list(seq)))):
             h = model.decode_scores(s)
             ok = abs(h - r) <= tol * abs(r) if model.output == "numerical" else (
                 r is not None and not isinstance(h, Tie) and _same(h, r))

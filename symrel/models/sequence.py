@@ -31,8 +31,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
+import sympy
+
 from ..errors import DimensionError, InputError
-from ..exact import PublicView, Q, Rational, rational, sparse_rows
+from ..exact import PublicView, Q, Rational, rational, sparse_rows, to_public
 from .base import check_dim, require_seq
 
 ZERO = Q(0)
@@ -226,8 +228,12 @@ class SequenceTransformer:
         self._unembed = sparse_rows(self.exact_unembedding)
 
     # -- evaluation ---------------------------------------------------------------
-    def embed(self, seq: Sequence) -> list[list[Rational]]:
-        """The residual vectors of ``BOS seq`` (one list per position)."""
+    def embed(self, seq: Sequence) -> list[list[sympy.Rational]]:
+        """The residual vectors of ``BOS seq`` (one list per position), in sympy Rationals."""
+        return to_public(self.exact_embed(seq))
+
+    def exact_embed(self, seq: Sequence) -> list[list[Rational]]:
+        """:meth:`embed` in ``QQ``."""
         if not 1 <= len(seq) <= self.max_seq_len:
             raise InputError(f"expected 1 to {self.max_seq_len} tokens, got {len(seq)}", path="input")
         Z = []
@@ -242,9 +248,14 @@ class SequenceTransformer:
         """The key positions query t attends to."""
         return range(t + 1) if self.causal else range(T)
 
-    def residuals(self, seq: Sequence) -> list[list[list[Rational]]]:
-        """The residual stream after the embedding and after every sublayer (hardmax)."""
-        Z = self.embed(seq)
+    def residuals(self, seq: Sequence) -> list[list[list[sympy.Rational]]]:
+        """The residual stream after the embedding and after every sublayer (hardmax), in
+        sympy Rationals."""
+        return to_public(self.exact_residuals(seq))
+
+    def exact_residuals(self, seq: Sequence) -> list[list[list[Rational]]]:
+        """:meth:`residuals` in ``QQ``."""
+        Z = self.exact_embed(seq)
         out = [Z]
         T = len(Z)
         for layer in self.layers:
@@ -265,9 +276,13 @@ class SequenceTransformer:
                 out.append(Z)
         return out
 
-    def scores(self, seq: Sequence) -> list[list[Rational]]:
-        """The exact hardmax output scores ``U z_p`` at the input positions 1..n."""
-        Z = self.residuals(seq)[-1]
+    def scores(self, seq: Sequence) -> list[list[sympy.Rational]]:
+        """The exact hardmax output scores ``U z_p`` at the input positions 1..n (sympy Rationals)."""
+        return to_public(self.exact_scores(seq))
+
+    def exact_scores(self, seq: Sequence) -> list[list[Rational]]:
+        """:meth:`scores` in ``QQ``."""
+        Z = self.exact_residuals(seq)[-1]
         zero = [ZERO] * len(self.exact_unembedding)
         return [affine(self._unembed, zero, z) for z in Z[1:]]
 
@@ -284,7 +299,7 @@ class SequenceTransformer:
 
     def decode(self, seq: Sequence) -> list:
         """The hardmax model's decoded output at every input position."""
-        return [self.decode_scores(s) for s in self.scores(seq)]
+        return to_public([self.decode_scores(s) for s in self.exact_scores(seq)])
 
     # -- sizes ----------------------------------------------------------------------
     def sizes(self) -> dict:

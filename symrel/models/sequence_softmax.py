@@ -232,7 +232,7 @@ def enclose(model, seq, exp_bounds, *, factor=1, bits: int = BITS) -> Enclosure:
     enclosed (module docstring). ``exp_bounds(a, bits) -> (lo, hi)`` encloses ``exp(a)``."""
     F = _fixed(model, bits)
     factor = Q(factor) if not Q.of_type(factor) else factor
-    model.embed(seq)  # validates the input
+    model.exact_embed(seq)  # validates the input
     idx = [model._index[label_key(t)] for t in [model.bos, *seq]]
     Z = []
     for p, i in enumerate(idx):

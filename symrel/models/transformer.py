@@ -18,7 +18,9 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..errors import DimensionError, InputError
-from ..exact import Matrix, PublicView, Q, Rational, column, from_rationals, hstack, matrix, ones, rational, rows, vector, zeros
+import sympy
+
+from ..exact import Matrix, PublicView, Q, Rational, public_matrix, column, from_rationals, hstack, matrix, ones, rational, rows, vector, zeros
 from .base import Model, as_point, check_dim, require_seq
 
 RULES = ("hardmax", "softmax")
@@ -304,14 +306,22 @@ class Transformer(Model):
         self.output_dim = readout.exact_W.shape[0]
 
     # -- exact hardmax evaluation ---------------------------------------------------
-    def embed(self, x) -> Matrix:
-        """The initial state ``Z_0`` of the input point ``x``."""
+    def embed(self, x) -> sympy.ImmutableMatrix:
+        """The initial state ``Z_0`` of the input point ``x`` (``width x tokens``, sympy Rationals)."""
+        return public_matrix(self.exact_embed(x))
+
+    def exact_embed(self, x) -> Matrix:
+        """:meth:`embed` as a ``DomainMatrix`` over ``QQ``."""
         return self.embedding.embed(as_point(x, self.input_dim))
 
-    def states(self, x) -> list[Matrix]:
-        """``[Z_0, Z_1, ..., Z_B]``: the state after embedding and after every block."""
+    def states(self, x) -> list[sympy.ImmutableMatrix]:
+        """``[Z_0, Z_1, ..., Z_B]``: the state after embedding and after every block (sympy matrices)."""
+        return [public_matrix(Z) for Z in self.exact_states(x)]
+
+    def exact_states(self, x) -> list[Matrix]:
+        """:meth:`states` as ``DomainMatrix`` over ``QQ``."""
         self._require_hardmax()
-        Z = self.embed(x)
+        Z = self.exact_embed(x)
         out = [Z]
         for block in self.blocks:
             Z = block.apply_hardmax(Z)

@@ -48,7 +48,7 @@ def softmax_error(T, x, lam, dps: int = 50):
 
 def head_scores(T, x) -> list[tuple[tuple[int, int], list[list[Rational]]]]:
     """The exact hardmax scores of every head: ``((block, head), S)`` with ``S[s][t]``."""
-    Z = T.embed(x)
+    Z = T.exact_embed(x)
     out = []
     for b, block in enumerate(T.blocks):
         if block.attention is not None:
@@ -215,7 +215,7 @@ def _float_forward(T, x, attend, weights: _FloatWeights | None = None) -> list[f
     returns the attention weights of one query."""
     fw = weights if weights is not None else _FloatWeights(T)
     mat = lambda A, B: [[sum(a * B[k][j] for k, a in enumerate(r)) for j in range(len(B[0]))] for r in A]
-    Z = _floats(T.embed(x))
+    Z = _floats(T.exact_embed(x))
     n = len(Z[0])
     for b, block in enumerate(T.blocks):
         if block.attention is not None:

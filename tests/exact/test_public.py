@@ -160,6 +160,8 @@ def model_objects(net, maxout, transformer) -> dict:
         "unit pieces": maxout.layers[0].units[0].pieces.pieces(), "transformer": transformer,
         "softmax transformer": softmax, "head matrices": head.matrices(), "feedforward matrices": ff.matrices(),
         "sequence transformer": seq, "sequence head data": seq.layers[0].attention.heads[0].data(),
+        "sequence scores": seq.scores(["a", "b"]), "sequence residuals": seq.residuals(["b"]),
+        "transformer states": transformer.states(["1/3"]), "transformer embed": transformer.embed(["-1/2"]),
     }
 
 
@@ -197,7 +199,8 @@ def test_every_number_a_user_reads_is_a_sympy_rational():
     for must in ("box", "regions", "network bound", "proof(refuted)", "counterexample", "debreu", "not psd",
                  "lambda bound", "gates", "net(x)", "relu net", "maxout net", "affine", "transformer",
                  "softmax transformer", "sequence transformer", "affine pieces", "head matrices", "cpwl",
-                 "cpwl pieces", "mesh", "mesh pieces", "polytope", "relation"):
+                 "cpwl pieces", "mesh", "mesh pieces", "polytope", "relation", "sequence scores",
+                 "sequence residuals", "transformer states", "transformer embed"):
         assert must in names, must
     read = {w for w, _ in found} | {w for w, _ in matrices}
     for must in ("relu net.layers[0].affine.W", "relu net.layers[0].affine.b", "maxout net.layers[0].units[0].pieces.W",

@@ -180,7 +180,7 @@ def _refute(proof, program, model, assembled, seq, p, r, h, hok, s, sst, value_s
 
     seq = list(seq)
     r2 = list(rasp.evaluate(program, seq))
-    scores = model.scores(seq)
+    scores = model.exact_scores(seq)
     h2 = compare_hardmax(model, r2, scores)[p]
     enc = enclose(model, seq, exp_enclosure())
     s2 = compare_softmax(model, r2, enc, value_set)[p]

@@ -42,7 +42,7 @@ def evaluate_chunk(model, seqs, factor=1, hardmax: bool = True, bits: int = BITS
     out = []
     for seq in seqs:
         seq = list(seq)
-        out.append((model.scores(seq) if hardmax else None, enclose(model, seq, exp_bounds, factor=factor, bits=bits)))
+        out.append((model.exact_scores(seq) if hardmax else None, enclose(model, seq, exp_bounds, factor=factor, bits=bits)))
     return out
 
 
