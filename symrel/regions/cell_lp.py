@@ -48,6 +48,7 @@ class DenseRows:
     def __init__(self, dim: int):
         self.dim = dim
         self.entries: dict = {}
+        self.first: dict = {}   # id(row) -> index of the first row identical to it (first_of_repeats)
 
     def of(self, row):
         entry = self.entries.get(id(row))
@@ -96,21 +97,34 @@ def cell_lp(rows, indices, stats, dim: int, dense: DenseRows | None = None):
         return res.point, None
     y, z = res.farkas
     cert = [(ineq_ids[k], v) for k, v in enumerate(y) if v] + [(eq_ids[k], v) for k, v in enumerate(z) if v]
-    return None, first_of_repeats(rows, cert)
+    return None, first_of_repeats(rows, cert, dense.first)
 
 
-def first_of_repeats(rows, cert):
+def first_of_repeats(rows, cert, known=None):
     """The Farkas vector with each row index moved to the first row identical to it (their
     multipliers added): the same combination, and the one the checker accepts, so that no
     recorded row index can change alone. Cost O(rows) per call: the constants are scanned
-    in C (``list.index``), and only rows with the same constant are compared in full."""
-    consts = [r.form.const for r in rows]
+    in C (``list.index``), and only rows with the same constant are compared in full.
+
+    ``known``: the caller's answers so far, keyed by the row object's id (a search's
+    :attr:`DenseRows.first`; its entries keep the rows alive). In a search a row object has
+    one index in every row list that holds it (a child's rows are its parent's plus its
+    own), and the rows before it are the same, so its first identical row is found once;
+    a known answer is still checked to be an identical row."""
+    consts = None
     merged: dict = {}
     for i, v in cert:
-        row, c = rows[i], consts[i]
-        j = consts.index(c)
-        while rows[j] is not row and rows[j] != row:   # Row equality: same form, same relation
-            j = consts.index(c, j + 1)
+        row = rows[i]
+        j = known.get(id(row)) if known is not None else None
+        if j is None or j > i or (rows[j] is not row and rows[j] != row):
+            if consts is None:
+                consts = [r.form.const for r in rows]
+            c = consts[i]
+            j = consts.index(c)
+            while rows[j] is not row and rows[j] != row:   # Row equality: same form, same relation
+                j = consts.index(c, j + 1)
+            if known is not None:
+                known[id(row)] = j
         merged[j] = merged.get(j, ZERO) + v
     return [(i, v) for i, v in merged.items() if v]
 
