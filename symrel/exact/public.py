@@ -116,12 +116,18 @@ class _KeptList(tuple):
     """A list as a view keeps it (unchangeable); handed out again as a fresh list."""
 
 
+class _KeptDict(tuple):
+    """A dict as a view keeps it (its items); handed out again as a fresh dict."""
+
+
 def _frozen(value):
     tv = type(value)
     if tv is list:
         return _KeptList(_frozen(v) for v in value)
     if tv is tuple:
         return tuple(_frozen(v) for v in value)
+    if tv is dict:
+        return _KeptDict((k, _frozen(v)) for k, v in value.items())
     return value
 
 
@@ -131,6 +137,8 @@ def _thawed(value):
         return [_thawed(v) for v in value]
     if tv is tuple:
         return tuple(_thawed(v) for v in value)
+    if tv is _KeptDict:
+        return {k: _thawed(v) for k, v in value}
     return value
 
 
@@ -155,7 +163,7 @@ class PublicView:
 
     The view is made on first reading and kept while ``exact_<name>`` is the same object
     (the inner data of a model are never changed in place); a matrix is handed out as the
-    kept ``ImmutableMatrix``, a list as a fresh list, so no reader can change another's.
+    kept ``ImmutableMatrix``, a list or dict as a fresh one, so no reader can change another's.
 
     >>> from symrel.exact import matrix
     >>> class Map:

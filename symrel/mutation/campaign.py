@@ -137,7 +137,7 @@ def _orders_keys(task, att) -> bool:
     """Exact check of the claim: every query's scores order every pair of keys as its preorder."""
     S = att.score_matrix(task)
     keys = task.key_names
-    for i, q in enumerate(task.queries):
+    for i, q in enumerate(task.exact_queries):
         P = task.preorders[q]
         for a in range(len(keys)):
             for b in range(len(keys)):

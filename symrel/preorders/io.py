@@ -98,4 +98,4 @@ def write_retrieval(task: RetrievalTask) -> dict:
     for q, P in task.preorders.items():
         body = write_preorder(P)
         preorders[q] = {"elements": body["elements"], "leq": body["leq"]}
-    return {"symrel": 1, "kind": "retrieval", "keys": vectors(task.keys), "queries": vectors(task.queries), "preorders": preorders}
+    return {"symrel": 1, "kind": "retrieval", "keys": vectors(task.exact_keys), "queries": vectors(task.exact_queries), "preorders": preorders}

@@ -82,8 +82,8 @@ class RetrievalAttention:
             raise InputError(
                 f"phi_q has {self.phi_q.output_dim} outputs, phi_k {self.phi_k.output_dim}; they must match", path="phi_k"
             )
-        Phi_q = self.phi_q.evaluate_matrix(list(task.queries.values()))
-        Phi_k = self.phi_k.evaluate_matrix(list(task.keys.values()))
+        Phi_q = self.phi_q.evaluate_matrix(list(task.exact_queries.values()))
+        Phi_k = self.phi_k.evaluate_matrix(list(task.exact_keys.values()))
         return rows(Phi_q.transpose() * Phi_k)
 
 
@@ -93,9 +93,9 @@ def _utility_relation(task: RetrievalTask, beta: Rational) -> Relation:
     points. Two points with equal features need equal rows (columns): the error
     names them."""
     queries, keys = task.query_names, task.key_names
-    table = [[beta * u for u in row] for row in task.utility_matrix()]
+    table = [[beta * u for u in row] for row in task.exact_utility_matrix()]
     try:
-        return Relation(list(task.queries.values()), table, y=list(task.keys.values()))
+        return Relation(list(task.exact_queries.values()), table, y=list(task.exact_keys.values()))
     except InputError as err:
         side, names = ("queries", queries) if err.path.startswith("x[") else ("keys", keys)
         index = int(err.path[2:-1])
@@ -127,7 +127,7 @@ def build_retrieval_attention(
     if beta is None:
         beta = Q(1)
         if eps is not None:
-            bound = softmax_beta(len(task.keys), rational(eps, path="eps"))
+            bound = softmax_beta(len(task.exact_keys), rational(eps, path="eps"))
             if bound > 0:
                 beta = bound
                 notes.append(f"beta = {rational_str(beta)}: the certified softmax bound for eps = {rational_str(rational(eps))}")
@@ -138,7 +138,7 @@ def build_retrieval_attention(
     if factorisation == "rank":
         factors = rank_factors(relation.exact_R)
     else:
-        n = len(task.keys)
+        n = len(task.exact_keys)
         factors = Factors(rows(relation.exact_R), rows(identity(n)), n, "one-hot")
     features = factors_to_features(relation, factors)
     return RetrievalAttention(features.phi, features.psi, beta, factorisation, notes)
@@ -233,16 +233,16 @@ def prove_retrieval(
     n = len(keys)
     limit = min(max_subset, n)
     subset_count = sum(comb(n, s) for s in range(1, limit + 1))
-    if subset_count * len(task.queries) > MAX_SUBSETS:
+    if subset_count * len(task.exact_queries) > MAX_SUBSETS:
         raise LimitError(
-            f"{len(task.queries)} queries x {subset_count} sets of at most {limit} keys exceed the limit of {MAX_SUBSETS} "
+            f"{len(task.exact_queries)} queries x {subset_count} sets of at most {limit} keys exceed the limit of {MAX_SUBSETS} "
             "hardmax evaluations; lower the subset size limit (the pairwise step covers every size anyway)",
             path="max_subset",
         )
     scores = attention.score_matrix(task)
     beta_u = None
     if attention.beta is not None:
-        U = task.utility_matrix()
+        U = task.exact_utility_matrix()
         beta_u = all(s == attention.beta * u for Srow, Urow in zip(scores, U) for s, u in zip(Srow, Urow))
     claim_data = {"kind": "retrieval", "max_subset": limit}
     if eps is not None:

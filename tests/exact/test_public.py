@@ -142,6 +142,7 @@ def model_objects(net, maxout, transformer) -> dict:
     """Models and their parts: their defining data read as public numbers (the walker reads
     the attributes; the number-giving methods are called here)."""
     from symrel.models import CPWL1D, AffineMap, CPWLMesh, Polytope
+    from symrel.preorders.generators import random_retrieval_task
     from symrel.relations import Relation
 
     affine = AffineMap([[1, "-1/2"], ["2/3", 0]], ["1/3", -2])
@@ -151,8 +152,10 @@ def model_objects(net, maxout, transformer) -> dict:
     seq = sequence_model()
     cpwl = CPWL1D([0, "1/2", 1], [0, "1/3", 0])
     mesh = CPWLMesh([[0, 0], [1, 0], [0, 1], [1, 1]], [[0, 1, 2], [1, 3, 2]], [[0, 1], ["1/2", 0], [1, 0], ["1/3", "2/5"]])
+    task = random_retrieval_task(3, 4, seed=1)
     return {
         "cpwl": cpwl, "cpwl pieces": cpwl.pieces(), "mesh": mesh, "mesh pieces": mesh.pieces(),
+        "retrieval task": task, "utility matrix": task.utility_matrix(),
         "polytope": Polytope([[1, "1/2"], [-1, 0], [0, -1]], ["3/4", 0, 0]),
         "relation": Relation([["1/2"], [1]], [[2, "1/3"], ["1/3", 1]]),
         "relation on two sets": Relation([["1/2"], [1]], [[2, "1/3", 0], ["1/3", 1, 0]], [[0], ["-1/4"], [3]]),
@@ -200,7 +203,7 @@ def test_every_number_a_user_reads_is_a_sympy_rational():
                  "lambda bound", "gates", "net(x)", "relu net", "maxout net", "affine", "transformer",
                  "softmax transformer", "sequence transformer", "affine pieces", "head matrices", "cpwl",
                  "cpwl pieces", "mesh", "mesh pieces", "polytope", "relation", "sequence scores",
-                 "sequence residuals", "transformer states", "transformer embed"):
+                 "sequence residuals", "transformer states", "transformer embed", "retrieval task", "utility matrix"):
         assert must in names, must
     read = {w for w, _ in found} | {w for w, _ in matrices}
     for must in ("relu net.layers[0].affine.W", "relu net.layers[0].affine.b", "maxout net.layers[0].units[0].pieces.W",
@@ -209,7 +212,8 @@ def test_every_number_a_user_reads_is_a_sympy_rational():
                  "sequence transformer.layers[0].mlp.W2", "sequence transformer.layers[0].attention.scale",
                  "cpwl.x[1]", "cpwl.y[1]", "cpwl pieces[1][0]", "mesh.vertices[3][1]", "mesh.values[3][1]",
                  "mesh pieces[1][0][0][1]", "polytope.A", "polytope.b", "relation.R", "relation.x[0][0]",
-                 "relation on two sets.y[1][0]", "relation on two sets.ys[2][0]"):
+                 "relation on two sets.y[1][0]", "relation on two sets.ys[2][0]", "retrieval task.keys['k1'][0]",
+                 "utility matrix[1][2]"):
         assert must in read, (must, sorted(r for r in read if r.startswith(must.split(".")[0]))[:40])
     # read-only, and equal to Fractions entry by entry
     W = dict(matrices)["relu net.layers[0].affine.W"]

@@ -77,14 +77,14 @@ def run(args) -> int:
         raise err.in_file(args.check if features_error else args.task) from None
     summary = {
         "result": proof.result,
-        "queries": len(task.queries),
-        "keys": len(task.keys),
+        "queries": len(task.exact_queries),
+        "keys": len(task.exact_keys),
         "max_subset": proof.claim_data["max_subset"],
         "feature_dim": attention.feature_dim,
         "factorisation": attention.factorisation or "given",
         "beta": fmt(attention.beta) if attention.beta is not None else None,
         "relus": {"phi_q": getattr(attention.phi_q, "num_relus", None), "phi_k": getattr(attention.phi_k, "num_relus", None)},
-        "maximal": {q: [str(y) for y in task.preorders[q].maximal_elements()] for q in task.queries},
+        "maximal": {q: [str(y) for y in task.preorders[q].maximal_elements()] for q in task.exact_queries},
     }
     if proof.result == "refuted":
         cx = proof.extra.get("counterexample")
@@ -109,7 +109,7 @@ def run(args) -> int:
         _print_steps(proof)
         print(f"proved: hardmax attention (feature dimension {attention.feature_dim}, "
               f"{summary['relus']['phi_q']} + {summary['relus']['phi_k']} ReLUs) returns the maximal keys for all "
-              f"{len(task.queries)} queries" + (f"; softmax with beta = {shown(attention.beta)}"
+              f"{len(task.exact_queries)} queries" + (f"; softmax with beta = {shown(attention.beta)}"
                                                  if attention.beta is not None else ""))
     return 0
 

@@ -43,7 +43,7 @@ def run():
     def retrieval(name, task, factorisation="rank", **facts):
         att = build_retrieval_attention(task, factorisation=factorisation)
         proof = prove_retrieval(task, att, max_subset=3)
-        return Instance(name, proof, facts={"queries": len(task.queries), "keys": len(task.keys),
+        return Instance(name, proof, facts={"queries": len(task.exact_queries), "keys": len(task.exact_keys),
                                             "feature dim": att.feature_dim, **facts})
 
     yield retrieval("retrieval: 3 queries, 5 keys in R^1, ties", random_retrieval_task(3, 5, dim=1, seed=3))
@@ -58,9 +58,9 @@ def run():
     q = task.query_names[0]
     u = task.utilities[q].utility
     low, high = min(task.key_names, key=lambda k: u[k]), max(task.key_names, key=lambda k: u[k])
-    keys = dict(task.keys)
+    keys = dict(task.exact_keys)
     keys[low], keys[high] = keys[high], keys[low]
-    swapped = RetrievalTask(keys, task.queries, task.preorders)
+    swapped = RetrievalTask(keys, task.exact_queries, task.preorders)
     yield Instance(f"control: features of keys {low} and {high} swapped after building the attention",
                    prove_retrieval(swapped, att, max_subset=3), expect="refuted")
 
