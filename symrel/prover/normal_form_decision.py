@@ -89,9 +89,11 @@ def dependency_closure(registry, forms) -> list[int]:
 
 
 # -- affine functions of x: (coefficients, constant) ----------------------------------------------
-def _affine(form: AffineForm, lin: dict, d: int, n: int | None = None):
-    """``form`` as an affine function on the current cell (``lin``: node -> affine), over the
-    inputs x and the relaxed nodes (``n`` coordinates in all, default ``d``)."""
+def affine_on_cell(form: AffineForm, lin: dict, d: int, n: int | None = None):
+    """``form`` as an affine function ``(gradient, constant)`` on the current cell (``lin``:
+    node -> its affine function there), over the inputs x and the relaxed nodes (``n``
+    coordinates in all, default ``d``). Also what a form is on a point's linear region
+    (:mod:`symrel.prover.region_of_point`)."""
     n = d if n is None else n
     g, c = [ZERO] * n, form.const
     for v, a in form.coeffs.items():
@@ -120,8 +122,8 @@ def outcomes(node, lin: dict, d: int, n: int | None = None):
     """The outcomes of a node on a cell: ``(label, rows, value)`` with rows ``(affine, rel)``
     meaning ``affine(x) rel 0`` (rel ``<``, ``<=`` or ``=``); they partition the cell."""
     if node.scores:
-        s = [_affine(f, lin, d, n) for f in node.scores]
-        vals = [_affine(f, lin, d, n) for f in node.terms]
+        s = [affine_on_cell(f, lin, d, n) for f in node.scores]
+        vals = [affine_on_cell(f, lin, d, n) for f in node.terms]
         T = len(s)
         for size in range(T, 0, -1):
             for S in itertools.combinations(range(T), size):
@@ -130,7 +132,7 @@ def outcomes(node, lin: dict, d: int, n: int | None = None):
                 rows += [(_minus(s[k], s[i]), "<") for k in range(T) if k not in S]
                 yield list(S), rows, _mean([vals[j] for j in S])
         return
-    terms = [_affine(f, lin, d, n) for f in node.terms]
+    terms = [affine_on_cell(f, lin, d, n) for f in node.terms]
     for i, t in enumerate(terms):
         rows = [(_minus(u, t), "<" if j < i else "<=") for j, u in enumerate(terms) if j != i]
         yield i, rows, t
@@ -203,7 +205,7 @@ def relaxation_rows(registry, free, d):
         rows.append((([-u for u in unit], lo), "<="))
         if not node.scores:
             for t in node.terms:
-                rows.append((_minus(_affine(t, lin, d, n), (unit, ZERO)), "<="))
+                rows.append((_minus(affine_on_cell(t, lin, d, n), (unit, ZERO)), "<="))
         lin[v] = (unit, ZERO)
     return lin, rows
 
@@ -293,7 +295,7 @@ class _Search:
         self.cells += 1
         equal = []
         for r, g in enumerate(self.diffs):
-            ga = _affine(g, lin, self.d, self.n)
+            ga = affine_on_cell(g, lin, self.d, self.n)
             if not any(ga[0]) and ga[1] == 0:
                 equal.append(None)
                 continue

@@ -33,20 +33,9 @@ from __future__ import annotations
 
 from ..exact import Q
 from ..exact.lp_optimum import maximise
+from .normal_form_decision import affine_on_cell, dependency_closure
 
 ZERO = Q(0)
-
-
-def _image(form, images, d):
-    """``form`` as an affine function of x, ``(gradient, constant)``, given every variable's."""
-    g, c = [ZERO] * d, form.const
-    for v, a in form.coeffs.items():
-        gv, cv = images[v]
-        c += a * cv
-        for i in range(d):
-            if gv[i]:
-                g[i] += a * gv[i]
-    return g, c
 
 
 def region(registry, active, nodes=None):
@@ -63,7 +52,7 @@ def region(registry, active, nodes=None):
         node = registry.nodes[v]
         if node.scores:
             win = active[v]
-            s = [_image(f, images, d) for f in node.scores]
+            s = [affine_on_cell(f, images, d) for f in node.scores]
             i = win[0]
             for j in range(len(s)):
                 if j != i:
@@ -71,11 +60,11 @@ def region(registry, active, nodes=None):
                     rows.append(diff)                       # s_j - s_i <= 0
                     if j in win:
                         rows.append(([-a for a in diff[0]], -diff[1]))
-            parts = [_image(node.terms[j], images, d) for j in win]
+            parts = [affine_on_cell(node.terms[j], images, d) for j in win]
             images[v] = ([sum((p[0][k] for p in parts), ZERO) / len(win) for k in range(d)],
                          sum((p[1] for p in parts), ZERO) / len(win))
             continue
-        terms = [_image(t, images, d) for t in node.terms]
+        terms = [affine_on_cell(t, images, d) for t in node.terms]
         i = active[v]
         for j, t in enumerate(terms):
             if j != i:
@@ -90,7 +79,6 @@ def largest_differences(registry, diffs, domain, point=None, active=None, budget
     (within ``domain``) where it is largest, when that is positive; nothing when the region
     is empty. Exact; the points still need the models' evaluation. ``budget``
     (:class:`~symrel.budget.Budget`): checked inside every LP."""
-    from .normal_form_decision import dependency_closure
 
     d = registry.dim
     if active is None:
@@ -103,7 +91,7 @@ def largest_differences(registry, diffs, domain, point=None, active=None, budget
     for g in diffs:
         if g.is_zero():
             continue
-        grad, c = _image(g, images, d)
+        grad, c = affine_on_cell(g, images, d)
         if not any(grad):
             continue
         for sign in (1, -1):
