@@ -710,7 +710,7 @@ def _transformer(tf, R, name):
 def _check_polytope_box(P, box, duals, R):
     """The polytope ``{x : A x <= b}`` lies in the box: for each coordinate i, vectors
     ``y, y' >= 0`` with ``A^T y = -e_i``, ``A^T y' = e_i``, ``b^T y = -lo_i``, ``b^T y' = hi_i``."""
-    A, b = P.halfspaces()
+    A, b = P.exact_halfspaces()
     if len(box) != P.dim or len(duals) != P.dim:
         R.fail("one interval and one pair of dual vectors per coordinate expected")
     for i, ((lo, hi), pair) in enumerate(zip(box, duals)):

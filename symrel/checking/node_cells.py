@@ -188,7 +188,7 @@ def check_node_cells(cert: dict, R, outs, domain) -> None:
     if free != nodes[:len(free)] or len(free) == len(nodes) and nodes:
         R.fail("the relaxed nodes must be the first nodes of the closure, and some node must be decided")
     d, n = R.dim, R.dim + len(free)
-    A, b = domain.halfspaces()
+    A, b = domain.exact_halfspaces()
     rows = [((list(a) + [ZERO] * len(free), -bi), "<=") for a, bi in zip(A, b)]
     lin: dict = {}
     for i, v in enumerate(free):     # y_v in its range, and above every term of a max node

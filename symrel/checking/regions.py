@@ -375,7 +375,7 @@ def _check_support(models, domain, body):
     if not isinstance(recorded, list) or len(recorded) != len(models):
         raise CertificateError(f"support: expected one entry per model ({len(models)}), null for a model that is "
                                "not a CPWL mesh function")
-    A, bb = domain.halfspaces()
+    A, bb = domain.exact_halfspaces()
     closed = [(tuple(r) + (-c,), "<=") for r, c in zip(A, bb)]
     for p, (m, is_mesh, entries) in enumerate(zip(models, meshes, recorded)):
         where = f"support[{p}]"
@@ -397,7 +397,7 @@ def _check_tree(models, domain, mode, branches):
     """Coverage and every branch of the tree (module docstring). Returns, for the
     witness branches in certificate order, ``(branch, rows, outputs per model)``."""
     d = domain.dim
-    A, bb = domain.halfspaces()
+    A, bb = domain.exact_halfspaces()
     root_rows = [(tuple(r) + (-c,), "<" if mode == "open" else "<=") for r, c in zip(A, bb)]
     entries = {}
     for k, e in enumerate(branches):

@@ -210,6 +210,6 @@ def _violation(domain, a, c):
         if lo >= 0:
             return None
         return [lo_ if ai > 0 else hi_ for ai, (lo_, hi_) in zip(a, domain.exact_bounds)]
-    A, b = domain.halfspaces()
+    A, b = domain.exact_halfspaces()
     res = feasibility(list(A) + [list(a)], list(b) + [-c], strict=[False] * len(A) + [True])
     return res.point if res.feasible else None

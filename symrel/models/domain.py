@@ -22,17 +22,21 @@ class Domain:
     def contains(self, x) -> bool:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def halfspaces(self) -> tuple[list[list[Rational]], list[Rational]]:  # pragma: no cover
-        """``(A, b)`` with the domain equal to ``{x : A x <= b}``."""
+    def exact_halfspaces(self) -> tuple[list[list[Rational]], list[Rational]]:  # pragma: no cover
+        """``(A, b)`` with the domain equal to ``{x : A x <= b}``, in ``QQ`` (for the library)."""
         raise NotImplementedError
+
+    def halfspaces(self) -> tuple[list[list[sympy.Rational]], list[sympy.Rational]]:
+        """``(A, b)`` with the domain equal to ``{x : A x <= b}``, as sympy Rationals."""
+        return to_public(self.exact_halfspaces())
 
 
 class Box(Domain):
     """The box ``[l_1, u_1] x ... x [l_d, u_d]``.
 
     ``bounds``, ``lower()``, ``upper()``, ``center()``, ``vertices()`` and
-    ``sample()`` give sympy Rationals (the public number type of
-    :mod:`symrel.exact.public`); ``exact_bounds`` and ``halfspaces()`` give the
+    ``sample()`` and ``halfspaces()`` give sympy Rationals (the public number type of
+    :mod:`symrel.exact.public`); ``exact_bounds`` and ``exact_halfspaces()`` give the
     same numbers as elements of ``QQ``, for the rest of the library.
 
     >>> from fractions import Fraction
@@ -90,7 +94,7 @@ class Box(Domain):
         for v in itertools.product(*choices):
             yield to_public(list(v))
 
-    def halfspaces(self):
+    def exact_halfspaces(self):
         A, b = [], []
         for i, (lo, hi) in enumerate(self.exact_bounds):
             e = [Q(0)] * self.dim
@@ -103,7 +107,7 @@ class Box(Domain):
         return A, b
 
     def to_polytope(self) -> "Polytope":
-        A, b = self.halfspaces()
+        A, b = self.exact_halfspaces()
         return Polytope(from_rationals(A, (len(A), self.dim)), b)
 
     def sample(self, n: int, seed: int = 0, denominator: int = 1000) -> list[list[Rational]]:
@@ -134,7 +138,8 @@ class Polytope(Domain):
     """The H-polytope ``{x : A x <= b}``.
 
     ``A`` and ``b`` (an ``m x 1`` column) read as ``sympy.ImmutableMatrix`` of Rationals
-    (:mod:`symrel.exact.public`); ``exact_A``, ``exact_b`` and ``halfspaces()`` give the
+    (:mod:`symrel.exact.public`), and so does ``halfspaces()``; ``exact_A``, ``exact_b`` and
+    ``exact_halfspaces()`` give the
     same numbers in ``QQ``, for the rest of the library.
 
     >>> from fractions import Fraction
@@ -163,7 +168,7 @@ class Polytope(Domain):
         pt = as_point(x, self.dim)
         return all(dot(r, pt) <= c for r, c in zip(rows(self.exact_A), flat(self.exact_b)))
 
-    def halfspaces(self):
+    def exact_halfspaces(self):
         return rows(self.exact_A), flat(self.exact_b)
 
     def to_json(self) -> dict:
@@ -223,7 +228,7 @@ def polytope_box(domain: Polytope) -> tuple[list[tuple[Rational, Rational]], lis
     """
     from ..exact import exact_simplex
 
-    A, b = domain.halfspaces()
+    A, b = domain.exact_halfspaces()
     m, d = len(A), domain.dim
     H = vertex_coordinate_bound(A, b)
     K = Q(2 * H + 1)

@@ -114,7 +114,7 @@ def _proof_of(a, b, domain) -> Proof:
     proof = Proof(
         claim=f"For all x in D, A(x) = B(x), where A is {_describe(a)}, B is {_describe(b)} and D is "
               + (_box_text(domain.exact_bounds) if isinstance(domain, Box)
-                 else f"the polytope {{x : A x <= b}} ({len(domain.halfspaces()[1])} inequalities)"),
+                 else f"the polytope {{x : A x <= b}} ({len(domain.exact_halfspaces()[1])} inequalities)"),
         construction=CONSTRUCTION,
         claim_data={"kind": "equivalence", "a": "a", "b": "b", "domain": "domain"},
         inputs={"a": a, "b": b, "domain": domain},

@@ -185,7 +185,7 @@ def farkas_json(cert) -> list:
 
 
 def domain_rows(domain):
-    A, b = domain.halfspaces()
+    A, b = domain.exact_halfspaces()
     return [((list(a), -bi), "<=") for a, bi in zip(A, b)]
 
 

@@ -84,7 +84,7 @@ def largest_differences(registry, diffs, domain, point=None, active=None, budget
     if active is None:
         active = registry.values_at(list(point))[1]
     images, rows = region(registry, active, dependency_closure(registry, diffs))
-    A_dom, b_dom = domain.halfspaces()
+    A_dom, b_dom = domain.exact_halfspaces()
     A = [list(g) for g, _ in rows] + [list(a) for a in A_dom]
     b = [-c for _, c in rows] + list(b_dom)
     out = []

@@ -25,7 +25,7 @@ ZERO, ONE = Q(0), Q(1)
 
 def domain_rows(domain, mode: str):
     """The domain's halfspaces ``a.x <= b`` as rows ``a.x - b rel 0`` (``rel`` strict in the open mode)."""
-    A, b = domain.halfspaces()
+    A, b = domain.exact_halfspaces()
     rel = "<" if mode == "open" else "<="
     return [Row(AffineForm.from_dense(a, -bi), rel) for a, bi in zip(A, b)]
 
@@ -145,7 +145,7 @@ def box_farkas(row, index, box):
     For ``f = a.x + c``, ``min f`` over the box is ``c + sum a_i (l_i or u_i)``;
     weights ``a_i`` on the lower-bound rows (``a_i > 0``) and ``-a_i`` on the
     upper-bound rows cancel the x-part (rows ``2i``: ``x_i <= u_i``, ``2i+1``:
-    ``-x_i <= -l_i``, as :meth:`Box.halfspaces` lists them)."""
+    ``-x_i <= -l_i``, as :meth:`Box.exact_halfspaces` lists them)."""
     f, rel = row
     lo, hi = f.range_on_box(box)
     sign = None

@@ -96,7 +96,7 @@ def public_objects() -> dict:
         "net(x)": net(["1/4", "1/3"]), "net.evaluate_batch": net.evaluate_batch([[0, 0], ["1/2", 1]]),
         "cpwl(x)": cpwl(["1/4"]), "net.to_sympy": [sympy.nsimplify(e.subs("x1", 0).subs("x2", 0)) for e in net.to_sympy()],
         "box": box, "box.lower": box.lower(), "box.upper": box.upper(), "box.center": box.center(),
-        "box.vertices": list(box.vertices()), "box.sample": box.sample(3),
+        "box.vertices": list(box.vertices()), "box.sample": box.sample(3), "box.halfspaces": box.halfspaces(),
         "polytope.contains": Polytope([[1, 1]], ["1/2"]).contains(["1/4", 0]),
         "regions": count_regions(net, box),
         "proof(refuted)": prove_equivalence(net, other, box),
@@ -157,6 +157,7 @@ def model_objects(net, maxout, transformer) -> dict:
         "cpwl": cpwl, "cpwl pieces": cpwl.pieces(), "mesh": mesh, "mesh pieces": mesh.pieces(),
         "retrieval task": task, "utility matrix": task.utility_matrix(),
         "polytope": Polytope([[1, "1/2"], [-1, 0], [0, -1]], ["3/4", 0, 0]),
+        "polytope halfspaces": Polytope([[1, "1/2"], [-1, 0], [0, -1]], ["3/4", 0, 0]).halfspaces(),
         "relation": Relation([["1/2"], [1]], [[2, "1/3"], ["1/3", 1]]),
         "relation on two sets": Relation([["1/2"], [1]], [[2, "1/3", 0], ["1/3", 1, 0]], [[0], ["-1/4"], [3]]),
         "relu net": net, "maxout net": maxout, "affine": affine, "affine pieces": affine.pieces(),
@@ -213,7 +214,8 @@ def test_every_number_a_user_reads_is_a_sympy_rational():
                  "cpwl.x[1]", "cpwl.y[1]", "cpwl pieces[1][0]", "mesh.vertices[3][1]", "mesh.values[3][1]",
                  "mesh pieces[1][0][0][1]", "polytope.A", "polytope.b", "relation.R", "relation.x[0][0]",
                  "relation on two sets.y[1][0]", "relation on two sets.ys[2][0]", "retrieval task.keys['k1'][0]",
-                 "utility matrix[1][2]"):
+                 "utility matrix[1][2]", "box.halfspaces[0][1][1]", "box.halfspaces[1][3]",
+                 "polytope halfspaces[0][0][1]", "polytope halfspaces[1][0]"):
         assert must in read, (must, sorted(r for r in read if r.startswith(must.split(".")[0]))[:40])
     # read-only, and equal to Fractions entry by entry
     W = dict(matrices)["relu net.layers[0].affine.W"]

@@ -26,7 +26,7 @@ def _vertices(A, b):
 
 
 def _random_polytope(rng, d):
-    A, b = Box.cube(d).halfspaces()
+    A, b = Box.cube(d).exact_halfspaces()
     for _ in range(rng.randint(1, 4)):
         A.append([Q(rng.randint(-3, 3), rng.randint(1, 3)) for _ in range(d)])
         b.append(Q(rng.randint(0, 4), rng.randint(1, 4)))
@@ -37,7 +37,7 @@ def _random_polytope(rng, d):
 def test_bounding_box_is_exact_and_certified(seed):
     rng = random.Random(seed)
     P = _random_polytope(rng, rng.randint(1, 3))
-    A, b = P.halfspaces()
+    A, b = P.exact_halfspaces()
     box, duals, points = polytope_box(P)
     vertices = _vertices(A, b)
     H = vertex_coordinate_bound(A, b)
@@ -64,7 +64,7 @@ def test_unbounded_and_empty_polytopes_are_refused():
 def test_many_inequalities_cost_one_lp_per_bound():
     # C(40, 2) bases would be enumerated by vertex search; the LPs do not care
     rng = random.Random(3)
-    A, b = Box.cube(2).halfspaces()
+    A, b = Box.cube(2).exact_halfspaces()
     A += [[Q(rng.randint(-5, 5)), Q(rng.randint(-5, 5))] for _ in range(36)]
     b += [Q(rng.randint(2, 9)) for _ in range(36)]
     box, _, _ = polytope_box(Polytope(A, b))
