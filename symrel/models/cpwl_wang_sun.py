@@ -52,7 +52,9 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..errors import InputError
-from ..exact import Q, Rational, rational
+import sympy
+
+from ..exact import Q, Rational, rational, rationals, to_public
 from .cpwl_mesh import CPWLMesh
 from .cpwl_mesh_lattice import _pair_weight, lattice_forms   # _pair_weight: s u + (1 - s) w <= 0 at given vertices
 from .max_to_small_maxes import max_as_small_maxes
@@ -63,30 +65,51 @@ ZERO, ONE = Q(0), Q(1)
 
 @dataclass
 class WangSunForm:
-    """``f_o = sum_t weight_t * max_(j in terms[t]) pieces[j]`` (one output of a mesh function)."""
+    """``f_o = sum_t weight_t * max_(j in terms[t]) pieces[j]`` (one output of a mesh function).
+
+    ``pieces`` (``[(slope, constant), ..]``), ``terms`` (``[(weight, piece indices), ..]``) and
+    the value ``form(x)`` read as sympy Rationals (:mod:`symrel.exact.public`);
+    ``exact_pieces`` and ``exact_terms`` hold the same numbers in ``QQ``, for the library.
+    The constructor reads any numbers :func:`symrel.exact.rational` reads."""
 
     output: int
-    pieces: list[tuple[list[Rational], Rational]]
-    terms: list[tuple[Rational, tuple[int, ...]]]
+    exact_pieces: list[tuple[list[Rational], Rational]]
+    exact_terms: list[tuple[Rational, tuple[int, ...]]]
 
-    def __call__(self, x: Sequence) -> Rational:
+    def __post_init__(self):
+        self.exact_pieces = [(rationals(a), rational(c)) for a, c in self.exact_pieces]
+        self.exact_terms = [(rational(w), tuple(F)) for w, F in self.exact_terms]
+
+    @property
+    def pieces(self) -> list[tuple[list[sympy.Rational], sympy.Rational]]:
+        return to_public(self.exact_pieces)
+
+    @property
+    def terms(self) -> list[tuple[sympy.Rational, tuple[int, ...]]]:
+        return to_public(self.exact_terms)
+
+    def __call__(self, x: Sequence) -> sympy.Rational:
         """The exact value at the point x (numbers anything :func:`symrel.exact.rational` reads,
         the public sympy Rationals of ``CPWLMesh.vertices`` among them)."""
+        return to_public(self.exact_value(x))
+
+    def exact_value(self, x: Sequence) -> Rational:
+        """The value at x, in ``QQ``."""
         x = [rational(xi) for xi in x]
-        vals = [sum((a * xi for a, xi in zip(p[0], x)), p[1]) for p in self.pieces]
-        return sum((w * max(vals[j] for j in F) for w, F in self.terms), ZERO)
+        vals = [sum((a * xi for a, xi in zip(p[0], x)), p[1]) for p in self.exact_pieces]
+        return sum((w * max(vals[j] for j in F) for w, F in self.exact_terms), ZERO)
 
     def sizes(self) -> dict:
         """``terms``: the number of maxima (the affine term counts as one), ``pieces``: the
         affine functions in them all, ``max_arity``: the largest maximum."""
-        return {"terms": len(self.terms), "pieces": sum(len(F) for _, F in self.terms),
-                "max_arity": max((len(F) for _, F in self.terms), default=0)}
+        return {"terms": len(self.exact_terms), "pieces": sum(len(F) for _, F in self.exact_terms),
+                "max_arity": max((len(F) for _, F in self.exact_terms), default=0)}
 
     def to_json(self) -> dict:
         from ..exact import format_rational as r
 
-        return {"output": self.output, "pieces": [[[r(v) for v in a], r(c)] for a, c in self.pieces],
-                "terms": [[r(w), list(F)] for w, F in self.terms]}
+        return {"output": self.output, "pieces": [[[r(v) for v in a], r(c)] for a, c in self.exact_pieces],
+                "terms": [[r(w), list(F)] for w, F in self.exact_terms]}
 
 
 def _affine_value(row, x) -> Rational:
@@ -220,12 +243,12 @@ def wang_sun_mismatch(f: CPWLMesh, forms: list[WangSunForm], *, tick=None):
     d, V = f.input_dim, len(f.exact_vertices)
     X = from_rationals([list(x) + [ONE] for x in f.exact_vertices], (V, d + 1))
     for form in forms:
-        P = len(form.pieces)
-        A = from_rationals([[a[i] for a, _ in form.pieces] for i in range(d)] + [[c for _, c in form.pieces]], (d + 1, P))
+        P = len(form.exact_pieces)
+        A = from_rationals([[a[i] for a, _ in form.exact_pieces] for i in range(d)] + [[c for _, c in form.exact_pieces]], (d + 1, P))
         for v, vals in enumerate(rows(X * A)):
             if tick is not None:
                 tick(v, V)
-            got = sum((w * max(vals[j] for j in F) for w, F in form.terms), ZERO)
+            got = sum((w * max(vals[j] for j in F) for w, F in form.exact_terms), ZERO)
             if got != f.exact_values[v][form.output]:
                 return v, form.output, f.exact_values[v][form.output], got
     return None
@@ -247,10 +270,10 @@ def wang_sun_to_maxout(forms: list[WangSunForm], input_dim: int) -> MaxoutNet:
     units, W = [], []
     for form in forms:
         row_start = len(units)
-        for w, F in form.terms:
-            units.append(MaxoutUnit([list(form.pieces[j][0]) for j in F], [form.pieces[j][1] for j in F],
+        for w, F in form.exact_terms:
+            units.append(MaxoutUnit([list(form.exact_pieces[j][0]) for j in F], [form.exact_pieces[j][1] for j in F],
                                     input_dim=input_dim))
-        W.append((row_start, [w for w, _ in form.terms]))
+        W.append((row_start, [w for w, _ in form.exact_terms]))
     q = len(units)
     rows = [[ZERO] * q for _ in forms]
     for r, (start, ws) in enumerate(W):

@@ -153,7 +153,12 @@ def model_objects(net, maxout, transformer) -> dict:
     cpwl = CPWL1D([0, "1/2", 1], [0, "1/3", 0])
     mesh = CPWLMesh([[0, 0], [1, 0], [0, 1], [1, 1]], [[0, 1, 2], [1, 3, 2]], [[0, 1], ["1/2", 0], [1, 0], ["1/3", "2/5"]])
     task = random_retrieval_task(3, 4, seed=1)
+    from symrel.models import wang_sun_forms
+
+    (ws,) = wang_sun_forms(CPWLMesh([[0, 0], [2, 0], [0, 2], [2, 2], [1, 1]], [[0, 1, 4], [1, 3, 4], [3, 2, 4], [2, 0, 4]],
+                                    [[0], [0], [0], [0], ["1/3"]]))
     return {
+        "wang-sun form": ws, "wang-sun value": ws(["1/2", 1]),
         "cpwl": cpwl, "cpwl pieces": cpwl.pieces(), "mesh": mesh, "mesh pieces": mesh.pieces(),
         "retrieval task": task, "utility matrix": task.utility_matrix(),
         "polytope": Polytope([[1, "1/2"], [-1, 0], [0, -1]], ["3/4", 0, 0]),
@@ -204,7 +209,8 @@ def test_every_number_a_user_reads_is_a_sympy_rational():
                  "lambda bound", "gates", "net(x)", "relu net", "maxout net", "affine", "transformer",
                  "softmax transformer", "sequence transformer", "affine pieces", "head matrices", "cpwl",
                  "cpwl pieces", "mesh", "mesh pieces", "polytope", "relation", "sequence scores",
-                 "sequence residuals", "transformer states", "transformer embed", "retrieval task", "utility matrix"):
+                 "sequence residuals", "transformer states", "transformer embed", "retrieval task", "utility matrix",
+                 "wang-sun form", "wang-sun value"):
         assert must in names, must
     read = {w for w, _ in found} | {w for w, _ in matrices}
     for must in ("relu net.layers[0].affine.W", "relu net.layers[0].affine.b", "maxout net.layers[0].units[0].pieces.W",
@@ -215,7 +221,8 @@ def test_every_number_a_user_reads_is_a_sympy_rational():
                  "mesh pieces[1][0][0][1]", "polytope.A", "polytope.b", "relation.R", "relation.x[0][0]",
                  "relation on two sets.y[1][0]", "relation on two sets.ys[2][0]", "retrieval task.keys['k1'][0]",
                  "utility matrix[1][2]", "box.halfspaces[0][1][1]", "box.halfspaces[1][3]",
-                 "polytope halfspaces[0][0][1]", "polytope halfspaces[1][0]"):
+                 "polytope halfspaces[0][0][1]", "polytope halfspaces[1][0]", "wang-sun form.pieces[0][0][0]",
+                 "wang-sun form.pieces[0][1]", "wang-sun form.terms[0][0]", "wang-sun value"):
         assert must in read, (must, sorted(r for r in read if r.startswith(must.split(".")[0]))[:40])
     # read-only, and equal to Fractions entry by entry
     W = dict(matrices)["relu net.layers[0].affine.W"]
@@ -329,3 +336,13 @@ def test_a_public_view_is_read_only_kept_and_goes_back_into_a_constructor():
     ff = FeedForward([[1]], ["1/2"], [[2]], [0])
     assert FeedForward(*ff.matrices()) == ff
     assert Readout(0, f.W, f.b, width=2, tokens=1).W == f.W
+
+
+def test_a_wang_sun_form_reads_public_and_goes_back_into_its_constructor():
+    from symrel.models import CPWLMesh, WangSunForm, wang_sun_forms
+
+    f = CPWLMesh([[0], [1], [2]], [[0, 1], [1, 2]], [[0], ["1/3"], [0]])
+    (ws,) = wang_sun_forms(f)
+    again = WangSunForm(ws.output, ws.pieces, ws.terms)
+    assert again == ws and QQ.of_type(again.exact_terms[0][0]) and again.to_json() == ws.to_json()
+    assert ws([1]) == Fraction(1, 3) and type(ws([1])) is sympy.Rational and QQ.of_type(ws.exact_value([1]))

@@ -36,8 +36,8 @@ def test_form_equals_f(make):
 def test_broken_form_is_caught_at_a_vertex():
     f = random_square_mesh()
     (form,) = wang_sun_forms(f)
-    w, F = form.terms[0]
-    broken = WangSunForm(0, form.pieces, [(w + Q(1, 10**6), F)] + form.terms[1:])
+    w, F = form.exact_terms[0]
+    broken = WangSunForm(0, form.exact_pieces, [(w + Q(1, 10**6), F)] + form.exact_terms[1:])
     bad = wang_sun_mismatch(f, [broken])
     assert bad is not None
     v, o, want, got = bad

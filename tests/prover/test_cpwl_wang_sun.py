@@ -29,10 +29,10 @@ def test_a_moved_weight_is_refuted_with_a_counterexample():
     (form,) = wang_sun_forms(f)
 
     def moved(t):     # some maxima vanish on all of D (max(0, -lambda) where lambda >= 0): skip those
-        w, F = form.terms[t]
-        return WangSunForm(0, form.pieces, form.terms[:t] + [(w + Q(1, 10**6), F)] + form.terms[t + 1:])
+        w, F = form.exact_terms[t]
+        return WangSunForm(0, form.exact_pieces, form.exact_terms[:t] + [(w + Q(1, 10**6), F)] + form.exact_terms[t + 1:])
 
-    broken = next(moved(t) for t in range(len(form.terms)) if wang_sun_mismatch(f, [moved(t)]) is not None)
+    broken = next(moved(t) for t in range(len(form.exact_terms)) if wang_sun_mismatch(f, [moved(t)]) is not None)
     net = wang_sun_to_maxout([broken], 2)
     proof = prove_equivalence(f, net, Box([[0, 1], [0, 1]]))
     assert proof.result == "refuted"
