@@ -489,7 +489,7 @@ def _check_lower(f, o, k, tree, pieces, terms, at, path, R):
 def _part_rows(f, o, k, pieces, path):
     """``(a, b, strict)`` rows of the part: ``-lambda_i <= 0`` for simplex k, then per split
     ``f - l_j <= 0`` (above) or ``l_j - f < 0`` (below), with f's affine piece on simplex k."""
-    rows = [([-a for a in row[:-1]], row[-1], False) for row in f.geometry[k].inverse]
+    rows = [([-a for a in row[:-1]], row[-1], False) for row in f.exact_geometry[k].inverse]
     ak, ck = f.exact_pieces()[k][o]
     for j, up in path:
         aj, cj = pieces[j]

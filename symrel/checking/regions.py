@@ -160,7 +160,7 @@ def _mesh(f, d, mode):
     ``<= 0`` (exact: closed simplices, which cover the support) for the barycentric
     coordinates of simplex k; then its affine piece."""
     rel = "<" if mode == "open" else "<="
-    label = yield [(f"s{k}", [(_neg(tuple(row)), rel) for row in g.inverse]) for k, g in enumerate(f.geometry)]
+    label = yield [(f"s{k}", [(_neg(tuple(row)), rel) for row in g.inverse]) for k, g in enumerate(f.exact_geometry)]
     return [tuple(a) + (c,) for a, c in f.exact_pieces()[int(label[1:])]]
 
 

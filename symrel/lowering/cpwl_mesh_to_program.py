@@ -22,6 +22,6 @@ from .program import Program, Simplices, Stage
 
 def cpwl_mesh_to_program(f: CPWLMesh) -> Program:
     """The program of ``f``. Cost O(n d^2) for n simplices (their inverses are the mesh's)."""
-    op = Simplices([g.inverse for g in f.geometry], f.exact_pieces())
+    op = Simplices([g.inverse for g in f.exact_geometry], f.exact_pieces())
     return Program("cpwl", f.input_dim, f.output_dim, [Stage("simplices", [op])], source=f,
                    build_lattice=lambda: maxout_to_program(lattice_to_maxout(lattice_forms(f), f.input_dim)))

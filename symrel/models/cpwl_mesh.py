@@ -43,7 +43,9 @@ class CPWLMesh(Model):
 
     ``vertices``, ``values`` and ``pieces()`` read as (fresh) lists of sympy Rationals
     (:mod:`symrel.exact.public`); ``exact_vertices``, ``exact_values`` and
-    ``exact_pieces()`` are the same numbers in ``QQ``, for the library.
+    ``exact_pieces()`` are the same numbers in ``QQ``, for the library. ``exact_geometry``
+    (each simplex's barycentric inverse, :mod:`symrel.models.simplex`) and ``exact_index``
+    (the grid that finds a point's simplices) are the library's working records, in ``QQ``.
 
     >>> f = CPWLMesh([[0, 0], [1, 0], [0, 1]], [[0, 1, 2]], [[0], ["1/2"], [1]])
     >>> f.vertices[1], f.values[1], f.pieces()
@@ -80,24 +82,24 @@ class CPWLMesh(Model):
             self.exact_values.append([rational(x, path=f"{yp}[{j}]") for j, x in enumerate(y)])
         self.output_dim = len(self.exact_values[0])
         self.simplices: list[tuple[int, ...]] = [tuple(s) if isinstance(s, (list, tuple)) else s for s in simplices]
-        self.geometry = simplices_of(self.exact_vertices, self.simplices, d, path)
-        self.index = mesh_index(self.exact_vertices, self.geometry)
+        self.exact_geometry = simplices_of(self.exact_vertices, self.simplices, d, path)
+        self.exact_index = mesh_index(self.exact_vertices, self.exact_geometry)
         if check:
-            check_mesh(self.exact_vertices, self.simplices, path=path, parsed=self.geometry, index=self.index)
+            check_mesh(self.exact_vertices, self.simplices, path=path, parsed=self.exact_geometry, index=self.exact_index)
         self._pieces = None
 
     # -- evaluation ---------------------------------------------------------------------
     def locate(self, x) -> int:
         """The first simplex holding point x (its closed simplex), or an InputError."""
-        for k in self.index.candidates(x):
-            if self.geometry[k].contains(x):
+        for k in self.exact_index.candidates(x):
+            if self.exact_geometry[k].contains(x):
                 return k
         raise InputError(f"the point {_text(x)} lies outside the support of the CPWL function "
                          f"(the union of its {len(self.simplices)} simplices)")
 
     def interpolate(self, k: int, x) -> list[Rational]:
         """Barycentric interpolation of the values of simplex k at x."""
-        lam = self.geometry[k].barycentric(x)
+        lam = self.exact_geometry[k].barycentric(x)
         out = []
         for o in range(self.output_dim):
             total = Q(0)
@@ -133,7 +135,7 @@ class CPWLMesh(Model):
         """:meth:`pieces` in ``QQ`` (made once)."""
         if self._pieces is None:
             self._pieces = [[s.interpolant([self.exact_values[i][o] for i in simplex]) for o in range(self.output_dim)]
-                            for s, simplex in zip(self.geometry, self.simplices)]
+                            for s, simplex in zip(self.exact_geometry, self.simplices)]
         return self._pieces
 
     # -- the support --------------------------------------------------------------------
@@ -152,7 +154,7 @@ class CPWLMesh(Model):
         facet (the barycentric coordinate of its opposite vertex), when the support is convex."""
         out = []
         for k, i in self.boundary_facets():
-            row = self.geometry[k].inverse[i]
+            row = self.exact_geometry[k].inverse[i]
             out.append((row[:-1], row[-1], k, i))
         return out
 

@@ -214,7 +214,7 @@ class _Table:
 
     def simplex_rows(self, k: int):
         """``-lambda_i(x) <= 0``: the rows of simplex k (its barycentric coordinates >= 0)."""
-        return [([-a for a in row[:-1]], row[-1]) for row in self.f.geometry[k].inverse]
+        return [([-a for a in row[:-1]], row[-1]) for row in self.f.exact_geometry[k].inverse]
 
 
 MAX_SPLITS = 4000

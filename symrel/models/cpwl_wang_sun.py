@@ -122,7 +122,7 @@ def _affine_value(row, x) -> Rational:
 def hat_failure(f: CPWLMesh, v: int, star: list[int]) -> str | None:
     """None when ``phi_v = max(0, min_(K in star) lambda_K)`` on the support (the two facts
     of the module docstring, decided at vertices), else what fails."""
-    rows = {K: f.geometry[K].inverse[f.simplices[K].index(v)] for K in star}
+    rows = {K: f.exact_geometry[K].inverse[f.simplices[K].index(v)] for K in star}
     at = {K: [_affine_value(row, x) for x in f.exact_vertices] for K, row in rows.items()}
     for K2 in star:
         for w in f.simplices[K2]:
@@ -150,7 +150,7 @@ def hat_terms(f: CPWLMesh, v: int, star: list[int]) -> list[tuple[int, list[tupl
     d = f.input_dim
     neg = []
     for K in star:
-        row = f.geometry[K].inverse[f.simplices[K].index(v)]
+        row = f.exact_geometry[K].inverse[f.simplices[K].index(v)]
         neg.append((tuple(-a for a in row[:-1]), -row[-1]))
     with_zero = [((ZERO,) * d, ZERO)] + neg
     out = []

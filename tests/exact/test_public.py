@@ -24,9 +24,9 @@ from sympy import QQ
 
 from symrel.exact import Public, inner, to_public
 
-#: attributes holding the inner type by design (see the module docstring), besides ``exact_*``;
-#: ``geometry`` and ``index`` are a mesh's working records (its simplices' barycentric inverses, its grid)
-INNER = {"trace", "plan", "enumeration", "geometry", "index"}
+#: attributes holding the inner type by design (see the module docstring), besides ``exact_*``
+#: (a mesh's working records are ``exact_geometry`` and ``exact_index``)
+INNER = {"trace", "plan", "enumeration"}
 
 
 def _skip(obj) -> bool:

@@ -45,7 +45,7 @@ def test_cpwl_mesh_lowers_to_simplices_and_a_lazy_lattice_program():
     p = lower(f)
     op, = p.stages[0].ops
     assert (p.kind, p.input_dim, p.output_dim, p.source) == ("cpwl", 2, 1, f)
-    assert isinstance(op, Simplices) and op.barycentric == [g.inverse for g in f.geometry] and op.pieces == f.exact_pieces()
+    assert isinstance(op, Simplices) and op.barycentric == [g.inverse for g in f.exact_geometry] and op.pieces == f.exact_pieces()
     assert p.lattice is None                          # built on first use only
     lat = p.lattice_program()
     assert lat.kind == "maxout" and p.lattice is lat
