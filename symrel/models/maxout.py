@@ -157,8 +157,26 @@ class MaxoutNet(Model):
             S = S.affine(*integer_affine(self.readout.exact_W, self.readout.exact_b))
         return S.to_matrix()
 
-    def hidden_batch(self, X: Matrix) -> list[Matrix]:
-        """The outputs of every layer on a batch (before the read-out)."""
+    def hidden_batch(self, points, *, path: str = "inputs", exact_floats: bool = False) -> list[list[list]]:
+        """The outputs of every layer (before the read-out) at N points (a list, an array, or
+        an ``input_dim x N`` matrix, as :meth:`~symrel.models.base.Model.evaluate_batch`
+        reads them): per layer, N lists of the layer's unit values (points x units), as
+        sympy Rationals.
+
+        Cost: one exact batch product per layer.
+
+        >>> net = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], [-1]]), MaxoutUnit([[1], [0]])])])
+        >>> net.hidden_batch([[-3], ["1/2"]])
+        [[[3, 0], [1/2, 1/2]]]
+        """
+        from ..exact import columns, to_public
+        from .base import as_batch
+
+        X = as_batch(points, self.input_dim, path=path, exact_floats=exact_floats)
+        return [to_public(columns(H)) for H in self._hidden_batch(X)]
+
+    def _hidden_batch(self, X: Matrix) -> list[Matrix]:
+        """The ``units x N`` matrices over ``QQ`` of every layer on the batch ``X`` (``input_dim x N``)."""
         out = []
         for layer in self.layers:
             X = layer.apply_batch(X)

@@ -165,7 +165,7 @@ def model_objects(net, maxout, transformer) -> dict:
         "polytope halfspaces": Polytope([[1, "1/2"], [-1, 0], [0, -1]], ["3/4", 0, 0]).halfspaces(),
         "relation": Relation([["1/2"], [1]], [[2, "1/3"], ["1/3", 1]]),
         "relation on two sets": Relation([["1/2"], [1]], [[2, "1/3", 0], ["1/3", 1, 0]], [[0], ["-1/4"], [3]]),
-        "relu net": net, "maxout net": maxout, "affine": affine, "affine pieces": affine.pieces(),
+        "relu net": net, "maxout net": maxout, "maxout hidden": maxout.hidden_batch([[0], ["1/2"]]), "affine": affine, "affine pieces": affine.pieces(),
         "unit pieces": maxout.layers[0].units[0].pieces.pieces(), "transformer": transformer,
         "softmax transformer": softmax, "head matrices": head.matrices(), "feedforward matrices": ff.matrices(),
         "sequence transformer": seq, "sequence head data": seq.layers[0].attention.heads[0].data(),
@@ -210,7 +210,7 @@ def test_every_number_a_user_reads_is_a_sympy_rational():
                  "softmax transformer", "sequence transformer", "affine pieces", "head matrices", "cpwl",
                  "cpwl pieces", "mesh", "mesh pieces", "polytope", "relation", "sequence scores",
                  "sequence residuals", "transformer states", "transformer embed", "retrieval task", "utility matrix",
-                 "wang-sun form", "wang-sun value"):
+                 "wang-sun form", "wang-sun value", "maxout hidden"):
         assert must in names, must
     read = {w for w, _ in found} | {w for w, _ in matrices}
     for must in ("relu net.layers[0].affine.W", "relu net.layers[0].affine.b", "maxout net.layers[0].units[0].pieces.W",
@@ -222,7 +222,8 @@ def test_every_number_a_user_reads_is_a_sympy_rational():
                  "relation on two sets.y[1][0]", "relation on two sets.ys[2][0]", "retrieval task.keys['k1'][0]",
                  "utility matrix[1][2]", "box.halfspaces[0][1][1]", "box.halfspaces[1][3]",
                  "polytope halfspaces[0][0][1]", "polytope halfspaces[1][0]", "wang-sun form.pieces[0][0][0]",
-                 "wang-sun form.pieces[0][1]", "wang-sun form.terms[0][0]", "wang-sun value"):
+                 "wang-sun form.pieces[0][1]", "wang-sun form.terms[0][0]", "wang-sun value",
+                 "maxout hidden[0][1][0]"):
         assert must in read, (must, sorted(r for r in read if r.startswith(must.split(".")[0]))[:40])
     # read-only, and equal to Fractions entry by entry
     W = dict(matrices)["relu net.layers[0].affine.W"]

@@ -68,3 +68,20 @@ def test_structure_errors():
     u2 = MaxoutUnit([[1, 2]])
     with pytest.raises(DimensionError, match="layers\\[0\\]"):
         MaxoutNet(3, [MaxoutLayer([u2])])
+
+
+def test_hidden_batch_reads_points_and_gives_points_by_units():
+    from fractions import Fraction
+
+    import sympy
+
+    from symrel.models import AffineMap, MaxoutLayer, MaxoutNet, MaxoutUnit
+
+    first = MaxoutLayer([MaxoutUnit([[1, 0], [-1, 0]]), MaxoutUnit([[0, 1], [0, "1/2"]], [0, 1])])
+    net = MaxoutNet(2, [first, MaxoutLayer([MaxoutUnit([[1, -1]])])], AffineMap([[2]], [1]))
+    points = [["-1/2", 3], [2, -4]]
+    hidden = net.hidden_batch(points)
+    assert hidden == [[[Fraction(1, 2), 3], [2, -1]], [[Fraction(-5, 2)], [3]]]
+    assert all(isinstance(v, (int, sympy.Rational)) for layer in hidden for p in layer for v in p)
+    assert net.evaluate_batch(points) == [[2 * layer_out[0] + 1 for layer_out in hidden[-1][k:k + 1]] for k in range(2)]
+    assert net.hidden_batch([]) == [[], []]
