@@ -27,6 +27,8 @@ def _lax(cert, inputs):
     """A checker that recomputes nothing (what the tamper probe must catch)."""
 '''
 
+TOY_KINDS = ("toy-bound", "toy-lax")
+
 SCRIPT = '''
 from symrel.models import Box
 from symrel.certificates import Proof, Step, PROVED
@@ -45,12 +47,27 @@ def run():
 '''
 
 
+@pytest.fixture
+def toy_claim_kinds():
+    """The scripts below register the toy claim kinds in symrel.checking's global registry;
+    take them out again afterwards (restoring whatever was there), so no later test (the
+    checker's golden and independence tests) sees them. Kinds the run registers by importing
+    symrel's own checker modules stay: those modules are imported once per process."""
+    from symrel.checking import CLAIM_KINDS
+
+    kept = {kind: CLAIM_KINDS[kind] for kind in TOY_KINDS if kind in CLAIM_KINDS}
+    yield
+    for kind in TOY_KINDS:
+        CLAIM_KINDS.pop(kind, None)
+    CLAIM_KINDS.update(kept)
+
+
 def _write(folder, name, kind, lower):
     text = SCRIPT.format(checkers=CHECKERS, key=name.replace("_", "-"), kind=kind, lower=lower)
     (folder / f"{name}.py").write_text(textwrap.dedent(text))
 
 
-def test_certificates_checked_probed_and_written(tmp_path):
+def test_certificates_checked_probed_and_written(tmp_path, toy_claim_kinds):
     scripts = tmp_path / "s"
     scripts.mkdir()
     _write(scripts, "a_strict", "toy-bound", "-1")
@@ -67,6 +84,12 @@ def test_certificates_checked_probed_and_written(tmp_path):
     assert "steps[0].certificate.lower + 1/10^6 was accepted too" in (out / "b-lax.md").read_text()
     assert "does not match the box" in (out / "c-wrong.md").read_text()
     assert "[1 certificate](a-strict/)" in (out / "index.md").read_text()
+
+
+def test_the_toy_claim_kinds_are_gone_after_their_test():
+    from symrel.checking import CLAIM_KINDS
+
+    assert not set(TOY_KINDS) & set(CLAIM_KINDS)
 
 
 def test_probe_reports_a_lax_checker():
