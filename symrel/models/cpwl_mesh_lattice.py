@@ -54,7 +54,7 @@ from math import isqrt
 from dataclasses import dataclass, field
 
 from ..errors import InputError
-from ..exact import Q, Rational, feasibility
+from ..exact import Q, Rational, feasibility, to_public
 from .cpwl_mesh import CPWLMesh
 from .maxout import MaxoutLayer, MaxoutNet, MaxoutUnit
 
@@ -68,25 +68,40 @@ class Lattice:
     ``pieces[j] = (a, c)`` is ``l_j(x) = a . x + c``; ``lower[k]`` a term whose pieces are
     all ``>= f`` on simplex k; ``combos[(t, k)]`` the weights ``[(j, w_j), ..]`` of a convex
     combination of term t's pieces that is ``<= f`` on simplex k, for the pairs no single
-    piece covers. ``ovchinnikov`` holds the sizes before the reduction."""
+    piece covers. ``ovchinnikov`` holds the sizes before the reduction.
+
+    ``pieces``, ``lower`` and ``combos`` read as sympy Rationals (:mod:`symrel.exact.public`);
+    ``exact_pieces``, ``exact_lower`` and ``exact_combos`` hold them in ``QQ``, for the library."""
 
     output: int
-    pieces: list[tuple[list[Rational], Rational]]
+    exact_pieces: list[tuple[list[Rational], Rational]]
     terms: list[list[int]]
-    lower: list[int]
-    combos: dict = field(default_factory=dict)
+    exact_lower: list
+    exact_combos: dict = field(default_factory=dict)
     ovchinnikov: dict = field(default_factory=dict)
+
+    @property
+    def pieces(self) -> list:
+        return to_public(self.exact_pieces)
+
+    @property
+    def lower(self) -> list:
+        return to_public(self.exact_lower)
+
+    @property
+    def combos(self) -> dict:
+        return to_public(self.exact_combos)
 
     def to_json(self) -> dict:
         """The recorded form (a certificate's ``lattice`` entry): canonical rationals."""
         from ..exact import format_rational as r
 
-        return {"output": self.output, "pieces": [[[r(v) for v in a], r(c)] for a, c in self.pieces],
-                "terms": [list(t) for t in self.terms], "lower": [_tree_json(t) for t in self.lower],
-                "combos": [[t, k, [[j, r(w)] for j, w in ws]] for (t, k), ws in sorted(self.combos.items())]}
+        return {"output": self.output, "pieces": [[[r(v) for v in a], r(c)] for a, c in self.exact_pieces],
+                "terms": [list(t) for t in self.terms], "lower": [_tree_json(t) for t in self.exact_lower],
+                "combos": [[t, k, [[j, r(w)] for j, w in ws]] for (t, k), ws in sorted(self.exact_combos.items())]}
 
     def sizes(self) -> dict:
-        return {"pieces": len(self.pieces), "terms": len(self.terms),
+        return {"pieces": len(self.exact_pieces), "terms": len(self.terms),
                 "term_pieces": sum(len(t) for t in self.terms), "max_term": max(len(t) for t in self.terms),
                 "ovchinnikov": dict(self.ovchinnikov)}
 
@@ -318,7 +333,7 @@ def lattice_to_maxout(lattices: list[Lattice], input_dim: int) -> MaxoutNet:
     units, owner = [], []
     for lat in lattices:
         for term in lat.terms:
-            units.append(MaxoutUnit([[-a for a in lat.pieces[j][0]] for j in term], [-lat.pieces[j][1] for j in term],
+            units.append(MaxoutUnit([[-a for a in lat.exact_pieces[j][0]] for j in term], [-lat.exact_pieces[j][1] for j in term],
                                     input_dim=input_dim))
             owner.append(lat.output)
     q = len(units)

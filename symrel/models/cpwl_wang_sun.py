@@ -174,7 +174,7 @@ def hat_terms_from_lattice(f: CPWLMesh, v: int) -> list[tuple[int, list[tuple[tu
     if len(lat.terms) > MAX_HAT_TERMS:
         raise InputError(f"no Wang-Sun form: the hat of vertex {v} (a non-convex star) has a lattice form of "
                          f"{len(lat.terms)} terms, more than {MAX_HAT_TERMS}", path=f"vertices[{v}]")
-    neg = [(tuple(-a for a in p[0]), -p[1]) for p in lat.pieces]
+    neg = [(tuple(-a for a in p[0]), -p[1]) for p in lat.exact_pieces]
     out = []
     for r in range(1, len(lat.terms) + 1):
         for U in itertools.combinations(lat.terms, r):

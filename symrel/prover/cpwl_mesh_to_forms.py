@@ -47,7 +47,7 @@ def cpwl_mesh_forms(f: CPWLMesh, ctx: Context) -> list[AffineForm]:
     cert = {"support": [[k, i, format_rational(lo)] for k, i, lo in minima],
             "lattice": [lat.to_json() for lat in lattices]}
     sizes = [lat.sizes() for lat in lattices]
-    splits = sum(1 for lat in lattices for t in lat.lower if not isinstance(t, int))
+    splits = sum(1 for lat in lattices for t in lat.exact_lower if not isinstance(t, int))
     note = (f"{len(f.simplices)} simplices" + (f" ({splits} split by crossing pieces)" if splits else "")
             + "; lattice form with " + ", ".join(
         f"{s['terms']} terms of {s['term_pieces']} pieces in all (Ovchinnikov's: {s['ovchinnikov']['terms']} terms, "

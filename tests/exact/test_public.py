@@ -153,12 +153,12 @@ def model_objects(net, maxout, transformer) -> dict:
     cpwl = CPWL1D([0, "1/2", 1], [0, "1/3", 0])
     mesh = CPWLMesh([[0, 0], [1, 0], [0, 1], [1, 1]], [[0, 1, 2], [1, 3, 2]], [[0, 1], ["1/2", 0], [1, 0], ["1/3", "2/5"]])
     task = random_retrieval_task(3, 4, seed=1)
-    from symrel.models import wang_sun_forms
+    from symrel.models import lattice_forms, wang_sun_forms
 
     (ws,) = wang_sun_forms(CPWLMesh([[0, 0], [2, 0], [0, 2], [2, 2], [1, 1]], [[0, 1, 4], [1, 3, 4], [3, 2, 4], [2, 0, 4]],
                                     [[0], [0], [0], [0], ["1/3"]]))
     return {
-        "wang-sun form": ws, "wang-sun value": ws(["1/2", 1]),
+        "wang-sun form": ws, "wang-sun value": ws(["1/2", 1]), "lattice form": lattice_forms(mesh)[1],
         "cpwl": cpwl, "cpwl pieces": cpwl.pieces(), "mesh": mesh, "mesh pieces": mesh.pieces(),
         "retrieval task": task, "utility matrix": task.utility_matrix(),
         "polytope": Polytope([[1, "1/2"], [-1, 0], [0, -1]], ["3/4", 0, 0]),
@@ -210,7 +210,8 @@ def test_every_number_a_user_reads_is_a_sympy_rational():
                  "softmax transformer", "sequence transformer", "affine pieces", "head matrices", "cpwl",
                  "cpwl pieces", "mesh", "mesh pieces", "polytope", "relation", "sequence scores",
                  "sequence residuals", "transformer states", "transformer embed", "retrieval task", "utility matrix",
-                 "wang-sun form", "wang-sun value", "maxout hidden"):
+                 "wang-sun form", "wang-sun value", "maxout hidden",
+                 "lattice form"):
         assert must in names, must
     read = {w for w, _ in found} | {w for w, _ in matrices}
     for must in ("relu net.layers[0].affine.W", "relu net.layers[0].affine.b", "maxout net.layers[0].units[0].pieces.W",
@@ -223,7 +224,7 @@ def test_every_number_a_user_reads_is_a_sympy_rational():
                  "utility matrix[1][2]", "box.halfspaces[0][1][1]", "box.halfspaces[1][3]",
                  "polytope halfspaces[0][0][1]", "polytope halfspaces[1][0]", "wang-sun form.pieces[0][0][0]",
                  "wang-sun form.pieces[0][1]", "wang-sun form.terms[0][0]", "wang-sun value",
-                 "maxout hidden[0][1][0]"):
+                 "maxout hidden[0][1][0]", "lattice form.pieces[0][0][0]", "lattice form.pieces[0][1]"):
         assert must in read, (must, sorted(r for r in read if r.startswith(must.split(".")[0]))[:40])
     # read-only, and equal to Fractions entry by entry
     W = dict(matrices)["relu net.layers[0].affine.W"]
