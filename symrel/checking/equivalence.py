@@ -37,7 +37,7 @@ from math import gcd, isqrt
 from ..errors import SymrelError
 from ..exact import Q, flat, from_rationals, rational, rational_ints, rows
 from ..fileformat.trusted import read_input
-from ..models import CPWL1D, Box, CPWLMesh, MaxoutNet, ReLUNet, Transformer
+from ..models import CPWL1D, Box, CPWLMesh, MaxoutLayer, MaxoutNet, MaxoutUnit, ReLUNet, Transformer
 from . import CertificateError, at_step, claim_checker
 from .kernel import (ONE, ZERO_FORM, bounds, lower_bound, upper_bound, combine, constant, key, neg, pair, read_form, single_var, to_q,
                      var)
@@ -47,6 +47,7 @@ RULES = {"domain-box", "maxout-unit-normal-form", "linear-identity", "relu-fixed
          "relu-as-max-node", "cpwl-mesh-lattice", "hardmax-select", "node-cells", "max-scale-shift"}
 
 ZERO = Q(0)
+ONE_Q = Q(1)
 MINUS_ONE = (-1, 1)
 
 
@@ -316,6 +317,44 @@ def _check_lattice(f, g, R):
         R.fail("layer 2 of the lattice form must be max_i (-y_i) over the units of layer 1", ".certificate.lattice")
 
 
+def _lattice_form(f):
+    """The lattice form of the CPWL function f of one variable (docs/theory.md#cpwl-functions-theorem-42),
+    derived by the checker itself for certificates written before it was recorded:
+    ``f = max_i min_(j in S_i) l_j`` with the distinct pieces l_j of f (in order of first
+    segment) and ``S_i = {j : l_j >= l_i on segment i}``, decided exactly at the segment's
+    ends (the outer segments extend to infinity, so there by the slope); repeated sets count
+    once. As a two-layer maxout net: layer 1 has one unit ``max_(j in S_i) (-l_j)`` per set,
+    layer 2 the unit ``max_i (-y_i)``. Nothing rests on this derivation: the net is then
+    checked exactly as a recorded one (shape, pieces, values at the check points, the steps).
+
+    O(n^2) comparisons for n segments.
+
+    >>> from symrel.models import CPWL1D
+    >>> g = _lattice_form(CPWL1D([0, 1, 2, 3], [0, 1, 0, 1]))
+    >>> g.widths, [str(g.evaluate_exact([t])[0]) for t in ("-1", "3/2", "4")]
+    ([2, 1], ['-1', '1/2', '2'])
+    """
+    pieces, own = [], []
+    for p in f.exact_pieces():
+        if p not in pieces:
+            pieces.append(p)
+        own.append(pieces.index(p))
+    xs, n = f.exact_x, len(f.exact_x) - 1
+    sets = []
+    for i in range(n):
+        a, c = pieces[own[i]]
+        ends = [xs[i]] * (i > 0) + [xs[i + 1]] * (i < n - 1)
+        s = [j for j, (b, d) in enumerate(pieces)
+             if all(b * t + d >= a * t + c for t in ends) and (i > 0 or b <= a) and (i < n - 1 or b >= a)]
+        if s not in sets:
+            sets.append(s)
+    q = len(sets)
+    first = MaxoutLayer([MaxoutUnit([[-pieces[j][0]] for j in s], [-pieces[j][1] for j in s], input_dim=1) for s in sets])
+    second = MaxoutLayer([MaxoutUnit([[-ONE_Q if k == i else ZERO for k in range(q)] for i in range(q)], [ZERO] * q,
+                                     input_dim=q)])
+    return MaxoutNet(1, [first, second])
+
+
 def _cpwl(f, R, name):
     cert = R.next("cpwl-lattice-check", name)
     (lo, hi), = R.ranges[:1]
@@ -327,13 +366,13 @@ def _cpwl(f, R, name):
     pts = sorted(pts)
     if [rational(p) for p in cert["points"]] != pts:
         R.fail("the check points differ from the ends of D, the breakpoints and the crossings of pieces")
-    if "lattice" not in cert:
-        R.fail("expected the lattice form the lemma relies on (written with the proof since it is recorded; "
-               "prove again)", ".certificate.lattice")
-    try:
-        g = read_input(cert["lattice"], path=f"{R.here}.certificate.lattice", kinds=("maxout",))
-    except SymrelError as err:
-        raise CertificateError(str(err), path=f"{R.here}.certificate.lattice") from None
+    if "lattice" in cert:
+        try:
+            g = read_input(cert["lattice"], path=f"{R.here}.certificate.lattice", kinds=("maxout",))
+        except SymrelError as err:
+            raise CertificateError(str(err), path=f"{R.here}.certificate.lattice") from None
+    else:   # written before the lattice form was recorded: derived here, then checked as a recorded one
+        g = _lattice_form(f)
     _check_lattice(f, g, R)
     vals = [rational(v) for v in cert["values"]]
     for p, v in zip(pts, vals):
