@@ -109,7 +109,10 @@ def page() -> str:
         "What a proof relied on is recorded in its certificate and checked there, not rebuilt by calling a",
         "construction: the lattice form of a CPWL function, the ReLU pairs of a feed-forward sublayer, the",
         "tied keys of a softmax selection head, the dominating term of every dropped max term, the chain",
-        "level of a Richter-Peleg utility.",
+        "level of a Richter-Peleg utility. Certificates written before the first two were recorded still",
+        "check: the checker derives the missing lattice form or ReLU pairs with its own code (never the",
+        "prover's construction) and checks them, and every step after them, as recorded ones",
+        "([format](format.md)).",
         "",
     ]
     total = 0
