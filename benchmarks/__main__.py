@@ -25,7 +25,8 @@ ends with its wall and CPU time, so a slower section shows on the page.
 chosen benchmarks there and on the current tree, alternately, section by section, each
 in a fresh process, in the same session (same machine, same load); it writes their times
 side by side, with the ratio after / before, into the page's "Before and after" part
-(the rest of the page is kept).
+(the rest of the page is kept). ``--repeat N`` runs both trees N times, alternating, and
+keeps each time column's best run (see :mod:`benchmarks.compare`).
 """
 
 from __future__ import annotations
@@ -196,13 +197,18 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=str(HERE.parent / "docs" / "benchmarks.md"), help="where to write the page")
     ap.add_argument("--compare-commit", metavar="COMMIT",
                     help="run the chosen benchmarks on COMMIT (a temporary git worktree) and on this tree")
+    ap.add_argument("--repeat", type=int, default=1, metavar="N",
+                    help="with --compare-commit: run both trees N times, alternating, and keep each time's best run")
     ap.add_argument("--json", metavar="FILE", help=argparse.SUPPRESS)  # one section's rows, for --compare-commit
     args = ap.parse_args(argv)
     names = selected(args.only)
     if args.compare_commit:
         from .compare import compare_commit
 
-        return compare_commit(args.compare_commit, names, args.out)
+        if args.repeat < 1:
+            print(f"python -m benchmarks: error: --repeat: expected a whole number >= 1, got {args.repeat}", file=sys.stderr)
+            return 2
+        return compare_commit(args.compare_commit, names, args.out, repeat=args.repeat)
     if args.json:
         import json
 

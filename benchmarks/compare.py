@@ -9,6 +9,11 @@ an installed symrel does not interfere), alternating so both see the same machin
 Every time column of every row (names ending in ``_s`` or ``_ms``, and ``seconds``) is
 written as before, after and after / before (below 1: faster now), with the load average
 around each run, into the "Before and after" part of the page.
+
+A single run of a section under 0.1 s swings by 10 % or more between fresh processes. With
+``--repeat N`` both trees run N times, alternating, and each time column keeps its best run
+(the minimum of a time, the maximum of a rate ``..._per_s``), as ``timeit`` does: the
+minimum is the run least disturbed by the rest of the machine.
 """
 
 from __future__ import annotations
@@ -77,6 +82,46 @@ def _label(row: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in row.items() if isinstance(v, int) and not isinstance(v, bool))
 
 
+def _is_rate(key: str) -> bool:
+    return key.endswith("_per_s")
+
+
+def best_of(runs: list[dict]) -> dict:
+    """One run made of several runs of the same section: rows matched by :func:`_label`
+    (in order), each time column at its minimum over the runs and each rate at its maximum;
+    seconds and load are the sums and the extremes of the runs. A run that failed counts
+    for nothing (all failed: the first one's error).
+
+    >>> r1 = {"rows": [{"benchmark": "x", "t_s": 2.0, "cells_per_s": 5.0}], "seconds": 3, "error": None,
+    ...       "load_before": 1.0, "load_after": 1.5}
+    >>> r2 = {"rows": [{"benchmark": "x", "t_s": 1.5, "cells_per_s": 6.0}], "seconds": 2, "error": None,
+    ...       "load_before": 0.5, "load_after": 2.0}
+    >>> best = best_of([r1, r2])
+    >>> best["rows"], best["seconds"], best["load_before"], best["load_after"]
+    ([{'benchmark': 'x', 't_s': 1.5, 'cells_per_s': 6.0}], 5, 0.5, 2.0)
+    """
+    ok = [r for r in runs if not r.get("error")]
+    if not ok:
+        return runs[0]
+    rows = [dict(r) for r in ok[0]["rows"]]
+    for other in ok[1:]:
+        pending = {}
+        for r in other["rows"]:
+            pending.setdefault(_label(r), []).append(r)
+        for row in rows:
+            same = pending.get(_label(row))
+            if not same:
+                continue
+            r = same.pop(0)
+            for key, v in row.items():
+                w = r.get(key)
+                if _is_time(key) and isinstance(v, (int, float)) and isinstance(w, (int, float)):
+                    row[key] = max(v, w) if _is_rate(key) else min(v, w)
+    return {"rows": rows, "seconds": sum(r["seconds"] for r in ok), "error": None,
+            "load_before": min(r.get("load_before", 0) for r in ok),
+            "load_after": max(r.get("load_after", 0) for r in ok)}
+
+
 def comparison_rows(name: str, before: dict, after: dict) -> list[dict]:
     """One row per (benchmark row, time column): before, after and their ratio.
 
@@ -103,7 +148,7 @@ def comparison_rows(name: str, before: dict, after: dict) -> list[dict]:
     return out
 
 
-def compare_commit(commit: str, names: list[str], out_path) -> int:
+def compare_commit(commit: str, names: list[str], out_path, repeat: int = 1) -> int:
     from benchmarks.__main__ import COMPARE_END, COMPARE_START, _table, cores, load_note
 
     try:
@@ -122,10 +167,14 @@ def compare_commit(commit: str, names: list[str], out_path) -> int:
     rows, notes = [], []
     try:
         for name in names:
-            print(f"[benchmarks] {name}: {sha[:10]} ...", file=sys.stderr, flush=True)
-            before = run_side(tree, name)
-            print(f"[benchmarks] {name}: this tree ...", file=sys.stderr, flush=True)
-            after = run_side(ROOT, name)
+            befores, afters = [], []
+            for k in range(repeat):
+                run = f" (run {k + 1} of {repeat})" if repeat > 1 else ""
+                print(f"[benchmarks] {name}: {sha[:10]}{run} ...", file=sys.stderr, flush=True)
+                befores.append(run_side(tree, name))
+                print(f"[benchmarks] {name}: this tree{run} ...", file=sys.stderr, flush=True)
+                afters.append(run_side(ROOT, name))
+            before, after = best_of(befores), best_of(afters)
             rows += comparison_rows(name, before, after)
             for side, res in ((sha[:10], before), ("this tree", after)):
                 state = f"error {res['error']}" if res.get("error") else f"{res['seconds']:.1f} s"
@@ -139,9 +188,12 @@ def compare_commit(commit: str, names: list[str], out_path) -> int:
         COMPARE_START,
         f"## Before and after: {sha[:10]} -> {head}{dirty}",
         "",
-        f"`python -m benchmarks --compare-commit {commit} --only {','.join(n.removeprefix('bench_') for n in names)}`, "
+        f"`python -m benchmarks --compare-commit {commit} --only {','.join(n.removeprefix('bench_') for n in names)}"
+        f"{f' --repeat {repeat}' if repeat > 1 else ''}`, "
         f"{datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}: each section ran on commit {sha[:10]} and on",
-        "this tree alternately, in fresh processes, in one session. after / before below 1 means faster now.",
+        "this tree alternately, in fresh processes, in one session"
+        + (f", {repeat} times each, every time column at its best run (rates at their best too)" if repeat > 1 else "")
+        + ". after / before below 1 means faster now.",
         "",
         *(_table(rows) if rows else ["(no time columns in common)"]),
         "",

@@ -30,3 +30,22 @@ def test_the_before_and_after_part_survives_a_regeneration(tmp_path):
 def test_load_notes_and_section_names():
     assert load_note(3.0, 1.0, 2).startswith("**loaded**") and "loaded" not in load_note(1.0, 2.0, 2)
     assert selected("scale-out,eval") == ["bench_eval", "bench_scale_out"]
+
+
+def test_best_of_keeps_each_time_at_its_minimum_and_each_rate_at_its_maximum():
+    from benchmarks.compare import best_of
+
+    runs = [{"rows": [{"benchmark": "a", "t_s": 2.0, "n_per_s": 5.0}, {"benchmark": "b", "t_s": 1.0}],
+             "seconds": 3.0, "error": None, "load_before": 1.0, "load_after": 1.0},
+            {"rows": [], "seconds": 0, "error": "boom", "load_before": 0, "load_after": 0},
+            {"rows": [{"benchmark": "b", "t_s": 0.5}, {"benchmark": "a", "t_s": 3.0, "n_per_s": 4.0}],
+             "seconds": 4.0, "error": None, "load_before": 2.0, "load_after": 0.5}]
+    best = best_of(runs)
+    assert best["rows"] == [{"benchmark": "a", "t_s": 2.0, "n_per_s": 5.0}, {"benchmark": "b", "t_s": 0.5}]
+    assert (best["seconds"], best["load_before"], best["load_after"]) == (7.0, 1.0, 1.0)
+    assert best_of(runs[1:2])["error"] == "boom"
+
+
+def test_a_repeat_below_one_exits_2(tmp_path, capsys):
+    assert main(["--compare-commit", "HEAD", "--repeat", "0", "--only", "eval", "--out", str(tmp_path / "b.md")]) == 2
+    assert "--repeat" in capsys.readouterr().err and not (tmp_path / "b.md").exists()
