@@ -87,10 +87,6 @@ class _Programme:
         self.hi.append(hi)
 
 
-def _float(q) -> float:
-    return to_float(q)
-
-
 def encode(registry, nodes):
     """The MILP of the inputs and of ``nodes`` (a dependency closure, sorted): the programme,
     the column of every variable (input or node) and the binaries' columns of every node."""
@@ -99,16 +95,16 @@ def encode(registry, nodes):
     col, choices = {}, {}
     for i in range(registry.dim):
         lo, hi = registry.ranges[i]
-        col[i] = P.var(_float(lo), _float(hi))
+        col[i] = P.var(to_float(lo), to_float(hi))
 
     def affine(form, scale=1.0):
         """``form`` as (column, coefficient) pairs and its constant, times ``scale``."""
-        return [(col[v], scale * _float(a)) for v, a in form.coeffs.items()], scale * _float(form.const)
+        return [(col[v], scale * to_float(a)) for v, a in form.coeffs.items()], scale * to_float(form.const)
 
     ranges = registry.ranges
     for v in nodes:
         node = registry.nodes[v]
-        lo_v, hi_v = (_float(q) for q in node.range)
+        lo_v, hi_v = (to_float(q) for q in node.range)
         y = col[v] = P.var(lo_v, hi_v)
         if node.scores:
             z = choices[v] = [P.var(0, 1, True) for _ in node.scores]
@@ -117,11 +113,11 @@ def encode(registry, nodes):
             for i, (s_i, v_i) in enumerate(zip(node.scores, node.terms)):
                 for j, s_j in enumerate(node.scores):
                     if j != i:        # s_i - s_j + M (1 - z_i) >= 0
-                        M = _float(bounds[j][1] - bounds[i][0])
+                        M = to_float(bounds[j][1] - bounds[i][0])
                         terms, c = affine(s_i - s_j)
                         P.row(terms + [(z[i], -M)], -M - c, inf)
                 lo_t, hi_t = v_i.range_on_box(ranges)
-                M = max(hi_v - _float(lo_t), _float(hi_t) - lo_v, 0.0)
+                M = max(hi_v - to_float(lo_t), to_float(hi_t) - lo_v, 0.0)
                 terms, c = affine(v_i, -1.0)          # y - v_i, within M (1 - z_i) of 0
                 P.row([(y, 1.0)] + terms + [(z[i], M)], -inf, M - c)
                 P.row([(y, 1.0)] + terms + [(z[i], -M)], -M - c, inf)
@@ -129,7 +125,7 @@ def encode(registry, nodes):
         z = choices[v] = [P.var(0, 1, True) for _ in node.terms]
         P.row([(j, 1.0) for j in z], 1, 1)
         for t, zi in zip(node.terms, z):
-            M = hi_v - _float(t.range_on_box(ranges)[0])
+            M = hi_v - to_float(t.range_on_box(ranges)[0])
             terms, c = affine(t, -1.0)                  # 0 <= y - t <= M (1 - z_i)
             P.row([(y, 1.0)] + terms, -c, inf)
             P.row([(y, 1.0)] + terms + [(zi, M)], -inf, M - c)
@@ -162,14 +158,14 @@ def milp_proposals(registry, diffs, box, time_limit: float = 10.0, budget=None) 
     out, seen = [], set()
     for k, (r, sign) in enumerate(targets):
         left = time_limit if budget is None or budget.remaining() is None else min(time_limit, budget.remaining())
-        share = left / (len(targets) - k) if k < len(targets) else left
+        share = left / (len(targets) - k)     # the time left, shared out over the targets left
         if share <= 0.01:
             break
         c = np.zeros(n)
         g = diffs[r]
-        scale = max(abs(_float(a)) for a in g.coeffs.values()) if g.coeffs else 1.0
+        scale = max(abs(to_float(a)) for a in g.coeffs.values()) if g.coeffs else 1.0
         for v, a in g.coeffs.items():
-            c[col[v]] -= sign * _float(a) / scale          # milp minimises: minimise -sign g / scale
+            c[col[v]] -= sign * to_float(a) / scale          # milp minimises: minimise -sign g / scale
         with _silenced():
             res = milp(c, constraints=constraints, bounds=bounds, integrality=np.array(P.integer),
                        options={"time_limit": share, "node_limit": NODE_LIMIT, "presolve": True})
