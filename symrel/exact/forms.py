@@ -344,11 +344,25 @@ class Row(NamedTuple):
 
     def holds_at(self, point: Sequence[Rational]) -> bool:
         """Whether the point satisfies the row, exactly."""
-        return holds(self.form.value_at(point), self.rel)
+        # holds() inlined: the region search calls this once per row of every child node
+        value, rel = self.form.value_at(point), self.rel
+        return value < 0 if rel == "<" else (value <= 0 if rel == "<=" else value == 0)
 
     def is_constant(self) -> bool:
         """Whether the row's form has no variable (the row is then true or false)."""
         return not self.form.coeffs
+
+    def constant_status(self) -> tuple[bool, Rational | None]:
+        """For a constant row: ``(True, None)`` when it holds, else ``(False, m)`` with ``m``
+        its Farkas multiplier (1, or -1 for an equation whose constant is negative).
+
+        >>> Row(AffineForm(Q(-2)), "=").constant_status()
+        (False, -1)
+        """
+        c, rel = self.form.const, self.rel
+        if holds(c, rel):
+            return True, None
+        return False, (-ONE if rel == "=" and c < 0 else ONE)
 
 
 def holds(value: Rational, rel: str) -> bool:

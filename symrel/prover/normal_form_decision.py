@@ -50,7 +50,8 @@ from ..budget import Budget
 from ..exact import Q, format_rational
 from ..exact.lp import feasibility
 from ..exact.lp_optimum import maximise
-from ..exact.forms import AffineForm
+from ..exact.forms import AffineForm, Row, linear_combination
+from ..regions.cell_lp import domain_rows
 from .nodes import NormalForms
 
 ZERO = Q(0)
@@ -88,86 +89,53 @@ def dependency_closure(registry, forms) -> list[int]:
     return sorted(seen)
 
 
-# -- affine functions of x: (coefficients, constant) ----------------------------------------------
-def affine_on_cell(form: AffineForm, lin: dict, d: int, n: int | None = None):
-    """``form`` as an affine function ``(gradient, constant)`` on the current cell (``lin``:
-    node -> its affine function there), over the inputs x and the relaxed nodes (``n``
-    coordinates in all, default ``d``). Also what a form is on a point's linear region
-    (:mod:`symrel.prover.region_of_point`)."""
-    n = d if n is None else n
-    g, c = [ZERO] * n, form.const
-    for v, a in form.coeffs.items():
-        if v < d:
-            g[v] += a
-        else:
-            gv, cv = lin[v]
-            c += a * cv
-            for i in range(n):
-                if gv[i]:
-                    g[i] += a * gv[i]
-    return g, c
+# -- a node's forms on a cell: AffineForms over x and the relaxed nodes ----------------------------
+def inputs_on_cell(d: int) -> dict:
+    """The substitution that starts every cell: each input ``x_i`` is itself."""
+    return {i: AffineForm.var(i) for i in range(d)}
 
 
-def _minus(u, v):
-    return [a - b for a, b in zip(u[0], v[0])], u[1] - v[1]
+def on_cell(form: AffineForm, lin: dict) -> AffineForm:
+    """``form`` as an affine function on the current cell: every node it reads replaced by
+    its affine function there (``lin``: variable -> form over the inputs and the relaxed
+    nodes' coordinates; it maps each input to itself). Also what a form is on a point's
+    linear region (:mod:`symrel.prover.region_of_point`)."""
+    return form.substitute(lin)
 
 
-def _mean(parts):
-    n = len(parts)
-    d = len(parts[0][0])
-    return [sum((p[0][i] for p in parts), ZERO) / n for i in range(d)], sum((p[1] for p in parts), ZERO) / n
-
-
-def outcomes(node, lin: dict, d: int, n: int | None = None):
-    """The outcomes of a node on a cell: ``(label, rows, value)`` with rows ``(affine, rel)``
-    meaning ``affine(x) rel 0`` (rel ``<``, ``<=`` or ``=``); they partition the cell."""
+def outcomes(node, lin: dict):
+    """The outcomes of a node on a cell: ``(label, rows, value)`` with :class:`Row` s; they
+    partition the cell."""
     if node.scores:
-        s = [affine_on_cell(f, lin, d, n) for f in node.scores]
-        vals = [affine_on_cell(f, lin, d, n) for f in node.terms]
+        s = [on_cell(f, lin) for f in node.scores]
+        vals = [on_cell(f, lin) for f in node.terms]
         T = len(s)
         for size in range(T, 0, -1):
             for S in itertools.combinations(range(T), size):
                 i = S[0]
-                rows = [(_minus(s[j], s[i]), "=") for j in S[1:]]
-                rows += [(_minus(s[k], s[i]), "<") for k in range(T) if k not in S]
-                yield list(S), rows, _mean([vals[j] for j in S])
+                rows = [Row(s[j] - s[i], "=") for j in S[1:]]
+                rows += [Row(s[k] - s[i], "<") for k in range(T) if k not in S]
+                yield list(S), rows, linear_combination([(Q(1, len(S)), vals[j]) for j in S])
         return
-    terms = [affine_on_cell(f, lin, d, n) for f in node.terms]
+    terms = [on_cell(f, lin) for f in node.terms]
     for i, t in enumerate(terms):
-        rows = [(_minus(u, t), "<" if j < i else "<=") for j, u in enumerate(terms) if j != i]
+        rows = [Row(u - t, "<" if j < i else "<=") for j, u in enumerate(terms) if j != i]
         yield i, rows, t
 
 
-def holds(row, x) -> bool:
-    (g, c), rel = row
-    v = c + sum((a * xi for a, xi in zip(g, x) if a), ZERO)
-    return v < 0 if rel == "<" else (v <= 0 if rel == "<=" else v == 0)
-
-
-def constant_status(row):
-    """For a row without x-part: None when it holds, else its Farkas multiplier."""
-    (g, c), rel = row
-    if any(g):
-        return "variable"
-    if rel == "<":
-        return None if c < 0 else Q(1)
-    if rel == "<=":
-        return None if c <= 0 else Q(1)
-    return None if c == 0 else (Q(1) if c > 0 else Q(-1))
-
-
-def solve(rows, stats, budget=None):
-    """Exact LP on ``rows``: ``(point, None)`` or ``(None, [(row index, multiplier)])``.
-    ``budget``: checked inside the LP, before every pivot (one LP can take seconds)."""
+def solve(rows, n: int, stats, budget=None):
+    """Exact LP on ``rows`` (:class:`Row` s in ``n`` variables): ``(point, None)`` or
+    ``(None, [(row index, multiplier)])``. ``budget``: checked inside the LP, before every
+    pivot (one LP can take seconds)."""
     A, b, strict, C, dd, ineq, eq = [], [], [], [], [], [], []
-    for k, ((g, c), rel) in enumerate(rows):
+    for k, (f, rel) in enumerate(rows):
         if rel == "=":
-            C.append(list(g))
-            dd.append(-c)
+            C.append(f.to_dense(n))
+            dd.append(-f.const)
             eq.append(k)
         else:
-            A.append(list(g))
-            b.append(-c)
+            A.append(f.to_dense(n))
+            b.append(-f.const)
             strict.append(rel == "<")
             ineq.append(k)
     stats["lps"] = stats.get("lps", 0) + 1
@@ -184,29 +152,22 @@ def farkas_json(cert) -> list:
     return [[i, format_rational(v / total)] for i, v in cert]
 
 
-def domain_rows(domain):
-    A, b = domain.exact_halfspaces()
-    return [((list(a), -bi), "<=") for a, bi in zip(A, b)]
-
-
 def relaxation_rows(registry, free, d):
     """The relaxation of the nodes ``free`` (treated as variables after the inputs): each
     ``y_v`` in its exact range, and ``y_v >= t`` for every term t of a max node. Every point
     of D with its true node values satisfies them, so what holds on the relaxed set holds
     on D. Returns ``(lin, rows)``: each free node as a coordinate, and the rows."""
-    n = d + len(free)
-    lin, rows = {}, []
+    lin, rows = inputs_on_cell(d), []
     for i, v in enumerate(free):
-        unit = [ZERO] * n
-        unit[d + i] = Q(1)
+        y = AffineForm.var(d + i)
         node = registry.nodes[v]
         lo, hi = node.range
-        rows.append(((list(unit), -hi), "<="))
-        rows.append((([-u for u in unit], lo), "<="))
+        rows.append(Row(y - AffineForm.constant(hi), "<="))
+        rows.append(Row(AffineForm.constant(lo) - y, "<="))
         if not node.scores:
             for t in node.terms:
-                rows.append((_minus(affine_on_cell(t, lin, d, n), (unit, ZERO)), "<="))
-        lin[v] = (unit, ZERO)
+                rows.append(Row(on_cell(t, lin) - y, "<="))
+        lin[v] = y
     return lin, rows
 
 
@@ -224,10 +185,9 @@ class _Search:
         self.inconclusive = False
 
     def run(self, domain):
-        rows = [((list(g) + [ZERO] * len(self.free), c), rel) for (g, c), rel in domain_rows(domain)]
         lin, relax = relaxation_rows(self.reg, self.free, self.d)
-        rows += relax
-        point, cert = solve(rows, self.stats, self.budget)
+        rows = domain_rows(domain, "closed") + relax
+        point, cert = solve(rows, self.n, self.stats, self.budget)
         if point is None:
             return {"empty_domain": farkas_json(cert)}
         return self.expand(0, lin, rows, point)
@@ -242,24 +202,25 @@ class _Search:
             return self.leaf(lin, rows, witness)
         v = self.nodes[k]
         kept, branches = [], []
-        for label, new, value in outcomes(self.reg.nodes[v], lin, self.d, self.n):
+        for label, new, value in outcomes(self.reg.nodes[v], lin):
             dead = None
             needed = []
             for j, row in enumerate(new):
-                st = constant_status(row)
-                if st == "variable":
+                if not row.is_constant():
                     needed.append(row)
-                elif st is not None:
-                    dead = [[len(rows) + j, format_rational(st)]]
+                    continue
+                ok, mult = row.constant_status()
+                if not ok:
+                    dead = [[len(rows) + j, format_rational(mult)]]
                     break
             if dead is not None:
                 branches.append({"choice": label, "empty": dead, "constant": True})
                 continue
-            if all(holds(r, witness) for r in needed):
+            if all(r.holds_at(witness) for r in needed):
                 kept.append((label, rows + new, value, witness, len(branches)))
                 branches.append(None)
                 continue
-            point, cert = solve(rows + new, self.stats, self.budget)
+            point, cert = solve(rows + new, self.n, self.stats, self.budget)
             if point is None:
                 branches.append({"choice": label, "empty": farkas_json(cert)})
                 continue
@@ -278,15 +239,16 @@ class _Search:
         """The inputs of a point of the closed cell maximising ``sign * g`` (exact LP,
         :func:`symrel.exact.lp_optimum.maximise`), or None. At that vertex the difference of
         continuous models is as large as anywhere on the cell; exact evaluation decides."""
-        w, w0 = [sign * a for a in ga[0]], sign * ga[1]
+        objective = ga * Q(sign)
         box = list(self.reg.ranges[:self.d]) + [self.reg.ranges[v] for v in self.free]
-        upper = w0 + sum((a * (hi if a > 0 else lo) for a, (lo, hi) in zip(w, box) if a), ZERO)
+        upper = objective.range_on_box(box)[1]
+        w, w0 = objective.to_dense(self.n), objective.const
         if upper <= 0:
             return None
         A, b, C, dd = [], [], [], []
-        for (g, c), rel in rows:
-            (C if rel == "=" else A).append(list(g))
-            (dd if rel == "=" else b).append(-c)
+        for f, rel in rows:
+            (C if rel == "=" else A).append(f.to_dense(self.n))
+            (dd if rel == "=" else b).append(-f.const)
         self.stats["lps"] = self.stats.get("lps", 0) + 1
         best = maximise(A, b, w, w0, upper, C, dd, budget=self.budget)
         return None if best is None else best[1][:self.d]
@@ -295,13 +257,13 @@ class _Search:
         self.cells += 1
         equal = []
         for r, g in enumerate(self.diffs):
-            ga = affine_on_cell(g, lin, self.d, self.n)
-            if not any(ga[0]) and ga[1] == 0:
+            ga = on_cell(g, lin)
+            if ga.is_zero():
                 equal.append(None)
                 continue
             pair = []
-            for sign, extra in ((1, (([-a for a in ga[0]], -ga[1]), "<")), (-1, (ga, "<"))):   # g > 0, then g < 0
-                point, cert = solve(rows + [extra], self.stats, self.budget)
+            for sign, extra in ((1, Row(-ga, "<")), (-1, Row(ga, "<"))):   # g > 0, then g < 0
+                point, cert = solve(rows + [extra], self.n, self.stats, self.budget)
                 if point is not None:      # the difference lives here: where on the cell is it largest?
                     best = None if self.free else self.optimum(rows, ga, sign)   # (a relaxed point is rarely real)
                     for x in (best, point[:self.d]):

@@ -33,42 +33,37 @@ from __future__ import annotations
 
 from ..exact import Q
 from ..exact.lp_optimum import maximise
-from .normal_form_decision import affine_on_cell, dependency_closure
+from ..exact.forms import linear_combination
+from .normal_form_decision import dependency_closure, inputs_on_cell, on_cell
 
-ZERO = Q(0)
 
 
 def region(registry, active, nodes=None):
-    """``(images, rows)``: every variable as an affine function of x on the region where
-    each node's maximising term is ``active[v]`` (a select node's argmax set: a tuple), for
-    the inputs and ``nodes`` (default all), and the region's rows ``(g, c)`` meaning
-    ``g.x + c <= 0`` (``=`` rows come as two). The region of a point ``p`` has
+    """``(images, rows)``: every variable as an affine form in x on the region where each
+    node's maximising term is ``active[v]`` (a select node's argmax set: a tuple), for the
+    inputs and ``nodes`` (default all), and the region's rows, forms ``f`` meaning ``f(x) <= 0``
+    (an ``=`` row comes as two). The region of a point ``p`` has
     ``active = registry.values_at(p)[1]``."""
     d = registry.dim
-    images = {i: ([Q(1) if j == i else ZERO for j in range(d)], ZERO) for i in range(d)}
+    images = inputs_on_cell(d)
     rows = []
     wanted = range(d, len(registry.nodes)) if nodes is None else nodes
     for v in wanted:
         node = registry.nodes[v]
         if node.scores:
             win = active[v]
-            s = [affine_on_cell(f, images, d) for f in node.scores]
+            s = [on_cell(f, images) for f in node.scores]
             i = win[0]
             for j in range(len(s)):
                 if j != i:
-                    diff = ([a - b for a, b in zip(s[j][0], s[i][0])], s[j][1] - s[i][1])
-                    rows.append(diff)                       # s_j - s_i <= 0
+                    rows.append(s[j] - s[i])                # s_j - s_i <= 0
                     if j in win:
-                        rows.append(([-a for a in diff[0]], -diff[1]))
-            parts = [affine_on_cell(node.terms[j], images, d) for j in win]
-            images[v] = ([sum((p[0][k] for p in parts), ZERO) / len(win) for k in range(d)],
-                         sum((p[1] for p in parts), ZERO) / len(win))
+                        rows.append(s[i] - s[j])
+            images[v] = linear_combination([(Q(1, len(win)), on_cell(node.terms[j], images)) for j in win])
             continue
-        terms = [affine_on_cell(t, images, d) for t in node.terms]
+        terms = [on_cell(t, images) for t in node.terms]
         i = active[v]
-        for j, t in enumerate(terms):
-            if j != i:
-                rows.append(([a - b for a, b in zip(t[0], terms[i][0])], t[1] - terms[i][1]))
+        rows += [t - terms[i] for j, t in enumerate(terms) if j != i]
         images[v] = terms[i]
     return images, rows
 
@@ -85,18 +80,19 @@ def largest_differences(registry, diffs, domain, point=None, active=None, budget
         active = registry.values_at(list(point))[1]
     images, rows = region(registry, active, dependency_closure(registry, diffs))
     A_dom, b_dom = domain.exact_halfspaces()
-    A = [list(g) for g, _ in rows] + [list(a) for a in A_dom]
-    b = [-c for _, c in rows] + list(b_dom)
+    A = [f.to_dense(d) for f in rows] + [list(a) for a in A_dom]
+    b = [-f.const for f in rows] + list(b_dom)
     out = []
     for g in diffs:
         if g.is_zero():
             continue
-        grad, c = affine_on_cell(g, images, d)
-        if not any(grad):
+        g_x = on_cell(g, images)
+        if g_x.is_constant():
             continue
         for sign in (1, -1):
-            w, w0 = [sign * a for a in grad], sign * c
-            upper = w0 + sum((a * (hi if a > 0 else lo) for a, (lo, hi) in zip(w, registry.ranges[:d]) if a), ZERO)
+            objective = g_x * Q(sign)
+            upper = objective.range_on_box(registry.ranges[:d])[1]
+            w, w0 = objective.to_dense(d), objective.const
             if upper <= 0:
                 continue
             best = maximise(A, b, w, w0, upper, budget=budget)

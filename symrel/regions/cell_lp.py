@@ -3,8 +3,8 @@
 A node of the cell search (:mod:`symrel.regions.search`) is a set ``{x in D : rows}``, each row
 ``(form, rel)`` meaning ``form(x) rel 0``. :func:`cell_lp` hands the rows to the exact
 LP (:func:`symrel.exact.lp.feasibility`) and maps the Farkas vector of an empty set back
-to row indices; :func:`constant_row_status` and :func:`box_farkas` settle the rows that
-need no LP (a constant form; one row that fails on the whole box).
+to row indices; :func:`box_farkas` settles a row that needs no LP (one row that fails on
+the whole box; a constant row settles itself, :meth:`~symrel.exact.forms.Row.constant_status`).
 
 >>> from symrel.exact import rational as r
 >>> from symrel.exact.forms import AffineForm, Row
@@ -129,16 +129,6 @@ def first_of_repeats(rows, cert, known=None):
     return [(i, v) for i, v in merged.items() if v]
 
 
-def constant_row_status(row):
-    """For a row whose form has no x-part: (True, None) if it holds, else (False, multiplier)."""
-    c, rel = row.form.const, row.rel
-    if rel == "<":
-        return (True, None) if c < 0 else (False, ONE)
-    if rel == "<=":
-        return (True, None) if c <= 0 else (False, ONE)
-    return (True, None) if c == 0 else (False, ONE if c > 0 else -ONE)
-
-
 def box_farkas(row, index, box):
     """A Farkas vector from the box rows alone, when the row fails on the whole box.
 
@@ -147,17 +137,20 @@ def box_farkas(row, index, box):
     upper-bound rows cancel the x-part (rows ``2i``: ``x_i <= u_i``, ``2i+1``:
     ``-x_i <= -l_i``, as :meth:`Box.exact_halfspaces` lists them)."""
     f, rel = row
-    lo, hi = f.range_on_box(box)
-    sign = None
-    if (rel == "<" and lo >= 0) or (rel in ("<=", "=") and lo > 0):
-        sign = ONE
-    elif rel == "=" and hi < 0:
-        sign = -ONE
+    if rel == "=":
+        lo, hi = f.range_on_box(box)
+        sign = ONE if lo > 0 else (-ONE if hi < 0 else None)
+    else:
+        # an inequality fails on the box when its minimum does: the maximum is not needed
+        lo = f.minimum_on_box(box)
+        sign = ONE if (lo >= 0 if rel == "<" else lo > 0) else None
     if sign is None:
         return None
     cert = [(index, sign)]
+    flip = sign < 0
     for i, a in sorted(f.coeffs.items()):
-        a = a * sign
+        if flip:
+            a = -a
         if a > 0:
             cert.append((2 * i + 1, a))
         elif a < 0:

@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..exact import Public
-from .cell_lp import DenseRows, box_farkas, cell_lp, constant_row_status
+from .cell_lp import DenseRows, box_farkas, cell_lp
 from .program_to_decisions import Runner
 
 
@@ -107,31 +107,35 @@ class CellSearch:
         if choices is None:
             return Cell(path, rows, witness, self.runner.outputs(state)), []
         feasible = []
+        base = len(rows)
         for k, ch in enumerate(choices):
-            base = len(rows)
-            new_rows = rows + list(ch.rows)
+            added = ch.rows   # the outcome's rows; they get indices base, base + 1, ...
             needed, dead = [], None
-            for j, row in enumerate(ch.rows):
+            for j, row in enumerate(added):
                 if row.is_constant():
-                    ok, mult = constant_row_status(row)
+                    ok, mult = row.constant_status()
                     if not ok:
                         dead = [(base + j, mult)]
                         break
                 else:
-                    needed.append(base + j)
+                    needed.append(j)
             if dead is not None:
                 if self.record_empty:
                     self.empty.append(EmptyBranch(path + (ch.label,), dead))
                 continue
-            if all(new_rows[i].holds_at(witness) for i in needed):
-                feasible.append((k, ch, new_rows, needed, witness))
+            if all(added[j].holds_at(witness) for j in needed):
+                feasible.append((k, ch, rows + list(added), [base + j for j in needed], witness))
                 continue
             if self.box is not None and len(needed) == 1:
-                dead = box_farkas(new_rows[needed[0]], needed[0], self.box)
+                dead = box_farkas(added[needed[0]], base + needed[0], self.box)
                 if dead is not None:
                     if self.record_empty:
                         self.empty.append(EmptyBranch(path + (ch.label,), dead))
                     continue
+            # the child's row list is built only here and for kept outcomes: most outcomes the
+            # witness does not settle are emptied by the box alone, and copying ``rows`` (one
+            # row per decision so far) for them cost more than the test
+            new_rows, needed = rows + list(added), [base + j for j in needed]
             point, cert = cell_lp(new_rows, active + needed, self.stats, self.runner.dim, self.dense)
             if point is None:
                 if self.record_empty:
