@@ -39,50 +39,10 @@ import random
 from ..exact import Q
 from ..exact.numbers import to_float
 from . import float_screen
+from .float_screen import ForwardPass
 
 MAX_OBJECTIVES = 16
 FLOATS = 4_000_000      # at most this many floats (32 MB) in a forward pass's gradients
-
-
-class ForwardPass:
-    """Float64 values and input gradients of the inputs and of ``nodes`` (a dependency
-    closure, sorted) at many points at once; the forms' matrices are built once."""
-
-    def __init__(self, np, registry, nodes):
-        self.np, self.d = np, registry.dim
-        self.col = {i: i for i in range(self.d)}
-        for k, v in enumerate(nodes):
-            self.col[v] = self.d + k
-        self.plan = []
-        for v in nodes:
-            node = registry.nodes[v]
-            scores = float_screen._dense(np, node.scores, self.col) if node.scores else None
-            self.plan.append((self.col[v], float_screen._dense(np, node.terms, self.col), scores))
-
-    def run(self, X):
-        """``(V, J)``: values (points x columns) and gradients (points x columns x inputs)."""
-        np, d = self.np, self.d
-        N = X.shape[0]
-        V = np.zeros((N, d + len(self.plan)))
-        J = np.zeros((N, d + len(self.plan), d))
-        V[:, :d] = X
-        J[:, :d, :] = np.eye(d)
-        rows = np.arange(N)
-        for j, (used, M, c), scores in self.plan:
-            T = V[:, used] @ M.T + c
-            if scores is not None:        # a select node: the value of a float maximiser of the scores
-                su, sM, sc = scores
-                win = np.argmax(V[:, su] @ sM.T + sc, axis=1)
-            else:
-                win = np.argmax(T, axis=1)
-            V[:, j] = T[rows, win]
-            J[:, j, :] = np.einsum("nu,nud->nd", M[win], J[:, used, :])
-        return V, J
-
-    def forms(self, V, J, dense):
-        """Values (points x forms) and gradients (points x forms x inputs) of forms."""
-        used, M, c = dense
-        return V[:, used] @ M.T + c, self.np.einsum("fu,nud->nfd", M, J[:, used, :])
 
 
 def objectives(registry, diffs) -> list:

@@ -63,22 +63,55 @@ def _apply(V, dense):
     return (V[:, used] @ M.T + c) if used else c + 0 * V[:, :1]
 
 
+class ForwardPass:
+    """Float64 values, and with ``gradients`` the input gradients, of the inputs and of
+    ``nodes`` (a dependency closure, sorted) at many points at once; the forms' matrices are
+    built once. Column ``d + k`` holds ``nodes[k]`` (the node's own id when ``nodes`` is
+    every node). A max node's value is its float maximising term's, a select node's the
+    term of a float maximiser of its scores; the gradient is that term's."""
+
+    def __init__(self, np, registry, nodes, gradients: bool = True):
+        self.np, self.d, self.gradients = np, registry.dim, gradients
+        self.col = {i: i for i in range(self.d)}
+        for k, v in enumerate(nodes):
+            self.col[v] = self.d + k
+        self.plan = []
+        for v in nodes:
+            node = registry.nodes[v]
+            scores = _dense(np, node.scores, self.col) if node.scores else None
+            self.plan.append((self.col[v], _dense(np, node.terms, self.col), scores))
+
+    def run(self, X):
+        """``(V, J)``: values (points x columns) and gradients (points x columns x inputs;
+        None without ``gradients``)."""
+        np, d = self.np, self.d
+        N = X.shape[0]
+        V = np.zeros((N, d + len(self.plan)), order="F")   # columns contiguous: a node reads a few of them
+        J = None
+        if self.gradients:
+            J = np.zeros((N, d + len(self.plan), d))
+            J[:, :d, :] = np.eye(d)
+        V[:, :d] = X
+        rows = np.arange(N)
+        for j, dense, scores in self.plan:
+            T = _apply(V, dense)
+            win = np.argmax(T if scores is None else _apply(V, scores), axis=1)
+            V[:, j] = T[rows, win]
+            if J is not None:
+                used, M, _ = dense
+                J[:, j, :] = np.einsum("nu,nud->nd", M[win], J[:, used, :])
+        return V, J
+
+    def forms(self, V, J, dense):
+        """Values (points x forms) and gradients (points x forms x inputs) of forms."""
+        used, M, c = dense
+        return V[:, used] @ M.T + c, self.np.einsum("fu,nud->nfd", M, J[:, used, :])
+
+
 def float_values(registry, X):
     """The float64 value of every variable of ``registry`` at the rows of ``X`` (points x
-    variables); the forms are sparse, so each node reads only the columns it uses."""
-    np = _numpy()
-    d = registry.dim
-    N = X.shape[0]
-    V = np.zeros((N, len(registry.nodes)), order="F")     # columns contiguous: a node reads a few of them
-    V[:, :d] = X
-    rows = np.arange(N)
-    for node in registry.nodes[d:]:
-        T = _apply(V, _dense(np, node.terms))
-        if node.scores:          # a select node: the value of a float maximiser of the scores
-            V[:, node.id] = T[rows, np.argmax(_apply(V, _dense(np, node.scores)), axis=1)]
-        else:
-            V[:, node.id] = T.max(axis=1)
-    return V
+    variables): :class:`ForwardPass` over every node, without gradients."""
+    return ForwardPass(_numpy(), registry, range(registry.dim, len(registry.nodes)), gradients=False).run(X)[0]
 
 
 def ranked(registry, diffs, candidates, box, points: int = 2048, top: int = 8, seed: int = 0,
