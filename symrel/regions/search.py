@@ -124,7 +124,9 @@ class CellSearch:
                     self.empty.append(EmptyBranch(path + (ch.label,), dead))
                 continue
             if all(added[j].holds_at(witness) for j in needed):
-                feasible.append((k, ch, rows + list(added), [base + j for j in needed], witness))
+                new_rows = rows + list(added)
+                self.dense.register(new_rows, base)
+                feasible.append((k, ch, new_rows, [base + j for j in needed], witness))
                 continue
             if self.box is not None and len(needed) == 1:
                 dead = box_farkas(added[needed[0]], base + needed[0], self.box)
@@ -136,6 +138,7 @@ class CellSearch:
             # witness does not settle are emptied by the box alone, and copying ``rows`` (one
             # row per decision so far) for them cost more than the test
             new_rows, needed = rows + list(added), [base + j for j in needed]
+            self.dense.register(new_rows, base)
             point, cert = cell_lp(new_rows, active + needed, self.stats, self.runner.dim, self.dense)
             if point is None:
                 if self.record_empty:
@@ -155,6 +158,8 @@ class CellSearch:
 
     def run(self, roots) -> bool:
         """Expand every root to its cells; False when ``max_cells`` was passed."""
+        for root in roots:
+            self.dense.register(root.rows)
         stack = list(reversed(roots))
         while stack:
             if self.budget is not None:
