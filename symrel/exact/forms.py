@@ -134,7 +134,7 @@ class AffineForm:
         lo = hi = self.const
         for v, a in self.coeffs.items():
             l, u = box[v]
-            if a > 0:
+            if a > ZERO:
                 lo += a * l
                 hi += a * u
             else:
@@ -152,7 +152,7 @@ class AffineForm:
         lo = self.const
         for v, a in self.coeffs.items():
             l, u = box[v]
-            lo += a * (l if a > 0 else u)
+            lo += a * (l if a > ZERO else u)
         return lo
 
     def error_bound(self, e: Sequence[Rational]) -> Rational:
@@ -345,8 +345,9 @@ class Row(NamedTuple):
     def holds_at(self, point: Sequence[Rational]) -> bool:
         """Whether the point satisfies the row, exactly."""
         # holds() inlined: the region search calls this once per row of every child node
+        # (comparing with the rational ZERO, not the int 0, saves a conversion per call)
         value, rel = self.form.value_at(point), self.rel
-        return value < 0 if rel == "<" else (value <= 0 if rel == "<=" else value == 0)
+        return value < ZERO if rel == "<" else (value <= ZERO if rel == "<=" else value == ZERO)
 
     def is_constant(self) -> bool:
         """Whether the row's form has no variable (the row is then true or false)."""

@@ -174,20 +174,20 @@ def box_farkas(row, index, box):
     f, rel = row
     if rel == "=":
         lo, hi = f.range_on_box(box)
-        sign = ONE if lo > 0 else (-ONE if hi < 0 else None)
+        sign = ONE if lo > ZERO else (-ONE if hi < ZERO else None)
     else:
         # an inequality fails on the box when its minimum does: the maximum is not needed
         lo = f.minimum_on_box(box)
-        sign = ONE if (lo >= 0 if rel == "<" else lo > 0) else None
+        sign = ONE if (lo >= ZERO if rel == "<" else lo > ZERO) else None
     if sign is None:
         return None
     cert = [(index, sign)]
-    flip = sign < 0
+    flip = sign < ZERO
     for i, a in sorted(f.coeffs.items()):
         if flip:
             a = -a
-        if a > 0:
+        if a > ZERO:
             cert.append((2 * i + 1, a))
-        elif a < 0:
+        elif a < ZERO:
             cert.append((2 * i, -a))
     return cert

@@ -19,6 +19,8 @@ from . import polygons
 from .cell_lp import domain_rows
 from .search import Cell, CellSearch, SearchNode
 
+ZERO = Q(0)
+
 
 @dataclass
 class Clipped:
@@ -45,10 +47,10 @@ class PolygonSearch(CellSearch):
             if len(ch.rows) == 1 and not ch.rows[0].is_constant():
                 # cheap tests first: the witness inside, or the cell's bounding box outside
                 f = ch.rows[0].form
-                if f.value_at(witness) < 0:
+                if f.value_at(witness) < ZERO:
                     kept.append((ch, None))
                     continue
-                if f.minimum_on_box(box) >= 0:
+                if f.minimum_on_box(box) >= ZERO:
                     continue
             for f, rel in ch.rows:
                 if f.is_constant():

@@ -59,6 +59,7 @@ from ..models import CPWL1D, CPWLMesh, MaxoutNet, ReLUNet
 
 ZERO, ONE = Q(0), Q(1)
 ZERO_FORM = AffineForm()
+_row = tuple.__new__
 MODES = ("open", "exact")
 
 
@@ -105,11 +106,13 @@ class ReluStage:
     def choices(self, forms, ctx, made):
         idx, mode = ctx
         z = forms[idx[len(made)]]
+        # the search asks this once per unit of every node: the rows are made by tuple.__new__,
+        # as Row(...) would make them, without the named tuple's Python-level constructor
         if mode == "open":
             if z.is_zero():
                 return [Choice("0", ())]
-            return [Choice("+", (Row(-z, "<"),)), Choice("-", (Row(z, "<"),))]
-        return [Choice("+", (Row(-z, "<="),)), Choice("-", (Row(z, "<"),))]
+            return [Choice("+", (_row(Row, (-z, "<")),)), Choice("-", (_row(Row, (z, "<")),))]
+        return [Choice("+", (_row(Row, (-z, "<=")),)), Choice("-", (_row(Row, (z, "<")),))]
 
     def finish(self, forms, ctx, made):
         idx, _ = ctx
