@@ -357,8 +357,9 @@ class Row(NamedTuple):
         """For a constant row: ``(True, None)`` when it holds, else ``(False, m)`` with ``m``
         its Farkas multiplier (1, or -1 for an equation whose constant is negative).
 
-        >>> Row(AffineForm(Q(-2)), "=").constant_status()
-        (False, -1)
+        >>> ok, m = Row(AffineForm(Q(-2)), "=").constant_status()
+        >>> ok, str(m)
+        (False, '-1')
         """
         c, rel = self.form.const, self.rel
         if holds(c, rel):
