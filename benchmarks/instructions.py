@@ -117,9 +117,10 @@ def count(tree: Path, w: Workload, calls: int, timeout: float = 3600) -> int:
 
 def warm_call(tree: Path, w: Workload, pool=None) -> int:
     """Instructions of one warm call of ``w`` on ``tree``: two runs, their difference."""
-    runs = [pool.submit(count, tree, w, k) for k in (0, 1)] if pool else None
-    one, two = (f.result() for f in runs) if runs else (count(tree, w, 0), count(tree, w, 1))
-    return two - one
+    if pool is None:
+        return count(tree, w, 1) - count(tree, w, 0)
+    one, two = pool.submit(count, tree, w, 0), pool.submit(count, tree, w, 1)
+    return two.result() - one.result()
 
 
 def table(names, before, after) -> list[str]:
@@ -170,6 +171,9 @@ def main(argv=None) -> int:
                 before.append(warm_call(tree, w, pool if args.jobs > 1 else None))
                 after.append(warm_call(ROOT, w, pool if args.jobs > 1 else None))
                 print(f"[instructions]   {after[-1] / before[-1]:.3f}", file=sys.stderr, flush=True)
+    except (RuntimeError, subprocess.TimeoutExpired) as err:   # one line, and nothing written
+        print(f"python -m benchmarks.instructions: error: {err}", file=sys.stderr)
+        return 2
     finally:
         _git("worktree", "remove", "--force", str(tree))
         (tmp / "shared").unlink(missing_ok=True)
@@ -194,7 +198,9 @@ def main(argv=None) -> int:
     ]
     text = "\n".join(page)
     if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
+        from symrel.fileformat import write_text_atomic
+
+        write_text_atomic(args.out, text)
         print(f"wrote {args.out}", file=sys.stderr)
     else:
         print(text)

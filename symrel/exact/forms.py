@@ -344,10 +344,7 @@ class Row(NamedTuple):
 
     def holds_at(self, point: Sequence[Rational]) -> bool:
         """Whether the point satisfies the row, exactly."""
-        # holds() inlined: the region search calls this once per row of every child node
-        # (comparing with the rational ZERO, not the int 0, saves a conversion per call)
-        value, rel = self.form.value_at(point), self.rel
-        return value < ZERO if rel == "<" else (value <= ZERO if rel == "<=" else value == ZERO)
+        return holds(self.form.value_at(point), self.rel)
 
     def is_constant(self) -> bool:
         """Whether the row's form has no variable (the row is then true or false)."""
@@ -369,8 +366,10 @@ class Row(NamedTuple):
 
 def holds(value: Rational, rel: str) -> bool:
     """Whether ``value rel 0``."""
+    # the rational ZERO, not the int 0: no conversion per comparison (the region search
+    # tests every row of every child node)
     if rel == "<":
-        return value < 0
+        return value < ZERO
     if rel == "<=":
-        return value <= 0
-    return value == 0
+        return value <= ZERO
+    return value == ZERO

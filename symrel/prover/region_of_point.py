@@ -37,7 +37,6 @@ from ..exact.forms import linear_combination
 from .normal_form_decision import dependency_closure, inputs_on_cell, on_cell
 
 
-
 def region(registry, active, nodes=None):
     """``(images, rows)``: every variable as an affine form in x on the region where each
     node's maximising term is ``active[v]`` (a select node's argmax set: a tuple), for the
@@ -74,7 +73,6 @@ def largest_differences(registry, diffs, domain, point=None, active=None, budget
     (within ``domain``) where it is largest, when that is positive; nothing when the region
     is empty. Exact; the points still need the models' evaluation. ``budget``
     (:class:`~symrel.budget.Budget`): checked inside every LP."""
-
     d = registry.dim
     if active is None:
         active = registry.values_at(list(point))[1]

@@ -31,3 +31,16 @@ def test_without_valgrind_the_command_says_so(monkeypatch, capsys):
     monkeypatch.setattr(shutil, "which", lambda name: None)
     assert main(["--compare-commit", "HEAD"]) == 2
     assert "needs valgrind" in capsys.readouterr().err
+
+
+def test_a_failed_run_is_one_line_and_writes_nothing(monkeypatch, capsys, tmp_path):
+    if shutil.which("valgrind") is None:
+        monkeypatch.setattr(shutil, "which", lambda name: "/usr/bin/valgrind")
+
+    def fails(tree, w, pool=None):
+        raise RuntimeError(f"{w.name} on {tree}: valgrind: failed")
+
+    monkeypatch.setattr(instructions, "warm_call", fails)
+    out = tmp_path / "instructions.md"
+    assert main(["--compare-commit", "HEAD", "--out", str(out)]) == 2
+    assert "valgrind: failed" in capsys.readouterr().err and not out.exists()
