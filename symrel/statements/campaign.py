@@ -209,6 +209,19 @@ def report(result, sources=()) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: the page's sections written by other tools (the adversarial cases of tests/checking/adversarial),
+#: kept when the campaign rewrites its own part
+KEPT_FROM = "<!-- adversarial cases: begin"
+
+
+def _kept_sections(out) -> str:
+    """What the page ``out`` holds from :data:`KEPT_FROM` on ("" when it has no such part)."""
+    from pathlib import Path
+
+    page = Path(out).read_text(encoding="utf-8") if Path(out).exists() else ""
+    return "\n" + page[page.index(KEPT_FROM):] if KEPT_FROM in page else ""
+
+
 def main(argv=None) -> int:
     import argparse
 
@@ -228,7 +241,7 @@ def main(argv=None) -> int:
                   for path in sorted(Path(args.also).glob("*.json"))]
     result = run_campaign(certs)
     text = report(result, [(label, cert["claim"]["kind"]) for label, cert in certs])
-    write_text_atomic(args.out, text)
+    write_text_atomic(args.out, text + _kept_sections(args.out))
     print(text)
     bad = result["accepted"] or result["refused_originals"]
     return 1 if bad else 0

@@ -1,0 +1,23 @@
+"""Every hand-written adversarial certificate is refused (README.md beside this file)."""
+
+import pytest
+
+from .harness import cases, run
+from .listing import PAGE, section
+
+CPU_LIMIT = 1.0  # seconds of CPU for the check itself (the issue's "within a second")
+
+
+@pytest.mark.parametrize("case", cases(), ids=lambda c: c.name)
+def test_an_adversarial_certificate_is_refused(case, tmp_path):
+    outcome = run(case, tmp_path)
+    assert "Traceback" not in outcome.stderr, outcome.stderr[-3000:]
+    assert "MemoryError" not in outcome.stderr, outcome.stderr[-3000:]
+    assert outcome.exit == case.exit, (outcome.exit, outcome.stdout[-2000:], outcome.stderr[-2000:])
+    assert "checked" not in outcome.stdout.split(), outcome.stdout[-2000:]
+    assert case.says in outcome.stderr, outcome.stderr[-2000:]
+    assert outcome.cpu < CPU_LIMIT, f"{outcome.cpu:.2f} s of CPU"
+
+
+def test_the_cases_are_listed_in_docs_checker_md():
+    assert section() in PAGE.read_text(encoding="utf-8")
