@@ -102,6 +102,15 @@ class Proof(Displayed):
     def proved(self) -> bool:
         return self.result == PROVED
 
+    def __bool__(self) -> bool:
+        """True only when the claim is proved, so that ``if prove_equivalence(...):`` takes
+        the proved branch alone (a refuted or open proof is falsy).
+
+        >>> bool(Proof("x = x", steps=[Step("x = x", "identity", status=PROVED)])), bool(Proof("open claim"))
+        (True, False)
+        """
+        return self.proved
+
     @property
     def obstacle(self) -> str | None:
         """The first step that is not proved, said in words (None when proved)."""

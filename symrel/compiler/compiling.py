@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..errors import InputError
 from ..exact import inner
 from ..models import Domain, MaxoutNet, Model, Transformer, to_maxout
 from .affine_to_readout import readout
@@ -84,7 +85,11 @@ def compile_maxout(net: MaxoutNet, domain: Domain, margin=0, *, bounds=None) -> 
     """The hardmax Transformer equal to ``net`` on ``domain`` (three blocks per layer).
 
     ``margin`` enlarges every gating bound B; ``bounds`` overrides them (for tests of
-    broken constructions only)."""
+    broken constructions only). Any other model kind is refused (:func:`compile_model`
+    takes ReLU nets and CPWL functions through their maxout form)."""
+    if not isinstance(net, MaxoutNet):
+        raise InputError(f"compile_maxout takes a maxout net, got {getattr(net, 'kind', type(net).__name__)} "
+                         "(compile_model takes maxout, relu, cpwl1d and cpwl models)", path="kind")
     layout = layout_of(net)
     gates = gating_bounds(net, domain, margin, bounds)
     blocks = [blk for layer, gate in zip(net.layers, gates) for blk in layer_blocks(layer, inner(gate, "bound"), layout)]
