@@ -33,7 +33,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("certificates",),
     ("checking",),  # the trusted checker: nothing of the analyses (docs/trust.md)
     ("lowering",),
-    ("regions", "softmax", "relations", "interop"),
+    ("regions", "softmax", "relations", "interop", "vnnlib"),  # vnnlib: VNN-LIB properties, the exact engine
     ("compiler", "prover", "preorders", "crossval"),
     ("mutation",),
     ("report",),
