@@ -1,0 +1,286 @@
+"""Strict typed accessors for certificate data: every field has one type.
+
+Each accessor takes a value read from a certificate and its JSON path, returns the value
+in its one accepted type, and otherwise raises
+:class:`~symrel.checking.MalformedCertificate` (``symrel check-certificate`` exits 2)
+naming the path and what was expected. The rules (docs/format.md, "What the checker
+refuses"):
+
+* a boolean is not a number (``True == 1`` in Python, not in a certificate);
+* a string is not an index (``"1"`` is refused where an index is expected);
+* an index lies in ``range(n)``; a list of indices holds no index twice;
+* an exact number is a JSON integer or a string ``"3"``, ``"-2/7"``, ``"0.125"``,
+  ``"1e-3"`` (docs/format.md, "Numbers"), within the digit and exponent limits; a JSON
+  float is refused;
+* an object holds exactly its listed keys (and its optional ones); an unknown key is
+  refused with its own path.
+
+Every accessor costs time linear in the size of the value it reads (a number's digits
+are checked against the limit before they are converted).
+
+>>> index(2, 3, "steps[0].certificate.winners[1]")
+2
+>>> try:
+...     index("1", 3, "steps[0].certificate.winners[1]")
+... except MalformedCertificate as err:
+...     print(err)
+steps[0].certificate.winners[1]: expected an index in 0..2 (a JSON integer), got the string '1'
+"""
+
+from __future__ import annotations
+
+from ..errors import InputError
+from ..exact import FloatLiteral
+from ..exact.numbers import unlimited_int_digits
+from ..exact import rational as _exact_rational
+from . import MalformedCertificate
+
+#: messages show a number of more digits than this shortened (see :func:`shorten_number`)
+SHOWN_DIGITS = 24
+
+
+def shorten_number(text: str) -> str:
+    """``text`` (the digits of a number) as shown in a message: whole up to
+    :data:`SHOWN_DIGITS` digits, else its first and last digits and its digit count.
+
+    >>> shorten_number("12345")
+    '12345'
+    >>> shorten_number("7" + "0" * 4998 + "1")
+    '7000000000…0000000001 (5000 digits)'
+    """
+    digits = sum(ch.isdigit() for ch in text)
+    if digits <= SHOWN_DIGITS:
+        return text
+    return f"{text[:10]}…{text[-10:]} ({digits} digits)"
+
+
+def describe(value) -> str:
+    """What ``value`` is, in words, for a message (a long number or string shortened).
+
+    >>> describe(True), describe("1"), describe(None), describe([1, 2])
+    ('the boolean true', "the string '1'", 'null', 'a list of 2 entries')
+    >>> describe(10 ** 60)
+    'the integer 1000000000…0000000000 (61 digits)'
+    """
+    if isinstance(value, FloatLiteral):
+        return f"the JSON float {shorten_number(str(value))}"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"the boolean {'true' if value else 'false'}"
+    if isinstance(value, int):
+        if value.bit_length() >= 40_000:  # text conversion is quadratic: say its size only
+            return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+        if value.bit_length() > 3 * SHOWN_DIGITS:
+            with unlimited_int_digits():
+                return f"the integer {shorten_number(str(value))}"
+        return f"the integer {value}"
+    if isinstance(value, str):
+        return f"the string {value!r}" if len(value) <= 40 else f"a string of {len(value)} characters"
+    if isinstance(value, list):
+        return f"a list of {len(value)} entr{'y' if len(value) == 1 else 'ies'}"
+    if isinstance(value, dict):
+        return "an object"
+    return "a value of another type"
+
+
+def refuse(path: str, expected: str, value) -> MalformedCertificate:
+    """The error for ``value`` at ``path`` that is not ``expected``."""
+    return MalformedCertificate(f"expected {expected}, got {describe(value)}", path=path)
+
+
+def integer(value, path: str) -> int:
+    """A JSON integer (a boolean is not one).
+
+    >>> integer(-3, "claim.count")
+    -3
+    >>> try:
+    ...     integer(True, "symrel")
+    ... except MalformedCertificate as err:
+    ...     print(err)
+    symrel: expected an integer, got the boolean true
+    """
+    if type(value) is not int:
+        raise refuse(path, "an integer", value)
+    return value
+
+
+def natural(value, path: str) -> int:
+    """A JSON integer >= 0.
+
+    >>> natural(0, "claim.count")
+    0
+    """
+    if type(value) is not int or value < 0:
+        raise refuse(path, "an integer >= 0", value)
+    return value
+
+
+def index(value, n: int, path: str) -> int:
+    """A JSON integer in ``range(n)`` (neither a boolean nor a string).
+
+    >>> index(0, 1, "winners[0]")
+    0
+    >>> try:
+    ...     index(3, 3, "winners[0]")
+    ... except MalformedCertificate as err:
+    ...     print(err)
+    winners[0]: expected an index in 0..2 (a JSON integer), got the integer 3
+    """
+    if type(value) is not int or not 0 <= value < n:
+        raise refuse(path, f"an index in 0..{n - 1} (a JSON integer)" if n > 0 else "no index (the range is empty)",
+                     value)
+    return value
+
+
+def indices(values, n: int, path: str, distinct: bool = True) -> list:
+    """A list of indices in ``range(n)``; with ``distinct`` (the default) none twice.
+
+    >>> indices([2, 0], 3, "winners")
+    [2, 0]
+    >>> try:
+    ...     indices([0, 0, 1], 3, "winners")
+    ... except MalformedCertificate as err:
+    ...     print(err)
+    winners[1]: expected an index not listed before (a set holds each element once), got the integer 0
+    """
+    out = [index(v, n, f"{path}[{i}]") for i, v in enumerate(array(values, path))]
+    if distinct:
+        seen = set()
+        for i, v in enumerate(out):
+            if v in seen:
+                raise refuse(f"{path}[{i}]", "an index not listed before (a set holds each element once)", v)
+            seen.add(v)
+    return out
+
+
+def rational(value, path: str):
+    """An exact rational (docs/format.md, "Numbers"): a JSON integer or a string ``"3"``,
+    ``"-2/7"``, ``"0.125"``, ``"1e-3"``, within the digit and exponent limits. A JSON
+    float and a boolean are refused.
+
+    >>> from symrel.exact import format_rational
+    >>> format_rational(rational("-4/6", "bound"))
+    '-2/3'
+    >>> try:
+    ...     rational(0.5, "bound")
+    ... except MalformedCertificate as err:
+    ...     print(err)
+    bound: expected an exact rational (a JSON integer or a string such as "1/2"), got a value of another type
+    >>> try:
+    ...     rational("1e99999", "bound")
+    ... except MalformedCertificate as err:
+    ...     print(err)
+    bound: expected a decimal exponent of at most 10000 in absolute value, got 99999 (the exponent limit)
+    """
+    tv = type(value)
+    if tv is not int and tv is not str:  # a FloatLiteral (a JSON float) is a str subclass
+        raise refuse(path, 'an exact rational (a JSON integer or a string such as "1/2")', value)
+    try:
+        return _exact_rational(value, path=path)
+    except InputError as err:
+        message = str(err.message)
+        if "digits" in message:
+            message = message.split(", got")[0] + f", got {describe(value)} (the digit limit)"
+        elif "exponent" in message:
+            message += " (the exponent limit)"
+        elif tv is str:
+            message = f'expected an exact rational such as "3", "-2/7", "0.125" or "1e-3", got {describe(value)}'
+        raise MalformedCertificate(message, path=path) from None
+
+
+def rationals(values, path: str, length: int | None = None) -> list:
+    """A list of exact rationals (``length`` of them when given).
+
+    >>> len(rationals([1, "1/2"], "point", length=2))
+    2
+    """
+    return [rational(v, f"{path}[{i}]") for i, v in enumerate(array(values, path, length))]
+
+
+def boolean(value, path: str) -> bool:
+    """A JSON boolean (``true`` or ``false``; neither 0 nor 1).
+
+    >>> boolean(False, "claim.strict")
+    False
+    """
+    if type(value) is not bool:
+        raise refuse(path, "a boolean (true or false)", value)
+    return value
+
+
+def string(value, path: str, choices=None) -> str:
+    """A JSON string (a JSON float is not one), one of ``choices`` when given.
+
+    >>> string("box", "domain.kind", choices=("box", "polytope"))
+    'box'
+    """
+    if type(value) is not str:
+        raise refuse(path, "a string", value)
+    if choices is not None and value not in choices:
+        raise refuse(path, "one of " + ", ".join(map(repr, choices)), value)
+    return value
+
+
+def array(value, path: str, length: int | None = None) -> list:
+    """A JSON list (of ``length`` entries when given).
+
+    >>> array([1, 2], "point", length=2)
+    [1, 2]
+    >>> try:
+    ...     array([1], "point", length=2)
+    ... except MalformedCertificate as err:
+    ...     print(err)
+    point: expected a list of 2 entries, got a list of 1 entry
+    """
+    if type(value) is not list:
+        raise refuse(path, "a list" if length is None else f"a list of {length} entries", value)
+    if length is not None and len(value) != length:
+        raise refuse(path, f"a list of {length} entr{'y' if length == 1 else 'ies'}", value)
+    return value
+
+
+def record(value, path: str, keys=(), optional=()) -> dict:
+    """A JSON object holding every key of ``keys``, possibly keys of ``optional``, and no
+    other key (an unknown key is refused with its own path).
+
+    >>> record({"a": 1}, "claim", keys=("a",), optional=("b",))
+    {'a': 1}
+    >>> try:
+    ...     record({"a": 1, "c": 2}, "claim", keys=("a",), optional=("b",))
+    ... except MalformedCertificate as err:
+    ...     print(err)
+    claim.c: expected no key 'c' here (the keys of this object: a, b)
+    >>> try:
+    ...     record({}, "claim", keys=("a",))
+    ... except MalformedCertificate as err:
+    ...     print(err)
+    claim.a: expected a key 'a' (missing)
+    """
+    if type(value) is not dict:
+        raise refuse(path, "an object", value)
+    for key in keys:
+        if key not in value:
+            raise MalformedCertificate(f"expected a key {key!r} (missing)", path=join(path, key))
+    allowed = set(keys) | set(optional)
+    for key in value:
+        if key not in allowed:
+            listed = ", ".join(sorted(allowed)) or "none"
+            raise MalformedCertificate(f"expected no key {_short_key(key)!r} here (the keys of this object: {listed})",
+                                       path=join(path, _short_key(key)))
+    return value
+
+
+def join(path: str, key) -> str:
+    """``join("steps[0]", "rule")`` is ``"steps[0].rule"``; an int key gives ``[i]``.
+
+    >>> join("steps", 3), join("", "claim")
+    ('steps[3]', 'claim')
+    """
+    if type(key) is int:
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else str(key)
+
+
+def _short_key(key: str) -> str:
+    return key if len(key) <= 40 else key[:37] + "..."
