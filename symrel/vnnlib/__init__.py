@@ -8,5 +8,6 @@
 """
 
 from .property import Conjunction, LinearAtom, VnnProperty, conjunction_holds
+from .reader import read_vnnlib, read_vnnlib_text
 
-__all__ = ["Conjunction", "LinearAtom", "VnnProperty", "conjunction_holds"]
+__all__ = ["Conjunction", "LinearAtom", "VnnProperty", "conjunction_holds", "read_vnnlib", "read_vnnlib_text"]
