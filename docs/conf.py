@@ -1,7 +1,7 @@
 """Sphinx configuration of the symrel documentation (see docs/README.md for the commands).
 
-Generated at build time, never by hand: the command-line reference (directive
-``symrel-cli`` in ``_ext/symrel_docs.py``, from ``symrel.cli.build_parser()``), the API
+Generated at build time, never by hand: the command-line reference (cli.md, from
+``symrel.cli.build_parser()`` by :mod:`symrel.cli.reference`), the API
 reference (``api/``, written below and filled by autosummary), and the tutorial plots
 (matplotlib's ``plot`` directive, Agg backend).
 """
@@ -167,3 +167,15 @@ def _write_trust_page() -> None:
 
 
 _write_trust_page()
+
+
+def _write_cli_page() -> None:
+    """docs/cli.md from the argument parser as it is (symrel.cli.reference)."""
+    from symrel.cli import reference
+
+    text = reference.page()
+    if reference.PAGE.read_text(encoding="utf-8") != text:
+        reference.PAGE.write_text(text, encoding="utf-8")
+
+
+_write_cli_page()

@@ -15,10 +15,6 @@
     as caption and, under the doctest builder, written into the page's working folder,
     so the commands and Python examples after it can read it.
 
-``symrel-cli``
-    The command-line reference, generated from :func:`symrel.cli.build_parser`, one
-    section per subcommand: nothing of it is copied by hand.
-
 ``symrel-statements``
     The statements of the papers as the shipped proof scripts state them.
 
@@ -30,7 +26,6 @@ blocks do) for examples that need an optional extra.
 
 from __future__ import annotations
 
-import argparse
 import doctest
 import os
 import re
@@ -228,91 +223,6 @@ def _paragraphs(text: str | None) -> list[nodes.Node]:
     return [nodes.paragraph("", "", *_inline(" ".join(b.split()))) for b in blocks if b.strip()]
 
 
-def _usage(parser: argparse.ArgumentParser) -> nodes.literal_block:
-    text = parser.format_usage().strip()
-    text = text[len("usage: "):] if text.startswith("usage: ") else text
-    return nodes.literal_block(text, text, language="text")
-
-
-def _help_text(action: argparse.Action) -> str:
-    text = action.help or ""
-    if "%(" in text:
-        params = dict(vars(action), prog="symrel")
-        params = {k: (v.__name__ if hasattr(v, "__name__") else v) for k, v in params.items()}
-        text = text % params
-    default = action.default
-    shown = default not in (None, False, argparse.SUPPRESS) and not isinstance(action, argparse._StoreConstAction)
-    if shown and "default" not in text:
-        text = f"{text} (default: ``{default}``)" if text else f"default: ``{default}``"
-    return text
-
-
-def _arguments(parser: argparse.ArgumentParser) -> nodes.Node | None:
-    formatter = parser._get_formatter()
-    items = []
-    for action in parser._actions:
-        if isinstance(action, (argparse._HelpAction, argparse._SubParsersAction)):
-            continue
-        invocation = formatter._format_action_invocation(action)
-        term = nodes.term("", "", nodes.literal(invocation, invocation))
-        body = nodes.definition("", *(_paragraphs(_help_text(action)) or [nodes.paragraph("", "")]))
-        items.append(nodes.definition_list_item("", term, body))
-    return nodes.definition_list("", *items) if items else None
-
-
-class SymrelCLI(SphinxDirective):
-    """Reference of every ``symrel`` subcommand, generated from the argparse parser."""
-
-    has_content = False
-
-    def _section(self, title: str, key: str) -> nodes.section:
-        section = nodes.section()
-        section["ids"].append(nodes.make_id(key))
-        section["names"].append(nodes.fully_normalize_name(key))
-        section += nodes.title(title, "", nodes.literal(title, title))
-        self.state.document.note_implicit_target(section, section)
-        return section
-
-    def run(self):
-        old = os.environ.get("COLUMNS")
-        os.environ["COLUMNS"] = "80"  # argparse wraps usage lines to this width
-        try:
-            return self._build()
-        finally:
-            if old is None:
-                os.environ.pop("COLUMNS", None)
-            else:
-                os.environ["COLUMNS"] = old
-
-    def _build(self):
-        from symrel.cli import build_parser
-
-        parser = build_parser()
-        top = self._section("symrel", "symrel-command")
-        top += _usage(parser)
-        top += _paragraphs(parser.description)
-        args = _arguments(parser)
-        if args is not None:
-            top += nodes.rubric("", "Options of every command")
-            top += args
-        out = [top]
-        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-        for choice in sub._choices_actions:
-            name = choice.dest
-            subparser = sub.choices[name]
-            section = self._section(f"symrel {name}", f"symrel-{name}")
-            section += _paragraphs(choice.help)
-            section += _usage(subparser)
-            if subparser.description and subparser.description != choice.help:
-                section += _paragraphs(subparser.description)
-            args = _arguments(subparser)
-            if args is not None:
-                section += args
-            section += _paragraphs(subparser.epilog)
-            out.append(section)
-        return out
-
-
 # --------------------------------------------------------------------------- statements
 
 
@@ -398,6 +308,5 @@ def setup(app):
     app.connect("autodoc-process-docstring", escape_docstring_bars)
     app.add_directive("terminal", Terminal)
     app.add_directive("datafile", DataFile)
-    app.add_directive("symrel-cli", SymrelCLI)
     app.add_directive("symrel-statements", SymrelStatements)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -27,6 +27,10 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message):  # pragma: no cover - exercised through main
         self.exit(EXIT_BAD_INPUT, f"symrel: error: {message}\n")
 
+    def format_help(self):
+        # descriptions come from module docstrings, whose ``literals`` are reST markup
+        return super().format_help().replace("``", "")
+
 
 def build_parser(command: str | None = None, *, every: bool = True) -> argparse.ArgumentParser:
     """The argument parser. By default every subcommand is registered in full (the CLI
@@ -116,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
         _report_error(args, err.one_line())
         return EXIT_BAD_INPUT
     except UndecidedError as err:
-        _report_error(args, f"undecided: {err}")
+        _report_error(args, str(err), label="undecided")
         return EXIT_UNDECIDED
     except SymrelError as err:
         _report_error(args, str(err))
@@ -136,12 +140,14 @@ def main(argv: list[str] | None = None) -> int:
     return int(code or 0)
 
 
-def _report_error(args, line: str) -> None:
+def _report_error(args, line: str, label: str = "error") -> None:
+    """One line on standard error, ``symrel: LABEL: line`` (``error`` for exit 2,
+    ``undecided`` for exit 3); with ``--json`` also ``{LABEL: line}`` on standard output."""
     if getattr(args, "json", False):
         import json
 
-        print(json.dumps({"error": line}))
-    print(f"symrel: error: {line}", file=sys.stderr)
+        print(json.dumps({label: line}))
+    print(f"symrel: {label}: {line}", file=sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover

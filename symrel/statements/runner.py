@@ -133,12 +133,33 @@ def _finished(path: Path) -> bool:
     return path.is_file() and not (path.name.startswith(".") and path.name.endswith(".tmp"))
 
 
-def summary_table(summaries: list[Summary]) -> str:
-    """The plain-text table printed at the end: statement, instances, result, time."""
+def summary_table(summaries: list[Summary], columns: int = 80) -> str:
+    """The plain-text table printed at the end: statement, instances, result, time. It fits
+    in ``columns`` characters: a long statement wraps inside its column.
+
+    >>> from types import SimpleNamespace as NS
+    >>> row = NS(statement=NS(heading="A very long statement heading " * 3), instances=2, result="proved",
+    ...          seconds=1.25)
+    >>> print(summary_table([row], columns=50))
+    statement                 instances  result   time
+    ------------------------  ---------  ------  -----
+    A very long statement             2  proved  1.2 s
+    heading A very long
+    statement heading A very
+    long statement heading
+    """
+    import textwrap
+
     rows = [("statement", "instances", "result", "time")]
     rows += [(s.statement.heading, str(s.instances), s.result, f"{s.seconds:.1f} s") for s in summaries]
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
-    lines = ["  ".join(c.ljust(w) if i in (0, 2) else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))).rstrip()
-             for r in rows]
+    widths[0] = max(len(rows[0][0]), min(widths[0], columns - sum(widths[1:]) - 6))
+    lines = []
+    for r in rows:
+        wrapped = textwrap.wrap(r[0], widths[0]) or [""]
+        first = (wrapped[0],) + r[1:]
+        lines.append("  ".join(c.ljust(w) if i in (0, 2) else c.rjust(w)
+                               for i, (c, w) in enumerate(zip(first, widths))).rstrip())
+        lines += wrapped[1:]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)

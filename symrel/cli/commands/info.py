@@ -40,6 +40,30 @@ def run(args) -> int:
     if args.json:
         print_json(sizes)
     else:
-        for k, v in sizes.items():
-            print(f"{k}: {v}")
+        for line in _lines(sizes):
+            print(line)
     return 0
+
+
+def _lines(sizes: dict, indent: str = "") -> list[str]:
+    """``key: value`` lines; a nested table is indented under its key, a list is comma-separated,
+    a truth value reads yes or no (never a Python literal).
+
+    >>> print("\\n".join(_lines({"blocks": 3, "widths": [1, 2], "form": {"terms": 2, "exact": True}})))
+    blocks: 3
+    widths: 1, 2
+    form:
+      terms: 2
+      exact: yes
+    """
+    out = []
+    for key, value in sizes.items():
+        if isinstance(value, dict):
+            out += [f"{indent}{key}:"] + _lines(value, indent + "  ")
+        elif isinstance(value, (list, tuple)):
+            out.append(f"{indent}{key}: {', '.join(map(str, value))}")
+        elif isinstance(value, bool):
+            out.append(f"{indent}{key}: {'yes' if value else 'no'}")
+        else:
+            out.append(f"{indent}{key}: {value}")
+    return out

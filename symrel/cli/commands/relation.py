@@ -77,7 +77,7 @@ def run(args) -> int:
         print(f"rank {summary['rank']}, hidden ReLUs phi {summary['phi_relus']}, psi {summary['psi_relus']}"
               + (" (psi = phi)" if summary["symmetric"] else ""))
         print(f"wrote {args.output}")
-        print(summary["dimension"])
+        print(f"feature dimension: {summary['dimension']}")
     return 0
 
 
