@@ -35,7 +35,8 @@ def row(n: int, seed: int = 1) -> dict:
     from symrel.compiler import compile_model
     from symrel.exact import Q
     from symrel.compiler.cpwl_form_sizes import cpwl_form_sizes
-    from symrel.models import Box, freudenthal_mesh, lattice_forms
+    from symrel.models import Box
+    from symrel.constructions import freudenthal_mesh, lattice_forms
     from symrel.prover import prove_equivalence
 
     load = os.getloadavg()[0]

@@ -12,7 +12,7 @@ import time
 from fractions import Fraction
 
 from symrel.exact import ground_types, to_fraction
-from symrel.models.random import random_maxout_net, random_point
+from symrel.constructions.random import random_maxout_net, random_point
 
 
 def fraction_eval(layers, readout, x):

@@ -27,7 +27,7 @@ def row(depth: int, d: int = 8, width: int = 32, rank: int = 4, seed: int = 0) -
     from symrel.checking import check_certificate
     from symrel.compiler import compile_maxout
     from symrel.models import Box
-    from symrel.models.random import random_maxout_net
+    from symrel.constructions.random import random_maxout_net
     from symrel.certificates.io import certificate_of
     from symrel.prover import prove_equivalence
 

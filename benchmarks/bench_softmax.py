@@ -23,7 +23,7 @@ from benchmarks.bench_eval import _best
 from symrel.compiler import compile_maxout
 from symrel.exact import Q, to_float
 from symrel.models import Box, MaxoutLayer, MaxoutNet, MaxoutUnit
-from symrel.models.random import random_maxout_net
+from symrel.constructions.random import random_maxout_net
 from symrel.softmax import available_backends, empirical_check, lambda_min
 from symrel.softmax.examples import selection_transformer
 from symrel.softmax.intervals import backend

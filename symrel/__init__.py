@@ -28,8 +28,8 @@ _FROM = {
     "rational": "exact",
     **dict.fromkeys(["CPWL1D", "AffineMap", "Attention", "AttentionHead", "Block", "Box", "DenseLayer",
                      "Embedding", "FeedForward", "MaxoutLayer", "MaxoutNet", "MaxoutUnit", "Polytope",
-                     "Readout", "ReLUNet", "Transformer", "cpwl_to_maxout", "hardmax", "relu_to_maxout",
-                     "to_maxout"], "models"),
+                     "Readout", "ReLUNet", "Transformer", "hardmax"], "models"),
+    **dict.fromkeys(["cpwl_to_maxout", "relu_to_maxout", "to_maxout"], "constructions"),
 }
 
 __all__ = ["__version__", *_FROM]

@@ -32,6 +32,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("fileformat",),
     ("certificates",),
     ("checking",),  # the trusted checker: nothing of the analyses (docs/trust.md)
+    ("constructions",),  # models built from models (maxout forms, meshes, interpolation): above the checker
     ("lowering",),
     ("regions", "softmax", "relations", "interop", "vnnlib"),  # vnnlib: VNN-LIB properties, the exact engine
     ("compiler", "prover", "preorders", "crossval"),

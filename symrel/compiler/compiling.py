@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 
 from ..errors import InputError
 from ..exact import inner
-from ..models import Domain, MaxoutNet, Model, Transformer, to_maxout
+from ..models import Domain, MaxoutNet, Model, Transformer
+from ..constructions import to_maxout
 from .affine_to_readout import readout
 from .bases import Layout
 from .domain_to_gates import Gate, gating_bounds
@@ -99,9 +100,9 @@ def compile_maxout(net: MaxoutNet, domain: Domain, margin=0, *, bounds=None) -> 
 
 
 def compile_model(model: Model, domain: Domain, margin=0) -> Compilation:
-    """Compile a maxout net, a ReLU net (via :func:`~symrel.models.relu_to_maxout`) or a
-    CPWL function (via :func:`~symrel.models.cpwl_to_maxout`, or the lattice form
-    :func:`~symrel.models.cpwl_mesh_to_maxout` on a mesh, whose support must hold D).
+    """Compile a maxout net, a ReLU net (via :func:`~symrel.constructions.relu_to_maxout`) or a
+    CPWL function (via :func:`~symrel.constructions.cpwl_to_maxout`, or the lattice form
+    :func:`~symrel.constructions.cpwl_mesh_to_maxout` on a mesh, whose support must hold D).
 
     >>> from symrel.models import CPWL1D, Box
     >>> f = CPWL1D([0, 1, 2], [0, 1, 0])

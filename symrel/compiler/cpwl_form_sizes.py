@@ -1,7 +1,7 @@
 """The two maxout forms of a CPWL mesh function side by side, with the sizes of the
 hardmax Transformers compiled from them: the lattice form (Tarela-Martinez /
-Ovchinnikov, :func:`~symrel.models.lattice_forms`, what ``compile_model`` uses) and the
-Wang-Sun form (:func:`~symrel.models.wang_sun_forms`, maxima of at most n + 1 pieces), so
+Ovchinnikov, :func:`~symrel.constructions.lattice_forms`, what ``compile_model`` uses) and the
+Wang-Sun form (:func:`~symrel.constructions.wang_sun_forms`, maxima of at most n + 1 pieces), so
 a user can see which is smaller.
 
 Sizes: for the lattice form its terms (minima) and the pieces in them, Ovchinnikov's and
@@ -46,7 +46,8 @@ import contextlib
 from ..budget import Budget, BudgetExceeded
 from ..errors import InputError, InternalError
 from ..exact import rational_str
-from ..models import CPWLMesh, lattice_forms, lattice_to_maxout, wang_sun_forms, wang_sun_mismatch, wang_sun_to_maxout
+from ..models import CPWLMesh
+from ..constructions import lattice_forms, lattice_to_maxout, wang_sun_forms, wang_sun_mismatch, wang_sun_to_maxout
 from .compiling import layout_of
 
 

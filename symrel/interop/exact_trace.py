@@ -20,7 +20,8 @@ from ..exact import Matrix, Q, Rational, from_rationals, rows, zeros
 from ..exact import column as _column
 from ..exact.scaled import ScaledBatch
 from ..lowering import lower
-from ..models import CPWL1D, CPWLMesh, MaxoutNet, ReLUNet, Transformer, as_batch, hardmax, to_maxout
+from ..models import CPWL1D, CPWLMesh, MaxoutNet, ReLUNet, Transformer, as_batch, hardmax
+from ..constructions import to_maxout
 
 
 # -- the exact trace -------------------------------------------------------------------------------

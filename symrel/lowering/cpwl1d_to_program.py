@@ -1,7 +1,7 @@
 """A CPWL function of one variable as a program: one :class:`~symrel.lowering.program.Segment` stage
 (which segment holds x, then its piece), and, for the consumers that do not branch on
 segments, the program of its lattice form ``max_i min_(j in S_i) l_j``
-(:func:`symrel.models.cpwl_to_maxout`, a two-layer maxout net).
+(:func:`symrel.constructions.cpwl_to_maxout`, a two-layer maxout net).
 
 >>> from symrel.models import CPWL1D
 >>> p = cpwl1d_to_program(CPWL1D([0, 1, 2], [0, 1, 0]))
@@ -11,7 +11,8 @@ segments, the program of its lattice form ``max_i min_(j in S_i) l_j``
 
 from __future__ import annotations
 
-from ..models import CPWL1D, cpwl_to_maxout
+from ..models import CPWL1D
+from ..constructions import cpwl_to_maxout
 from .maxout_to_program import maxout_to_program
 from .program import Program, Segment, Stage
 

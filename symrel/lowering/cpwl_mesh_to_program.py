@@ -2,7 +2,7 @@
 :class:`~symrel.lowering.program.Simplices` stage (which simplex holds x, then its affine
 piece, from the exact barycentric view of :class:`~symrel.models.CPWLMesh`), and, for the
 consumers that do not branch on simplices (the float back-ends), the program of its
-lattice form ``max_t min_(j in S_t) l_j`` (:func:`symrel.models.lattice_forms`), built on
+lattice form ``max_t min_(j in S_t) l_j`` (:func:`symrel.constructions.lattice_forms`), built on
 first use: it costs far more than the rest.
 
 >>> from symrel.models import CPWLMesh
@@ -15,7 +15,8 @@ first use: it costs far more than the rest.
 
 from __future__ import annotations
 
-from ..models import CPWLMesh, lattice_forms, lattice_to_maxout
+from ..models import CPWLMesh
+from ..constructions import lattice_forms, lattice_to_maxout
 from .maxout_to_program import maxout_to_program
 from .program import Program, Simplices, Stage
 

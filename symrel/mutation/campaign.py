@@ -26,8 +26,9 @@ import sys
 from dataclasses import dataclass, field
 
 from ..exact import Q
-from ..models import Box, to_maxout
-from ..models.random import random_relu_net
+from ..models import Box
+from ..constructions import to_maxout
+from ..constructions.random import random_relu_net
 from .mutants import HOW, delta_of, mutant, parameters
 
 
@@ -187,7 +188,7 @@ def relations_outcomes(seed, per_instance) -> list:
     from ..relations.factors_to_mlp import relation_features
     from ..relations.prove import prove_relation
     from ..relations.table import Relation, RelationFeatures
-    from ..models.random import random_matrix
+    from ..constructions.random import random_matrix
 
     out = []
     rng = random.Random(seed)

@@ -27,8 +27,9 @@ import random
 
 from ..exact import Q
 from ..fileformat import to_json
-from ..models import Box, CPWL1D, to_maxout
-from ..models.random import random_maxout_net, random_relu_net
+from ..models import Box, CPWL1D
+from ..constructions import to_maxout
+from ..constructions.random import random_maxout_net, random_relu_net
 from .mutants import TINY, parameters
 
 MUTATED_PARTS = ("feedforward", "WQ", "WK", "WV", "WO", "embedding", "readout")

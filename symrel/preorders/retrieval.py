@@ -11,7 +11,7 @@ run through the relations pipeline (:mod:`symrel.relations`):
    ``rank U``); ``"one-hot"`` takes ``F = beta U`` and ``G = I``
    (``phi_k(y_j) = e_j``, dimension n);
 3. ReLU MLPs interpolating the rows exactly
-   (:func:`symrel.models.interpolate.interpolating_relu_net`):
+   (:func:`symrel.constructions.interpolate.interpolating_relu_net`):
    ``phi_q(x_i) = F_i`` and ``phi_k(y_j) = G_j``, so that
    ``<phi_q(x_i), phi_k(y_j)> = beta u_(x_i)(y_j)`` exactly.
 

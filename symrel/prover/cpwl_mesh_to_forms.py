@@ -3,7 +3,7 @@ the maxout execution.
 
 Lemma (rule ``cpwl-mesh-lattice``): for all x in D, f(x) = g(x), where
 ``g = max_t min_(j in S_t) l_j`` is the lattice form of
-:func:`symrel.models.lattice_forms`. Two facts prove it:
+:func:`symrel.constructions.lattice_forms`. Two facts prove it:
 
 * *D lies in the support*: the box of the variables lies in the half-space
   ``lambda >= 0`` of every boundary facet (``lambda`` the barycentric coordinate of the
@@ -26,7 +26,8 @@ from __future__ import annotations
 
 from ..exact import affine_range_on_box, format_rational
 from ..exact.forms import AffineForm
-from ..models import CPWLMesh, lattice_forms, lattice_to_maxout
+from ..models import CPWLMesh
+from ..constructions import lattice_forms, lattice_to_maxout
 from ..certificates import PROVED
 from .execution import Context, Obstacle
 from .maxout_to_forms import maxout_forms

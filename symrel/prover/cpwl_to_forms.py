@@ -1,7 +1,7 @@
 """A CPWL function of one variable: its lattice form, then the maxout execution.
 
 Lemma (rule ``cpwl-lattice-check``): on D = [lo, hi], f equals its lattice form
-``g = max_i min_{j in S_i} l_j`` (:func:`symrel.models.cpwl_to_maxout`). Both are
+``g = max_i min_{j in S_i} l_j`` (:func:`symrel.constructions.cpwl_to_maxout`). Both are
 affine between consecutive points of ``P = {lo, hi} U {breakpoints of f} U {x : l_a(x)
 = l_b(x)}`` inside D (between two such points no two pieces cross, so the order of the
 pieces, hence g, is affine there), so ``f = g`` at every point of P proves it on D.

@@ -24,7 +24,8 @@ vector (and, for a CPWL mesh function, the Farkas vectors putting D inside its
 support, :mod:`.mesh_support`); :mod:`symrel.checking.regions` re-derives every row from the models and
 verifies coverage and every number.
 
->>> from symrel.models import Box, CPWL1D, to_maxout
+>>> from symrel.models import Box, CPWL1D
+>>> from symrel.constructions import to_maxout
 >>> f = CPWL1D([0, 1, 2], [0, 1, 0])
 >>> decide_equivalence(f, to_maxout(f), Box([[-1, 3]])).result
 'proved'

@@ -8,7 +8,7 @@ with N cells per side (nodes ``x_0 .. x_N``, ``y_0 .. y_N``):
   ``h_i >= 0``); ``phi(x) = (h_0(x) .. h_N(x))`` and
   ``psi(y) = K~ g(y)`` with ``g`` the hats of the y nodes and ``K~_ij`` a
   rational value within ``rho`` of ``k(x_i, y_j)``. Both are exact ReLU nets
-  (:func:`~symrel.models.interpolate.interpolating_relu_net` of the nodes),
+  (:func:`~symrel.constructions.interpolate.interpolating_relu_net` of the nodes),
   N hidden ReLUs each, feature dimension N + 1, and
   ``<phi(x), psi(y)>`` is the bilinear interpolant of ``K~`` on every cell.
 * Error, per cell ``C = [x_i, x_i+1] x [y_j, y_j+1]`` (interval arithmetic,
@@ -44,7 +44,7 @@ from mpmath import iv
 from ..errors import InputError, UndecidedError
 from ..exact import Q, Rational, floor, rational, to_float
 from ..exact.display import decimal_upper_text
-from ..models.interpolate import interpolating_relu_net
+from ..constructions.interpolate import interpolating_relu_net
 from .table import RelationFeatures
 
 #: Working precision (bits) of the interval arithmetic.

@@ -1,7 +1,7 @@
 """Exact factors ``R = P Q^T`` -> ReLU feature nets phi, psi (docs/theory.md#relation-functions-as-inner-products-paper-b).
 
 ``phi`` interpolates ``x_i -> P[i]`` and ``psi`` interpolates ``y_j -> Q[j]``
-exactly (:func:`symrel.models.interpolate.interpolating_relu_net`), so
+exactly (:func:`symrel.constructions.interpolate.interpolating_relu_net`), so
 ``<phi(x_i), psi(y_j)> = (P Q^T)_ij = r(x_i, y_j)`` on the table. For a Gram
 factorisation (``Q is P``, relation on one set) psi is phi itself.
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..errors import InputError
 from ..exact import inner
-from ..models.interpolate import interpolating_relu_net
+from ..constructions.interpolate import interpolating_relu_net
 from .ldl import NotPSDWitness
 from .table import Relation, RelationFeatures
 from .table_to_factors import Factors, gram_factors, rank_factors

@@ -106,8 +106,9 @@ def sample_certificates():
     from ..certificates.io import certificate_of
     from ..compiler import compile_model
     from ..fileformat import canonical_dumps, loads
-    from ..models import Box, CPWL1D, DenseLayer, Polytope, ReLUNet, relu_to_maxout
-    from ..models.random import random_maxout_net
+    from ..models import Box, CPWL1D, DenseLayer, Polytope, ReLUNet
+    from ..constructions import relu_to_maxout
+    from ..constructions.random import random_maxout_net
     from ..preorders import debreu_utility, multi_utility, prove_retrieval, richter_peleg_utility
     from ..preorders import build_retrieval_attention
     from ..preorders.generators import random_complete_preorder, random_preorder, random_retrieval_task

@@ -10,7 +10,8 @@ from symrel.certificates.io import certificate_of
 from symrel.checking import CertificateError, check_certificate
 from symrel.compiler import compile_model
 from symrel.exact import Q
-from symrel.models import Box, freudenthal_mesh
+from symrel.models import Box
+from symrel.constructions import freudenthal_mesh
 from symrel.prover import prove_equivalence
 from symrel.mutation.tamper import altered, numbers_in
 

@@ -7,7 +7,7 @@ import pytest
 from symrel.checking import CertificateError, check_certificate
 from symrel.compiler import compile_maxout, compile_model
 from symrel.models import Box
-from symrel.models.random import random_cpwl1d, random_maxout_net, random_relu_net
+from symrel.constructions.random import random_cpwl1d, random_maxout_net, random_relu_net
 from symrel.certificates.io import certificate_of
 from symrel.mutation.tamper import altered, numbers_in
 from symrel.prover import prove_equivalence

@@ -6,7 +6,8 @@ import pytest
 
 from symrel.checking import CertificateError, check_certificate
 from symrel.fileformat import canonical_dumps, loads
-from symrel.models import Box, relu_to_maxout
+from symrel.models import Box
+from symrel.constructions import relu_to_maxout
 from symrel.certificates.io import certificate_of
 from symrel.regions import decide_equivalence
 

@@ -11,7 +11,8 @@ from symrel.certificates.io import certificate_of
 from symrel.checking import CertificateError, check_certificate
 from symrel.exact import Q
 from symrel.fileformat import canonical_dumps, loads, sha256_of
-from symrel.models import Box, freudenthal_mesh
+from symrel.models import Box
+from symrel.constructions import freudenthal_mesh
 from symrel.mutation.tamper import altered, numbers_in
 from symrel.regions import certify_regions, count_regions
 

@@ -48,7 +48,7 @@ def region_files(tmp_path):
 
     from symrel.fileformat import save
     from symrel.models import Box
-    from symrel.models.random import random_relu_net
+    from symrel.constructions.random import random_relu_net
 
     m, d = tmp_path / "net.json", tmp_path / "box.json"
     save(random_relu_net(random.Random(4), 2, [8, 8], max_num=5, max_den=3), m)

@@ -7,7 +7,7 @@ from symrel.compiler import compile_maxout
 from symrel.exact import Q, rational
 from symrel.fileformat import save
 from symrel.models import Box, MaxoutLayer, MaxoutNet, MaxoutUnit, Polytope
-from symrel.models.random import random_maxout_net
+from symrel.constructions.random import random_maxout_net
 from symrel.softmax.examples import selection_transformer
 
 

@@ -3,7 +3,7 @@ import random
 import pytest
 
 from symrel.compiler import compile_maxout, compile_model, validate
-from symrel.models.random import random_maxout_net
+from symrel.constructions.random import random_maxout_net
 from symrel.errors import InputError
 from symrel.exact import Q
 from symrel.models import CPWL1D, Box, DenseLayer, Polytope, ReLUNet

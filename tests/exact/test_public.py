@@ -153,7 +153,7 @@ def model_objects(net, maxout, transformer) -> dict:
     cpwl = CPWL1D([0, "1/2", 1], [0, "1/3", 0])
     mesh = CPWLMesh([[0, 0], [1, 0], [0, 1], [1, 1]], [[0, 1, 2], [1, 3, 2]], [[0, 1], ["1/2", 0], [1, 0], ["1/3", "2/5"]])
     task = random_retrieval_task(3, 4, seed=1)
-    from symrel.models import lattice_forms, wang_sun_forms
+    from symrel.constructions import lattice_forms, wang_sun_forms
 
     (ws,) = wang_sun_forms(CPWLMesh([[0, 0], [2, 0], [0, 2], [2, 2], [1, 1]], [[0, 1, 4], [1, 3, 4], [3, 2, 4], [2, 0, 4]],
                                     [[0], [0], [0], [0], ["1/3"]]))
@@ -341,7 +341,8 @@ def test_a_public_view_is_read_only_kept_and_goes_back_into_a_constructor():
 
 
 def test_a_wang_sun_form_reads_public_and_goes_back_into_its_constructor():
-    from symrel.models import CPWLMesh, WangSunForm, wang_sun_forms
+    from symrel.models import CPWLMesh
+    from symrel.constructions import WangSunForm, wang_sun_forms
 
     f = CPWLMesh([[0], [1], [2]], [[0, 1], [1, 2]], [[0], ["1/3"], [0]])
     (ws,) = wang_sun_forms(f)

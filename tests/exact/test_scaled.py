@@ -2,7 +2,7 @@ import random
 
 from symrel.exact import affine_batch, from_rationals, rows
 from symrel.exact.scaled import ScaledBatch, integer_affine
-from symrel.models.random import random_matrix
+from symrel.constructions.random import random_matrix
 
 
 def test_scaled_affine_equals_rational_affine():

@@ -7,7 +7,7 @@ import pytest
 from symrel.fileformat import dumps, load, loads_object, save
 from symrel.fileformat.models_io import Points, Values
 from symrel.models import Attention, AttentionHead, Block, Box, Embedding, FeedForward, Polytope, Readout, Transformer
-from symrel.models.random import random_cpwl1d, random_maxout_net, random_relu_net
+from symrel.constructions.random import random_cpwl1d, random_maxout_net, random_relu_net
 
 
 def small_transformer(rule="hardmax", scale=None):

@@ -57,7 +57,8 @@ SAMPLES = {
 def certificate() -> dict:
     """A real certificate: the equivalence of a ReLU net and its maxout conversion."""
     from symrel.fileformat import from_json
-    from symrel.models import Box, to_maxout
+    from symrel.models import Box
+    from symrel.constructions import to_maxout
     from symrel.certificates.io import certificate_of
     from symrel.prover import prove_equivalence
 

@@ -142,7 +142,7 @@ def relation(draw):
 def cpwl(draw):
     """A Freudenthal grid on a box with random vertex values (conforming by construction)."""
     from symrel.fileformat import to_json
-    from symrel.models import freudenthal_mesh
+    from symrel.constructions import freudenthal_mesh
 
     d = draw(st.integers(1, 3))
     steps = [draw(st.integers(1, 3 if d < 3 else 1)) for _ in range(d)]

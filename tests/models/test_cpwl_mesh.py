@@ -15,7 +15,8 @@ import pytest
 from symrel.errors import InputError
 from symrel.exact import Q, to_fraction
 from symrel.fileformat import dumps, loads_object
-from symrel.models import Box, CPWLMesh, Polytope, cpwl_mesh_to_maxout, freudenthal_mesh, lattice_forms
+from symrel.models import Box, CPWLMesh, Polytope
+from symrel.constructions import cpwl_mesh_to_maxout, freudenthal_mesh, lattice_forms
 
 
 # -- an independent reference: Cramer-free barycentric coordinates by Gauss-Jordan on Fractions
@@ -181,7 +182,7 @@ def test_non_convex_support_domain_check():
 
 
 def test_delaunay_mesh_of_random_points():
-    from symrel.models import delaunay_mesh
+    from symrel.constructions import delaunay_mesh
 
     rng = random.Random(9)
     pts = [[0, 0], [1, 0], [0, 1], [1, 1]] + [[Q(rng.randint(1, 99), 100), Q(rng.randint(1, 99), 100)] for _ in range(25)]

@@ -8,7 +8,7 @@ import sympy
 from symrel.exact import to_sympy
 from symrel.fileformat import to_json
 from symrel.models import MaxoutNet, MaxoutLayer, MaxoutUnit, AffineMap
-from symrel.models.random import random_maxout_net, random_point
+from symrel.constructions.random import random_maxout_net, random_point
 
 
 def sympy_eval_maxout(obj, x):

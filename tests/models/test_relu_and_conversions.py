@@ -5,8 +5,9 @@ import sympy
 
 from symrel.exact import to_sympy
 from symrel.fileformat import to_json
-from symrel.models import CPWL1D, DenseLayer, ReLUNet, cpwl_to_maxout, relu_to_maxout, to_maxout
-from symrel.models.random import random_cpwl1d, random_point, random_relu_net
+from symrel.models import CPWL1D, DenseLayer, ReLUNet
+from symrel.constructions import cpwl_to_maxout, relu_to_maxout, to_maxout
+from symrel.constructions.random import random_cpwl1d, random_point, random_relu_net
 
 
 def sympy_eval_relu(obj, x):

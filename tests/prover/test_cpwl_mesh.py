@@ -8,7 +8,8 @@ import pytest
 from symrel.compiler import compile_maxout, compile_model
 from symrel.errors import InputError
 from symrel.exact import Q
-from symrel.models import Box, CPWLMesh, Polytope, freudenthal_mesh, lattice_forms, lattice_to_maxout
+from symrel.models import Box, CPWLMesh, Polytope
+from symrel.constructions import freudenthal_mesh, lattice_forms, lattice_to_maxout
 from symrel.prover import prove_equivalence
 
 

@@ -7,7 +7,8 @@ import json
 from symrel.certificates.io import certificate_of
 from symrel.checking import check_certificate
 from symrel.exact import Q
-from symrel.models import Box, WangSunForm, delaunay_mesh, wang_sun_forms, wang_sun_mismatch, wang_sun_to_maxout
+from symrel.models import Box
+from symrel.constructions import WangSunForm, delaunay_mesh, wang_sun_forms, wang_sun_mismatch, wang_sun_to_maxout
 from symrel.prover import prove_equivalence
 
 

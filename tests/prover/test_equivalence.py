@@ -7,7 +7,7 @@ from symrel.checking import check_certificate
 from symrel.compiler import compile_maxout, compile_model
 from symrel.exact import Q
 from symrel.models import AffineMap, Box, CPWL1D, MaxoutLayer, MaxoutNet, MaxoutUnit
-from symrel.models.random import random_cpwl1d, random_maxout_net, random_relu_net
+from symrel.constructions.random import random_cpwl1d, random_maxout_net, random_relu_net
 from symrel.certificates.io import certificate_of
 from symrel.prover import prove_equivalence
 

@@ -12,7 +12,7 @@ from symrel.compiler import compile_maxout
 from symrel.mutation.mutants import mutant, parameters
 from symrel.exact import Q
 from symrel.models import Box
-from symrel.models.random import random_maxout_net
+from symrel.constructions.random import random_maxout_net
 from symrel.prover import prove_equivalence
 
 NETS = 4

@@ -11,7 +11,8 @@ from symrel.certificates.io import certificate_of
 from symrel.checking import check_certificate
 from symrel.compiler import compile_model
 from symrel.exact import Q
-from symrel.models import Box, DenseLayer, Polytope, ReLUNet, cpwl_mesh_to_maxout
+from symrel.models import Box, DenseLayer, Polytope, ReLUNet
+from symrel.constructions import cpwl_mesh_to_maxout
 from symrel.prover import prove_equivalence
 from symrel.regions import net_to_cpwl_mesh
 

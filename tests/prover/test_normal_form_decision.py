@@ -13,7 +13,7 @@ from symrel.compiler import compile_maxout
 from symrel.exact import Q
 from symrel.fileformat import from_json
 from symrel.models import AffineMap, Box, MaxoutLayer, MaxoutNet, MaxoutUnit
-from symrel.models.random import random_maxout_net
+from symrel.constructions.random import random_maxout_net
 from symrel.mutation.decision_claims import campaign_claims, tie_pair
 from symrel.mutation.mutants import mutant
 from symrel.prover import prove_equivalence

@@ -9,7 +9,8 @@ import pytest
 from symrel.errors import UndecidedError
 from symrel.exact import Q
 from symrel.exact.forms import AffineForm, Row
-from symrel.models import Box, CPWLMesh, DenseLayer, Polytope, ReLUNet, relu_to_maxout
+from symrel.models import Box, CPWLMesh, DenseLayer, Polytope, ReLUNet
+from symrel.constructions import relu_to_maxout
 from symrel.regions import net_to_cpwl_mesh
 from symrel.regions.cells_to_simplices import cells_to_simplices, simplices_of_cells
 

@@ -5,7 +5,8 @@ import pytest
 from symrel.checking import check_certificate
 from symrel.exact import rational as r
 from symrel.fileformat import canonical_dumps, loads
-from symrel.models import Box, CPWL1D, relu_to_maxout, to_maxout
+from symrel.models import Box, CPWL1D
+from symrel.constructions import relu_to_maxout, to_maxout
 from symrel.certificates.io import certificate_of
 from symrel.regions import decide_equivalence
 

@@ -6,7 +6,8 @@ import random
 import pytest
 
 from symrel.exact import Q
-from symrel.models import Box, freudenthal_mesh
+from symrel.models import Box
+from symrel.constructions import freudenthal_mesh
 from symrel.regions import count_regions
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from symrel.certificates.io import certificate_of
 from symrel.models import Box, Polytope
-from symrel.models.random import random_relu_net
+from symrel.constructions.random import random_relu_net
 from symrel.regions import certify_regions, count_regions, enumerate_cells
 from symrel.regions import parallel
 

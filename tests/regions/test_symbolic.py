@@ -5,7 +5,7 @@ import sympy
 from symrel.compiler import compile_model
 from symrel.exact import to_sympy
 from symrel.models import Box
-from symrel.models.random import random_maxout_net
+from symrel.constructions.random import random_maxout_net
 from symrel.regions import piecewise_view, sawtooth_transformer
 
 

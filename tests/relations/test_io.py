@@ -4,7 +4,7 @@ import pytest
 
 from symrel.errors import InputError
 from symrel.fileformat import dumps, from_json, loads_object, save, load
-from symrel.models.interpolate import interpolating_relu_net
+from symrel.constructions.interpolate import interpolating_relu_net
 from symrel.relations import Relation, RelationFeatures
 
 

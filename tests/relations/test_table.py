@@ -2,7 +2,7 @@ import pytest
 
 from symrel.errors import DimensionError, InputError
 from symrel.exact import Q, matrix
-from symrel.models.interpolate import interpolating_relu_net
+from symrel.constructions.interpolate import interpolating_relu_net
 from symrel.relations import Relation, RelationFeatures
 
 

@@ -12,7 +12,7 @@ from symrel.errors import SymrelError
 from symrel.exact import Q, rational, rational_str
 from symrel.fileformat import sha256_of
 from symrel.models import Box
-from symrel.models.random import random_maxout_net
+from symrel.constructions.random import random_maxout_net
 from symrel.softmax import lambda_min
 from symrel.softmax.examples import selection_transformer
 

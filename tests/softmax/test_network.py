@@ -9,7 +9,7 @@ import pytest
 from symrel.compiler import compile_maxout
 from symrel.exact import Q, ground_types, to_float
 from symrel.models import Attention, AttentionHead, Block, Box, MaxoutLayer, MaxoutNet, MaxoutUnit, Transformer
-from symrel.models.random import random_maxout_net
+from symrel.constructions.random import random_maxout_net
 from symrel.softmax import empirical, network
 from symrel.softmax.empirical import _mpf as mp, empirical_check, float_softmax_output, head_scores, softmax_error
 from symrel.softmax.examples import selection_transformer

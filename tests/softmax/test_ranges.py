@@ -6,7 +6,7 @@ from symrel.compiler import compile_maxout
 from symrel.errors import InputError
 from symrel.exact import Q, rows
 from symrel.models import Box, Polytope
-from symrel.models.random import random_maxout_net
+from symrel.constructions.random import random_maxout_net
 from symrel.softmax.examples import selection_transformer
 from symrel.exact.forms import AffineForm
 from symrel.softmax.ranges import analyse, linear_pairs

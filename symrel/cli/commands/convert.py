@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ...errors import InputError
 from ...fileformat import load_domain, load_model, save
-from ...models import to_maxout
+from ...constructions import to_maxout
 from . import SUMMARIES
 
 

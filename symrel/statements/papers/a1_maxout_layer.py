@@ -30,7 +30,7 @@ def run():
     import random
 
     from symrel.models import AffineMap, Box, MaxoutLayer, MaxoutNet, MaxoutUnit
-    from symrel.models.random import random_maxout_net
+    from symrel.constructions.random import random_maxout_net
     from symrel.statements.papers._compiled import compiled_instance, tampered_instance, too_large_domain_instance
 
     relu = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], [0]], [0, 0])])])

@@ -27,7 +27,7 @@ def run():
     import random
 
     from symrel.models import Box
-    from symrel.models.random import random_maxout_net
+    from symrel.constructions.random import random_maxout_net
     from symrel.statements.papers._compiled import compiled_instance, tampered_instance
 
     for seed, d, widths, rank in [

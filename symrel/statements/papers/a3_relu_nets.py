@@ -10,7 +10,7 @@ STATEMENT = Statement(
     paper_claim="Since maxout networks generalise ReLU networks, Transformers have the universal approximation "
     "property of ReLU networks under similar complexity.",
     symrel_claim="For each instance, a ReLU net F (dense layers, ReLU = the rank-2 maxout unit max(0, z), a "
-    "linear last layer) and a box D: the maxout form of F (symrel.models.relu_to_maxout) compiled by the "
+    "linear last layer) and a box D: the maxout form of F (symrel.constructions.relu_to_maxout) compiled by the "
     "symrel construction realising Theorem 3.1 into a hardmax Transformer T satisfies T(x) = F(x) for "
     "every x in D, proved directly against the ReLU net, layer by layer.",
     narrowing="The corollary is about approximation classes; symrel checks the exact representation it rests on, "
@@ -22,7 +22,7 @@ def run():
     import random
 
     from symrel.models import Box, DenseLayer, ReLUNet
-    from symrel.models.random import random_relu_net
+    from symrel.constructions.random import random_relu_net
     from symrel.statements.papers._compiled import compiled_instance, tampered_instance
 
     hat = ReLUNet(1, [DenseLayer([[2], [2]], [0, -1]), DenseLayer([[1, -2]], [0], "none")])

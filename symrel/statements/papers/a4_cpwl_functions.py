@@ -29,7 +29,7 @@ def run():
     import random
 
     from symrel.models import CPWL1D, Box
-    from symrel.models.random import random_cpwl1d
+    from symrel.constructions.random import random_cpwl1d
     from symrel.statements.papers._compiled import compiled_instance, tampered_instance
 
     def check(name, f, box):
@@ -61,7 +61,7 @@ def random_square_mesh(seed: int = 41, interior: int = 30):
     import random
 
     from symrel.exact import Q
-    from symrel.models import delaunay_mesh
+    from symrel.constructions import delaunay_mesh
 
     rng = random.Random(seed)
     pts = [[0, 0], [1, 0], [0, 1], [1, 1]] + [[Q(rng.randint(1, 99), 100), Q(rng.randint(1, 99), 100)]
@@ -75,7 +75,7 @@ def cube_grid(seed: int = 43):
     import random
 
     from symrel.exact import Q
-    from symrel.models import freudenthal_mesh
+    from symrel.constructions import freudenthal_mesh
 
     rng = random.Random(seed)
     return freudenthal_mesh([[0, 1]] * 3, [2, 2, 2], lambda x: [Q(rng.randint(-10, 10), rng.randint(1, 3))])
@@ -93,7 +93,8 @@ def mesh_instances():
     from symrel.certificates import REFUTED
     from symrel.compiler import compile_model
     from symrel.exact import Q
-    from symrel.models import Box, CPWLMesh, lattice_forms
+    from symrel.models import Box, CPWLMesh
+    from symrel.constructions import lattice_forms
     from symrel.prover import prove_equivalence
     from symrel.regions import net_to_cpwl_mesh
     from symrel.report import Instance

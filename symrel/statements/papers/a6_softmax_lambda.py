@@ -30,7 +30,7 @@ def run():
     from symrel.compiler import compile_model
     from symrel.exact import rational
     from symrel.models import AffineMap, Box, MaxoutLayer, MaxoutNet, MaxoutUnit
-    from symrel.models.random import random_maxout_net
+    from symrel.constructions.random import random_maxout_net
     from symrel.report import Instance
     from symrel.report.figures import figure
     from symrel.softmax import empirical_check, lambda_min

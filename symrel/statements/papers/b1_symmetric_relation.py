@@ -27,7 +27,7 @@ def run():
     import random
 
     from symrel.exact import Q
-    from symrel.models.random import random_matrix
+    from symrel.constructions.random import random_matrix
     from symrel.statements.papers._relations import changed_entry_instance, relation_instance
     from symrel.relations import Relation
 

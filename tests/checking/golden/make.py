@@ -21,7 +21,8 @@ def valid_certificates():
     from symrel.compiler import compile_model
     from symrel.exact import rational
     from symrel.fileformat import canonical_dumps, loads
-    from symrel.models import Box, CPWL1D, CPWLMesh, DenseLayer, MaxoutLayer, MaxoutNet, MaxoutUnit, ReLUNet, cpwl_to_maxout
+    from symrel.models import Box, CPWL1D, CPWLMesh, DenseLayer, MaxoutLayer, MaxoutNet, MaxoutUnit, ReLUNet
+    from symrel.constructions import cpwl_to_maxout
     from symrel.preorders import Preorder, debreu_utility, multi_utility, prove_retrieval, richter_peleg_utility
     from symrel.preorders import RetrievalTask, build_retrieval_attention
     from symrel.prover import prove_equivalence
@@ -54,7 +55,7 @@ def valid_certificates():
     }
     out["regions"] = certificate_of(out["regions"])
     out["equivalence-scaled"] = certificate_of(prove_equivalence(*scaled_pair(), box))
-    from symrel.models import freudenthal_mesh
+    from symrel.constructions import freudenthal_mesh
 
     mesh = freudenthal_mesh([[0, 1]], [2], lambda x: [abs(x[0] - rational("1/2"))])
     out["equivalence-cpwl-mesh"] = certificate_of(prove_equivalence(mesh, compile_model(mesh, Box([(0, 1)])).transformer,

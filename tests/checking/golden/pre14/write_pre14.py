@@ -15,7 +15,8 @@ def main(out):
     from symrel.compiler import compile_model
     from symrel.exact import rational
     from symrel.fileformat import canonical_dumps
-    from symrel.models import Box, CPWL1D, MaxoutLayer, MaxoutNet, MaxoutUnit, cpwl_to_maxout
+    from symrel.models import Box, CPWL1D, MaxoutLayer, MaxoutNet, MaxoutUnit
+    from symrel.constructions import cpwl_to_maxout
     from symrel.prover import prove_equivalence
     from symrel.softmax import lambda_min
 

@@ -24,7 +24,7 @@ from typing import Sequence
 
 from ..errors import InputError
 from ..exact import rational
-from .cpwl_mesh import CPWLMesh
+from ..models.cpwl_mesh import CPWLMesh
 
 
 def _orient(a, b, c):

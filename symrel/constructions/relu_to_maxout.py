@@ -16,9 +16,9 @@ True
 from __future__ import annotations
 
 from ..exact import Q, flat, rows
-from .affine import AffineMap
-from .maxout import MaxoutLayer, MaxoutNet, MaxoutUnit
-from .relu import ReLUNet
+from ..models.affine import AffineMap
+from ..models.maxout import MaxoutLayer, MaxoutNet, MaxoutUnit
+from ..models.relu import ReLUNet
 
 
 def relu_to_maxout(net: ReLUNet) -> MaxoutNet:

@@ -55,8 +55,8 @@ from dataclasses import dataclass, field
 
 from ..errors import InputError
 from ..exact import Q, Rational, feasibility, to_public
-from .cpwl_mesh import CPWLMesh
-from .maxout import MaxoutLayer, MaxoutNet, MaxoutUnit
+from ..models.cpwl_mesh import CPWLMesh
+from ..models.maxout import MaxoutLayer, MaxoutNet, MaxoutUnit
 
 ZERO = Q(0)
 

@@ -20,16 +20,16 @@ on every other simplex, some ``lambda_K`` (or a convex combination of them) is `
     phi_v = max({0} ∪ {-lambda_K}) - max({-lambda_K}),
 
 two maxima of at most |star| + 1 affine functions, each taken apart into maxima of at
-most n + 1 of them by :func:`~symrel.models.max_to_small_maxes.max_as_small_maxes`
+most n + 1 of them by :func:`~symrel.constructions.max_to_small_maxes.max_as_small_maxes`
 (an upper-regular triangulation of their slopes, checked). Terms with the same set of
 pieces are merged, and the single-piece terms add up to one affine term.
 
 A vertex whose star fails the two facts (a non-convex star) uses the lattice form of its
-hat instead (:func:`~symrel.models.lattice_forms` of the mesh with the values of
+hat instead (:func:`~symrel.constructions.lattice_forms` of the mesh with the values of
 ``phi_v``): ``phi_v = max_t min_(j in S_t) l_j``, and by inclusion-exclusion
 ``max_t g_t = sum_(U non-empty) (-1)^(|U|+1) min_(t in U) g_t`` with
 ``min_(t in U) g_t = min_(j in union S_t) l_j = -max(-l_j)``, again taken apart by
-:func:`~symrel.models.max_to_small_maxes.max_as_small_maxes`. That costs 2^(terms) maxima,
+:func:`~symrel.constructions.max_to_small_maxes.max_as_small_maxes`. That costs 2^(terms) maxima,
 so a hat whose lattice form has more than ``MAX_HAT_TERMS`` terms is refused with an
 error naming the vertex.
 
@@ -55,10 +55,10 @@ from ..errors import InputError
 import sympy
 
 from ..exact import Q, Rational, rational, rationals, to_public
-from .cpwl_mesh import CPWLMesh
+from ..models.cpwl_mesh import CPWLMesh
 from .cpwl_mesh_lattice import _pair_weight, lattice_forms   # _pair_weight: s u + (1 - s) w <= 0 at given vertices
 from .max_to_small_maxes import max_as_small_maxes
-from .maxout import MaxoutLayer, MaxoutNet, MaxoutUnit
+from ..models.maxout import MaxoutLayer, MaxoutNet, MaxoutUnit
 
 ZERO, ONE = Q(0), Q(1)
 
@@ -265,7 +265,7 @@ def wang_sun_to_maxout(forms: list[WangSunForm], input_dim: int) -> MaxoutNet:
     >>> [str(net([x])[0]) for x in (0, "1/2", 1, 2)]
     ['0', '1/2', '1', '0']
     """
-    from .affine import AffineMap
+    from ..models.affine import AffineMap
 
     units, W = [], []
     for form in forms:

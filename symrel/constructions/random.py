@@ -15,10 +15,10 @@ import random as _random
 from typing import Sequence
 
 from ..exact import Q, Rational
-from .affine import AffineMap
-from .cpwl import CPWL1D
-from .maxout import MaxoutLayer, MaxoutNet, MaxoutUnit
-from .relu import DenseLayer, ReLUNet
+from ..models.affine import AffineMap
+from ..models.cpwl import CPWL1D
+from ..models.maxout import MaxoutLayer, MaxoutNet, MaxoutUnit
+from ..models.relu import DenseLayer, ReLUNet
 
 
 def random_rational(rng: _random.Random, max_num: int = 100, max_den: int = 100) -> Rational:

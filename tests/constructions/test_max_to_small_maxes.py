@@ -8,8 +8,8 @@ import pytest
 
 from symrel.errors import InputError
 from symrel.exact import Q
-from symrel.models import max_as_small_maxes
-from symrel.models.max_to_small_maxes import check_upper_triangulation, upper_triangulation
+from symrel.constructions import max_as_small_maxes
+from symrel.constructions.max_to_small_maxes import check_upper_triangulation, upper_triangulation
 
 
 def _value(piece, x):

@@ -22,7 +22,7 @@ from typing import Sequence
 
 from ..errors import InputError
 from ..exact import Q, rational
-from .cpwl_mesh import CPWLMesh
+from ..models.cpwl_mesh import CPWLMesh
 
 
 def freudenthal_simplices(divisions: Sequence[int]) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:

@@ -35,8 +35,8 @@ from typing import Sequence
 
 from ..errors import DimensionError, InputError
 from ..exact import Q, Rational, dot, from_rationals
-from .base import as_point, require_seq
-from .relu import DenseLayer, ReLUNet
+from ..models.base import as_point, require_seq
+from ..models.relu import DenseLayer, ReLUNet
 
 #: How many small values of ``M`` are tried before the guaranteed root bound.
 SMALL_M_TRIES = 16

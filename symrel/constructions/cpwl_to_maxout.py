@@ -21,8 +21,8 @@ True
 from __future__ import annotations
 
 from ..exact import Q
-from .cpwl import CPWL1D
-from .maxout import MaxoutLayer, MaxoutNet, MaxoutUnit
+from ..models.cpwl import CPWL1D
+from ..models.maxout import MaxoutLayer, MaxoutNet, MaxoutUnit
 
 
 def _above_on_segment(piece, other, lo, hi) -> bool:

@@ -7,7 +7,8 @@ import random
 import pytest
 
 from symrel.exact import Q
-from symrel.models import CPWLMesh, WangSunForm, freudenthal_mesh, wang_sun_forms, wang_sun_mismatch
+from symrel.models import CPWLMesh
+from symrel.constructions import WangSunForm, freudenthal_mesh, wang_sun_forms, wang_sun_mismatch
 from symrel.statements.papers.a4_cpwl_functions import pyramid, random_square_mesh
 
 

@@ -53,7 +53,7 @@ from typing import Sequence
 
 from ..errors import InputError
 from ..exact import Q, Rational
-from .simplex import Simplex
+from ..models.simplex import Simplex
 
 ZERO, ONE = Q(0), Q(1)
 

@@ -1,4 +1,4 @@
-"""Exact ReLU interpolation of finitely many points (symrel.models.interpolate)."""
+"""Exact ReLU interpolation of finitely many points (symrel.constructions.interpolate)."""
 
 import random
 from fractions import Fraction
@@ -9,7 +9,7 @@ from symrel.errors import InputError
 from symrel.exact import Q, dot, rational
 from symrel.fileformat import from_json, to_json
 from symrel.models import ReLUNet
-from symrel.models.interpolate import interpolating_relu_net, separating_direction
+from symrel.constructions.interpolate import interpolating_relu_net, separating_direction
 
 
 def _random_rational(rng, size=7):
