@@ -79,3 +79,15 @@ def shown_point(x) -> str:
 
 def warn(text: str) -> None:
     print(text, file=sys.stderr)
+
+
+def in_domain_file(err: InputError, domain_file: str) -> InputError:
+    """An error a prover raised about the domain (its path is ``domain``, and no file is named
+    yet), attributed to the domain file; any other error as it is.
+
+    >>> str(in_domain_file(InputError("not inside the support", path="domain"), "D.json"))
+    'D.json: domain: not inside the support'
+    """
+    if err.file is None and (err.path or "").split(".")[0] == "domain":
+        return err.in_file(domain_file)
+    return err

@@ -169,6 +169,9 @@ def test_domain_outside_support_exit_2(files, run_cli, tmp_path):
     big.write_text(json.dumps({"symrel": 1, "kind": "box", "bounds": [[0, 2], [0, 1]]}))
     code, out, err = run_cli("compile", files["f"], "--domain", big, "-o", tmp_path / "T.json")
     assert code == 2 and "not inside the support" in err and str(big) in err
+    for argv in (("prove", files["f"], files["f"], "--domain", big), ("regions", files["f"], "--domain", big)):
+        code, out, err = run_cli(*argv)
+        assert code == 2 and "not inside the support" in err and err.startswith(f"symrel: error: {big}: "), err
 
 
 def test_regions(files, run_cli, tmp_path):

@@ -14,7 +14,8 @@ import sys
 from ...exact import format_rational
 from ...fileformat import Points, load_domain, load_model, save, write_text_atomic
 from ...budget import Budget
-from ..common import DISPLAY_DIGITS, add_json_flag, positive_seconds, print_json, shown, shown_point
+from ...errors import InputError
+from ..common import DISPLAY_DIGITS, add_json_flag, in_domain_file, positive_seconds, print_json, shown, shown_point
 from ..executors import add_executor_option, open_executor
 from . import SUMMARIES
 
@@ -48,8 +49,11 @@ def run(args) -> int:
     a, b = load_model(args.a), load_model(args.b)
     domain = load_domain(args.domain)
     budget = Budget(args.timeout, args.max_cells, args.progress)
-    with open_executor(args.executor) as executor, budget.alarm():
-        proof = prove_equivalence(a, b, domain, complete=args.complete, executor=executor, budget=budget)
+    try:
+        with open_executor(args.executor) as executor, budget.alarm():
+            proof = prove_equivalence(a, b, domain, complete=args.complete, executor=executor, budget=budget)
+    except InputError as err:
+        raise in_domain_file(err, args.domain) from None
     out = {"result": proof.result, "steps": len(proof.steps), "summary": proof.summary()}
     if proof.result == "proved":
         if args.certificate:

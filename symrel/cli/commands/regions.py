@@ -15,7 +15,7 @@ import sys
 
 from ...errors import InputError
 from ...fileformat import load_domain, load_model
-from ..common import add_json_flag, print_json, shown_point
+from ..common import add_json_flag, in_domain_file, print_json, shown_point
 from ..executors import add_executor_option, open_executor
 from . import SUMMARIES
 
@@ -61,14 +61,17 @@ def run(args) -> int:
                          "(draw a slice: --slice I,J --at X0)", path="--plot")
     if args.plot:
         _require_matplotlib()
-    with open_executor(args.executor, args.jobs) as executor:
-        res = count_regions(model, domain, kind=args.kind, executor=executor, max_cells=args.max_cells,
-                            progress=args.progress, ties=args.ties)
-        proof = None
-        if args.certificate:
-            from ...regions import certify_regions
+    try:
+        with open_executor(args.executor, args.jobs) as executor:
+            res = count_regions(model, domain, kind=args.kind, executor=executor, max_cells=args.max_cells,
+                                progress=args.progress, ties=args.ties)
+            proof = None
+            if args.certificate:
+                from ...regions import certify_regions
 
-            proof = certify_regions(model, domain, kind=args.kind, max_cells=args.max_cells, executor=executor)
+                proof = certify_regions(model, domain, kind=args.kind, max_cells=args.max_cells, executor=executor)
+    except InputError as err:
+        raise in_domain_file(err, args.domain) from None
     if args.plot:
         from ...regions.plot import save_regions_plot
 
