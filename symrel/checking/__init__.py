@@ -75,6 +75,21 @@ class MalformedCertificate(CertificateError):
     ``status`` and a ``certificate`` object. ``symrel check-certificate`` exits 2."""
 
 
+class CheckLimit(MalformedCertificate):
+    """The certificate asks the checker for more work than one of its limits allows
+    (docs/format.md, "Limits of the checker"). Raised before the work is done, with the
+    limit's name in the message (:func:`beyond_limit`); ``symrel check-certificate`` exits 2."""
+
+
+def beyond_limit(name: str, got, most, path: str | None = None) -> CheckLimit:
+    """The error for ``got`` beyond the limit ``name`` of at most ``most``.
+
+    >>> print(beyond_limit("preorder elements", 5000, 4096, "inputs.preorder.object.elements"))
+    inputs.preorder.object.elements: limit 'preorder elements': 5000, more than the 4096 the checker allows
+    """
+    return CheckLimit(f"limit {name!r}: {got}, more than the {most} the checker allows", path=path)
+
+
 @dataclass(frozen=True)
 class ClaimKind:
     """What the checker knows of one claim kind: its checker ``check(cert, inputs)``,

@@ -32,14 +32,24 @@ The embedded preorder is read as the plain relation it lists
 from __future__ import annotations
 
 from itertools import combinations
+from math import comb
 
 from ..exact import Q, rational
 from ..models import hardmax
-from . import CertificateError, at_step, claim_checker
+from . import CertificateError, at_step, beyond_limit, claim_checker
 from .exp_bounds import exp_lower, exp_upper
+
+#: the most elements a preorder (the keys of a retrieval task) may have: the checks keep one
+#: bitmask of n bits per element, so n^2 / 8 bytes
+MAX_ELEMENTS = 4096
+#: the most hardmax evaluations of a retrieval certificate in all (queries x sets of at most
+#: ``max_subset`` keys), counted before any set is built
+MAX_SUBSETS = 2_000_000
 
 
 def _number(value, path):
+    if isinstance(value, bool):
+        raise CertificateError("expected a number, got a boolean", path=path)
     try:
         return rational(value, path=path)
     except Exception as err:  # an InputError: not an exact rational
@@ -61,17 +71,78 @@ def _equal(data: dict, key: str, want, i: int) -> None:
         raise CertificateError(f"recorded {got!r}, recomputed {want}", path=f"steps[{i}].certificate.{key}")
 
 
-def _table(raw, names, where: str) -> dict:
+def _table(raw, names, where: str) -> list:
+    """One rational per element, in the order of ``names``."""
     if not isinstance(raw, dict) or set(raw) != set(names):
         raise CertificateError("expected one utility per element of the preorder", path=where)
-    return {x: _number(v, f"{where}.{x}") for x, v in raw.items()}
+    return [_number(raw[x], f"{where}.{x}") for x in names]
 
 
-def _preorder(inputs):
+def _lowest(mask: int) -> int:
+    """The index of the lowest set bit of ``mask`` (nonzero)."""
+    return (mask & -mask).bit_length() - 1
+
+
+class _Relation:
+    """A listed relation (``x <= y`` iff ``x == y`` or ``[x, y]`` is listed) on the elements
+    ``0..n-1`` as bitmasks: ``up[i]`` has bit j when ``i <= j``, ``down[j]`` bit i. Building it
+    and :meth:`transitivity` cost O(n + m n / 64) word operations for m listed pairs."""
+
+    def __init__(self, P, where: str, names=None):
+        names = P.elements if names is None else names  # (a retrieval task's preorders: in the keys' order)
+        if len(names) > MAX_ELEMENTS:
+            raise beyond_limit("preorder elements", len(names), MAX_ELEMENTS, f"{where}.elements")
+        self.names, self.where = names, where
+        index = {x: i for i, x in enumerate(names)}
+        self.up = [1 << i for i in range(len(names))]
+        self.down = list(self.up)
+        #: the listed pairs i != j, sorted (so that a witness does not depend on hashing)
+        self.pairs = sorted((index[x], index[y]) for x, y in P.pairs if x != y)
+        for i, j in self.pairs:
+            self.up[i] |= 1 << j
+            self.down[j] |= 1 << i
+
+    def leq(self, i: int, j: int) -> bool:
+        return bool(self.up[i] >> j & 1)
+
+    def transitivity(self) -> None:
+        """Refuse a relation that is not transitive, as ``symrel preorder`` does: for every
+        listed ``x <= y``, everything above y is above x (reflexivity is implied)."""
+        for i, j in self.pairs:
+            missing = self.up[j] & ~self.up[i]
+            if missing:
+                x, y, z = self.names[i], self.names[j], self.names[_lowest(missing)]
+                raise CertificateError(f"not a preorder: not transitive: {x!r} <= {y!r} and {y!r} <= {z!r} but not "
+                                       f"{x!r} <= {z!r}", path=f"{self.where}.leq")
+
+    def classes(self) -> int:
+        """The number of indifference classes (``x ~ y`` iff ``x <= y`` and ``y <= x``)."""
+        return len({u & d for u, d in zip(self.up, self.down)})
+
+
+def _at_least(values: list) -> list:
+    """``out[i]`` has bit j exactly when ``values[i] <= values[j]`` (n log n comparisons, n masks)."""
+    order = sorted(range(len(values)), key=values.__getitem__, reverse=True)
+    out, acc, k = [0] * len(values), 0, 0
+    while k < len(order):
+        group = [order[k]]
+        while k + len(group) < len(order) and values[order[k + len(group)]] == values[order[k]]:
+            group.append(order[k + len(group)])
+        for i in group:
+            acc |= 1 << i
+        for i in group:
+            out[i] = acc
+        k += len(group)
+    return out
+
+
+def _preorder(inputs) -> _Relation:
     P = inputs.get("preorder")
     if P is None or not hasattr(P, "pairs"):
         raise CertificateError("expected a preorder", path="inputs.preorder")
-    return P
+    R = _Relation(P, "inputs.preorder.object")
+    R.transitivity()
+    return R
 
 
 def _order(*rules):
@@ -81,14 +152,17 @@ def _order(*rules):
 @claim_checker("utility", rules={"complete-preorder", "utility-pairwise", "utility-gap"},
                order=_order("complete-preorder", "utility-pairwise", "utility-gap"))
 def check_utility(cert: dict, inputs: dict) -> None:
-    P = _preorder(inputs)
-    names = P.elements
+    """``x <= y iff u(x) <= u(y)`` on every ordered pair, compared as bitmasks of the ``y``
+    above each ``x`` (module docstring)."""
+    R = _preorder(inputs)
+    names = R.names
     u = _table(cert["claim"]["utility"], names, "claim.utility")
-    for x in names:
-        for y in names:
-            if P.leq(x, y) != (u[x] <= u[y]):
-                raise CertificateError(f"x <= y iff u(x) <= u(y) fails at x = {x!r}, y = {y!r}", path="claim.utility")
-    levels = sorted(set(u.values()))
+    for i, mask in enumerate(_at_least(u)):
+        if mask != R.up[i]:
+            j = _lowest(mask ^ R.up[i])
+            raise CertificateError(f"x <= y iff u(x) <= u(y) fails at x = {names[i]!r}, y = {names[j]!r}",
+                                   path="claim.utility")
+    levels = sorted(set(u))
     n, steps = len(names), cert["steps"]
     data = _fields(steps[0], 0, {"elements", "classes"})
     _equal(data, "elements", n, 0)
@@ -104,41 +178,50 @@ def check_utility(cert: dict, inputs: dict) -> None:
 @claim_checker("richter-peleg-utility", rules={"richter-peleg-pairwise", "chain-level"},
                order=_order("richter-peleg-pairwise", "chain-level"))
 def check_richter_peleg(cert: dict, inputs: dict) -> None:
-    P = _preorder(inputs)
-    names = P.elements
+    """On every listed pair (the reflexive ones hold trivially), then the chain level."""
+    R = _preorder(inputs)
+    names = R.names
     u = _table(cert["claim"]["utility"], names, "claim.utility")
-    related = [(x, y) for x in names for y in names if P.leq(x, y)]
-    for x, y in related:
-        indifferent = P.leq(y, x)
-        if (indifferent and u[x] != u[y]) or (not indifferent and not u[x] < u[y]):
-            raise CertificateError(f"not a Richter-Peleg utility at {x!r} <= {y!r}", path="claim.utility")
+    below = [Q(0)] * len(names)  # 0, or one more than the best strictly below
+    for i, j in R.pairs:
+        indifferent = R.leq(j, i)
+        if (indifferent and u[i] != u[j]) or (not indifferent and not u[i] < u[j]):
+            raise CertificateError(f"not a Richter-Peleg utility at {names[i]!r} <= {names[j]!r}", path="claim.utility")
+        if not indifferent:
+            below[j] = max(below[j], u[i] + 1)
     steps = cert["steps"]
-    _equal(_fields(steps[0], 0, {"related_pairs"}), "related_pairs", len(related), 0)
+    _equal(_fields(steps[0], 0, {"related_pairs"}), "related_pairs", len(names) + len(R.pairs), 0)
     _equal(_fields(steps[1], 1, {"elements"}), "elements", len(names), 1)
-    for y in names:
-        below = [u[x] + 1 for x in names if P.leq(x, y) and not P.leq(y, x)]
-        if u[y] != max(below, default=Q(0)):
-            raise CertificateError(f"u({y!r}) is not the chain level (0, or one more than the best strictly below)",
-                                   path=f"claim.utility.{y}")
+    for y, (level, want) in enumerate(zip(u, below)):
+        if level != want:
+            raise CertificateError(f"u({names[y]!r}) is not the chain level (0, or one more than the best strictly below)",
+                                   path=f"claim.utility.{names[y]}")
 
 
 @claim_checker("multi-utility", rules={"multi-utility-pairwise"}, order=_order("multi-utility-pairwise"))
 def check_multi_utility(cert: dict, inputs: dict) -> None:
-    P = _preorder(inputs)
-    names = P.elements
+    """Each ``u_k`` takes the positions 0..c-1; ``x <= y`` iff ``u_k(x) <= u_k(y)`` for all k,
+    as bitmasks: the ``y`` above ``x`` are the intersection over k of those with
+    ``u_k(x) <= u_k(y)`` (O(K n log n) comparisons and K n masks)."""
+    R = _preorder(inputs)
+    names = R.names
     family = cert["claim"]["utilities"]
     if not isinstance(family, list) or not family:
         raise CertificateError("expected a non-empty list of utilities", path="claim.utilities")
     family = [_table(u, names, f"claim.utilities[{k}]") for k, u in enumerate(family)]
-    classes = len({frozenset(y for y in names if P.leq(x, y) and P.leq(y, x)) for x in names})
+    classes = R.classes()
+    everything = (1 << len(names)) - 1
+    above = [everything] * len(names)
     for k, u in enumerate(family):
-        if sorted(set(u.values())) != [Q(i) for i in range(classes)]:
+        if sorted(set(u)) != [Q(i) for i in range(classes)]:
             raise CertificateError(f"expected the positions 0..{classes - 1} of the classes in a linear extension",
                                    path=f"claim.utilities[{k}]")
-    for x in names:
-        for y in names:
-            if P.leq(x, y) != all(u[x] <= u[y] for u in family):
-                raise CertificateError(f"x <= y iff u_k(x) <= u_k(y) for all k fails at {x!r}, {y!r}", path="claim.utilities")
+        above = [a & b for a, b in zip(above, _at_least(u))]
+    for i, mask in enumerate(above):
+        if mask != R.up[i]:
+            j = _lowest(mask ^ R.up[i])
+            raise CertificateError(f"x <= y iff u_k(x) <= u_k(y) for all k fails at {names[i]!r}, {names[j]!r}",
+                                   path="claim.utilities")
     _equal(_fields(cert["steps"][0], 0, {"pairs"}), "pairs", len(names) ** 2, 0)
 
 
@@ -151,17 +234,53 @@ def _retrieval_order(claim, inputs):
     return out + (["softmax-retrieval-margin"] if "eps" in claim else [])
 
 
+def _vectors(named, model, side: str) -> list:
+    """``model`` at every named vector of the task, in file order, after comparing every
+    dimension: the vectors' with the net's input, the values' with its output."""
+    where = f"inputs.phi_{side[0]}"
+    out = []
+    for name, x in named:
+        if len(x) != model.input_dim:
+            raise CertificateError(f"phi_{side[0]} takes {model.input_dim} inputs, but {side} {name!r} has {len(x)} "
+                                   "coordinates", path=f"inputs.task.object.{side}s.{name}")
+        y = list(model.evaluate_exact(list(x)))
+        if len(y) != model.output_dim:  # the semantics' own promise, kept honest here
+            raise CertificateError(f"phi_{side[0]}({name!r}) has {len(y)} coordinates, not {model.output_dim}",
+                                   path=where)
+        out.append(y)
+    return out
+
+
+def _subset_count(n: int, limit: int, queries: int) -> int:
+    """The sets of 1..limit of the n keys, per query, refused beyond :data:`MAX_SUBSETS`
+    hardmax evaluations in all (counted with binomials, before any set is built)."""
+    count = sum(comb(n, size) for size in range(1, limit + 1))
+    if count * queries > MAX_SUBSETS:
+        raise beyond_limit("retrieval hardmax evaluations", f"{queries} queries x {count} sets of at most {limit} keys",
+                           MAX_SUBSETS, "claim.max_subset")
+    return count
+
+
 @claim_checker("retrieval", rules={"exact-evaluation", "score-order-pairwise", "hardmax-subsets", "softmax-retrieval-margin"},
                order=_retrieval_order)
 def check_retrieval(cert: dict, inputs: dict) -> None:
+    """Module docstring, ``retrieval``: scores, then per query its pairwise step (exactly when the
+    scores represent the preorder) and every set of at most ``max_subset`` keys, then the margin."""
     task, phi_q, phi_k = inputs.get("task"), inputs.get("phi_q"), inputs.get("phi_k")
-    if not hasattr(task, "preorders") or phi_q is None or phi_k is None:
+    if not hasattr(task, "preorders") or not hasattr(phi_q, "output_dim") or not hasattr(phi_k, "output_dim"):
         raise CertificateError("expected a retrieval task and the feature maps phi_q, phi_k", path="inputs")
+    if phi_q.output_dim != phi_k.output_dim:
+        raise CertificateError(f"phi_q has {phi_q.output_dim} outputs and phi_k {phi_k.output_dim}: the score "
+                               "<phi_q(x), phi_k(y)> needs one dimension", path="inputs.phi_k")
     keys = [k for k, _ in task.keys]
     n = len(keys)
-    Fk = [phi_k.evaluate_exact(list(y)) for _, y in task.keys]
-    scores = {q: dict(zip(keys, (sum((a * b for a, b in zip(phi_q.evaluate_exact(list(x)), fk)), Q(0)) for fk in Fk)))
-              for q, x in task.queries}
+    relations = {}
+    for q, _ in task.queries:
+        relations[q] = R = _Relation(task.preorders[q], f"inputs.task.object.preorders.{q}", keys)
+        R.transitivity()
+    Fk = _vectors(task.keys, phi_k, "key")
+    Fq = _vectors(task.queries, phi_q, "query")
+    scores = {q: [sum((a * b for a, b in zip(fq, fk)), Q(0)) for fk in Fk] for (q, _), fq in zip(task.queries, Fq)}
     steps = cert["steps"]
     recorded = _fields(steps[0], 0, {"scores"})["scores"]
     if not isinstance(recorded, dict) or set(recorded) != set(scores):
@@ -169,24 +288,24 @@ def check_retrieval(cert: dict, inputs: dict) -> None:
     for q, row in scores.items():
         if not isinstance(recorded[q], dict) or set(recorded[q]) != set(keys):
             raise CertificateError("expected one score per key", path=f"steps[0].certificate.scores.{q}")
-        for k in keys:
-            if _number(recorded[q][k], f"steps[0].certificate.scores.{q}.{k}") != row[k]:
-                raise CertificateError(f"recorded {recorded[q][k]}, but <phi_q(x), phi_k(y)> = {row[k]}",
+        for k, want in zip(keys, row):
+            if _number(recorded[q][k], f"steps[0].certificate.scores.{q}.{k}") != want:
+                raise CertificateError(f"recorded {recorded[q][k]}, but <phi_q(x), phi_k(y)> = {want}",
                                        path=f"steps[0].certificate.scores.{q}.{k}")
     limit = cert["claim"]["max_subset"]
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= n:
         raise CertificateError(f"expected a subset size from 1 to the {n} keys", path="claim.max_subset")
-    subsets = [s for size in range(1, limit + 1) for s in combinations(keys, size)]
+    count = _subset_count(n, limit, len(task.queries))
     i = 1
     seen = set()
     for _ in task.queries:  # each query once, its steps together (in the prover's order of queries)
         q = steps[i]["certificate"].get("query")
-        if q not in scores or q in seen:
+        if not isinstance(q, str) or q not in scores or q in seen:
             raise CertificateError(f"expected a query of the task not checked before, got {q!r}",
                                    path=f"steps[{i}].certificate.query")
         seen.add(q)
-        P, s = task.preorders[q], scores[q]
-        represented = all(P.leq(y, z) == (s[y] <= s[z]) for y in keys for z in keys)
+        R, s = relations[q], scores[q]
+        represented = all(a == b for a, b in zip(_at_least(s), R.up))
         if represented != (steps[i]["rule"] == "score-order-pairwise"):
             raise CertificateError(f"query {q!r}: a score-order-pairwise step is there exactly when the scores represent "
                                    f"the preorder ({'they do' if represented else 'they do not'})", path=f"steps[{i}].rule")
@@ -195,23 +314,19 @@ def check_retrieval(cert: dict, inputs: dict) -> None:
             if data["query"] != q:
                 raise CertificateError(f"expected query {q!r} here", path=f"steps[{i}].certificate.query")
             _equal(data, "pairs", n * n, i)
-            for y in keys:
-                for z in keys:
-                    if P.leq(y, z) != (s[y] <= s[z]):
-                        raise CertificateError(f"query {q!r}: y <= z iff score(y) <= score(z) fails at {y!r}, {z!r}",
-                                               path=f"steps[{i}]")
             i += 1
         data = _fields(steps[i], i, {"query", "max_subset", "subsets"})
         if data["query"] != q:
             raise CertificateError(f"expected query {q!r} here (its steps together)", path=f"steps[{i}].certificate.query")
         _equal(data, "max_subset", limit, i)
-        _equal(data, "subsets", len(subsets), i)
-        for subset in subsets:
-            top = [y for y in subset if all(P.leq(z, y) for z in subset if P.leq(y, z))]
-            want = [Q(1, len(top)) if y in top else Q(0) for y in subset]
-            if hardmax([s[y] for y in subset]) != want:
-                raise CertificateError(f"query {q!r}, keys {list(subset)}: hardmax is not on the maximal keys",
-                                       path=f"steps[{i}]")
+        _equal(data, "subsets", count, i)
+        for size in range(1, limit + 1):
+            for subset in combinations(range(n), size):
+                top = [y for y in subset if all(R.leq(z, y) for z in subset if R.leq(y, z))]
+                want = [Q(1, len(top)) if y in top else Q(0) for y in subset]
+                if hardmax([s[y] for y in subset]) != want:
+                    raise CertificateError(f"query {q!r}, keys {[keys[y] for y in subset]}: hardmax is not on the "
+                                           "maximal keys", path=f"steps[{i}]")
         i += 1
     if "eps" in cert["claim"]:
         _check_softmax_margin(steps[i], i, scores, n, _number(cert["claim"]["eps"], "claim.eps"))
@@ -226,7 +341,7 @@ def _check_softmax_margin(step: dict, i: int, scores: dict, n: int, eps) -> None
     _equal(data, "keys", n, i)
     gaps = []
     for row in scores.values():
-        levels = sorted(set(row.values()))
+        levels = sorted(set(row))
         gaps += [b - a for a, b in zip(levels, levels[1:])]
     least = min(gaps) if gaps else None
     recorded = None if data["least_gap"] is None else _number(data["least_gap"], f"{where}.least_gap")

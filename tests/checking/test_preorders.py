@@ -53,7 +53,7 @@ def test_altered_preorder_fails_even_with_a_fresh_hash(utility_cert):
     leq.pop(len(leq) // 2)
     with pytest.raises(CertificateError, match="sha256"):
         check_certificate(cert)
-    with pytest.raises(CertificateError, match="fails at"):
+    with pytest.raises(CertificateError, match="fails at|not transitive"):
         check_certificate(rehash(cert))
 
 
