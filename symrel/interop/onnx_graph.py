@@ -83,9 +83,13 @@ class OnnxGraph:
             raise InputError(f"expected one graph input, got {len(inputs)}", file=path)
         self.input = inputs[0]
         dims = [d.dim_value if d.HasField("dim_value") else None for d in self.input.type.tensor_type.shape.dim]
-        if len(dims) < 2 or any(d is None for d in dims[1:]):
-            raise InputError(f"expected an input of shape (batch, features...), got {dims}", path=self.input.name, file=path)
-        self.input_feat = tuple(dims[1:])
+        if len(dims) == 1 and dims[0] is not None:
+            self.input_feat = tuple(dims)  # one unbatched vector (the VNN-COMP test networks)
+        elif len(dims) < 2 or any(d is None for d in dims[1:]):
+            raise InputError(f"expected an input of shape (batch, features...) or (features,), got {dims}",
+                             path=self.input.name, file=path)
+        else:
+            self.input_feat = tuple(dims[1:])
         if len(g.output) != 1:
             raise InputError(f"expected one graph output, got {len(g.output)}", file=path)
         self.output = g.output[0].name

@@ -154,6 +154,12 @@ class MLPTracer(GraphTracer):
     op_Dropout = GraphTracer.op_Identity
 
     def op_MatMul(self, node):
+        if isinstance(self.get(node, 0), Constant):  # M @ x for a vector x: x @ M^T
+            x = self.lin(node, 1)
+            M = self.const(node, 0)
+            if len(x.feat) != 1 or M.ndim != 2:
+                raise self.g.error(node, f"expected a matrix times a vector, got shapes {M.shape} and {x.feat}")
+            return self.matmul(node, x, self.np.ascontiguousarray(M.T))
         return self.matmul(node, self.lin(node, 0), self.const(node, 1))
 
     def op_Add(self, node):

@@ -1,0 +1,93 @@
+"""The exact engine (symrel.vnnlib.engine): known verdicts, exact witnesses, executors."""
+
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from symrel.exact import rational as q
+from symrel.models import DenseLayer, ReLUNet
+from symrel.vnnlib import LinearAtom, VnnProperty
+from symrel.vnnlib.engine import decide
+
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "vnncomp2021"
+if not DATA.exists():
+    DATA = Path("/work/shared/data/vnncomp2021")
+
+
+def atom(x, y, rhs):
+    return LinearAtom(tuple(q(v) for v in x), tuple(q(v) for v in y), q(rhs))
+
+
+def box_region(lo, hi):
+    n = len(lo)
+    conj = []
+    for i in range(n):
+        e = [0] * n
+        e[i] = 1
+        conj.append(atom(e, [0], hi[i]))
+        e = [0] * n
+        e[i] = -1
+        conj.append(atom(e, [0], str(-q(lo[i]))))
+    return (tuple(conj),)
+
+
+# |x0| + |x1| - 1, a net with two unstable layers of ReLUs
+NET = ReLUNet(2, [DenseLayer([[1, 0], [-1, 0], [0, 1], [0, -1]], [0, 0, 0, 0]),
+                  DenseLayer([[1, 1, 1, 1]], [-1], "none")])
+
+
+def prop(unsafe, lo=("-1", "-1"), hi=("1", "1")):
+    return VnnProperty(2, 1, box_region(lo, hi), unsafe, "0" * 64, "inline")
+
+
+def test_unsat_small_net_with_certificate():
+    v = decide(NET, prop(((atom([0, 0], [1], "-1001/1000"),),)))  # f <= -1.001 never (f >= -1)
+    assert v.status == "unsat"
+    assert v.certificate["claim"]["kind"] == "vnnlib-unsat"
+    assert v.covered == 1
+
+
+def test_touching_minimum_is_sat_exactly():
+    v = decide(NET, prop(((atom([0, 0], [1], "-1"),),)))  # f <= -1 only at x = 0
+    assert v.status == "sat"
+    assert list(v.witness_x) == [0, 0] and list(v.witness_y) == [-1]
+
+
+def test_sat_witness_is_exact_and_in_box():
+    p = prop(((atom([0, 0], [-1], "-3/4"),),))  # f >= 3/4
+    v = decide(NET, p)
+    assert v.status == "sat"
+    assert p.in_region(list(v.witness_x)) and p.holds(list(v.witness_x), list(NET.evaluate_exact(list(v.witness_x))))
+
+
+def test_disjunctions_and_serial_equals_threads():
+    p = prop(((atom([0, 0], [-1], "-2"),), (atom([1, 0], [1], "-3/2"),)))  # f >= 2 or x0 + f <= -3/2
+    serial = decide(NET, p)
+    with ThreadPoolExecutor(2) as pool:
+        threaded = decide(NET, p, executor=pool)
+    assert serial.status == threaded.status == "unsat"
+    assert serial.certificate == threaded.certificate
+
+
+def test_timeout_is_unknown_with_open_leaves():
+    v = decide(NET, prop(((atom([0, 0], [1], "-1001/1000"),),)), timeout=0)
+    assert v.status == "unknown" and v.open_leaves and v.covered == 0
+
+
+@pytest.mark.skipif(not (DATA / "test").exists(), reason="../shared/data/vnncomp2021 absent")
+@pytest.mark.parametrize("onnx_name, vnnlib_name, expected", [
+    ("test_nano", "test_nano", "unsat"), ("test_tiny", "test_tiny", "unsat"), ("test_small", "test_small", "unsat"),
+    ("test_sat", "test_prop", "sat")])
+def test_vnncomp_test_set(onnx_name, vnnlib_name, expected):
+    pytest.importorskip("onnx")
+    from symrel.interop.onnx_import import read_onnx
+    from symrel.vnnlib.reader import read_vnnlib
+
+    net = read_onnx(DATA / "test" / f"{onnx_name}.onnx").model
+    p = read_vnnlib(DATA / "test" / f"{vnnlib_name}.vnnlib")
+    v = decide(net, p, timeout=300)
+    assert v.status == expected
+    if expected == "sat":
+        y = net.evaluate_exact(list(v.witness_x))
+        assert p.in_region(list(v.witness_x)) and p.holds(list(v.witness_x), y)
