@@ -53,8 +53,10 @@ class Budget:
         ``cells_known``; others are kept too)."""
         self.state.update(state)
         if self.progress:
+            from .progress import default_delay
+
             now = time.monotonic()
-            if now - self._shown >= 0.5:
+            if now - self._shown >= 0.5 and now - self.start >= default_delay():
                 self._shown = now
                 print(f"\r[{now - self.start:6.1f} s] {self.describe()}", end="", file=sys.stderr, flush=True)
 

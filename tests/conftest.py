@@ -41,6 +41,8 @@ def run_cli(capsys):
 
 
 os.environ.setdefault("PYTHONHASHSEED", "0")
+# progress shows at once in tests (a command line shows it after 2 s of work: symrel.progress)
+os.environ.setdefault("SYMREL_PROGRESS_DELAY", "0")
 
 
 # -- tracr programs, compiled once per session (jax compilation dominates their tests) ------

@@ -25,8 +25,9 @@ import networkx as nx
 # __main__, and "__init__" for symrel/__init__.py itself), lowest layer first.
 LAYERS: list[tuple[str, ...]] = [
     ("errors", "_version", "kind_plugins"),  # kind_plugins: names of upper readers, imports nothing
-    ("budget",),  # time and cell budgets of long decisions: errors only
-    ("parallel", "progress"),  # map_ordered over any executor; progress lines (tqdm optional): stdlib and errors only
+    ("progress",),  # progress lines (tqdm optional): stdlib only
+    ("budget",),  # time and cell budgets of long decisions: errors and progress's delay only
+    ("parallel",),  # map_ordered over any executor: stdlib and errors only
     ("exact",),
     ("models",),
     ("fileformat",),

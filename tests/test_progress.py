@@ -7,7 +7,7 @@ from symrel.progress import Progress
 
 def test_whole_lines_only_when_not_a_terminal():
     out = io.StringIO()
-    with Progress("cells", stream=out, every=0) as bar:
+    with Progress("cells", stream=out, every=0, delay=0) as bar:
         for _ in range(5):
             bar.update(lps=1)
     text = out.getvalue()
@@ -17,7 +17,7 @@ def test_whole_lines_only_when_not_a_terminal():
 
 def test_total_gives_percentage_and_eta():
     out = io.StringIO()
-    bar = Progress("statements", total=4, stream=out, every=1e-9)
+    bar = Progress("statements", total=4, stream=out, every=1e-9, delay=0)
     bar.update()
     import time
 
@@ -44,13 +44,22 @@ def test_tqdm_on_a_terminal():
             return True
 
     out = Tty()
-    with Progress("cells", total=2, stream=out) as bar:
+    with Progress("cells", total=2, stream=out, delay=0) as bar:
         bar.update()
         bar.update()
     assert "2/2" in out.getvalue() and "cells" in out.getvalue()
 
 
-def test_region_progress_is_whole_lines(capsys):
+def test_nothing_shows_before_the_delay():
+    out = io.StringIO()
+    with Progress("cells", total=3, stream=out, every=0, delay=60) as bar:
+        for _ in range(3):
+            bar.update()
+    assert out.getvalue() == ""
+
+
+def test_region_progress_is_whole_lines(capsys, monkeypatch):
+    monkeypatch.setattr("symrel.progress.DELAY", 0.0)
     from symrel.models import Box, DenseLayer, ReLUNet
     from symrel.regions import count_regions
 

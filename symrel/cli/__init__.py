@@ -103,6 +103,9 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT
+    from .common import resolve_progress
+
+    resolve_progress(args)
     from ..exact import number_limits
     from ..exact.numbers import unlimited_int_digits
 

@@ -91,3 +91,19 @@ def in_domain_file(err: InputError, domain_file: str) -> InputError:
     if err.file is None and (err.path or "").split(".")[0] == "domain":
         return err.in_file(domain_file)
     return err
+
+
+def add_progress_option(parser, what: str = "progress") -> None:
+    """``--progress`` / ``--no-progress``: ``what`` on standard error. Neither given: shown when
+    standard error is a terminal, never when it is piped (:func:`resolve_progress`); and even
+    then only after 2 s of work (:mod:`symrel.progress`)."""
+    import argparse
+
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help=f"{what} (default: when standard error is a terminal)")
+
+
+def resolve_progress(args) -> None:
+    """Turn an unset ``--progress`` into whether standard error is a terminal."""
+    if getattr(args, "progress", False) is None:
+        args.progress = bool(getattr(sys.stderr, "isatty", lambda: False)())

@@ -235,6 +235,8 @@ def crossvalidate(model, backend="numpy", dtype="float32", points=1000, *, domai
     float_trace = runner.trace(X)
     is_softmax = isinstance(model, Transformer) and any(
         b.attention is not None and b.attention.rule == "softmax" for b in model.blocks)
+    if progress:
+        progress("crossval: exact evaluation of the points")
     exact = _exact_reference(model, inner(pset, "points"), is_softmax, reference_dps, executor)
     reference = f"mpmath at {reference_dps} digits (softmax has no exact value)" if is_softmax else "exact rational evaluation"
     report = CrossvalReport(
@@ -244,6 +246,8 @@ def crossvalidate(model, backend="numpy", dtype="float32", points=1000, *, domai
     if error_bound is None:
         error_bound = getattr(model, "kind", "") in ("relu", "maxout", "cpwl1d") and hasattr(runner, "stages")
     if error_bound and not report.nonfinite:
+        if progress:
+            progress("crossval: rigorous error bounds")
         report.error_bound = _check_bound(model, runner, pset, float_trace, exact, fmt, executor)
     if isinstance(model, Transformer) and not is_softmax:
         from .ties import hardmax_rule_report

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 
-from ..common import add_json_flag, print_json
+from ..common import add_json_flag, add_progress_option, print_json
 from ..executors import add_executor_option, open_executor
 from . import SUMMARIES
 
@@ -30,7 +30,7 @@ def register(sub):
     p.add_argument("--compiler-bos", default="BOS", help="tracr's BOS token (default BOS)")
     p.add_argument("--max-inputs", type=int, default=10**6, help="open (exit 3) beyond this many inputs")
     p.add_argument("--no-coldness", action="store_true", help="skip the certified coldness")
-    p.add_argument("--progress", action="store_true", help="show the inputs evaluated on standard error")
+    add_progress_option(p, "show the inputs evaluated on standard error")
     p.add_argument("--report", help="write the Markdown report")
     p.add_argument("--certificate", help="write the certificate (proved claims only)")
     p.add_argument("--counterexample", help="write the refuting input and outputs (refuted claims only)")

@@ -27,7 +27,7 @@ def register(sub):
     p.add_argument("--max-simplices", type=int, default=None,
                    help="with --to cpwl: stop (exit 3, nothing written) beyond this many simplices "
                         "(default: the library's limit, regions.cells_to_simplices.MAX_SIMPLICES = 100,000)")
-    p.add_argument("--progress", action="store_true", help="with --to cpwl: show progress on standard error")
+    add_progress_option(p, "with --to cpwl: show progress on standard error")
     p.add_argument("-o", "--output", required=True, help="output file (written atomically)")
     p.set_defaults(func=run)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...errors import InputError
-from ..common import add_json_flag, print_json, shown, warn
+from ..common import add_json_flag, add_progress_option, print_json, shown, warn
 from ..executors import add_executor_option, open_executor
 from . import SUMMARIES
 
@@ -24,6 +24,7 @@ def register(sub):
                    help="exit 1 when the float argmax differs from the exact one at some point")
     p.add_argument("--exact-floats", action="store_true", help="read JSON floats in the model as their exact binary values")
     add_executor_option(p, "the exact evaluations and the rigorous error bounds")
+    add_progress_option(p, "a line per stage (float run, exact evaluation, comparison, error bounds) on standard error")
     add_json_flag(p)
     p.set_defaults(func=run)
 
@@ -50,7 +51,7 @@ def run(args) -> int:
     try:
         with open_executor(args.executor) as executor:
             rep = crossvalidate(model, args.backend, args.dtype, args.points, domain=domain, seed=args.seed,
-                                special=not args.no_special, runner=runner, progress=None if args.json else warn,
+                                special=not args.no_special, runner=runner, progress=warn if args.progress else None,
                                 executor=executor)
     except InputError as err:
         if err.path == "domain" and args.domain:

@@ -8,7 +8,7 @@ import time
 
 from ...errors import InputError
 from ...fileformat import write_text_atomic
-from ..common import add_json_flag, print_json
+from ..common import add_json_flag, add_progress_option, print_json
 from ..executors import add_executor_option, open_executor
 from . import SUMMARIES
 
@@ -22,7 +22,7 @@ def register(sub):
                    help="run only this prover's campaign (repeatable; default: all)")
     p.add_argument("--per-instance", type=int, default=None, metavar="N",
                    help="mutants per correct instance (default: each campaign's own)")
-    p.add_argument("--progress", action="store_true", help="a line per prover on standard error")
+    add_progress_option(p, "a line per prover on standard error")
     add_executor_option(p, "the instances' mutants")
     add_json_flag(p)
     p.set_defaults(func=run)

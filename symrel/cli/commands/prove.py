@@ -15,7 +15,8 @@ from ...exact import format_rational
 from ...fileformat import Points, load_domain, load_model, save, write_text_atomic
 from ...budget import Budget
 from ...errors import InputError
-from ..common import DISPLAY_DIGITS, add_json_flag, in_domain_file, positive_seconds, print_json, shown, shown_point
+from ..common import (DISPLAY_DIGITS, add_json_flag, add_progress_option, in_domain_file, positive_seconds,
+                      print_json, shown, shown_point)
 from ..executors import add_executor_option, open_executor
 from . import SUMMARIES
 
@@ -34,7 +35,7 @@ def register(sub):
                    help="cell limit of the decision procedures when the layers do not correspond (then open, exit 3)")
     p.add_argument("--timeout", type=positive_seconds, default=600.0,
                    help="time limit in seconds (default 600); at the limit: open, exit 3, what stayed open printed")
-    p.add_argument("--progress", action="store_true", help="print progress (lemma, nodes, cells) on stderr")
+    add_progress_option(p, "print progress (lemma, nodes, cells) on stderr")
     add_executor_option(p, "the counterexample search and the complete procedure's subtrees")
     add_json_flag(p)
     p.set_defaults(func=run)

@@ -15,7 +15,7 @@ import sys
 
 from ...errors import InputError
 from ...fileformat import load_domain, load_model
-from ..common import add_json_flag, in_domain_file, print_json, shown_point
+from ..common import add_json_flag, add_progress_option, in_domain_file, print_json, shown_point
 from ..executors import add_executor_option, open_executor
 from . import SUMMARIES
 
@@ -33,7 +33,7 @@ def register(sub):
     add_executor_option(p, "the subtrees of the cell search")
     p.add_argument("--max-cells", type=int, default=None, help="stop (exit 3) beyond this many cells")
     p.add_argument("--ties", action="store_true", help="also count lower-dimensional tie cells (hardmax)")
-    p.add_argument("--progress", action="store_true", help="show progress on standard error")
+    add_progress_option(p, "show progress on standard error")
     p.add_argument("--certificate", help="also write a certificate of the count (claim kind 'regions'; exact LPs)")
     add_json_flag(p)
     p.set_defaults(func=run)

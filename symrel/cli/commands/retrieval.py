@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sys
 
-from ..common import add_json_flag, fmt, print_json, shown
+from ..common import add_json_flag, add_progress_option, fmt, print_json, shown
 from ..executors import add_executor_option, open_executor
 from . import SUMMARIES
 
@@ -33,7 +33,7 @@ def register(sub):
     g.add_argument("--check", metavar="F.json", help="prove given features instead of building them")
     p.add_argument("--jobs", type=int, default=None, metavar="N", help="check the queries in N processes (--executor processes:N)")
     add_executor_option(p, "the queries' checks")
-    p.add_argument("--progress", action="store_true", help="a line per checked query on standard error")
+    add_progress_option(p, "a line per checked query on standard error")
     p.add_argument("--report", metavar="R.md", help="write the proof as Markdown")
     p.add_argument("--certificate", metavar="C.json", help="write the certificate")
     add_json_flag(p)
