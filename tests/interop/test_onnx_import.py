@@ -110,3 +110,17 @@ def test_not_an_onnx_file(tmp_path):
     p.write_text("hello")
     with pytest.raises(InputError, match="bad.onnx"):
         read_onnx(p)
+
+
+def test_vnncomp_test_nets_without_a_batch_axis(shared_dir):
+    """VNN-COMP's test networks take a vector without a batch axis (shape [1]), and two of
+    them multiply weights on the left (W @ x): read as the nets onnxruntime runs."""
+    from symrel.exact import rational as q
+    from symrel.interop.onnx_import import read_onnx
+
+    base = shared_dir / "data" / "vnncomp2021" / "test"
+    expected = {"test_nano": [0, 0, q("1/2")], "test_tiny": [0, 0, 1],      # relu(x/2); relu(x)
+                "test_small": [q("61/2"), q("109/2"), q("157/2")]}
+    for name, values in expected.items():
+        net = read_onnx(base / f"{name}.onnx").model
+        assert [net.evaluate_exact([q(x)])[0] for x in (-1, 0, 1)] == [q(v) for v in values], name

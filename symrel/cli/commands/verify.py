@@ -1,0 +1,196 @@
+"""``symrel verify NET PROP.vnnlib [--timeout S] [--certificate C.json] [--counterexample W.txt]
+[--report R.md] [--executor SPEC] [--json]``; ``symrel verify NET PROP --check-witness W.txt``;
+``symrel verify --instances instances.csv [--out results.csv]``.
+
+Decides a VNN-LIB property of a ReLU network exactly (``.onnx`` read bit for bit, ``.nnet``,
+or symrel JSON; docs/tutorials/acasxu.md). The first line printed is the verdict:
+
+* ``unsat``: no input of the region meets the unsafe condition. Exit 0; ``--certificate``
+  writes the ``vnnlib-unsat`` certificate, which the trusted checker then checks (``--no-check``:
+  not).
+* ``sat``: an exact input of the region at which the exact outputs meet the unsafe
+  condition, both printed; ``--counterexample`` writes it in VNN-COMP's format. Exit 1.
+* ``unknown``: the time ran out; the leaves left open and the fraction of the region
+  covered are printed. Exit 3.
+
+Referee mode, ``--check-witness W.txt``: another tool's counterexample (VNN-COMP format) is
+checked exactly (in the region? exact outputs against the claimed ones; unsafe condition
+exactly?) and, for an ``.onnx`` network with onnxruntime installed, as the competition checks
+it (tolerance 1e-4). Exit 0 confirmed; 1 refuted; 4 refuted exactly but accepted by the
+competition's float check (a float-only counterexample); 2 a malformed witness.
+
+``--instances L.csv`` runs a competition instance list (``onnx,vnnlib,timeout`` per line,
+paths relative to the list) and writes ``--out`` (default ``results.csv`` here):
+one row per instance, ``onnx,vnnlib,result,time,certificate,check,check_time``, result
+``unsat|sat|unknown|error``; certificates and counterexamples go to ``--certificate-dir``
+(default: ``<out>.d/``). Exit 0 when every instance is decided and every certificate checked,
+1 when a certificate is rejected or a witness fails its exact check, 3 when some instance
+stays undecided or fails.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ...errors import InputError, InternalError
+from ..common import add_json_flag, fmt, positive_seconds, print_json
+from ..executors import add_executor_option, open_executor
+from . import SUMMARIES
+
+EXIT_FLOAT_ONLY = 4
+
+
+def register(sub):
+    p = sub.add_parser("verify", help=SUMMARIES["verify"])
+    p.add_argument("net", nargs="?", help="the network: .onnx (read bit for bit), .nnet or a symrel JSON ReLU net")
+    p.add_argument("prop", nargs="?", help="the property, a VNN-LIB file")
+    p.add_argument("--timeout", type=positive_seconds, help="stop after S seconds (unknown, exit 3)")
+    p.add_argument("--certificate", help="unsat: write the vnnlib-unsat certificate here (then checked)")
+    p.add_argument("--no-check", action="store_true", help="do not run the trusted checker on the certificate")
+    p.add_argument("--counterexample", help="sat: write the witness here in VNN-COMP's format")
+    p.add_argument("--report", help="write a Markdown report of the run")
+    p.add_argument("--check-witness", metavar="W.txt",
+                   help="referee mode: check another tool's counterexample exactly (exit 0/1/4)")
+    p.add_argument("--instances", metavar="L.csv", help="run a competition instance list (onnx,vnnlib,timeout)")
+    p.add_argument("--out", help="with --instances: the results CSV (default results.csv)")
+    p.add_argument("--certificate-dir", help="with --instances: where certificates and counterexamples go")
+    add_executor_option(p, "the branch-and-bound leaves")
+    add_json_flag(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    if args.instances:
+        if args.net or args.prop or args.check_witness or args.certificate or args.counterexample:
+            raise InputError("give --instances alone, or NET and PROP", path="--instances")
+        from ..vnn import run_instances
+
+        return run_instances(args)
+    if not (args.net and args.prop):
+        raise InputError("expected NET and PROP.vnnlib (or --instances L.csv)", path="net")
+    if args.out or args.certificate_dir:
+        raise InputError("--out and --certificate-dir apply to --instances", path="--out")
+    from ...vnnlib.reader import read_vnnlib
+    from ..vnn import load_net, output_dim
+
+    net = load_net(args.net)
+    prop = read_vnnlib(args.prop, n_inputs=net.input_dim, n_outputs=output_dim(net))
+    if args.check_witness:
+        if args.certificate or args.counterexample:
+            raise InputError("--check-witness checks a witness; it writes no certificate or counterexample",
+                             path="--check-witness")
+        return _referee(args, net, prop)
+    return _decide(args, net, prop)
+
+
+def _decide(args, net, prop) -> int:
+    from ...exact import format_rational
+    from ...fileformat import write_json_atomic
+
+    from ..vnn import decide_one, write_counterexample
+
+    with open_executor(args.executor) as executor:
+        verdict, outputs, seconds = decide_one(net, prop, timeout=args.timeout, executor=executor)
+    info = {"result": verdict.status, "net": args.net, "property": args.prop, "time": round(seconds, 3),
+            "property_sha256": prop.sha256}
+    lines = []
+    code = 0
+    if verdict.status == "unsat":
+        if args.certificate:
+            write_json_atomic(args.certificate, verdict.certificate)
+            info["certificate"] = args.certificate
+            if not args.no_check:
+                from ..vnn import check_certificate_file
+
+                ok, check_seconds, message = check_certificate_file(args.certificate)
+                if not ok:
+                    raise InternalError(f"the trusted checker rejects the engine's certificate: {message}")
+                info["check_time"] = round(check_seconds, 3)
+                lines.append(f"certificate {args.certificate}: checked in {check_seconds:.3f} s")
+            else:
+                lines.append(f"certificate {args.certificate}: written, not checked (--no-check)")
+    elif verdict.status == "sat":
+        x = tuple(verdict.witness_x)
+        info["witness"] = [format_rational(v) for v in x]
+        info["outputs"] = [format_rational(v) for v in outputs]
+        lines += [f"X_{i} = {fmt(v)}" for i, v in enumerate(x)]
+        lines += [f"Y_{j} = {fmt(v)}" for j, v in enumerate(outputs)]
+        if args.counterexample:
+            exact = write_counterexample(args.counterexample, x, outputs)
+            info["counterexample"] = args.counterexample
+            lines.append(f"counterexample {args.counterexample}" + ("" if exact else
+                         " (values rounded to decimals: the exact witness is the one printed above)"))
+        code = 1
+    else:
+        info["open_leaves"] = verdict.open_leaves
+        covered = verdict.covered
+        exact_cover = covered is not None and not isinstance(covered, float)
+        info["covered"] = format_rational(covered) if exact_cover else covered
+        lines.append(f"open leaves: {verdict.open_leaves}; covered: "
+                     + (f"{fmt(covered)} of the region (~{_percent(covered)})" if exact_cover
+                        else f"{covered} of the region"))
+        code = 3
+    stats = dict(verdict.stats or {})
+    if args.report:
+        _write_report(args.report, info, lines, stats)
+    if args.json:
+        info["stats"] = stats
+        print_json(info)
+    else:
+        print(verdict.status)
+        for line in lines:
+            print(line)
+        print(f"{args.net} {args.prop}: {verdict.status} in {seconds:.3f} s", file=sys.stderr)
+    return code
+
+
+def _percent(q) -> str:
+    from ...exact import to_float
+
+    return f"{100 * to_float(q):.4g}%"
+
+
+def _write_report(path, info, lines, stats) -> None:
+    from ...fileformat.jsonio import write_text_atomic
+
+    out = [f"# symrel verify: {info['result']}", "", f"- network: `{info['net']}`",
+           f"- property: `{info['property']}` (sha256 {info['property_sha256']})",
+           f"- result: **{info['result']}** in {info['time']} s", ""]
+    out += [f"    {line}" for line in lines]
+    if stats:
+        out += ["", "| statistic | value |", "| --- | --- |"] + [f"| {k} | {v} |" for k, v in sorted(stats.items())]
+    write_text_atomic(path, "\n".join(out) + "\n")
+
+
+def _referee(args, net, prop) -> int:
+    from ...vnnlib.referee import referee
+    from ...vnnlib.witness import read_witness
+    from ..vnn import float_outputs, output_dim
+
+    witness = read_witness(args.check_witness, n_inputs=net.input_dim, n_outputs=output_dim(net))
+    floats = float_outputs(args.net, witness.x)
+    report = referee(net, prop, witness.x, witness.y, float_outputs=floats)
+    code = {"confirmed": 0, "refuted": 1, "float-only": EXIT_FLOAT_ONLY}[report.verdict]
+    if args.json:
+        print_json(dict(report.to_json(), witness=args.check_witness))
+        return code
+    print(report.verdict)
+    print(f"input in the region: {'yes' if report.in_region else 'no'}"
+          + ("" if report.in_region else f" (the nearest disjunct misses by {fmt(report.region_excess)})"))
+    for j, y in enumerate(report.outputs):
+        claimed = "" if report.claimed is None else f"  claimed {fmt(report.claimed[j])}"
+        print(f"Y_{j} = {fmt(y)}{claimed}")
+    if report.claimed is not None:
+        print(f"largest |exact - claimed|: {fmt(report.claimed_difference)}")
+    print(f"unsafe condition at the exact outputs: {'holds' if report.unsafe_holds else 'fails'}"
+          + ("" if report.unsafe_holds else f" (the nearest disjunct misses by {fmt(report.unsafe_excess)})"))
+    if report.float_check is None:
+        print("competition float check: not run (needs an .onnx network and onnxruntime)")
+    else:
+        fc = report.float_check
+        print(f"competition float check (onnxruntime, atol {fc['atol']}): "
+              + ("passes" if fc["passes"] else "fails")
+              + f" (in region {fc['in_region']}, outputs match {fc['outputs_match']}, unsafe {fc['unsafe_holds']})")
+    if report.verdict == "float-only":
+        print("the witness passes the float check and fails exactly: a float-only counterexample", file=sys.stderr)
+    return code

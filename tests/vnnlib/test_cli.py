@@ -1,0 +1,127 @@
+"""``symrel verify``: the verdict lines and exit codes around the engine (a stand-in engine
+here, tests/vnnlib/stub_engine.py), malformed VNN-LIB files (exit 2), instance lists."""
+
+import csv
+
+import pytest
+
+from symrel.exact import rational as q
+from symrel.fileformat import save
+from symrel.models import DenseLayer, ReLUNet
+from symrel.vnnlib.witness import read_witness
+
+from . import stub_engine
+from .stub_engine import Verdict
+
+PROP = """; box [0,1]^2, unsafe when Y_0 >= 1/2
+(declare-const X_0 Real)
+(declare-const X_1 Real)
+(declare-const Y_0 Real)
+(declare-const Y_1 Real)
+(assert (>= X_0 0)) (assert (<= X_0 1))
+(assert (>= X_1 0)) (assert (<= X_1 1))
+(assert (>= Y_0 0.5))
+"""
+
+
+@pytest.fixture
+def files(tmp_path):
+    """A net f(x) = (relu(x0 - x1), relu(x1)) as symrel JSON, and PROP."""
+    net = ReLUNet(2, [DenseLayer([[1, -1], [0, 1]], [0, 0]), DenseLayer([[1, 0], [0, 1]], [0, 0], "none")])
+    save(net, tmp_path / "net.json")
+    (tmp_path / "prop.vnnlib").write_text(PROP)
+    return tmp_path / "net.json", tmp_path / "prop.vnnlib"
+
+
+def test_sat_prints_exact_witness_and_writes_vnncomp_file(files, tmp_path, run_cli, monkeypatch):
+    stub_engine.install(monkeypatch, lambda net, prop: Verdict("sat", (q("3/4"), q("1/8")), None))
+    net, prop = files
+    ce, report = tmp_path / "w.txt", tmp_path / "r.md"
+    code, out, err = run_cli("verify", net, prop, "--counterexample", ce, "--report", report)
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == "sat" and "X_0 = 3/4" in lines and "Y_0 = 5/8" in lines and "Y_1 = 1/8" in lines
+    assert ce.read_text().startswith("sat\n((X_0 0.75)\n (X_1 0.125)\n (Y_0 0.625)")
+    w = read_witness(ce, n_inputs=2, n_outputs=2)
+    assert w.x == (q("3/4"), q("1/8")) and w.y == (q("5/8"), q("1/8"))
+    assert "**sat**" in report.read_text()
+
+
+def test_an_engine_witness_that_fails_exactly_is_never_printed(files, run_cli, monkeypatch):
+    stub_engine.install(monkeypatch, lambda net, prop: Verdict("sat", (q("1/4"), q("1/8")), None))
+    code, out, err = run_cli("verify", *files)
+    assert code == 2 and "sat" not in out and "fails its exact check" in err
+
+
+def test_unknown_says_what_stayed_open(files, run_cli, monkeypatch):
+    calls = stub_engine.install(monkeypatch, lambda net, prop: Verdict("unknown", open_leaves=7, covered=q("3/4")))
+    code, out, err = run_cli("verify", *files, "--timeout", "2.5", "--executor", "serial")
+    assert code == 3 and out.splitlines() == ["unknown", "open leaves: 7; covered: 3/4 of the region (~75%)"]
+    assert calls == [{"timeout": 2.5, "executor": None}]
+
+
+def test_unsat_writes_the_certificate_and_checks_it(files, tmp_path, run_cli, monkeypatch):
+    fake = {"format": "symrel-certificate", "claim": {"kind": "vnnlib-unsat"}, "steps": []}
+    stub_engine.install(monkeypatch, lambda net, prop: Verdict("unsat", certificate=fake))
+    cert = tmp_path / "c.json"
+    code, out, err = run_cli("verify", *files, "--certificate", cert, "--no-check")
+    assert code == 0 and out.splitlines()[0] == "unsat" and cert.exists()
+    # the trusted checker runs by default: a certificate it refuses is a bug, never "unsat"
+    code, out, err = run_cli("verify", *files, "--certificate", cert)
+    assert code == 2 and "unsat" not in out and "rejects the engine's certificate" in err
+
+
+def test_json_output(files, run_cli, monkeypatch):
+    import json
+
+    stub_engine.install(monkeypatch, lambda net, prop: Verdict("sat", (q(1), q(0)), None, stats={"leaves": 3}))
+    code, out, _ = run_cli("verify", *files, "--json")
+    obj = json.loads(out)
+    assert code == 1 and obj["result"] == "sat" and obj["witness"] == [1, 0] and obj["stats"] == {"leaves": 3}
+
+
+MALFORMED = [
+    ("(declare-const X_0 Real)\n(declare-const X_1 Real)\n(assert (< X_0 1))", "line 3", "expected <=, >="),
+    ("(declare-const X_0 Real)\n(declare-const X_5 Real)", "line 2", "which has 2 inputs (X_0 to X_1), got X_5"),
+    ("(declare-const X_0 Real)\n(assert (<= X_0 1)", "line 2", "expected ')'"),
+    ("(declare-const X_0 Real)\n(assert (<= X_0 1/2))", "line 2", "expected a number or a variable"),
+]
+
+
+@pytest.mark.parametrize("text, line, expected", MALFORMED)
+def test_malformed_vnnlib_exits_2_with_one_line(files, tmp_path, run_cli, monkeypatch, text, line, expected):
+    calls = stub_engine.install(monkeypatch, lambda net, prop: pytest.fail("the engine must not run"))
+    bad = tmp_path / "bad.vnnlib"
+    bad.write_text(text)
+    code, out, err = run_cli("verify", files[0], bad)
+    assert code == 2 and out == "" and not calls
+    assert err.count("\n") == 1 and f"{bad}: {line}: " in err and expected in err
+
+
+def test_bad_network_and_usage(files, tmp_path, run_cli):
+    other = tmp_path / "net.txt"
+    other.write_text("x")
+    code, _, err = run_cli("verify", other, files[1])
+    assert code == 2 and "expected a network ending in .onnx, .nnet or .json" in err
+    code, _, err = run_cli("verify", files[0])
+    assert code == 2 and "expected NET and PROP.vnnlib" in err
+    code, _, err = run_cli("verify", *files, "--instances", "x.csv")
+    assert code == 2 and "give --instances alone" in err
+
+
+def test_instances_write_the_results_csv(files, tmp_path, run_cli, monkeypatch):
+    stub_engine.install(monkeypatch, lambda net, prop: Verdict("sat", (q(1), q(0)), None))
+    (tmp_path / "bad.vnnlib").write_text("(assert")
+    (tmp_path / "list.csv").write_text("net.json,prop.vnnlib,60\nnet.json,bad.vnnlib,60\n")
+    out = tmp_path / "results.csv"
+    code, stdout, err = run_cli("verify", "--instances", tmp_path / "list.csv", "--out", out)
+    rows = list(csv.reader(out.open()))
+    assert rows[0] == ["onnx", "vnnlib", "result", "time", "certificate", "check", "check_time"]
+    assert rows[1][2] == "sat" and rows[1][4].endswith(".counterexample.txt") and rows[2][2] == "error"
+    assert "bad.vnnlib: line 1" in err and code == 3 and "1 of 2 decided" in stdout
+
+
+def test_instance_list_errors_name_the_line(tmp_path, run_cli):
+    (tmp_path / "list.csv").write_text("a.onnx,b.vnnlib,60\na.onnx,b.vnnlib,never\n")
+    code, _, err = run_cli("verify", "--instances", tmp_path / "list.csv")
+    assert code == 2 and "list.csv: line 2: expected a positive timeout" in err
