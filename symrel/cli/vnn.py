@@ -73,12 +73,12 @@ def confirm_witness(net, prop, x):
     return y if prop.holds(x, y) else None
 
 
-def decide_one(net, prop, *, timeout, executor):
+def decide_one(net, prop, *, timeout, executor, progress=None):
     """The engine's verdict, a sat verdict re-checked exactly here: ``(verdict, outputs, seconds)``."""
     from ..vnnlib.engine import decide
     
     start = time.perf_counter()
-    verdict = decide(net, prop, timeout=timeout, executor=executor)
+    verdict = decide(net, prop, timeout=timeout, executor=executor, progress=progress)
     seconds = time.perf_counter() - start
     outputs = None
     if verdict.status == "sat":

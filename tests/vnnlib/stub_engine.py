@@ -12,7 +12,7 @@ class Verdict:
     witness_x: tuple | None = None
     witness_y: tuple | None = None
     certificate: dict | None = None
-    open_leaves: int = 0
+    open_leaves: tuple = ()
     covered: object = None
     stats: dict = field(default_factory=dict)
 
@@ -24,7 +24,7 @@ def install(monkeypatch, answer):
     module = types.ModuleType("symrel.vnnlib.engine")
 
     def decide(net, prop, *, timeout=None, executor=None, progress=None):
-        calls.append({"timeout": timeout, "executor": executor})
+        calls.append({"timeout": timeout, "executor": executor, "progress": callable(progress)})
         return answer(net, prop)
 
     module.decide = decide

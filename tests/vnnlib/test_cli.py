@@ -54,10 +54,10 @@ def test_an_engine_witness_that_fails_exactly_is_never_printed(files, run_cli, m
 
 
 def test_unknown_says_what_stayed_open(files, run_cli, monkeypatch):
-    calls = stub_engine.install(monkeypatch, lambda net, prop: Verdict("unknown", open_leaves=7, covered=q("3/4")))
+    calls = stub_engine.install(monkeypatch, lambda net, prop: Verdict("unknown", open_leaves=((),) * 7, covered=q("3/4")))
     code, out, err = run_cli("verify", *files, "--timeout", "2.5", "--executor", "serial")
     assert code == 3 and out.splitlines() == ["unknown", "open leaves: 7; covered: 3/4 of the region (~75%)"]
-    assert calls == [{"timeout": 2.5, "executor": None}]
+    assert calls == [{"timeout": 2.5, "executor": None, "progress": True}]
 
 
 def test_unsat_writes_the_certificate_and_checks_it(files, tmp_path, run_cli, monkeypatch):

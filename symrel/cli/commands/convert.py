@@ -14,6 +14,7 @@ from __future__ import annotations
 from ...errors import InputError
 from ...fileformat import load_domain, load_model, save
 from ...constructions import to_maxout
+from ..common import add_progress_option
 from . import SUMMARIES
 
 

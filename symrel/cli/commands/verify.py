@@ -33,7 +33,7 @@ from __future__ import annotations
 import sys
 
 from ...errors import InputError, InternalError
-from ..common import add_json_flag, fmt, positive_seconds, print_json
+from ..common import add_json_flag, add_progress_option, fmt, positive_seconds, print_json, resolve_progress
 from ..executors import add_executor_option, open_executor
 from . import SUMMARIES
 
@@ -55,6 +55,7 @@ def register(sub):
     p.add_argument("--out", help="with --instances: the results CSV (default results.csv)")
     p.add_argument("--certificate-dir", help="with --instances: where certificates and counterexamples go")
     add_executor_option(p, "the branch-and-bound leaves")
+    add_progress_option(p, "show the rounds of the search on standard error")
     add_json_flag(p)
     p.set_defaults(func=run)
 
@@ -87,10 +88,13 @@ def _decide(args, net, prop) -> int:
     from ...exact import format_rational
     from ...fileformat import write_json_atomic
 
+    from ...progress import Progress
     from ..vnn import decide_one, write_counterexample
 
-    with open_executor(args.executor) as executor:
-        verdict, outputs, seconds = decide_one(net, prop, timeout=args.timeout, executor=executor)
+    resolve_progress(args)
+    with open_executor(args.executor) as executor, Progress("rounds", enabled=args.progress) as bar:
+        verdict, outputs, seconds = decide_one(net, prop, timeout=args.timeout, executor=executor,
+                                               progress=lambda stats: bar.update(1, open=stats.get("open")))
     info = {"result": verdict.status, "net": args.net, "property": args.prop, "time": round(seconds, 3),
             "property_sha256": prop.sha256}
     lines = []
@@ -122,11 +126,12 @@ def _decide(args, net, prop) -> int:
                          " (values rounded to decimals: the exact witness is the one printed above)"))
         code = 1
     else:
-        info["open_leaves"] = verdict.open_leaves
+        n_open = verdict.open_leaves if isinstance(verdict.open_leaves, int) else len(verdict.open_leaves)
+        info["open_leaves"] = n_open
         covered = verdict.covered
         exact_cover = covered is not None and not isinstance(covered, float)
         info["covered"] = format_rational(covered) if exact_cover else covered
-        lines.append(f"open leaves: {verdict.open_leaves}; covered: "
+        lines.append(f"open leaves: {n_open}; covered: "
                      + (f"{fmt(covered)} of the region (~{_percent(covered)})" if exact_cover
                         else f"{covered} of the region"))
         code = 3
