@@ -2,6 +2,8 @@
 here, tests/vnnlib/stub_engine.py), malformed VNN-LIB files (exit 2), instance lists."""
 
 import csv
+import importlib.util
+import json
 
 import pytest
 
@@ -72,8 +74,6 @@ def test_unsat_writes_the_certificate_and_checks_it(files, tmp_path, run_cli, mo
 
 
 def test_json_output(files, run_cli, monkeypatch):
-    import json
-
     stub_engine.install(monkeypatch, lambda net, prop: Verdict("sat", (q(1), q(0)), None, stats={"leaves": 3}))
     code, out, _ = run_cli("verify", *files, "--json")
     obj = json.loads(out)
@@ -125,3 +125,29 @@ def test_instance_list_errors_name_the_line(tmp_path, run_cli):
     (tmp_path / "list.csv").write_text("a.onnx,b.vnnlib,60\na.onnx,b.vnnlib,never\n")
     code, _, err = run_cli("verify", "--instances", tmp_path / "list.csv")
     assert code == 2 and "list.csv: line 2: expected a positive timeout" in err
+
+
+TEST_SET = [("test_nano.onnx", "test_nano.vnnlib", "unsat"), ("test_tiny.onnx", "test_tiny.vnnlib", "unsat"),
+            ("test_small.onnx", "test_small.vnnlib", "unsat"), ("test_sat.onnx", "test_prop.vnnlib", "sat")]
+
+
+@pytest.mark.parametrize("onnx, vnnlib, verdict", TEST_SET)
+def test_the_competitions_test_set_gets_its_known_verdicts(shared_dir, tmp_path, run_cli, onnx, vnnlib, verdict):
+    """The real engine on VNN-COMP's test instances (test_unsat.onnx, the slow one, is in the
+    benchmarks); a sat witness is confirmed again by the referee, exactly and by onnxruntime."""
+    base = shared_dir / "data" / "vnncomp2021" / "test"
+    cert, ce = tmp_path / "c.json", tmp_path / "w.txt"
+    has_checker = importlib.util.find_spec("symrel.checking.vnnlib") is not None
+    extra = [] if has_checker else ["--no-check"]
+    code, out, err = run_cli("verify", base / onnx, base / vnnlib, "--certificate", cert, "--counterexample", ce,
+                             "--timeout", "60", *extra)
+    assert out.splitlines()[0] == verdict and code == {"unsat": 0, "sat": 1}[verdict], err
+    if verdict == "unsat":
+        assert cert.exists() and not ce.exists()
+        assert ("checked in" if has_checker else "not checked") in out
+    else:
+        code, out, err = run_cli("verify", base / onnx, base / vnnlib, "--check-witness", ce, "--json")
+        obj = json.loads(out)
+        assert code == 0 and obj["verdict"] == "confirmed" and obj["claimed_difference"] == 0
+        if importlib.util.find_spec("onnxruntime"):
+            assert obj["float_check"]["passes"]
