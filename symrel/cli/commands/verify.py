@@ -39,9 +39,19 @@ from . import SUMMARIES
 
 EXIT_FLOAT_ONLY = 4
 
+EPILOG = """exit codes: 0 unsat (certificate written and checked); 1 sat (exact witness printed);
+3 unknown (time limit: the open leaves and the covered fraction are printed); 2 bad input.
+--check-witness: 0 the witness is confirmed exactly; 1 refuted; 4 refuted exactly but
+accepted by the competition's float check (tolerance 1e-4): a float-only counterexample.
+--instances: 0 all decided and every certificate checked; 1 a certificate rejected;
+3 some instance undecided or in error. Tutorial: docs/tutorials/acasxu.md."""
+
 
 def register(sub):
-    p = sub.add_parser("verify", help=SUMMARIES["verify"])
+    import argparse
+
+    p = sub.add_parser("verify", help=SUMMARIES["verify"], formatter_class=argparse.RawDescriptionHelpFormatter,
+                       epilog=EPILOG)
     p.add_argument("net", nargs="?", help="the network: .onnx (read bit for bit), .nnet or a symrel JSON ReLU net")
     p.add_argument("prop", nargs="?", help="the property, a VNN-LIB file")
     p.add_argument("--timeout", type=positive_seconds, help="stop after S seconds (unknown, exit 3)")
