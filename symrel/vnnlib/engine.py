@@ -159,7 +159,7 @@ def _evaluate(ctx: _Context, node):
         candidates = [(("unsafe", k), a.y, a.x, a.rhs) for k, a in enumerate(conj)]
         candidates += [(("region", k), (), a.x, a.rhs) for k, a in ctx.extra[d]]
         for ref, ay, ax, rhs in candidates:
-            form = bounds.lower_form(ay, ax)
+            form = bounds.backward(ay, ax)
             m = bounds.form_min(form)
             if best is None or m - rhs > best[0]:
                 best = (m - rhs, ref, m, form)
@@ -168,8 +168,9 @@ def _evaluate(ctx: _Context, node):
         elif best is not None and (worst is None or best[0] < worst[0]):
             worst = (best[0], best[3])
     if len(closes) == len(ctx.unsafe):
-        relax = [[k, i, format_rational(a), format_rational(s), format_rational(t)] for k, i, a, s, t in bounds.relaxed]
-        return ("closed", {"relaxations": relax, "closes": closes}, len(bounds.relaxed))
+        phases = ["".join("a" if st == 1 else "i" if st == 0 else "u" for st in layer) for layer in bounds.states]
+        relax = [[format_rational(a), format_rational(s), format_rational(t)] for _, _, a, s, t in bounds.relaxed]
+        return ("closed", {"phases": phases, "relaxations": relax, "closes": closes}, len(bounds.relaxed))
     # open: a float attack, then a split
     flo, fhi = [_fl(v) for v in lo], [_fl(v) for v in hi]
     disjuncts = [list(c) + [([_fl(v) for v in a.x], [0.0] * ctx.inet.n_outputs, _fl(a.rhs))

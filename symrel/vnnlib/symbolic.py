@@ -25,7 +25,7 @@ widths); per ReLU four box minimisations of ``n + 1`` terms at most.
 >>> net = ReLUNet(1, [DenseLayer([[1], [-1]], [0, 0]), DenseLayer([[1, 1]], [0], "none")])  # |x|
 >>> r = propagate(integer_net(net), box_scale([-1], [2]))
 >>> [str(v) for v in r.output_bounds()[0]]  # |x| on [-1, 2] within [-1/3, 2], slopes rounded
-['-21845/65536', '131073/65536']
+['-1', '131073/65536']
 >>> [(k, i) for k, i, *_ in r.relaxed]               # both ReLUs change sign on the box
 [(0, 0), (0, 1)]
 """
@@ -58,6 +58,7 @@ class IntLayer:
     b: tuple
     D: int
     relu: bool
+    WT: tuple = ()  # W * D transposed (for the backward substitution)
 
 
 @dataclass(frozen=True)
@@ -87,12 +88,13 @@ def integer_net(net) -> IntNet:
         bi = tuple(int(v.numerator) * (D // int(v.denominator)) for v in b)
         layers.append(IntLayer(tuple(tuple(max(v, 0) for v in r) for r in Wi),
                                tuple(tuple(min(v, 0) for v in r) for r in Wi), bi, D,
-                               layer.activation == "relu"))
+                               layer.activation == "relu", tuple(zip(*Wi))))
     if layers[-1].relu:
         # a final ReLU is one more layer; the outputs are then its (exact) forms
         m = len(layers[-1].b)
         layers.append(IntLayer(tuple(tuple(int(i == j) for j in range(m)) for i in range(m)),
-                               tuple(tuple(0 for _ in range(m)) for _ in range(m)), (0,) * m, 1, False))
+                               tuple(tuple(0 for _ in range(m)) for _ in range(m)), (0,) * m, 1, False,
+                               tuple(tuple(int(i == j) for j in range(m)) for i in range(m))))
     return IntNet(net.input_dim, net.output_dim, tuple(layers))
 
 
@@ -149,6 +151,12 @@ class Bounds:
     den: int
     box: ScaledBox
     relaxed: list
+    net: IntNet = None
+    states: list = None
+
+    def backward(self, y_coeffs, x_coeffs):
+        """:func:`backward_form` on this box (exact rationals, constant last)."""
+        return backward_form(self.net, self.states, y_coeffs, x_coeffs)
 
     def lower_form(self, y_coeffs, x_coeffs):
         """``sum_j c_j Y_j + sum_k d_k x_k >= form(x)`` on the box: the coefficients (exact
@@ -194,7 +202,7 @@ def propagate(net: IntNet, box: ScaledBox) -> Bounds:
     Lc = [[int(i == k) for i in range(n)] for k in range(n)] + [[0] * n]
     Uc = Lc
     H = 1
-    relaxed = []
+    relaxed, states = [], []
     P = 1 << SLOPE_BITS
     K2 = 1 << BOUND_BITS
     for li, layer in enumerate(net.layers):
@@ -208,7 +216,6 @@ def propagate(net: IntNet, box: ScaledBox) -> Bounds:
         den = layer.D * H
         bias = [v * H for v in layer.b]
         zL[n] = [a + c for a, c in zip(zL[n], bias)]
-        zU = zL if zU is zL else zU
         if zU is not zL:
             zU[n] = [a + c for a, c in zip(zU[n], bias)]
         if not layer.relu:
@@ -217,37 +224,76 @@ def propagate(net: IntNet, box: ScaledBox) -> Bounds:
         f = K2 // gcd(den, K2)  # so that the new denominator is a multiple of 2^BOUND_BITS
         newden = den * P * f
         scale = P * f
+        tscale = newden // (P * K2)
         qd = box.Q * den
         hL = [[0] * m for _ in range(n + 1)]
         hU = [[0] * m for _ in range(n + 1)]
-        shared = zL is zU
+        state = [0] * m  # 1 active, 0 inactive, (alpha, s, t) over P, P, P * 2^BOUND_BITS: unstable
         for i in range(m):
-            lL = _min_num(zL, i, box)
-            if lL >= 0:  # active
+            lz = _min_num(zL, i, box)
+            if lz >= 0:  # active
+                state[i] = 1
                 for k in range(n + 1):
                     hL[k][i] = zL[k][i] * scale
                     hU[k][i] = zU[k][i] * scale
                 continue
-            uU = _max_num(zU, i, box)
-            if uU <= 0:  # inactive
+            uz = _max_num(zU, i, box)
+            if uz <= 0:  # inactive
                 continue
-            uL = _max_num(zL, i, box)
-            lU = lL if shared else _min_num(zU, i, box)
-            # rounded to BOUND_BITS: lower bounds down, upper bounds up
-            lLk = (lL * K2) // qd
-            uLk = -((-uL * K2) // qd)
-            lUk = (lU * K2) // qd
-            uUk = -((-uU * K2) // qd)
-            a = 0 if uLk <= 0 else (uLk * P) // (uLk - lLk)
-            if lUk >= 0:
-                s, t = P, 0
-            else:
-                s = -((-uUk * P) // (uUk - lUk))
-                t = -s * lUk  # over P * 2^BOUND_BITS
+            # the bounds rounded outward to BOUND_BITS fractional bits
+            lk = (lz * K2) // qd
+            uk = -((-uz * K2) // qd)
+            a = P if uk >= -lk else 0
+            s = -((-uk * P) // (uk - lk))
+            t = -s * lk
+            state[i] = (a, s, t)
             for k in range(n + 1):
                 hL[k][i] = zL[k][i] * a * f
                 hU[k][i] = zU[k][i] * s * f
-            hU[n][i] += t * (newden // (P * K2))
+            hU[n][i] += t * tscale
             relaxed.append((li, i, Q(a, P), Q(s, P), Q(t, P * K2)))
+        states.append(state)
         Lc, Uc, H = hL, hU, newden
-    return Bounds(Lc, Uc, H, box, relaxed)
+    return Bounds(Lc, Uc, H, box, relaxed, net, states)
+
+
+def backward_form(net: IntNet, states, y_coeffs, x_coeffs):
+    """A lower affine form (exact rationals, constant last) of ``sum_j c_j Y_j + sum_k d_k x_k``
+    on the box, by substituting the layers backwards: an affine layer exactly, a ReLU by
+    its state (active: ``h = z``; inactive: ``h = 0``; unstable: ``h >= alpha z`` for a
+    coefficient >= 0, ``h <= s z + t`` for one < 0)."""
+    P = 1 << SLOPE_BITS
+    K2 = 1 << BOUND_BITS
+    C = 1
+    for c in y_coeffs:
+        C = lcm(C, int(c.denominator))
+    mu = [int(c.numerator) * (C // int(c.denominator)) for c in y_coeffs]
+    M = C
+    const = Q(0)
+    relu_k = len(states)
+    for layer in reversed(net.layers):
+        if layer.relu:
+            relu_k -= 1
+            st = states[relu_k]
+            nu = [0] * len(mu)
+            tsum = 0
+            for i, v in enumerate(mu):
+                sti = st[i]
+                if sti == 1:
+                    nu[i] = v * P
+                elif sti == 0 or not v:
+                    continue
+                elif v > 0:
+                    nu[i] = v * sti[0]
+                else:
+                    nu[i] = v * sti[1]
+                    tsum += v * sti[2]
+            if tsum:
+                const += Q(tsum, M * P * K2)
+            mu, M = nu, M * P
+        # z = W h + b: the coefficients move to h
+        const += Q(_dot(mu, layer.b), M * layer.D)
+        mu = [_dot(mu, col) for col in layer.WT]
+        M = M * layer.D
+    form = [Q(v, M) + (x_coeffs[k] if x_coeffs else 0) for k, v in enumerate(mu)]
+    return form + [const]
