@@ -213,6 +213,12 @@ _ALL = (
     Rule("same-net", (),
          "a symmetric relation is realised with one feature map, psi = phi; this step says it is not",
          certifies=False),
+    # -- VNN-LIB properties (symrel.vnnlib; docs/format.md, "vnnlib-unsat")
+    Rule("vnnlib-branch-and-bound", ("box", "disjunct", "tree"),
+         "the tree's splits partition the input disjunct's box, and on every leaf box exact symbolic intervals "
+         "justify each ReLU's phase or relaxation, and for every unsafe disjunct one of its atoms (or a "
+         "constraint of the input disjunct) has an exact lower bound, by backward substitution, above its "
+         "right-hand side; so no input of the region meets the unsafe condition"),
 )
 
 #: rule name -> :class:`Rule`

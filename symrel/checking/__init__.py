@@ -46,7 +46,7 @@ from ..errors import SymrelError
 CHECKER_OF = {"equivalence": "equivalence", "utility": "preorders", "richter-peleg-utility": "preorders",
               "multi-utility": "preorders", "retrieval": "preorders", "equivalence-cells": "regions",
               "regions": "regions", "relation": "relations", "softmax-bound": "softmax",
-              "tracr-audit": "tracr_audit"}
+              "tracr-audit": "tracr_audit", "vnnlib-unsat": "vnnlib"}
 CHECKER_MODULES = tuple(dict.fromkeys(CHECKER_OF.values()))
 
 

@@ -1,0 +1,338 @@
+"""Checker for ``claim.kind == "vnnlib-unsat"`` certificates (docs/format.md, "vnnlib-unsat").
+
+The claim: no input ``x`` of the property's input region has outputs ``y = N(x)`` of the
+embedded ReLU net ``N`` meeting the unsafe condition. The claim holds the property
+(its input region and unsafe condition in disjunctive normal form, exact rationals) and the
+sha256 of the property file and of the network; the network is the input ``network``.
+
+One step ``vnnlib-branch-and-bound`` per input disjunct ``d``, in order. Its box is the
+tightest single-variable bounds of the disjunct's atoms (recomputed here; the step records
+it and must agree). Its tree, a preorder list, covers the box: a split entry
+``{"split": i, "at": c}`` with ``lo_i < c < hi_i`` is followed by the tree of the part
+``x_i <= c`` and then by that of the part ``x_i >= c`` (the two parts' union is the node);
+a leaf entry ``{"leaf": facts}`` closes its box ``B``:
+
+1. forward symbolic intervals, exact: every neuron ``z`` gets affine forms
+   ``L_z <= z <= U_z`` on ``B``; the recorded phase of each ReLU must follow from them:
+   ``a`` (active) needs ``min_B L_z >= 0``, ``i`` (inactive) ``max_B U_z <= 0``, and ``u``
+   (unstable) takes the next recorded relaxation ``[alpha, s, t]`` with ``0 <= alpha <= 1``,
+   ``s >= 0`` and ``s w + t >= max(0, w)`` at ``w = min_B L_z`` and ``w = max_B U_z``;
+   then ``h`` has the forms ``L_z, U_z`` (a), ``0, 0`` (i), ``alpha L_z, s U_z + t`` (u);
+2. for every unsafe disjunct, in order, the recorded atom (one of the disjunct's, or a
+   constraint of the input disjunct) has the recorded ``bound``, recomputed by substituting
+   the layers backwards (``h = z``, ``h = 0``, ``h >= alpha z`` under a coefficient >= 0,
+   ``h <= s z + t`` under one < 0) and minimising over ``B``; and ``bound > rhs``, so the
+   atom fails on all of ``B`` and the unsafe disjunct with it.
+
+An empty box (``lo_i > hi_i``) has the tree ``[{"empty": i}]``.
+
+Bounded cost: at most :data:`MAX_TREE_ENTRIES` tree entries in all; each leaf costs
+``O(layers * width^2 * inputs)`` rational operations on numbers read from the file.
+
+Shares no code with :mod:`symrel.vnnlib`.
+"""
+
+from __future__ import annotations
+
+from ..exact import Q, ZERO
+from . import CertificateError, at_step, beyond_limit, claim_checker
+from .read import array, index, natural, rational, record, string
+
+RULE = "vnnlib-branch-and-bound"
+#: most tree entries (splits and leaves) of a certificate, over all steps
+MAX_TREE_ENTRIES = 2_000_000
+#: most atoms of the property (input and unsafe sides together)
+MAX_ATOMS = 100_000
+
+
+def _atom(obj, n_in, n_out, path):
+    rec = record(obj, path, keys=("x", "y", "rhs"))
+    x = [rational(v, f"{path}.x[{i}]") for i, v in enumerate(array(rec["x"], f"{path}.x", n_in))]
+    y = [rational(v, f"{path}.y[{i}]") for i, v in enumerate(array(rec["y"], f"{path}.y", n_out))]
+    return x, y, rational(rec["rhs"], f"{path}.rhs")
+
+
+def read_property(claim):
+    """``(n_in, n_out, input_region, unsafe)`` from ``claim.property`` (atoms as ``(x, y, rhs)``)."""
+    path = "claim.property"
+    obj = record(claim.get("property"), path, keys=("inputs", "outputs", "input_region", "unsafe"))
+    n_in, n_out = natural(obj["inputs"], f"{path}.inputs"), natural(obj["outputs"], f"{path}.outputs")
+    total = 0
+    sides = []
+    for side in ("input_region", "unsafe"):
+        disjuncts = []
+        for d, conj in enumerate(array(obj[side], f"{path}.{side}")):
+            atoms = array(conj, f"{path}.{side}[{d}]")
+            total += len(atoms)
+            if total > MAX_ATOMS:
+                raise beyond_limit("property atoms", total, MAX_ATOMS, f"{path}.{side}")
+            disjuncts.append([_atom(a, n_in, n_out, f"{path}.{side}[{d}][{k}]") for k, a in enumerate(atoms)])
+        sides.append(disjuncts)
+    for d, conj in enumerate(sides[0]):
+        for k, (_, y, _) in enumerate(conj):
+            if any(y):
+                raise CertificateError("expected an atom over X alone", path=f"{path}.input_region[{d}][{k}].y")
+    return n_in, n_out, sides[0], sides[1]
+
+
+def disjunct_box(conj, n):
+    """The tightest single-variable bounds of an input disjunct; None for an unbounded input."""
+    lo, hi = [None] * n, [None] * n
+    for x, _, rhs in conj:
+        nz = [i for i in range(n) if x[i]]
+        if len(nz) != 1:
+            continue
+        i = nz[0]
+        b = rhs / x[i]
+        if x[i] > 0:
+            hi[i] = b if hi[i] is None else min(hi[i], b)
+        else:
+            lo[i] = b if lo[i] is None else max(lo[i], b)
+    return lo, hi
+
+
+# -- the exact bounds of one leaf ------------------------------------------------------------------
+def _form_min(form, lo, hi):
+    total = form[-1]
+    for k in range(len(lo)):
+        a = form[k]
+        if a:
+            total += a * (lo[k] if a > 0 else hi[k])
+    return total
+
+
+def _form_max(form, lo, hi):
+    total = form[-1]
+    for k in range(len(lo)):
+        a = form[k]
+        if a:
+            total += a * (hi[k] if a > 0 else lo[k])
+    return total
+
+
+def _layers(net):
+    out = []
+    for layer in net.layers:
+        W = [list(r) for r in layer.affine.exact_W.to_list()]
+        b = [r[0] for r in layer.affine.exact_b.to_list()]
+        out.append((W, b, layer.activation == "relu"))
+    return out
+
+
+def _states(layers, lo, hi, facts, where):
+    """Step 1 of a leaf: the phases checked against exact forward forms; the states."""
+    n = len(lo)
+    phases = array(facts["phases"], f"{where}.phases", sum(1 for _, _, r in layers if r))
+    relax = array(facts["relaxations"], f"{where}.relaxations")
+    L = [[Q(int(i == k)) for i in range(n)] + [ZERO] for k in range(n)]  # L[j]: the form of unit j
+    U = L
+    r_at, li, states = 0, 0, []
+    for W, b, is_relu in layers:
+        zL, zU = [], []
+        for row, c in zip(W, b):
+            lf = [ZERO] * (n + 1)
+            uf = [ZERO] * (n + 1)
+            for w, lj, uj in zip(row, L, U):
+                if not w:
+                    continue
+                pick_l, pick_u = (lj, uj) if w > 0 else (uj, lj)
+                for k in range(n + 1):
+                    lf[k] += w * pick_l[k]
+                    uf[k] += w * pick_u[k]
+            lf[n] += c
+            uf[n] += c
+            zL.append(lf)
+            zU.append(uf)
+        if not is_relu:
+            continue
+        pw = f"{where}.phases[{li}]"
+        ph = string(phases[li], pw)
+        if len(ph) != len(W) or set(ph) - set("aiu"):
+            raise CertificateError(f"expected {len(W)} characters a, i or u", path=pw)
+        hL, hU, st = [], [], []
+        for i, c in enumerate(ph):
+            if c == "a":
+                if _form_min(zL[i], lo, hi) < 0:
+                    raise CertificateError(f"neuron {i} is not active on the leaf: min L_z = "
+                                           f"{_form_min(zL[i], lo, hi)} < 0", path=pw)
+                hL.append(zL[i])
+                hU.append(zU[i])
+                st.append(1)
+            elif c == "i":
+                if _form_max(zU[i], lo, hi) > 0:
+                    raise CertificateError(f"neuron {i} is not inactive on the leaf: max U_z = "
+                                           f"{_form_max(zU[i], lo, hi)} > 0", path=pw)
+                hL.append([ZERO] * (n + 1))
+                hU.append([ZERO] * (n + 1))
+                st.append(0)
+            else:
+                rw = f"{where}.relaxations[{r_at}]"
+                if r_at >= len(relax):
+                    raise CertificateError(f"expected a relaxation for neuron {i} of layer {li}", path=rw)
+                alpha, s, t = (rational(v, f"{rw}[{k}]") for k, v in enumerate(array(relax[r_at], rw, 3)))
+                r_at += 1
+                lz, uz = _form_min(zL[i], lo, hi), _form_max(zU[i], lo, hi)
+                if not (ZERO <= alpha <= 1) or s < 0:
+                    raise CertificateError("expected 0 <= alpha <= 1 and s >= 0", path=rw)
+                if any(s * w + t < 0 or s * w + t < w for w in (lz, uz)):
+                    raise CertificateError(f"the line s w + t is below max(0, w) on [{lz}, {uz}]", path=rw)
+                hL.append([alpha * v for v in zL[i]])
+                u = [s * v for v in zU[i]]
+                u[n] += t
+                hU.append(u)
+                st.append((alpha, s, t))
+        states.append(st)
+        L, U = hL, hU
+        li += 1
+    if r_at != len(relax):
+        raise CertificateError(f"expected {r_at} relaxations (one per 'u'), got {len(relax)}",
+                               path=f"{where}.relaxations")
+    return states
+
+
+def _backward_min(layers, states, ay, ax, lo, hi):
+    """Step 2 of a leaf: the lower bound of ``ay . y + ax . x`` over the leaf."""
+    mu = list(ay)
+    const = ZERO
+    k = len(states)
+    for W, b, is_relu in reversed(layers):
+        if is_relu:
+            k -= 1
+            nu = []
+            for v, st in zip(mu, states[k]):
+                if st == 1:
+                    nu.append(v)
+                elif st == 0 or not v:
+                    nu.append(ZERO)
+                elif v > 0:
+                    nu.append(v * st[0])
+                else:
+                    nu.append(v * st[1])
+                    const += v * st[2]
+            mu = nu
+        for v, c in zip(mu, b):
+            if v:
+                const += v * c
+        cols = len(W[0])
+        new = [ZERO] * cols
+        for v, row in zip(mu, W):
+            if v:
+                for j in range(cols):
+                    if row[j]:
+                        new[j] += v * row[j]
+        mu = new
+    form = [m + a for m, a in zip(mu, ax)] + [const]
+    return _form_min(form, lo, hi)
+
+
+def _check_leaf(layers, facts, lo, hi, d, region, unsafe, where):
+    facts = record(facts, where, keys=("phases", "relaxations", "closes"))
+    states = _states(layers, lo, hi, facts, where)
+    closes = array(facts["closes"], f"{where}.closes", len(unsafe))
+    for u, entry in enumerate(closes):
+        cw = f"{where}.closes[{u}]"
+        entry = record(entry, cw, keys=("atom", "bound"))
+        ref = array(entry["atom"], f"{cw}.atom", 2)
+        side = string(ref[0], f"{cw}.atom[0]", choices=("unsafe", "region"))
+        pool = unsafe[u] if side == "unsafe" else region[d]
+        x, y, rhs = pool[index(ref[1], len(pool), f"{cw}.atom[1]")]
+        bound = rational(entry["bound"], f"{cw}.bound")
+        got = _backward_min(layers, states, y, x, lo, hi)
+        if got != bound:
+            raise CertificateError(f"the bound recomputed is {got}, not {bound}", path=f"{cw}.bound")
+        if not bound > rhs:
+            raise CertificateError(f"bound {bound} is not above the right-hand side {rhs}: the atom may hold",
+                                   path=f"{cw}.bound")
+
+
+def _check_tree(layers, tree, lo, hi, d, region, unsafe, where, budget):
+    """The preorder tree covers [lo, hi]; every leaf closes its box."""
+    todo = [(list(lo), list(hi))]
+    pos = 0
+    while todo:
+        if pos >= len(tree):
+            raise CertificateError(f"the tree ends with {len(todo)} node(s) still to cover", path=where)
+        if budget[0] <= 0:
+            raise beyond_limit("tree entries", MAX_TREE_ENTRIES + 1, MAX_TREE_ENTRIES, f"{where}[{pos}]")
+        budget[0] -= 1
+        blo, bhi = todo.pop()
+        ew = f"{where}[{pos}]"
+        entry = tree[pos]
+        pos += 1
+        if type(entry) is dict and "split" in entry:
+            record(entry, ew, keys=("split", "at"))
+            i = index(entry["split"], len(blo), f"{ew}.split")
+            c = rational(entry["at"], f"{ew}.at")
+            if not blo[i] < c < bhi[i]:
+                raise CertificateError(f"split point {c} is not strictly inside [{blo[i]}, {bhi[i]}]: the parts "
+                                       "do not partition the node", path=f"{ew}.at")
+            upper_hi = list(bhi)
+            upper_hi[i] = c
+            lower_lo = list(blo)
+            lower_lo[i] = c
+            todo.append((lower_lo, bhi))  # the part x_i >= c, second
+            todo.append((blo, upper_hi))  # the part x_i <= c, first
+        else:
+            entry = record(entry, ew, keys=("leaf",))
+            _check_leaf(layers, entry["leaf"], blo, bhi, d, region, unsafe, f"{ew}.leaf")
+    if pos != len(tree):
+        raise CertificateError(f"unexpected entries after the tree's last leaf ({len(tree) - pos} more)",
+                               path=f"{where}[{pos}]")
+
+
+def _order(claim, inputs):
+    try:
+        region = array(record(claim.get("property"), "claim.property", optional=(
+            "inputs", "outputs", "input_region", "unsafe")).get("input_region"), "claim.property.input_region")
+    except CertificateError:
+        return [RULE]
+    return [RULE] * max(1, len(region))
+
+
+@claim_checker("vnnlib-unsat", rules={RULE}, order=_order)
+def check_vnnlib_unsat(cert: dict, inputs: dict) -> None:
+    claim = record(cert["claim"], "claim", keys=("kind", "network_sha256", "property_sha256", "property"),
+                   optional=("property_source",))
+    n_in, n_out, region, unsafe = read_property(claim)
+    net = inputs.get("network")
+    if set(inputs) != {"network"} or getattr(net, "kind", None) != "relu":
+        raise CertificateError("expected one input 'network', a ReLU net (kind relu)", path="inputs")
+    if string(claim["network_sha256"], "claim.network_sha256") != cert["inputs"]["network"]["sha256"]:
+        raise CertificateError("is not the sha256 of the embedded network", path="claim.network_sha256")
+    string(claim["property_sha256"], "claim.property_sha256")
+    if net.input_dim != n_in or net.output_dim != n_out:
+        raise CertificateError(f"the network has {net.input_dim} inputs and {net.output_dim} outputs, the property "
+                               f"{n_in} and {n_out}", path="claim.property")
+    if not region:
+        raise CertificateError("expected at least one input disjunct", path="claim.property.input_region")
+    layers = _layers(net)
+    budget = [MAX_TREE_ENTRIES]
+    steps = cert["steps"]
+    for d, conj in enumerate(region):
+        at_step(d)
+        where = f"steps[{d}].certificate"
+        data = record(steps[d]["certificate"], where, keys=("disjunct", "box", "tree"))
+        if index(data["disjunct"], len(region), f"{where}.disjunct") != d:
+            raise CertificateError(f"expected disjunct {d} (one step per input disjunct, in order)",
+                                   path=f"{where}.disjunct")
+        lo, hi = disjunct_box(conj, n_in)
+        if any(v is None for v in lo + hi):
+            raise CertificateError("an input of this disjunct has no lower or upper bound",
+                                   path=f"claim.property.input_region[{d}]")
+        box = record(data["box"], f"{where}.box", keys=("lower", "upper"))
+        if [rational(v, f"{where}.box.lower[{i}]") for i, v in enumerate(array(box["lower"], f"{where}.box.lower", n_in))] != lo \
+                or [rational(v, f"{where}.box.upper[{i}]") for i, v in enumerate(array(box["upper"], f"{where}.box.upper", n_in))] != hi:
+            raise CertificateError("is not the box of the disjunct's single-variable bounds", path=f"{where}.box")
+        tree = array(data["tree"], f"{where}.tree")
+        empty = next((i for i in range(n_in) if lo[i] > hi[i]), None)
+        if len(tree) == 1 and type(tree[0]) is dict and "empty" in tree[0]:
+            record(tree[0], f"{where}.tree[0]", keys=("empty",))
+            i = index(tree[0]["empty"], n_in, f"{where}.tree[0].empty")
+            if not lo[i] > hi[i]:
+                raise CertificateError(f"input {i} has the non-empty range [{lo[i]}, {hi[i]}]",
+                                       path=f"{where}.tree[0].empty")
+            continue
+        if empty is not None:
+            raise CertificateError(f"the box is empty (input {empty}); expected the tree [{{\"empty\": {empty}}}]",
+                                   path=f"{where}.tree")
+        _check_tree(layers, tree, lo, hi, d, region, unsafe, f"{where}.tree", budget)
