@@ -324,6 +324,7 @@ def _tree(trees, d):
 
 
 def _certificate(net, prop, roots, trees) -> dict:
+    from ..certificates.core import PROVED, Step
     from ..fileformat import sha256_of
     from ..fileformat.models_io import write_relu
 
@@ -334,7 +335,8 @@ def _certificate(net, prop, roots, trees) -> dict:
         data = {"disjunct": d, "box": {"lower": [format_rational(v) for v in lo],
                                        "upper": [format_rational(v) for v in hi]}}
         data["tree"] = [{"empty": empty}] if empty is not None else _tree(trees, d)
-        steps.append({"rule": RULE, "status": "proved", "certificate": data})
+        lemma = f"no input of input disjunct {d} meets the unsafe condition"
+        steps.append(Step(lemma, "vnnlib-branch-and-bound", data, PROVED).to_json())
     sha = sha256_of(obj)
     claim = {"kind": CLAIM_KIND, "network_sha256": sha, "property_sha256": prop.sha256,
              "property_source": str(prop.source), "property": property_object(prop)}
