@@ -42,7 +42,8 @@ def test_sat_prints_exact_witness_and_writes_vnncomp_file(files, tmp_path, run_c
     code, out, err = run_cli("verify", net, prop, "--counterexample", ce, "--report", report)
     assert code == 1
     lines = out.splitlines()
-    assert lines[0] == "sat" and "X_0 = 3/4" in lines and "Y_0 = 5/8" in lines and "Y_1 = 1/8" in lines
+    assert lines[0] == "sat" and "X_0 = 3/4 (~0.75)" in lines and "Y_0 = 5/8 (~0.625)" in lines
+    assert "Y_1 = 1/8 (~0.125)" in lines
     assert ce.read_text().startswith("sat\n((X_0 0.75)\n (X_1 0.125)\n (Y_0 0.625)")
     w = read_witness(ce, n_inputs=2, n_outputs=2)
     assert w.x == (q("3/4"), q("1/8")) and w.y == (q("5/8"), q("1/8"))

@@ -24,7 +24,7 @@ def test_confirmed_witness_exits_0(files, tmp_path, run_cli):  # noqa: F811
     code, out, err = run_cli("verify", *files, "--check-witness", w)
     lines = out.splitlines()
     assert code == 0 and lines[0] == "confirmed" and "input in the region: yes" in lines
-    assert "Y_0 = 5/8  claimed 5/8" in lines and "unsafe condition at the exact outputs: holds" in lines
+    assert "Y_0 = 5/8 (~0.625)  claimed 5/8 (~0.625)" in lines and "unsafe condition at the exact outputs: holds" in lines
     assert "competition float check: not run (needs an .onnx network and onnxruntime)" in lines
 
 
@@ -42,7 +42,7 @@ def test_refuted_witness_exits_1_saying_why(files, tmp_path, run_cli):  # noqa: 
     code, out, _ = run_cli("verify", *files, "--check-witness", w)
     lines = out.splitlines()
     assert code == 1 and lines[0] == "refuted"
-    assert "input in the region: no (the nearest disjunct misses by 1/10000000)" in lines
+    assert "input in the region: no (the nearest disjunct misses by 1/10000000 (~1e-7))" in lines
     assert any(line.startswith("unsafe condition at the exact outputs: fails") for line in lines)
 
 
@@ -95,7 +95,7 @@ def test_float_only_witness_exits_4(acas_float_only, run_cli):
     code, out, err = run_cli("verify", net_path, prop, "--check-witness", w)
     lines = out.splitlines()
     assert code == 4 and lines[0] == "float-only"
-    assert f"Y_0 = {format_rational(y[0])}" in out.split("claimed")[0]
+    assert f"Y_0 = {format_rational(y[0])} (~" in out.split("claimed")[0]
     assert "competition float check (onnxruntime, atol 0.0001): passes" in out
     assert "float-only counterexample" in err
     # the exact miss is reported: threshold - Y_0 exactly

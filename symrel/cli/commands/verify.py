@@ -33,7 +33,10 @@ from __future__ import annotations
 import sys
 
 from ...errors import InputError, InternalError
-from ..common import add_json_flag, add_progress_option, fmt, positive_seconds, print_json, resolve_progress
+from ..common import add_json_flag, add_progress_option, fmt, positive_seconds, print_json, resolve_progress, shown
+
+#: significant digits of the decimal shown beside a long exact output (--digits N overrides)
+DIGITS = 8
 from ..executors import add_executor_option, open_executor
 from . import SUMMARIES
 
@@ -127,8 +130,8 @@ def _decide(args, net, prop) -> int:
         x = tuple(verdict.witness_x)
         info["witness"] = [format_rational(v) for v in x]
         info["outputs"] = [format_rational(v) for v in outputs]
-        lines += [f"X_{i} = {fmt(v)}" for i, v in enumerate(x)]
-        lines += [f"Y_{j} = {fmt(v)}" for j, v in enumerate(outputs)]
+        lines += [f"X_{i} = {shown(v, DIGITS)}" for i, v in enumerate(x)]
+        lines += [f"Y_{j} = {shown(v, DIGITS)}" for j, v in enumerate(outputs)]
         if args.counterexample:
             exact = write_counterexample(args.counterexample, x, outputs)
             info["counterexample"] = args.counterexample
@@ -191,14 +194,14 @@ def _referee(args, net, prop) -> int:
         return code
     print(report.verdict)
     print(f"input in the region: {'yes' if report.in_region else 'no'}"
-          + ("" if report.in_region else f" (the nearest disjunct misses by {fmt(report.region_excess)})"))
+          + ("" if report.in_region else f" (the nearest disjunct misses by {shown(report.region_excess, DIGITS)})"))
     for j, y in enumerate(report.outputs):
-        claimed = "" if report.claimed is None else f"  claimed {fmt(report.claimed[j])}"
-        print(f"Y_{j} = {fmt(y)}{claimed}")
+        claimed = "" if report.claimed is None else f"  claimed {shown(report.claimed[j], DIGITS)}"
+        print(f"Y_{j} = {shown(y, DIGITS)}{claimed}")
     if report.claimed is not None:
-        print(f"largest |exact - claimed|: {fmt(report.claimed_difference)}")
+        print(f"largest |exact - claimed|: {shown(report.claimed_difference, DIGITS)}")
     print(f"unsafe condition at the exact outputs: {'holds' if report.unsafe_holds else 'fails'}"
-          + ("" if report.unsafe_holds else f" (the nearest disjunct misses by {fmt(report.unsafe_excess)})"))
+          + ("" if report.unsafe_holds else f" (the nearest disjunct misses by {shown(report.unsafe_excess, DIGITS)})"))
     if report.float_check is None:
         print("competition float check: not run (needs an .onnx network and onnxruntime)")
     else:
