@@ -19,6 +19,7 @@ SUMMARIES = {
     "demo": "build a small maxout net and evaluate it exactly",
     "eval": "evaluate a model exactly at one point or a batch",
     "export": "export a symrel model to ONNX or PyTorch, weights rounded to a float dtype",
+    "export-coq": "write a certificate's claim as a Coq folder that Coq's kernel replays (docs/coq.md)",
     "import": "import an ONNX or .nnet network exactly as a symrel model",
     "info": "kind, sizes and parameter count of a model",
     "mutate": "mutation campaign: single-parameter mutants against every prover",

@@ -1,0 +1,281 @@
+"""Certificates -> a Coq folder that Coq's kernel replays (docs/coq.md).
+
+:func:`export_coq` writes the library of ``symrel/coq`` (``Semantics.v``: what a claim
+means; ``Compiler.v``: symrel's construction as a Coq function ``compile`` and the
+computable check ``certify`` of its hypotheses; ``Correctness.v``: what is proved once for
+every net), then ``Instance.v`` and a ``_CoqProject``, so that
+``coq_makefile -f _CoqProject -o Makefile && make`` builds it. ``Instance.v`` holds the
+claim's net, box and Transformer as exact rational data and proves, by computation in
+Coq (``vm_compute``), that the Transformer *is* ``compile net Bs`` and that
+``certify net box Bs`` returns ``true``. Nothing here decides anything: a Transformer
+that is not the compiler's output, or gating bounds B too small for the box, give an
+``Instance.v`` that ``coqc`` rejects. The bounds ``Bs`` are read off the Transformer
+(block 3l's bias on the scratch slots is ``-B_l``), never recomputed.
+
+Cost: linear in the size of the Transformer's dense matrices (the Coq file holds them
+all).
+
+>>> from symrel.models import MaxoutNet, MaxoutLayer, MaxoutUnit
+>>> coq_net(MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], ["-1/2"]], [0, 3])])]))
+'{| mx_input := 1; mx_layers := [[[([1], 0); ([(-1#2)], 3)]]]; mx_readout := None |}'
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ..errors import InputError
+from ..exact import flat, rows
+from ..fileformat import write_text_atomic
+
+#: the library files, in build order (symrel/coq/)
+LIBRARY = ("Semantics.v", "Compiler.v", "Correctness.v")
+LIBRARY_DIR = Path(__file__).resolve().parents[1] / "coq"
+#: the logical name of the library (``-R . Symrel`` in the _CoqProject)
+LOGICAL = "Symrel"
+
+
+def coq_q(v) -> str:
+    """A rational as a Coq ``Q`` literal in canonical form (what ``Qred`` gives).
+
+    >>> from fractions import Fraction
+    >>> coq_q(Fraction(0)), coq_q(Fraction(-3)), coq_q(Fraction(-3, 2))
+    ('0', '-3', '(-3#2)')
+    """
+    n, d = int(v.numerator), int(v.denominator)
+    return str(n) if d == 1 else f"({n}#{d})"
+
+
+def _list(items) -> str:
+    return "[" + "; ".join(items) + "]"
+
+
+def coq_vec(v) -> str:
+    return _list(coq_q(x) for x in v)
+
+
+def coq_mat(M) -> str:
+    return _list(coq_vec(r) for r in rows(M))
+
+
+def coq_net(net) -> str:
+    """A maxout net as a ``MaxoutNet`` record (Semantics.v)."""
+    layers = _list(_list(_list(f"({coq_vec(w)}, {coq_q(c)})" for w, c in zip(rows(u.pieces.exact_W), flat(u.pieces.exact_b)))
+                         for u in layer.units) for layer in net.layers)
+    r = net.readout
+    readout = "None" if r is None else f"Some ({coq_mat(r.exact_W)}, {coq_vec(flat(r.exact_b))})"
+    return f"{{| mx_input := {net.input_dim}; mx_layers := {layers}; mx_readout := {readout} |}}"
+
+
+def coq_relu_net(net) -> str:
+    """A ReLU net as a ``ReluNet`` record (Semantics.v)."""
+    layers = _list(f"{{| dn_W := {coq_mat(l.affine.exact_W)}; dn_b := {coq_vec(flat(l.affine.exact_b))}; "
+                   f"dn_relu := {'true' if l.activation == 'relu' else 'false'} |}}" for l in net.layers)
+    return f"{{| rn_input := {net.input_dim}; rn_layers := {layers} |}}"
+
+
+def coq_box(box) -> str:
+    return _list(f"({coq_q(lo)}, {coq_q(hi)})" for lo, hi in box.exact_bounds)
+
+
+def coq_transformer(t, path: str = "transformer") -> str:
+    """A hardmax Transformer as a ``Transformer`` record (Semantics.v): the offsets are
+    given token by token (``t_offsets[t]`` is token t's starting column)."""
+    blocks = []
+    for i, b in enumerate(t.blocks):
+        if b.attention is None:
+            attn = "None"
+        elif b.attention.rule != "hardmax":
+            raise InputError("Coq's semantics is the hardmax Transformer; this block uses softmax",
+                             path=f"{path}.blocks[{i}].attention.rule")
+        else:
+            attn = "Some " + _list(f"{{| WQ := {coq_mat(h.exact_WQ)}; WK := {coq_mat(h.exact_WK)}; "
+                                   f"WV := {coq_mat(h.exact_WV)}; WO := {coq_mat(h.exact_WO)} |}}"
+                                   for h in b.attention.heads)
+        f = b.feedforward
+        ff = "None" if f is None else (f"Some {{| W1 := {coq_mat(f.exact_W1)}; b1 := {coq_vec(flat(f.exact_b1))}; "
+                                       f"W2 := {coq_mat(f.exact_W2)}; b2 := {coq_vec(flat(f.exact_b2))} |}}")
+        blocks.append(f"{{| attn := {attn}; ff := {ff} |}}")
+    emb, out = t.embedding, t.readout
+    offsets = _list(coq_vec(col) for col in rows(emb.exact_offsets.transpose()))
+    return (f"{{| t_rows := {_list(str(r) for r in emb.input_rows)}%nat;\n   t_offsets := {offsets};\n"
+            f"   t_blocks := {_list(blocks)};\n   t_out_token := {out.token};\n"
+            f"   t_out_W := {coq_mat(out.exact_W)};\n   t_out_b := {coq_vec(flat(out.exact_b))} |}}")
+
+
+def gating_bounds_of(t, depth: int, path: str = "transformer") -> list:
+    """The gating bound B of every layer, read off the Transformer: the first nonzero
+    entry of block 3l's ``b2`` is ``-B`` (0 when there is none). Coq then checks that
+    the whole Transformer is ``compile net Bs``, so a misreading can only make it fail."""
+    if len(t.blocks) != 3 * depth:
+        raise InputError(f"expected {3 * depth} blocks (three per layer of the net's maxout form), "
+                         f"got {len(t.blocks)}: not the shape of a compiled Transformer", path=f"{path}.blocks")
+    bounds = []
+    for layer in range(depth):
+        f = t.blocks[3 * layer].feedforward
+        if f is None:
+            raise InputError("expected a feed-forward gating block", path=f"{path}.blocks[{3 * layer}].feedforward")
+        nonzero = [v for v in flat(f.exact_b2) if v]
+        bounds.append(-nonzero[0] if nonzero else 0 * flat(f.exact_b2)[0])
+    return bounds
+
+
+def instance_text(net, box, transformer, bounds, theorem_proved: bool) -> str:
+    """``Instance.v``: the data, the two computations, and the claim."""
+    relu = net.kind == "relu"
+    evaluate = "eval_relu" if relu else "eval_maxout"
+    maxout = "(relu_to_maxout net)" if relu else "net"
+    lines = [
+        "(* Instance.v, written by `symrel export-coq`: one claim of a certificate, replayed by Coq.",
+        "   The claim is stated in Semantics.v's terms alone; the proof is by computation: the",
+        "   Transformer is compile " + maxout + " Bs and the hypotheses' check returns true. *)",
+        "From Coq Require Import QArith List.",
+        "Import ListNotations.",
+        f"From {LOGICAL} Require Import Semantics Compiler Correctness.",
+        "Open Scope Q_scope.",
+        "",
+        f"Definition net : {'ReluNet' if relu else 'MaxoutNet'} :=\n  {coq_relu_net(net) if relu else coq_net(net)}.",
+        "",
+        f"Definition box : Box := {coq_box(box)}.",
+        "",
+        f"Definition transformer : Transformer :=\n  {coq_transformer(transformer)}.",
+        "",
+        "(* the gating bound B of every layer, as read off the Transformer *)",
+        f"Definition Bs : list Q := {coq_vec(bounds)}.",
+        "",
+        f"Lemma transformer_is_compiled : transformer = compile {maxout} Bs.",
+        "Proof. vm_compute. reflexivity. Qed.",
+        "",
+        f"Lemma hypotheses_checked : certify {maxout} box Bs = true.",
+        "Proof. vm_compute. reflexivity. Qed.",
+        "",
+    ]
+    agree = f"agree (eval_transformer transformer x) ({evaluate} net x)"
+    general = "compile_relu_correct" if relu else "compile_correct"
+    if theorem_proved:
+        lines += [
+            f"Theorem claim : forall x, in_box box x -> {agree}.",
+            "Proof.",
+            "  intros x Hx. rewrite transformer_is_compiled.",
+            f"  exact ({general}_proof net box Bs hypotheses_checked x Hx).",
+            "Qed.",
+        ]
+    else:
+        lines += [
+            f"(* The general theorem ({general}, Correctness.v) is not yet proved in Coq: the claim is",
+            "   proved from it, and holds once it is. *)",
+            f"Theorem claim_from_general_theorem : {general} -> forall x, in_box box x -> {agree}.",
+            "Proof.",
+            "  intros H x Hx. rewrite transformer_is_compiled.",
+            "  exact (H net box Bs hypotheses_checked x Hx).",
+            "Qed.",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def claim_parts(cert: dict, path: str = "certificate"):
+    """The net (maxout or relu), the box and the Transformer of an equivalence certificate."""
+    from ..fileformat import from_json
+
+    claim = cert.get("claim") if isinstance(cert, dict) else None
+    if not isinstance(claim, dict) or claim.get("kind") != "equivalence":
+        raise InputError("expected an equivalence certificate (claim.kind \"equivalence\")", path="claim.kind")
+    inputs = cert.get("inputs")
+    if not isinstance(inputs, dict):
+        raise InputError("expected the inputs of the claim", path="inputs")
+    objects = {}
+    for name in ("a", "b", "domain"):
+        key = claim.get(name)
+        entry = inputs.get(key) if isinstance(key, str) else None
+        if not isinstance(entry, dict) or "object" not in entry:
+            raise InputError(f"expected inputs[{key!r}] with an object", path=f"claim.{name}")
+        objects[name] = (from_json(entry["object"]), f"inputs.{key}.object")
+    models = [objects["a"], objects["b"]]
+    nets = [m for m in models if m[0].kind in ("maxout", "relu")]
+    transformers = [m for m in models if m[0].kind == "transformer"]
+    if len(nets) != 1 or len(transformers) != 1:
+        kinds = ", ".join(m[0].kind for m in models)
+        raise InputError(f"expected a maxout or relu net and a transformer, got {kinds}", path="claim")
+    domain, dpath = objects["domain"]
+    if domain.kind != "box":
+        raise InputError(f"expected a box domain (Coq's claims are over boxes), got {domain.kind}",
+                         path=f"{dpath}.kind")
+    return nets[0], domain, transformers[0]
+
+
+def export_coq(cert: dict, out_dir, *, theorem_proved: bool | None = None) -> list[Path]:
+    """Write the Coq folder for the certificate ``cert`` (its JSON object) into ``out_dir``;
+    returns the paths written."""
+    from ..models import relu_to_maxout
+
+    (net, _), box, (transformer, tpath) = claim_parts(cert)
+    depth = (relu_to_maxout(net) if net.kind == "relu" else net).depth
+    bounds = gating_bounds_of(transformer, depth, tpath)
+    if theorem_proved is None:
+        theorem_proved = general_theorem_proved()
+    texts = {name: (LIBRARY_DIR / name).read_text(encoding="utf-8") for name in LIBRARY}
+    texts["Instance.v"] = instance_text(net, box, transformer, bounds, theorem_proved)
+    texts["_CoqProject"] = f"-R . {LOGICAL}\n" + "\n".join(list(LIBRARY) + ["Instance.v"]) + "\n"
+    out = Path(out_dir)    # everything is computed before the first file is written
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, text in texts.items():
+        write_text_atomic(out / name, text)
+        written.append(out / name)
+    return written
+
+
+def general_theorem_proved() -> bool:
+    """Whether Correctness.v proves the general theorem (it defines ``compile_correct_proof``)."""
+    return "compile_correct_proof" in (LIBRARY_DIR / "Correctness.v").read_text(encoding="utf-8")
+
+
+def coqc_available() -> str | None:
+    """The path of ``coqc`` when it is installed."""
+    import shutil
+
+    return shutil.which("coqc")
+
+
+def replay(folder, timeout: float | None = None) -> dict:
+    """Build the folder with ``coqc`` (file by file, in order) and ask Coq for the
+    assumptions of the instance's theorem. Returns ``{"ok", "seconds", "assumptions",
+    "log"}``; ``ok`` is true only when every file compiles and the theorem is closed."""
+    import subprocess
+    import time
+
+    folder = Path(folder)
+    project = (folder / "_CoqProject").read_text(encoding="utf-8").split("\n")
+    files = [f for f in project[1:] if f.strip()]
+    start = time.monotonic()
+    log = []
+    for f in files:
+        r = subprocess.run(["coqc", "-R", ".", LOGICAL, f], cwd=folder, capture_output=True, text=True,
+                           timeout=timeout)
+        log.append(r.stdout + r.stderr)
+        if r.returncode != 0:
+            return {"ok": False, "seconds": time.monotonic() - start, "failed": f, "assumptions": None,
+                    "log": "".join(log)}
+    seconds = time.monotonic() - start
+    name = "claim" if "Theorem claim :" in (folder / "Instance.v").read_text(encoding="utf-8") \
+        else "claim_from_general_theorem"
+    assumptions = print_assumptions(folder, f"Instance.{name}", timeout=timeout)
+    return {"ok": assumptions == "Closed under the global context", "seconds": seconds, "theorem": name,
+            "assumptions": assumptions, "log": "".join(log)}
+
+
+def print_assumptions(folder, qualified: str, timeout: float | None = None) -> str:
+    """Coq's ``Print Assumptions`` of ``Symrel.<qualified>`` in a built folder (one line
+    when closed: ``Closed under the global context``)."""
+    import subprocess
+    import tempfile
+
+    module, _, _ = qualified.partition(".")
+    with tempfile.TemporaryDirectory() as tmp:
+        probe = Path(tmp) / "Probe.v"
+        probe.write_text(f"From {LOGICAL} Require {module}.\nPrint Assumptions {LOGICAL}.{qualified}.\n",
+                         encoding="utf-8")
+        r = subprocess.run(["coqc", "-R", os.fspath(Path(folder).resolve()), LOGICAL, os.fspath(probe)],
+                           capture_output=True, text=True, timeout=timeout, cwd=tmp)
+    return " ".join((r.stdout + r.stderr).split())

@@ -1,0 +1,90 @@
+"""symrel.interop.coq: certificates -> a Coq folder replayed by coqc. The replays need coqc
+(skipped without it); the refusals do not."""
+
+import shutil
+
+import pytest
+
+from symrel.errors import InputError
+from symrel.fileformat import to_json
+from symrel.interop.coq import export_coq, gating_bounds_of, replay
+from symrel.models import AffineMap, Box, DenseLayer, MaxoutLayer, MaxoutNet, MaxoutUnit, Polytope, ReLUNet
+
+needs_coqc = pytest.mark.skipif(shutil.which("coqc") is None, reason="coqc is not installed")
+
+
+def certificate(net, transformer, domain) -> dict:
+    """The parts of an equivalence certificate that export-coq reads."""
+    return {"claim": {"kind": "equivalence", "a": "a", "b": "b", "domain": "domain"},
+            "inputs": {"a": {"object": to_json(net)}, "b": {"object": to_json(transformer)},
+                       "domain": {"object": to_json(domain)}}}
+
+
+def compiled(net, domain, **kw):
+    from symrel.compiler import compile_maxout, compile_model
+
+    return (compile_maxout(net, domain, **kw) if kw else compile_model(net, domain)).transformer
+
+
+MAXOUT = MaxoutNet(2, [MaxoutLayer([MaxoutUnit([[1, "-1/2"], [0, 1]], ["1/3", 0]), MaxoutUnit([[2, 0]], [-1])]),
+                       MaxoutLayer([MaxoutUnit([[1, 1], [1, -1], [0, 0]], [0, "1/2", -2])])],
+                   AffineMap([[3]], ["-1/7"]))
+BOX = Box([["-1/2", 1], [0, 2]])
+# a ReLU net with an affine layer in the middle (folded into the next layer) and one at the end
+RELU = ReLUNet(2, [DenseLayer([[1, 2], [-1, "1/3"]], [0, 1]), DenseLayer([[1, 1]], ["1/2"], "none"),
+                   DenseLayer([[2], [-3]], [0, 1]), DenseLayer([[1, -1]], [0], "none")])
+
+
+@needs_coqc
+@pytest.mark.parametrize("net", [MAXOUT, RELU, ReLUNet(1, [DenseLayer([["2/3"]], [1], "none")])],
+                         ids=["maxout", "relu", "affine"])
+def test_compiled_transformers_replay(net, tmp_path):
+    export_coq(certificate(net, compiled(net, BOX if net.input_dim == 2 else Box([[0, 1]])),
+                           BOX if net.input_dim == 2 else Box([[0, 1]])), tmp_path)
+    r = replay(tmp_path)
+    assert r["ok"], r["log"]
+    assert r["assumptions"] == "Closed under the global context"
+    text = (tmp_path / "Instance.v").read_text()
+    assert "eval_relu net x" in text if net.kind == "relu" else "eval_maxout net x" in text
+
+
+@needs_coqc
+def test_a_changed_weight_is_rejected(tmp_path):
+    from symrel.fileformat import from_json
+    from symrel.mutation.tamper import altered
+
+    t = to_json(compiled(MAXOUT, BOX))
+    broken = from_json(altered(t, "blocks[0].feedforward.W1[1][0]", "1/1000000"))
+    export_coq(certificate(MAXOUT, broken, BOX), tmp_path)
+    r = replay(tmp_path)
+    assert not r["ok"] and r["failed"] == "Instance.v"
+    assert "transformer_is_compiled" in (tmp_path / "Instance.v").read_text()
+
+
+@needs_coqc
+def test_an_understated_gating_bound_is_rejected(tmp_path):
+    from symrel.compiler.domain_to_gates import gating_bounds
+
+    true_bounds = [g.bound for g in gating_bounds(MAXOUT, BOX)]
+    small = [true_bounds[0], true_bounds[1] - 1]
+    t = compiled(MAXOUT, BOX, bounds=small)
+    assert gating_bounds_of(t, 2) == small
+    export_coq(certificate(MAXOUT, t, BOX), tmp_path)
+    r = replay(tmp_path)
+    assert not r["ok"] and r["failed"] == "Instance.v"
+    assert "hypotheses_checked" in r["log"] or "Unable to unify" in r["log"] or "reflexivity" in r["log"] \
+        or "Error" in r["log"]
+
+
+def test_only_boxes_hardmax_and_compiled_shapes_are_exported(tmp_path):
+    t = compiled(MAXOUT, BOX)
+    square = Polytope([[1, 0], [-1, 0], [0, 1], [0, -1]], [1, 1, 1, 1])
+    with pytest.raises(InputError, match="box domain"):
+        export_coq(certificate(MAXOUT, t, square), tmp_path / "a")
+    with pytest.raises(InputError, match="three per layer"):
+        export_coq(certificate(MAXOUT, compiled(MaxoutNet(2, MAXOUT.layers[:1]), BOX), BOX), tmp_path / "b")
+    with pytest.raises(InputError, match="maxout or relu net and a transformer"):
+        export_coq(certificate(MAXOUT, MAXOUT, BOX), tmp_path / "c")
+    with pytest.raises(InputError, match="equivalence"):
+        export_coq({"claim": {"kind": "softmax-bound"}}, tmp_path / "d")
+    assert not any(p.exists() for p in (tmp_path / "a", tmp_path / "b", tmp_path / "c", tmp_path / "d"))
