@@ -3,7 +3,8 @@ and ``regions``).
 
 Written apart from :mod:`symrel.regions`: it shares nothing with it beyond the
 exact layer and the models. It re-derives, from the embedded models and domain
-alone, every constraint row of every branch of the decision tree, and checks:
+alone (:mod:`symrel.checking.cell_replay` runs them), every constraint row of every
+branch of the decision tree, and checks:
 
 * **support**: for a CPWL mesh function, Farkas vectors put the domain inside the
   half-space of each boundary facet, hence inside the union of its simplices;
@@ -27,19 +28,31 @@ alone, every constraint row of every branch of the decision tree, and checks:
   vectors show that neither ``a > b`` nor ``a < b`` meets the cell.
 
 For ``regions`` (a count of open cells, or of linear regions): the same tree with one
-model; the claimed activation count is the number of cells; for a linear count every
-merge names two same-map cells, a row of each on one hyperplane from both sides, and a
-point of that hyperplane inside both closures with every other non-parallel row
-strict (so the common facet has dimension d-1); every same-map pair left apart has,
-for every hyperplane the two could share, a Farkas vector for that system or a
-parallel row that keeps the closures off it; the count is the number of merged classes.
+model; the claimed activation count is the number of cells. A linear count counts the
+connected components of the set of interior points of D near which f is affine
+(docs/theory.md, "Linear regions"; claim ``definition: "locally-affine"``, which a
+hardmax Transformer's certificate must state; for a continuous model it is the old count
+and may be left out). For a linear count every merge names two same-map cells, a row of
+each on one hyperplane H from both sides, and a point of H inside both closures with
+every other non-parallel row strict (so the common facet has dimension d-1); for a model
+that is not continuous the merge also gives the tie-aware (exact mode) path of that point:
+its rows hold there, its equalities vanish on H, its other rows not constant on H are
+strict there, and its map equals the cells' map on H, so f is affine near the point.
+Every same-map pair left apart has, for every hyperplane the two could share, a Farkas
+vector for that system, a parallel row that keeps the closures off it, or (not
+continuous) ``jumps``: a tree of exact-mode decisions over the relatively open common
+facet whose every leaf is empty once its rows not constant on H are made strict (no
+(d-1)-dimensional part), lower-dimensional (an equality row not vanishing on H) or carries
+a map that differs from the cells' map on H; so no point of the facet has a neighbourhood
+on which f is affine. The count is the number of merged classes.
 
-Here an affine quantity is kept by its values at the ``d + 1`` points ``0, e_1,
-.., e_d`` (the prover keeps coefficients), and models run with their decisions
-forced; hardmax scores are checked to be affine through second differences.
+Every field is read strictly (:mod:`symrel.checking.read`: one type per field, indices
+in range, no index twice, no unknown key), and the size of the replay is bounded before
+it starts (:func:`symrel.checking.cell_replay.check_limits`: path lengths, the growth
+of numbers, the work).
 
 Decision order and rows (the contract shared with the prover, see
-:mod:`symrel.regions.model_to_program`): domain rows first (``a.x - b`` with
+:mod:`symrel.regions.program_to_decisions`): domain rows first (``a.x - b`` with
 ``<`` in the open mode, ``<=`` in the exact mode); then per decision, in model
 order, stage order, unit/token order: ReLU ``+`` (``-z < 0`` open, ``-z <= 0``
 exact) / ``-`` (``z < 0``) / ``0`` (open, z identically 0); maxout winner j
@@ -54,444 +67,294 @@ representative r, ``diff = score_k - score_r``: ``<`` (``diff < 0``), ``=``
 
 from __future__ import annotations
 
-from ..exact import Q, affine_batch, from_rationals, rational, rows
-from ..models import CPWL1D, CPWLMesh, MaxoutNet, ReLUNet, Transformer
-from . import CertificateError, at_step, claim_checker
+from ..exact import Q
+from ..models import CPWLMesh
+from . import CertificateError, MalformedCertificate, at_step, claim_checker
+from .cell_replay import CONTINUOUS, PathReplay, check_limits, minus, neg
+from .read import array, index, indices, integer, natural, rational, rationals, record, string
 
-ZERO, ONE = Q(0), Q(1)
-CONTINUOUS = (ReLUNet, MaxoutNet, CPWL1D, CPWLMesh)
-
-
-# -- affine quantities as values at 0, e_1, .., e_d -----------------------------------------
-
-
-def _coefficients_of_values(values):
-    """Coefficients ``(a_1..a_d, c)`` of the affine function with these values."""
-    v0 = values[0]
-    return tuple(v - v0 for v in values[1:]) + (v0,)
+ZERO = Q(0)
+#: the claim's name of the linear count symrel makes (docs/theory.md, "Linear regions")
+DEFINITION = "locally-affine"
 
 
-def _neg(f):
-    return tuple(-v for v in f)
-
-
-def _minus(f, g):
-    return tuple(a - b for a, b in zip(f, g))
-
-
-def _points(d):
-    """The ``d x (d+1)`` matrix of the points 0, e_1, .., e_d."""
-    return from_rationals([[ONE if j == i + 1 else ZERO for j in range(d + 1)] for i in range(d)], (d, d + 1))
-
-
-def _relu_choices(f, mode):
-    if mode == "open":
-        if not any(f):
-            return [("0", [])]
-        return [("+", [(_neg(f), "<")]), ("-", [(f, "<")])]
-    return [("+", [(_neg(f), "<=")]), ("-", [(f, "<")])]
-
-
-def _max_choices(pieces, mode):
-    out = []
-    for j, lj in enumerate(pieces):
-        if mode == "open":
-            if lj in pieces[:j]:
-                continue
-            out.append((str(j), [(_minus(li, lj), "<") for i, li in enumerate(pieces) if i != j and li != lj]))
-        else:
-            out.append((str(j), [(_minus(li, lj), "<" if i < j else "<=") for i, li in enumerate(pieces) if i != j]))
-    return out
-
-
-def _compare_choices(diff, mode):
-    if mode == "open":
-        if not any(diff):
-            return [("=", [])]
-        return [("<", [(diff, "<")]), (">", [(_neg(diff), "<")])]
-    return [("<", [(diff, "<")]), ("=", [(diff, "=")]), (">", [(_neg(diff), "<")])]
-
-
-def _relu_net(net, d, mode):
-    V = _points(d)
-    for layer in net.layers:
-        V = affine_batch(layer.affine.exact_W, layer.affine.exact_b, V)
-        if layer.activation == "relu":
-            out = []
-            for z in rows(V):
-                label = yield _relu_choices(_coefficients_of_values(z), mode)
-                out.append(z if label == "+" else [ZERO] * (d + 1))
-            V = from_rationals(out, V.shape)
-    return [_coefficients_of_values(r) for r in rows(V)]
-
-
-def _maxout_net(net, d, mode):
-    V = _points(d)
-    for layer in net.layers:
-        out = []
-        for unit in layer.units:
-            P = rows(affine_batch(unit.pieces.exact_W, unit.pieces.exact_b, V))
-            label = yield _max_choices([_coefficients_of_values(p) for p in P], mode)
-            out.append(P[int(label)])
-        V = from_rationals(out, (len(out), d + 1))
-    if net.readout is not None:
-        V = affine_batch(net.readout.exact_W, net.readout.exact_b, V)
-    return [_coefficients_of_values(r) for r in rows(V)]
-
-
-def _cpwl(f, d, mode):
-    x = (ONE, ZERO)  # the form of the input itself
-    choices = []
-    pieces = f.exact_pieces()
-    for s in range(len(pieces)):
-        rs = []
-        if s > 0:
-            rs.append(((-ONE, f.exact_x[s]), "<" if mode == "open" else "<="))
-        if s < len(pieces) - 1:
-            rs.append(((ONE, -f.exact_x[s + 1]), "<"))
-        choices.append((f"s{s}", rs))
-    label = yield choices
-    a, c = pieces[int(label[1:])]
-    return [(a * x[0], c)]
-
-
-def _mesh(f, d, mode):
-    """One decision, the simplex: ``s<k>`` has the rows ``-lambda_i < 0`` (open) or
-    ``<= 0`` (exact: closed simplices, which cover the support) for the barycentric
-    coordinates of simplex k; then its affine piece."""
-    rel = "<" if mode == "open" else "<="
-    label = yield [(f"s{k}", [(_neg(tuple(row)), rel) for row in g.inverse]) for k, g in enumerate(f.exact_geometry)]
-    return [tuple(a) + (c,) for a, c in f.exact_pieces()[int(label[1:])]]
-
-
-def _score_values(K, Qm, where):
-    """Values at 0, e_i of ``sum_j K_j(x) Q_j(x)``, after checking it is affine
-    (every second difference at 0, e_i, e_i + e_j vanishes)."""
-    Kr, Qr = rows(K), rows(Qm)
-    d = len(Kr[0]) - 1 if Kr else 0
-
-    def at(coeffs):  # coeffs: the point as a combination of the columns 0, e_1, .., e_d
-        total = ZERO
-        for kr, qr in zip(Kr, Qr):
-            kv = sum((c * v for c, v in zip(coeffs, kr)), ZERO)
-            qv = sum((c * v for c, v in zip(coeffs, qr)), ZERO)
-            total += kv * qv
-        return total
-
-    base = [ONE] + [ZERO] * d
-    vals = [at(base)]
-    for i in range(d):
-        e = [ZERO] * (d + 1)
-        e[i + 1] = ONE
-        vals.append(at(e))
-    for i in range(d):
-        for j in range(i, d):
-            pt = [-ONE] + [ZERO] * d  # e_i + e_j = e_i + e_j - 0, as an affine combination
-            pt[i + 1] += ONE
-            pt[j + 1] += ONE
-            if at(pt) - vals[i + 1] - vals[j + 1] + vals[0] != 0:
-                raise CertificateError(f"{where}: the attention score is not affine in x; no polyhedral cells")
-    return vals
-
-
-def _transformer(tf, d, mode):
-    T, m = tf.tokens, tf.width
-    X = _points(d)
-    E = [[ZERO] * d for _ in range(m)]
-    for k, r in enumerate(tf.embedding.input_rows):
-        E[r][k] += ONE
-    EX = from_rationals(E, (m, d)) * X
-    off = rows(tf.embedding.exact_offsets)
-    Z = [EX + from_rationals([[off[i][t]] * (d + 1) for i in range(m)], (m, d + 1)) for t in range(T)]
-    for bi, block in enumerate(tf.blocks):
-        if block.attention is not None:
-            if block.attention.rule != "hardmax":
-                raise CertificateError(f"blocks[{bi}]: only hardmax attention has polyhedral cells")
-            new = list(Z)
-            for h, head in enumerate(block.attention.heads):
-                Ks = [head.exact_WK * Z[s] for s in range(T)]
-                Qs = [head.exact_WQ * Z[t] for t in range(T)]
-                for t in range(T):
-                    S = [_score_values(Ks[s], Qs[t], f"blocks[{bi}].heads[{h}]") for s in range(T)]
-                    M = [0]
-                    for key in range(1, T):
-                        diff = _coefficients_of_values([u - v for u, v in zip(S[key], S[M[0]])])
-                        label = yield _compare_choices(diff, mode)
-                        if label == "=":
-                            M.append(key)
-                        elif label == ">":
-                            M = [key]
-                    mean = Z[M[0]]
-                    for s in M[1:]:
-                        mean = mean + Z[s]
-                    new[t] = new[t] + head.exact_WO * (head.exact_WV * mean) * Q(1, len(M))
-            Z = new
-        ff = block.feedforward
-        if ff is not None:
-            out = []
-            for t in range(T):
-                H = affine_batch(ff.exact_W1, ff.exact_b1, Z[t])
-                kept = []
-                for z in rows(H):
-                    label = yield _relu_choices(_coefficients_of_values(z), mode)
-                    kept.append(z if label == "+" else [ZERO] * (d + 1))
-                out.append(Z[t] + affine_batch(ff.exact_W2, ff.exact_b2, from_rationals(kept, H.shape)))
-            Z = out
-    ro = tf.readout
-    return [_coefficients_of_values(r) for r in rows(affine_batch(ro.exact_W, ro.exact_b, Z[ro.token]))]
-
-
-def _interpreter(model, d, mode):
-    if isinstance(model, ReLUNet):
-        return _relu_net(model, d, mode)
-    if isinstance(model, MaxoutNet):
-        return _maxout_net(model, d, mode)
-    if isinstance(model, CPWL1D):
-        return _cpwl(model, d, mode)
-    if isinstance(model, CPWLMesh):
-        return _mesh(model, d, mode)
-    if isinstance(model, Transformer):
-        return _transformer(model, d, mode)
-    raise CertificateError(f"inputs: no cell semantics for models of kind {getattr(model, 'kind', '?')}")
-
-
-class _PathReplay:
-    """Both models run on the same input with decisions forced by a path."""
-
-    def __init__(self, models, d, mode):
-        self.gens = [_interpreter(m, d, mode) for m in models]
-        self.k = 0
-        self.outputs = []
-        self.pending = None
-        self._next(None)
-
-    def _next(self, label):
-        while self.k < len(self.gens):
-            try:
-                self.pending = self.gens[self.k].send(label) if label is not None else next(self.gens[self.k])
-                return
-            except StopIteration as stop:
-                self.outputs.append(stop.value)
-                self.k += 1
-                label = None
-        self.pending = None
-
-    def send(self, label):
-        self._next(label)
+def _fail(where: str, message: str) -> CertificateError:
+    return CertificateError(message, path=where)
 
 
 # -- exact checks -----------------------------------------------------------------------------
 
 
+def _value(f, x):
+    return f[-1] + sum((a * xi for a, xi in zip(f, x)), ZERO)
+
+
 def _holds(f, rel, x):
-    v = f[-1] + sum((a * xi for a, xi in zip(f, x)), ZERO)
+    v = _value(f, x)
     return v < 0 if rel == "<" else (v <= 0 if rel == "<=" else v == 0)
 
 
 def _check_empty(rows_, farkas, where, first_of_repeats=False):
-    if not isinstance(farkas, list) or not farkas:
-        raise CertificateError(f"{where}: expected a non-empty Farkas vector")
+    """``farkas`` (read strictly at ``where``) empties the system ``rows_``."""
+    entries = array(farkas, where)
+    if not entries:
+        raise MalformedCertificate("expected a non-empty Farkas vector", path=where)
     n = len(rows_[0][0])
     total = [ZERO] * n
-    strict_weight, seen = False, set()
-    for k, item in enumerate(farkas):
-        idx, value = item
-        if isinstance(idx, bool) or not isinstance(idx, int) or not 0 <= idx < len(rows_) or idx in seen:
-            raise CertificateError(f"{where}: Farkas entry {k} names no row (or a row twice)")
+    strict_weight, seen, size = False, set(), ZERO
+    first = {}
+    if first_of_repeats:
+        for k, row in enumerate(rows_):
+            first.setdefault(row, k)
+    for k, item in enumerate(entries):
+        here = f"{where}[{k}]"
+        pair = array(item, here, length=2)
+        idx = index(pair[0], len(rows_), f"{here}[0]")
+        if idx in seen:
+            raise MalformedCertificate(f"expected a row not named before, got row {idx} again", path=f"{here}[0]")
         seen.add(idx)
-        mult = rational(value, path=f"{where}.farkas[{k}]")
+        mult = rational(pair[1], f"{here}[1]")
         f, rel = rows_[idx]
-        if first_of_repeats and (f, rel) in rows_[:idx]:  # a repeated row: the entry names its first occurrence
-            raise CertificateError(f"{where}: Farkas entry {k} names row {idx}, a repeat of row "
-                                   f"{rows_.index((f, rel))}; name the first")
+        if first_of_repeats and first[rows_[idx]] != idx:  # a repeated row: the entry names its first occurrence
+            raise _fail(here, f"Farkas entry {k} names row {idx}, a repeat of row {first[rows_[idx]]}; name the first")
         if rel != "=" and mult < 0:
-            raise CertificateError(f"{where}: negative multiplier on the inequality row {idx}")
+            raise _fail(here, f"negative multiplier on the inequality row {idx}")
         if rel == "<" and mult > 0:
             strict_weight = True
+        size += abs(mult)
         for i in range(n):
             total[i] += mult * f[i]
-    if sum((abs(rational(v, path=where)) for _, v in farkas), ZERO) != 1:
-        raise CertificateError(f"{where}: expected a Farkas vector in normal form (absolute values adding up to 1)")
+    if size != 1:
+        raise _fail(where, "expected a Farkas vector in normal form (absolute values adding up to 1)")
     if any(total[:-1]):
-        raise CertificateError(f"{where}: the Farkas combination does not cancel the x-part")
+        raise _fail(where, "the Farkas combination does not cancel the x-part")
     if not (total[-1] > 0 or (total[-1] == 0 and strict_weight)):
-        raise CertificateError(f"{where}: the Farkas combination does not give a contradiction")
+        raise _fail(where, "the Farkas combination does not give a contradiction")
 
 
 def _check_values(rows_, x, recorded, where):
     """The recorded value of every row at the point, recomputed and compared exactly."""
-    if not isinstance(recorded, list) or len(recorded) != len(rows_):
-        raise CertificateError(f"{where}: expected the value of each of the {len(rows_)} rows at the point")
-    for idx, ((f, _), v) in enumerate(zip(rows_, recorded)):
-        if f[-1] + sum((a * xi for a, xi in zip(f, x)), ZERO) != rational(v, path=f"{where}.values[{idx}]"):
-            raise CertificateError(f"{where}: the recorded value of row {idx} at the point is not its value")
+    values = rationals(recorded, where, length=len(rows_))
+    for idx, ((f, _), v) in enumerate(zip(rows_, values)):
+        if _value(f, x) != v:
+            raise _fail(f"{where}[{idx}]", f"the recorded value of row {idx} at the point is not its value")
 
 
 def _check_witness(rows_, entry, where, d):
-    x = [rational(v, path=f"{where}.witness[{i}]") for i, v in enumerate(entry["witness"])]
-    if len(x) != d:
-        raise CertificateError(f"{where}: expected a witness with {d} coordinates")
+    x = rationals(entry["witness"], f"{where}.witness", length=d)
     for idx, (f, rel) in enumerate(rows_):
         if not _holds(f, rel, x):
-            raise CertificateError(f"{where}: the witness violates row {idx}")
-    _check_values(rows_, x, entry.get("values"), where)
+            raise _fail(f"{where}.witness", f"the witness violates row {idx}")
+    _check_values(rows_, x, entry["values"], f"{where}.values")
 
 
 def _check_equal_maps(rows_, entry, outputs, where):
     fa, fb = outputs
-    equal = entry["equal"]
-    if len(equal) != len(fa) or len(fa) != len(fb):
-        raise CertificateError(f"{where}: expected one entry of 'equal' per output")
+    equal = array(entry["equal"], f"{where}.equal", length=len(fa))
+    if len(fa) != len(fb):
+        raise _fail(f"{where}.equal", "expected one entry of 'equal' per output")
     for r, (u, v, eq) in enumerate(zip(fa, fb, equal)):
-        g = _minus(u, v)
+        here = f"{where}.equal[{r}]"
+        g = minus(u, v)
         if eq is None:
             if any(g):
-                raise CertificateError(f"{where}: output {r}: the two affine maps differ on the cell")
+                raise _fail(here, f"output {r}: the two affine maps differ on the cell")
             continue
-        _check_empty(rows_ + [(_neg(g), "<")], eq["pos"], f"{where}.equal[{r}].pos")
-        _check_empty(rows_ + [(g, "<")], eq["neg"], f"{where}.equal[{r}].neg")
+        record(eq, here, keys=("pos", "neg"))
+        _check_empty(rows_ + [(neg(g), "<")], eq["pos"], f"{here}.pos")
+        _check_empty(rows_ + [(g, "<")], eq["neg"], f"{here}.neg")
 
 
-def _cover_step(cert, mode):
-    at_step(0)
-    body = cert["steps"][0]["certificate"]
-    if body.get("mode") != mode:
-        raise CertificateError("differs from the claim's mode", path="steps[0].certificate.mode")
-    return body
-
-
-def _check_support(models, domain, body):
+def _check_support(models, domain, body, where):
     """For every CPWL mesh function among the models, the domain lies in its support: for
     each boundary facet (in the model's order), a Farkas vector empties
     ``{x : A x <= b, lambda(x) < 0}`` (lambda the barycentric coordinate of the facet's
     opposite vertex); the intersection of these half-spaces lies in the support, which the
     simplices then cover."""
     meshes = [isinstance(m, CPWLMesh) for m in models]
-    recorded = body.get("support")
+    where = f"{where}.support"
     if not any(meshes):
-        if recorded is not None:
-            raise CertificateError("support: recorded, but no model is a CPWL mesh function")
+        if "support" in body:
+            raise _fail(where, "recorded, but no model is a CPWL mesh function")
         return
-    if not isinstance(recorded, list) or len(recorded) != len(models):
-        raise CertificateError(f"support: expected one entry per model ({len(models)}), null for a model that is "
-                               "not a CPWL mesh function")
+    if "support" not in body:
+        raise MalformedCertificate(f"expected one entry per model ({len(models)})", path=where)
+    recorded = array(body["support"], where, length=len(models))
     A, bb = domain.exact_halfspaces()
     closed = [(tuple(r) + (-c,), "<=") for r, c in zip(A, bb)]
     for p, (m, is_mesh, entries) in enumerate(zip(models, meshes, recorded)):
-        where = f"support[{p}]"
+        here = f"{where}[{p}]"
         if not is_mesh:
             if entries is not None:
-                raise CertificateError(f"{where}: expected null (the model is not a CPWL mesh function)")
+                raise MalformedCertificate("expected null (the model is not a CPWL mesh function)", path=here)
             continue
         facets = m.support_halfspaces()
-        if not isinstance(entries, list) or len(entries) != len(facets):
-            raise CertificateError(f"{where}: expected one entry per boundary facet ({len(facets)})")
+        entries = array(entries, here, length=len(facets))
         for n, ((a, c, k, i), entry) in enumerate(zip(facets, entries)):
-            if not isinstance(entry, list) or len(entry) != 3 or entry[:2] != [k, i]:
-                raise CertificateError(f"{where}[{n}]: expected [{k}, {i}, farkas] (the boundary facet of simplex {k} "
-                                       f"opposite local vertex {i})")
-            _check_empty(closed + [(tuple(a) + (c,), "<")], entry[2], f"{where}[{n}]")
+            entry = array(entry, f"{here}[{n}]", length=3)
+            if [integer(entry[0], f"{here}[{n}][0]"), integer(entry[1], f"{here}[{n}][1]")] != [k, i]:
+                raise _fail(f"{here}[{n}]", f"expected [{k}, {i}, farkas] (the boundary facet of simplex {k} "
+                                            f"opposite local vertex {i})")
+            _check_empty(closed + [(tuple(a) + (c,), "<")], entry[2], f"{here}[{n}]")
 
 
-def _check_tree(models, domain, mode, branches):
-    """Coverage and every branch of the tree (module docstring). Returns, for the
-    witness branches in certificate order, ``(branch, rows, outputs per model)``."""
-    d = domain.dim
-    A, bb = domain.exact_halfspaces()
-    root_rows = [(tuple(r) + (-c,), "<" if mode == "open" else "<=") for r, c in zip(A, bb)]
+# -- the decision tree ------------------------------------------------------------------------
+
+
+def _read_branches(branches, where, bound, leaf_keys):
+    """The branches as ``{path: (k, entry)}``, each read strictly: a ``path`` of at most
+    ``bound`` labels (the models' decisions), then either ``farkas`` or the leaf's keys."""
     entries = {}
-    for k, e in enumerate(branches):
-        path = tuple(e["path"])
+    for k, e in enumerate(array(branches, where)):
+        here = f"{where}[{k}]"
+        record(e, here, keys=("path",), optional=("farkas",) + leaf_keys)
+        labels = array(e["path"], f"{here}.path")
+        if len(labels) > bound:
+            raise MalformedCertificate(f"expected a path of at most {bound} outcomes (the decisions of the models), "
+                                       f"got {len(labels)}", path=f"{here}.path")
+        path = tuple(string(v, f"{here}.path[{i}]") for i, v in enumerate(labels))
         if path in entries:
-            raise CertificateError(f"branches[{k}]: the path appears twice")
+            raise _fail(here, f"the path {list(path)} appears twice (as branches[{entries[path][0]}])")
+        if "farkas" in e and any(key in e for key in leaf_keys):
+            raise MalformedCertificate(f"expected either a Farkas vector or {', '.join(leaf_keys)}, not both",
+                                       path=here)
         entries[path] = (k, e)
+    return entries
+
+
+def _check_tree(models, d, mode, root_rows, branches, where, bound, leaf_keys, empty_rows=None):
+    """Coverage and every empty branch of the tree (module docstring) below ``root_rows``.
+    Returns, for the branches without ``farkas`` in certificate order, ``(k, branch,
+    rows, outputs per model)``; each such branch decides every decision. ``empty_rows``
+    maps a branch's rows to the system its Farkas vector must empty (default: as they are,
+    the Farkas vector in normal form naming first rows). Cost: one replay per branch."""
+    entries = _read_branches(branches, where, bound, leaf_keys)
     internal = {}
     for path in entries:
         for i in range(len(path)):
             internal.setdefault(path[:i], None)
     clash = [p for p in entries if p in internal]
     if clash:
-        raise CertificateError(f"branches: the path {list(clash[0])} is both a leaf and an inner node")
-    cells = [tuple(e["path"]) for e in branches if "witness" in e]
-    if mode == "open" and not cells:
-        raise CertificateError("branches: the open mode needs at least one cell (a full-dimensional domain)")
+        raise _fail(where, f"the path {list(clash[0])} is both a leaf and an inner node")
     checked = set()
 
     def walk(path, stop_before_last):
-        rp = _PathReplay(models, d, mode)
+        rp = PathReplay(models, d, mode)
         rows_ = list(root_rows)
-        steps_ = len(path) - 1 if stop_before_last else len(path)
-        for i in range(steps_ + (1 if stop_before_last else 0)):
+        for i in range(len(path)):
             if rp.pending is None:
-                raise CertificateError(f"branch {list(path)}: longer than the decisions of the models")
+                raise _fail(f"{where}[{entries[path][0]}].path", f"branch {list(path)}: longer than the decisions "
+                                                                  "of the models")
             node = path[:i]
             if internal.get(node) is None:
                 internal[node] = [lab for lab, _ in rp.pending]
             by_label = dict(rp.pending)
-            # empty siblings hanging off this node
-            for lab, rs in rp.pending:
+            for lab, rs in rp.pending:  # empty siblings hanging off this node
                 child = node + (lab,)
                 if child in entries and child not in checked and "farkas" in entries[child][1]:
-                    _check_empty(rows_ + list(rs), entries[child][1]["farkas"], f"branches[{entries[child][0]}]",
-                                 first_of_repeats=True)
+                    system = rows_ + list(rs)
+                    here = f"{where}[{entries[child][0]}].farkas"
+                    if empty_rows is None:
+                        _check_empty(system, entries[child][1]["farkas"], here, first_of_repeats=True)
+                    else:
+                        _check_empty(empty_rows(system), entries[child][1]["farkas"], here)
                     checked.add(child)
             if path[i] not in by_label:
-                raise CertificateError(f"branch {list(path)}: {path[i]!r} is not an outcome of decision {i}")
+                raise _fail(f"{where}[{entries[path][0]}].path[{i}]",
+                            f"branch {list(path)}: {path[i]!r} is not an outcome of decision {i}")
             rows_ += list(by_label[path[i]])
             if i < len(path) - 1 or not stop_before_last:
                 rp.send(path[i])
         return rp, rows_
 
     out = []
-    for path in cells:
-        k, e = entries[path]
+    for path, (k, e) in entries.items():
+        if "farkas" in e:
+            continue
         rp, rows_ = walk(path, False)
         if rp.pending is not None:
-            raise CertificateError(f"branches[{k}]: a cell must decide every decision of the models")
-        _check_witness(rows_, e, f"branches[{k}]", d)
+            raise _fail(f"{where}[{k}]", "a cell must decide every decision of the models")
         checked.add(path)
-        out.append((e, rows_, rp.outputs))
+        out.append((k, e, rows_, rp.outputs))
     for path, (k, e) in entries.items():
         if path in checked:
             continue
-        if "farkas" not in e:
-            raise CertificateError(f"branches[{k}]: expected a witness or a Farkas vector")
+        if not path:
+            raise _fail(f"{where}[{k}]", "the root cannot be empty by a Farkas vector of no decision")
         walk(path, True)
         if path not in checked:  # pragma: no cover - walk checks it at its parent
-            raise CertificateError(f"branches[{k}]: not reached")
+            raise _fail(f"{where}[{k}]", "not reached")
     for node, labels in internal.items():
         if labels is None:
-            raise CertificateError(f"branches: the inner node {list(node)} was never reached")
+            raise _fail(where, f"the inner node {list(node)} was never reached")
         for lab in labels:
             child = node + (lab,)
             if child not in entries and child not in internal:
-                raise CertificateError(f"branches: outcome {lab!r} after {list(node)} is not covered")
+                raise _fail(where, f"outcome {lab!r} after {list(node)} is not covered")
     if () not in internal and () not in entries:
-        raise CertificateError("branches: the root is not covered")
-    return out
+        raise _fail(where, "the root is not covered")
+    return sorted(out, key=lambda leaf: leaf[0])
+
+
+def _replay_path(models, d, mode, root_rows, path, where):
+    """The rows and outputs of one complete path (no tree): each label an outcome of its
+    decision, every decision made."""
+    rp = PathReplay(models, d, mode)
+    rows_ = list(root_rows)
+    for i, label in enumerate(path):
+        if rp.pending is None:
+            raise _fail(where, "longer than the decisions of the models")
+        by_label = dict(rp.pending)
+        if label not in by_label:
+            raise _fail(f"{where}[{i}]", f"{label!r} is not an outcome of decision {i}")
+        rows_ += list(by_label[label])
+        rp.send(label)
+    if rp.pending is not None:
+        raise _fail(where, "the path must decide every decision of the models")
+    return rows_, rp.outputs
+
+
+def _domain_rows(domain, mode):
+    A, bb = domain.exact_halfspaces()
+    return [(tuple(r) + (-c,), "<" if mode == "open" else "<=") for r, c in zip(A, bb)]
+
+
+def _cover_step(cert, mode, keys, optional):
+    at_step(0)
+    body = record(cert["steps"][0]["certificate"], "steps[0].certificate", keys=keys, optional=optional)
+    if string(body["mode"], "steps[0].certificate.mode") != mode:
+        raise _fail("steps[0].certificate.mode", "differs from the claim's mode")
+    return body
 
 
 @claim_checker("equivalence-cells", rules={"cell-cover"}, order=lambda claim, inputs: ["cell-cover"])
 def check_equivalence_cells(cert: dict, inputs: dict) -> None:
     """Verify an ``equivalence-cells`` certificate (module docstring)."""
     a, b, domain = inputs["a"], inputs["b"], inputs["domain"]
-    mode = cert["claim"].get("mode")
-    if mode not in ("open", "exact"):
-        raise CertificateError("claim.mode: expected 'open' or 'exact'")
+    mode = string(cert["claim"].get("mode"), "claim.mode", choices=("open", "exact"))
     if mode == "open" and not all(isinstance(m, CONTINUOUS) for m in (a, b)):
-        raise CertificateError("claim.mode: open cells decide only continuous models; hardmax needs the exact mode")
+        raise _fail("claim.mode", "open cells decide only continuous models; hardmax needs the exact mode")
     d = domain.dim
     if a.input_dim != d or b.input_dim != d or a.output_dim != b.output_dim:
-        raise CertificateError("inputs: the models and the domain do not fit together")
-    body = _cover_step(cert, mode)
-    _check_support([a, b], domain, body)
-    cells = _check_tree([a, b], domain, mode, body["branches"])
-    for k, (e, rows_, outputs) in enumerate(cells):
-        _check_equal_maps(rows_, e, outputs, f"cells[{k}]")
-    n_empty = sum(1 for e in body["branches"] if "farkas" in e)
-    if body.get("cells") != len(cells) or body.get("empty") != n_empty:
-        raise CertificateError(f"steps[cell-cover]: the tree has {len(cells)} cells and {n_empty} empty branches, "
-                               f"the step says {body.get('cells')} and {body.get('empty')}")
+        raise _fail("inputs", "the models and the domain do not fit together")
+    where = "steps[0].certificate"
+    body = _cover_step(cert, mode, ("mode", "branches", "cells", "empty"), ("support",))
+    branches = array(body["branches"], f"{where}.branches")
+    bound = check_limits([a, b], d, paths=len(branches), where=where)
+    _check_support([a, b], domain, body, where)
+    cells = _check_tree([a, b], d, mode, _domain_rows(domain, mode), branches, f"{where}.branches", bound,
+                        ("witness", "values", "equal"))
+    if mode == "open" and not cells:
+        raise _fail(f"{where}.branches", "the open mode needs at least one cell (a full-dimensional domain)")
+    for k, e, rows_, outputs in cells:
+        here = f"{where}.branches[{k}]"
+        record(e, here, keys=("path", "witness", "values", "equal"))
+        _check_witness(rows_, e, here, d)
+        _check_equal_maps(rows_, e, outputs, here)
+    n_empty = len(branches) - len(cells)
+    if natural(body["cells"], f"{where}.cells") != len(cells) or natural(body["empty"], f"{where}.empty") != n_empty:
+        raise _fail(where, f"the tree has {len(cells)} cells and {n_empty} empty branches, "
+                           f"the step says {body['cells']} and {body['empty']}")
 
 
 # -- region counts ------------------------------------------------------------------------
@@ -518,6 +381,16 @@ def _offset_on(f, h):
     return None if lam is None else f[-1] - lam * h[-1]
 
 
+def _constant_on(f, h):
+    """Whether the form f is constant on the hyperplane ``h = 0``."""
+    return not any(f[:-1]) or _offset_on(f, h) is not None
+
+
+def _vanishes_on(f, h):
+    """Whether the form f is 0 on the whole hyperplane ``h = 0``."""
+    return not any(f) or (_offset_on(f, h) == 0)
+
+
 def _facet_system(P, Qr, i):
     """Rows of P and Q on the hyperplane of P's row i: that row an equality, the
     others strict, rows parallel to it (read as constants on it) kept as they are."""
@@ -533,16 +406,34 @@ def _facet_system(P, Qr, i):
     return out
 
 
-def _check_facet_rows(P, Qr, ri, rj, where):
-    if not (0 <= ri < len(P) and 0 <= rj < len(Qr)):
-        raise CertificateError(f"{where}: no such rows")
-    kp, kq = _hyperplane_key(P[ri][0]), _hyperplane_key(_neg(Qr[rj][0]))
+def _check_facet_rows(P, Qr, rows_item, where):
+    pair = array(rows_item, where, length=2)
+    ri, rj = index(pair[0], len(P), f"{where}[0]"), index(pair[1], len(Qr), f"{where}[1]")
+    kp, kq = _hyperplane_key(P[ri][0]), _hyperplane_key(neg(Qr[rj][0]))
     if kp is None or kp != kq:
-        raise CertificateError(f"{where}: the two rows are not one hyperplane seen from both sides")
+        raise _fail(where, "the two rows are not one hyperplane seen from both sides")
+    return ri, rj
 
 
 def _regions_order(claim, inputs):
     return ["cell-cover"] + (["facet-merge"] if claim.get("count_kind") == "linear" else [])
+
+
+def _listed_paths(cert) -> int:
+    """The number of paths the certificate lists (branches, merge paths, jump branches):
+    the replays its check makes. Counted before anything is checked, shapes read loosely
+    (the strict reading comes with the check)."""
+    def listed(obj, key):
+        found = obj.get(key) if isinstance(obj, dict) else None
+        return found if isinstance(found, list) else []
+
+    steps = cert["steps"]
+    total = len(listed(steps[0]["certificate"], "branches"))
+    merge = steps[1]["certificate"] if len(steps) > 1 else {}
+    total += sum(isinstance(item, dict) and "facet_path" in item for item in listed(merge, "merges"))
+    for item in listed(merge, "apart"):
+        total += sum(len(listed(h, "jumps")) for h in listed(item, "hyperplanes"))
+    return total
 
 
 @claim_checker("regions", rules={"cell-cover", "facet-merge"}, order=_regions_order)
@@ -551,22 +442,49 @@ def check_regions(cert: dict, inputs: dict) -> None:
     for a linear count the facet merges and the separations of the other same-map pairs."""
     model, domain = inputs["model"], inputs["domain"]
     claim = cert["claim"]
-    kind, count = claim.get("count_kind"), claim.get("count")
-    if kind not in ("activation", "linear") or isinstance(count, bool) or not isinstance(count, int):
-        raise CertificateError("claim: expected count_kind 'activation' or 'linear' and an integer count")
-    if model.input_dim != domain.dim:
-        raise CertificateError("inputs: the model and the domain do not fit together")
-    body = _cover_step(cert, "open")
-    _check_support([model], domain, body)
-    cells = _check_tree([model], domain, "open", body["branches"])
+    kind = string(claim.get("count_kind"), "claim.count_kind", choices=("activation", "linear"))
+    count = natural(claim.get("count"), "claim.count")
+    continuous = isinstance(model, CONTINUOUS)
+    if "definition" in claim:
+        string(claim["definition"], "claim.definition", choices=(DEFINITION,))
+        if kind != "linear":
+            raise MalformedCertificate("expected no definition: an activation count has one meaning",
+                                       path="claim.definition")
+    elif kind == "linear" and not continuous:
+        raise _fail("claim.definition", f"a linear count of a model that is not continuous (hardmax is discontinuous "
+                                        f"at ties) must say which count it is: expected definition {DEFINITION!r} "
+                                        "(docs/theory.md, linear regions)")
+    d = domain.dim
+    if model.input_dim != d:
+        raise _fail("inputs", "the model and the domain do not fit together")
+    where = "steps[0].certificate"
+    body = _cover_step(cert, "open", ("mode", "branches"), ("support",))
+    branches = array(body["branches"], f"{where}.branches")
+    bound = check_limits([model], d, paths=_listed_paths(cert), where=where)
+    _check_support([model], domain, body, where)
+    cells = _check_tree([model], d, "open", _domain_rows(domain, "open"), branches, f"{where}.branches", bound,
+                        ("witness", "values"))
+    if not cells:
+        raise _fail(f"{where}.branches", "the open mode needs at least one cell (a full-dimensional domain)")
+    for k, e, rows_, _ in cells:
+        record(e, f"{where}.branches[{k}]", keys=("path", "witness", "values"))
+        _check_witness(rows_, e, f"{where}.branches[{k}]", d)
     if kind == "activation":
         if len(cells) != count:
-            raise CertificateError(f"claim.count: {count}, but the certificate has {len(cells)} cells")
+            raise _fail("claim.count", f"{count}, but the certificate has {len(cells)} cells")
         return
     at_step(1)
-    merge = cert["steps"][1]["certificate"]
-    rows_of = [r for _, r, _ in cells]
-    maps = [tuple(o[0]) for _, _, o in cells]
+    _check_linear_count(cert, model, domain, [(rows_, outputs[0]) for _, _, rows_, outputs in cells], count,
+                        continuous, bound)
+
+
+def _check_linear_count(cert, model, domain, cells, count, continuous, bound):
+    """The ``facet-merge`` step: merges join same-map cells into classes, the ``apart``
+    entries show that no other same-map pair is joined; the classes are ``count``."""
+    where = "steps[1].certificate"
+    merge = record(cert["steps"][1]["certificate"], where, keys=("merges", "apart"))
+    rows_of = [r for r, _ in cells]
+    maps = [tuple(o) for _, o in cells]
     parent = list(range(len(cells)))
 
     def find(i):
@@ -575,69 +493,162 @@ def check_regions(cert: dict, inputs: dict) -> None:
             i = parent[i]
         return i
 
-    def pair(item, where):
-        i, j = item["cells"]
-        if not (0 <= i < len(cells) and 0 <= j < len(cells)) or i == j:
-            raise CertificateError(f"{where}: no such cells")
+    def pair(item, here):
+        i, j = indices(array(item["cells"], f"{here}.cells", length=2), len(cells), f"{here}.cells")
         if maps[i] != maps[j]:
-            raise CertificateError(f"{where}: the two cells carry different affine maps")
+            raise _fail(f"{here}.cells", "the two cells carry different affine maps")
         return i, j
 
-    for k, item in enumerate(merge["merges"]):
-        where = f"merges[{k}]"
-        i, j = pair(item, where)
-        ri, rj = item["rows"]
+    merge_keys = ("cells", "rows", "point", "values") + (() if continuous else ("facet_path",))
+    for k, item in enumerate(array(merge["merges"], f"{where}.merges")):
+        here = f"{where}.merges[{k}]"
+        record(item, here, keys=merge_keys)
+        i, j = pair(item, here)
         P, Qr = rows_of[i], rows_of[j]
-        _check_facet_rows(P, Qr, ri, rj, where)
-        x = [rational(v, path=f"{where}.point") for v in item["point"]]
-        if len(x) != domain.dim:
-            raise CertificateError(f"{where}: expected a point with {domain.dim} coordinates")
-        _check_values(P + Qr, x, item.get("values"), where)
+        ri, _ = _check_facet_rows(P, Qr, item["rows"], f"{here}.rows")
+        x = rationals(item["point"], f"{here}.point", length=domain.dim)
+        _check_values(P + Qr, x, item["values"], f"{here}.values")
         for idx, (f, rel) in enumerate(_facet_system(P, Qr, ri)):
-            ok = _holds(f, "<=" if rel == "parallel" else rel, x)
-            if not ok:
-                raise CertificateError(f"{where}: the point is not inside the common facet (row {idx})")
+            if not _holds(f, "<=" if rel == "parallel" else rel, x):
+                raise _fail(f"{here}.point", f"the point is not inside the common facet (row {idx})")
+        if not continuous:
+            _check_affine_near(model, domain, P[ri][0], maps[i], x, item["facet_path"], bound, f"{here}.facet_path")
         parent[find(j)] = find(i)
-    apart = {}
-    for k, item in enumerate(merge["apart"]):
-        i, j = pair(item, f"apart[{k}]")
-        apart[(min(i, j), max(i, j))] = (k, i, item)
     regions = len({find(i) for i in range(len(cells))})
     if regions != count:
-        raise CertificateError(f"claim.count: {count}, but the merges leave {regions} regions")
-    for i in range(len(cells)):
-        for j in range(i + 1, len(cells)):
-            if maps[i] != maps[j] or find(i) == find(j):
-                continue
-            if (i, j) not in apart:
-                raise CertificateError(f"facet-merge: cells {i} and {j} carry the same map and nothing keeps them apart")
-            k, first, item = apart[(i, j)]
-            P, Qr = (rows_of[i], rows_of[j]) if first == i else (rows_of[j], rows_of[i])
-            given = {}
-            for h in item["hyperplanes"]:
-                _check_facet_rows(P, Qr, h["rows"][0], h["rows"][1], f"apart[{k}]")
-                given[_hyperplane_key(P[h["rows"][0]][0])] = h
-            wanted = {_hyperplane_key(f) for f, _ in P} & {_hyperplane_key(_neg(f)) for f, _ in Qr}
-            wanted.discard(None)
-            for key in wanted:
-                if key not in given:
-                    raise CertificateError(f"apart[{k}]: a hyperplane the two cells could share is not ruled out")
-                h = given[key]
-                system = _facet_system(P, Qr, h["rows"][0])
-                if "parallel" in h:
-                    idx = h["parallel"]
-                    f, rel = system[idx]
-                    if rel != "parallel" or _offset_on(f, P[h["rows"][0]][0]) is None \
-                            or not _offset_on(f, P[h["rows"][0]][0]) > 0:
-                        raise CertificateError(f"apart[{k}]: row {idx} does not keep the closures off the hyperplane")
-                    continue
-                strict_rows = [(f, rel) if rel != "parallel" else (f, "skip") for f, rel in system]
-                _check_empty_on(strict_rows, h["farkas"], f"apart[{k}]")
+        raise _fail("claim.count", f"{count}, but the merges leave {regions} regions")
+    apart = {}
+    for k, item in enumerate(array(merge["apart"], f"{where}.apart")):
+        here = f"{where}.apart[{k}]"
+        record(item, here, keys=("cells", "hyperplanes"))
+        i, j = pair(item, here)
+        key = (min(i, j), max(i, j))
+        if key in apart:
+            raise MalformedCertificate(f"expected each pair once; cells {i} and {j} are already apart[{apart[key][0]}]",
+                                       path=f"{here}.cells")
+        if find(i) == find(j):
+            raise _fail(f"{here}.cells", f"cells {i} and {j} are merged into one region: nothing to keep apart")
+        apart[key] = (k, i, item)
+    _check_all_apart(maps, find, apart, where)
+    for (i, j), (k, first, item) in sorted(apart.items(), key=lambda kv: kv[1][0]):
+        P, Qr = (rows_of[i], rows_of[j]) if first == i else (rows_of[j], rows_of[i])
+        _check_apart(model, domain, P, Qr, maps[i], item, continuous, bound, f"{where}.apart[{k}]")
 
 
-def _check_empty_on(rows_, farkas, where):
-    """As :func:`_check_empty`, refusing multipliers on rows marked "skip"."""
-    for idx, _ in farkas:
-        if isinstance(idx, int) and 0 <= idx < len(rows_) and rows_[idx][1] == "skip":
-            raise CertificateError(f"{where}: the Farkas vector uses a row parallel to the hyperplane")
-    _check_empty([(f, "<=" if rel == "skip" else rel) for f, rel in rows_], farkas, where)
+def _check_all_apart(maps, find, apart, where):
+    """Every same-map pair of cells in two regions is listed apart: the pairs are counted
+    first (group by map, then by region), so the check costs the listed pairs, not the square
+    of the cells."""
+    groups: dict = {}
+    for i, m in enumerate(maps):
+        groups.setdefault(m, []).append(i)
+    needed = 0
+    for members in groups.values():
+        sizes: dict = {}
+        for i in members:
+            sizes[find(i)] = sizes.get(find(i), 0) + 1
+        needed += len(members) * (len(members) - 1) // 2 - sum(s * (s - 1) // 2 for s in sizes.values())
+    if needed == len(apart):
+        return
+    for members in groups.values():  # stops at the first pair missing: at most len(apart) + 1 pairs looked at
+        for a, i in enumerate(members):
+            for j in members[a + 1:]:
+                if find(i) != find(j) and (i, j) not in apart:
+                    raise _fail(f"{where}.apart", f"cells {i} and {j} carry the same map and nothing keeps them apart")
+    raise AssertionError("unreachable: counted pairs and listed pairs differ")  # pragma: no cover
+
+
+def _check_apart(model, domain, P, Qr, L, item, continuous, bound, where):
+    """For every hyperplane the closures of the cells P and Q could share, evidence that
+    no point of their common facet has a neighbourhood on which f is affine."""
+    given = {}
+    hyperplanes = array(item["hyperplanes"], f"{where}.hyperplanes")
+    options = ("farkas", "parallel") + (() if continuous else ("jumps",))
+    for n, h in enumerate(hyperplanes):
+        here = f"{where}.hyperplanes[{n}]"
+        record(h, here, keys=("rows",), optional=options)
+        if sum(key in h for key in options) != 1:
+            raise MalformedCertificate(f"expected exactly one of {', '.join(options)}", path=here)
+        ri, _ = _check_facet_rows(P, Qr, h["rows"], f"{here}.rows")
+        key = _hyperplane_key(P[ri][0])
+        if key in given:
+            raise MalformedCertificate(f"expected each hyperplane once; the same as hyperplanes[{given[key][0]}]",
+                                       path=f"{here}.rows")
+        given[key] = (n, ri, h)
+    wanted = {_hyperplane_key(f) for f, _ in P} & {_hyperplane_key(neg(f)) for f, _ in Qr}
+    wanted.discard(None)
+    for key in wanted:
+        if key not in given:
+            raise _fail(f"{where}.hyperplanes", "a hyperplane the two cells could share is not ruled out")
+        n, ri, h = given[key]
+        here = f"{where}.hyperplanes[{n}]"
+        hf = P[ri][0]
+        system = _facet_system(P, Qr, ri)
+        if "parallel" in h:
+            idx = index(h["parallel"], len(system), f"{here}.parallel")
+            f, rel = system[idx]
+            off = _offset_on(f, hf) if any(f[:-1]) else f[-1]
+            if rel != "parallel" or off is None or not off > 0:
+                raise _fail(f"{here}.parallel", f"row {idx} does not keep the closures off the hyperplane")
+        elif "farkas" in h:
+            for m, entry in enumerate(array(h["farkas"], f"{here}.farkas")):
+                if isinstance(entry, list) and entry and type(entry[0]) is int and 0 <= entry[0] < len(system) \
+                        and system[entry[0]][1] == "parallel":
+                    raise _fail(f"{here}.farkas[{m}]", "the Farkas vector uses a row parallel to the hyperplane")
+            _check_empty([(f, "<=" if rel == "parallel" else rel) for f, rel in system], h["farkas"], f"{here}.farkas")
+        else:
+            _check_jumps(model, domain, hf, L, system, h["jumps"], bound, f"{here}.jumps")
+
+
+def _strict_off(hf):
+    """The rows of a system on the hyperplane ``hf = 0`` made strict where they are not
+    constant on it: empty iff the system has no (d-1)-dimensional part there."""
+    def strict(rows_):
+        return [(f, rel) if rel == "=" or _constant_on(f, hf) else (f, "<") for f, rel in rows_]
+    return strict
+
+
+def _check_jumps(model, domain, hf, L, system, branches, bound, where):
+    """A tree of exact-mode decisions over the common facet (``system``: the hyperplane an
+    equality, the cells' other rows strict, parallel ones closed) whose every leaf has no
+    (d-1)-dimensional part or a map other than ``L`` on the hyperplane: f jumps across the
+    facet, or is not affine along it, at every point (module docstring)."""
+    root = [(f, "<=" if rel == "parallel" else rel) for f, rel in system]
+    leaves = _check_tree([model], domain.dim, "exact", root, branches, where, bound, ("lower", "differs"),
+                         empty_rows=_strict_off(hf))
+    for k, e, rows_, outputs in leaves:
+        here = f"{where}[{k}]"
+        if ("lower" in e) == ("differs" in e):
+            raise MalformedCertificate("expected exactly one of farkas, lower, differs", path=here)
+        if "lower" in e:
+            idx = index(e["lower"], len(rows_), f"{here}.lower")
+            f, rel = rows_[idx]
+            if rel != "=" or _vanishes_on(f, hf):
+                raise _fail(f"{here}.lower", f"row {idx} is not an equality that cuts the hyperplane")
+        else:
+            r = index(e["differs"], len(L), f"{here}.differs")
+            if _vanishes_on(minus(outputs[0][r], L[r]), hf):
+                raise _fail(f"{here}.differs", f"output {r} of the leaf equals the cells' map on the hyperplane")
+
+
+def _check_affine_near(model, domain, hf, L, x, facet_path, bound, where):
+    """f is affine near the point x of the facet (on ``hf = 0``): the exact-mode path of x
+    holds there, its equalities vanish on the hyperplane, its other rows not constant on it
+    are strict at x (so the path's cell holds a neighbourhood of x in the hyperplane), and
+    its map is ``L`` on the hyperplane."""
+    labels = array(facet_path, where)
+    if len(labels) > bound:
+        raise MalformedCertificate(f"expected a path of at most {bound} outcomes (the decisions of the model), "
+                                   f"got {len(labels)}", path=where)
+    path = [string(v, f"{where}[{i}]") for i, v in enumerate(labels)]
+    rows_, outputs = _replay_path([model], domain.dim, "exact", _domain_rows(domain, "exact"), path, where)
+    for idx, (f, rel) in enumerate(rows_):
+        if not _holds(f, rel, x):
+            raise _fail(where, f"the point is not in the path's cell (row {idx})")
+        if rel == "=" and not _vanishes_on(f, hf):
+            raise _fail(where, f"row {idx}, an equality, cuts the hyperplane: the path's cell is not a facet")
+        if rel != "=" and not _constant_on(f, hf) and not _holds(f, "<", x):
+            raise _fail(where, f"row {idx} is tight at the point: the path's cell may not hold a neighbourhood of it")
+    for r, (u, v) in enumerate(zip(outputs[0], L)):
+        if not _vanishes_on(minus(u, v), hf):
+            raise _fail(where, f"output {r} on the facet differs from the cells' map: f is not affine across it")

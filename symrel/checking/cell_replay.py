@@ -1,0 +1,396 @@
+"""The models of a cell certificate run on a symbolic input with their decisions forced
+(the semantics :mod:`symrel.checking.regions` checks cells against), and the limits that
+keep that replay bounded.
+
+An affine quantity is kept by its values at the ``d + 1`` points ``0, e_1, .., e_d`` (the
+prover keeps coefficients); a model's interpreter is a generator that yields the
+outcomes of each decision (label, rows) and receives the label taken (the decision
+order and rows: :mod:`symrel.checking.regions`). Hardmax scores are checked to be affine
+through second differences.
+
+**Limits, checked before anything is computed** (docs/format.md, "Limits of the
+checker"). A replay multiplies the input by every layer in turn, so the size of its
+numbers grows with depth x digits of the weights x log(width); the number of replays is
+the number of paths the certificate lists. Before replaying, the checker bounds
+
+* the path length by the number of decisions of the models (:func:`decisions`);
+* the digits of every quantity a replay computes (:func:`growth_digits`, an upper bound
+  from the weights' numerators, common denominators and fan-ins) by
+  :data:`MAX_VALUE_DIGITS` (the growth limit);
+* the work, paths x arithmetic operations per replay x digits (:func:`replay_cost`), by
+  :data:`MAX_REPLAY_WORK` (the work limit).
+
+Beyond one of them the check ends with :class:`~symrel.errors.LimitError` (exit 2) naming
+the limit.
+
+>>> from symrel.models import ReLUNet, DenseLayer
+>>> net = ReLUNet(1, [DenseLayer([["1e100"]], [0]), DenseLayer([["1e100"]], [0], "none")])
+>>> growth_digits(net, 1) > 200, decisions([net])
+(True, 1)
+>>> deep = ReLUNet(1, [DenseLayer([["1e9999"]], [0]) for _ in range(12)])
+>>> try:
+...     check_limits([deep], 1, paths=1)
+... except LimitError as err:
+...     print(str(err)[:76])
+inputs: the replay would compute numbers of up to 120000 digits (the growth 
+"""
+
+from __future__ import annotations
+
+from math import gcd
+
+from ..errors import LimitError
+from ..exact import Q, affine_batch, from_rationals, rows
+from ..exact.numbers import denominator, numerator
+from ..models import CPWL1D, CPWLMesh, MaxoutNet, ReLUNet, Transformer
+from . import CertificateError
+
+ZERO, ONE = Q(0), Q(1)
+CONTINUOUS = (ReLUNet, MaxoutNet, CPWL1D, CPWLMesh)
+
+#: the growth limit: decimal digits of any numerator or denominator a replay may compute
+MAX_VALUE_DIGITS = 100_000
+#: the work limit: paths replayed x operations per replay x (1 + digits // 1000)
+MAX_REPLAY_WORK = 400_000_000
+
+
+# -- affine quantities as values at 0, e_1, .., e_d -----------------------------------------
+
+
+def coefficients_of_values(values):
+    """Coefficients ``(a_1..a_d, c)`` of the affine function with these values."""
+    v0 = values[0]
+    return tuple(v - v0 for v in values[1:]) + (v0,)
+
+
+def neg(f):
+    return tuple(-v for v in f)
+
+
+def minus(f, g):
+    return tuple(a - b for a, b in zip(f, g))
+
+
+def _points(d):
+    """The ``d x (d+1)`` matrix of the points 0, e_1, .., e_d."""
+    return from_rationals([[ONE if j == i + 1 else ZERO for j in range(d + 1)] for i in range(d)], (d, d + 1))
+
+
+def _relu_choices(f, mode):
+    if mode == "open":
+        if not any(f):
+            return [("0", [])]
+        return [("+", [(neg(f), "<")]), ("-", [(f, "<")])]
+    return [("+", [(neg(f), "<=")]), ("-", [(f, "<")])]
+
+
+def _max_choices(pieces, mode):
+    out = []
+    for j, lj in enumerate(pieces):
+        if mode == "open":
+            if lj in pieces[:j]:
+                continue
+            out.append((str(j), [(minus(li, lj), "<") for i, li in enumerate(pieces) if i != j and li != lj]))
+        else:
+            out.append((str(j), [(minus(li, lj), "<" if i < j else "<=") for i, li in enumerate(pieces) if i != j]))
+    return out
+
+
+def _compare_choices(diff, mode):
+    if mode == "open":
+        if not any(diff):
+            return [("=", [])]
+        return [("<", [(diff, "<")]), (">", [(neg(diff), "<")])]
+    return [("<", [(diff, "<")]), ("=", [(diff, "=")]), (">", [(neg(diff), "<")])]
+
+
+def _relu_net(net, d, mode):
+    V = _points(d)
+    for layer in net.layers:
+        V = affine_batch(layer.affine.exact_W, layer.affine.exact_b, V)
+        if layer.activation == "relu":
+            out = []
+            for z in rows(V):
+                label = yield _relu_choices(coefficients_of_values(z), mode)
+                out.append(z if label == "+" else [ZERO] * (d + 1))
+            V = from_rationals(out, V.shape)
+    return [coefficients_of_values(r) for r in rows(V)]
+
+
+def _maxout_net(net, d, mode):
+    V = _points(d)
+    for layer in net.layers:
+        out = []
+        for unit in layer.units:
+            P = rows(affine_batch(unit.pieces.exact_W, unit.pieces.exact_b, V))
+            label = yield _max_choices([coefficients_of_values(p) for p in P], mode)
+            out.append(P[int(label)])
+        V = from_rationals(out, (len(out), d + 1))
+    if net.readout is not None:
+        V = affine_batch(net.readout.exact_W, net.readout.exact_b, V)
+    return [coefficients_of_values(r) for r in rows(V)]
+
+
+def _cpwl(f, d, mode):
+    x = (ONE, ZERO)  # the form of the input itself
+    choices = []
+    pieces = f.exact_pieces()
+    for s in range(len(pieces)):
+        rs = []
+        if s > 0:
+            rs.append(((-ONE, f.exact_x[s]), "<" if mode == "open" else "<="))
+        if s < len(pieces) - 1:
+            rs.append(((ONE, -f.exact_x[s + 1]), "<"))
+        choices.append((f"s{s}", rs))
+    label = yield choices
+    a, c = pieces[int(label[1:])]
+    return [(a * x[0], c)]
+
+
+def _mesh(f, d, mode):
+    """One decision, the simplex: ``s<k>`` has the rows ``-lambda_i < 0`` (open) or
+    ``<= 0`` (exact: closed simplices, which cover the support) for the barycentric
+    coordinates of simplex k; then its affine piece."""
+    rel = "<" if mode == "open" else "<="
+    label = yield [(f"s{k}", [(neg(tuple(row)), rel) for row in g.inverse]) for k, g in enumerate(f.exact_geometry)]
+    return [tuple(a) + (c,) for a, c in f.exact_pieces()[int(label[1:])]]
+
+
+def _score_values(K, Qm, where):
+    """Values at 0, e_i of ``sum_j K_j(x) Q_j(x)``, after checking it is affine
+    (every second difference at 0, e_i, e_i + e_j vanishes)."""
+    Kr, Qr = rows(K), rows(Qm)
+    d = len(Kr[0]) - 1 if Kr else 0
+
+    def at(coeffs):  # coeffs: the point as a combination of the columns 0, e_1, .., e_d
+        total = ZERO
+        for kr, qr in zip(Kr, Qr):
+            kv = sum((c * v for c, v in zip(coeffs, kr)), ZERO)
+            qv = sum((c * v for c, v in zip(coeffs, qr)), ZERO)
+            total += kv * qv
+        return total
+
+    base = [ONE] + [ZERO] * d
+    vals = [at(base)]
+    for i in range(d):
+        e = [ZERO] * (d + 1)
+        e[i + 1] = ONE
+        vals.append(at(e))
+    for i in range(d):
+        for j in range(i, d):
+            pt = [-ONE] + [ZERO] * d  # e_i + e_j = e_i + e_j - 0, as an affine combination
+            pt[i + 1] += ONE
+            pt[j + 1] += ONE
+            if at(pt) - vals[i + 1] - vals[j + 1] + vals[0] != 0:
+                raise CertificateError(f"{where}: the attention score is not affine in x; no polyhedral cells")
+    return vals
+
+
+def _transformer(tf, d, mode):
+    T, m = tf.tokens, tf.width
+    X = _points(d)
+    E = [[ZERO] * d for _ in range(m)]
+    for k, r in enumerate(tf.embedding.input_rows):
+        E[r][k] += ONE
+    EX = from_rationals(E, (m, d)) * X
+    off = rows(tf.embedding.exact_offsets)
+    Z = [EX + from_rationals([[off[i][t]] * (d + 1) for i in range(m)], (m, d + 1)) for t in range(T)]
+    for bi, block in enumerate(tf.blocks):
+        if block.attention is not None:
+            if block.attention.rule != "hardmax":
+                raise CertificateError(f"blocks[{bi}]: only hardmax attention has polyhedral cells")
+            new = list(Z)
+            for h, head in enumerate(block.attention.heads):
+                Ks = [head.exact_WK * Z[s] for s in range(T)]
+                Qs = [head.exact_WQ * Z[t] for t in range(T)]
+                for t in range(T):
+                    S = [_score_values(Ks[s], Qs[t], f"blocks[{bi}].heads[{h}]") for s in range(T)]
+                    M = [0]
+                    for key in range(1, T):
+                        diff = coefficients_of_values([u - v for u, v in zip(S[key], S[M[0]])])
+                        label = yield _compare_choices(diff, mode)
+                        if label == "=":
+                            M.append(key)
+                        elif label == ">":
+                            M = [key]
+                    mean = Z[M[0]]
+                    for s in M[1:]:
+                        mean = mean + Z[s]
+                    new[t] = new[t] + head.exact_WO * (head.exact_WV * mean) * Q(1, len(M))
+            Z = new
+        ff = block.feedforward
+        if ff is not None:
+            out = []
+            for t in range(T):
+                H = affine_batch(ff.exact_W1, ff.exact_b1, Z[t])
+                kept = []
+                for z in rows(H):
+                    label = yield _relu_choices(coefficients_of_values(z), mode)
+                    kept.append(z if label == "+" else [ZERO] * (d + 1))
+                out.append(Z[t] + affine_batch(ff.exact_W2, ff.exact_b2, from_rationals(kept, H.shape)))
+            Z = out
+    ro = tf.readout
+    return [coefficients_of_values(r) for r in rows(affine_batch(ro.exact_W, ro.exact_b, Z[ro.token]))]
+
+
+def interpreter(model, d, mode):
+    if isinstance(model, ReLUNet):
+        return _relu_net(model, d, mode)
+    if isinstance(model, MaxoutNet):
+        return _maxout_net(model, d, mode)
+    if isinstance(model, CPWL1D):
+        return _cpwl(model, d, mode)
+    if isinstance(model, CPWLMesh):
+        return _mesh(model, d, mode)
+    if isinstance(model, Transformer):
+        return _transformer(model, d, mode)
+    raise CertificateError(f"inputs: no cell semantics for models of kind {getattr(model, 'kind', '?')}")
+
+
+class PathReplay:
+    """Both models run on the same input with decisions forced by a path."""
+
+    def __init__(self, models, d, mode):
+        self.gens = [interpreter(m, d, mode) for m in models]
+        self.k = 0
+        self.outputs = []
+        self.pending = None
+        self._next(None)
+
+    def _next(self, label):
+        while self.k < len(self.gens):
+            try:
+                self.pending = self.gens[self.k].send(label) if label is not None else next(self.gens[self.k])
+                return
+            except StopIteration as stop:
+                self.outputs.append(stop.value)
+                self.k += 1
+                label = None
+        self.pending = None
+
+    def send(self, label):
+        self._next(label)
+
+
+# -- limits ----------------------------------------------------------------------------------
+
+
+def _bits(*matrices) -> int:
+    """Bits a product with these entries can add to a quantity: those of the largest
+    numerator plus those of a common denominator (the least one while it stays below 4096
+    bits, then the bits of every further distinct denominator added: an upper bound)."""
+    top, den, extra, seen = 0, 1, 0, set()
+    for M in matrices:
+        for r in (rows(M) if hasattr(M, "to_list") else M):
+            for v in (r if isinstance(r, (list, tuple)) else (r,)):
+                top = max(top, abs(numerator(v)).bit_length())
+                q = denominator(v)
+                if q == 1 or q in seen:
+                    continue
+                seen.add(q)
+                if extra or den.bit_length() > 4096:
+                    extra += q.bit_length()
+                else:
+                    den = den * q // gcd(den, q)
+    return top + den.bit_length() + extra
+
+
+def _model_growth(model, d: int) -> tuple:
+    """``(bits, operations, decisions)`` of one replay of ``model`` on ``d`` inputs: an
+    upper bound on the bits of any numerator or denominator it computes, its arithmetic
+    operations, and its number of decisions."""
+    p = d + 1
+    if isinstance(model, ReLUNet):
+        bits, ops, dec = 1, 0, 0
+        for layer in model.layers:
+            W, b = layer.affine.exact_W, layer.affine.exact_b
+            bits += _bits(W, b) + (W.shape[1] + 1).bit_length()
+            ops += (W.shape[0] * W.shape[1] + W.shape[0]) * p
+            dec += W.shape[0] if layer.activation == "relu" else 0
+        return bits, ops, dec
+    if isinstance(model, MaxoutNet):
+        bits, ops, dec = 1, 0, 0
+        for layer in model.layers:
+            units = [u.pieces for u in layer.units]
+            bits += _bits(*[m.exact_W for m in units], *[m.exact_b for m in units]) + \
+                (max(m.exact_W.shape[1] for m in units) + 1).bit_length() + 1
+            ops += sum((m.exact_W.shape[0] * (m.exact_W.shape[1] + 1) + m.exact_W.shape[0] ** 2) * p for m in units)
+            dec += len(units)
+        if model.readout is not None:
+            W, b = model.readout.exact_W, model.readout.exact_b
+            bits += _bits(W, b) + (W.shape[1] + 1).bit_length()
+            ops += W.shape[0] * (W.shape[1] + 1) * p
+        return bits, ops, dec
+    if isinstance(model, CPWL1D):
+        return _bits(model.exact_x, [v for piece in model.exact_pieces() for v in piece]) + 2, \
+            4 * len(model.exact_x) + 4, 1
+    if isinstance(model, CPWLMesh):
+        inverses = [v for g in model.exact_geometry for r in g.inverse for v in r]
+        pieces = [v for simplex in model.exact_pieces() for a, c in simplex for v in (*a, c)]
+        return _bits(inverses, pieces) + 2, (len(inverses) + len(pieces)) * 2 + p, 1
+    if isinstance(model, Transformer):
+        return _transformer_growth(model, d)
+    raise CertificateError(f"inputs: no cell semantics for models of kind {getattr(model, 'kind', '?')}")
+
+
+def _transformer_growth(tf, d: int) -> tuple:
+    """:func:`_model_growth` of a hardmax Transformer: per block, every head adds the bits
+    of its value and output maps, of the width and of the number of tokens averaged; the
+    scores, products of two such quantities, are bounded too."""
+    T, m, p = tf.tokens, tf.width, d + 1
+    bits = _bits(tf.embedding.exact_offsets) + 2
+    ops, dec, score_bits = (m * d + m) * p * T, 0, 0
+    wbits = (m + 1).bit_length()
+    for block in tf.blocks:
+        if block.attention is not None:
+            added = 0
+            for head in block.attention.heads:
+                k = head.exact_WQ.shape[0]
+                score_bits = max(score_bits, 2 * (bits + _bits(head.exact_WK, head.exact_WQ) + wbits)
+                                 + (k + 1).bit_length() + (p + 2).bit_length())
+                added += _bits(head.exact_WV, head.exact_WO) + 2 * wbits + (T + 1).bit_length() + 1
+                ops += T * (2 * k * m + 2 * m * m) * p + T * T * (k * p * (d * d + 2 * d + 1) + p)
+                dec += T * (T - 1)
+            bits += added
+        ff = block.feedforward
+        if ff is not None:
+            h = ff.exact_W1.shape[0]
+            bits += _bits(ff.exact_W1, ff.exact_b1) + _bits(ff.exact_W2, ff.exact_b2) + wbits + (h + 1).bit_length() + 2
+            ops += T * (2 * h * m + h + m) * p
+            dec += T * h
+    ro = tf.readout
+    bits += _bits(ro.exact_W, ro.exact_b) + wbits
+    ops += ro.exact_W.shape[0] * (m + 1) * p
+    return max(bits, score_bits), ops, dec
+
+
+def _digits(bits: int) -> int:
+    return bits * 30103 // 100000 + 1
+
+
+def growth_digits(model, d: int) -> int:
+    """An upper bound on the decimal digits of any numerator or denominator one replay of
+    ``model`` on ``d`` inputs computes (depth x digits of the weights x log width).
+    Cost: one pass over the model's numbers."""
+    return _digits(_model_growth(model, d)[0])
+
+
+def decisions(models) -> int:
+    """The number of decisions of the models run jointly: no path of a certificate is longer."""
+    return sum(_model_growth(m, 1)[2] for m in models)
+
+
+def check_limits(models, d: int, paths: int, where: str = "inputs") -> int:
+    """Refuse, before any replay, models whose replay would compute numbers beyond
+    :data:`MAX_VALUE_DIGITS` digits, or ``paths`` replays beyond :data:`MAX_REPLAY_WORK`;
+    returns the models' number of decisions (the bound on a path's length)."""
+    grown = [_model_growth(m, d) for m in models]
+    digits = max(_digits(g[0]) for g in grown)
+    if digits > MAX_VALUE_DIGITS:
+        raise LimitError(f"{where}: the replay would compute numbers of up to {digits} digits (the growth limit: "
+                         f"at most {MAX_VALUE_DIGITS} digits, from depth x width x digits of the weights)")
+    work = paths * sum(g[1] for g in grown) * (1 + digits // 1000)
+    if work > MAX_REPLAY_WORK:
+        raise LimitError(f"{where}: replaying {paths} paths would take about {work} operations (the work limit: at "
+                         f"most {MAX_REPLAY_WORK}, paths x operations per replay x digits)")
+    return sum(g[2] for g in grown)
