@@ -39,7 +39,7 @@ import threading
 from dataclasses import dataclass
 from typing import Callable
 
-from ..errors import SymrelError
+from ..errors import LimitError, SymrelError
 
 #: the module of this package holding each claim kind's checker (an explicit list: nothing is
 #: discovered); a check loads the one module its claim needs
@@ -272,6 +272,8 @@ def check_certificate(cert: dict) -> dict:
             raise type(err)(message, path) from None
         i = int(at[6:-1])
         raise type(err)(message, path, steps[i]["rule"] if i < len(steps) else None) from None
+    except LimitError:  # a limit reached: exit 2 naming it, not a malformed field
+        raise
     except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
         i = getattr(_AT, "step", None)
         where = f"steps[{i}].certificate" if i is not None else None

@@ -18,3 +18,41 @@ def long_digit_runs_in_a_string() -> str:
     junk = " ".join("9" * 100_000 for _ in range(10))
     return json.dumps(header("utility", [{"rule": "complete-preorder", "status": "proved",
                                           "certificate": {}}], statement=junk))
+
+
+def embedded(**objects) -> dict:
+    """Certificate inputs embedding each object with its true sha256 (so that only the
+    checker's own checks can refuse the file)."""
+    from symrel.fileformat import sha256_of
+
+    return {name: {"object": obj, "sha256": sha256_of(obj)} for name, obj in objects.items()}
+
+
+def _deep_relu_net(depth: int, weight: str) -> dict:
+    layers = [{"W": [[weight]], "b": [0], "activation": "relu"} for _ in range(depth)]
+    layers.append({"W": [[1]], "b": [0], "activation": "none"})
+    return {"symrel": 1, "kind": "relu", "input_dim": 1, "layers": layers}
+
+
+def regions_deep_net_of_huge_weights() -> str:
+    """A depth-1,200 ReLU net with every weight 10^9999 (written "1e9999", 6 characters)
+    on [0, 1]: replaying it computes numbers of 12 million digits. One cell, all units on."""
+    depth = 1200
+    net = _deep_relu_net(depth, "1e9999")
+    box = {"symrel": 1, "kind": "box", "bounds": [[0, 1]]}
+    values = ["-1/2", "-1/2"] + ["-1/2"] * depth  # not computed: the limit comes first
+    branches = [{"path": ["+"] * depth, "witness": ["1/2"], "values": values}]
+    return json.dumps(header("regions", [{"rule": "cell-cover", "status": "proved",
+                                          "certificate": {"mode": "open", "branches": branches}}],
+                             embedded(model=net, domain=box), count_kind="activation", count=1))
+
+
+def regions_path_of_a_million_labels() -> str:
+    """A branch whose path has 1,000,000 labels for a net of one ReLU: the coverage check
+    would build every prefix of it (a quadratic number of labels) before replaying."""
+    net = _deep_relu_net(1, "1")
+    box = {"symrel": 1, "kind": "box", "bounds": [[0, 1]]}
+    branches = [{"path": ["+"] * 1_000_000, "witness": ["1/2"], "values": ["-1/2", "-1/2", "-1/2"]}]
+    return json.dumps(header("regions", [{"rule": "cell-cover", "status": "proved",
+                                          "certificate": {"mode": "open", "branches": branches}}],
+                             embedded(model=net, domain=box), count_kind="activation", count=1))
