@@ -207,10 +207,9 @@ def claim_parts(cert: dict, path: str = "certificate"):
 def export_coq(cert: dict, out_dir, *, theorem_proved: bool | None = None) -> list[Path]:
     """Write the Coq folder for the certificate ``cert`` (its JSON object) into ``out_dir``;
     returns the paths written."""
-    from ..models import relu_to_maxout
-
     (net, _), box, (transformer, tpath) = claim_parts(cert)
-    depth = (relu_to_maxout(net) if net.kind == "relu" else net).depth
+    # the depth of the maxout form: one layer per ReLU layer (one for a purely affine net)
+    depth = max(1, sum(l.activation == "relu" for l in net.layers)) if net.kind == "relu" else net.depth
     bounds = gating_bounds_of(transformer, depth, tpath)
     if theorem_proved is None:
         theorem_proved = general_theorem_proved()
@@ -279,3 +278,28 @@ def print_assumptions(folder, qualified: str, timeout: float | None = None) -> s
         r = subprocess.run(["coqc", "-R", os.fspath(Path(folder).resolve()), LOGICAL, os.fspath(probe)],
                            capture_output=True, text=True, timeout=timeout, cwd=tmp)
     return " ".join((r.stdout + r.stderr).split())
+
+
+def replay_certificate(cert: dict, timeout: float | None = None) -> dict:
+    """Export ``cert`` into a temporary folder and replay it with coqc: what ``symrel
+    check-certificate --coq`` runs. Returns ``{"ok", "checks", "seconds", ...}`` where
+    ``checks`` names each check with its result (``checked``, ``rejected``, ``not run``);
+    the general theorem is listed as ``not proved in Coq`` while Correctness.v lacks it."""
+    import tempfile
+
+    proved = general_theorem_proved()
+    with tempfile.TemporaryDirectory(prefix="symrel-coq-") as tmp:
+        export_coq(cert, tmp)
+        relu = "relu_to_maxout" in (Path(tmp) / "Instance.v").read_text(encoding="utf-8")
+        r = replay(tmp, timeout=timeout)
+    net = "(relu_to_maxout net)" if relu else "net"
+    general = "compile_relu_correct" if relu else "compile_correct"
+    status = "checked" if r["ok"] else ("rejected" if r.get("failed") else "not closed")
+    checks = {
+        f"transformer = compile {net} Bs (vm_compute)": status,
+        f"certify {net} box Bs = true (vm_compute)": status,
+        f"general theorem {general}": "proved in Coq" if proved else "not proved in Coq (stated in Correctness.v)",
+        f"{r.get('theorem') or 'claim'}: Print Assumptions": r["assumptions"] or "not run",
+    }
+    return {"ok": r["ok"], "formal": r["ok"] and proved, "checks": checks, "seconds": r["seconds"],
+            "theorem": r.get("theorem"), "log": r["log"] if not r["ok"] else ""}

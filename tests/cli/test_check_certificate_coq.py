@@ -1,0 +1,43 @@
+"""symrel check-certificate --coq: the Python check, then the Coq replay, with each check
+named and the general theorem's status said plainly."""
+
+import json
+import shutil
+
+import pytest
+
+from symrel.certificates.io import certificate_of
+from symrel.models import AffineMap, Box, MaxoutLayer, MaxoutNet, MaxoutUnit
+
+NET = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], ["-1/2"]], [0, "1/3"])])], AffineMap([[2]], [1]))
+
+
+def write_certificate(tmp_path):
+    from symrel.compiler import compile_model
+    from symrel.prover import prove_equivalence
+
+    box = Box([[-1, 2]])
+    cert = certificate_of(prove_equivalence(NET, compile_model(NET, box).transformer, box))
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps(cert))
+    return path
+
+
+@pytest.mark.skipif(shutil.which("coqc") is None, reason="coqc is not installed")
+def test_coq_replay_says_which_checks_ran(run_cli, tmp_path):
+    from symrel.interop.coq import general_theorem_proved
+
+    code, out, err = run_cli("check-certificate", write_certificate(tmp_path), "--coq")
+    assert code == 0, err
+    assert "coq: transformer = compile net Bs (vm_compute): checked" in out
+    assert "coq: certify net box Bs = true (vm_compute): checked" in out
+    assert "Print Assumptions: Closed under the global context" in out
+    expected = "proved in Coq" if general_theorem_proved() else "not proved in Coq"
+    assert f"coq: general theorem compile_correct: {expected}" in out
+    assert out.strip().endswith("checked")
+
+
+def test_coq_without_coqc_is_refused(run_cli, tmp_path, monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    code, out, err = run_cli("check-certificate", write_certificate(tmp_path), "--coq")
+    assert code == 2 and "--coq needs coqc" in err
