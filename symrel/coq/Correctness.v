@@ -3,7 +3,7 @@
    compile / certify. *)
 From Coq Require Import QArith List.
 Import ListNotations.
-From Symrel Require Import Semantics Compiler.
+From Symrel Require Import Semantics Compiler Bounds.
 Open Scope Q_scope.
 
 (* For every maxout net N, box D and gating bounds Bs that pass the check (well-formed net,

@@ -2,8 +2,9 @@
 
 :func:`export_coq` writes the library of ``symrel/coq`` (``Semantics.v``: what a claim
 means; ``Compiler.v``: symrel's construction as a Coq function ``compile`` and the
-computable check ``certify`` of its hypotheses; ``Correctness.v``: what is proved once for
-every net), then ``Instance.v`` and a ``_CoqProject``, so that
+computable check ``certify`` of its hypotheses; ``Bounds.v``: the proof that ``certify``'s
+true means every piece lies within its gating bound on the box; ``Correctness.v``: the
+general theorem), then ``Instance.v`` and a ``_CoqProject``, so that
 ``coq_makefile -f _CoqProject -o Makefile && make`` builds it. ``Instance.v`` holds the
 claim's net, box and Transformer as exact rational data and proves, by computation in
 Coq (``vm_compute``), that the Transformer *is* ``compile net Bs`` and that
@@ -30,7 +31,7 @@ from ..exact import flat, rows
 from ..fileformat import write_text_atomic
 
 #: the library files, in build order (symrel/coq/)
-LIBRARY = ("Semantics.v", "Compiler.v", "Correctness.v")
+LIBRARY = ("Semantics.v", "Compiler.v", "Bounds.v", "Correctness.v")
 LIBRARY_DIR = Path(__file__).resolve().parents[1] / "coq"
 #: the logical name of the library (``-R . Symrel`` in the _CoqProject)
 LOGICAL = "Symrel"

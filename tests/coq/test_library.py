@@ -37,6 +37,10 @@ def test_no_admitted_or_axiom_in_the_library():
             assert word not in text, f"{name} contains {word}"
 
 
+def test_the_bound_checker_is_proved_sound(built):
+    assert print_assumptions(built, "Bounds.certify_sound") == "Closed under the global context"
+
+
 def test_statements_are_closed(built):
     # definitions of the statements: no assumption behind them either
     for name in ("Correctness.compile_correct", "Correctness.compile_relu_correct", "Compiler.certify"):
