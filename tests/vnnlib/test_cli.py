@@ -152,3 +152,21 @@ def test_the_competitions_test_set_gets_its_known_verdicts(shared_dir, tmp_path,
         assert code == 0 and obj["verdict"] == "confirmed" and obj["claimed_difference"] == 0
         if importlib.util.find_spec("onnxruntime"):
             assert obj["float_check"]["passes"]
+
+
+def test_instance_list_of_the_test_set_checks_every_certificate(shared_dir, tmp_path, run_cli):
+    base = shared_dir / "data" / "vnncomp2021" / "test"
+    listing = tmp_path / "instances.csv"    # the fast four of test_instances.csv (absolute paths)
+    listing.write_text("".join(f"{base / onnx},{base / vnnlib},60\n" for onnx, vnnlib, _ in TEST_SET))
+    out = tmp_path / "results.csv"
+    code, stdout, err = run_cli("verify", "--instances", listing, "--out", out)
+    rows = list(csv.DictReader(out.open()))
+    assert [r["result"] for r in rows] == [v for _, _, v in TEST_SET] and code == 0, err
+    for row in rows:
+        if row["result"] == "unsat":
+            assert row["check"] == "checked" and float(row["check_time"]) >= 0
+            code, _, _ = run_cli("check-certificate", row["certificate"])
+            assert code == 0
+        else:
+            assert row["check"] == "witness exact" and row["certificate"].endswith(".counterexample.txt")
+    assert "4 of 4 decided" in stdout
