@@ -37,18 +37,17 @@ from math import gcd, isqrt
 from ..errors import SymrelError
 from ..exact import Q, flat, from_rationals, rational, rational_ints, rows
 from ..fileformat.trusted import read_input
-from ..models import CPWL1D, Box, CPWLMesh, MaxoutLayer, MaxoutNet, MaxoutUnit, ReLUNet, Transformer
-from . import CertificateError, at_step, claim_checker
-from .kernel import (ONE, ZERO_FORM, bounds, lower_bound, upper_bound, combine, constant, key, neg, pair, read_form, single_var, to_q,
-                     var)
+from ..models import CPWL1D, Box, CPWLMesh, MaxoutLayer, MaxoutNet, MaxoutUnit, Polytope, ReLUNet, Transformer
+from . import CertificateError, MalformedCertificate, at_step, claim_checker
+from .kernel import (PAIR_MINUS_ONE, PAIR_ONE, PAIR_ZERO, ZERO_FORM, Form, bounds, check_size, combine, constant, extreme,
+                     index, key, neg, pair, read_form, single_var, to_q, var)
 
 RULES = {"domain-box", "maxout-unit-normal-form", "linear-identity", "relu-fixed-sign", "cpwl-lattice-check",
          "embedding", "hardmax-max-head", "drop-dominated", "hardmax-argmax-set", "relu-pair-identity",
          "relu-as-max-node", "cpwl-mesh-lattice", "hardmax-select", "node-cells", "max-scale-shift"}
 
 ZERO = Q(0)
-ONE_Q = Q(1)
-MINUS_ONE = (-1, 1)
+ONE = Q(1)
 
 
 class _ProofReplay:
@@ -67,6 +66,13 @@ class _ProofReplay:
         self.node_select: dict[int, tuple] = {}   # select nodes: (scores, values)
 
     # steps
+    def peek_rule(self, rule, extra):
+        """``rule+extra`` when the next step names exactly that, else ``rule`` (a step whose
+        records may add a rule; :meth:`expect_rule` then checks that they did)."""
+        both = f"{rule}+{extra}"
+        step = self.steps[self.pos] if self.pos < len(self.steps) else None
+        return both if isinstance(step, dict) and step.get("rule") == both else rule
+
     def next(self, rule=None, model=None):
         if self.pos >= len(self.steps):
             raise CertificateError(f"ends after {len(self.steps)} steps; the argument needs a step next", path="steps")
@@ -84,11 +90,13 @@ class _ProofReplay:
         self.pos += 1
         return cert
 
-    def fail(self, msg, field=None):
+    def fail(self, msg, field=None, error=CertificateError):
+        """Raise ``error`` (a rejection, exit 1; :class:`MalformedCertificate`: exit 2) at the
+        field being checked, or at ``field`` inside the step."""
         where = self.where if field is None else field
         if isinstance(where, tuple):   # (format, values): formatted only on failure
             where = where[0].format(*where[1:])
-        raise CertificateError(msg, path=self.here + where)
+        raise error(msg, path=self.here + where)
 
     def expect_rule(self, parts, scaled_before=None):
         """The step just read names exactly the rules its records used (``a+b``, in the prover's order);
@@ -106,18 +114,54 @@ class _ProofReplay:
         """The exact range of the form f over the variables' box (``end`` 0 or 1: only its
         lower or upper end)."""
         try:
-            return bounds(f, self.ranges) if end is None else (lower_bound, upper_bound)[end](f, self.ranges)
+            return bounds(f, self.ranges) if end is None else extreme(f, self.ranges, end)
         except IndexError as err:
             self.fail(f"variable y{err.args[0]} is not defined here")
 
+    # strict fields
+    def integer(self, value, want, what):
+        """``value`` must be the integer ``want`` (a JSON integer: not a boolean or a string)."""
+        if type(value) is not int:
+            self.fail(f"expected {what} {want} (an integer), got {value!r}", error=MalformedCertificate)
+        if value != want:
+            self.fail(f"expected {what} {want}, got {value!r}")
+
+    def index(self, value, what, bound=None):
+        """``value`` as an index below ``bound`` (:func:`symrel.checking.kernel.index`), the
+        failure named at the field being checked."""
+        try:
+            return index(value, what, bound)
+        except MalformedCertificate as err:
+            self.fail(err.message, error=MalformedCertificate)
+
+    def rational_range(self, rec, what):
+        """A recorded ``[lo, hi]`` as two rationals."""
+        if not isinstance(rec, list) or len(rec) != 2:
+            self.fail(f"expected {what} as [lo, hi], got {rec!r:.80}")
+        return rational(rec[0]), rational(rec[1])
+
     # nodes
     def declare(self, cert):
-        for k, nd in enumerate(cert.get("nodes", [])):
+        """Declare the step's new nodes, in order, after checking them.
+
+        Rule: node ids are consecutive, each the next variable (so a node refers only to earlier
+        ones); a max node ``max(t_0, .., t_k)`` has two terms or more, none repeated, and its
+        range is ``[max lo_i, max hi_i]`` over the terms' exact ranges on the box; a select node
+        (values averaged over the argmax set of the scores) has one value per score and the range
+        ``[min lo_i, max hi_i]`` of its values. The recorded range must equal the recomputed one:
+        every later bound rests on it. A node declared twice (same terms) is refused, so that
+        equal maxes are one variable and compare equal as forms."""
+        nodes = cert.get("nodes", [])
+        if not isinstance(nodes, list):
+            self.fail("expected a list of nodes", ".certificate.nodes")
+        for k, nd in enumerate(nodes):
             self.where = f".certificate.nodes[{k}]"
-            nid = nd["id"]
-            if nid != len(self.ranges):
-                self.fail(f"node id {nid}: expected the next id {len(self.ranges)}")
+            if not isinstance(nd, dict):
+                self.fail("expected a node object")
+            nid = len(self.ranges)
+            self.integer(nd.get("id"), nid, "the next node id")
             terms = [read_form(t) for t in nd["terms"]]
+            recorded = self.rational_range(nd.get("range"), "the node's range")
             if "scores" in nd:       # a select node: values averaged over the argmax set of scores
                 scores = [read_form(t) for t in nd["scores"]]
                 if len(scores) != len(terms) or not terms:
@@ -129,7 +173,7 @@ class _ProofReplay:
                     self.bounds(t)
                 rs = [self.bounds(t) for t in terms]
                 rng = (min(lo for lo, _ in rs), max(hi for _, hi in rs))
-                if (rational(nd["range"][0]), rational(nd["range"][1])) != rng:
+                if recorded != rng:
                     self.fail(f"node y{nid}: range {nd['range']} differs from the recomputed [{rng[0]}, {rng[1]}]")
                 self.ranges.append(rng)
                 self.node_select[nid] = (scores, terms)
@@ -142,7 +186,7 @@ class _ProofReplay:
                 self.fail(f"node y{nid}: repeated terms or an existing node declared again")
             rs = [self.bounds(t) for t in terms]
             rng = (max(lo for lo, _ in rs), max(hi for _, hi in rs))
-            if (rational(nd["range"][0]), rational(nd["range"][1])) != rng:
+            if recorded != rng:
                 self.fail(f"node y{nid}: range {nd['range']} differs from the recomputed [{rng[0]}, {rng[1]}]")
             self.ranges.append(rng)
             self.node_terms[nid] = terms
@@ -150,10 +194,25 @@ class _ProofReplay:
             self.node_of[keys] = nid
 
     def max_of(self, raw, facts):
-        """Check a max in normal form against the recorded facts; returns the result form."""
+        """Check a max of the forms ``raw`` in normal form against the recorded facts; returns
+        the result form.
+
+        Rule: each dropped term is one of ``raw`` and is dominated on the whole box by the kept
+        term it names (the recorded bound is the exact minimum of ``kept - dropped``, >= 0, and
+        no earlier kept term dominates it, so the record is canonical); the max of the kept terms
+        is then the one kept term itself, or the node whose terms are exactly the kept ones
+        (``max-scale-shift``: ``c y + k`` with ``c > 0`` for the node y whose terms, times c plus
+        k, are the kept ones). Dropping a dominated term does not change the max, and a node is
+        the max of its terms by definition, so the result is the max of ``raw``."""
         raw_keys = {key(t): t for t in raw}
+        if not isinstance(facts, dict) or not isinstance(facts.get("dropped"), list):
+            self.fail("expected the facts of a max: {result, dropped[, scale]}")
         result = read_form(facts["result"])
-        dropped = [(read_form(d[0]), int(d[1]), rational(d[2])) for d in facts["dropped"]]
+        dropped = []
+        for d in facts["dropped"]:
+            if not isinstance(d, list) or len(d) != 3:
+                self.fail("expected a dropped term as [form, dominating term, bound]")
+            dropped.append((read_form(d[0]), self.index(d[1], "a dominating term index"), rational(d[2])))
         dropped_keys = {key(d) for d, _, _ in dropped}
         kept_keys = set(raw_keys) - dropped_keys
         if len(dropped_keys) != len(dropped) or not dropped_keys <= set(raw_keys):
@@ -171,8 +230,10 @@ class _ProofReplay:
             if self.node_keys[v] != kept_keys:
                 self.fail(f"node y{v} does not have the kept terms of this max")
         else:   # max-scale-shift: the kept terms are c u + k for the terms u of node y_v, so the max is c y_v + k
+            if not isinstance(scale, list) or len(scale) != 2:
+                self.fail("expected a scale [c, k]", ".scale")
             c, k = rational_ints(scale[0]), rational_ints(scale[1])
-            if c[0] <= 0 or (c == ONE and k == (0, 1)):
+            if c[0] <= 0 or (c == PAIR_ONE and k == PAIR_ZERO):
                 self.fail(f"scale {scale}: expected c > 0 and not the identity (c, k) = (1, 0)", ".scale")
             v = next(iter(result[2])) if len(result[2]) == 1 else None
             if v not in self.node_terms or combine([(c, var(v))], k) != result:
@@ -185,7 +246,7 @@ class _ProofReplay:
         for d, i, bound in dropped:
             if not 0 <= i < len(kept):
                 self.fail("a dominating term index is out of range")
-            lows = [self.bounds(combine([(ONE, k), (MINUS_ONE, d)]), 0) for k in kept[: i + 1]]
+            lows = [self.bounds(combine([(PAIR_ONE, k), (PAIR_MINUS_ONE, d)]), 0) for k in kept[: i + 1]]
             if lows[i] != bound or lows[i] < 0:
                 self.fail(f"dominance bound {bound} differs from the exact lower bound {lows[i]} (or is negative)")
             if any(lo >= 0 for lo in lows[:i]):
@@ -194,6 +255,11 @@ class _ProofReplay:
         return result
 
     def relu(self, z, rec):
+        """``ReLU(z)`` by its record: ``["+", lo]`` (z >= 0 on the box: lo is z's exact minimum,
+        >= 0), ``["-", hi]`` (z <= 0: its exact maximum, <= 0) or ``["node", facts]`` (the node
+        ``max(0, z)``, checked by :meth:`max_of`)."""
+        if not isinstance(rec, list) or len(rec) != 2:
+            self.fail(f"expected a ReLU record [kind, fact], got {rec!r:.80}")
         kind = rec[0]
         if kind == "+":
             lo = self.bounds(z, 0)
@@ -211,6 +277,8 @@ class _ProofReplay:
 
     def compare(self, got, recorded, what):
         self.where = ".certificate.outputs"
+        if not isinstance(recorded, list):
+            self.fail(f"expected the {what} as a list of forms")
         if len(got) != len(recorded) or any(g != read_form(r) for g, r in zip(got, recorded)):
             self.fail(f"{what} differ from the recomputed forms")
 
@@ -232,89 +300,94 @@ def _add_sparse(u, v):
 
 
 def _int_vector(b):
+    """A vector's entries as pairs ``(p, q)``."""
     return [pair(a) for a in (b if isinstance(b, list) else flat(b))]
 
 
-def _affine(W, b, cur):
-    """``W cur + b`` for ``W`` as :func:`_int_rows` and ``b`` as :func:`_int_vector`."""
-    return [combine([(a, cur[j]) for j, a in row], c) for row, c in zip(W, b)]
+def _mat_apply(M, col, bias=None):
+    """``M col (+ bias)`` for ``M`` as :func:`_int_rows` and ``bias`` as :func:`_int_vector`."""
+    b = bias if bias is not None else [PAIR_ZERO] * len(M)
+    return [combine([(a, col[j]) for j, a in row], c) for row, c in zip(M, b)]
 
 
 # -- the models ---------------------------------------------------------------------------
-def _maxout(net, R, name):
+def _maxout(net, replay, name):
     layers = [[(_int_rows(u.pieces.exact_W), _int_vector(u.pieces.exact_b)) for u in layer.units] for layer in net.layers]
     readout = (_int_rows(net.readout.exact_W), _int_vector(net.readout.exact_b)) if net.readout is not None else None
-    return _maxout_layers(layers, readout, net.input_dim, R, name)
+    return _maxout_layers(layers, readout, net.input_dim, replay, name)
 
 
-def _maxout_layers(layers, readout, input_dim, R, name):
+def _maxout_layers(layers, readout, input_dim, replay, name):
     """Replay the layers of a maxout net, each a list of units ``(W, b)`` (their pieces as
     :func:`_int_rows`, :func:`_int_vector`), then the read-out ``(W, b)`` or None."""
     cur = [var(i) for i in range(input_dim)]
     for li, layer in enumerate(layers):
-        rule = R.steps[R.pos].get("rule") if R.pos < len(R.steps) and isinstance(R.steps[R.pos], dict) else None
-        scaled = R.scaled
-        cert = R.next(rule if rule == "maxout-unit-normal-form+max-scale-shift" else "maxout-unit-normal-form", name)
-        if cert.get("layer") != li or len(cert["units"]) != len(layer):
-            R.fail(f"expected layer {li} with {len(layer)} units")
-        R.declare(cert)
-        terms = [_affine(W, b, cur) for W, b in layer]
+        scaled = replay.scaled
+        cert = replay.next(replay.peek_rule("maxout-unit-normal-form", "max-scale-shift"), name)
+        replay.integer(cert.get("layer"), li, "layer")
+        units = cert.get("units")
+        if not isinstance(units, list) or len(units) != len(layer):
+            replay.fail(f"expected layer {li} with {len(layer)} units")
+        replay.declare(cert)
+        terms = [_mat_apply(W, cur, b) for W, b in layer]
         cur = []
-        for u, (raw, facts) in enumerate(zip(terms, cert["units"])):
-            R.where = (".certificate.units[{}]", u)
-            cur.append(R.max_of(raw, facts))
-        R.expect_rule(["maxout-unit-normal-form"], scaled)
+        for u, (raw, facts) in enumerate(zip(terms, units)):
+            replay.where = (".certificate.units[{}]", u)
+            cur.append(replay.max_of(raw, facts))
+        replay.expect_rule(["maxout-unit-normal-form"], scaled)
+        check_size(cur, f"layer {li} of model {name}")
     if readout is not None:
-        cert = R.next("linear-identity", name)
-        cur = _affine(*readout, cur)
-        R.compare(cur, cert["outputs"], "read-out forms")
+        cert = replay.next("linear-identity", name)
+        cur = _mat_apply(readout[0], cur, readout[1])
+        check_size(cur, f"the read-out of model {name}")
+        replay.compare(cur, cert["outputs"], "read-out forms")
     return cur
 
 
-def _relu(net, R, name):
+def _relu(net, replay, name):
+    """Replay a ReLU net layer by layer: ``z = W cur + b``, then each ReLU by its record."""
     cur = [var(i) for i in range(net.input_dim)]
     for li, layer in enumerate(net.layers):
-        rule = R.steps[R.pos].get("rule") if R.pos < len(R.steps) and isinstance(R.steps[R.pos], dict) else None
-        scaled = R.scaled
-        want = "linear-identity" if layer.activation != "relu" else (
-            rule if rule == "relu-fixed-sign+max-scale-shift" else "relu-fixed-sign")
-        cert = R.next(want, name)
-        if cert.get("layer") != li:
-            R.fail(f"expected layer {li}")
-        R.declare(cert)
-        pre = _affine(_int_rows(layer.affine.exact_W), _int_vector(layer.affine.exact_b), cur)
-        if layer.activation == "relu":
-            if len(cert["units"]) != len(pre):
-                R.fail("one ReLU record per unit expected")
+        scaled = replay.scaled
+        relu = layer.activation == "relu"
+        cert = replay.next(replay.peek_rule("relu-fixed-sign", "max-scale-shift") if relu else "linear-identity", name)
+        replay.integer(cert.get("layer"), li, "layer")
+        replay.declare(cert)
+        pre = _mat_apply(_int_rows(layer.affine.exact_W), cur, _int_vector(layer.affine.exact_b))
+        if relu:
+            units = cert.get("units")
+            if not isinstance(units, list) or len(units) != len(pre):
+                replay.fail("one ReLU record per unit expected")
             cur = []
-            for u, (z, rec) in enumerate(zip(pre, cert["units"])):
-                R.where = (".certificate.units[{}]", u)
-                cur.append(R.relu(z, rec))
-            R.expect_rule(["relu-fixed-sign"], scaled)
+            for u, (z, rec) in enumerate(zip(pre, units)):
+                replay.where = (".certificate.units[{}]", u)
+                cur.append(replay.relu(z, rec))
+            replay.expect_rule(["relu-fixed-sign"], scaled)
         else:
             cur = pre
-        R.compare(cur, cert["outputs"], f"layer {li} forms")
+        check_size(cur, f"layer {li} of model {name}")
+        replay.compare(cur, cert["outputs"], f"layer {li} forms")
     return cur
 
 
-def _check_lattice(f, g, R):
+def _check_lattice(f, g, replay):
     """g is a lattice form ``max_i min_{j in S_i} l_j`` of pieces l_j of f: layer 1 has
     units ``max_{j in S_i} (-l_j)``, layer 2 the one unit ``max_i (-y_i)`` over all of them."""
     pieces = set(f.exact_pieces())
     if g.input_dim != 1 or len(g.layers) != 2 or g.readout is not None:
-        R.fail("the lattice form must be a two-layer maxout net of one input without read-out", ".certificate.lattice")
+        replay.fail("the lattice form must be a two-layer maxout net of one input without read-out", ".certificate.lattice")
     first, second = g.layers
     for u, unit in enumerate(first.units):
         for w, c in unit.pieces.exact_pieces():
             if (-w[0], -c) not in pieces:
-                R.fail(f"unit {u} of layer 1 has a piece that is not minus a piece of f", ".certificate.lattice")
+                replay.fail(f"unit {u} of layer 1 has a piece that is not minus a piece of f", ".certificate.lattice")
     q = len(first.units)
     if len(second.units) != 1:
-        R.fail("layer 2 of the lattice form must be one unit", ".certificate.lattice")
+        replay.fail("layer 2 of the lattice form must be one unit", ".certificate.lattice")
     terms = sorted((tuple(w), c) for w, c in second.units[0].pieces.exact_pieces())
     want = sorted((tuple(-Q(1) if k == i else ZERO for k in range(q)), ZERO) for i in range(q))
     if terms != want:
-        R.fail("layer 2 of the lattice form must be max_i (-y_i) over the units of layer 1", ".certificate.lattice")
+        replay.fail("layer 2 of the lattice form must be max_i (-y_i) over the units of layer 1", ".certificate.lattice")
 
 
 def _lattice_form(f):
@@ -350,14 +423,14 @@ def _lattice_form(f):
             sets.append(s)
     q = len(sets)
     first = MaxoutLayer([MaxoutUnit([[-pieces[j][0]] for j in s], [-pieces[j][1] for j in s], input_dim=1) for s in sets])
-    second = MaxoutLayer([MaxoutUnit([[-ONE_Q if k == i else ZERO for k in range(q)] for i in range(q)], [ZERO] * q,
+    second = MaxoutLayer([MaxoutUnit([[-ONE if k == i else ZERO for k in range(q)] for i in range(q)], [ZERO] * q,
                                      input_dim=q)])
     return MaxoutNet(1, [first, second])
 
 
-def _cpwl(f, R, name):
-    cert = R.next("cpwl-lattice-check", name)
-    (lo, hi), = R.ranges[:1]
+def _cpwl(f, replay, name):
+    cert = replay.next("cpwl-lattice-check", name)
+    (lo, hi), = replay.ranges[:1]
     pieces = list(dict.fromkeys(f.exact_pieces()))
     pts = {lo, hi} | {x for x in f.exact_x if lo < x < hi}
     for (a, c), (b, d) in itertools.combinations(pieces, 2):
@@ -365,41 +438,41 @@ def _cpwl(f, R, name):
             pts.add((d - c) / (a - b))
     pts = sorted(pts)
     if [rational(p) for p in cert["points"]] != pts:
-        R.fail("the check points differ from the ends of D, the breakpoints and the crossings of pieces")
+        replay.fail("the check points differ from the ends of D, the breakpoints and the crossings of pieces")
     if "lattice" in cert:
         try:
-            g = read_input(cert["lattice"], path=f"{R.here}.certificate.lattice", kinds=("maxout",))
+            g = read_input(cert["lattice"], path=f"{replay.here}.certificate.lattice", kinds=("maxout",))
         except SymrelError as err:
-            raise CertificateError(str(err), path=f"{R.here}.certificate.lattice") from None
+            raise CertificateError(str(err), path=f"{replay.here}.certificate.lattice") from None
     else:   # written before the lattice form was recorded: derived here, then checked as a recorded one
         g = _lattice_form(f)
-    _check_lattice(f, g, R)
+    _check_lattice(f, g, replay)
     vals = [rational(v) for v in cert["values"]]
     for p, v in zip(pts, vals):
         if f.evaluate_exact([p]) != [v] or g.evaluate_exact([p]) != [v]:
-            R.fail(f"f and its lattice form do not both equal {v} at {p}")
+            replay.fail(f"f and its lattice form do not both equal {v} at {p}")
     if len(vals) != len(pts):
-        R.fail("one value per check point expected")
-    return _maxout(g, R, name)
+        replay.fail("one value per check point expected")
+    return _maxout(g, replay, name)
 
 
-def _cpwl_mesh(f, R, name):
-    cert = R.next("cpwl-mesh-lattice", name)
-    box = R.ranges[:f.input_dim]
+def _cpwl_mesh(f, replay, name):
+    cert = replay.next("cpwl-mesh-lattice", name)
+    box = replay.ranges[:f.input_dim]
     want = [(a, c, k, i) for a, c, k, i in f.support_halfspaces()]
     got = cert["support"]
     if len(got) != len(want):
-        R.fail(f"expected {len(want)} boundary facets, got {len(got)}")
+        replay.fail(f"expected {len(want)} boundary facets, got {len(got)}")
     for (a, c, k, i), rec in zip(want, got):
         lo = c + sum((ai * (l if ai > 0 else u) for ai, (l, u) in zip(a, box)), ZERO)   # the minimum over the box
         if [int(rec[0]), int(rec[1])] != [k, i] or rational(rec[2]) != lo or lo < 0:
-            R.fail(f"boundary facet of simplex {k} opposite local vertex {i}: recorded {rec}, exact minimum {lo} "
+            replay.fail(f"boundary facet of simplex {k} opposite local vertex {i}: recorded {rec}, exact minimum {lo} "
                    "(must be >= 0)")
     lattices = cert["lattice"]
     if len(lattices) != f.output_dim:
-        R.fail(f"expected one lattice form per output ({f.output_dim})")
-    parsed = [_check_mesh_lattice(f, o, lat, R) for o, lat in enumerate(lattices)]
-    return _maxout_layers(_lattice_layers(parsed, f.input_dim), None, f.input_dim, R, name)
+        replay.fail(f"expected one lattice form per output ({f.output_dim})")
+    parsed = [_check_mesh_lattice(f, o, lat, replay) for o, lat in enumerate(lattices)]
+    return _maxout_layers(_lattice_layers(parsed, f.input_dim), None, f.input_dim, replay, name)
 
 
 def _lattice_layers(lattices, d):
@@ -425,49 +498,49 @@ def _lattice_layers(lattices, d):
         for g in range(0, len(mine), size):
             groups.append(mine[g:g + size])
             group_owner.append(o)
-    second = [([[(t, MINUS_ONE)] for t in group], [(0, 1)] * len(group)) for group in groups]
+    second = [([[(t, PAIR_MINUS_ONE)] for t in group], [PAIR_ZERO] * len(group)) for group in groups]
     if not grouped:
         return [first, second]
     third = []
     for o in range(len(lattices)):
         mine = [g for g in range(len(groups)) if group_owner[g] == o]
-        third.append(([[(g, ONE)] for g in mine], [(0, 1)] * len(mine)))
+        third.append(([[(g, PAIR_ONE)] for g in mine], [PAIR_ZERO] * len(mine)))
     return [first, second, third]
 
 
-def _check_mesh_lattice(f, o, rec, R):
+def _check_mesh_lattice(f, o, rec, replay):
     """The recorded lattice form of output o equals f on every simplex (vertex table)."""
     if rec.get("output") != o:
-        R.fail(f"lattice {o}: expected output {o}")
+        replay.fail(f"lattice {o}: expected output {o}")
     d, n = f.input_dim, len(f.simplices)
     pieces = [([rational(v) for v in a], rational(c)) for a, c in rec["pieces"]]
     if not pieces or any(len(a) != d for a, _ in pieces):
-        R.fail(f"lattice {o}: pieces need {d} coefficients each")
+        replay.fail(f"lattice {o}: pieces need {d} coefficients each")
     terms = [[int(j) for j in t] for t in rec["terms"]]
     if not terms or any(not t or not all(0 <= j < len(pieces) for j in t) for t in terms):
-        R.fail(f"lattice {o}: a term is empty or names a piece out of range")
+        replay.fail(f"lattice {o}: a term is empty or names a piece out of range")
     lower = rec["lower"]
     if len(lower) != n:
-        R.fail(f"lattice {o}: expected one lower term (an index or a split tree) per simplex")
+        replay.fail(f"lattice {o}: expected one lower term (an index or a split tree) per simplex")
     at, under = _vertex_table(f, o, pieces)
     for k, tree in enumerate(lower):
-        _check_lower(f, o, k, tree, pieces, terms, at, [], R)
+        _check_lower(f, o, k, tree, pieces, terms, at, [], replay)
     combos = {}
     for t, k, ws in rec["combos"]:
         t, k = int(t), int(k)
         weights = [(int(j), rational(w)) for j, w in ws]
         if not (0 <= t < len(terms) and 0 <= k < n) or (t, k) in combos:
-            R.fail(f"lattice {o}: combination ({t}, {k}) out of range or repeated")
+            replay.fail(f"lattice {o}: combination ({t}, {k}) out of range or repeated")
         if any(j not in terms[t] or w < 0 for j, w in weights) or sum((w for _, w in weights), ZERO) != 1:
-            R.fail(f"lattice {o}: the combination for term {t} on simplex {k} is not a convex combination of its pieces")
+            replay.fail(f"lattice {o}: the combination for term {t} on simplex {k} is not a convex combination of its pieces")
         if any(sum((w * at[v][j] for j, w in weights), ZERO) > 0 for v in f.simplices[k]):
-            R.fail(f"lattice {o}: the combination for term {t} lies above f at a vertex of simplex {k}")
+            replay.fail(f"lattice {o}: the combination for term {t} lies above f at a vertex of simplex {k}")
         combos[(t, k)] = weights
     for t, term in enumerate(terms):
         mine = sum(1 << j for j in set(term))
         for k in range(n):
             if not under[k] & mine and (t, k) not in combos:
-                R.fail(f"lattice {o}: term {t} has no piece below f on simplex {k}")
+                replay.fail(f"lattice {o}: term {t} has no piece below f on simplex {k}")
     return pieces, terms
 
 
@@ -491,7 +564,7 @@ def _vertex_table(f, o, pieces):
     return at, under
 
 
-def _check_lower(f, o, k, tree, pieces, terms, at, path, R):
+def _check_lower(f, o, k, tree, pieces, terms, at, path, replay):
     """On the part of simplex k cut out by ``path`` (``(j, True)``: ``l_j >= f``, ``(j, False)``:
     ``l_j < f``), the recorded lower tree gives a term whose pieces are all ``>= f``, or splits,
     or shows the part empty by a Farkas vector (Motzkin's form for the strict rows)."""
@@ -499,30 +572,30 @@ def _check_lower(f, o, k, tree, pieces, terms, at, path, R):
     if isinstance(tree, dict) and "split" in tree:
         j = int(tree["split"])
         if not 0 <= j < len(pieces) or any(j == i for i, _ in path):
-            R.fail(f"{where}: split on piece {j} out of range or repeated")
-        _check_lower(f, o, k, tree["above"], pieces, terms, at, path + [(j, True)], R)
-        _check_lower(f, o, k, tree["below"], pieces, terms, at, path + [(j, False)], R)
+            replay.fail(f"{where}: split on piece {j} out of range or repeated")
+        _check_lower(f, o, k, tree["above"], pieces, terms, at, path + [(j, True)], replay)
+        _check_lower(f, o, k, tree["below"], pieces, terms, at, path + [(j, False)], replay)
         return
     if isinstance(tree, dict) and "empty" in tree:
         rows = _part_rows(f, o, k, pieces, path)
         y = {int(i): rational(w) for i, w in tree["empty"]}
         if not y or any(not 0 <= i < len(rows) or w < 0 for i, w in y.items()):
-            R.fail(f"{where}: a Farkas vector needs weights >= 0 on the rows of the part")
+            replay.fail(f"{where}: a Farkas vector needs weights >= 0 on the rows of the part")
         d = f.input_dim
         if any(sum((w * rows[i][0][c] for i, w in y.items()), ZERO) != 0 for c in range(d)):
-            R.fail(f"{where}: the Farkas vector does not cancel the rows (y^T A != 0)")
+            replay.fail(f"{where}: the Farkas vector does not cancel the rows (y^T A != 0)")
         total = sum((w * rows[i][1] for i, w in y.items()), ZERO)
         strict = any(rows[i][2] and w > 0 for i, w in y.items())
         if not (total < 0 or (total == 0 and strict)):
-            R.fail(f"{where}: the Farkas vector does not show the part empty (y^T b = {total})")
+            replay.fail(f"{where}: the Farkas vector does not show the part empty (y^T b = {total})")
         return
     t = int(tree)
     if not 0 <= t < len(terms):
-        R.fail(f"{where}: lower term {t} out of range")
+        replay.fail(f"{where}: lower term {t} out of range")
     up = {j for j, side in path if side}
     for j in terms[t]:
         if j not in up and min(at[v][j] for v in f.simplices[k]) < 0:
-            R.fail(f"{where}: piece {j} of its lower term {t} lies below f at a vertex, and no split puts it above")
+            replay.fail(f"{where}: piece {j} of its lower term {t} lies below f at a vertex, and no split puts it above")
 
 
 def _part_rows(f, o, k, pieces, path):
@@ -550,9 +623,15 @@ class _RecordedStates:
         self.seen = {}   # row -> (repr of the recorded entry, the replayed forms it matched)
 
     def matches(self, state, obj) -> bool:
+        """Whether the recorded state ``obj`` (rows ``[r, form]`` or ``[r, [form per token]]``,
+        each row at most once, zero rows left out) is exactly the replayed ``state``."""
+        if not isinstance(obj, list):
+            raise MalformedCertificate("expected a state as a list of rows [row, forms]")
         T, seen, listed = self.T, self.seen, set()
-        for r, entry in obj:
-            r = int(r)
+        for item in obj:
+            if not isinstance(item, list) or len(item) != 2 or not isinstance(item[1], list) or not item[1]:
+                raise MalformedCertificate(f"expected a state row [row, forms], got {item!r:.80}")
+            r, entry = index(item[0], "a state row"), item[1]
             if r in listed or not 0 <= r < len(state[0]):
                 return False
             listed.add(r)
@@ -573,15 +652,103 @@ class _RecordedStates:
         return all(r in listed or (not f[1] and not f[2]) for col in state for r, f in enumerate(col))
 
 
-def _mat_apply(M, col, bias=None):
-    """``M col (+ bias)`` for ``M`` as :func:`_int_rows` and ``bias`` as :func:`_int_vector`."""
-    b = bias if bias is not None else [(0, 1)] * len(M)
-    return [combine([(a, col[j]) for j, a in row], c) for row, c in zip(M, b)]
+def _head_scores(qs, ks, t, rec, replay):
+    """The scores of query token t over the keys, as forms whose argmax set is that of
+    ``q_t . k_s``: the products themselves when the queries or the keys are constant (a
+    constant form ``Form(den, const, {})`` is the number const / den), else, for a
+    one-dimensional query of a fixed sign on the box (the recorded bound is its exact
+    minimum > 0 or maximum < 0), ``k_s`` or ``-k_s``."""
+    T = len(ks)
+    if all(not f.coeffs for q in qs for f in q):
+        return [combine([((q.const, q.den), k) for q, k in zip(qs[t], ks[s])]) for s in range(T)]
+    if all(not f.coeffs for k in ks for f in k):
+        return [combine([((k.const, k.den), q) for q, k in zip(qs[t], ks[s])]) for s in range(T)]
+    if len(qs[0]) != 1:
+        replay.fail("a head with quadratic scores (neither queries nor keys constant, queries not one-dimensional)")
+    fact = rec.get("query_sign")
+    if not isinstance(fact, list) or len(fact) != 2:
+        replay.fail("expected the query's sign as [sign, exact bound]")
+    sign, bound = fact[0], rational(fact[1])
+    lo, hi = replay.bounds(qs[t][0])
+    if not ((sign == "+" and lo == bound and lo > 0) or (sign == "-" and hi == bound and hi < 0)):
+        replay.fail(f"query sign bound {bound} of token {t} is not the exact bound of a fixed sign")
+    return [k[0] if sign == "+" else neg(k[0]) for k in ks]
 
 
-def _attention(att, state, recs_all, R):
-    if att.rule != "hardmax" or len(recs_all) != len(att.heads):
-        R.fail("expected one record per hardmax head")
+def _argmax_set_head(scores, values, rec, replay):
+    """The head's output when the argmax set is the same on the whole box.
+
+    Rule: the winners are a set (distinct token indices in range, not empty) sharing one
+    score form, and every other token has a recorded margin, the exact minimum of
+    ``winner - its score`` over the box, > 0. Then the winners are exactly the argmax set at
+    every point, and the hardmax output is the average of their values, each counted once
+    (a repeated winner would weigh its value twice)."""
+    T = len(scores)
+    winners = rec.get("winners")
+    if not isinstance(winners, list) or not winners:
+        replay.fail("expected the winners as a non-empty list of token indices")
+    win = [replay.index(s, "a winning token", T) for s in winners]
+    if len(set(win)) != len(win):
+        replay.fail(f"the winners {win} repeat a token: they are a set")
+    if any(scores[s] != scores[win[0]] for s in win):
+        replay.fail("the winners do not share one score form")
+    margins = rec.get("margins")
+    if not isinstance(margins, list) or any(not isinstance(m, list) or len(m) != 2 for m in margins):
+        replay.fail("expected the margins as a list of [token, margin]")
+    losers = [replay.index(s, "a losing token", T) for s, _ in margins]
+    if len(set(losers)) != len(losers) or set(losers) != set(range(T)) - set(win):
+        replay.fail("one margin per losing token expected")
+    for s, (_, m) in zip(losers, margins):
+        m = rational(m)
+        lo = replay.bounds(combine([(PAIR_ONE, scores[win[0]]), (PAIR_MINUS_ONE, scores[s])]), 0)
+        if lo != m or lo <= 0:
+            replay.fail(f"margin {m} over token {s} differs from the exact {lo} (or is not positive)")
+    share = (1, len(win))
+    return [combine([(share, values[s][r]) for s in win]) for r in range(len(values[0]))]
+
+
+def _max_head(scores, values, rec, replay):
+    """The head's output when every value coordinate is ``alpha * score + beta`` on every
+    token (checked coefficient by coefficient): the argmax tokens share the top score, so
+    their average value is ``alpha * max(scores) + beta``, with the max checked by
+    :meth:`_ProofReplay.max_of`."""
+    dim = len(values[0])
+    if not isinstance(rec.get("alpha"), list) or not isinstance(rec.get("beta"), list):
+        replay.fail("expected alpha and beta as lists")
+    alphas, betas = [rational_ints(a) for a in rec["alpha"]], [rational_ints(b) for b in rec["beta"]]
+    if len(alphas) != dim or len(betas) != dim:
+        replay.fail("one alpha and one beta per value coordinate expected")
+    for r, (al, be) in enumerate(zip(alphas, betas)):
+        if any(v[r] != combine([(al, score)], be) for v, score in zip(values, scores)):
+            replay.fail(f"value coordinate {r} is not {to_q(al)} * score + {to_q(be)} on every token")
+    top = replay.max_of(scores, rec.get("max"))
+    return [combine([(al, top)], be) for al, be in zip(alphas, betas)]
+
+
+def _select_head(scores, values, rec, replay):
+    """The head's output as select nodes, one per value coordinate, each declared with
+    exactly these scores and this coordinate's values on every token."""
+    if not isinstance(rec.get("result"), list):
+        replay.fail("expected the result as a list of forms")
+    out = [read_form(f) for f in rec["result"]]
+    if len(out) != len(values[0]):
+        replay.fail("one select node per value coordinate expected")
+    for r, f in enumerate(out):
+        sel = replay.node_select.get(single_var(f))
+        if sel is None or sel[0] != scores or sel[1] != [v[r] for v in values]:
+            replay.fail(f"value coordinate {r}: not the select node of these scores and values")
+    return out
+
+
+_HEAD_RULES = {"max": _max_head, "argmax-set": _argmax_set_head, "select": _select_head}
+
+
+def _attention(att, state, recs_all, replay):
+    """A hardmax attention sublayer: ``state + sum over heads of W_O (hardmax-weighted values)``,
+    every head reading the same input state; each head and query token by its record's rule
+    (:data:`_HEAD_RULES`)."""
+    if att.rule != "hardmax" or not isinstance(recs_all, list) or len(recs_all) != len(att.heads):
+        replay.fail("expected one record per hardmax head")
     T = len(state)
     add = [dict() for _ in range(T)]
     for hi, (head, recs) in enumerate(zip(att.heads, recs_all)):
@@ -589,59 +756,19 @@ def _attention(att, state, recs_all, R):
         qs = [_mat_apply(WQ, c) for c in state]
         ks = [_mat_apply(WK, c) for c in state]
         vs = [_mat_apply(WV, c) for c in state]
-        const_q = all(not f[2] for q in qs for f in q)
-        const_k = all(not f[2] for k in ks for f in k)
-        if not (const_q or const_k or len(qs[0]) == 1) or len(recs) != T:
-            R.fail("a head with quadratic scores, or without one record per query token")
+        if not isinstance(recs, list) or len(recs) != T:
+            replay.fail("expected one record per query token")
         WO = {}   # the head's output rows, by their nonzero entries (read from the columns)
         for r, column in enumerate(_int_rows(head.exact_WO.transpose())):
             for row, a in column:
                 WO.setdefault(row, []).append((r, a))
         WO = sorted(WO.items())
         for t, rec in enumerate(recs):
-            R.where = f".certificate.heads[{hi}][{t}]"
-            if const_q:    # a constant form (d, c, {}) is the number c / d
-                scores = [combine([((q[1], q[0]), k) for q, k in zip(qs[t], ks[s])]) for s in range(T)]
-            elif const_k:
-                scores = [combine([((k[1], k[0]), q) for q, k in zip(qs[t], ks[s])]) for s in range(T)]
-            else:   # a one-dimensional query of fixed sign: the argmax of q k_s is that of sign * k_s
-                sign, bound = rec["query_sign"][0], rational(rec["query_sign"][1])
-                lo, hi = R.bounds(qs[t][0])
-                if not ((sign == "+" and lo == bound and lo > 0) or (sign == "-" and hi == bound and hi < 0)):
-                    R.fail(f"query sign bound {bound} of token {t} is not the exact bound of a fixed sign")
-                scores = [k[0] if sign == "+" else neg(k[0]) for k in ks]
-            if rec["rule"] == "max":
-                alphas, betas = [rational_ints(a) for a in rec["alpha"]], [rational_ints(b) for b in rec["beta"]]
-                if len(alphas) != len(vs[0]) or len(betas) != len(vs[0]):
-                    R.fail("one alpha and one beta per value coordinate expected")
-                for r, (al, be) in enumerate(zip(alphas, betas)):
-                    if any(vs[s][r] != combine([(al, scores[s])], be) for s in range(T)):
-                        R.fail(f"value coordinate {r} is not {to_q(al)} * score + {to_q(be)} on every token")
-                m = R.max_of(scores, rec["max"])
-                out = [combine([(al, m)], be) for al, be in zip(alphas, betas)]
-            elif rec["rule"] == "argmax-set":
-                win = [int(s) for s in rec["winners"]]
-                if not win or any(scores[s] != scores[win[0]] for s in win):
-                    R.fail("the winners do not share one score form")
-                margins = {int(s): rational(m) for s, m in rec["margins"]}
-                if set(margins) != set(range(T)) - set(win):
-                    R.fail("one margin per losing token expected")
-                for s, m in margins.items():
-                    lo = R.bounds(combine([(ONE, scores[win[0]]), (MINUS_ONE, scores[s])]), 0)
-                    if lo != m or lo <= 0:
-                        R.fail(f"margin {m} over token {s} differs from the exact {lo} (or is not positive)")
-                share = (1, len(win))
-                out = [combine([(share, vs[s][r]) for s in win]) for r in range(len(vs[0]))]
-            elif rec["rule"] == "select":
-                out = [read_form(f) for f in rec["result"]]
-                if len(out) != len(vs[0]):
-                    R.fail("one select node per value coordinate expected")
-                for r, f in enumerate(out):
-                    sel = R.node_select.get(single_var(f))
-                    if sel is None or sel[0] != scores or sel[1] != [vs[s][r] for s in range(T)]:
-                        R.fail(f"value coordinate {r}: not the select node of these scores and values")
-            else:
-                R.fail(f"unknown head rule {rec['rule']!r}")
+            replay.where = f".certificate.heads[{hi}][{t}]"
+            if not isinstance(rec, dict) or rec.get("rule") not in _HEAD_RULES:
+                replay.fail(f"expected a head record with a rule among {sorted(_HEAD_RULES)}")
+            scores = _head_scores(qs, ks, t, rec, replay)
+            out = _HEAD_RULES[rec["rule"]](scores, vs, rec, replay)
             for row, entries in WO:
                 for r, a in entries:
                     add[t].setdefault(row, []).append((a, out[r]))
@@ -649,14 +776,49 @@ def _attention(att, state, recs_all, R):
     for t, col in enumerate(state):
         col = list(col)
         for row, pairs in add[t].items():
-            col[row] = combine([(ONE, col[row])] + pairs)
+            col[row] = combine([(PAIR_ONE, col[row])] + pairs)
         new.append(col)
     return new
 
 
-def _feedforward(ff, state, recs_all, R):
-    if len(recs_all) != ff.hidden:
-        R.fail("expected one record list per hidden unit")
+def _relu_pair(h, t, z, pre, recs_all, rec, residuals, int_cols, replay):
+    """Hidden unit h of a pair ``c_h ReLU(z) + c_g ReLU(-z) = c_h z + (c_h + c_g) max(0, -z)``
+    (partner g naming h back, ``pre[g] = -z``): the first of the two gives z through its own
+    column, the second ``max(0, -z_first)`` (checked by :meth:`_ProofReplay.max_of`) through
+    the sum of the two columns, or nothing when the columns are opposite. Returns the unit's
+    output form and its column (None: its own)."""
+    if len(rec) not in (2, 3):
+        replay.fail(f"hidden unit {h}, token {t}: expected [\"pair\", partner] or [\"pair\", partner, facts]")
+    g = replay.index(rec[1], "a pair partner", len(pre))
+    partner = recs_all[g][t] if isinstance(recs_all[g], list) and t < len(recs_all[g]) else None
+    if g == h or not isinstance(partner, list) or len(partner) < 2 or partner[0] != "pair" \
+            or type(partner[1]) is not int or partner[1] != h:
+        replay.fail(f"hidden unit {h}, token {t}: pair partner {g} does not name it back")
+    if pre[g] != neg(z):
+        replay.fail(f"hidden units {h} and {g}, token {t}: pre-activations are not z and -z")
+    if h < g:
+        if len(rec) != 2:
+            replay.fail(f"hidden unit {h}, token {t}: the first unit of a pair has no facts")
+        return z, None
+    if (h, g) not in residuals:
+        residuals[h, g] = _add_sparse(int_cols[h], int_cols[g])
+    residual = residuals[h, g]
+    if not residual:
+        if len(rec) != 2:
+            replay.fail(f"hidden unit {h}, token {t}: unexpected facts for an exact pair")
+        return ZERO_FORM, None
+    if len(rec) != 3:
+        replay.fail(f"hidden unit {h}, token {t}: columns not opposite, the max(0, -z) facts are missing")
+    return replay.max_of([ZERO_FORM, z], rec[2]), residual
+
+
+def _feedforward(ff, state, recs_all, replay):
+    """A ReLU feed-forward sublayer ``state + W2 ReLU(W1 state + b1) + b2``, token by token;
+    each hidden unit by its record (:meth:`_ProofReplay.relu`, or :func:`_relu_pair`)."""
+    T = len(state)
+    if not isinstance(recs_all, list) or len(recs_all) != ff.hidden \
+            or any(not isinstance(unit, list) or len(unit) != T for unit in recs_all):
+        replay.fail("expected one record list per hidden unit, one record per token")
     int_cols = _int_rows(ff.exact_W2.transpose())   # the output column of each hidden unit
     residuals = {}   # (h, g) -> the column of the residual max(0, -z) of a pair (the same on every token)
     b2 = _int_vector(ff.exact_b2)
@@ -666,30 +828,14 @@ def _feedforward(ff, state, recs_all, R):
         out, outcols = [], list(int_cols)
         for h, z in enumerate(pre):
             rec = recs_all[h][t]
-            R.where = (".certificate.hidden[{}][{}]", h, t)
-            if rec[0] == "pair":    # c_h ReLU(z) + c_g ReLU(-z) = c_h z + (c_h + c_g) max(0, -z)
-                g = int(rec[1])
-                if not (0 <= g < ff.hidden) or g == h or recs_all[g][t][:2] != ["pair", h]:
-                    R.fail(f"hidden unit {h}, token {t}: pair partner {g} does not name it back")
-                if pre[g] != neg(z):
-                    R.fail(f"hidden units {h} and {g}, token {t}: pre-activations are not z and -z")
-                if h < g:
-                    out.append(z)
-                    continue
-                if (h, g) not in residuals:
-                    residuals[h, g] = _add_sparse(int_cols[h], int_cols[g])
-                residual = residuals[h, g]
-                if residual:
-                    if len(rec) != 3:
-                        R.fail(f"hidden unit {h}, token {t}: columns not opposite, the max(0, -z) facts are missing")
-                    out.append(R.max_of([ZERO_FORM, z], rec[2]))
-                    outcols[h] = residual
-                else:
-                    if len(rec) != 2:
-                        R.fail(f"hidden unit {h}, token {t}: unexpected facts for an exact pair")
-                    out.append(ZERO_FORM)
+            replay.where = (".certificate.hidden[{}][{}]", h, t)
+            if isinstance(rec, list) and rec and rec[0] == "pair":
+                form, column = _relu_pair(h, t, z, pre, recs_all, rec, residuals, int_cols, replay)
+                out.append(form)
+                if column is not None:
+                    outcols[h] = column
             else:
-                out.append(R.relu(z, rec))
+                out.append(replay.relu(z, rec))
         col = list(col)
         add: dict[int, list] = {}
         for h, v in enumerate(out):
@@ -698,70 +844,142 @@ def _feedforward(ff, state, recs_all, R):
                     add.setdefault(r, []).append((a, v))
         for r in range(ff.width):
             if r in add or b2[r][0]:
-                col[r] = combine([(ONE, col[r])] + add.get(r, []), b2[r])
+                col[r] = combine([(PAIR_ONE, col[r])] + add.get(r, []), b2[r])
         new.append(col)
     return new
 
 
-def _transformer(tf, R, name):
+def _block_rules(cert, block):
+    """The rules a block's records use, in the prover's order (the step must name them)."""
+    parts = []
+    if block.attention is not None:
+        recs = [r for head in cert["heads"] for r in head]
+        parts += ["hardmax-max-head"] if any(r["rule"] == "max" for r in recs) else []
+        parts += ["drop-dominated"] if any(r["max"]["dropped"] for r in recs if r["rule"] == "max") else []
+        parts += ["hardmax-argmax-set"] if any(r["rule"] == "argmax-set" for r in recs) else []
+        parts += ["hardmax-select"] if any(r["rule"] == "select" for r in recs) else []
+    if block.feedforward is not None:
+        kinds = [r[0] for unit in cert["hidden"] for r in unit]
+        parts += ["relu-fixed-sign"] if any(k in ("+", "-") for k in kinds) else []
+        parts += ["relu-pair-identity"] if "pair" in kinds else []
+        parts += ["relu-as-max-node"] if "node" in kinds else []
+    return parts
+
+
+def _transformer(tf, replay, name):
+    """Replay a hardmax Transformer: the embedding (the inputs x_i added to their rows of the
+    offsets), each block (attention, then feed-forward; the state after it compared with the
+    recorded one), then the read-out of its token."""
     off = rows(tf.embedding.exact_offsets)
     state = []
     for t in range(tf.tokens):
         col = [constant(pair(off[r][t])) for r in range(tf.width)]
         for i, r in enumerate(tf.embedding.input_rows):
-            col[r] = combine([(ONE, col[r]), (ONE, var(i))])
+            col[r] = combine([(PAIR_ONE, col[r]), (PAIR_ONE, var(i))])
         state.append(col)
-    cert = R.next("embedding", name)
-    R.where = ".certificate.state"
+    cert = replay.next("embedding", name)
+    replay.where = ".certificate.state"
     recorded = _RecordedStates(tf.tokens)
-    if not recorded.matches(state, cert["state"]):
-        R.fail("the embedded state differs from the recorded Sigma_0")
+    if not recorded.matches(state, cert.get("state")):
+        replay.fail("the embedded state differs from the recorded Sigma_0")
     for b, block in enumerate(tf.blocks):
-        scaled = R.scaled
-        cert = R.next(None, name)
-        if cert.get("block") != b:
-            R.fail(f"expected block {b}")
-        R.declare(cert)
-        parts = []
+        scaled = replay.scaled
+        cert = replay.next(None, name)
+        replay.integer(cert.get("block"), b, "block")
+        replay.declare(cert)
         if block.attention is not None:
-            state = _attention(block.attention, state, cert["heads"], R)
-            recs = [r for head in cert["heads"] for r in head]
-            parts += ["hardmax-max-head"] if any(r["rule"] == "max" for r in recs) else []
-            parts += ["drop-dominated"] if any(r["max"]["dropped"] for r in recs if r["rule"] == "max") else []
-            parts += ["hardmax-argmax-set"] if any(r["rule"] == "argmax-set" for r in recs) else []
-            parts += ["hardmax-select"] if any(r["rule"] == "select" for r in recs) else []
+            state = _attention(block.attention, state, cert.get("heads"), replay)
         if block.feedforward is not None:
-            state = _feedforward(block.feedforward, state, cert["hidden"], R)
-            recs = [r[0] for unit in cert["hidden"] for r in unit]
-            parts += ["relu-fixed-sign"] if any(k in ("+", "-") for k in recs) else []
-            parts += ["relu-pair-identity"] if "pair" in recs else []
-            parts += ["relu-as-max-node"] if "node" in recs else []
-        R.expect_rule(parts, scaled)
-        R.where = ".certificate.state"
-        if not recorded.matches(state, cert["state"]):
-            R.fail(f"the state after block {b} differs from the recorded Sigma_{b + 1}")
-    cert = R.next("linear-identity", name)
+            state = _feedforward(block.feedforward, state, cert.get("hidden"), replay)
+        replay.expect_rule(_block_rules(cert, block), scaled)
+        check_size([f for col in state for f in col], f"the state after block {b} of model {name}")
+        replay.where = ".certificate.state"
+        if not recorded.matches(state, cert.get("state")):
+            replay.fail(f"the state after block {b} differs from the recorded Sigma_{b + 1}")
+    cert = replay.next("linear-identity", name)
     outs = _mat_apply(_int_rows(tf.readout.exact_W), state[tf.readout.token], _int_vector(tf.readout.exact_b))
-    R.compare(outs, cert["outputs"], "read-out forms")
+    replay.compare(outs, cert["outputs"], "read-out forms")
     return outs
 
 
-def _check_polytope_box(P, box, duals, R):
+def _check_polytope_box(P, box, duals, replay):
     """The polytope ``{x : A x <= b}`` lies in the box: for each coordinate i, vectors
     ``y, y' >= 0`` with ``A^T y = -e_i``, ``A^T y' = e_i``, ``b^T y = -lo_i``, ``b^T y' = hi_i``."""
     A, b = P.exact_halfspaces()
-    if len(box) != P.dim or len(duals) != P.dim:
-        R.fail("one interval and one pair of dual vectors per coordinate expected")
+    if len(box) != P.dim or not isinstance(duals, list) or len(duals) != P.dim:
+        replay.fail("one interval and one pair of dual vectors per coordinate expected")
     for i, ((lo, hi), pair) in enumerate(zip(box, duals)):
-        R.where = f".certificate.duals[{i}]"
+        replay.where = f".certificate.duals[{i}]"
+        if not isinstance(pair, list) or len(pair) != 2:
+            replay.fail(f"coordinate {i}: expected a pair of dual vectors [y, y']")
         for sense, bound, y in ((-1, -lo, pair[0]), (1, hi, pair[1])):
+            if not isinstance(y, list) or len(y) != len(A):
+                replay.fail(f"coordinate {i}: a dual vector must have one entry >= 0 per inequality")
             y = [rational(v) for v in y]
-            if len(y) != len(A) or any(v < 0 for v in y):
-                R.fail(f"coordinate {i}: a dual vector must have one entry >= 0 per inequality")
+            if any(v < 0 for v in y):
+                replay.fail(f"coordinate {i}: a dual vector must have one entry >= 0 per inequality")
             if any(sum((yr * row[k] for yr, row in zip(y, A)), ZERO) != (sense if k == i else 0) for k in range(P.dim)):
-                R.fail(f"coordinate {i}: A^T y is not {'+' if sense > 0 else '-'}e_{i}")
+                replay.fail(f"coordinate {i}: A^T y is not {'+' if sense > 0 else '-'}e_{i}")
             if sum((yr * br for yr, br in zip(y, b)), ZERO) != bound:
-                R.fail(f"coordinate {i}: b^T y differs from the recorded bound")
+                replay.fail(f"coordinate {i}: b^T y differs from the recorded bound")
+
+
+def _check_witness(P, box, first, replay):
+    """The recorded witness w is the lexicographically smallest point of the polytope
+    ``D = {x : A x <= b}``: it lies in D; ``w_0`` is the box's lower bound ``lo_0`` (the minimum
+    of x_0 over D, by the box's dual); and for k >= 1 the recorded ``[y, mu]`` (``y >= 0``, one
+    entry per inequality; ``mu``, k entries of any sign) has ``A^T y + sum_(j<k) mu_j e_j = -e_k``
+    and ``b^T y + sum_(j<k) mu_j w_j = -w_k``, so ``x_k >= w_k`` on the points of D that agree
+    with w before k.
+
+    So D is not empty (a claim "for all x in D" over an empty D would hold of any two models),
+    and the point is canonical: no number of the record can move without notice. Cost:
+    O(d^2 m) operations for d coordinates and m inequalities."""
+    replay.where = ".certificate.witness"
+    point = first.get("witness")
+    if not isinstance(point, list) or len(point) != P.dim:
+        replay.fail(f"a polytope domain needs a recorded point of it (witness: {P.dim} coordinates, its "
+                    "lexicographic minimum), so that the claim is not vacuous")
+    w = [rational(v) for v in point]
+    A, b = P.exact_halfspaces()
+    for r, (row, c) in enumerate(zip(A, b)):
+        if sum((a * v for a, v in zip(row, w)), ZERO) > c:
+            replay.fail(f"the witness is not a point of the domain: it violates inequality {r}")
+    if w[0] != box[0][0]:
+        replay.fail(f"the witness's first coordinate {w[0]} is not the box's lower bound {box[0][0]}")
+    lex = first.get("lex")
+    replay.where = ".certificate.lex"
+    if not isinstance(lex, list) or len(lex) != P.dim - 1:
+        replay.fail(f"expected {P.dim - 1} pairs [y, mu] showing the witness lexicographically smallest")
+    for k, entry in enumerate(lex, start=1):
+        replay.where = f".certificate.lex[{k - 1}]"
+        if not isinstance(entry, list) or len(entry) != 2 or not isinstance(entry[0], list) \
+                or not isinstance(entry[1], list) or len(entry[0]) != len(A) or len(entry[1]) != k:
+            replay.fail(f"expected [y, mu]: y with one entry per inequality, mu with {k} entries")
+        y, mu = [rational(v) for v in entry[0]], [rational(v) for v in entry[1]]
+        if any(v < 0 for v in y):
+            replay.fail("y must be >= 0")
+        for c in range(P.dim):
+            total = sum((yr * row[c] for yr, row in zip(y, A) if yr), ZERO) + (mu[c] if c < k else ZERO)
+            if total != (-1 if c == k else 0):
+                replay.fail(f"A^T y + sum mu_j e_j is not -e_{k} (coordinate {c})")
+        if sum((yr * br for yr, br in zip(y, b)), ZERO) + sum((mj * wj for mj, wj in zip(mu, w)), ZERO) != -w[k]:
+            replay.fail(f"b^T y + sum mu_j w_j is not -w_{k}: the witness is not the lexicographic minimum")
+
+
+def _read_box(first, replay):
+    """The recorded box ``[[lo, hi], ..]`` of the domain-box step, as pairs of rationals."""
+    replay.where = ".certificate.box"
+    box = first.get("box")
+    if not isinstance(box, list) or not box:
+        replay.fail("expected the box as a non-empty list of intervals [lo, hi]")
+    out = []
+    for i, iv in enumerate(box):
+        lo, hi = replay.rational_range(iv, f"interval {i}")
+        if lo > hi:
+            replay.fail(f"interval {i} is empty: [{lo}, {hi}]")
+        out.append((lo, hi))
+    return out
 
 
 _REPLAY = {MaxoutNet: _maxout, ReLUNet: _relu, CPWL1D: _cpwl, CPWLMesh: _cpwl_mesh, Transformer: _transformer}
@@ -769,33 +987,57 @@ _REPLAY = {MaxoutNet: _maxout, ReLUNet: _relu, CPWL1D: _cpwl, CPWLMesh: _cpwl_me
 
 @claim_checker("equivalence", rules=RULES)
 def check_equivalence(cert: dict, inputs: dict) -> None:
-    """Replay the certificate of "for all x in D, A(x) = B(x)"; raises CertificateError."""
+    """Replay the certificate of "for all x in D, A(x) = B(x)"; raises CertificateError.
+
+    Rule: the claim names two models and a domain among the inputs; the models' input
+    dimension is the domain's and their output dimensions agree (a model of more inputs
+    would read node variables as inputs, and a zip of unequal outputs would compare a
+    prefix). The first step bounds the domain by a box (the domain itself, or a polytope
+    inside it by LP duality, with a recorded point of it so that D is not empty); then both
+    models are replayed over the box (module docstring) and the last step shows their
+    outputs equal: the same forms (``linear-identity``) or equal on every cell of the nodes
+    they depend on (``node-cells``, :mod:`symrel.checking.node_cells`)."""
     claim = cert["claim"]
-    a, b, domain = inputs[claim["a"]], inputs[claim["b"]], inputs[claim["domain"]]
+    names = []
+    for field in ("a", "b", "domain"):
+        name = claim.get(field)
+        if not isinstance(name, str) or name not in inputs:
+            raise CertificateError(f"expected the name of an input, got {name!r}", path=f"claim.{field}")
+        names.append(name)
+    if len(set(names)) != 3:
+        raise CertificateError(f"expected three different inputs, got {names}", path="claim")
+    a, b, domain = (inputs[n] for n in names)
+    if not isinstance(domain, Box | Polytope):
+        raise CertificateError("expected a box or a polytope", path=f"inputs.{names[2]}")
+    for model, field in ((a, "a"), (b, "b")):
+        if type(model) not in _REPLAY:
+            raise CertificateError(f"no replay for a model of kind {getattr(model, 'kind', '?')}",
+                                   path=f"inputs.{claim[field]}")
+        if model.input_dim != domain.dim:
+            raise CertificateError(f"model {field} has {model.input_dim} inputs, the domain has dimension {domain.dim}",
+                                   path=f"inputs.{claim[field]}")
+    if a.output_dim != b.output_dim:
+        raise CertificateError(f"model a has {a.output_dim} outputs, model b {b.output_dim}", path=f"inputs.{claim['b']}")
     steps = cert["steps"]
-    R = _ProofReplay(steps, [])
-    first = R.next("domain-box")
-    R.where = ".certificate.box"
-    box = [(rational(lo), rational(hi)) for lo, hi in first["box"]]
+    replay = _ProofReplay(steps, [])
+    first = replay.next("domain-box")
+    box = _read_box(first, replay)
     if isinstance(domain, Box):
         if box != list(domain.exact_bounds):
-            R.fail("the box differs from the domain")
+            replay.fail("the box differs from the domain")
     else:
-        _check_polytope_box(domain, box, first["duals"], R)
-    R.ranges, R.dim = list(box), len(box)
-    outs = []
-    for model, name in ((a, "a"), (b, "b")):
-        if type(model) not in _REPLAY:
-            raise CertificateError(f"inputs.{name}: no replay for a model of kind {getattr(model, 'kind', '?')}")
-        outs.append(_REPLAY[type(model)](model, R, name))
-    if R.pos < len(steps) and isinstance(steps[R.pos], dict) and steps[R.pos].get("rule") == "node-cells":
+        _check_polytope_box(domain, box, first.get("duals"), replay)
+        _check_witness(domain, box, first, replay)
+    replay.ranges, replay.dim = list(box), len(box)
+    outs = [_REPLAY[type(model)](model, replay, name) for model, name in ((a, "a"), (b, "b"))]
+    if replay.pos < len(steps) and steps[replay.pos].get("rule") == "node-cells":
         from .node_cells import check_node_cells
 
-        last = R.next("node-cells")
-        check_node_cells(last, R, outs, domain)
+        last = replay.next("node-cells")
+        check_node_cells(last, replay, outs, domain)
     else:
-        last = R.next("linear-identity")
-        R.compare(outs[0], last["outputs"], "outputs of A")
-        R.compare(outs[1], last["outputs"], "outputs of B")
-    if R.pos != len(steps):
-        raise CertificateError("unexpected step after the final identity", path=f"steps[{R.pos}]")
+        last = replay.next("linear-identity")
+        replay.compare(outs[0], last["outputs"], "outputs of A")
+        replay.compare(outs[1], last["outputs"], "outputs of B")
+    if replay.pos != len(steps):
+        raise CertificateError("unexpected step after the final identity", path=f"steps[{replay.pos}]")

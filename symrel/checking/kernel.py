@@ -1,14 +1,22 @@
 """The checker's own arithmetic on affine forms: integers only, keyed by variable index.
 
-A rational is a pair of Python ints ``(p, q)``, ``q > 0``. An affine form in the variables
-``y_0, y_1, ..`` is a triple ``(d, c, coeffs)`` of ints with one common denominator:
+A rational is a pair of Python ints ``(p, q)``, ``q > 0`` (:data:`PAIR_ONE` is ``(1, 1)``). An
+affine form in the variables ``y_0, y_1, ..`` is a :class:`Form` ``(den, const, coeffs)`` of
+ints with one common denominator:
 
-    (c + sum_v coeffs[v] * y_v) / d,   d > 0,   no zero coefficient,   gcd(d, c, coeffs) = 1,
+    (const + sum_v coeffs[v] * y_v) / den,   den > 0,   no zero coefficient,   gcd(den, const, coeffs) = 1,
 
 so equal forms are equal triples (``==`` compares them, the dict order aside), and
-:func:`key` (a tuple of ints) is cheap to build and to hash. A linear combination brings its terms to the least common denominator, adds
-integers and divides by the gcd once (:func:`combine`). Numbers are read from a certificate
-once, straight into integers (:func:`symrel.exact.rational_ints`).
+:func:`key` (a tuple of ints) is cheap to build and to hash. A linear combination brings its
+terms to the least common denominator, adds integers and divides by the gcd once
+(:func:`combine`). Numbers are read from a certificate once, straight into integers
+(:func:`symrel.exact.rational_ints`); the certificate's indices are read by :func:`index`,
+which refuses a boolean, a string or a float where an index belongs.
+
+Sizes are bounded (:func:`check_size`): a form whose integers outgrow
+:data:`FORM_DIGITS_FACTOR` times the digit limit of the numbers read (``--max-digits``) stops
+the check with exit 2 naming the limit, before weights multiplied through many layers make
+the arithmetic slow.
 
 This is written apart from the provers' forms (:mod:`symrel.exact.forms`), which the
 checker does not use.
@@ -16,8 +24,8 @@ checker does not use.
 >>> x, y = var(0), var(1)
 >>> f = combine([((1, 2), x), ((-1, 3), y)], (1, 1))          # x/2 - y/3 + 1
 >>> f
-(6, 6, {0: 3, 1: -2})
->>> key(combine([((2, 1), f)])) == key(combine([((1, 1), x), ((-2, 3), y)], (2, 1)))
+Form(den=6, const=6, coeffs={0: 3, 1: -2})
+>>> key(combine([((2, 1), f)])) == key(combine([(PAIR_ONE, x), ((-2, 3), y)], (2, 1)))
 True
 >>> key(read_form(["2", [[1, "-2/3"], [0, 1]]])) == key(combine([((2, 1), f)]))
 True
@@ -28,21 +36,42 @@ True
 from __future__ import annotations
 
 from math import gcd, lcm
+from typing import NamedTuple
 
 from ..exact import Q, rational, rational_ints
+from ..exact.numbers import current_limits
+from . import MalformedCertificate
 
-ONE = (1, 1)
-ZERO_FORM = (1, 0, {})
+#: the rationals 1, -1 and 0 as pairs ``(p, q)``
+PAIR_ONE = (1, 1)
+PAIR_MINUS_ONE = (-1, 1)
+PAIR_ZERO = (0, 1)
+
+#: a form's integers may have at most this many times the digits allowed in a number read
+#: from a file (``--max-digits``, 10,000 by default): growth through the layers of a net is
+#: bounded, and a certificate beyond it stops with exit 2 naming the limit
+FORM_DIGITS_FACTOR = 10
 
 
-def var(v: int):
+class Form(NamedTuple):
+    """The affine form ``(const + sum_v coeffs[v] * y_v) / den`` (module docstring)."""
+
+    den: int
+    const: int
+    coeffs: dict
+
+
+ZERO_FORM = Form(1, 0, {})
+
+
+def var(v: int) -> Form:
     """The form ``y_v``."""
-    return 1, 0, {v: 1}
+    return Form(1, 0, {v: 1})
 
 
-def constant(a):
+def constant(a) -> Form:
     """The constant form ``a`` (a pair ``(p, q)``)."""
-    return a[1], a[0], {}
+    return Form(a[1], a[0], {})
 
 
 def pair(q) -> tuple[int, int]:
@@ -55,7 +84,7 @@ def to_q(a):
     return rational(a[0]) / rational(a[1])
 
 
-def combine(pairs, const=(0, 1)):
+def combine(pairs, const=PAIR_ZERO) -> Form:
     """``const + sum a * f`` over ``(a, f)`` in ``pairs`` (``a`` a pair, ``f`` a form).
 
     Cost: one pass over the coefficients of the forms, in integers."""
@@ -63,8 +92,8 @@ def combine(pairs, const=(0, 1)):
     cp, cq = const
     if not pairs:
         g = gcd(cp, cq)
-        return cq // g, cp // g, {}
-    if len(pairs) == 1 and not cp and pairs[0][0] == ONE:
+        return Form(cq // g, cp // g, {})
+    if len(pairs) == 1 and not cp and pairs[0][0] == PAIR_ONE:
         return pairs[0][1]
     den = lcm(cq, *[a[1] * f[0] for a, f in pairs])
     c = cp * (den // cq)
@@ -77,27 +106,26 @@ def combine(pairs, const=(0, 1)):
             acc[v] = get(v, 0) + m * x
     g = gcd(den, c, *acc.values())
     if g == 1:
-        return den, c, {v: x for v, x in acc.items() if x}
-    return den // g, c // g, {v: x // g for v, x in acc.items() if x}
+        return Form(den, c, {v: x for v, x in acc.items() if x})
+    return Form(den // g, c // g, {v: x // g for v, x in acc.items() if x})
 
 
-def neg(f):
+def neg(f: Form) -> Form:
     """``-f``."""
-    return f[0], -f[1], {v: -x for v, x in f[2].items()}
+    return Form(f[0], -f[1], {v: -x for v, x in f[2].items()})
 
 
-def minus(f, g):
+def minus(f: Form, g: Form) -> Form:
     """``f - g``."""
-    return combine([(ONE, f), ((-1, 1), g)])
+    return combine([(PAIR_ONE, f), (PAIR_MINUS_ONE, g)])
 
 
-def key(f) -> tuple:
+def key(f: Form) -> tuple:
     """A hashable key of a form: equal forms, equal keys."""
     return f[0], f[1], tuple(sorted(f[2].items()))
 
 
-
-def single_var(f):
+def single_var(f: Form):
     """``v`` when ``f`` is the form ``y_v`` itself, else None."""
     if f[0] == 1 and f[1] == 0 and len(f[2]) == 1:
         (v, a), = f[2].items()
@@ -106,64 +134,86 @@ def single_var(f):
     return None
 
 
-def read_form(obj):
+def index(value, what: str = "an index", bound: int | None = None) -> int:
+    """``value`` as an index: a JSON integer (not a boolean, a string or a float), ``>= 0``
+    and, with ``bound``, ``< bound``. Anything else raises :class:`MalformedCertificate`
+    (exit 2), naming ``what``.
+
+    >>> index(3), index(2, bound=3)
+    (3, 2)
+    >>> for bad in (True, "1", -1):
+    ...     try:
+    ...         index(bad, "a node id")
+    ...     except MalformedCertificate as err:
+    ...         print(err)
+    expected a node id (an integer >= 0), got True
+    expected a node id (an integer >= 0), got '1'
+    expected a node id (an integer >= 0), got -1
+    """
+    if type(value) is not int or value < 0:
+        raise MalformedCertificate(f"expected {what} (an integer >= 0), got {value!r}")
+    if bound is not None and value >= bound:
+        raise MalformedCertificate(f"expected {what} below {bound}, got {value}")
+    return value
+
+
+def read_form(obj) -> Form:
     """The form recorded as ``[constant, [[v, a], ..]]`` (entries with ``a = 0`` allowed, a
-    variable listed twice refused)."""
+    variable listed twice refused; ``v`` an integer index, ``a`` a number)."""
+    if not isinstance(obj, list) or len(obj) != 2 or not isinstance(obj[1], list):
+        raise MalformedCertificate(f"expected a form [constant, [[variable, coefficient], ..]], got {obj!r:.80}")
     const, items = obj
     nums = [rational_ints(const)]
     vs = []
-    for v, a in items:
-        vs.append(int(v))
-        nums.append(rational_ints(a))
+    for item in items:
+        if not isinstance(item, list) or len(item) != 2:
+            raise MalformedCertificate(f"expected a term [variable, coefficient], got {item!r:.80}")
+        vs.append(index(item[0], "a variable index"))
+        nums.append(rational_ints(item[1]))
     if len(set(vs)) != len(vs):
-        raise ValueError("a variable listed twice in a form")
+        raise MalformedCertificate("a variable listed twice in a form")
     den = lcm(*[q for _, q in nums])
     ints = [p * (den // q) for p, q in nums]
     g = gcd(den, *ints)
     if g != 1:
         den, ints = den // g, [x // g for x in ints]
-    return den, ints[0], {v: x for v, x in zip(vs, ints[1:]) if x}
+    return Form(den, ints[0], {v: x for v, x in zip(vs, ints[1:]) if x})
 
 
-def bounds(f, ranges):
+def check_size(forms, what: str) -> None:
+    """Stop with :class:`MalformedCertificate` (exit 2) naming the limit when an integer of
+    one of ``forms`` has more than :data:`FORM_DIGITS_FACTOR` times ``--max-digits`` digits
+    (bit lengths compared, one pass over the coefficients)."""
+    bits = int(FORM_DIGITS_FACTOR * current_limits().max_digits * 3.3219280948873626)
+    for f in forms:
+        if f[0].bit_length() > bits or f[1].bit_length() > bits or any(x.bit_length() > bits for x in f[2].values()):
+            raise MalformedCertificate(
+                f"limit form-digits reached: {what} has a number of more than {FORM_DIGITS_FACTOR} x "
+                f"{current_limits().max_digits} digits (--max-digits); numbers grown that large through the layers "
+                "are refused")
+
+
+def bounds(f: Form, ranges):
     """``(min, max)`` of ``f`` over the box ``ranges`` (``ranges[v] = (lo, hi)`` in Q), in Q.
     Raises IndexError naming the first variable outside ``ranges``."""
+    return extreme(f, ranges, 0), extreme(f, ranges, 1)
+
+
+def extreme(f: Form, ranges, end: int):
+    """``min`` (``end = 0``) or ``max`` (``end = 1``) of ``f`` over the box ``ranges``: each
+    variable at the end of its range that its coefficient's sign makes smallest (largest).
+    Raises IndexError naming the first variable outside ``ranges``."""
     d, c, co = f
-    lo = hi = rational(c)
+    total = rational(c)
     n = len(ranges)
     for v, a in co.items():
         if not 0 <= v < n:
             raise IndexError(min(u for u in co if not 0 <= u < n))
-        l, u = ranges[v]
-        if a > 0:
-            lo += a * l
-            hi += a * u
-        else:
-            lo += a * u
-            hi += a * l
-    if d != 1:
-        lo, hi = lo / d, hi / d
-    return lo, hi
+        total += a * ranges[v][end if a > 0 else 1 - end]
+    return total / d if d != 1 else total
 
 
-def lower_bound(f, ranges):
-    """``min`` of ``f`` over the box ``ranges`` (the first half of :func:`bounds`)."""
-    d, c, co = f
-    lo = rational(c)
-    n = len(ranges)
-    for v, a in co.items():
-        if not 0 <= v < n:
-            raise IndexError(min(u for u in co if not 0 <= u < n))
-        lo += a * ranges[v][0 if a > 0 else 1]
-    return lo / d if d != 1 else lo
-
-
-def upper_bound(f, ranges):
-    """``max`` of ``f`` over the box ``ranges`` (the second half of :func:`bounds`)."""
-    return -lower_bound(neg(f), ranges)
-
-
-def as_rational_form(f):
+def as_rational_form(f: Form):
     """``f`` as ``(const, {v: coeff})`` over Q (for the checks that work in Q)."""
     d, c, co = f
     inv = Q(1) / rational(d)

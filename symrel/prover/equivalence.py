@@ -38,6 +38,7 @@ from ..regions import decide_equivalence
 from .counterexamples import find_counterexample
 from .cpwl_mesh_to_forms import cpwl_mesh_forms
 from .cpwl_to_forms import cpwl_forms
+from .domain_witness import lexmin_witness
 from .execution import Context, Obstacle
 from .maxout_to_forms import maxout_forms
 from .nodes import Registry
@@ -140,8 +141,12 @@ def _prove(a, b, domain, complete, executor, budget) -> Proof:
             return _decide(a, b, domain, executor, max_cells, proof, f"no exact bounding box of the polytope: {err}",
                            budget)
         box_cert["duals"] = [[[format_rational(v) for v in y] for y in pair] for pair in duals]
+        witness, lex = lexmin_witness(domain, box)     # D is not empty: its lexicographic minimum
+        box_cert["witness"] = [format_rational(v) for v in witness]
+        box_cert["lex"] = [[[format_rational(v) for v in y], [format_rational(v) for v in mu]] for y, mu in lex]
         lemma = (f"D is contained in the box {_box_text(box)} (LP duality: for each i, y >= 0 with A^T y = -e_i "
-                 "and y' >= 0 with A^T y' = e_i bound x_i below and above); the inputs range over it")
+                 "and y' >= 0 with A^T y' = e_i bound x_i below and above), and contains the witness point (its lexicographic minimum); "
+                 "the inputs range over it")
     extra_points = list(extra_points) + _mesh_points(a, b, domain)
     registry = Registry(box)
     box_cert["box"] = [[format_rational(lo), format_rational(hi)] for lo, hi in box]
