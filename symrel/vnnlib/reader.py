@@ -22,8 +22,8 @@ Anything else (another sort, an undeclared variable, one the network lacks, a
 product of two variables, ``not``, a strict ``<``) is refused with one
 :class:`~symrel.errors.InputError` naming the file, the line and what was
 expected (exit 2 on the command line). Cost: linear in the file, times the size
-of the normal form (at most :data:`MAX_DISJUNCTS` conjunctions, else a
-:class:`~symrel.errors.LimitError`).
+of the normal form (at most :data:`MAX_DISJUNCTS` conjunctions and
+:data:`MAX_DEPTH` nested parentheses, else a :class:`~symrel.errors.LimitError`).
 
 >>> p = read_vnnlib_text('''
 ... (declare-const X_0 Real)
@@ -58,6 +58,8 @@ from .property import LinearAtom, VnnProperty
 
 #: The largest disjunctive normal form read (conjunctions in one side).
 MAX_DISJUNCTS = 100_000
+#: The deepest nesting of parentheses read (the formulas are read recursively).
+MAX_DEPTH = 200
 
 _NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
 _VAR_1 = re.compile(r"^([XY])_(\d+)$")
@@ -135,6 +137,8 @@ class _Reader:
         top: list[_Node] = []
         for line, tok in self.tokens():
             if tok == "(":
+                if len(stack) >= MAX_DEPTH:
+                    self.fail(line, f"expected at most {MAX_DEPTH} nested parentheses", cls=LimitError)
                 stack.append(_Node(line, items=[]))
             elif tok == ")":
                 if not stack:

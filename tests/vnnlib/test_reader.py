@@ -127,6 +127,12 @@ def test_normal_form_size_is_limited(monkeypatch):
         read_vnnlib_text(HEADER + f"(assert (and {disj} {disj}))")
 
 
+def test_nesting_depth_is_limited():
+    deep = "(assert " + "(and " * 5000 + "(<= X_0 1)" + ")" * 5001
+    with pytest.raises(LimitError, match="line 5: expected at most 200 nested parentheses"):
+        read_vnnlib_text(HEADER + deep)
+
+
 def test_unreadable_and_non_utf8_files(tmp_path):
     with pytest.raises(InputError, match="expected a readable VNN-LIB file"):
         read_vnnlib(tmp_path / "missing.vnnlib")
