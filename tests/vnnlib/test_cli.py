@@ -172,3 +172,13 @@ def test_instance_list_of_the_test_set_checks_every_certificate(shared_dir, tmp_
         else:
             assert row["check"] == "witness exact" and row["certificate"].endswith(".counterexample.txt")
     assert "4 of 4 decided" in stdout
+
+
+def test_executor_run_gives_the_serial_verdict_and_certificate(shared_dir, tmp_path, run_cli):
+    base = shared_dir / "data" / "vnncomp2021" / "test"
+    serial, pooled = tmp_path / "serial.json", tmp_path / "pooled.json"
+    for cert, executor in ((serial, "serial"), (pooled, "processes:2")):
+        code, out, err = run_cli("verify", base / "test_small.onnx", base / "test_small.vnnlib",
+                                 "--certificate", cert, "--executor", executor)
+        assert code == 0 and out.splitlines()[0] == "unsat", err
+    assert serial.read_bytes() == pooled.read_bytes()
