@@ -2,6 +2,7 @@
 refused with one line naming the file, the line and what was expected."""
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from symrel.errors import InputError, LimitError
 from symrel.exact import rational as q
@@ -140,3 +141,27 @@ def test_unreadable_and_non_utf8_files(tmp_path):
     bad.write_bytes(b"; ok\n; caf\xe9\n")
     with pytest.raises(InputError, match="line 2: expected UTF-8"):
         read_vnnlib(bad)
+
+
+ALPHABET = "()<=>-+*/.;eEXY_0123456789 \nandorassertdeclare-constReal\x00é"
+VALID = HEADER + "(assert (and (<= X_0 1) (>= X_0 -1) (<= X_1 1.5e0) (>= X_1 -0.25)))\n" \
+    "(assert (or (<= (+ Y_0 (* 2 Y_1)) 3) (>= (- Y_1 Y_0) 0.5)))\n"
+
+
+@given(st.data())
+@settings(max_examples=200, deadline=None, derandomize=True, database=None)
+def test_mutated_files_are_read_or_refused_in_one_line(data):
+    """Any mutation of a valid file is either read or refused with one InputError line naming
+    the line: never another exception (and so never a traceback on the command line)."""
+    text = VALID
+    for _ in range(data.draw(st.integers(1, 4))):
+        i = data.draw(st.integers(0, len(text)))
+        j = data.draw(st.integers(i, min(len(text), i + 12)))
+        text = text[:i] + data.draw(st.text(ALPHABET, max_size=6)) + text[j:]
+    try:
+        prop = read_vnnlib_text(text, source="fuzz.vnnlib", n_inputs=2, n_outputs=2)
+    except InputError as err:
+        line = str(err)
+        assert line.startswith("fuzz.vnnlib: ") and "\n" not in line
+    else:
+        assert prop.n_inputs == 2 and prop.n_outputs == 2
