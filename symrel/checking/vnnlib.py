@@ -34,6 +34,8 @@ Shares no code with :mod:`symrel.vnnlib`.
 
 from __future__ import annotations
 
+from math import gcd
+
 from ..exact import Q, ZERO
 from . import CertificateError, at_step, beyond_limit, claim_checker
 from .read import array, index, natural, rational, record, string
@@ -91,7 +93,16 @@ def disjunct_box(conj, n):
     return lo, hi
 
 
-# -- the exact bounds of one leaf ------------------------------------------------------------------
+# -- the bounds of one leaf -------------------------------------------------------------------------
+#: after each ReLU layer the forms are rounded outward to this many fractional bits (docs/format.md)
+FORM_BITS = 40
+
+try:  # integer matrix products in C when python-flint is installed (the exact layer's own backend)
+    import flint as _flint
+except ImportError:  # pragma: no cover
+    _flint = None
+
+
 def _form_min(form, lo, hi):
     total = form[-1]
     for k in range(len(lo)):
@@ -101,69 +112,105 @@ def _form_min(form, lo, hi):
     return total
 
 
-def _form_max(form, lo, hi):
-    total = form[-1]
-    for k in range(len(lo)):
-        a = form[k]
-        if a:
-            total += a * (hi[k] if a > 0 else lo[k])
-    return total
-
-
 def _layers(net):
+    """Per layer: W as integer rows, the positive and negative parts, b as integers, D, relu."""
     out = []
     for layer in net.layers:
         W = [list(r) for r in layer.affine.exact_W.to_list()]
         b = [r[0] for r in layer.affine.exact_b.to_list()]
-        out.append((W, b, layer.activation == "relu"))
+        D = 1
+        for v in [v for r in W for v in r] + b:
+            D = D * int(v.denominator) // gcd(D, int(v.denominator))
+        Wi = [[int(v.numerator) * (D // int(v.denominator)) for v in r] for r in W]
+        bi = [int(v.numerator) * (D // int(v.denominator)) for v in b]
+        Wp = [[max(v, 0) for v in r] for r in Wi]
+        Wn = [[min(v, 0) for v in r] for r in Wi]
+        mats = (_flint.fmpz_mat(Wp), _flint.fmpz_mat(Wn)) if _flint is not None else None
+        out.append({"W": W, "b": b, "Wp": Wp, "Wn": Wn, "bi": bi, "D": D, "relu": layer.activation == "relu",
+                    "mats": mats})
+    return out
+
+
+def _times(layer, L, U):
+    """``(Wp L + Wn U, Wp U + Wn L)`` over the integers, forms as rows."""
+    if layer["mats"] is not None:
+        Wp, Wn = layer["mats"]
+        Lm, Um = _flint.fmpz_mat(L), _flint.fmpz_mat(U)
+        return [[int(v) for v in r] for r in (Wp * Lm + Wn * Um).tolist()], \
+            [[int(v) for v in r] for r in (Wp * Um + Wn * Lm).tolist()]
+    cl, cu = list(zip(*L)), list(zip(*U))
+    zl = [[sum(p * a for p, a in zip(rp, l)) + sum(q * c for q, c in zip(rn, u)) for l, u in zip(cl, cu)]
+          for rp, rn in zip(layer["Wp"], layer["Wn"])]
+    zu = [[sum(p * c for p, c in zip(rp, u)) + sum(q * a for q, a in zip(rn, l)) for l, u in zip(cl, cu)]
+          for rp, rn in zip(layer["Wp"], layer["Wn"])]
+    return zl, zu
+
+
+def _extreme(row, den, plo, phi, Qb, lowest):
+    """``min`` (or ``max``) over the box of the form ``row / den`` (constant last), exactly."""
+    total = row[-1] * Qb
+    for k in range(len(plo)):
+        a = row[k]
+        if a:
+            total += a * (plo[k] if (a > 0) == lowest else phi[k])
+    return Q(total, den * Qb)
+
+
+def _rounded(row, den, plo, Qb, upper):
+    """The form ``row / den`` rounded outward to FORM_BITS fractional bits (docs/format.md)."""
+    F = 1 << FORM_BITS
+    out, S = [], row[-1] * F * Qb
+    for k in range(len(plo)):
+        a = row[k]
+        r = (a * F) // den if not upper else -((-a * F) // den)
+        out.append(r)
+        S += (a * F - r * den) * plo[k]
+    out.append(S // (den * Qb) if not upper else -((-S) // (den * Qb)))
     return out
 
 
 def _states(layers, lo, hi, facts, where):
-    """Step 1 of a leaf: the phases checked against exact forward forms; the states."""
+    """Step 1 of a leaf: the phases checked against the forward symbolic forms; the states."""
     n = len(lo)
-    phases = array(facts["phases"], f"{where}.phases", sum(1 for _, _, r in layers if r))
+    Qb = 1
+    for v in lo + hi:
+        Qb = Qb * int(v.denominator) // gcd(Qb, int(v.denominator))
+    plo = [int(v.numerator) * (Qb // int(v.denominator)) for v in lo]
+    phi = [int(v.numerator) * (Qb // int(v.denominator)) for v in hi]
+    phases = array(facts["phases"], f"{where}.phases", sum(1 for layer in layers if layer["relu"]))
     relax = array(facts["relaxations"], f"{where}.relaxations")
-    L = [[Q(int(i == k)) for i in range(n)] + [ZERO] for k in range(n)]  # L[j]: the form of unit j
+    L = [[int(i == k) for i in range(n + 1)] for k in range(n)]  # forms as integer rows over H
     U = L
+    H = 1
     r_at, li, states = 0, 0, []
-    for W, b, is_relu in layers:
-        zL, zU = [], []
-        for row, c in zip(W, b):
-            lf = [ZERO] * (n + 1)
-            uf = [ZERO] * (n + 1)
-            for w, lj, uj in zip(row, L, U):
-                if not w:
-                    continue
-                pick_l, pick_u = (lj, uj) if w > 0 else (uj, lj)
-                for k in range(n + 1):
-                    lf[k] += w * pick_l[k]
-                    uf[k] += w * pick_u[k]
-            lf[n] += c
-            uf[n] += c
-            zL.append(lf)
-            zU.append(uf)
-        if not is_relu:
+    for layer in layers:
+        zL, zU = _times(layer, L, U)
+        den = layer["D"] * H
+        for i, c in enumerate(layer["bi"]):
+            zL[i][n] += c * H
+            zU[i][n] += c * H
+        if not layer["relu"]:  # an affine layer: its forms as they are
+            L, U, H = zL, zU, den
             continue
         pw = f"{where}.phases[{li}]"
         ph = string(phases[li], pw)
-        if len(ph) != len(W) or set(ph) - set("aiu"):
-            raise CertificateError(f"expected {len(W)} characters a, i or u", path=pw)
+        if len(ph) != len(zL) or set(ph) - set("aiu"):
+            raise CertificateError(f"expected {len(zL)} characters a, i or u", path=pw)
         hL, hU, st = [], [], []
         for i, c in enumerate(ph):
             if c == "a":
-                if _form_min(zL[i], lo, hi) < 0:
-                    raise CertificateError(f"neuron {i} is not active on the leaf: min L_z = "
-                                           f"{_form_min(zL[i], lo, hi)} < 0", path=pw)
-                hL.append(zL[i])
-                hU.append(zU[i])
+                lz = _extreme(zL[i], den, plo, phi, Qb, True)
+                if lz < 0:
+                    raise CertificateError(f"neuron {i} is not active on the leaf: min L_z = {lz} < 0", path=pw)
+                hL.append(_rounded(zL[i], den, plo, Qb, False))
+                hU.append(_rounded(zU[i], den, plo, Qb, True))
                 st.append(1)
             elif c == "i":
-                if _form_max(zU[i], lo, hi) > 0:
-                    raise CertificateError(f"neuron {i} is not inactive on the leaf: max U_z = "
-                                           f"{_form_max(zU[i], lo, hi)} > 0", path=pw)
-                hL.append([ZERO] * (n + 1))
-                hU.append([ZERO] * (n + 1))
+                uz = _extreme(zU[i], den, plo, phi, Qb, False)
+                if uz > 0:
+                    raise CertificateError(f"neuron {i} is not inactive on the leaf: max U_z = {uz} > 0", path=pw)
+                hL.append([0] * (n + 1))
+                hU.append([0] * (n + 1))
                 st.append(0)
             else:
                 rw = f"{where}.relaxations[{r_at}]"
@@ -171,18 +218,21 @@ def _states(layers, lo, hi, facts, where):
                     raise CertificateError(f"expected a relaxation for neuron {i} of layer {li}", path=rw)
                 alpha, s, t = (rational(v, f"{rw}[{k}]") for k, v in enumerate(array(relax[r_at], rw, 3)))
                 r_at += 1
-                lz, uz = _form_min(zL[i], lo, hi), _form_max(zU[i], lo, hi)
+                lz = _extreme(zL[i], den, plo, phi, Qb, True)
+                uz = _extreme(zU[i], den, plo, phi, Qb, False)
                 if not (ZERO <= alpha <= 1) or s < 0:
                     raise CertificateError("expected 0 <= alpha <= 1 and s >= 0", path=rw)
                 if any(s * w + t < 0 or s * w + t < w for w in (lz, uz)):
                     raise CertificateError(f"the line s w + t is below max(0, w) on [{lz}, {uz}]", path=rw)
-                hL.append([alpha * v for v in zL[i]])
-                u = [s * v for v in zU[i]]
-                u[n] += t
-                hU.append(u)
+                an, ad = int(alpha.numerator), int(alpha.denominator)
+                hL.append(_rounded([v * an for v in zL[i]], den * ad, plo, Qb, False))
+                sn, sd, tn, td = int(s.numerator), int(s.denominator), int(t.numerator), int(t.denominator)
+                u = [v * sn * td for v in zU[i]]
+                u[n] += tn * sd * den
+                hU.append(_rounded(u, den * sd * td, plo, Qb, True))
                 st.append((alpha, s, t))
         states.append(st)
-        L, U = hL, hU
+        L, U, H = hL, hU, 1 << FORM_BITS
         li += 1
     if r_at != len(relax):
         raise CertificateError(f"expected {r_at} relaxations (one per 'u'), got {len(relax)}",
@@ -195,8 +245,9 @@ def _backward_min(layers, states, ay, ax, lo, hi):
     mu = list(ay)
     const = ZERO
     k = len(states)
-    for W, b, is_relu in reversed(layers):
-        if is_relu:
+    for layer in reversed(layers):
+        W, b = layer["W"], layer["b"]
+        if layer["relu"]:
             k -= 1
             nu = []
             for v, st in zip(mu, states[k]):

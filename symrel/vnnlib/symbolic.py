@@ -43,6 +43,8 @@ from ..exact import Q, rational
 SLOPE_BITS = 16
 #: fractional bits of the rounded bound behind each intercept t
 BOUND_BITS = 24
+#: fractional bits of the forms after each ReLU layer (rounded outward, :func:`round_forms`)
+FORM_BITS = 40
 
 
 def _dot(a, b) -> int:
@@ -118,27 +120,6 @@ def box_scale(lo, hi) -> ScaledBox:
                      tuple(int(v.numerator) * (d // int(v.denominator)) for v in hi), d)
 
 
-def _min_num(cols, i, box: ScaledBox) -> int:
-    """``Q * den * min_B form_i`` for the form of neuron i in columns ``cols``."""
-    n = len(box.plo)
-    total = cols[n][i] * box.Q
-    for k in range(n):
-        a = cols[k][i]
-        if a:
-            total += a * (box.plo[k] if a > 0 else box.phi[k])
-    return total
-
-
-def _max_num(cols, i, box: ScaledBox) -> int:
-    n = len(box.plo)
-    total = cols[n][i] * box.Q
-    for k in range(n):
-        a = cols[k][i]
-        if a:
-            total += a * (box.phi[k] if a > 0 else box.plo[k])
-    return total
-
-
 @dataclass
 class Bounds:
     """The result of :func:`propagate`: output forms ``L``, ``U`` as columns (``L[k][j]``
@@ -193,52 +174,131 @@ class Bounds:
         return out
 
 
+try:  # optional: integer matrix products in C (the "fast" extra)
+    import flint as _flint
+except ImportError:  # pragma: no cover - exercised where python-flint is absent
+    _flint = None
+
+_MATS: dict = {}  # id(layer) -> (layer, Wp, Wn, W) as flint matrices; the last few nets only
+
+
+def _mats(layer: IntLayer):
+    got = _MATS.get(id(layer))
+    if got is None or got[0] is not layer:
+        if len(_MATS) > 64:
+            _MATS.clear()
+        W = [[p + q for p, q in zip(rp, rn)] for rp, rn in zip(layer.Wp, layer.Wn)]
+        got = (layer, _flint.fmpz_mat([list(r) for r in layer.Wp]), _flint.fmpz_mat([list(r) for r in layer.Wn]),
+               _flint.fmpz_mat(W))
+        _MATS[id(layer)] = got
+    return got
+
+
+def _products(layer: IntLayer, L, U):
+    """``(Wp L + Wn U, Wp U + Wn L)`` for forms as rows (neuron-major lists), as rows."""
+    if _flint is not None:
+        _, Wp, Wn, _ = _mats(layer)
+        Lm = _flint.fmpz_mat(L)
+        if L is U:
+            z = ((Wp + Wn) * Lm).tolist()
+            return z, z
+        Um = _flint.fmpz_mat(U)
+        return (Wp * Lm + Wn * Um).tolist(), (Wp * Um + Wn * Lm).tolist()
+    cols_L = list(zip(*L))
+    cols_U = cols_L if L is U else list(zip(*U))
+    zL = [[_dot(rp, cl) + _dot(rn, cu) for cl, cu in zip(cols_L, cols_U)] for rp, rn in zip(layer.Wp, layer.Wn)]
+    if L is U:
+        return zL, zL
+    zU = [[_dot(rp, cu) + _dot(rn, cl) for cl, cu in zip(cols_L, cols_U)] for rp, rn in zip(layer.Wp, layer.Wn)]
+    return zL, zU
+
+
+def _row_min(f, box: ScaledBox) -> int:
+    """``Q * min_B form`` (times the form's denominator) for a form as a row (constant last)."""
+    n = len(box.plo)
+    total = f[n] * box.Q
+    for k in range(n):
+        a = f[k]
+        if a:
+            total += a * (box.plo[k] if a > 0 else box.phi[k])
+    return total
+
+
+def _row_max(f, box: ScaledBox) -> int:
+    n = len(box.plo)
+    total = f[n] * box.Q
+    for k in range(n):
+        a = f[k]
+        if a:
+            total += a * (box.phi[k] if a > 0 else box.plo[k])
+    return total
+
+
+def _round_row(f, box: ScaledBox, den: int, upper: bool) -> list:
+    """The form ``f`` (a row over ``den``, constant last) rounded outward to ``FORM_BITS``
+    fractional bits: a lower form ``sum a_k x_k + c`` becomes ``sum a'_k x_k + c'`` with the
+    coefficients rounded down and ``c' = floor(c + sum_k (a_k - a'_k) lo_k)`` (same grid),
+    which is below the form on the box since ``a_k - a'_k >= 0`` and ``x_k >= lo_k``; an upper
+    form rounds coefficients and constant up (then ``a_k - a'_k <= 0``). Exact forms are
+    below (above) these at every point, so a check that computes exactly accepts whatever
+    these bounds justify."""
+    F = 1 << FORM_BITS
+    n = len(box.plo)
+    out = [0] * (n + 1)
+    S = f[n] * F * box.Q
+    for k in range(n):
+        a = f[k]
+        r = (a * F) // den if not upper else -((-a * F) // den)
+        out[k] = r
+        S += (a * F - r * den) * box.plo[k]
+    dq = den * box.Q
+    out[n] = S // dq if not upper else -((-S) // dq)
+    return out
+
+
 def propagate(net: IntNet, box: ScaledBox) -> Bounds:
     """Symbolic intervals of every neuron of ``net`` on ``box`` (module docstring)."""
     n = net.n_inputs
     if len(box.plo) != n:
         raise InputError(f"expected a box of {n} inputs, got {len(box.plo)}", path="box")
-    # the inputs: L = U = x_k, denominator 1
-    Lc = [[int(i == k) for i in range(n)] for k in range(n)] + [[0] * n]
-    Uc = Lc
+    # the inputs: L = U = x_k, denominator 1; forms are rows [a_0, ..., a_{n-1}, c]
+    L = [[int(i == k) for i in range(n + 1)] for k in range(n)]
+    U = L
     H = 1
     relaxed, states = [], []
     P = 1 << SLOPE_BITS
     K2 = 1 << BOUND_BITS
     for li, layer in enumerate(net.layers):
-        m = len(layer.b)
-        if Lc is Uc:  # equal forms (no relaxation yet): one product
-            zL = [[_dot(layer.Wp[i], Lc[k]) + _dot(layer.Wn[i], Lc[k]) for i in range(m)] for k in range(n + 1)]
-            zU = zL
-        else:
-            zL = [[_dot(layer.Wp[i], Lc[k]) + _dot(layer.Wn[i], Uc[k]) for i in range(m)] for k in range(n + 1)]
-            zU = [[_dot(layer.Wp[i], Uc[k]) + _dot(layer.Wn[i], Lc[k]) for i in range(m)] for k in range(n + 1)]
+        zL, zU = _products(layer, L, U)
         den = layer.D * H
-        bias = [v * H for v in layer.b]
-        zL[n] = [a + c for a, c in zip(zL[n], bias)]
-        if zU is not zL:
-            zU[n] = [a + c for a, c in zip(zU[n], bias)]
+        shared = zL is zU
+        for i, c in enumerate(layer.b):
+            zL[i][n] += c * H
+            if not shared:
+                zU[i][n] += c * H
         if not layer.relu:
-            Lc, Uc, H = zL, zU, den
+            L, U, H = zL, zU, den
             continue
         f = K2 // gcd(den, K2)  # so that the new denominator is a multiple of 2^BOUND_BITS
         newden = den * P * f
         scale = P * f
         tscale = newden // (P * K2)
         qd = box.Q * den
-        hL = [[0] * m for _ in range(n + 1)]
-        hU = [[0] * m for _ in range(n + 1)]
-        state = [0] * m  # 1 active, 0 inactive, (alpha, s, t) over P, P, P * 2^BOUND_BITS: unstable
-        for i in range(m):
-            lz = _min_num(zL, i, box)
+        zero = [0] * (n + 1)
+        hL, hU, state = [], [], []  # state: 1 active, 0 inactive, (alpha, s, t) unstable
+        for i in range(len(zL)):
+            lrow, urow = zL[i], zU[i]
+            lz = _row_min(lrow, box)
             if lz >= 0:  # active
-                state[i] = 1
-                for k in range(n + 1):
-                    hL[k][i] = zL[k][i] * scale
-                    hU[k][i] = zU[k][i] * scale
+                state.append(1)
+                hL.append(_round_row([v * scale for v in lrow], box, newden, False))
+                hU.append(_round_row([v * scale for v in urow], box, newden, True))
                 continue
-            uz = _max_num(zU, i, box)
+            uz = _row_max(urow, box)
             if uz <= 0:  # inactive
+                state.append(0)
+                hL.append(zero)
+                hU.append(zero)
                 continue
             # the bounds rounded outward to BOUND_BITS fractional bits
             lk = (lz * K2) // qd
@@ -246,15 +306,15 @@ def propagate(net: IntNet, box: ScaledBox) -> Bounds:
             a = P if uk >= -lk else 0
             s = -((-uk * P) // (uk - lk))
             t = -s * lk
-            state[i] = (a, s, t)
-            for k in range(n + 1):
-                hL[k][i] = zL[k][i] * a * f
-                hU[k][i] = zU[k][i] * s * f
-            hU[n][i] += t * tscale
+            state.append((a, s, t))
+            hL.append(_round_row([v * a * f for v in lrow], box, newden, False))
+            u = [v * s * f for v in urow]
+            u[n] += t * tscale
+            hU.append(_round_row(u, box, newden, True))
             relaxed.append((li, i, Q(a, P), Q(s, P), Q(t, P * K2)))
         states.append(state)
-        Lc, Uc, H = hL, hU, newden
-    return Bounds(Lc, Uc, H, box, relaxed, net, states)
+        L, U, H = hL, hU, 1 << FORM_BITS
+    return Bounds([list(c) for c in zip(*L)], [list(c) for c in zip(*U)], H, box, relaxed, net, states)
 
 
 def backward_form(net: IntNet, states, y_coeffs, x_coeffs):
@@ -293,7 +353,10 @@ def backward_form(net: IntNet, states, y_coeffs, x_coeffs):
             mu, M = nu, M * P
         # z = W h + b: the coefficients move to h
         const += Q(_dot(mu, layer.b), M * layer.D)
-        mu = [_dot(mu, col) for col in layer.WT]
+        if _flint is not None:
+            mu = (_flint.fmpz_mat([mu]) * _mats(layer)[3]).tolist()[0]
+        else:
+            mu = [_dot(mu, col) for col in layer.WT]
         M = M * layer.D
     form = [Q(v, M) + (x_coeffs[k] if x_coeffs else 0) for k, v in enumerate(mu)]
     return form + [const]
