@@ -74,7 +74,25 @@ def valid_certificates():
         previous = HERE / "valid" / "tracr-audit.json"
         if previous.exists():
             out["tracr-audit"] = json.loads(previous.read_text())
+    out["vnnlib-unsat"] = vnnlib_unsat()
     return {name: loads(canonical_dumps(cert)) for name, cert in out.items()}
+
+
+def vnnlib_unsat():
+    """|x0| + |x1| - 1 on [-1, 3] x [-1, 1] never reaches -1001/1000 nor 31/10 (two unsafe disjuncts)."""
+    from symrel.exact import rational as q
+    from symrel.models import DenseLayer, ReLUNet
+    from symrel.vnnlib import LinearAtom, VnnProperty
+    from symrel.vnnlib.engine import decide
+
+    def atom(x, y, rhs):
+        return LinearAtom(tuple(q(v) for v in x), tuple(q(v) for v in y), q(rhs))
+
+    net = ReLUNet(2, [DenseLayer([[1, 0], [-1, 0], [0, 1], [0, -1]], [0, 0, 0, 0]),
+                      DenseLayer([[1, 1, 1, 1]], [-1], "none")])
+    region = ((atom([1, 0], [0], 3), atom([-1, 0], [0], 1), atom([0, 1], [0], 1), atom([0, -1], [0], 1)),)
+    unsafe = ((atom([0, 0], [1], "-1001/1000"),), (atom([0, 0], [-1], "-31/10"),))
+    return decide(net, VnnProperty(2, 1, region, unsafe, "0" * 64, "inline")).certificate
 
 
 def scaled_pair():
@@ -141,6 +159,14 @@ EDITS = [
     ("tracr-audit-count", "tracr-audit", lambda c: _set(c, ["steps", 0, "certificate", "count"], 15),
      "steps[0].certificate.count", "expected 14"),
     ("relation-psd-removed", "relation", lambda c: c["steps"].pop(0), "steps[0].rule", "expected 'table-psd' here"),
+    ("vnnlib-unsat-bound", "vnnlib-unsat",
+     lambda c: _set(c, ["steps", 0, "certificate", "tree", 1, "leaf", "closes", 0, "bound"], "-1/1000"),
+     "steps[0].certificate.tree[1].leaf.closes[0].bound", "the bound recomputed is"),
+    ("vnnlib-unsat-leaf-dropped", "vnnlib-unsat", lambda c: c["steps"][0]["certificate"]["tree"].pop(),
+     "steps[0].certificate.tree", "still to cover"),
+    ("vnnlib-unsat-split-outside", "vnnlib-unsat",
+     lambda c: _set(c, ["steps", 0, "certificate", "tree", 0, "at"], "3"),
+     "steps[0].certificate.tree[0].at", "do not partition"),
     ("equivalence-scaled-factor", "equivalence-scaled",
      lambda c: _set(c, ["steps", 2, "certificate", "units", 0, "scale"], [3, 3]),
      "steps[2].certificate.units[0]", "is not 3 * node + 3"),
