@@ -19,6 +19,9 @@ Definition. For a rational ``a`` the enclosure is a pair of rationals
 * ``a < 0``: ``exp(a) = 1 / exp(-a)``, so ``(1/hi, 1/lo)`` encloses it.
 * ``a < -EXP_CAP``: ``0 < exp(a) <= exp(-EXP_CAP)`` by monotonicity (the
   upper end then is below ``10^-800``; the numbers stay small).
+* ``a > EXP_CAP`` is refused (:class:`~symrel.checking.CheckLimit`, the limit
+  ``exp argument``): the enclosure would have ``a / ln 2`` bits, so callers bound an
+  argument they read from a certificate before taking its exp.
 
 Between the operations both ends are rounded outward to dyadic rationals with
 ``bits + 8 + k`` significant bits, so the width is about ``2^-bits`` relative
@@ -43,6 +46,7 @@ True
 from __future__ import annotations
 
 from ..exact import Q, Rational, denominator, numerator
+from . import beyond_limit
 
 #: Default precision in bits: an enclosure's relative width is about ``2^-BITS``.
 BITS = 96
@@ -89,6 +93,8 @@ def exp_bounds(a: Rational, bits: int = BITS) -> tuple[Rational, Rational]:
     True
     """
     a = a if Q.of_type(a) else Q(a)
+    if a > EXP_CAP:  # exp(a) has more than a / ln 2 bits: every caller bounds its argument first
+        raise beyond_limit("exp argument", "a number above 2000", EXP_CAP)
     if a == 0:
         return Q(1), Q(1)
     if a < 0:

@@ -34,9 +34,9 @@ from __future__ import annotations
 from itertools import combinations
 from math import comb
 
-from ..exact import Q, rational
+from ..exact import Q
 from ..models import hardmax
-from . import CertificateError, at_step, beyond_limit, claim_checker
+from . import CertificateError, at_step, beyond_limit, claim_checker, read
 from .exp_bounds import exp_lower, exp_upper
 
 #: the most elements a preorder (the keys of a retrieval task) may have: the checks keep one
@@ -47,34 +47,24 @@ MAX_ELEMENTS = 4096
 MAX_SUBSETS = 2_000_000
 
 
-def _number(value, path):
-    if isinstance(value, bool):
-        raise CertificateError("expected a number, got a boolean", path=path)
-    try:
-        return rational(value, path=path)
-    except Exception as err:  # an InputError: not an exact rational
-        raise CertificateError(str(err), path=path) from None
+_number = read.rational
 
 
 def _fields(step: dict, i: int, keys: set) -> dict:
     """The step's recorded data, which must hold exactly ``keys``."""
     at_step(i)
-    data = step["certificate"]
-    if set(data) != keys:
-        raise CertificateError(f"expected the fields {sorted(keys)}, got {sorted(data)}", path=f"steps[{i}].certificate")
-    return data
+    return read.record(step["certificate"], f"steps[{i}].certificate", sorted(keys))
 
 
 def _equal(data: dict, key: str, want, i: int) -> None:
-    got = data[key]
-    if isinstance(got, bool) or not isinstance(got, int) or got != want:
+    got = read.integer(data[key], f"steps[{i}].certificate.{key}")
+    if got != want:
         raise CertificateError(f"recorded {got!r}, recomputed {want}", path=f"steps[{i}].certificate.{key}")
 
 
 def _table(raw, names, where: str) -> list:
-    """One rational per element, in the order of ``names``."""
-    if not isinstance(raw, dict) or set(raw) != set(names):
-        raise CertificateError("expected one utility per element of the preorder", path=where)
+    """One rational per element (a record of exactly the elements), in the order of ``names``."""
+    read.record(raw, where, names)
     return [_number(raw[x], f"{where}.{x}") for x in names]
 
 
@@ -205,8 +195,8 @@ def check_multi_utility(cert: dict, inputs: dict) -> None:
     ``u_k(x) <= u_k(y)`` (O(K n log n) comparisons and K n masks)."""
     R = _preorder(inputs)
     names = R.names
-    family = cert["claim"]["utilities"]
-    if not isinstance(family, list) or not family:
+    family = read.array(cert["claim"]["utilities"], "claim.utilities")
+    if not family:
         raise CertificateError("expected a non-empty list of utilities", path="claim.utilities")
     family = [_table(u, names, f"claim.utilities[{k}]") for k, u in enumerate(family)]
     classes = R.classes()
@@ -283,24 +273,22 @@ def check_retrieval(cert: dict, inputs: dict) -> None:
     scores = {q: [sum((a * b for a, b in zip(fq, fk)), Q(0)) for fk in Fk] for (q, _), fq in zip(task.queries, Fq)}
     steps = cert["steps"]
     recorded = _fields(steps[0], 0, {"scores"})["scores"]
-    if not isinstance(recorded, dict) or set(recorded) != set(scores):
-        raise CertificateError("expected one row of scores per query", path="steps[0].certificate.scores")
+    read.record(recorded, "steps[0].certificate.scores", list(scores))  # one row per query
     for q, row in scores.items():
-        if not isinstance(recorded[q], dict) or set(recorded[q]) != set(keys):
-            raise CertificateError("expected one score per key", path=f"steps[0].certificate.scores.{q}")
+        read.record(recorded[q], f"steps[0].certificate.scores.{q}", keys)  # one score per key
         for k, want in zip(keys, row):
             if _number(recorded[q][k], f"steps[0].certificate.scores.{q}.{k}") != want:
                 raise CertificateError(f"recorded {recorded[q][k]}, but <phi_q(x), phi_k(y)> = {want}",
                                        path=f"steps[0].certificate.scores.{q}.{k}")
-    limit = cert["claim"]["max_subset"]
-    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= n:
+    limit = read.integer(cert["claim"]["max_subset"], "claim.max_subset")
+    if not 1 <= limit <= n:
         raise CertificateError(f"expected a subset size from 1 to the {n} keys", path="claim.max_subset")
     count = _subset_count(n, limit, len(task.queries))
     i = 1
     seen = set()
     for _ in task.queries:  # each query once, its steps together (in the prover's order of queries)
-        q = steps[i]["certificate"].get("query")
-        if not isinstance(q, str) or q not in scores or q in seen:
+        q = read.string(steps[i]["certificate"].get("query"), f"steps[{i}].certificate.query")
+        if q not in scores or q in seen:
             raise CertificateError(f"expected a query of the task not checked before, got {q!r}",
                                    path=f"steps[{i}].certificate.query")
         seen.add(q)

@@ -21,17 +21,15 @@ Shares no code with :mod:`symrel.relations.prove`.
 
 from __future__ import annotations
 
-from ..exact import Q, rational, rows
-from . import CertificateError, at_step, claim_checker
+from ..exact import Q, rows
+from . import CertificateError, at_step, beyond_limit, claim_checker, read
+
+#: the most rows of a table-psd step: checking ``L diag(D) L^T = r`` takes about n^3 / 6 products
+MAX_LDL_ROWS = 200
 
 
-def _numbers(values, where):
-    if not isinstance(values, list):
-        raise CertificateError("expected a list of numbers", path=where)
-    try:
-        return [rational(v, path=f"{where}[{k}]") for k, v in enumerate(values)]
-    except Exception as err:  # InputError: not a rational
-        raise CertificateError(str(err), path=where) from None
+def _numbers(values, where, length=None):
+    return read.rationals(values, where, length)
 
 
 def _relation_order(claim, inputs):
@@ -47,20 +45,23 @@ def check_relation(cert: dict, inputs: dict) -> None:
     relation, features = inputs.get("relation"), inputs.get("features")
     if not hasattr(relation, "r") or not hasattr(features, "phi"):
         raise CertificateError("expected a 'relation' and a 'features' (relation-features) object", path="inputs")
-    symmetric = claim.get("symmetric")
-    if not isinstance(symmetric, bool):
-        raise CertificateError("expected true or false", path="claim.symmetric")
+    symmetric = read.boolean(claim.get("symmetric"), "claim.symmetric")
     xs = [list(p) for p in relation.x]
     ys = xs if relation.y is None else [list(p) for p in relation.y]
     n, m = len(xs), len(ys)
-    if claim.get("shape") != [n, m]:
-        raise CertificateError(f"expected [{n}, {m}], got {claim.get('shape')}", path="claim.shape")
-    if claim.get("dimension") != features.phi.output_dim:
+    shape = [read.integer(v, f"claim.shape[{k}]") for k, v in enumerate(read.array(claim.get("shape"), "claim.shape", 2))]
+    if shape != [n, m]:
+        raise CertificateError(f"expected [{n}, {m}], got {shape}", path="claim.shape")
+    if read.integer(claim.get("dimension"), "claim.dimension") != features.phi.output_dim:
         raise CertificateError(f"expected {features.phi.output_dim}, got {claim.get('dimension')}", path="claim.dimension")
     if symmetric and (features.phi != features.psi or relation.y is not None):
         raise CertificateError("a symmetric claim needs psi = phi and a relation on one set", path="claim.symmetric")
     if features.phi.input_dim != len(xs[0]) or features.psi.input_dim != len(ys[0]):
         raise CertificateError("the feature maps do not take the table's points", path="inputs.features")
+
+    steps = cert["steps"]
+    if steps[0]["rule"] == "table-psd" and n > MAX_LDL_ROWS:  # before any entry is evaluated
+        raise beyond_limit("relation table-psd rows", n, MAX_LDL_ROWS, "steps[0].certificate.L")
 
     # every entry, recomputed by exact evaluation of the nets
     Phi = features.phi.evaluate_matrix(xs)
@@ -73,10 +74,8 @@ def check_relation(cert: dict, inputs: dict) -> None:
                 raise CertificateError(f"entry ({i}, {j}): <phi(x_{i}), psi(y_{j})> = {G[i][j]} but r[{i}][{j}] = {table[i][j]}",
                                        path=f"inputs.relation.object.r[{i}][{j}]")
 
-    steps = cert["steps"]
     s = 0
-    if claim.get("psd", False) not in (True, False):
-        raise CertificateError("expected true or false", path="claim.psd")
+    read.boolean(claim.get("psd", False), "claim.psd")
     if steps[0]["rule"] == "table-psd":
         if not symmetric:
             raise CertificateError("a table-psd step belongs to a symmetric claim", path="steps[0]")
@@ -85,29 +84,33 @@ def check_relation(cert: dict, inputs: dict) -> None:
         s = 1
     at_step(s)
     where, data = f"steps[{s}].certificate", steps[s]["certificate"]
-    if set(data) != ({"phi"} if symmetric else {"phi", "psi"}):
-        raise CertificateError(f"expected phi{'' if symmetric else ' and psi'}, got {sorted(data)}", path=where)
-    if [_numbers(r, f"{where}.phi[{k}]") for k, r in enumerate(data["phi"])] != [list(c) for c in zip(*rows(Phi))]:
+    read.record(data, where, ("phi",) if symmetric else ("phi", "psi"))
+    d = features.phi.output_dim
+    if [_numbers(r, f"{where}.phi[{k}]", d) for k, r in enumerate(read.array(data["phi"], f"{where}.phi", n))] \
+            != [list(c) for c in zip(*rows(Phi))]:
         raise CertificateError("recorded phi(x_i) differ from the evaluated nets", path=f"{where}.phi")
-    if "psi" in data and [_numbers(r, f"{where}.psi[{k}]") for k, r in enumerate(data["psi"])] != [list(c) for c in zip(*rows(Psi))]:
+    if "psi" in data and [_numbers(r, f"{where}.psi[{k}]", d) for k, r in enumerate(read.array(data["psi"], f"{where}.psi", m))] \
+            != [list(c) for c in zip(*rows(Psi))]:
         raise CertificateError("recorded psi(y_j) differ from the evaluated nets", path=f"{where}.psi")
     for i in range(n):
         k = s + 1 + i
         at_step(k)
         where, data = f"steps[{k}].certificate", steps[k]["certificate"]
-        if set(data) != {"row", "values"} or data["row"] != i or isinstance(data["row"], bool):
+        read.record(data, where, ("row", "values"))
+        if read.integer(data["row"], f"{where}.row") != i:
             raise CertificateError(f"expected row {i} (rows in order) and its values", path=f"{where}.row")
         if _numbers(data["values"], f"{where}.values") != table[i]:
             raise CertificateError(f"recorded values differ from row {i} of r", path=f"{where}.values")
 
 
 def _check_ldl(data, table, n, where):
-    if set(data) != {"L", "D"} or not isinstance(data["L"], list):
-        raise CertificateError("expected L and D", path=where)
-    L = [_numbers(r, f"{where}.L[{i}]") for i, r in enumerate(data["L"])]
-    D = _numbers(data["D"], f"{where}.D")
-    if len(L) != n or any(len(r) != n for r in L) or len(D) != n:
-        raise CertificateError(f"expected L of shape {n}x{n} and {n} pivots", path=where)
+    """``L`` unit lower triangular, ``D >= 0``, zero pivots' columns ``e_k``, ``L diag(D) L^T = r``
+    (module docstring); about n^3 / 6 products, so at most :data:`MAX_LDL_ROWS` rows."""
+    read.record(data, where, ("L", "D"))
+    if n > MAX_LDL_ROWS:
+        raise beyond_limit("relation table-psd rows", n, MAX_LDL_ROWS, f"{where}.L")
+    L = [_numbers(r, f"{where}.L[{i}]", n) for i, r in enumerate(read.array(data["L"], f"{where}.L", n))]
+    D = _numbers(data["D"], f"{where}.D", n)
     for i in range(n):
         for j in range(i, n):
             if L[i][j] != (Q(1) if i == j else Q(0)):
@@ -120,7 +123,9 @@ def _check_ldl(data, table, n, where):
         for i in range(k + 1, n):
             if d == 0 and L[i][k]:
                 raise CertificateError(f"column {k} of L belongs to a zero pivot and must be e_{k}", path=f"{where}.L[{i}][{k}]")
+    LD = [[a * d for a, d in zip(row, D)] for row in L]
     for i in range(n):
-        for j in range(n):
-            if sum((L[i][k] * D[k] * L[j][k] for k in range(n)), Q(0)) != table[i][j]:
+        for j in range(n):  # L D L^T is symmetric and L lower triangular: the terms k <= j <= i
+            want = sum((LD[i][k] * L[j][k] for k in range(j + 1)), Q(0)) if j <= i else table[j][i]
+            if want != table[i][j]:
                 raise CertificateError(f"(L diag(D) L^T)[{i}][{j}] differs from r[{i}][{j}]", path=f"{where}.L")

@@ -23,12 +23,53 @@ Any altered number makes the check fail with a message naming the step.
 
 from __future__ import annotations
 
-from ..exact import Q, flat, rational, rows
+from ..exact import Q, denominator, flat, numerator, rational, rows
 from ..models import Box, Transformer
-from . import CertificateError, at_step, claim_checker
+from . import CertificateError, at_step, beyond_limit, claim_checker, read
 from .exp_bounds import EXP_CAP, exp_lower, exp_upper
 
 ZERO = Q(0)
+
+#: the most arithmetic operations a check may take, as :func:`work` counts them from the
+#: transformer's sizes before any is done
+MAX_WORK = 4_000_000
+#: the most bits the weights of all blocks may add to a number on its way through the
+#: blocks: the sum over blocks of the longest weight (numerator and denominator bits)
+MAX_GROWTH_BITS = 200_000
+#: an exp enclosure at 256 bits, counted as this many operations by :func:`work`
+EXP_WORK = 1000
+
+
+def _size(M) -> int:
+    return M.shape[0] * M.shape[1]
+
+
+def _bits(M) -> int:
+    """The longest entry of the matrix M, in bits of numerator and denominator."""
+    return max((abs(numerator(v)).bit_length() + denominator(v).bit_length() for r in rows(M) for v in r), default=0)
+
+
+def work(T) -> tuple[int, int]:
+    """What checking a softmax bound of the transformer T costs, from its sizes alone:
+    ``(operations, growth bits)``. Per block with T tokens: per head
+    ``T (|WQ| + |WK| + |WV| + |WO|) + T^2 (d_k + d_v + 1) + T EXP_WORK``; per feed-forward
+    sublayer ``T (|W1| + |W2| + 2 folds + m)`` with a fold's products
+    (:func:`fold_products`); growth: the sum over blocks of the longest weight. Linear in
+    the size of T's matrices."""
+    n, ops, growth = T.tokens, T.tokens * T.width, 0
+    for block in T.blocks:
+        longest = 0
+        if block.attention is not None:
+            for head in block.attention.heads:
+                mats = head.exact_matrices()
+                ops += n * sum(_size(M) for M in mats) + n * n * (mats[0].shape[0] + mats[2].shape[0] + 1) + n * EXP_WORK
+                longest = max([longest] + [_bits(M) for M in mats])
+        ff = block.feedforward
+        if ff is not None:
+            ops += n * (_size(ff.exact_W1) + _size(ff.exact_W2) + 2 * fold_products(ff) + T.width)
+            longest = max([longest] + [_bits(M) for M in ff.exact_matrices()])
+        growth += longest
+    return ops, growth
 
 
 # -- the series constants, pinned: each within 2^-80 of the number it bounds -------------
@@ -62,13 +103,10 @@ def _pairs(W1, b1, W2cols, recorded, where):
     """The linear pairs ``ReLU(u) - ReLU(-u) = u`` the proof relied on, as recorded:
     each pair ``[h, g]`` has W1 rows, b1 entries and W2 columns negated, and no
     unit is in two pairs; the other units are single ReLUs."""
-    if not isinstance(recorded, list):
-        raise CertificateError("expected the list of linear ReLU pairs [h, g]", path=where)
     pairs, used = [], set()
-    for k, pair in enumerate(recorded):
-        ok = isinstance(pair, list) and len(pair) == 2 and all(isinstance(v, int) and not isinstance(v, bool)
-                                                               and 0 <= v < len(W1) for v in pair)
-        if not ok or pair[0] in used or pair[1] in used or pair[0] == pair[1]:
+    for k, pair in enumerate(read.array(recorded, where)):
+        pair = read.indices(read.array(pair, f"{where}[{k}]", length=2), len(W1), f"{where}[{k}]", distinct=False)
+        if pair[0] in used or pair[1] in used or pair[0] == pair[1]:
             raise CertificateError("expected two distinct hidden units not paired before", path=f"{where}[{k}]")
         h, g = pair
         if not any(W1[h]) or [-v for v in W1[h]] != W1[g] or b1[g] != -b1[h] or [-v for v in W2cols[h]] != W2cols[g]:
@@ -103,21 +141,51 @@ def _derived_pairs(ff):
     return pairs
 
 
-def _fold(W1, W2cols, linear, m):
-    """``I + sum_{h in linear} W2[:, h] W1[h, :]`` as a dense m x m list."""
-    M = [[Q(1) if i == j else ZERO for j in range(m)] for i in range(m)]
+def _nonzero(rows_):
+    """Each row as its nonzero ``(index, value)`` pairs."""
+    return [[(j, v) for j, v in enumerate(r) if v] for r in rows_]
+
+
+def _fold(W1nz, W2nz, linear, m):
+    """The rows of ``I + sum_{h in linear} W2[:, h] W1[h, :]``, each as ``{column: coefficient}``
+    (an absent column is 0). Sparse, so that a wide net with few weights costs what its weights
+    do: ``m + sum_(h in linear) |W2[:, h]| |W1[h, :]|`` products (nonzero entries)."""
+    M = [{r: Q(1)} for r in range(m)]
     for h in linear:
-        for r, w2 in enumerate(W2cols[h]):
-            if w2:
-                for c, w1 in enumerate(W1[h]):
-                    if w1:
-                        M[r][c] += w2 * w1
+        for r, w2 in W2nz[h]:
+            row = M[r]
+            for c, w1 in W1nz[h]:
+                row[c] = row.get(c, ZERO) + w2 * w1
     return M
+
+
+def _sparse_range(row: dict, lo, hi, c):
+    """The range of ``c + sum_j row[j] x_j`` over the box ``lo <= x <= hi``."""
+    a = b = c
+    for j, v in row.items():
+        if v > 0:
+            a, b = a + v * lo[j], b + v * hi[j]
+        elif v < 0:
+            a, b = a + v * hi[j], b + v * lo[j]
+    return a, b
+
+
+def _sparse_absdot(row: dict, e):
+    return sum((abs(v) * e[j] for j, v in row.items() if v and e[j]), ZERO)
+
+
+def fold_products(ff) -> int:
+    """The products one fold of the feed-forward sublayer ``ff`` may take at most (every hidden
+    unit linear): ``sum_h |W2[:, h]| |W1[h, :]|`` (nonzero entries)."""
+    W1nz = _nonzero(rows(ff.exact_W1))
+    W2nz = _nonzero(list(zip(*rows(ff.exact_W2))))
+    return sum(len(a) * len(b) for a, b in zip(W1nz, W2nz))
 
 
 def _feedforward(ff, lo, hi, E, recorded, where):
     W1, b1 = rows(ff.exact_W1), flat(ff.exact_b1)
     W2cols = [list(c) for c in zip(*rows(ff.exact_W2))]
+    W1nz, W2nz = _nonzero(W1), _nonzero(W2cols)
     b2 = flat(ff.exact_b2)
     m, T = len(lo[0]), len(lo)
     pairs, singles = _pairs(W1, b1, W2cols, recorded, where)
@@ -127,20 +195,19 @@ def _feedforward(ff, lo, hi, E, recorded, where):
         pre = [_row_range(W1[h], lo[t], hi[t], b1[h]) for h in range(len(W1))]
         # ranges (hardmax)
         lin = firsts + [h for h in singles if pre[h][0] >= 0]
-        M = _fold(W1, W2cols, lin, m)
+        M = _fold(W1nz, W2nz, lin, m)
         const = list(b2)
         for h in lin:
-            for r in range(m):
-                const[r] += W2cols[h][r] * b1[h]
+            for r, w2 in W2nz[h]:
+                const[r] += w2 * b1[h]
         tl, th = [], []
         for r in range(m):
-            a, b = _row_range(M[r], lo[t], hi[t], const[r])
+            a, b = _sparse_range(M[r], lo[t], hi[t], const[r])
             tl.append(a)
             th.append(b)
         for h in singles:
             if pre[h][0] < 0 < pre[h][1]:
-                for r in range(m):
-                    w2 = W2cols[h][r]
+                for r, w2 in W2nz[h]:
                     if w2 > 0:
                         th[r] += w2 * pre[h][1]
                     elif w2 < 0:
@@ -151,11 +218,11 @@ def _feedforward(ff, lo, hi, E, recorded, where):
         ea = {h: _absdot(W1[h], E[t]) for h in singles}
         lin = firsts + [h for h in singles if pre[h][0] >= ea[h]]
         loose = [h for h in singles if not pre[h][0] >= ea[h] and not pre[h][1] <= -ea[h]]
-        M = _fold(W1, W2cols, lin, m)
-        row = [_absdot(M[r], E[t]) for r in range(m)]
+        M = _fold(W1nz, W2nz, lin, m)
+        row = [_sparse_absdot(M[r], E[t]) for r in range(m)]
         for h in loose:
-            for r in range(m):
-                row[r] += abs(W2cols[h][r]) * ea[h]
+            for r, w2 in W2nz[h]:
+                row[r] += abs(w2) * ea[h]
         nE.append(row)
     return nlo, nhi, nE
 
@@ -163,11 +230,13 @@ def _feedforward(ff, lo, hi, E, recorded, where):
 def _attention(att, lo, hi, E, lam, b, consts, record, where, used):
     T, m = len(lo), len(lo[0])
     olo, ohi, oE = [list(r) for r in lo], [list(r) for r in hi], [list(r) for r in E]
-    gaps = {int(k): rational(v) for k, v in record.get("gap_upper", {}).items()}
-    exps = {k: rational(v) for k, v in record.get("exp_upper", {}).items()}
-    ties = record.get("tied_keys", {})
-    if not isinstance(ties, dict):
-        raise CertificateError("expected {\"block,head,token\": [tied key tokens]}", path=f"{where}.tied_keys")
+    gaps = {}
+    for k, v in read.record(record.get("gap_upper", {}), f"{where}.gap_upper", optional=_counts(T)).items():
+        gaps[int(k)] = read.rational(v, f"{where}.gap_upper.{k}")
+    queries = [f"{b},{i},{t}" for i in range(len(att.heads)) for t in range(T)]  # "block,head,token"
+    exps = {k: read.rational(v, f"{where}.exp_upper.{k}")
+            for k, v in read.record(record.get("exp_upper", {}), f"{where}.exp_upper", optional=queries).items()}
+    ties = read.record(record.get("tied_keys", {}), f"{where}.tied_keys", optional=queries)
     for i, head in enumerate(att.heads):
         WQ, WK, WV, WO = (rows(M) for M in head.exact_matrices())
         qs = [[_row_range(r, lo[t], hi[t]) for r in WQ] for t in range(T)]
@@ -206,6 +275,11 @@ def _attention(att, lo, hi, E, lam, b, consts, record, where, used):
                         oE[t][r] += abs(w[r]) * err
             continue
         keys = [[_row_range(r, lo[s], hi[s]) for r in WK] for s in range(T)]
+        # what does not depend on the query token t, once per head
+        eKs = [[_absdot(r, E[s]) for r in WK] for s in range(T)]
+        kas = [[max(-a, b) for a, b in keys[s]] for s in range(T)]
+        vals = [[_row_range(r, lo[s], hi[s]) for r in WV] for s in range(T)]
+        eV = [[_absdot(r, E[s]) for r in WV] for s in range(T)]
         for t in range(T):
             sc = []
             for s in range(T):
@@ -227,9 +301,7 @@ def _attention(att, lo, hi, E, lam, b, consts, record, where, used):
             qa = [max(-a, b) for a, b in qs[t]]
             serr = []
             for s in range(T):
-                eK = [_absdot(r, E[s]) for r in WK]
-                ka = [max(-a, b) for a, b in keys[s]]
-                serr.append(sum((x * (y + z) + u * z for x, u, y, z in zip(eK, ka, qa, eQ)), ZERO))
+                serr.append(sum((x * (y + z) + u * z for x, u, y, z in zip(eKs[s], kas[s], qa, eQ)), ZERO))
             loss = ZERO
             if rest:  # weight on each other key <= exp(-lambda left) / |win|
                 delta = sc[win[0]][0] - max(sc[s][1] for s in rest)
@@ -241,8 +313,6 @@ def _attention(att, lo, hi, E, lam, b, consts, record, where, used):
                 _check_exp_upper(exps[key], lam * left, f"{where}.exp_upper.{key}")
                 used["exp"].add(key)
                 loss = len(rest) * exps[key] / len(win)
-            vals = [[_row_range(r, lo[s], hi[s]) for r in WV] for s in range(T)]
-            eV = [[_absdot(r, E[s]) for r in WV] for s in range(T)]
             for j in range(len(WV)):
                 vmax = max(max(-vals[s][j][0], vals[s][j][1]) + eV[s][j] for s in range(T))
                 ej = sum((eV[w][j] for w in win), ZERO) / len(win) + 2 * loss * vmax
@@ -261,9 +331,7 @@ def _tied(recorded, keys, E, WK, T, where):
     """The recorded tied keys, checked: two or more distinct tokens whose key vectors (the
     ranges of ``W_K Z_s``) are one and the same constant, so their hardmax scores are equal
     for every query, and whose keys carry no error, so their softmax scores are too."""
-    ok = isinstance(recorded, list) and len(recorded) >= 2 and len(set(map(repr, recorded))) == len(recorded) and all(
-        isinstance(s, int) and not isinstance(s, bool) and 0 <= s < T for s in recorded)
-    if not ok:
+    if len(read.indices(recorded, T, where)) < 2:
         raise CertificateError(f"expected two or more distinct key tokens below {T}", path=where)
     first = keys[recorded[0]]
     if any(a != b for a, b in first) or any(keys[s] != first for s in recorded):
@@ -281,9 +349,12 @@ def _softmax_order(claim, inputs):
 
 
 def _keys(data, keys, where, optional=()):
-    if not set(keys) <= set(data) <= set(keys) | set(optional):
-        raise CertificateError(f"expected the fields {sorted(keys)}" + (f" (and {sorted(optional)})" if optional else "")
-                               + f", got {sorted(data)}", path=where)
+    read.record(data, where, sorted(keys), sorted(optional))
+
+
+def _counts(T: int) -> list:
+    """The token counts ``"2" .. "T"`` as keys (a record of any other key is refused unread)."""
+    return [str(n) for n in range(2, T + 1)]
 
 
 @claim_checker("softmax-bound", rules={"interval-ranges-box", "series-constants", "block-error", "readout-bound"},
@@ -292,31 +363,33 @@ def check_softmax_bound(cert: dict, inputs: dict) -> None:
     T, D = inputs.get("transformer"), inputs.get("domain")
     if not isinstance(T, Transformer) or not isinstance(D, Box) or D.dim != T.input_dim:
         raise CertificateError("expected a transformer and a box domain of its input dimension", path="inputs")
+    ops, growth = work(T)
+    if ops > MAX_WORK:
+        raise beyond_limit("softmax-bound operations", ops, MAX_WORK, "inputs.transformer")
+    if growth > MAX_GROWTH_BITS:
+        raise beyond_limit("softmax-bound number growth", f"{growth} bits", f"{MAX_GROWTH_BITS} bits", "inputs.transformer")
     claim = cert["claim"]
-    eps, lam = rational(claim["eps"], path="claim.eps"), rational(claim["lambda"], path="claim.lambda")
+    eps, lam = read.rational(claim["eps"], "claim.eps"), read.rational(claim["lambda"], "claim.lambda")
     if not (0 < eps and 0 < lam):
         raise CertificateError("expected eps > 0 and lambda > 0", path="claim")
     steps = cert["steps"]
     data = steps[0]["certificate"]
     _keys(data, {"blocks"}, "steps[0].certificate")
-    if data["blocks"] != len(T.blocks) or isinstance(data["blocks"], bool):
+    if read.integer(data["blocks"], "steps[0].certificate.blocks") != len(T.blocks):
         raise CertificateError(f"recorded {data['blocks']!r}, the transformer has {len(T.blocks)}", path="steps[0].certificate.blocks")
     at_step(1)
     c = steps[1]["certificate"]
     _keys(c, {"e_lower", "log_upper"}, "steps[1].certificate")
-    e_lower = rational(c["e_lower"], path="steps[1].certificate.e_lower")
+    e_lower = read.rational(c["e_lower"], "steps[1].certificate.e_lower")
     if not (e_lower <= exp_lower(Q(1), _BITS) and exp_upper(Q(1), _BITS) - e_lower <= _TIGHT):
         raise CertificateError("is not a lower bound of e within 2^-80", path="steps[1].certificate.e_lower")
-    if not isinstance(c["log_upper"], dict):
-        raise CertificateError("expected {n: upper bound of ln n}", path="steps[1].certificate.log_upper")
     consts = {"e": e_lower, "log": {}}
-    for n, L in c["log_upper"].items():
+    for n, L in read.record(c["log_upper"], "steps[1].certificate.log_upper", optional=_counts(T.tokens)).items():
         where = f"steps[1].certificate.log_upper.{n}"
-        if not n.isdigit() or int(n) < 2 or str(int(n)) != n:
-            raise CertificateError("expected a number of tokens n >= 2 as the key", path=where)
-        L = rational(L, path=where)
-        # L >= ln n (exp(L) >= n) and L - 2^-80 < ln n (exp(L - 2^-80) < n)
-        if not (L > 0 and exp_lower(L, _BITS) >= int(n) and exp_upper(L - _TIGHT, _BITS) < int(n)):
+        L = read.rational(L, where)
+        # L >= ln n (exp(L) >= n) and L - 2^-80 < ln n (exp(L - 2^-80) < n); ln n < log2 n <= the
+        # bits of n, so a larger L is refused before exp is taken
+        if not (0 < L <= int(n).bit_length() and exp_lower(L, _BITS) >= int(n) and exp_upper(L - _TIGHT, _BITS) < int(n)):
             raise CertificateError(f"is not an upper bound of ln {n} within 2^-80", path=where)
         consts["log"][int(n)] = L
     # embedding
@@ -338,7 +411,7 @@ def check_softmax_bound(cert: dict, inputs: dict) -> None:
             rec = dict(rec, relu_pairs=_derived_pairs(block.feedforward))
         _keys(rec, {"block", "errors"} | ({"relu_pairs"} if block.feedforward is not None else set()), where,
               optional={"gap_upper", "exp_upper", "tied_keys"})
-        if rec["block"] != b or isinstance(rec["block"], bool):
+        if read.integer(rec["block"], f"{where}.block") != b:
             raise CertificateError(f"expected block {b} (blocks in order)", path=f"{where}.block")
         used = {"gap": set(), "exp": set(), "tied": set()}
         if block.attention is not None:
@@ -355,10 +428,8 @@ def check_softmax_bound(cert: dict, inputs: dict) -> None:
             raise CertificateError(f"expected tied keys only for selection heads and tokens {sorted(used['tied'])}",
                                    path=f"{where}.tied_keys")
         logs_used |= used["gap"]
-        if not isinstance(rec["errors"], list) or len(rec["errors"]) != len(E):
-            raise CertificateError(f"expected {len(E)} rows of errors", path=f"{where}.errors")
-        for t, (got, want) in enumerate(zip(rec["errors"], E)):
-            if not isinstance(got, list) or [rational(v, path=f"{where}.errors[{t}]") for v in got] != want:
+        for t, (got, want) in enumerate(zip(read.array(rec["errors"], f"{where}.errors", length=len(E)), E)):
+            if read.rationals(got, f"{where}.errors[{t}]", length=len(want)) != want:
                 raise CertificateError("the recorded errors differ from the recomputed ones", path=f"{where}.errors[{t}]")
     if set(consts["log"]) != logs_used:
         raise CertificateError(f"expected ln n for the token counts {sorted(logs_used)} of the max heads",
@@ -368,10 +439,10 @@ def check_softmax_bound(cert: dict, inputs: dict) -> None:
     where, rc = f"steps[{k}].certificate", steps[k]["certificate"]
     _keys(rc, {"output_error", "bound", "eps"}, where)
     out = [_absdot(r, E[T.readout.token]) for r in rows(T.readout.exact_W)]
-    if not isinstance(rc["output_error"], list) or [rational(v) for v in rc["output_error"]] != out:
+    if read.rationals(rc["output_error"], f"{where}.output_error", length=len(out)) != out:
         raise CertificateError("the recorded output errors differ from the recomputed ones", path=f"{where}.output_error")
     bound = max(out) if out else ZERO
-    if rational(rc["bound"]) != bound or bound > eps:
+    if read.rational(rc["bound"], f"{where}.bound") != bound or bound > eps:
         raise CertificateError(f"recorded {rc['bound']}, recomputed {bound} (at most eps {eps})", path=f"{where}.bound")
-    if rational(rc["eps"]) != eps:
+    if read.rational(rc["eps"], f"{where}.eps") != eps:
         raise CertificateError(f"expected the claim's eps {eps}", path=f"{where}.eps")

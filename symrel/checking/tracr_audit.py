@@ -28,9 +28,11 @@ from __future__ import annotations
 
 from ..exact import Q, rational
 from ..fileformat.sequence_io import label_from_json
-from ..models import SequenceTransformer, Tie, all_sequences, count_sequences
+from itertools import islice
+
+from ..models import SequenceTransformer, Tie, all_sequences
 from ..models.sequence import label_key
-from . import CertificateError, claim_checker
+from . import CertificateError, claim_checker, read
 from .softmax_enclosure import BITS, EXP_BITS, EXP_GRID, softmax_enclosure
 
 RULES = ("tracr-exhaustive-inputs", "tracr-hardmax-outputs", "tracr-softmax-enclosures", "tracr-softmax-fails",
@@ -89,11 +91,34 @@ def _differs_softmax(model, enc, p, r, value_set, tol) -> bool:
     return not idx or any(a > enc.hi[p][idx[0]] for j, a in enumerate(enc.lo[p]) if j != idx[0])
 
 
+def _same_json(a, b) -> bool:
+    """``a == b`` with JSON types kept apart (``true`` is not ``1``)."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is list:
+        return len(a) == len(b) and all(_same_json(x, y) for x, y in zip(a, b))
+    if type(a) is dict:
+        return a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in a)
+    return a == b
+
+
 def _enclosure(model, seq, factor, where, recorded):
     enc = softmax_enclosure(model, list(seq), factor=factor, bits=BITS)
-    if enc.to_json() != recorded:
+    if not _same_json(enc.to_json(), recorded):
         raise CertificateError("the recorded enclosure differs from the recomputed one", path=where)
     return enc
+
+
+def _count_sequences(vocab_size: int, max_seq_len: int, most: int):
+    """``sum_{n=1..N} |V|^n``, or None as soon as the sum exceeds ``most`` (so that a file
+    listing few outputs costs few steps, whatever N it states)."""
+    total, power = 0, 1
+    for _ in range(max_seq_len):
+        power *= vocab_size
+        total += power
+        if total > most:
+            return None
+    return total
 
 
 @claim_checker("tracr-audit", rules=RULES, order=step_order)
@@ -109,9 +134,9 @@ def check_tracr_audit(cert, inputs):
     tol = rational(claim["f32_roundoff"], path="claim.f32_roundoff")
     if tol != Q(1, 2**24):
         raise CertificateError("expected 1/16777216", path="claim.f32_roundoff")
-    vocab = [label_from_json(v, f"claim.vocab[{i}]") for i, v in enumerate(claim["vocab"])]
-    N = claim["max_seq_len"]
-    if not isinstance(N, int) or isinstance(N, bool) or not 1 <= N <= model.max_seq_len:
+    vocab = [label_from_json(v, f"claim.vocab[{i}]") for i, v in enumerate(read.array(claim["vocab"], "claim.vocab"))]
+    N = read.integer(claim["max_seq_len"], "claim.max_seq_len")
+    if not 1 <= N <= model.max_seq_len:
         raise CertificateError(f"expected 1..{model.max_seq_len}", path="claim.max_seq_len")
     if not vocab or sorted(vocab, key=lambda v: (type(v).__name__, v)) != vocab or len(set(map(repr, vocab))) != len(vocab):
         raise CertificateError("expected distinct labels in sorted order", path="claim.vocab")
@@ -131,13 +156,23 @@ def check_tracr_audit(cert, inputs):
         raise CertificateError("expected a coldness status", path="claim.coldness.status")
     if (cold["status"] == "bracketed") != ("lower" in cold) or (cold["status"] == "not computed") != ("upper" not in cold):
         raise CertificateError("the coldness status and its points do not match", path="claim.coldness")
-    count = count_sequences(len(vocab), N)
-    if steps[0]["certificate"].get("count") != count:
-        raise CertificateError(f"expected {count}", path="steps[0].certificate.count")
-    seqs = list(all_sequences(vocab, N))
-    expected_json = steps[1]["certificate"]["expected"]
-    if not isinstance(expected_json, list) or len(expected_json) != count:
+    # the inputs are counted, and compared with the outputs the file lists, before any is built
+    fields = {"tracr-exhaustive-inputs": ("count",), "tracr-hardmax-outputs": ("expected",),
+              "tracr-softmax-enclosures": ("enclosures",), "tracr-softmax-fails": ("factor", "input", "enclosure"),
+              "tracr-coldness-bracket": ("upper", "lower")}
+    for i, step in enumerate(steps):
+        optional = ("factor",) + (("error_bound",) if i == 2 and model.output == "numerical" else ()) \
+            if step["rule"] == "tracr-softmax-enclosures" else ()
+        read.record(step["certificate"], f"steps[{i}].certificate", fields[step["rule"]], optional)
+    expected_json = read.array(steps[1]["certificate"]["expected"], "steps[1].certificate.expected")
+    count = _count_sequences(len(vocab), N, len(expected_json))
+    recorded = read.integer(steps[0]["certificate"].get("count"), "steps[0].certificate.count")
+    if count is None or recorded != count:
+        shown = f"more than the {len(expected_json)} outputs listed" if count is None else count
+        raise CertificateError(f"expected {shown}", path="steps[0].certificate.count")
+    if len(expected_json) != count:
         raise CertificateError(f"expected {count} outputs", path="steps[1].certificate.expected")
+    seqs = all_sequences(vocab, N)  # a generator: one sequence at a time, count of them
     expected = []
     for k, (seq, row) in enumerate(zip(seqs, expected_json)):
         where = f"steps[1].certificate.expected[{k}]"
@@ -158,17 +193,15 @@ def check_tracr_audit(cert, inputs):
     factors = {}
     for i in range(2, len(steps)):
         data, rule = steps[i]["certificate"], rules[i]
-        factor = rational(data.get("factor", 1), path=f"steps[{i}].certificate.factor")
+        factor = read.rational(data.get("factor", 1), f"steps[{i}].certificate.factor")
         if factor <= 0:
             raise CertificateError("expected a positive factor", path=f"steps[{i}].certificate.factor")
         if i == 2 and factor != 1:
             raise CertificateError("expected 1 (the compiled model)", path="steps[2].certificate.factor")
         if rule == "tracr-softmax-enclosures":
-            encs = data["enclosures"]
-            if not isinstance(encs, list) or len(encs) != count:
-                raise CertificateError(f"expected {count} enclosures", path=f"steps[{i}].certificate.enclosures")
+            encs = read.array(data["enclosures"], f"steps[{i}].certificate.enclosures", length=count)
             worst = Q(0)
-            for k, (seq, rec, row) in enumerate(zip(seqs, encs, expected)):
+            for k, (seq, rec, row) in enumerate(zip(all_sequences(vocab, N), encs, expected)):
                 where = f"steps[{i}].certificate.enclosures[{k}]"
                 enc = _enclosure(model, seq, factor, where, rec)
                 for p, r in enumerate(row):
@@ -178,24 +211,23 @@ def check_tracr_audit(cert, inputs):
                         lo, hi = enc.interval(p, 0)
                         worst = max(worst, abs(lo - r), abs(hi - r))
             if model.output == "numerical" and i == 2:
-                if rational(data["error_bound"], path=f"steps[{i}].certificate.error_bound") != worst:
+                if read.rational(data.get("error_bound"), f"steps[{i}].certificate.error_bound") != worst:
                     raise CertificateError(f"expected {worst}", path=f"steps[{i}].certificate.error_bound")
             factors["works"] = factor
             if i > 2 and factor != rational(cold["upper"], path="claim.coldness.upper"):
                 raise CertificateError("expected the claim's upper coldness point", path=f"steps[{i}].certificate.factor")
         elif rule == "tracr-softmax-fails":
-            k = data["input"]
-            if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < count:
-                raise CertificateError(f"expected an index below {count}", path=f"steps[{i}].certificate.input")
-            enc = _enclosure(model, seqs[k], factor, f"steps[{i}].certificate.enclosure", data["enclosure"])
+            k = read.index(data["input"], count, f"steps[{i}].certificate.input")
+            seq = next(islice(all_sequences(vocab, N), k, None))
+            enc = _enclosure(model, seq, factor, f"steps[{i}].certificate.enclosure", data["enclosure"])
             if not any(_differs_softmax(model, enc, p, r, value_set, tol) for p, r in enumerate(expected[k])):
                 raise CertificateError("the witness's enclosure does not certainly decode otherwise", path=f"steps[{i}]")
             factors["fails"] = factor
             if factor != rational(cold["lower"], path="claim.coldness.lower"):
                 raise CertificateError("expected the claim's lower coldness point", path=f"steps[{i}].certificate.factor")
         else:
-            upper = rational(data["upper"], path=f"steps[{i}].certificate.upper")
-            lower = rational(data["lower"], path=f"steps[{i}].certificate.lower")
+            upper = read.rational(data["upper"], f"steps[{i}].certificate.upper")
+            lower = read.rational(data["lower"], f"steps[{i}].certificate.lower")
             if upper != factors["works"] or lower != factors["fails"]:
                 raise CertificateError("upper and lower must be the factors of the steps before", path=f"steps[{i}]")
             if not (lower < upper and (upper / lower) ** 8 <= 2):
