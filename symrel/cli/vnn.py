@@ -190,7 +190,10 @@ def run_instances(args) -> int:
             try:
                 net = load_net(inst.onnx)
                 prop = read_vnnlib(inst.vnnlib, n_inputs=net.input_dim, n_outputs=output_dim(net))
-                verdict, outputs, seconds = decide_one(net, prop, timeout=timeout, executor=executor)
+                try:
+                    verdict, outputs, seconds = decide_one(net, prop, timeout=timeout, executor=executor)
+                except InputError as err:  # what the engine cannot take is the property's
+                    raise err.in_file(str(inst.vnnlib)) from None
             except InputError as err:
                 print(f"symrel: instance on line {inst.line}: {err.one_line()}", file=sys.stderr)
                 undecided = True

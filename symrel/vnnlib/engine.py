@@ -157,7 +157,7 @@ def _evaluate(ctx: _Context, node):
     for conj in ctx.unsafe:
         best = None
         candidates = [(("unsafe", k), a.y, a.x, a.rhs) for k, a in enumerate(conj)]
-        candidates += [(("region", k), (), a.x, a.rhs) for k, a in ctx.extra[d]]
+        candidates += [(("region", k), a.y, a.x, a.rhs) for k, a in ctx.extra[d]]  # a.y: zeros
         for ref, ay, ax, rhs in candidates:
             form = bounds.backward(ay, ax)
             m = bounds.form_min(form)

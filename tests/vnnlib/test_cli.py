@@ -182,3 +182,34 @@ def test_executor_run_gives_the_serial_verdict_and_certificate(shared_dir, tmp_p
                                  "--certificate", cert, "--executor", executor)
         assert code == 0 and out.splitlines()[0] == "unsat", err
     assert serial.read_bytes() == pooled.read_bytes()
+
+
+HEADER2 = "(declare-const X_0 Real)(declare-const X_1 Real)(declare-const Y_0 Real)(declare-const Y_1 Real)\n"
+BOX2 = "(assert (>= X_0 0)) (assert (<= X_0 1)) (assert (>= X_1 0)) (assert (<= X_1 1))\n"
+
+
+@pytest.mark.parametrize("body, verdict", [
+    # max relu(x0 - x1) over x0 + x1 <= 1/2 in the unit square is 1/2, at (1/2, 0)
+    (BOX2 + "(assert (<= (+ X_0 X_1) 0.5)) (assert (>= Y_0 0.6))", "unsat"),
+    (BOX2 + "(assert (<= (+ X_0 X_1) 0.5)) (assert (>= Y_0 0.5))", "sat"),
+    # a union of two boxes, the second one reaching Y_0 = 1/2
+    ("(assert (or (and (>= X_0 0) (<= X_0 0.1) (>= X_1 0) (<= X_1 1))"
+     " (and (>= X_0 0.9) (<= X_0 1) (>= X_1 0.5) (<= X_1 1)))) (assert (>= Y_0 0.45))", "sat"),
+    ("(assert (or (and (>= X_0 0) (<= X_0 0.1) (>= X_1 0) (<= X_1 1))"
+     " (and (>= X_0 0.9) (<= X_0 1) (>= X_1 0.5) (<= X_1 1)))) (assert (>= Y_0 0.55))", "unsat"),
+    ("(assert (>= X_0 1)) (assert (<= X_0 0)) (assert (>= X_1 0)) (assert (<= X_1 1)) (assert (>= Y_0 0))", "unsat"),
+])
+def test_polytope_union_and_empty_regions_with_the_engine(files, tmp_path, run_cli, body, verdict):
+    prop = tmp_path / "p.vnnlib"
+    prop.write_text(HEADER2 + body + "\n")
+    code, out, err = run_cli("verify", files[0], prop, "--certificate", tmp_path / "c.json")
+    assert out.splitlines()[0] == verdict and code == {"unsat": 0, "sat": 1}[verdict], err
+    if verdict == "unsat":
+        assert "checked in" in out
+
+
+def test_an_unbounded_region_is_refused_naming_the_property(files, tmp_path, run_cli):
+    prop = tmp_path / "p.vnnlib"
+    prop.write_text(HEADER2 + "(assert (>= X_0 0)) (assert (<= X_0 1)) (assert (>= Y_0 0.5))\n")
+    code, out, err = run_cli("verify", files[0], prop)
+    assert code == 2 and err.startswith(f"symrel: error: {prop}: ") and "X_1 has no lower bound" in err

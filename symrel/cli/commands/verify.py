@@ -94,7 +94,10 @@ def run(args) -> int:
             raise InputError("--check-witness checks a witness; it writes no certificate or counterexample",
                              path="--check-witness")
         return _referee(args, net, prop)
-    return _decide(args, net, prop)
+    try:
+        return _decide(args, net, prop)
+    except InputError as err:  # what the engine cannot take (an unbounded region) is the property's
+        raise err.in_file(args.prop) from None
 
 
 def _decide(args, net, prop) -> int:
