@@ -324,6 +324,8 @@ def backward_form(net: IntNet, states, y_coeffs, x_coeffs):
     coefficient >= 0, ``h <= s z + t`` for one < 0)."""
     P = 1 << SLOPE_BITS
     K2 = 1 << BOUND_BITS
+    if not any(y_coeffs):  # no output: the form is the atom's own
+        return [Q(0) + (x_coeffs[k] if x_coeffs else 0) for k in range(net.n_inputs)] + [Q(0)]
     C = 1
     for c in y_coeffs:
         C = lcm(C, int(c.denominator))

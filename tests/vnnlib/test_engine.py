@@ -1,5 +1,6 @@
 """The exact engine (symrel.vnnlib.engine): known verdicts, exact witnesses, executors."""
 
+import json
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -91,3 +92,28 @@ def test_vnncomp_test_set(onnx_name, vnnlib_name, expected):
     if expected == "sat":
         y = net.evaluate_exact(list(v.witness_x))
         assert p.in_region(list(v.witness_x)) and p.holds(list(v.witness_x), y)
+
+
+@pytest.mark.skipif(not (DATA / "acasxu").exists(), reason="../shared/data/vnncomp2021 absent")
+def test_acasxu_sub_box_unsat_certificate_checked_and_threads_agree():
+    """Property 3 on network 1-6 restricted to the lower eighth of each input's range."""
+    pytest.importorskip("onnx")
+    from symrel.checking import check_certificate
+    from symrel.interop.onnx_import import read_onnx
+    from symrel.vnnlib.reader import read_vnnlib
+
+    net = read_onnx(DATA / "acasxu" / "ACASXU_run2a_1_6_batch_2000.onnx").model
+    p = read_vnnlib(DATA / "acasxu" / "prop_3.vnnlib")
+    lo, hi = p.boxes()[0]
+    region = []
+    for i in range(5):
+        e = [0] * 5
+        e[i] = 1
+        region.append(LinearAtom(tuple(q(v) for v in e), (q(0),) * 5, lo[i] + (hi[i] - lo[i]) / 4))
+        region.append(LinearAtom(tuple(q(-v) for v in e), (q(0),) * 5, -lo[i]))
+    sub = VnnProperty(5, 5, (tuple(region),), p.unsafe, p.sha256, "prop_3 sub-box")
+    serial = decide(net, sub, timeout=600)
+    assert serial.status == "unsat"
+    assert check_certificate(json.loads(json.dumps(serial.certificate)))["result"] == "checked"
+    with ThreadPoolExecutor(2) as pool:
+        assert decide(net, sub, executor=pool, timeout=600).certificate == serial.certificate

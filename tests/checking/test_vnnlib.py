@@ -1,0 +1,99 @@
+"""The vnnlib-unsat checker (symrel.checking.vnnlib): honest certificates accepted, tampered ones refused."""
+
+import copy
+import json
+
+import pytest
+
+from symrel.checking import CertificateError, MalformedCertificate, check_certificate
+from symrel.exact import rational as q
+from symrel.models import DenseLayer, ReLUNet
+from symrel.vnnlib import LinearAtom, VnnProperty
+from symrel.vnnlib.engine import decide
+
+
+def atom(x, y, rhs):
+    return LinearAtom(tuple(q(v) for v in x), tuple(q(v) for v in y), q(rhs))
+
+
+# |x0| + |x1| - 1 on [-1, 3] x [-1, 1], with a middle affine layer and a final ReLU in the second net
+NET = ReLUNet(2, [DenseLayer([[1, 0], [-1, 0], [0, 1], [0, -1]], [0, 0, 0, 0]), DenseLayer([[1, 1, 1, 1]], [-1], "none")])
+NET2 = ReLUNet(2, [DenseLayer([[1, 0], [-1, 0], [0, 1], [0, -1]], [0, 0, 0, 0], "none"),
+                   DenseLayer([[1, 1, 0, 0], [0, 0, 1, 1], [1, 0, 1, 0]], [0, 0, "1/3"]),
+                   DenseLayer([[1, -1, "1/2"]], ["-1/7"])])
+REGION = ((atom([1, 0], [0], 3), atom([-1, 0], [0], 1), atom([0, 1], [0], 1), atom([0, -1], [0], 1)),)
+
+
+def certificate(net=NET, unsafe=((atom([0, 0], [1], "-1001/1000"),), (atom([0, 0], [-1], "-31/10"),)), region=REGION):
+    v = decide(net, VnnProperty(2, 1, region, unsafe, "0" * 64, "inline"))
+    assert v.status == "unsat"
+    return json.loads(json.dumps(v.certificate))
+
+
+@pytest.fixture(scope="module")
+def cert():
+    return certificate()
+
+
+def refused(cert, edit, words, error=CertificateError):
+    bad = copy.deepcopy(cert)
+    edit(bad)
+    with pytest.raises(error) as err:
+        check_certificate(bad)
+    assert words in str(err.value), str(err.value)
+
+
+def test_honest_certificates_are_accepted(cert):
+    assert check_certificate(cert)["result"] == "checked"
+    assert check_certificate(certificate(NET2, ((atom([0, 0], [-1], "-3"),),)))["result"] == "checked"
+
+
+def test_a_polytope_region_and_an_empty_disjunct():
+    extra = REGION[0] + (atom([1, 1], [0], "1/2"),)                      # x0 + x1 <= 1/2 beyond the box
+    empty = (atom([1, 0], [0], -1), atom([-1, 0], [0], -1), atom([0, 1], [0], 1), atom([0, -1], [0], 1))  # x0 in [1, -1]
+    c = certificate(unsafe=((atom([0, 0], [-1], "-5/2"),),), region=(extra, empty))
+    assert check_certificate(c)["steps"] == 2 and c["steps"][1]["certificate"]["tree"] == [{"empty": 0}]
+
+
+def tree(c):
+    return c["steps"][0]["certificate"]["tree"]
+
+
+def test_a_flipped_leaf_bound_is_refused(cert):
+    leaf = next(e for e in tree(cert) if "leaf" in e)
+    i = tree(cert).index(leaf)
+    refused(cert, lambda c: tree(c)[i]["leaf"]["closes"][0].update(bound="100"), "the bound recomputed is")
+
+
+def test_a_dropped_leaf_is_refused(cert):
+    refused(cert, lambda c: tree(c).pop(), "still to cover")
+
+
+def test_an_extra_leaf_is_refused(cert):
+    refused(cert, lambda c: tree(c).append(copy.deepcopy(tree(c)[-1])), "unexpected entries")
+
+
+def test_a_split_that_does_not_partition_is_refused(cert):
+    refused(cert, lambda c: tree(c)[0].update(at="-2"), "do not partition")
+
+
+def test_a_changed_property_is_refused(cert):
+    refused(cert, lambda c: c["claim"]["property"]["unsafe"][0][0].update(rhs="0"), "not above the right-hand side")
+    refused(cert, lambda c: c["claim"]["property"]["input_region"][0][0].update(rhs="4"), "is not the box")
+
+
+def test_a_wrong_network_hash_is_refused(cert):
+    refused(cert, lambda c: c["claim"].update(network_sha256="0" * 64), "is not the sha256")
+
+
+def test_phases_and_relaxations_are_checked(cert):
+    i = next(k for k, e in enumerate(tree(cert)) if "leaf" in e and "u" in e["leaf"]["phases"][0])
+    refused(cert, lambda c: tree(c)[i]["leaf"]["phases"].__setitem__(0, "aaaa"), "not active")
+    refused(cert, lambda c: tree(c)[i]["leaf"]["relaxations"][0].__setitem__(0, "2"), "0 <= alpha <= 1")
+    refused(cert, lambda c: tree(c)[i]["leaf"]["relaxations"].pop(), "relaxation")
+
+
+def test_malformed_fields_exit_2(cert):
+    refused(cert, lambda c: tree(c)[0].update(at=0.5), "exact rational", MalformedCertificate)
+    refused(cert, lambda c: tree(c)[0].update(extra=1), "expected no key", MalformedCertificate)
+    refused(cert, lambda c: tree(c)[0].update(split="0"), "index", MalformedCertificate)
