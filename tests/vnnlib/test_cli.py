@@ -69,9 +69,13 @@ def test_unsat_writes_the_certificate_and_checks_it(files, tmp_path, run_cli, mo
     cert = tmp_path / "c.json"
     code, out, err = run_cli("verify", *files, "--certificate", cert, "--no-check")
     assert code == 0 and out.splitlines()[0] == "unsat" and cert.exists()
-    # the trusted checker runs by default: a certificate it refuses is a bug, never "unsat"
-    code, out, err = run_cli("verify", *files, "--certificate", cert)
-    assert code == 2 and "unsat" not in out and "rejects the engine's certificate" in err
+    # the trusted checker runs by default, with or without --certificate: a certificate it
+    # refuses is a bug, never "unsat", and is not written
+    cert.unlink()
+    for extra in (["--certificate", cert], []):
+        code, out, err = run_cli("verify", *files, *extra)
+        assert code == 2 and "unsat" not in out and "rejects the engine's certificate" in err
+        assert not cert.exists()
 
 
 def test_json_output(files, run_cli, monkeypatch):

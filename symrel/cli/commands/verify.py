@@ -5,9 +5,9 @@
 Decides a VNN-LIB property of a ReLU network exactly (``.onnx`` read bit for bit, ``.nnet``,
 or symrel JSON; docs/tutorials/acasxu.md). The first line printed is the verdict:
 
-* ``unsat``: no input of the region meets the unsafe condition. Exit 0; ``--certificate``
-  writes the ``vnnlib-unsat`` certificate, which the trusted checker then checks (``--no-check``:
-  not).
+* ``unsat``: no input of the region meets the unsafe condition. Exit 0. The trusted checker
+  checks the engine's ``vnnlib-unsat`` certificate before ``unsat`` is printed (``--no-check``:
+  not), and ``--certificate`` keeps it.
 * ``sat``: an exact input of the region at which the exact outputs meet the unsafe
   condition, both printed; ``--counterexample`` writes it in VNN-COMP's format. Exit 1.
 * ``unknown``: the time ran out; the leaves left open and the fraction of the region
@@ -31,6 +31,7 @@ stays undecided or fails.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from ...errors import InputError, InternalError
 from ..common import add_json_flag, add_progress_option, fmt, positive_seconds, print_json, resolve_progress, shown
@@ -58,8 +59,8 @@ def register(sub):
     p.add_argument("net", nargs="?", help="the network: .onnx (read bit for bit), .nnet or a symrel JSON ReLU net")
     p.add_argument("prop", nargs="?", help="the property, a VNN-LIB file")
     p.add_argument("--timeout", type=positive_seconds, help="stop after S seconds (unknown, exit 3)")
-    p.add_argument("--certificate", help="unsat: write the vnnlib-unsat certificate here (then checked)")
-    p.add_argument("--no-check", action="store_true", help="do not run the trusted checker on the certificate")
+    p.add_argument("--certificate", help="unsat: keep the vnnlib-unsat certificate here (checked before unsat is printed)")
+    p.add_argument("--no-check", action="store_true", help="do not run the trusted checker on the certificate before printing unsat")
     p.add_argument("--counterexample", help="sat: write the witness here in VNN-COMP's format")
     p.add_argument("--report", help="write a Markdown report of the run")
     p.add_argument("--check-witness", metavar="W.txt",
@@ -116,19 +117,24 @@ def _decide(args, net, prop) -> int:
     lines = []
     code = 0
     if verdict.status == "unsat":
+        if not args.no_check:  # the trusted checker on the file as written (a scratch copy without --certificate)
+            import tempfile
+
+            from ..vnn import check_certificate_file
+
+            with tempfile.TemporaryDirectory(prefix="symrel-verify-") as scratch:
+                path = Path(scratch) / "certificate.json"
+                write_json_atomic(path, verdict.certificate)
+                ok, check_seconds, message = check_certificate_file(path)
+            if not ok:
+                raise InternalError(f"the trusted checker rejects the engine's certificate: {message}")
+            info["check_time"] = round(check_seconds, 3)
         if args.certificate:
             write_json_atomic(args.certificate, verdict.certificate)
             info["certificate"] = args.certificate
-            if not args.no_check:
-                from ..vnn import check_certificate_file
-
-                ok, check_seconds, message = check_certificate_file(args.certificate)
-                if not ok:
-                    raise InternalError(f"the trusted checker rejects the engine's certificate: {message}")
-                info["check_time"] = round(check_seconds, 3)
-                lines.append(f"certificate {args.certificate}: checked in {check_seconds:.3f} s")
-            else:
-                lines.append(f"certificate {args.certificate}: written, not checked (--no-check)")
+        where = f"certificate {args.certificate}" if args.certificate else "certificate (not kept: --certificate C.json)"
+        lines.append(f"{where}: " + (f"checked in {check_seconds:.3f} s" if not args.no_check
+                                     else "not checked (--no-check)"))
     elif verdict.status == "sat":
         x = tuple(verdict.witness_x)
         info["witness"] = [format_rational(v) for v in x]
