@@ -176,3 +176,16 @@ Definition relu_to_maxout (R : ReluNet) : MaxoutNet :=
                             mx_readout := None |}
   | (Ls, r) => {| mx_input := rn_input R; mx_layers := Ls; mx_readout := r |}
   end.
+
+(* the check of a ReLU net: its dimensions chain, and its maxout form passes certify *)
+Fixpoint dense_wf (n : nat) (ls : list dense) : bool :=
+  match ls with
+  | [] => true
+  | l :: ls' => negb (Nat.eqb (length (dn_W l)) 0) && Nat.eqb (length (dn_W l)) (length (dn_b l))
+                && forallb (fun r => Nat.eqb (length r) n) (dn_W l) && dense_wf (length (dn_W l)) ls'
+  end.
+
+Definition relu_wf (R : ReluNet) : bool := negb (Nat.eqb (length (rn_layers R)) 0) && dense_wf (rn_input R) (rn_layers R).
+
+Definition certify_relu (R : ReluNet) (D : Box) (Bs : list Q) : bool :=
+  relu_wf R && certify (relu_to_maxout R) D Bs.

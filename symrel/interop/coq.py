@@ -31,7 +31,7 @@ from ..exact import flat, rows
 from ..fileformat import write_text_atomic
 
 #: the library files, in build order (symrel/coq/)
-LIBRARY = ("Semantics.v", "Compiler.v", "Bounds.v", "Correctness.v")
+LIBRARY = ("Semantics.v", "Compiler.v", "Bounds.v", "Blocks.v", "Correctness.v")
 LIBRARY_DIR = Path(__file__).resolve().parents[1] / "coq"
 #: the logical name of the library (``-R . Symrel`` in the _CoqProject)
 LOGICAL = "Symrel"
@@ -148,7 +148,7 @@ def instance_text(net, box, transformer, bounds, theorem_proved: bool) -> str:
         f"Lemma transformer_is_compiled : transformer = compile {maxout} Bs.",
         "Proof. vm_compute. reflexivity. Qed.",
         "",
-        f"Lemma hypotheses_checked : certify {maxout} box Bs = true.",
+        f"Lemma hypotheses_checked : {'certify_relu net' if relu else 'certify net'} box Bs = true.",
         "Proof. vm_compute. reflexivity. Qed.",
         "",
     ]
@@ -298,7 +298,7 @@ def replay_certificate(cert: dict, timeout: float | None = None) -> dict:
     status = "checked" if r["ok"] else ("rejected" if r.get("failed") else "not closed")
     checks = {
         f"transformer = compile {net} Bs (vm_compute)": status,
-        f"certify {net} box Bs = true (vm_compute)": status,
+        f"{'certify_relu net' if relu else 'certify net'} box Bs = true (vm_compute)": status,
         f"general theorem {general}": "proved in Coq" if proved else "not proved in Coq (stated in Correctness.v)",
         f"{r.get('theorem') or 'claim'}: Print Assumptions": r["assumptions"] or "not run",
     }

@@ -37,11 +37,13 @@ def test_no_admitted_or_axiom_in_the_library():
             assert word not in text, f"{name} contains {word}"
 
 
-def test_the_bound_checker_is_proved_sound(built):
-    assert print_assumptions(built, "Bounds.certify_sound") == "Closed under the global context"
+@pytest.mark.parametrize("theorem", ["Bounds.certify_sound", "Blocks.hardmax_value_is_score"])
+def test_proved_lemmas_are_closed(built, theorem):
+    assert print_assumptions(built, theorem) == "Closed under the global context"
 
 
 def test_statements_are_closed(built):
     # definitions of the statements: no assumption behind them either
-    for name in ("Correctness.compile_correct", "Correctness.compile_relu_correct", "Compiler.certify"):
+    for name in ("Correctness.compile_correct", "Correctness.compile_relu_correct", "Compiler.certify",
+                 "Correctness.gating_lemma", "Correctness.max_lemma", "Correctness.move_lemma"):
         assert print_assumptions(built, name) == "Closed under the global context"
