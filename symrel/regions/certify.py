@@ -30,6 +30,9 @@ from .mesh_support import supports
 from ..errors import InputError
 
 CLAIM_KIND = "regions"
+#: the linear count symrel makes: the connected components of the set of interior points of
+#: D near which the model is affine (docs/theory.md, "Linear regions"); the claim says so
+DEFINITION = "locally-affine"
 
 
 def certify_regions(model, domain, kind: str = "linear", executor=None, max_cells=None) -> Proof:
@@ -59,18 +62,27 @@ def certify_regions(model, domain, kind: str = "linear", executor=None, max_cell
                    cover, PROVED))
     count = len(en.cells)
     if kind == "linear":
-        count, _, _, merges, apart = merge_linear_regions(en.cells, evidence=True, executor=executor)
+        count, _, _, merges, apart = merge_linear_regions(en.cells, evidence=True, executor=executor, model=model)
         order = {tuple(c.path): k for k, c in enumerate(en.cells)}
         cell_id = [order[tuple(c.path)] for c in en.cells]
-        proof.add(Step(f"cells with equal maps sharing a facet form {count} linear regions", "facet-merge", {
-            "merges": [{"cells": [cell_id[i], cell_id[j]], "rows": [ri, rj], "point": [format_rational(v) for v in pt],
-                        "values": row_values(en.cells[i].rows + en.cells[j].rows, pt)}
-                       for i, j, ri, rj, pt in merges],
-            "apart": [{"cells": [cell_id[i], cell_id[j]],
-                       "hyperplanes": [{"rows": [ri, rj], ev[0]: (farkas_json(ev[1]) if ev[0] == "farkas" else ev[1])}
-                                       for ri, rj, ev in reasons]}
-                      for i, j, reasons in apart],
-        }, PROVED))
+
+        def merge_json(i, j, ri, rj, pt, path):
+            out = {"cells": [cell_id[i], cell_id[j]], "rows": [ri, rj], "point": [format_rational(v) for v in pt],
+                   "values": row_values(en.cells[i].rows + en.cells[j].rows, pt)}
+            if path is not None:  # not continuous: the tie-aware path of the point, f affine near it
+                out["facet_path"] = path
+            return out
+
+        proof.add(Step(f"cells with equal maps joined through facets where the model is affine form {count} linear "
+                       "regions", "facet-merge", {
+                           "merges": [merge_json(*m) for m in merges],
+                           "apart": [{"cells": [cell_id[i], cell_id[j]],
+                                      "hyperplanes": [{"rows": [ri, rj],
+                                                       ev[0]: (farkas_json(ev[1]) if ev[0] == "farkas" else ev[1])}
+                                                      for ri, rj, ev in reasons]}
+                                     for i, j, reasons in apart],
+                       }, PROVED))
+        proof.claim_data["definition"] = DEFINITION
     proof.claim_data["count"] = count
     proof.claim = f"the model has exactly {count} {kind} regions over D"
     return proof

@@ -3,15 +3,19 @@
 * An **activation region** is a full-dimensional cell of the search tree of
   :mod:`.enumerate_cells`: a set of inputs sharing every ReLU sign, every maxout
   winner and every (singleton) argmax set, all strictly.
-* A **linear region** is a maximal connected union of (closures of) activation
-  regions carrying the same affine map, merged across shared *facets*:
-  two cells are joined when their closures meet in a set of dimension d-1.
-  Adjacency is decided exactly: the facet lies on the hyperplane H that
-  separates the two cells (a row of one whose negation is a row of the other),
-  and the cells share a facet iff the system "H = 0, every other row strict" is
-  feasible, one exact LP per candidate pair (pairs already joined are skipped).
-  Cells touching only in a lower-dimensional face are not joined, as the
-  interior of their union is disconnected there.
+* A **linear region** is a connected component of the set of interior points of D
+  near which f is affine (docs/theory.md, "Linear regions"). It is a union of
+  activation regions carrying the same affine map, merged across shared *facets*
+  through which f is affine: two cells are joined when their closures meet in a set
+  of dimension d-1 and f equals their map on an open piece of it. Adjacency is decided
+  exactly: the facet lies on the hyperplane H that separates the two cells (a row of one
+  whose negation is a row of the other), and the cells share a facet iff the system
+  "H = 0, every other row strict" is feasible, one exact LP per candidate pair (pairs
+  already joined are skipped). Cells touching only in a lower-dimensional face are not
+  joined, as the interior of their union is disconnected there. A continuous model is
+  affine across every such facet; a hardmax Transformer, discontinuous at ties, is
+  checked to be (:mod:`.facet_jumps`): where f jumps across the facet, the two cells
+  stay apart.
 
 Hardmax models are discontinuous at ties; ``ties=True`` also runs the exact
 (tie-aware) enumeration and reports the lower-dimensional cells, where argmax
@@ -36,6 +40,8 @@ from ..exact.lp import feasibility
 from ..exact.display import Card, Displayed
 from .cell_lp import cell_lp
 from .enumerate_cells import Enumeration, enumerate_cells
+from .facet_jumps import facet_jumps
+from .program_to_decisions import is_continuous
 from ..exact.forms import Row
 
 KINDS = ("linear", "activation")
@@ -102,14 +108,18 @@ def facet_candidates(P, Q_):
     return out
 
 
-def facet_evidence(P, Q_):
-    """Decide exactly whether the closures of the open cells P and Q share a facet.
+def facet_evidence(P, Q_, model=None):
+    """Decide exactly whether the closures of the open cells P and Q share a facet
+    through which they form one linear region.
 
-    Returns ``("adjacent", i, j, point)``, a point of the relative interior of the
+    Returns ``("adjacent", i, j, point, path)``, a point of the relative interior of the
     common facet on row i of P (= row j of Q reversed), or ``("apart", reasons)``
     with, for every candidate hyperplane, a Farkas vector over ``P.rows + Q.rows``
-    (row i read as an equality, the other rows strict) or the index of a parallel
-    row that keeps the closures off that hyperplane."""
+    (row i read as an equality, the other rows strict), the index of a parallel
+    row that keeps the closures off that hyperplane, or (``model`` given, one that is not
+    continuous) the tree showing that f is affine near no point of the facet
+    (:func:`symrel.regions.facet_jumps.facet_jumps`); ``path`` is then the exact-mode
+    path of the point (None for a continuous model)."""
     combined = P.rows + Q_.rows
     reasons = []
     for i, j in facet_candidates(P, Q_):
@@ -136,9 +146,15 @@ def facet_evidence(P, Q_):
             reasons.append((i, j, ("parallel", blocked)))
             continue
         point, cert = cell_lp(rows_, used, {}, len(inner(P, "witness")))
-        if point is not None:
-            return ("adjacent", i, j, point)
-        reasons.append((i, j, ("farkas", cert)))
+        if point is None:
+            reasons.append((i, j, ("farkas", cert)))
+        elif model is None:
+            return ("adjacent", i, j, point, None)
+        else:
+            found = facet_jumps(model, P, Q_, i, point)
+            if found[0] == "affine":
+                return ("adjacent", i, j, found[1], found[2])
+            reasons.append((i, j, found))
     return ("apart", reasons)
 
 
@@ -156,9 +172,10 @@ def _find(parent: list, i: int) -> int:
     return i
 
 
-def _merge_group(members, group_cells):
+def _merge_group(members, group_cells, model=None):
     """Union-find inside one group of same-map cells (``members``: their indices), pairs in
-    the serial order: ``(tests, merges, apart)`` with the cells' indices."""
+    the serial order: ``(tests, merges, apart)`` with the cells' indices (``model``: as
+    for :func:`facet_evidence`)."""
     parent = list(range(len(members)))
 
     tests, merges, apart = 0, [], []
@@ -167,10 +184,10 @@ def _merge_group(members, group_cells):
             if _find(parent, a) == _find(parent, b):
                 continue
             tests += 1
-            ev = facet_evidence(group_cells[a], group_cells[b])
+            ev = facet_evidence(group_cells[a], group_cells[b], model)
             if ev[0] == "adjacent":
                 parent[_find(parent, b)] = _find(parent, a)
-                merges.append((members[a], members[b], ev[1], ev[2], ev[3]))
+                merges.append((members[a], members[b], ev[1], ev[2], ev[3], ev[4]))
             else:
                 apart.append((members[a], members[b], ev[1]))
     return tests, merges, apart
@@ -178,13 +195,16 @@ def _merge_group(members, group_cells):
 
 def _merge_groups(groups) -> list:
     """:func:`_merge_group` for each ``(members, cells)`` of a run of groups (one task)."""
-    return [_merge_group(members, group_cells) for members, group_cells in groups]
+    return [_merge_group(members, group_cells, model) for members, group_cells, model in groups]
 
 
-def merge_linear_regions(cells, model_index: int = 0, evidence: bool = False, executor=None):
-    """Union-find over cells with equal affine maps, joined across shared facets.
+def merge_linear_regions(cells, model_index: int = 0, evidence: bool = False, executor=None, model=None):
+    """Union-find over cells with equal affine maps, joined across shared facets through
+    which f is affine (docs/theory.md, "Linear regions": the components of the set where f
+    is locally affine; ``model``, when it is not continuous, is checked to be affine across
+    each facet, :mod:`symrel.regions.facet_jumps`; without it every shared facet joins).
     Returns ``(number of regions, region index of each cell, LPs used)``; with
-    ``evidence``, also the merges ``(i, j, row_i, row_j, point)`` and, for every
+    ``evidence``, also the merges ``(i, j, row_i, row_j, point, path)`` and, for every
     same-map pair left in different regions, its ``(i, j, reasons)`` from
     :func:`facet_evidence`. The groups of same-map cells are independent: with an
     ``executor``, runs of groups are tasks (:func:`symrel.parallel.map_ordered`), and the
@@ -194,7 +214,8 @@ def merge_linear_regions(cells, model_index: int = 0, evidence: bool = False, ex
     groups: dict = {}
     for i, c in enumerate(cells):
         groups.setdefault(tuple(c.outputs[model_index]), []).append(i)
-    work = [(members, [cells[i] for i in members]) for members in groups.values() if len(members) > 1]
+    jumpy = model if model is not None and not is_continuous(model) else None
+    work = [(members, [cells[i] for i in members], jumpy) for members in groups.values() if len(members) > 1]
     done = [r for part in map_ordered(_merge_groups, chunked(work, executor) if work else [], executor) for r in part]
     parent = list(range(len(cells)))
 
@@ -267,7 +288,7 @@ def count_regions(
     stats = dict(en.stats)
     linear, region_of = None, None
     if kind == "linear":
-        linear, region_of, tests = merge_linear_regions(en.cells, executor=executor)
+        linear, region_of, tests = merge_linear_regions(en.cells, executor=executor, model=model)
         stats["adjacency_tests"] = tests
     tie_cells = None
     if ties:

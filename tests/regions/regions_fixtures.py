@@ -45,3 +45,15 @@ def tie_transformer(value_on_token0=1):
     head = AttentionHead([[1, 0, 0, 0, 0]], [[0, 0, 1, -1, 0]], [[0, value_on_token0, 0, 0, 0]], [[0], [0], [0], [0], [1]], width=m)
     blocks = [Block(Attention([head], "hardmax"), None)]
     return Transformer(1, m, T, emb, blocks, Readout(0, [[0, 0, 0, 0, 1]], width=m, tokens=T))
+
+
+def jump_transformer(value=3):
+    """``1 - tie_transformer(value)``: with ``value=3``, f(x) = 1 for x != 0 and f(0) = 0
+    (the three tokens tie at 0 and hardmax averages); with ``value=0``, f = 1 everywhere,
+    ties included."""
+    m, T = 5, 3
+    offsets = [[0, 1, 0, 0, 0], [0, 0, 1, 0, 0], [0, 0, 0, 1, 0]]
+    emb = Embedding([0], offsets, width=m, tokens=T)
+    head = AttentionHead([[1, 0, 0, 0, 0]], [[0, 0, 1, -1, 0]], [[0, value, 0, 0, 0]], [[0], [0], [0], [0], [1]], width=m)
+    blocks = [Block(Attention([head], "hardmax"), None)]
+    return Transformer(1, m, T, emb, blocks, Readout(0, [[0, 0, 0, 0, -1]], [1], width=m, tokens=T))
