@@ -32,7 +32,7 @@ from itertools import islice
 
 from ..models import SequenceTransformer, Tie, all_sequences
 from ..models.sequence import label_key
-from . import CertificateError, claim_checker, read
+from . import CertificateError, beyond_limit, claim_checker, read
 from .softmax_enclosure import BITS, EXP_BITS, EXP_GRID, softmax_enclosure
 
 RULES = ("tracr-exhaustive-inputs", "tracr-hardmax-outputs", "tracr-softmax-enclosures", "tracr-softmax-fails",
@@ -109,6 +109,31 @@ def _enclosure(model, seq, factor, where, recorded):
     return enc
 
 
+#: the most operations a check may take, as :func:`work` counts them before any is done
+MAX_WORK = 100_000_000
+
+
+def _nonzero(M) -> int:
+    return sum(1 for row in M for v in row if v)
+
+
+def work(model, max_len: int, evaluations: int) -> int:
+    """The operations of ``evaluations`` runs of ``model`` on sequences of at most ``max_len``
+    tokens (and BOS, so ``T = max_len + 1``), from its sizes: per run, per layer and head
+    ``T (|WQ| + |WK| + |WV| + |WO|) + T^2 (d_k + d_v)``, per MLP ``T (|W1| + |W2|)``, and
+    ``T |unembedding|``, counting nonzero weights. Linear in the size of the model."""
+    T = max_len + 1
+    run = T * (_nonzero(model.exact_unembedding) + model.width)
+    for layer in model.layers:
+        if layer.attention is not None:
+            for h in layer.attention.heads:
+                run += T * sum(_nonzero(M) for M in (h.exact_WQ, h.exact_WK, h.exact_WV, h.exact_WO))
+                run += T * T * (len(h.exact_WQ) + len(h.exact_WV) + 1)
+        if layer.mlp is not None:
+            run += T * (_nonzero(layer.mlp.exact_W1) + _nonzero(layer.mlp.exact_W2))
+    return evaluations * run
+
+
 def _count_sequences(vocab_size: int, max_seq_len: int, most: int):
     """``sum_{n=1..N} |V|^n``, or None as soon as the sum exceeds ``most`` (so that a file
     listing few outputs costs few steps, whatever N it states)."""
@@ -172,6 +197,10 @@ def check_tracr_audit(cert, inputs):
         raise CertificateError(f"expected {shown}", path="steps[0].certificate.count")
     if len(expected_json) != count:
         raise CertificateError(f"expected {count} outputs", path="steps[1].certificate.expected")
+    # the hardmax run and one softmax run per enclosure step on every input, and the witness
+    ops = work(model, N, count * (1 + rules.count("tracr-softmax-enclosures")) + 1)
+    if ops > MAX_WORK:
+        raise beyond_limit("tracr-audit operations", ops, MAX_WORK, "steps[1].certificate.expected")
     seqs = all_sequences(vocab, N)  # a generator: one sequence at a time, count of them
     expected = []
     for k, (seq, row) in enumerate(zip(seqs, expected_json)):
