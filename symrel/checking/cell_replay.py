@@ -17,7 +17,7 @@ the number of paths the certificate lists. Before replaying, the checker bounds
 * the digits of every quantity a replay computes (:func:`growth_digits`, an upper bound
   from the weights' numerators, common denominators and fan-ins) by
   :data:`MAX_VALUE_DIGITS` (the growth limit);
-* the work, paths x arithmetic operations per replay x digits (:func:`replay_cost`), by
+* the work, paths x (arithmetic operations per replay x digits + the path's prefixes), by
   :data:`MAX_REPLAY_WORK` (the work limit).
 
 Beyond one of them the check ends with :class:`~symrel.errors.LimitError` (exit 2) naming
@@ -389,8 +389,10 @@ def check_limits(models, d: int, paths: int, where: str = "inputs") -> int:
     if digits > MAX_VALUE_DIGITS:
         raise LimitError(f"{where}: the replay would compute numbers of up to {digits} digits (the growth limit: "
                          f"at most {MAX_VALUE_DIGITS} digits, from depth x width x digits of the weights)")
-    work = paths * sum(g[1] for g in grown) * (1 + digits // 1000)
+    dec = sum(g[2] for g in grown)
+    # a path's prefixes are built and hashed: dec^2 label operations, cheap next to arithmetic
+    work = paths * (sum(g[1] for g in grown) * (1 + digits // 1000) + dec * dec // 64)
     if work > MAX_REPLAY_WORK:
         raise LimitError(f"{where}: replaying {paths} paths would take about {work} operations (the work limit: at "
                          f"most {MAX_REPLAY_WORK}, paths x operations per replay x digits)")
-    return sum(g[2] for g in grown)
+    return dec

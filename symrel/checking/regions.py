@@ -103,7 +103,7 @@ def _check_empty(rows_, farkas, where, first_of_repeats=False):
     total = [ZERO] * n
     strict_weight, seen, size = False, set(), ZERO
     first = {}
-    if first_of_repeats:
+    if first_of_repeats and len(rows_) > 256:  # many rows: one hash each, not a scan per entry
         for k, row in enumerate(rows_):
             first.setdefault(row, k)
     for k, item in enumerate(entries):
@@ -115,8 +115,10 @@ def _check_empty(rows_, farkas, where, first_of_repeats=False):
         seen.add(idx)
         mult = rational(pair[1], f"{here}[1]")
         f, rel = rows_[idx]
-        if first_of_repeats and first[rows_[idx]] != idx:  # a repeated row: the entry names its first occurrence
-            raise _fail(here, f"Farkas entry {k} names row {idx}, a repeat of row {first[rows_[idx]]}; name the first")
+        if first_of_repeats:  # a repeated row: the entry names its first occurrence
+            j = first[rows_[idx]] if first else rows_.index(rows_[idx])
+            if j != idx:
+                raise _fail(here, f"Farkas entry {k} names row {idx}, a repeat of row {j}; name the first")
         if rel != "=" and mult < 0:
             raise _fail(here, f"negative multiplier on the inequality row {idx}")
         if rel == "<" and mult > 0:
