@@ -2,7 +2,25 @@
 
 The embedded preorder is read as the plain relation it lists
 (:class:`~symrel.fileformat.trusted.PreorderTable`: ``x <= y`` iff ``x == y`` or
-``[x, y]`` is listed); nothing of :mod:`symrel.preorders` takes part.
+``[x, y]`` is listed); nothing of :mod:`symrel.preorders` takes part. Every claim kind
+here first checks that the relation is a preorder (transitive; reflexive pairs are
+implied), as ``symrel preorder`` does, and refuses it otherwise with a witness
+``x <= y, y <= z, not x <= z``.
+
+Cost: the relation is kept as one bitmask of n bits per element, so the pairwise checks
+take O(m n / 64) word operations for m listed pairs (utilities: O(K n log n) comparisons
+and K n masks for K utilities), never a loop over all n^2 pairs in Python; at most
+:data:`MAX_ELEMENTS` elements. A retrieval certificate counts its sets with binomials and
+refuses more than :data:`MAX_SUBSETS` hardmax evaluations before it builds any set
+(docs/format.md, "Limits of the checker").
+
+>>> from symrel.fileformat.trusted import PreorderTable
+>>> R = _Relation(PreorderTable(("a", "b", "c"), frozenset({("a", "b"), ("b", "c")})), "preorder")
+>>> try:
+...     R.transitivity()
+... except CertificateError as err:
+...     print(err)
+preorder.leq: not a preorder: not transitive: 'a' <= 'b' and 'b' <= 'c' but not 'a' <= 'c'
 
 * ``utility`` (steps ``complete-preorder``, ``utility-pairwise``, ``utility-gap``):
   ``x <= y iff u(x) <= u(y)`` on every ordered pair (so the preorder is complete),

@@ -19,6 +19,16 @@ exactly:
 * the read-out errors, their maximum, and ``bound <= eps``.
 
 Any altered number makes the check fail with a message naming the step.
+
+Cost: :func:`work` counts the operations from the transformer's sizes before any is done
+(the feed-forward fold is sparse: a wide net with few weights costs what its weights do),
+and a check beyond :data:`MAX_WORK` operations or :data:`MAX_GROWTH_BITS` bits of weight
+growth is refused with exit 2 (docs/format.md, "Limits of the checker"); a recorded
+``log_upper(n)`` above the bit length of n is refused before its ``exp`` is taken.
+
+>>> from symrel.models import FeedForward
+>>> fold_products(FeedForward([[1, 0, 0], [0, 2, 3]], [0, 0], [[1, 0], [0, 0], [0, 1]], [0, 0, 0]))
+3
 """
 
 from __future__ import annotations
