@@ -12,11 +12,12 @@ it and must agree). Its tree, a preorder list, covers the box: a split entry
 ``x_i <= c`` and then by that of the part ``x_i >= c`` (the two parts' union is the node);
 a leaf entry ``{"leaf": facts}`` closes its box ``B``:
 
-1. forward symbolic intervals, exact: every neuron ``z`` gets affine forms
-   ``L_z <= z <= U_z`` on ``B``; the recorded phase of each ReLU must follow from them:
-   ``a`` (active) needs ``min_B L_z >= 0``, ``i`` (inactive) ``max_B U_z <= 0``, and ``u``
+1. forward symbolic intervals: every neuron ``z`` gets affine forms ``L_z <= z <= U_z``
+   on ``B`` (rounded outward after each ReLU layer), and, where these leave a phase open,
+   backward bounds (docs/format.md); with ``[lz, uz]`` the tighter of the two, the recorded
+   phase of each ReLU must follow: ``a`` (active) needs ``lz >= 0``, ``i`` ``uz <= 0``, and ``u``
    (unstable) takes the next recorded relaxation ``[alpha, s, t]`` with ``0 <= alpha <= 1``,
-   ``s >= 0`` and ``s w + t >= max(0, w)`` at ``w = min_B L_z`` and ``w = max_B U_z``;
+   ``s >= 0`` and ``s w + t >= max(0, w)`` at ``w = lz`` and ``w = uz``;
    then ``h`` has the forms ``L_z, U_z`` (a), ``0, 0`` (i), ``alpha L_z, s U_z + t`` (u);
 2. for every unsafe disjunct, in order, the recorded atom (one of the disjunct's, or a
    constraint of the input disjunct) has the recorded ``bound``, recomputed by substituting
@@ -169,6 +170,61 @@ def _rounded(row, den, plo, Qb, upper):
     return out
 
 
+def _row_times_W(rows, layer):
+    if layer["mats"] is not None:
+        Wp, Wn = layer["mats"]
+        R = _flint.fmpz_mat(rows)
+        return [[int(v) for v in r] for r in (R * Wp + R * Wn).tolist()]
+    cols = list(zip(*[[p + q for p, q in zip(rp, rn)] for rp, rn in zip(layer["Wp"], layer["Wn"])]))
+    return [[sum(a * w for a, w in zip(r, col)) for col in cols] for r in rows]
+
+
+def _backward_bounds(layers, states, li, plo, phi, Qb, upper):
+    """The backward bound of every pre-activation of layer ``li`` (docs/format.md, step 2):
+    the lower one (``upper``: the upper one), exact rationals."""
+    F = 1 << FORM_BITS
+    layer = layers[li]
+    rows = [[p + q for p, q in zip(rp, rn)] for rp, rn in zip(layer["Wp"], layer["Wn"])]
+    M = layer["D"]
+    const = [Q(c, layer["D"]) for c in layer["bi"]]
+    k = len(states)
+    for j in range(li - 1, -1, -1):
+        below = layers[j]
+        if below["relu"]:
+            k -= 1
+            st = states[k]
+            rows = [[-((-v * F) // M) if upper else (v * F) // M for v in r] for r in rows]  # over h >= 0
+            M = F
+            Pj = 1
+            for sc in st:
+                if sc not in (0, 1):
+                    for v in sc[:2]:
+                        Pj = Pj * int(v.denominator) // gcd(Pj, int(v.denominator))
+            ints = [sc if sc in (0, 1) else tuple(int(v.numerator) * (Pj // int(v.denominator)) for v in sc[:2])
+                    for sc in st]
+            for r_i, r in enumerate(rows):
+                tsum = ZERO
+                for c, v in enumerate(r):
+                    sc = ints[c]
+                    if sc == 1:
+                        r[c] = v * Pj
+                    elif sc == 0 or not v:
+                        r[c] = 0
+                    elif (v > 0) != upper:
+                        r[c] = v * sc[0]
+                    else:
+                        r[c] = v * sc[1]
+                        tsum += v * st[c][2]
+                if tsum:
+                    const[r_i] += tsum / M
+            M = M * Pj
+        for r_i, r in enumerate(rows):
+            const[r_i] += Q(sum(a * b for a, b in zip(r, below["bi"])), M * below["D"])
+        rows = _row_times_W(rows, below)
+        M = M * below["D"]
+    return [_extreme(r + [0], M, plo, phi, Qb, not upper) + c for r, c in zip(rows, const)]
+
+
 def _states(layers, lo, hi, facts, where):
     """Step 1 of a leaf: the phases checked against the forward symbolic forms; the states."""
     n = len(lo)
@@ -183,7 +239,7 @@ def _states(layers, lo, hi, facts, where):
     U = L
     H = 1
     r_at, li, states = 0, 0, []
-    for layer in layers:
+    for at, layer in enumerate(layers):
         zL, zU = _times(layer, L, U)
         den = layer["D"] * H
         for i, c in enumerate(layer["bi"]):
@@ -197,16 +253,24 @@ def _states(layers, lo, hi, facts, where):
         if len(ph) != len(zL) or set(ph) - set("aiu"):
             raise CertificateError(f"expected {len(zL)} characters a, i or u", path=pw)
         hL, hU, st = [], [], []
+        lows = [_extreme(r, den, plo, phi, Qb, True) for r in zL]
+        highs = [_extreme(r, den, plo, phi, Qb, False) for r in zU]
+        if states and not all((c == "a" and lo >= 0) or (c == "i" and hi <= 0) for c, lo, hi in zip(ph, lows, highs)):
+            # the forward bounds leave a phase or a relaxation to justify: the backward bounds too
+            lows = [max(a, b) for a, b in zip(lows, _backward_bounds(layers, states, at, plo, phi,
+                                                                     Qb, False))]
+            highs = [min(a, b) for a, b in zip(highs, _backward_bounds(layers, states, at, plo, phi,
+                                                                       Qb, True))]
         for i, c in enumerate(ph):
             if c == "a":
-                lz = _extreme(zL[i], den, plo, phi, Qb, True)
+                lz = lows[i]
                 if lz < 0:
                     raise CertificateError(f"neuron {i} is not active on the leaf: min L_z = {lz} < 0", path=pw)
                 hL.append(_rounded(zL[i], den, plo, Qb, False))
                 hU.append(_rounded(zU[i], den, plo, Qb, True))
                 st.append(1)
             elif c == "i":
-                uz = _extreme(zU[i], den, plo, phi, Qb, False)
+                uz = highs[i]
                 if uz > 0:
                     raise CertificateError(f"neuron {i} is not inactive on the leaf: max U_z = {uz} > 0", path=pw)
                 hL.append([0] * (n + 1))
@@ -218,8 +282,7 @@ def _states(layers, lo, hi, facts, where):
                     raise CertificateError(f"expected a relaxation for neuron {i} of layer {li}", path=rw)
                 alpha, s, t = (rational(v, f"{rw}[{k}]") for k, v in enumerate(array(relax[r_at], rw, 3)))
                 r_at += 1
-                lz = _extreme(zL[i], den, plo, phi, Qb, True)
-                uz = _extreme(zU[i], den, plo, phi, Qb, False)
+                lz, uz = lows[i], highs[i]
                 if not (ZERO <= alpha <= 1) or s < 0:
                     raise CertificateError("expected 0 <= alpha <= 1 and s >= 0", path=rw)
                 if any(s * w + t < 0 or s * w + t < w for w in (lz, uz)):

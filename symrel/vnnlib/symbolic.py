@@ -7,6 +7,8 @@ negative parts of its weights; a ReLU ``h = max(0, z)`` is
 
 * *active* when ``min_B L_z >= 0`` (then ``h = z``), else *inactive* when
   ``max_B U_z <= 0`` (then ``h = 0``), tested in this order;
+* (from the second ReLU layer on, where the forward forms leave a sign open, the bounds are
+  tightened by substituting the layers below backwards, :func:`layer_bounds`);
 * otherwise *unstable*, relaxed by two lines: ``h >= alpha * L_z`` with ``0 <= alpha <= 1``
   and ``h <= s * U_z + t`` where the line ``s w + t`` lies above ``max(0, w)`` at both ends
   ``w = min_B U_z`` and ``w = max_B U_z`` (hence, ReLU being convex, on the whole range).
@@ -37,7 +39,7 @@ from math import gcd, lcm
 from operator import mul
 
 from ..errors import InputError
-from ..exact import Q, rational
+from ..exact import Q, ceil, floor, rational
 
 #: fractional bits of the relaxation slopes alpha and s
 SLOPE_BITS = 16
@@ -256,7 +258,67 @@ def _round_row(f, box: ScaledBox, den: int, upper: bool) -> list:
     return out
 
 
-def propagate(net: IntNet, box: ScaledBox) -> Bounds:
+def _matmul_W(rows, layer: IntLayer):
+    """``rows W`` (W = Wp + Wn of ``layer``), as rows of ints."""
+    if _flint is not None:
+        return [[int(v) for v in r] for r in (_flint.fmpz_mat(rows) * _mats(layer)[3]).tolist()]
+    return [[_dot(r, col) for col in layer.WT] for r in rows]
+
+
+def layer_bounds(net: IntNet, states, li: int, box: ScaledBox, upper: bool):
+    """Backward (DeepPoly/CROWN-style) bounds of the pre-activations of layer ``li``: for each
+    neuron, an exact rational ``<= min_B z`` (``upper``: ``>= max_B z``), substituting the
+    layers below by their states as :func:`backward_form` does. Coefficients over a ReLU's
+    output (``h >= 0``) are rounded to ``FORM_BITS`` fractional bits, down for a lower bound and
+    up for an upper one, which keeps the bound valid."""
+    P = 1 << SLOPE_BITS
+    K2 = 1 << BOUND_BITS
+    F = 1 << FORM_BITS
+    layer = net.layers[li]
+    rows = [[p + q for p, q in zip(rp, rn)] for rp, rn in zip(layer.Wp, layer.Wn)]
+    M = layer.D
+    const = [Q(c, layer.D) for c in layer.b]
+    k = len(states)
+    for j in range(li - 1, -1, -1):
+        below = net.layers[j]
+        if below.relu:
+            k -= 1
+            st = states[k]
+            # round over h >= 0
+            if upper:
+                rows = [[-((-v * F) // M) for v in r] for r in rows]
+            else:
+                rows = [[(v * F) // M for v in r] for r in rows]
+            M = F
+            for r_i, r in enumerate(rows):
+                tsum = 0
+                for c, v in enumerate(r):
+                    sc = st[c]
+                    if sc == 1:
+                        r[c] = v * P
+                    elif sc == 0 or not v:
+                        r[c] = 0
+                    elif (v > 0) != upper:  # the lower line alpha z
+                        r[c] = v * sc[0]
+                    else:  # the upper line s z + t
+                        r[c] = v * sc[1]
+                        tsum += v * sc[2]
+                if tsum:
+                    const[r_i] += Q(tsum, M * P * K2)
+            M = M * P
+        for r_i, r in enumerate(rows):
+            const[r_i] += Q(_dot(r, below.b), M * below.D)
+        rows = _matmul_W(rows, below)
+        M = M * below.D
+    out = []
+    for r, c in zip(rows, const):
+        f = r + [0]
+        num = _row_max(f, box) if upper else _row_min(f, box)
+        out.append(Q(num, M * box.Q) + c)
+    return out
+
+
+def propagate(net: IntNet, box: ScaledBox, deep: bool = True) -> Bounds:
     """Symbolic intervals of every neuron of ``net`` on ``box`` (module docstring)."""
     n = net.n_inputs
     if len(box.plo) != n:
@@ -286,15 +348,30 @@ def propagate(net: IntNet, box: ScaledBox) -> Bounds:
         qd = box.Q * den
         zero = [0] * (n + 1)
         hL, hU, state = [], [], []  # state: 1 active, 0 inactive, (alpha, s, t) unstable
+        if deep and states:  # backward bounds of this layer, where the forward ones leave a sign open
+            fl = [Q(_row_min(r, box), qd) for r in zL]
+            fu = [Q(_row_max(r, box), qd) for r in zU]
+            if any(a < 0 < b for a, b in zip(fl, fu)):
+                bl = layer_bounds(net, states, li, box, False)
+                bu = layer_bounds(net, states, li, box, True)
+                fl = [max(a, b) for a, b in zip(fl, bl)]
+                fu = [min(a, b) for a, b in zip(fu, bu)]
+        else:
+            fl = fu = None
         for i in range(len(zL)):
             lrow, urow = zL[i], zU[i]
-            lz = _row_min(lrow, box)
+            if fl is not None:  # the bounds as integers over qd (rounded outward)
+                lz = floor(fl[i] * qd)
+                uz = ceil(fu[i] * qd)
+            else:
+                lz = _row_min(lrow, box)
             if lz >= 0:  # active
                 state.append(1)
                 hL.append(_round_row([v * scale for v in lrow], box, newden, False))
                 hU.append(_round_row([v * scale for v in urow], box, newden, True))
                 continue
-            uz = _row_max(urow, box)
+            if fl is None:
+                uz = _row_max(urow, box)
             if uz <= 0:  # inactive
                 state.append(0)
                 hL.append(zero)
