@@ -24,6 +24,10 @@ from __future__ import annotations
 from ..exact import Q, rows
 from . import CertificateError, at_step, beyond_limit, claim_checker, read
 
+#: the most operations of the entry check, ``n m d + (n + m) (net parameters)`` for an n x m
+#: table, d features: counted before the nets are evaluated
+MAX_WORK = 20_000_000
+
 #: the most rows of a table-psd step: checking ``L diag(D) L^T = r`` takes about n^3 / 6 products
 MAX_LDL_ROWS = 200
 
@@ -60,6 +64,9 @@ def check_relation(cert: dict, inputs: dict) -> None:
         raise CertificateError("the feature maps do not take the table's points", path="inputs.features")
 
     steps = cert["steps"]
+    ops = n * m * features.phi.output_dim + n * features.phi.num_parameters() + m * features.psi.num_parameters()
+    if ops > MAX_WORK:
+        raise beyond_limit("relation operations", ops, MAX_WORK, "inputs.relation.object.r")
     if steps[0]["rule"] == "table-psd" and n > MAX_LDL_ROWS:  # before any entry is evaluated
         raise beyond_limit("relation table-psd rows", n, MAX_LDL_ROWS, "steps[0].certificate.L")
 

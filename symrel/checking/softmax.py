@@ -134,20 +134,23 @@ def _derived_pairs(ff):
     (``ReLU(u) - ReLU(-u) = u``), and :func:`_pairs` checks it as a recorded one; a
     certificate whose bound rests on another pairing then fails on its recorded errors.
 
-    O(k^2 m) for k hidden units of width m.
+    O(k m) for k hidden units of width m: the units not yet paired wait in lists keyed by
+    their (W1 row, b1 entry, W2 column), and a unit looks up the key of its negation.
     """
     W1, b1 = rows(ff.exact_W1), flat(ff.exact_b1)
     W2cols = [list(c) for c in zip(*rows(ff.exact_W2))]
-    pairs, paired = [], set()
+    waiting: dict = {}  # key -> the earlier units with that key not yet paired, in order
+    pairs = []
     for h in range(len(W1)):
         if not any(W1[h]):
             continue
-        for g in range(h):
-            if g not in paired and [-v for v in W1[g]] == W1[h] and b1[h] == -b1[g] and \
-                    [-v for v in W2cols[g]] == W2cols[h]:
-                pairs.append([g, h])
-                paired |= {g, h}
-                break
+        key = (tuple(W1[h]), b1[h], tuple(W2cols[h]))
+        negated = (tuple(-v for v in W1[h]), -b1[h], tuple(-v for v in W2cols[h]))
+        earlier = waiting.get(negated)
+        if earlier:
+            pairs.append([earlier.pop(0), h])
+        else:
+            waiting.setdefault(key, []).append(h)
     return pairs
 
 
