@@ -174,7 +174,7 @@ def _row_times_W(rows, layer):
     if layer["mats"] is not None:
         Wp, Wn = layer["mats"]
         R = _flint.fmpz_mat(rows)
-        return [[int(v) for v in r] for r in (R * Wp + R * Wn).tolist()]
+        return (R * Wp + R * Wn).tolist()  # fmpz entries, exact integers that mix with ints
     cols = list(zip(*[[p + q for p, q in zip(rp, rn)] for rp, rn in zip(layer["Wp"], layer["Wn"])]))
     return [[sum(a * w for a, w in zip(r, col)) for col in cols] for r in rows]
 

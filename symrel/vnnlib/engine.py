@@ -199,7 +199,16 @@ def _ratio(v: float):
 
 
 def _evaluate_chunk(ctx, chunk):
-    return [_evaluate(ctx, node) for node in chunk]
+    """The results of a chunk ``(deadline, nodes)``; None for the nodes left when the
+    deadline (wall-clock seconds since the epoch, or None) has passed."""
+    deadline, nodes = chunk
+    out = []
+    for node in nodes:
+        if deadline is not None and time.time() >= deadline:
+            out.append(None)
+        else:
+            out.append(_evaluate(ctx, node))
+    return out
 
 
 def _confirm(net, prop, x):
@@ -247,8 +256,13 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
             return _unknown(stack, closed_volume, total, closed_points, stats, start)
         round_ = [stack.pop() for _ in range(min(batch, len(stack)))]
         items = [(d, lo, hi) for d, _, lo, hi in round_]
-        chunks = chunked(items, executor)
+        left = budget.remaining()
+        deadline = None if left is None else time.time() + left
+        chunks = [(deadline, part) for part in chunked(items, executor)]
         results = [r for part in map_ordered(_evaluate_chunk, chunks, executor, shared=(ctx,)) for r in part]
+        if any(r is None for r in results):  # the time limit came inside the round: its nodes stay open
+            stack.extend(reversed(round_))
+            return _unknown(stack, closed_volume, total, closed_points, stats, start)
         stats["rounds"] += 1
         children = []
         for (d, path, lo, hi), res in zip(round_, results):

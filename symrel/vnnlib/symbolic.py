@@ -261,7 +261,7 @@ def _round_row(f, box: ScaledBox, den: int, upper: bool) -> list:
 def _matmul_W(rows, layer: IntLayer):
     """``rows W`` (W = Wp + Wn of ``layer``), as rows of ints."""
     if _flint is not None:
-        return [[int(v) for v in r] for r in (_flint.fmpz_mat(rows) * _mats(layer)[3]).tolist()]
+        return (_flint.fmpz_mat(rows) * _mats(layer)[3]).tolist()  # fmpz entries: they mix with ints
     return [[_dot(r, col) for col in layer.WT] for r in rows]
 
 

@@ -79,7 +79,7 @@ def test_timeout_is_unknown_with_open_leaves():
 @pytest.mark.skipif(not (DATA / "test").exists(), reason="../shared/data/vnncomp2021 absent")
 @pytest.mark.parametrize("onnx_name, vnnlib_name, expected", [
     ("test_nano", "test_nano", "unsat"), ("test_tiny", "test_tiny", "unsat"), ("test_small", "test_small", "unsat"),
-    ("test_sat", "test_prop", "sat")])
+    ("test_sat", "test_prop", "sat"), ("test_unsat", "test_prop", "unsat")])
 def test_vnncomp_test_set(onnx_name, vnnlib_name, expected):
     pytest.importorskip("onnx")
     from symrel.interop.onnx_import import read_onnx
