@@ -228,8 +228,9 @@ def _check_tree(models, d, mode, root_rows, branches, where, bound, leaf_keys, e
     """Coverage and every empty branch of the tree (module docstring) below ``root_rows``.
     Returns, for the branches without ``farkas`` in certificate order, ``(k, branch,
     rows, outputs per model)``; each such branch decides every decision. ``empty_rows``
-    maps a branch's rows to the system its Farkas vector must empty (default: as they are,
-    the Farkas vector in normal form naming first rows). Cost: one replay per branch."""
+    maps a branch's rows to the system its Farkas vector must empty (default: as they are);
+    the Farkas vector is in normal form over that system, naming first rows. Cost: one
+    replay per branch."""
     entries = _read_branches(branches, where, bound, leaf_keys)
     internal = {}
     for path in entries:
@@ -259,7 +260,7 @@ def _check_tree(models, d, mode, root_rows, branches, where, bound, leaf_keys, e
                     if empty_rows is None:
                         _check_empty(system, entries[child][1]["farkas"], here, first_of_repeats=True)
                     else:
-                        _check_empty(empty_rows(system), entries[child][1]["farkas"], here)
+                        _check_empty(empty_rows(system), entries[child][1]["farkas"], here, first_of_repeats=True)
                     checked.add(child)
             if path[i] not in by_label:
                 raise _fail(f"{where}[{entries[path][0]}].path[{i}]",
@@ -414,6 +415,11 @@ def _check_facet_rows(P, Qr, rows_item, where):
     kp, kq = _hyperplane_key(P[ri][0]), _hyperplane_key(neg(Qr[rj][0]))
     if kp is None or kp != kq:
         raise _fail(where, "the two rows are not one hyperplane seen from both sides")
+    # normal form: the first row of each cell on that hyperplane, so that no index can change alone
+    first_p = next(k for k, (f, _) in enumerate(P) if _hyperplane_key(f) == kp)
+    first_q = next(k for k, (f, _) in enumerate(Qr) if _hyperplane_key(neg(f)) == kp)
+    if (ri, rj) != (first_p, first_q):
+        raise _fail(where, f"expected the first rows of the two cells on the hyperplane, [{first_p}, {first_q}]")
     return ri, rj
 
 
@@ -612,10 +618,11 @@ def _strict_off(hf):
 
 def _check_jumps(model, domain, hf, L, system, branches, bound, where):
     """A tree of exact-mode decisions over the common facet (``system``: the hyperplane an
-    equality, the cells' other rows strict, parallel ones closed) whose every leaf has no
+    equality, the cells' other rows strict; the rows constant on the hyperplane are left out,
+    which only widens the set the tree covers) whose every leaf has no
     (d-1)-dimensional part or a map other than ``L`` on the hyperplane: f jumps across the
     facet, or is not affine along it, at every point (module docstring)."""
-    root = [(f, "<=" if rel == "parallel" else rel) for f, rel in system]
+    root = [(f, rel) for f, rel in system if rel != "parallel"]  # constants on the hyperplane: left out (widens)
     leaves = _check_tree([model], domain.dim, "exact", root, branches, where, bound, ("lower", "differs"),
                          empty_rows=_strict_off(hf))
     for k, e, rows_, outputs in leaves:

@@ -10,7 +10,7 @@ f takes the average of the tied values, which may differ from L.
 
 :func:`facet_jumps` decides it exactly: it enumerates the tie-aware (exact mode) cells of
 the model inside F (the root rows: h an equality, the other rows of P and Q strict, rows
-parallel to H closed) and looks at each leaf:
+constant on H left out) and looks at each leaf:
 
 * an equality row that does not vanish on H: the leaf is lower-dimensional (``lower``);
 * an output whose map differs from L on H (``differs``);
@@ -18,7 +18,9 @@ parallel to H closed) and looks at each leaf:
   infeasible (a Farkas vector: no (d-1)-dimensional part) or give a point y of the leaf's
   relative interior in H: f = L near y, and P, Q are joined there (``("affine", y, path)``).
 
-If no leaf gives such a point, the whole tree is the evidence that f is not affine near any
+Every Farkas vector of the tree is in the normal form over the rows made strict (each
+entry names the first of identical rows). If no leaf gives such a point, the whole tree is
+the evidence that f is not affine near any
 point of F (``("jumps", branches)``, checked by :mod:`symrel.checking.regions`).
 
 Cost: one exact cell enumeration of the model inside F, plus one LP per leaf that is
@@ -41,7 +43,7 @@ from __future__ import annotations
 
 from ..exact.forms import Row
 from .cell_json import farkas_json
-from .cell_lp import cell_lp
+from .cell_lp import cell_lp, first_of_repeats
 from .program_to_decisions import Runner
 from .search import CellSearch, SearchNode
 
@@ -58,20 +60,33 @@ def vanishes_on(f, h) -> bool:
 
 def facet_root(P, Q_, i):
     """The rows of the relatively open common facet on the hyperplane of P's row i (as
-    the checker builds them): that row an equality, rows constant on the hyperplane closed
-    (they hold on it), the others strict; and the indices of the rows an LP needs."""
+    the checker builds them): that row an equality, the other rows of P and Q strict, in
+    their order, less the rows constant on the hyperplane (constants there, which the
+    facet's own rows settle or, were one false, make the facet empty: dropping them only
+    widens the set covered)."""
     h = P.rows[i][0]
-    rows, active = [], []
+    rows = []
     for k, (f, rel) in enumerate(P.rows + Q_.rows):
         if k == i:
             rows.append(Row(f, "="))
-        elif constant_on(f, h):
-            rows.append(Row(f, "<="))
-            continue
-        else:
+        elif not constant_on(f, h):
             rows.append(Row(f, "<"))
-        active.append(k)
-    return rows, active
+    return rows
+
+
+def _strict_on(rows, h):
+    """The rows made strict where they are not constant on the hyperplane ``h = 0``."""
+    return [r if r.rel == "=" or constant_on(r.form, h) else Row(r.form, "<") for r in rows]
+
+
+def _rows_of_path(runner, root_rows, path):
+    """The rows of the branch ``path`` below ``root_rows`` (the root's, then each outcome's)."""
+    state, out = runner.start(), list(root_rows)
+    for label in path:
+        choice = next(c for c in runner.choices(state) if c.label == label)
+        out += list(choice.rows)
+        state = runner.take(state, choice)
+    return out
 
 
 def facet_jumps(model, P, Q_, i, point):
@@ -81,11 +96,12 @@ def facet_jumps(model, P, Q_, i, point):
     (module docstring). ``point``: a point of the relatively open facet."""
     h = P.rows[i][0]
     L = P.outputs[0]
-    rows, active = facet_root(P, Q_, i)
+    rows = facet_root(P, Q_, i)
     runner = Runner([model], len(point), "exact")
     search = CellSearch(runner, record_empty=True, max_cells=None, progress=False, box=None)
-    search.run([SearchNode(runner.start(), (), rows, active, list(point))])
-    branches = [{"path": list(e.path), "farkas": farkas_json(e.farkas)} for e in search.empty]
+    search.run([SearchNode(runner.start(), (), rows, list(range(len(rows))), list(point))])
+    branches = [{"path": list(e.path), "farkas": farkas_json(first_of_repeats(
+        _strict_on(_rows_of_path(runner, rows, e.path), h), e.farkas))} for e in search.empty]
     for cell in search.cells:
         entry = {"path": list(cell.path)}
         lower = next((k for k, (f, rel) in enumerate(cell.rows) if rel == "=" and not vanishes_on(f, h)), None)
@@ -95,7 +111,7 @@ def facet_jumps(model, P, Q_, i, point):
         elif differs is not None:
             entry["differs"] = differs
         else:
-            strict = [r if r.rel == "=" or constant_on(r.form, h) else Row(r.form, "<") for r in cell.rows]
+            strict = _strict_on(cell.rows, h)
             needed = [k for k, r in enumerate(strict) if r.rel == "=" or not constant_on(r.form, h)]
             y, cert = cell_lp(strict, needed, {}, len(point))
             if y is not None:

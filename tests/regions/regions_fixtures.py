@@ -57,3 +57,20 @@ def jump_transformer(value=3):
     head = AttentionHead([[1, 0, 0, 0, 0]], [[0, 0, 1, -1, 0]], [[0, value, 0, 0, 0]], [[0], [0], [0], [0], [1]], width=m)
     blocks = [Block(Attention([head], "hardmax"), None)]
     return Transformer(1, m, T, emb, blocks, Readout(0, [[0, 0, 0, 0, -1]], [1], width=m, tokens=T))
+
+
+def half_jump_transformer():
+    """On the plane: f = 1 - ReLU(O - y), O = 1 at the tie x = 0 of scores 0, x, -x (hardmax
+    averages the value 3 of token 0) and 0 elsewhere. Off the tie f is 1 (y > 0) or 1 + y
+    (y < 0); on it f = y for y < 1 (a jump) and 1 for y > 1 (no jump): over
+    [-1, 1] x [-1, 2] the two upper cells join through x = 0, y > 1, the two lower ones do
+    not, so 4 cells make 3 linear regions."""
+    from symrel.models import FeedForward
+
+    m, T = 7, 3
+    emb = Embedding([0, 1], [[0, 0, 1, 0, 0, 0, 0], [0, 0, 0, 1, 0, 0, 0], [0, 0, 0, 0, 1, 0, 0]], width=m, tokens=T)
+    head = AttentionHead([[1, 0, 0, 0, 0, 0, 0]], [[0, 0, 0, 1, -1, 0, 0]], [[0, 0, 3, 0, 0, 0, 0]],
+                         [[0], [0], [0], [0], [0], [1], [0]], width=m)
+    ff = FeedForward([[0, -1, 0, 0, 0, 1, 0]], [0], [[0], [0], [0], [0], [0], [0], [1]], [0] * m, width=m)
+    return Transformer(2, m, T, emb, [Block(Attention([head], "hardmax"), ff)],
+                       Readout(0, [[0, 0, 0, 0, 0, 0, -1]], [1], width=m, tokens=T))

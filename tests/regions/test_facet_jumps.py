@@ -16,7 +16,7 @@ from symrel.regions.facet_jumps import constant_on, vanishes_on
 from symrel.exact import Q
 from symrel.exact.forms import AffineForm
 
-from .regions_fixtures import jump_transformer, small_relu_net
+from .regions_fixtures import half_jump_transformer, jump_transformer, small_relu_net
 
 BOX = Box([[-1, 1]])
 
@@ -100,3 +100,26 @@ def test_the_forms_on_a_hyperplane():
     h = AffineForm(Q(-1), {0: Q(1)})                 # x = 1
     assert vanishes_on(AffineForm(Q(2), {0: Q(-2)}), h) and not vanishes_on(AffineForm(Q(1), {0: Q(1)}), h)
     assert constant_on(AffineForm(Q(5), {0: Q(3)}), h) and not constant_on(AffineForm(Q(0), {1: Q(1)}), h)
+
+
+def test_cells_join_through_the_part_of_a_facet_where_the_model_does_not_jump():
+    f = half_jump_transformer()
+    assert [str(f(p)[0]) for p in (["1/2", "1/2"], [0, "1/2"], [0, "3/2"], [0, "-1/2"])] == ["1", "1/2", "1", "-1/2"]
+    D = Box([[-1, 1], [-1, 2]])
+    r = count_regions(f, D)
+    assert (r.activation_cells, r.count) == (4, 3)
+    cert = _cert(certify_regions(f, D))
+    merge = cert["steps"][1]["certificate"]
+    (joined,) = merge["merges"]
+    assert joined["point"][0] == 0 and Q(joined["point"][1]) > 1     # on x = 0, above y = 1
+    assert len(merge["apart"]) == 1 and "jumps" in merge["apart"][0]["hyperplanes"][0]
+    assert check_certificate(cert)["result"] == "checked"
+    moved = copy.deepcopy(cert)
+    point = moved["steps"][1]["certificate"]["merges"][0]
+    cells = enumerate_cells([f], D).cells
+    i, j = point["cells"]
+    point["point"] = [0, "1/2"]                                        # where f jumps, values recomputed
+    point["values"] = row_values(cells[i].rows + cells[j].rows, [Q(0), Q(1, 2)])
+    point["facet_path"] = ["="] * 6 + ["+"] * 3                        # its true tie-aware path
+    with pytest.raises(CertificateError, match="differs from the cells' map"):
+        check_certificate(moved)

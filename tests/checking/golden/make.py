@@ -16,6 +16,17 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 
+def jump_transformer():
+    """f(x) = 1 for x != 0 and f(0) = 0: scores 0, x, -x, the three tokens tie at 0 and hardmax
+    averages (tests/regions/regions_fixtures.py has the same model)."""
+    from symrel.models import Attention, AttentionHead, Block, Embedding, Readout, Transformer
+
+    emb = Embedding([0], [[0, 1, 0, 0, 0], [0, 0, 1, 0, 0], [0, 0, 0, 1, 0]], width=5, tokens=3)
+    head = AttentionHead([[1, 0, 0, 0, 0]], [[0, 0, 1, -1, 0]], [[0, 3, 0, 0, 0]], [[0], [0], [0], [0], [1]], width=5)
+    return Transformer(1, 5, 3, emb, [Block(Attention([head], "hardmax"), None)],
+                       Readout(0, [[0, 0, 0, 0, -1]], [1], width=5, tokens=3))
+
+
 def valid_certificates():
     from symrel.certificates.io import certificate_of
     from symrel.compiler import compile_model
@@ -62,6 +73,7 @@ def valid_certificates():
                                                                     Box([(0, 1)])))
     square = CPWLMesh([[0, 0], [1, 0], [0, 1], [1, 1]], [[0, 1, 2], [1, 3, 2]], [[0], [1], [1], ["1/2"]])
     out["regions-cpwl-mesh"] = certificate_of(certify_regions(square, Box([(0, 1), (0, 1)]), "linear"))
+    out["regions-hardmax"] = certificate_of(certify_regions(jump_transformer(), box, "linear"))
     try:  # the tracr extra writes this one; the checker needs no extra to read it
         from tracr.compiler import compiling, lib
 
@@ -137,6 +149,11 @@ EDITS = [
     ("regions-cpwl-support", "regions-cpwl-mesh",
      lambda c: _set(c, ["steps", 0, "certificate", "support", 0, 1, 2, 0, 1], "1/3"),
      "steps[0].certificate.support[0][1]", "normal form"),
+    ("regions-hardmax-definition", "regions-hardmax", lambda c: c["claim"].pop("definition"),
+     "claim.definition", "must say which count it is"),
+    ("regions-hardmax-jump", "regions-hardmax",
+     lambda c: _set(c, ["steps", 1, "certificate", "apart", 0, "hyperplanes", 0, "jumps", -1, "differs"], 1),
+     "steps[1].certificate.apart[0].hyperplanes[0].jumps[12].differs", "expected an index in 0..0"),
     ("softmax-bound-log", "softmax-bound",
      lambda c: _set(c, ["steps", 1, "certificate", "log_upper", "3"], _bump(c["steps"][1]["certificate"]["log_upper"]["3"])),
      "steps[1].certificate.log_upper.3", "within 2^-80"),
