@@ -56,3 +56,18 @@ def regions_path_of_a_million_labels() -> str:
     return json.dumps(header("regions", [{"rule": "cell-cover", "status": "proved",
                                           "certificate": {"mode": "open", "branches": branches}}],
                              embedded(model=net, domain=box), count_kind="activation", count=1))
+
+
+def regions_many_paths_of_a_wide_net() -> str:
+    """20,000 branches over a ReLU net of three layers of 100 units: each replay costs about
+    40,000 exact operations, all of them 800 million, before the first wrong branch shows."""
+    width, n = 100, 20_000
+    layers = [{"W": [[1]] * width, "b": [0] * width, "activation": "relu"}]
+    layers += [{"W": [[1] * width] * width, "b": [0] * width, "activation": "relu"} for _ in range(2)]
+    layers.append({"W": [[1] * width], "b": [0], "activation": "none"})
+    net = {"symrel": 1, "kind": "relu", "input_dim": 1, "layers": layers}
+    box = {"symrel": 1, "kind": "box", "bounds": [[0, 1]]}
+    branches = [{"path": ["+"] * (k % 7) + ["-"], "farkas": [[0, 1]]} for k in range(n)]
+    return json.dumps(header("regions", [{"rule": "cell-cover", "status": "proved",
+                                          "certificate": {"mode": "open", "branches": branches}}],
+                             embedded(model=net, domain=box), count_kind="activation", count=1))
