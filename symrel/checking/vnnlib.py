@@ -179,14 +179,14 @@ def _row_times_W(rows, layer):
     return [[sum(a * w for a, w in zip(r, col)) for col in cols] for r in rows]
 
 
-def _backward_bounds(layers, states, li, plo, phi, Qb, upper):
-    """The backward bound of every pre-activation of layer ``li`` (docs/format.md, step 2):
-    the lower one (``upper``: the upper one), exact rationals."""
+def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick):
+    """The backward bound of the pre-activations ``pick`` of layer ``li`` (docs/format.md,
+    step 2): the lower one (``upper``: the upper one), exact rationals."""
     F = 1 << FORM_BITS
     layer = layers[li]
-    rows = [[p + q for p, q in zip(rp, rn)] for rp, rn in zip(layer["Wp"], layer["Wn"])]
+    rows = [[p + q for p, q in zip(layer["Wp"][i], layer["Wn"][i])] for i in pick]
     M = layer["D"]
-    const = [Q(c, layer["D"]) for c in layer["bi"]]
+    const = [Q(layer["bi"][i], layer["D"]) for i in pick]
     k = len(states)
     for j in range(li - 1, -1, -1):
         below = layers[j]
@@ -255,12 +255,12 @@ def _states(layers, lo, hi, facts, where):
         hL, hU, st = [], [], []
         lows = [_extreme(r, den, plo, phi, Qb, True) for r in zL]
         highs = [_extreme(r, den, plo, phi, Qb, False) for r in zU]
-        if states and not all((c == "a" and lo >= 0) or (c == "i" and hi <= 0) for c, lo, hi in zip(ph, lows, highs)):
-            # the forward bounds leave a phase or a relaxation to justify: the backward bounds too
-            lows = [max(a, b) for a, b in zip(lows, _backward_bounds(layers, states, at, plo, phi,
-                                                                     Qb, False))]
-            highs = [min(a, b) for a, b in zip(highs, _backward_bounds(layers, states, at, plo, phi,
-                                                                       Qb, True))]
+        pick = [i for i, (c, lo, hi) in enumerate(zip(ph, lows, highs))
+                if not ((c == "a" and lo >= 0) or (c == "i" and hi <= 0))]
+        if states and pick:  # the forward bounds leave these phases or relaxations: backward bounds too
+            for i, lo, hi in zip(pick, _backward_bounds(layers, states, at, plo, phi, Qb, False, pick),
+                                 _backward_bounds(layers, states, at, plo, phi, Qb, True, pick)):
+                lows[i], highs[i] = max(lows[i], lo), min(highs[i], hi)
         for i, c in enumerate(ph):
             if c == "a":
                 lz = lows[i]

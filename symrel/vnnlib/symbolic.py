@@ -265,19 +265,21 @@ def _matmul_W(rows, layer: IntLayer):
     return [[_dot(r, col) for col in layer.WT] for r in rows]
 
 
-def layer_bounds(net: IntNet, states, li: int, box: ScaledBox, upper: bool):
+def layer_bounds(net: IntNet, states, li: int, box: ScaledBox, upper: bool, only=None):
     """Backward (DeepPoly/CROWN-style) bounds of the pre-activations of layer ``li``: for each
     neuron, an exact rational ``<= min_B z`` (``upper``: ``>= max_B z``), substituting the
     layers below by their states as :func:`backward_form` does. Coefficients over a ReLU's
     output (``h >= 0``) are rounded to ``FORM_BITS`` fractional bits, down for a lower bound and
-    up for an upper one, which keeps the bound valid."""
+    up for an upper one, which keeps the bound valid. ``only``: the neurons wanted (all when
+    None), in that order."""
     P = 1 << SLOPE_BITS
     K2 = 1 << BOUND_BITS
     F = 1 << FORM_BITS
     layer = net.layers[li]
-    rows = [[p + q for p, q in zip(rp, rn)] for rp, rn in zip(layer.Wp, layer.Wn)]
+    pick = range(len(layer.b)) if only is None else only
+    rows = [[p + q for p, q in zip(layer.Wp[i], layer.Wn[i])] for i in pick]
     M = layer.D
-    const = [Q(c, layer.D) for c in layer.b]
+    const = [Q(layer.b[i], layer.D) for i in pick]
     k = len(states)
     for j in range(li - 1, -1, -1):
         below = net.layers[j]
@@ -351,11 +353,12 @@ def propagate(net: IntNet, box: ScaledBox, deep: bool = True) -> Bounds:
         if deep and states:  # backward bounds of this layer, where the forward ones leave a sign open
             fl = [Q(_row_min(r, box), qd) for r in zL]
             fu = [Q(_row_max(r, box), qd) for r in zU]
-            if any(a < 0 < b for a, b in zip(fl, fu)):
-                bl = layer_bounds(net, states, li, box, False)
-                bu = layer_bounds(net, states, li, box, True)
-                fl = [max(a, b) for a, b in zip(fl, bl)]
-                fu = [min(a, b) for a, b in zip(fu, bu)]
+            open_ = [i for i, (a, b) in enumerate(zip(fl, fu)) if a < 0 < b]
+            if open_:
+                bl = layer_bounds(net, states, li, box, False, open_)
+                bu = layer_bounds(net, states, li, box, True, open_)
+                for i, a, b in zip(open_, bl, bu):
+                    fl[i], fu[i] = max(fl[i], a), min(fu[i], b)
         else:
             fl = fu = None
         for i in range(len(zL)):
