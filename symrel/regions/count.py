@@ -271,7 +271,8 @@ def count_regions(
     when they apply. Both are exact and give the same counts.
 
     Cost: one exact LP per outcome not settled by the parent's witness, then one
-    per candidate pair of same-map cells for the linear count.
+    per candidate pair of same-map cells for the linear count (for a hardmax Transformer,
+    also one tie-aware enumeration of each common facet found, :mod:`.facet_jumps`).
 
     >>> from symrel.models import Box, ReLUNet, DenseLayer
     >>> lines = ReLUNet(2, [DenseLayer([[1, 0], [0, 1], [1, 1]], [0, 0, -1]), DenseLayer([[1, 1, 1]], [0], "none")])
