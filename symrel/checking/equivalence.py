@@ -39,6 +39,7 @@ from ..exact import Q, flat, from_rationals, rational, rational_ints, rows
 from ..fileformat.trusted import read_input
 from ..models import CPWL1D, Box, CPWLMesh, MaxoutLayer, MaxoutNet, MaxoutUnit, Polytope, ReLUNet, Transformer
 from . import CertificateError, MalformedCertificate, at_step, claim_checker
+from .read import record
 from .kernel import (PAIR_MINUS_ONE, PAIR_ONE, PAIR_ZERO, ZERO_FORM, Form, bounds, check_size, combine, constant, extreme,
                      index, key, neg, pair, read_form, single_var, to_q, var)
 
@@ -48,6 +49,15 @@ RULES = {"domain-box", "maxout-unit-normal-form", "linear-identity", "relu-fixed
 
 ZERO = Q(0)
 ONE = Q(1)
+
+#: the keys a step's certificate may hold (docs/format.md); any other key is refused (exit 2)
+LAYER_KEYS = ("model", "layer", "nodes", "units", "outputs")
+READOUT_KEYS = ("model", "layer", "nodes", "outputs")
+NODE_KEYS = ("id", "terms", "range", "scores")
+MAX_KEYS = ("result", "dropped", "scale")
+HEAD_KEYS = {"max": ("rule", "alpha", "beta", "max", "query_sign"),
+             "argmax-set": ("rule", "winners", "margins", "query_sign"),
+             "select": ("rule", "result", "query_sign")}
 
 
 class _ProofReplay:
@@ -73,7 +83,7 @@ class _ProofReplay:
         step = self.steps[self.pos] if self.pos < len(self.steps) else None
         return both if isinstance(step, dict) and step.get("rule") == both else rule
 
-    def next(self, rule=None, model=None):
+    def next(self, rule=None, model=None, keys=None):
         if self.pos >= len(self.steps):
             raise CertificateError(f"ends after {len(self.steps)} steps; the argument needs a step next", path="steps")
         step = self.steps[self.pos]
@@ -85,10 +95,16 @@ class _ProofReplay:
         cert = step.get("certificate")
         if not isinstance(cert, dict):
             self.fail("certificate missing")
+        if keys is not None:
+            record(cert, f"{self.here}.certificate", optional=keys)
         if model is not None and cert.get("model") != model:
             self.fail(f"expected a step of model {model!r}, got {cert.get('model')!r}")
         self.pos += 1
         return cert
+
+    def field(self) -> str:
+        """The path of the field being checked, inside the step."""
+        return self.where[0].format(*self.where[1:]) if isinstance(self.where, tuple) else self.where
 
     def fail(self, msg, field=None, error=CertificateError):
         """Raise ``error`` (a rejection, exit 1; :class:`MalformedCertificate`: exit 2) at the
@@ -156,8 +172,7 @@ class _ProofReplay:
             self.fail("expected a list of nodes", ".certificate.nodes")
         for k, nd in enumerate(nodes):
             self.where = f".certificate.nodes[{k}]"
-            if not isinstance(nd, dict):
-                self.fail("expected a node object")
+            record(nd, self.here + self.where, optional=NODE_KEYS)
             nid = len(self.ranges)
             self.integer(nd.get("id"), nid, "the next node id")
             terms = [read_form(t) for t in nd["terms"]]
@@ -205,7 +220,8 @@ class _ProofReplay:
         k, are the kept ones). Dropping a dominated term does not change the max, and a node is
         the max of its terms by definition, so the result is the max of ``raw``."""
         raw_keys = {key(t): t for t in raw}
-        if not isinstance(facts, dict) or not isinstance(facts.get("dropped"), list):
+        record(facts, self.here + self.field(), keys=("result", "dropped"), optional=MAX_KEYS)
+        if not isinstance(facts.get("dropped"), list):
             self.fail("expected the facts of a max: {result, dropped[, scale]}")
         result = read_form(facts["result"])
         dropped = []
@@ -231,10 +247,10 @@ class _ProofReplay:
                 self.fail(f"node y{v} does not have the kept terms of this max")
         else:   # max-scale-shift: the kept terms are c u + k for the terms u of node y_v, so the max is c y_v + k
             if not isinstance(scale, list) or len(scale) != 2:
-                self.fail("expected a scale [c, k]", ".scale")
+                self.fail("expected a scale [c, k]", self.field() + ".scale")
             c, k = rational_ints(scale[0]), rational_ints(scale[1])
             if c[0] <= 0 or (c == PAIR_ONE and k == PAIR_ZERO):
-                self.fail(f"scale {scale}: expected c > 0 and not the identity (c, k) = (1, 0)", ".scale")
+                self.fail(f"scale {scale}: expected c > 0 and not the identity (c, k) = (1, 0)", self.field() + ".scale")
             v = next(iter(result[2])) if len(result[2]) == 1 else None
             if v not in self.node_terms or combine([(c, var(v))], k) != result:
                 self.fail(f"the result of a scaled max is not {to_q(c)} * node + {to_q(k)}")
@@ -247,8 +263,10 @@ class _ProofReplay:
             if not 0 <= i < len(kept):
                 self.fail("a dominating term index is out of range")
             lows = [self.bounds(combine([(PAIR_ONE, k), (PAIR_MINUS_ONE, d)]), 0) for k in kept[: i + 1]]
-            if lows[i] != bound or lows[i] < 0:
-                self.fail(f"dominance bound {bound} differs from the exact lower bound {lows[i]} (or is negative)")
+            if lows[i] != bound:
+                self.fail(f"dominance bound {bound} differs from the exact lower bound {lows[i]}")
+            if lows[i] < 0:
+                self.fail(f"the dropped term is not dominated: the exact lower bound {lows[i]} is negative")
             if any(lo >= 0 for lo in lows[:i]):
                 self.fail(f"kept term {i} is not the first kept term that dominates the dropped one")
             self.drops += 1
@@ -263,13 +281,17 @@ class _ProofReplay:
         kind = rec[0]
         if kind == "+":
             lo = self.bounds(z, 0)
-            if lo != rational(rec[1]) or lo < 0:
-                self.fail(f"ReLU lower bound {rec[1]} differs from the exact {lo} (or is negative)")
+            if lo != rational(rec[1]):
+                self.fail(f"ReLU lower bound {rec[1]} differs from the exact {lo}")
+            if lo < 0:
+                self.fail(f"ReLU recorded as fixed positive, but its exact minimum {lo} is negative")
             return z
         if kind == "-":
             hi = self.bounds(z, 1)
-            if hi != rational(rec[1]) or hi > 0:
-                self.fail(f"ReLU upper bound {rec[1]} differs from the exact {hi} (or is positive)")
+            if hi != rational(rec[1]):
+                self.fail(f"ReLU upper bound {rec[1]} differs from the exact {hi}")
+            if hi > 0:
+                self.fail(f"ReLU recorded as fixed zero, but its exact maximum {hi} is positive")
             return ZERO_FORM
         if kind == "node":
             return self.max_of([ZERO_FORM, z], rec[1])
@@ -323,7 +345,7 @@ def _maxout_layers(layers, readout, input_dim, replay, name):
     cur = [var(i) for i in range(input_dim)]
     for li, layer in enumerate(layers):
         scaled = replay.scaled
-        cert = replay.next(replay.peek_rule("maxout-unit-normal-form", "max-scale-shift"), name)
+        cert = replay.next(replay.peek_rule("maxout-unit-normal-form", "max-scale-shift"), name, LAYER_KEYS)
         replay.integer(cert.get("layer"), li, "layer")
         units = cert.get("units")
         if not isinstance(units, list) or len(units) != len(layer):
@@ -337,7 +359,7 @@ def _maxout_layers(layers, readout, input_dim, replay, name):
         replay.expect_rule(["maxout-unit-normal-form"], scaled)
         check_size(cur, f"layer {li} of model {name}")
     if readout is not None:
-        cert = replay.next("linear-identity", name)
+        cert = replay.next("linear-identity", name, READOUT_KEYS)
         cur = _mat_apply(readout[0], cur, readout[1])
         check_size(cur, f"the read-out of model {name}")
         replay.compare(cur, cert["outputs"], "read-out forms")
@@ -350,7 +372,8 @@ def _relu(net, replay, name):
     for li, layer in enumerate(net.layers):
         scaled = replay.scaled
         relu = layer.activation == "relu"
-        cert = replay.next(replay.peek_rule("relu-fixed-sign", "max-scale-shift") if relu else "linear-identity", name)
+        cert = replay.next(replay.peek_rule("relu-fixed-sign", "max-scale-shift") if relu else "linear-identity", name,
+                           LAYER_KEYS)
         replay.integer(cert.get("layer"), li, "layer")
         replay.declare(cert)
         pre = _mat_apply(_int_rows(layer.affine.exact_W), cur, _int_vector(layer.affine.exact_b))
@@ -429,7 +452,7 @@ def _lattice_form(f):
 
 
 def _cpwl(f, replay, name):
-    cert = replay.next("cpwl-lattice-check", name)
+    cert = replay.next("cpwl-lattice-check", name, ("model", "points", "values", "lattice"))
     (lo, hi), = replay.ranges[:1]
     pieces = list(dict.fromkeys(f.exact_pieces()))
     pts = {lo, hi} | {x for x in f.exact_x if lo < x < hi}
@@ -457,7 +480,7 @@ def _cpwl(f, replay, name):
 
 
 def _cpwl_mesh(f, replay, name):
-    cert = replay.next("cpwl-mesh-lattice", name)
+    cert = replay.next("cpwl-mesh-lattice", name, ("model", "support", "lattice"))
     box = replay.ranges[:f.input_dim]
     want = [(a, c, k, i) for a, c, k, i in f.support_halfspaces()]
     got = cert["support"]
@@ -701,8 +724,10 @@ def _argmax_set_head(scores, values, rec, replay):
     for s, (_, m) in zip(losers, margins):
         m = rational(m)
         lo = replay.bounds(combine([(PAIR_ONE, scores[win[0]]), (PAIR_MINUS_ONE, scores[s])]), 0)
-        if lo != m or lo <= 0:
-            replay.fail(f"margin {m} over token {s} differs from the exact {lo} (or is not positive)")
+        if lo != m:
+            replay.fail(f"margin {m} over token {s} differs from the exact {lo}")
+        if lo <= 0:
+            replay.fail(f"margin over token {s}: the winners' exact minimum lead {lo} is not positive")
     share = (1, len(win))
     return [combine([(share, values[s][r]) for s in win]) for r in range(len(values[0]))]
 
@@ -767,6 +792,7 @@ def _attention(att, state, recs_all, replay):
             replay.where = f".certificate.heads[{hi}][{t}]"
             if not isinstance(rec, dict) or rec.get("rule") not in _HEAD_RULES:
                 replay.fail(f"expected a head record with a rule among {sorted(_HEAD_RULES)}")
+            record(rec, replay.here + replay.where, optional=HEAD_KEYS[rec["rule"]])
             scores = _head_scores(qs, ks, t, rec, replay)
             out = _HEAD_RULES[rec["rule"]](scores, vs, rec, replay)
             for row, entries in WO:
@@ -877,14 +903,14 @@ def _transformer(tf, replay, name):
         for i, r in enumerate(tf.embedding.input_rows):
             col[r] = combine([(PAIR_ONE, col[r]), (PAIR_ONE, var(i))])
         state.append(col)
-    cert = replay.next("embedding", name)
+    cert = replay.next("embedding", name, ("model", "state"))
     replay.where = ".certificate.state"
     recorded = _RecordedStates(tf.tokens)
     if not recorded.matches(state, cert.get("state")):
         replay.fail("the embedded state differs from the recorded Sigma_0")
     for b, block in enumerate(tf.blocks):
         scaled = replay.scaled
-        cert = replay.next(None, name)
+        cert = replay.next(None, name, ("model", "block", "nodes", "heads", "hidden", "state"))
         replay.integer(cert.get("block"), b, "block")
         replay.declare(cert)
         if block.attention is not None:
@@ -896,7 +922,7 @@ def _transformer(tf, replay, name):
         replay.where = ".certificate.state"
         if not recorded.matches(state, cert.get("state")):
             replay.fail(f"the state after block {b} differs from the recorded Sigma_{b + 1}")
-    cert = replay.next("linear-identity", name)
+    cert = replay.next("linear-identity", name, READOUT_KEYS)
     outs = _mat_apply(_int_rows(tf.readout.exact_W), state[tf.readout.token], _int_vector(tf.readout.exact_b))
     replay.compare(outs, cert["outputs"], "read-out forms")
     return outs
@@ -1020,7 +1046,7 @@ def check_equivalence(cert: dict, inputs: dict) -> None:
         raise CertificateError(f"model a has {a.output_dim} outputs, model b {b.output_dim}", path=f"inputs.{claim['b']}")
     steps = cert["steps"]
     replay = _ProofReplay(steps, [])
-    first = replay.next("domain-box")
+    first = replay.next("domain-box", keys=("box", "duals", "witness", "lex"))
     box = _read_box(first, replay)
     if isinstance(domain, Box):
         if box != list(domain.exact_bounds):
@@ -1033,10 +1059,10 @@ def check_equivalence(cert: dict, inputs: dict) -> None:
     if replay.pos < len(steps) and steps[replay.pos].get("rule") == "node-cells":
         from .node_cells import check_node_cells
 
-        last = replay.next("node-cells")
+        last = replay.next("node-cells", keys=("outputs_a", "outputs_b", "nodes", "free", "tree", "cells"))
         check_node_cells(last, replay, outs, domain)
     else:
-        last = replay.next("linear-identity")
+        last = replay.next("linear-identity", keys=("outputs",))
         replay.compare(outs[0], last["outputs"], "outputs of A")
         replay.compare(outs[1], last["outputs"], "outputs of B")
     if replay.pos != len(steps):

@@ -33,6 +33,7 @@ import itertools
 from ..exact import Q, rational
 from . import CertificateError, MalformedCertificate
 from .kernel import as_rational_form, index, minus
+from .read import record
 
 ZERO = Q(0)
 
@@ -149,6 +150,10 @@ class _Tree:
     def __init__(self, replay, nodes, diffs, d, n):
         self.replay, self.nodes, self.diffs, self.d, self.n, self.cells = replay, nodes, diffs, d, n, 0
 
+    def path(self, where: str) -> str:
+        """The JSON path of the tree, with the branch ``where`` (``node-cells/y3=1``) after it."""
+        return f"{self.replay.here}.certificate.tree ({where})"
+
     def check(self, t, k, lin, rows, where):
         """The subtree ``t`` decides nodes ``k, k+1, ..`` on the cell ``rows``.
 
@@ -160,7 +165,9 @@ class _Tree:
         if not isinstance(t, dict):
             raise CertificateError(f"{where}: expected an object")
         if k == len(self.nodes):
+            record(t, self.path(where), keys=("leaf",))
             return self.leaf(t, lin, rows, where)
+        record(t, self.path(where), keys=("node", "branches"))
         v = self.nodes[k]
         if type(t.get("node")) is not int or t.get("node") != v:
             raise CertificateError(f"{where}: expected the decision of node y{v}")
@@ -173,6 +180,7 @@ class _Tree:
             here = f"{where}/y{v}={label}"
             if not isinstance(br, dict) or not _same_label(br.get("choice"), label):
                 raise CertificateError(f"{here}: outcome {label} missing or out of order")
+            record(br, self.path(here), optional=("choice", "empty", "constant", "implied", "sub"))
             if ("empty" in br) == ("sub" in br):
                 raise CertificateError(f"{here}: expected 'empty' or 'sub'")
             if "empty" in br:
@@ -196,6 +204,7 @@ class _Tree:
                 continue
             if not isinstance(e, dict):
                 raise CertificateError(f"{where}: output {r} differs as a form on this cell; Farkas pair expected")
+            record(e, self.path(f"{where}: output {r}"), keys=("pos", "neg"))
             _farkas(rows + [(([-a for a in ga[0]], -ga[1]), "<")], e.get("pos"), f"{where}: output {r}, A > B")
             _farkas(rows + [(ga, "<")], e.get("neg"), f"{where}: output {r}, A < B")
 
