@@ -218,3 +218,21 @@ def test_an_unbounded_region_is_refused_naming_the_property(files, tmp_path, run
     prop.write_text(HEADER2 + "(assert (>= X_0 0)) (assert (<= X_0 1)) (assert (>= Y_0 0.5))\n")
     code, out, err = run_cli("verify", files[0], prop)
     assert code == 2 and err.startswith(f"symrel: error: {prop}: ") and "X_1 has no lower bound" in err
+
+
+SMALL_BOX = "".join(f"(declare-const {v}_{i} Real)\n" for v in "XY" for i in range(5)) + "".join(
+    f"(assert (>= X_{i} {lo})) (assert (<= X_{i} {hi}))\n" for i, (lo, hi) in enumerate(
+        [("0.6299288845", "0.6499288845"), ("-0.01", "0.01"), ("-0.01", "0.01"), ("0.465", "0.485"),
+         ("-0.485", "-0.465")])) + "(assert (<= Y_1 Y_0))\n"   # near a head-on encounter: weak left below COC?
+
+
+def test_acas_nnet_and_onnx_agree_on_a_small_box(shared_dir, tmp_path, run_cli):
+    """.nnet (decimals, normalised inputs) and VNN-COMP's .onnx (float32, an input Sub) of
+    ACAS Xu 1_1: both decide the same property unsat, each certificate checked."""
+    prop = tmp_path / "small.vnnlib"
+    prop.write_text(SMALL_BOX)
+    nnet = shared_dir / "data" / "acasxu" / "ACASXU_experimental_v2a_1_1.nnet"
+    onnx = shared_dir / "data" / "vnncomp2021" / "acasxu" / "ACASXU_run2a_1_1_batch_2000.onnx"
+    for net in (nnet, onnx):
+        code, out, err = run_cli("verify", net, prop, "--timeout", "120")
+        assert code == 0 and out.splitlines()[0] == "unsat" and "checked in" in out, (net, err)
