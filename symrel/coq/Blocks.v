@@ -2,7 +2,7 @@
    its score returns the maximum score, whatever the ties (THEORY.md section 1). *)
 From Coq Require Import QArith Lqa List Bool Arith Lia.
 Import ListNotations.
-From Symrel Require Import Semantics Compiler Bounds.
+From Symrel Require Import Semantics Compiler Bounds Correctness.
 Open Scope Q_scope.
 
 Lemma qmax_or : forall a b, qmax a b = a \/ qmax a b = b.
