@@ -37,3 +37,15 @@ def test_below_the_cap_the_upper_end_is_monotone_and_positive():
 def test_precision_is_a_parameter():
     lo, hi = exp_bounds(Q(1), bits=16)
     assert lo <= exp_lower(Q(1)) <= exp_upper(Q(1)) <= hi and hi - lo > 0
+
+
+def test_an_argument_above_the_cap_is_refused_naming_the_limit():
+    """exp(a) has about a / ln 2 bits: beyond EXP_CAP the enclosure is refused, never computed."""
+    from symrel.checking import CheckLimit
+    from symrel.checking.exp_bounds import EXP_CAP, exp_bounds
+    from symrel.exact import Q
+
+    lo, hi = exp_bounds(Q(EXP_CAP), bits=16)
+    assert 0 < lo <= hi
+    with pytest.raises(CheckLimit, match="limit 'exp argument'"):
+        exp_bounds(Q(10) ** 12)

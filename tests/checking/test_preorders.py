@@ -189,3 +189,69 @@ def test_retrieval_queries_not_in_alphabetical_order():
     cert["steps"][3]["certificate"]["query"] = "zeta"
     with pytest.raises(CertificateError, match="not checked before"):
         check_certificate(cert)
+
+
+# -- issue 26: the relation must be a preorder; bitmask comparisons; limits; dimensions --------
+
+def _by_hand(kind, leq, steps, **claim):
+    from symrel.fileformat import sha256_of
+
+    P = {"symrel": 1, "kind": "preorder", "elements": ["a", "b", "c"], "leq": leq}
+    return {"symrel": 1, "kind": "certificate", "claim": {"kind": kind, **claim},
+            "inputs": {"preorder": {"object": P, "sha256": sha256_of(P)}},
+            "steps": [{"rule": r, "status": "proved", "certificate": c} for r, c in steps]}
+
+
+def test_a_relation_that_is_not_transitive_is_refused_as_symrel_preorder_refuses_it():
+    chain = [["a", "b"], ["b", "c"]]  # a <= b <= c, but a <= c is not listed
+    rp = _by_hand("richter-peleg-utility", chain, [("richter-peleg-pairwise", {"related_pairs": 5}),
+                                                    ("chain-level", {"elements": 3})], utility={"a": 0, "b": 1, "c": 2})
+    with pytest.raises(CertificateError, match="not transitive: 'a' <= 'b' and 'b' <= 'c' but not 'a' <= 'c'") as err:
+        check_certificate(rp)
+    assert err.value.path == "inputs.preorder.object.leq"
+    rp["inputs"]["preorder"]["object"]["leq"].append(["a", "c"])
+    rp["steps"][0]["certificate"]["related_pairs"] = 6
+    assert check_certificate(rehash(rp))["result"] == "checked"  # closed, the same utility holds
+
+
+def test_the_bitmask_comparison_finds_the_pair_that_fails():
+    from symrel.checking.preorders import _at_least
+
+    masks = _at_least([2, 0, 2, 1])  # out[i] has bit j when u_i <= u_j
+    assert masks == [0b0101, 0b1111, 0b0101, 0b1101]
+    cert = _by_hand("multi-utility", [["a", "b"]], [("multi-utility-pairwise", {"pairs": 9})],
+                    utilities=[{"a": 0, "b": 1, "c": 2}, {"a": 2, "b": 0, "c": 1}])
+    with pytest.raises(CertificateError, match="fails at 'a', 'b'"):
+        check_certificate(cert)
+
+
+def test_a_preorder_beyond_the_element_limit_is_refused_naming_the_limit(monkeypatch):
+    from symrel.checking import CheckLimit
+    from symrel.checking import preorders
+
+    monkeypatch.setattr(preorders, "MAX_ELEMENTS", 2)
+    cert = _by_hand("utility", [["a", "b"], ["b", "c"], ["a", "c"]],
+                    [("complete-preorder", {"elements": 3, "classes": 3}), ("utility-pairwise", {"pairs": 9}),
+                     ("utility-gap", {"gap": 1, "levels": 3})], utility={"a": 0, "b": 1, "c": 2})
+    with pytest.raises(CheckLimit, match="limit 'preorder elements': 3, more than the 2"):
+        check_certificate(cert)
+    monkeypatch.setattr(preorders, "MAX_ELEMENTS", 3)
+    assert check_certificate(cert)["result"] == "checked"
+
+
+def test_retrieval_refuses_feature_maps_of_two_output_dimensions(retrieval_cert):
+    cert = copy.deepcopy(retrieval_cert)
+    last = cert["inputs"]["phi_q"]["object"]["layers"][-1]
+    last["W"].append([0] * len(last["W"][0]))
+    last["b"].append(0)
+    with pytest.raises(CertificateError, match="needs one dimension"):
+        check_certificate(rehash(cert))
+
+
+def test_retrieval_counts_its_sets_before_building_them(retrieval_cert, monkeypatch):
+    from symrel.checking import CheckLimit
+    from symrel.checking import preorders
+
+    monkeypatch.setattr(preorders, "MAX_SUBSETS", 5 * 129 - 1)  # 5 queries x (9 + 36 + 84) sets of <= 3 keys
+    with pytest.raises(CheckLimit, match="retrieval hardmax evaluations"):
+        check_certificate(retrieval_cert)

@@ -101,3 +101,27 @@ def test_every_recorded_number_matters():
         for where, _ in numbers_in(cert):
             with pytest.raises(CertificateError):
                 check_certificate(altered(cert, where))
+
+
+@pytest.mark.parametrize("field, value", [("dimension", True), ("psd", 1), ("symmetric", 1), ("shape", [10, "10"])])
+def test_a_claim_field_of_the_wrong_json_type_is_malformed(symmetric_cert, field, value):
+    """Issue 26: true is not 1, 1 is not true, "10" is not 10 (each equal in Python)."""
+    from symrel.checking import MalformedCertificate
+
+    cert = json.loads(json.dumps(symmetric_cert))
+    cert["claim"][field] = value
+    with pytest.raises(MalformedCertificate, match=f"claim.{field}"):
+        check_certificate(cert)
+
+
+def test_the_limits_are_checked_before_the_entries(symmetric_cert, monkeypatch):
+    from symrel.checking import CheckLimit
+    from symrel.checking import relations
+
+    monkeypatch.setattr(relations, "MAX_LDL_ROWS", 9)
+    with pytest.raises(CheckLimit, match="limit 'relation table-psd rows': 10, more than the 9"):
+        check_certificate(symmetric_cert)
+    monkeypatch.setattr(relations, "MAX_LDL_ROWS", 10)
+    monkeypatch.setattr(relations, "MAX_WORK", 10)
+    with pytest.raises(CheckLimit, match="limit 'relation operations'"):
+        check_certificate(symmetric_cert)
