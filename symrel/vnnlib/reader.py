@@ -321,6 +321,14 @@ class _Reader:
         got = node.atom if node.atom is not None else (head or _short(node))
         self.fail(node.line, f"expected {', '.join(ops)}, and or or, got {got!r}")
 
+    def mentions_outputs(self, node: _Node) -> bool:
+        """Whether an output variable occurs anywhere under ``node`` (an assert over outputs
+        belongs to the unsafe condition even where its comparisons are constant)."""
+        if node.atom is not None:
+            key = self.variable(node) if _VAR_1.match(node.atom) or _VAR_2.match(node.atom) else None
+            return key is not None and key[0] == "Y"
+        return any(self.mentions_outputs(item) for item in node.items)
+
     def atom(self, a, b):
         """``a <= b`` as a :class:`LinearAtom`, or True / False when no variable is left."""
         coeffs, const = _sum([a, _scale(b, rational(-1))])
@@ -359,8 +367,7 @@ class _Reader:
         region_forms, unsafe_forms = [], []
         for form in asserts:
             dnf = self.formula(form.items[1])
-            over_outputs = any(k == "Y" for conj in dnf for atom in conj for (k, _) in atom[1])
-            (unsafe_forms if over_outputs else region_forms).append((form, dnf))
+            (unsafe_forms if self.mentions_outputs(form) else region_forms).append((form, dnf))
 
         def conjoin(parts):
             result = [[]]
@@ -374,6 +381,9 @@ class _Reader:
         unsafe = conjoin(unsafe_forms)
         if region_forms:
             region = conjoin(region_forms)
+            if not region:  # only constant comparisons can empty a DNF: the file says nothing to verify
+                line = next((f.line for f, dnf in region_forms if not dnf), region_forms[0][0].line)
+                self.fail(line, "expected an input region that is not empty by its constant comparisons")
         else:  # the (or (and X-box Y-condition) ...) form: the region is the union of the X parts
             region = _dedupe([[a for a in conj if all(k == "X" for k, _ in a[1])] for conj in unsafe])
         common = set.intersection(*(set(_key(a) for a in conj) for conj in region)) if region else set()

@@ -79,6 +79,19 @@ def test_terms_and_numbers():
     assert conj[0].x == (q(3), q(0)) and conj[0].y == (q(1), q(-1)) and conj[0].rhs == q(4)
 
 
+def test_constant_comparisons():
+    box = "(assert (<= X_0 1)) (assert (>= X_0 0)) (assert (<= X_1 1)) (assert (>= X_1 0))"
+    # a false constant in an output assert empties the unsafe condition: the property holds
+    prop = read_vnnlib_text(HEADER + box + "(assert (and (<= Y_0 1) (<= 1 0)))")
+    assert prop.unsafe == () and len(prop.input_region) == 1
+    # a true one is dropped
+    prop = read_vnnlib_text(HEADER + box + "(assert (and (<= Y_0 1) (<= 0 1)))")
+    assert [len(c) for c in prop.unsafe] == [1]
+    # an input region emptied by constants is refused: nothing to verify
+    with pytest.raises(InputError, match="line 7: expected an input region that is not empty"):
+        read_vnnlib_text(HEADER + "\n" + box + "\n(assert (or (<= 1 0) (<= 2 1)))\n(assert (>= Y_0 0))")
+
+
 def test_version_2_header():
     text = """(vnnlib-version <2.0>)
     (declare-network f
