@@ -9,7 +9,7 @@ VNN-COMP 2022, on a larger machine).
 
 The whole benchmark (180 instances, 116 s each) takes hours; ``python -m benchmarks`` runs the
 subset named by ``SYMREL_ACAS`` (``props:nets:limit``, e.g. ``3,4:1_1,2_1:116``; default
-``3:1_1:30``). Standalone: ``python -m benchmarks.bench_acasxu --props 3,4 --nets 1_1,1_2
+``3:1_6,4_5:30``). Standalone: ``python -m benchmarks.bench_acasxu --props 3,4 --nets 1_1,1_2
 --limit 116`` prints one line per instance and the summary. Needs ``../shared/data/vnncomp2021``
 and onnx.
 """
@@ -74,7 +74,7 @@ def _parse(spec: str):
 def run():
     if not DATA.exists():
         return {"instance": "skipped: ../shared/data/vnncomp2021 absent"}
-    props, nets, limit = _parse(os.environ.get("SYMREL_ACAS", "3:1_1:30"))
+    props, nets, limit = _parse(os.environ.get("SYMREL_ACAS", "3:1_6,4_5:30"))
     rows = [instance(n, p, limit) for p in props for n in nets]
     return rows + [summary(rows)]
 

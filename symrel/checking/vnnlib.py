@@ -46,6 +46,9 @@ RULE = "vnnlib-branch-and-bound"
 MAX_TREE_ENTRIES = 2_000_000
 #: most atoms of the property (input and unsafe sides together)
 MAX_ATOMS = 100_000
+#: most bits of the numerator and of the denominator of a relaxation's alpha, s or t (the
+#: backward bounds multiply a layer's denominators together)
+MAX_RELAXATION_BITS = 512
 
 
 def _atom(obj, n_in, n_out, path):
@@ -281,6 +284,10 @@ def _states(layers, lo, hi, facts, where):
                 if r_at >= len(relax):
                     raise CertificateError(f"expected a relaxation for neuron {i} of layer {li}", path=rw)
                 alpha, s, t = (rational(v, f"{rw}[{k}]") for k, v in enumerate(array(relax[r_at], rw, 3)))
+                for k, v in enumerate((alpha, s, t)):
+                    bits = max(int(v.numerator).bit_length(), int(v.denominator).bit_length())
+                    if bits > MAX_RELAXATION_BITS:
+                        raise beyond_limit("relaxation bits", bits, MAX_RELAXATION_BITS, f"{rw}[{k}]")
                 r_at += 1
                 lz, uz = lows[i], highs[i]
                 if not (ZERO <= alpha <= 1) or s < 0:
