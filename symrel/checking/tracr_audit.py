@@ -42,11 +42,9 @@ RULES = ("tracr-exhaustive-inputs", "tracr-hardmax-outputs", "tracr-softmax-encl
 def step_order(claim, inputs):
     """c = 1 enclosures, then what ``claim.coldness`` says: the enclosures at its upper point
     (unless 1), the failing witness at its lower point and the bracket."""
-    cold = claim.get("coldness")
-    if not isinstance(cold, dict):
-        raise CertificateError("expected an object", path="claim.coldness")
+    cold = read.record(claim.get("coldness"), "claim.coldness", ("status",), ("upper", "lower"))
     order = ["tracr-exhaustive-inputs", "tracr-hardmax-outputs", "tracr-softmax-enclosures"]
-    if "upper" in cold and rational(cold["upper"], path="claim.coldness.upper") != 1:
+    if "upper" in cold and read.rational(cold["upper"], "claim.coldness.upper") != 1:
         order.append("tracr-softmax-enclosures")
     if "lower" in cold:
         order += ["tracr-softmax-fails", "tracr-coldness-bracket"]
@@ -156,7 +154,7 @@ def check_tracr_audit(cert, inputs):
         raise CertificateError(f"expected bits {BITS}, exp_bits {EXP_BITS}, exp_grid {EXP_GRID}", path="claim")
     if claim.get("output") != model.output:
         raise CertificateError("differs from the model's output kind", path="claim.output")
-    tol = rational(claim["f32_roundoff"], path="claim.f32_roundoff")
+    tol = read.rational(claim["f32_roundoff"], "claim.f32_roundoff")
     if tol != Q(1, 2**24):
         raise CertificateError("expected 1/16777216", path="claim.f32_roundoff")
     vocab = [label_from_json(v, f"claim.vocab[{i}]") for i, v in enumerate(read.array(claim["vocab"], "claim.vocab"))]
@@ -243,7 +241,7 @@ def check_tracr_audit(cert, inputs):
                 if read.rational(data.get("error_bound"), f"steps[{i}].certificate.error_bound") != worst:
                     raise CertificateError(f"expected {worst}", path=f"steps[{i}].certificate.error_bound")
             factors["works"] = factor
-            if i > 2 and factor != rational(cold["upper"], path="claim.coldness.upper"):
+            if i > 2 and factor != read.rational(cold["upper"], "claim.coldness.upper"):
                 raise CertificateError("expected the claim's upper coldness point", path=f"steps[{i}].certificate.factor")
         elif rule == "tracr-softmax-fails":
             k = read.index(data["input"], count, f"steps[{i}].certificate.input")
@@ -252,7 +250,7 @@ def check_tracr_audit(cert, inputs):
             if not any(_differs_softmax(model, enc, p, r, value_set, tol) for p, r in enumerate(expected[k])):
                 raise CertificateError("the witness's enclosure does not certainly decode otherwise", path=f"steps[{i}]")
             factors["fails"] = factor
-            if factor != rational(cold["lower"], path="claim.coldness.lower"):
+            if factor != read.rational(cold["lower"], "claim.coldness.lower"):
                 raise CertificateError("expected the claim's lower coldness point", path=f"steps[{i}].certificate.factor")
         else:
             upper = read.rational(data["upper"], f"steps[{i}].certificate.upper")
