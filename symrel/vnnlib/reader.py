@@ -386,6 +386,9 @@ class _Reader:
                 self.fail(line, "expected an input region that is not empty by its constant comparisons")
         else:  # the (or (and X-box Y-condition) ...) form: the region is the union of the X parts
             region = _dedupe([[a for a in conj if all(k == "X" for k, _ in a[1])] for conj in unsafe])
+            if not region:
+                self.fail(asserts[0].line if asserts else 1,
+                          "expected an input region that is not empty by its constant comparisons")
         common = set.intersection(*(set(_key(a) for a in conj) for conj in region)) if region else set()
         unsafe = _dedupe([[a for a in conj if _key(a) not in common] for conj in unsafe])
 

@@ -90,6 +90,8 @@ def test_constant_comparisons():
     # an input region emptied by constants is refused: nothing to verify
     with pytest.raises(InputError, match="line 7: expected an input region that is not empty"):
         read_vnnlib_text(HEADER + "\n" + box + "\n(assert (or (<= 1 0) (<= 2 1)))\n(assert (>= Y_0 0))")
+    with pytest.raises(InputError, match="line 5: expected an input region that is not empty"):
+        read_vnnlib_text(HEADER + "(assert (or (and (<= X_0 1) (>= X_0 0) (>= Y_0 1) (<= 1 0))))")
 
 
 def test_version_2_header():
