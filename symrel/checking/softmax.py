@@ -33,7 +33,7 @@ growth is refused with exit 2 (docs/format.md, "Limits of the checker"); a recor
 
 from __future__ import annotations
 
-from ..exact import Q, denominator, flat, numerator, rational, rows
+from ..exact import Q, denominator, flat, numerator, rows
 from ..models import Box, Transformer
 from . import CertificateError, at_step, beyond_limit, claim_checker, read
 from .exp_bounds import EXP_CAP, exp_lower, exp_upper

@@ -22,14 +22,22 @@ decodes to *these* outputs). It checks, with rational arithmetic only:
    ``(upper / lower)^8 <= 2``.
 
 Every step must be ``proved``, in this order; any other step is refused.
+
+Cost: the inputs are counted against the outputs the file lists before any sequence is
+made (then one at a time), and :func:`work` counts the model's runs from its nonzero
+weights before the first: beyond :data:`MAX_WORK` operations the check is refused with
+exit 2 (docs/format.md, "Limits of the checker").
+
+>>> _count_sequences(2, 3, 100), _count_sequences(2, 3, 13)
+(14, None)
 """
 
 from __future__ import annotations
 
-from ..exact import Q, rational
-from ..fileformat.sequence_io import label_from_json
 from itertools import islice
 
+from ..exact import Q, rational
+from ..fileformat.sequence_io import label_from_json
 from ..models import SequenceTransformer, Tie, all_sequences
 from ..models.sequence import label_key
 from . import CertificateError, beyond_limit, claim_checker, read
