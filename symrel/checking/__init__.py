@@ -124,6 +124,19 @@ def claim_checker(kind: str, rules, order=None):
     return deco
 
 
+def model_class(model) -> str:
+    """The dotted name of the class of an input the trusted readers built
+    (``"symrel.models.maxout.MaxoutNet"``). The checkers dispatch on it, the exact class as
+    ``type(model) is MaxoutNet`` would, so that a check imports the module of a model kind
+    only when its certificate embeds a model of that kind (docs/trust.md).
+
+    >>> from symrel.models import Box
+    >>> model_class(Box([[0, 1]]))
+    'symrel.models.domain.Box'
+    """
+    return f"{type(model).__module__}.{type(model).__qualname__}"
+
+
 def _load_checkers(kind: str | None = None):
     """Import the checker of claims of ``kind`` (all of them when ``kind`` is None or unknown)."""
     for name in (CHECKER_OF[kind],) if kind in CHECKER_OF else CHECKER_MODULES:

@@ -42,11 +42,14 @@ from math import gcd
 from ..errors import LimitError
 from ..exact import Q, affine_batch, from_rationals, rows
 from ..exact.numbers import denominator, numerator
-from ..models import CPWL1D, CPWLMesh, MaxoutNet, ReLUNet, Transformer
-from . import CertificateError
+from . import CertificateError, model_class
 
 ZERO, ONE = Q(0), Q(1)
-CONTINUOUS = (ReLUNet, MaxoutNet, CPWL1D, CPWLMesh)
+#: the model classes, by dotted name (:func:`symrel.checking.model_class`): a check imports the
+#: module of a model kind only when its certificate embeds one
+RELU, MAXOUT, CPWL1D = "symrel.models.relu.ReLUNet", "symrel.models.maxout.MaxoutNet", "symrel.models.cpwl.CPWL1D"
+MESH, TRANSFORMER = "symrel.models.cpwl_mesh.CPWLMesh", "symrel.models.transformer.Transformer"
+CONTINUOUS = (RELU, MAXOUT, CPWL1D, MESH)
 
 #: the growth limit: decimal digits of any numerator or denominator a replay may compute
 MAX_VALUE_DIGITS = 100_000
@@ -234,15 +237,15 @@ def _transformer(tf, d, mode):
 
 
 def interpreter(model, d, mode):
-    if isinstance(model, ReLUNet):
+    if model_class(model) == RELU:
         return _relu_net(model, d, mode)
-    if isinstance(model, MaxoutNet):
+    if model_class(model) == MAXOUT:
         return _maxout_net(model, d, mode)
-    if isinstance(model, CPWL1D):
+    if model_class(model) == CPWL1D:
         return _cpwl(model, d, mode)
-    if isinstance(model, CPWLMesh):
+    if model_class(model) == MESH:
         return _mesh(model, d, mode)
-    if isinstance(model, Transformer):
+    if model_class(model) == TRANSFORMER:
         return _transformer(model, d, mode)
     raise CertificateError(f"inputs: no cell semantics for models of kind {getattr(model, 'kind', '?')}")
 
@@ -300,7 +303,7 @@ def _model_growth(model, d: int) -> tuple:
     upper bound on the bits of any numerator or denominator it computes, its arithmetic
     operations, and its number of decisions."""
     p = d + 1
-    if isinstance(model, ReLUNet):
+    if model_class(model) == RELU:
         bits, ops, dec = 1, 0, 0
         for layer in model.layers:
             W, b = layer.affine.exact_W, layer.affine.exact_b
@@ -308,7 +311,7 @@ def _model_growth(model, d: int) -> tuple:
             ops += (W.shape[0] * W.shape[1] + W.shape[0]) * p
             dec += W.shape[0] if layer.activation == "relu" else 0
         return bits, ops, dec
-    if isinstance(model, MaxoutNet):
+    if model_class(model) == MAXOUT:
         bits, ops, dec = 1, 0, 0
         for layer in model.layers:
             units = [u.pieces for u in layer.units]
@@ -321,14 +324,14 @@ def _model_growth(model, d: int) -> tuple:
             bits += _bits(W, b) + (W.shape[1] + 1).bit_length()
             ops += W.shape[0] * (W.shape[1] + 1) * p
         return bits, ops, dec
-    if isinstance(model, CPWL1D):
+    if model_class(model) == CPWL1D:
         return _bits(model.exact_x, [v for piece in model.exact_pieces() for v in piece]) + 2, \
             4 * len(model.exact_x) + 4, 1
-    if isinstance(model, CPWLMesh):
+    if model_class(model) == MESH:
         inverses = [v for g in model.exact_geometry for r in g.inverse for v in r]
         pieces = [v for simplex in model.exact_pieces() for a, c in simplex for v in (*a, c)]
         return _bits(inverses, pieces) + 2, (len(inverses) + len(pieces)) * 2 + p, 1
-    if isinstance(model, Transformer):
+    if model_class(model) == TRANSFORMER:
         return _transformer_growth(model, d)
     raise CertificateError(f"inputs: no cell semantics for models of kind {getattr(model, 'kind', '?')}")
 

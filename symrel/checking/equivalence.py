@@ -37,8 +37,8 @@ from math import gcd, isqrt
 from ..errors import SymrelError
 from ..exact import Q, flat, from_rationals, rational, rational_ints, rows
 from ..fileformat.trusted import read_input
-from ..models import CPWL1D, Box, CPWLMesh, MaxoutLayer, MaxoutNet, MaxoutUnit, Polytope, ReLUNet, Transformer
-from . import CertificateError, MalformedCertificate, at_step, claim_checker
+from ..models import Box, Polytope
+from . import CertificateError, MalformedCertificate, at_step, claim_checker, model_class
 from .read import record
 from .kernel import (PAIR_MINUS_ONE, PAIR_ONE, PAIR_ZERO, ZERO_FORM, Form, bounds, check_size, combine, constant, extreme,
                      index, key, neg, pair, read_form, single_var, to_q, var)
@@ -445,6 +445,8 @@ def _lattice_form(f):
         if s not in sets:
             sets.append(s)
     q = len(sets)
+    from ..models.maxout import MaxoutLayer, MaxoutNet, MaxoutUnit  # the net's semantics; a certificate of a CPWL1D alone
+
     first = MaxoutLayer([MaxoutUnit([[-pieces[j][0]] for j in s], [-pieces[j][1] for j in s], input_dim=1) for s in sets])
     second = MaxoutLayer([MaxoutUnit([[-ONE if k == i else ZERO for k in range(q)] for i in range(q)], [ZERO] * q,
                                      input_dim=q)])
@@ -1008,7 +1010,10 @@ def _read_box(first, replay):
     return out
 
 
-_REPLAY = {MaxoutNet: _maxout, ReLUNet: _relu, CPWL1D: _cpwl, CPWLMesh: _cpwl_mesh, Transformer: _transformer}
+#: the replay of each model class, by its dotted name (:func:`symrel.checking.model_class`)
+_REPLAY = {"symrel.models.maxout.MaxoutNet": _maxout, "symrel.models.relu.ReLUNet": _relu,
+           "symrel.models.cpwl.CPWL1D": _cpwl, "symrel.models.cpwl_mesh.CPWLMesh": _cpwl_mesh,
+           "symrel.models.transformer.Transformer": _transformer}
 
 
 @claim_checker("equivalence", rules=RULES)
@@ -1036,7 +1041,7 @@ def check_equivalence(cert: dict, inputs: dict) -> None:
     if not isinstance(domain, Box | Polytope):
         raise CertificateError("expected a box or a polytope", path=f"inputs.{names[2]}")
     for model, field in ((a, "a"), (b, "b")):
-        if type(model) not in _REPLAY:
+        if model_class(model) not in _REPLAY:
             raise CertificateError(f"no replay for a model of kind {getattr(model, 'kind', '?')}",
                                    path=f"inputs.{claim[field]}")
         if model.input_dim != domain.dim:
@@ -1055,7 +1060,7 @@ def check_equivalence(cert: dict, inputs: dict) -> None:
         _check_polytope_box(domain, box, first.get("duals"), replay)
         _check_witness(domain, box, first, replay)
     replay.ranges, replay.dim = list(box), len(box)
-    outs = [_REPLAY[type(model)](model, replay, name) for model, name in ((a, "a"), (b, "b"))]
+    outs = [_REPLAY[model_class(model)](model, replay, name) for model, name in ((a, "a"), (b, "b"))]
     if replay.pos < len(steps) and steps[replay.pos].get("rule") == "node-cells":
         from .node_cells import check_node_cells
 

@@ -53,7 +53,6 @@ from itertools import combinations
 from math import comb
 
 from ..exact import Q
-from ..models import hardmax
 from . import CertificateError, at_step, beyond_limit, claim_checker, read
 from .exp_bounds import exp_lower, exp_upper
 
@@ -63,6 +62,20 @@ MAX_ELEMENTS = 4096
 #: the most hardmax evaluations of a retrieval certificate in all (queries x sets of at most
 #: ``max_subset`` keys), counted before any set is built
 MAX_SUBSETS = 2_000_000
+
+
+
+def hardmax(scores) -> list:
+    """Weights ``1/|M|`` on the argmax set M of ``scores``, 0 elsewhere: the definition of
+    :func:`symrel.models.transformer.hardmax`, written here so that a retrieval check does
+    not load the Transformer's module (docs/trust.md).
+
+    >>> [str(w) for w in hardmax([Q(1), Q(3), Q(3)])]
+    ['0', '1/2', '1/2']
+    """
+    top = max(scores)
+    weight = Q(1, sum(1 for s in scores if s == top))
+    return [weight if s == top else Q(0) for s in scores]
 
 
 _number = read.rational

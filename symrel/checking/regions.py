@@ -68,9 +68,8 @@ representative r, ``diff = score_k - score_r``: ``<`` (``diff < 0``), ``=``
 from __future__ import annotations
 
 from ..exact import Q
-from ..models import CPWLMesh
-from . import CertificateError, MalformedCertificate, at_step, claim_checker
-from .cell_replay import CONTINUOUS, PathReplay, check_limits, minus, neg
+from . import CertificateError, MalformedCertificate, at_step, claim_checker, model_class
+from .cell_replay import CONTINUOUS, MESH, PathReplay, check_limits, minus, neg
 from .read import array, index, indices, integer, natural, rational, rationals, record, string
 
 ZERO = Q(0)
@@ -173,7 +172,7 @@ def _check_support(models, domain, body, where):
     ``{x : A x <= b, lambda(x) < 0}`` (lambda the barycentric coordinate of the facet's
     opposite vertex); the intersection of these half-spaces lies in the support, which the
     simplices then cover."""
-    meshes = [isinstance(m, CPWLMesh) for m in models]
+    meshes = [model_class(m) == MESH for m in models]
     where = f"{where}.support"
     if not any(meshes):
         if "support" in body:
@@ -335,7 +334,7 @@ def check_equivalence_cells(cert: dict, inputs: dict) -> None:
     """Verify an ``equivalence-cells`` certificate (module docstring)."""
     a, b, domain = inputs["a"], inputs["b"], inputs["domain"]
     mode = string(cert["claim"].get("mode"), "claim.mode", choices=("open", "exact"))
-    if mode == "open" and not all(isinstance(m, CONTINUOUS) for m in (a, b)):
+    if mode == "open" and not all(model_class(m) in CONTINUOUS for m in (a, b)):
         raise _fail("claim.mode", "open cells decide only continuous models; hardmax needs the exact mode")
     d = domain.dim
     if a.input_dim != d or b.input_dim != d or a.output_dim != b.output_dim:
@@ -452,7 +451,7 @@ def check_regions(cert: dict, inputs: dict) -> None:
     claim = cert["claim"]
     kind = string(claim.get("count_kind"), "claim.count_kind", choices=("activation", "linear"))
     count = natural(claim.get("count"), "claim.count")
-    continuous = isinstance(model, CONTINUOUS)
+    continuous = model_class(model) in CONTINUOUS
     if "definition" in claim:
         string(claim["definition"], "claim.definition", choices=(DEFINITION,))
         if kind != "linear":

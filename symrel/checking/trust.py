@@ -1,69 +1,120 @@
-"""What a certificate check trusts: the modules of the trusted base, written down.
+"""What a certificate check trusts: the modules of the trusted base, written down one by one.
 
-``symrel check-certificate`` runs the code of these modules and of no other module
-of symrel (tests/checking/test_independence.py checks it in a fresh interpreter,
-for a certificate of every claim kind). The base is, by part:
+``symrel check-certificate`` runs the code of the modules listed in :data:`TRUSTED` and of
+no other module of symrel. The list is explicit, module by module, each with the reason it
+is there: tests/checking/test_independence.py checks a certificate of every claim kind
+(tests/checking/golden/valid), each in a fresh interpreter, and asserts that together they
+load exactly this list. A module that joins the base (a new import of the checker, or of a
+module it uses) fails that test until it is added here, so growing the base is a decision
+someone writes down, not a side effect.
 
-* the checker itself, :mod:`symrel.checking`;
-* :mod:`symrel.errors`;
-* the rule registry, :mod:`symrel.certificates.rules` (names only; which steps a claim
-  kind needs is the checker's own knowledge);
-* the exact number layer, :mod:`symrel.exact` (rationals, dense matrices);
-* the file-format readers: JSON parsing, the field checks, the readers of models
-  and domains, and the trusted readers of the plain tables
-  (:mod:`symrel.fileformat.trusted`);
-* the semantics of the models, :mod:`symrel.models` (evaluation, the data classes);
-* the package root (``symrel/__init__.py`` and the version).
+Nothing of the provers takes part: no module of :mod:`symrel.prover`, :mod:`symrel.regions`,
+:mod:`symrel.softmax`, :mod:`symrel.preorders`, :mod:`symrel.relations`,
+:mod:`symrel.constructions`, :mod:`symrel.compiler`, :mod:`symrel.interop`,
+:mod:`symrel.lowering`, :mod:`symrel.report` or :mod:`symrel.statements`, and none of the
+float proposals of the exact layer (:mod:`symrel.exact.highs_proposal`,
+:mod:`symrel.exact.float_simplex`) or its affine forms (:mod:`symrel.exact.forms`).
 
-Nothing of the provers takes part: no module of :mod:`symrel.prover`,
-:mod:`symrel.regions`, :mod:`symrel.softmax`, :mod:`symrel.preorders`,
-:mod:`symrel.relations`, :mod:`symrel.compiler`, :mod:`symrel.interop`,
-:mod:`symrel.lowering`, :mod:`symrel.report` or :mod:`symrel.statements`.
+``python -m symrel.checking.trust`` writes docs/trust.md: the list with line counts and,
+measured in fresh interpreters, the modules and lines one check of each golden certificate
+loads (the docs build writes it again; a test checks that the page is current).
 
-``python -m symrel.checking.trust`` writes docs/trust.md, the list of the modules
-with their line counts (the docs build writes it again; a test checks the modules listed).
-
->>> in_trusted_base("symrel.exact.numbers"), in_trusted_base("symrel.softmax.taylor")
+>>> in_trusted_base("symrel.exact.numbers"), in_trusted_base("symrel.exact.forms")
 (True, False)
+>>> part_of("symrel.models.maxout")
+'the semantics of the models'
 """
 
 from __future__ import annotations
 
+import json
+import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+GOLDEN = ROOT.parent / "tests" / "checking" / "golden" / "valid"
 
-#: (part, module-name prefixes or names, what it is there for)
-PARTS = (
-    ("the checker", ("symrel.checking",), "the claim kinds, their steps and checks; the exp enclosures"),
-    ("errors", ("symrel.errors",), "the exception types"),
-    ("the rule registry", ("symrel.certificates", "symrel.certificates.core", "symrel.certificates.rules"),
-     "the names of the rules a step can name (the checker's own list of each claim kind's steps decides)"),
-    ("the exact number layer", ("symrel.exact",), "exact rationals and matrices over Q"),
-    ("the file-format readers",
-     ("symrel.fileformat", "symrel.fileformat.fields", "symrel.fileformat.jsonio", "symrel.fileformat.registry",
-      "symrel.fileformat.models_io", "symrel.fileformat.sequence_io", "symrel.fileformat.trusted"),
-     "strict JSON, the field checks, the readers of models, domains and plain tables"),
-    ("the semantics of the models", ("symrel.models",), "the data classes of models and domains, exact evaluation"),
-    ("the package root", ("symrel", "symrel._version", "symrel.kind_plugins"), "loaded with any module of symrel"),
+#: the goal for the lines one check loads (issue 26); the page states the measured numbers
+GOAL_LINES = 4000
+
+#: (part, what it is there for, {module: why this module}), in the order of the page
+PARTS: tuple[tuple[str, str, dict[str, str]], ...] = (
+    ("the checker", "the claim kinds, their steps and checks; the exp enclosures", {
+        "symrel.checking": "the header, the inputs' hashes, the step list and its order; dispatch to one claim kind",
+        "symrel.checking.equivalence": "equivalence claims: domain box, layer by layer replay, final identity",
+        "symrel.checking.exp_bounds": "exp bounded by the checker's own series with an explicit remainder",
+        "symrel.checking.kernel": "the affine forms of the equivalence replay",
+        "symrel.checking.node_cells": "the node-cells step: outputs equal on the cells of the nodes they depend on",
+        "symrel.checking.preorders": "utility, Richter-Peleg, multi-utility and retrieval claims",
+        "symrel.checking.regions": "regions and equivalence-cells claims: the cell and path replay",
+        "symrel.checking.relations": "relation claims: the table, the features, the LDL^T factors",
+        "symrel.checking.softmax": "softmax-bound claims",
+        "symrel.checking.softmax_enclosure": "the tracr audit's softmax enclosure, recomputed",
+        "symrel.checking.tracr_audit": "tracr-audit claims",
+    }),
+    ("errors", "the exception types", {
+        "symrel.errors": "InputError, LimitError and the other exception types",
+    }),
+    ("the rule registry", "the names of the rules a step can name (the checker's own list of each claim kind's steps decides)", {
+        "symrel.certificates": "the package (its names load on first use, so the proof objects are not loaded)",
+        "symrel.certificates.rules": "the registered rule names and whether each can prove a step",
+    }),
+    ("the exact number layer", "exact rationals and matrices over Q, and the exact LP that checks a mesh", {
+        "symrel.exact": "the package (its names load on first use)",
+        "symrel.exact.numbers": "rationals: parsing, limits, the ground type",
+        "symrel.exact.matrices": "dense matrices over Q",
+        "symrel.exact.public": "the number type models hand out (sympy Rational)",
+        "symrel.exact.display": "the display cards of models (a base class of every model)",
+        "symrel.exact.scaled": "batched evaluation of maxout and ReLU nets in common-denominator form",
+        "symrel.exact.lp": "exact feasibility, used by the mesh reader's conformity check (method exact)",
+        "symrel.exact.exact_simplex": "the exact simplex behind it",
+        "symrel.exact.simplex": "the revised simplex, run over Q",
+        "symrel.exact.lp_certificates": "the exact checks of LP witnesses and Farkas vectors",
+    }),
+    ("the file-format readers", "strict JSON, the field checks, the readers of models, domains and plain tables", {
+        "symrel.fileformat": "the package (its names load on first use)",
+        "symrel.fileformat.fields": "the field checks: types, lengths, numbers",
+        "symrel.fileformat.jsonio": "the sha256 of an embedded object",
+        "symrel.fileformat.registry": "the kind of an object and the registered readers",
+        "symrel.fileformat.models_io": "the readers of models and domains",
+        "symrel.fileformat.sequence_io": "the reader of sequence Transformers (tracr audits)",
+        "symrel.fileformat.trusted": "read an embedded input: models, domains, plain tables of preorders and relations",
+    }),
+    ("the semantics of the models", "the data classes of models and domains, exact evaluation", {
+        "symrel.models": "the package (its names load on first use, one model kind at a time)",
+        "symrel.models.affine": "affine maps (read-outs, ReLU layers)",
+        "symrel.models.base": "what every model shares: dimensions, points, batches",
+        "symrel.models.cpwl": "CPWL functions of one variable",
+        "symrel.models.cpwl_mesh": "CPWL functions on a simplicial mesh",
+        "symrel.models.domain": "boxes and polytopes",
+        "symrel.models.maxout": "maxout nets",
+        "symrel.models.mesh_check": "a mesh is conforming (checked when it is read)",
+        "symrel.models.mesh_index": "the grid index of a mesh's simplices",
+        "symrel.models.relu": "ReLU nets",
+        "symrel.models.sequence": "sequence Transformers (tracr audits)",
+        "symrel.models.simplex": "a simplex and its barycentric coordinates",
+        "symrel.models.transformer": "hardmax and softmax Transformers",
+    }),
+    ("the package root", "loaded with any module of symrel", {
+        "symrel": "the package root (its names load on first use)",
+        "symrel._version": "the version",
+        "symrel.kind_plugins": "the names of the reader modules of upper kinds (imports nothing)",
+    }),
 )
 
-_PACKAGES = {"symrel.checking", "symrel.exact", "symrel.models"}  # every module below these belongs to the base
+#: module -> why it is in the trusted base
+TRUSTED: dict[str, str] = {module: why for _, _, modules in PARTS for module, why in modules.items()}
 
 
 def part_of(name: str) -> str | None:
     """The part of the trusted base the module ``name`` belongs to (None: not in the base)."""
-    for part, names, _ in PARTS:
-        for prefix in names:
-            if name == prefix or (prefix in _PACKAGES and name.startswith(prefix + ".")):
-                return part
-    return None
+    return next((part for part, _, modules in PARTS if name in modules), None)
 
 
 def in_trusted_base(name: str) -> bool:
-    """Whether the module ``name`` belongs to the trusted base."""
-    return part_of(name) is not None
+    """Whether the module ``name`` is listed in the trusted base."""
+    return name in TRUSTED
 
 
 def _path(name: str) -> Path:
@@ -72,59 +123,84 @@ def _path(name: str) -> Path:
     return package if package.exists() else (ROOT / rel).with_suffix(".py")
 
 
-def _modules() -> list[str]:
-    out = []
-    for path in sorted(ROOT.rglob("*.py")):
-        parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts.pop()
-        name = ".".join(parts)
-        if in_trusted_base(name) and "__main__" not in name:
-            out.append(name)
-    return out
-
-
 def lines(name: str) -> int:
     """The number of lines of the module's source."""
     return len(_path(name).read_text(encoding="utf-8").splitlines())
 
 
-def page() -> str:
-    """The text of docs/trust.md."""
-    modules = _modules()
+_CHECK_ONE = """
+import json, sys
+from pathlib import Path
+from symrel.checking import check_certificate
+claim = check_certificate(json.loads(Path(sys.argv[1]).read_text()))["claim"]
+print(json.dumps({"claim": claim, "modules": sorted(m for m in sys.modules if m.split(".")[0] == "symrel"),
+                  "floats": [m for m in ("numpy", "scipy", "torch", "flint.arb") if m in sys.modules]}))
+"""
+
+
+def loaded_by(certificate: Path) -> dict:
+    """Check one certificate file in a fresh interpreter: ``{"claim": kind, "modules": [the
+    symrel modules loaded], "floats": [float libraries loaded]}``. Cost: one interpreter start
+    and one check."""
+    proc = subprocess.run([sys.executable, "-c", _CHECK_ONE, str(certificate)], capture_output=True, text=True,
+                          cwd=ROOT.parent, timeout=300, env={"PYTHONPATH": str(ROOT.parent), "PATH": "/usr/bin:/bin"})
+    if proc.returncode != 0:
+        raise RuntimeError(f"{certificate.name}: the check failed:\n{proc.stderr[-3000:]}")
+    return json.loads(proc.stdout)
+
+
+def measure(directory: Path = GOLDEN) -> dict[str, dict]:
+    """:func:`loaded_by` for every certificate file of ``directory``, by file name (without ``.json``)."""
+    return {path.stem: loaded_by(path) for path in sorted(directory.glob("*.json"))}
+
+
+def page(measured: dict[str, dict] | None = None) -> str:
+    """The text of docs/trust.md (``measured``: :func:`measure`'s result, measured when None)."""
+    if measured is None:
+        measured = measure() if GOLDEN.is_dir() else {}
     out = [
         "# What a certificate check trusts",
         "",
         "Produced by `python -m symrel.checking.trust`, and again by every docs build (do not edit by hand).",
         "",
         "`symrel check-certificate` (and {func}`symrel.checking.check_certificate`) runs the code of the",
-        "modules below and of no other module of symrel: no prover, no region enumeration, no softmax",
-        "bound, no preorder algorithm, no relation factorisation, no compiler, interop, report or proof",
-        "runner. A test checks a certificate of every claim kind in a fresh interpreter and then finds no",
-        "other symrel module loaded. The checks use exact rational arithmetic alone: no float and no",
-        "interval or multiprecision library (sympy, which provides the rational field, imports mpmath",
-        "when it loads; the checker calls none of it), and `exp` is bounded by the checker's own series",
-        "with an explicit remainder ({mod}`symrel.checking.exp_bounds`).",
+        "modules below and of no other module of symrel: no prover, no construction, no region enumeration,",
+        "no softmax bound, no preorder algorithm, no relation factorisation, no compiler, interop, report or",
+        "proof runner, and none of the exact layer's float proposals. The list is explicit",
+        "({data}`symrel.checking.trust.TRUSTED`, one reason per module): a test checks a certificate of every",
+        "claim kind, each in a fresh interpreter, and asserts that together they load exactly this list. The",
+        "checks use exact rational arithmetic alone: no float and no interval or multiprecision library",
+        "(sympy, which provides the rational field, imports mpmath when it loads; the checker calls none of",
+        "it), and `exp` is bounded by the checker's own series with an explicit remainder",
+        "({mod}`symrel.checking.exp_bounds`).",
         "",
         "What a proof relied on is recorded in its certificate and checked there, not rebuilt by calling a",
         "construction: the lattice form of a CPWL function, the ReLU pairs of a feed-forward sublayer, the",
         "tied keys of a softmax selection head, the dominating term of every dropped max term, the chain",
         "level of a Richter-Peleg utility. Certificates written before the first two were recorded still",
         "check: the checker derives the missing lattice form or ReLU pairs with its own code (never the",
-        "prover's construction) and checks them, and every step after them, as recorded ones",
-        "([format](format.md)).",
+        "prover's construction, which lives in {mod}`symrel.constructions`, above the checker) and checks",
+        "them, and every step after them, as recorded ones ([format](format.md)).",
         "",
     ]
-    total = 0
-    for part, _, why in PARTS:
-        names = [m for m in modules if part_of(m) == part]
-        count = sum(lines(m) for m in names)
-        total += count
-        out += [f"## {part[0].upper() + part[1:]} ({count} lines)", "", why[0].upper() + why[1:] + ".", "",
-                "| module | lines |", "|---|---|"]
-        out += [f"| `{m}` | {lines(m)} |" for m in names]
+    if measured:
+        out += ["## What one check loads", "",
+                "Each golden certificate (tests/checking/golden/valid) checked alone in a fresh interpreter: the",
+                f"symrel modules it loads and their lines (the goal: at most {GOAL_LINES:,} lines for any one check).",
+                "", "| certificate | claim kind | modules | lines |", "|---|---|---|---|"]
+        for name, found in measured.items():
+            count = sum(lines(m) for m in found["modules"])
+            out.append(f"| `{name}` | {found['claim']} | {len(found['modules'])} | {count:,} |")
         out.append("")
-    out.append(f"In all: {len(modules)} modules, {total} lines.")
+    total = 0
+    for part, why, modules in PARTS:
+        count = sum(lines(m) for m in modules)
+        total += count
+        out += [f"## {part[0].upper() + part[1:]} ({count:,} lines)", "", why[0].upper() + why[1:] + ".", "",
+                "| module | lines | why |", "|---|---|---|"]
+        out += [f"| `{m}` | {lines(m)} | {reason} |" for m, reason in modules.items()]
+        out.append("")
+    out.append(f"In all: {len(TRUSTED)} modules, {total:,} lines.")
     return "\n".join(out) + "\n"
 
 

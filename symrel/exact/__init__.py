@@ -3,62 +3,49 @@
 Numbers are elements of sympy's rational field ``QQ`` (gmpy2 or python-flint
 underneath when installed), matrices are dense ``DomainMatrix`` over ``QQ``.
 No other module of symrel parses numbers or builds matrices by itself.
+
+The names below are imported from their module on first use (PEP 562): a module that
+needs rationals loads :mod:`symrel.exact.numbers` alone, not the LP solvers. (The exact
+simplex is :func:`symrel.exact.exact_simplex.exact_simplex`: ``symrel.exact.exact_simplex``
+names its module.)
+
+>>> from symrel.exact import rational
+>>> rational.__module__
+'symrel.exact.numbers'
 """
 
-from .numbers import (
-    DEFAULT_LIMITS,
-    FloatLiteral,
-    ONE,
-    ZERO,
-    NumberLimits,
-    Q,
-    Rational,
-    ceil,
-    denominator,
-    floor,
-    format_rational,
-    is_integral,
-    is_rational_text,
-    number_limits,
-    numerator,
-    rational,
-    rational_ints,
-    rational_str,
-    rationals,
-    sign,
-    to_float,
-    to_fraction,
-    to_sympy,
-)
-from .matrices import (
-    Matrix,
-    affine_batch,
-    column,
-    columns,
-    dot,
-    entry,
-    flat,
-    format_matrix,
-    format_vector,
-    from_columns,
-    from_rationals,
-    hstack,
-    identity,
-    is_zero,
-    matrix,
-    nonzeros,
-    ones,
-    rows,
-    scale,
-    sparse_columns,
-    sparse_rows,
-    vector,
-    vstack,
-    zeros,
-)
-from .forms import AffineForm, Row, linear_combination, matrix_image
-from .bounds import affine_range_on_box, ground_types
-from .lp import LPResult, exact_simplex, feasibility, is_farkas, is_witness
-from .public import Public, PublicView, inner, public_matrix, public_view, to_public
+from importlib import import_module
 
-__all__ = [name for name in dir() if not name.startswith("_")]
+#: the public names of the package and the submodule each comes from
+_FROM = {
+    **dict.fromkeys(["DEFAULT_LIMITS", "FloatLiteral", "NumberLimits", "ONE", "Q", "Rational", "ZERO", "ceil",
+                     "denominator", "floor", "format_rational", "is_integral", "is_rational_text", "number_limits",
+                     "numerator", "rational", "rational_ints", "rational_str", "rationals", "sign", "to_float",
+                     "to_fraction", "to_sympy"],
+                    "numbers"),
+    **dict.fromkeys(["Matrix", "affine_batch", "column", "columns", "dot", "entry", "flat", "format_matrix",
+                     "format_vector", "from_columns", "from_rationals", "hstack", "identity", "is_zero", "matrix",
+                     "nonzeros", "ones", "rows", "scale", "sparse_columns", "sparse_rows", "vector", "vstack",
+                     "zeros"],
+                    "matrices"),
+    **dict.fromkeys(["AffineForm", "Row", "linear_combination", "matrix_image"], "forms"),
+    **dict.fromkeys(["affine_range_on_box", "ground_types"], "bounds"),
+    **dict.fromkeys(["LPResult", "is_farkas", "is_witness"], "lp_certificates"),   # checking an LP's answer
+    "feasibility": "lp",
+    **dict.fromkeys(["Public", "PublicView", "inner", "public_matrix", "public_view", "to_public"], "public"),
+}
+
+__all__ = sorted(_FROM)
+
+
+def __getattr__(name: str):
+    """``symrel.exact.NAME``: imported from its submodule on first use, then kept here."""
+    if name not in _FROM:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{_FROM[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

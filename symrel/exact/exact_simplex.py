@@ -4,7 +4,6 @@ final basis of the float simplex (inverted exactly, then verified by the exact s
 
 from __future__ import annotations
 
-from .float_simplex import FloatSimplex
 from .matrices import FMPQ_MAT
 from .numbers import Q
 from .simplex import RevisedSimplex
@@ -90,6 +89,8 @@ def exact_simplex(A, b, C=(), d=(), sigma=None, float_start: bool = False, float
     A, b, C, d = [list(r) for r in A], list(b), [list(r) for r in C], list(d)
     lp = None
     if float_start:
+        from .float_simplex import FloatSimplex  # a float proposal: loaded only when asked for
+
         try:  # the float start only proposes a basis; any float trouble falls back to exact
             fl = FloatSimplex(A, b, C, d, sigma, floats)
             fl.drive_out_artificials(budget)

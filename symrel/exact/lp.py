@@ -62,7 +62,6 @@ from __future__ import annotations
 from typing import Sequence
 
 from .exact_simplex import exact_simplex
-from .highs_proposal import decide_by_highs, has_scipy
 from .lp_certificates import LPResult, is_farkas, is_witness
 from .numbers import Rational
 
@@ -132,7 +131,11 @@ def feasibility(
     sigma = [bool(s) for s in strict] if has_strict else [True] * m
     if method not in ("auto", "exact", "float", "highs"):
         raise ValueError(f"unknown method {method!r}")
-    use_highs = (method == "highs" or (method == "auto" and m >= AUTO_FLOAT_MIN_ROWS)) and has_scipy()
+    use_highs = False
+    if method == "highs" or (method == "auto" and m >= AUTO_FLOAT_MIN_ROWS):
+        from .highs_proposal import decide_by_highs, has_scipy  # a float proposal: loaded only when asked for
+
+        use_highs = has_scipy()
     result = None
     if use_highs:
         result = decide_by_highs(A, b, C, d, strict, sigma, interior_mode, budget)

@@ -9,11 +9,29 @@ True
 from __future__ import annotations
 
 import os
+from importlib import import_module
 
 from ..errors import InputError
-from .jsonio import canonical_dumps, loads, read_json, sha256_of, write_bytes_atomic, write_json_atomic, write_text_atomic
-from .models_io import Points, Values
-from .registry import READERS, WRITERS, from_json, kind_of, reader, to_json, writer
+
+#: the names of the package defined in its submodules, and the submodule of each: imported
+#: on first use (PEP 562), so that the checker's readers (:mod:`symrel.fileformat.trusted`)
+#: load neither the writers nor every model kind
+_FROM = {
+    **dict.fromkeys(["canonical_dumps", "loads", "read_json", "sha256_of", "write_bytes_atomic", "write_json_atomic",
+                     "write_text_atomic"], "jsonio"),
+    **dict.fromkeys(["Points", "Values"], "models_io"),
+    **dict.fromkeys(["READERS", "WRITERS", "from_json", "kind_of", "reader", "to_json", "writer"], "registry"),
+}
+
+
+def __getattr__(name: str):
+    """``symrel.fileformat.NAME``: imported from its submodule on first use, then kept here."""
+    if name not in _FROM:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{_FROM[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 MODEL_KINDS = ("maxout", "relu", "cpwl1d", "cpwl", "transformer")
 DOMAIN_KINDS = ("box", "polytope")
@@ -21,6 +39,9 @@ DOMAIN_KINDS = ("box", "polytope")
 
 def load(path: str | os.PathLike, *, kinds: tuple[str, ...] | None = None, exact_floats: bool = False):
     """Read a symrel file; every error names the file and the path inside it."""
+    from .jsonio import read_json
+    from .registry import from_json
+
     obj = read_json(path)
     try:
         return from_json(obj, kinds=kinds, exact_floats=exact_floats)
@@ -40,17 +61,30 @@ def load_domain(path):
 
 def dumps(thing) -> str:
     """The canonical text of a symrel object."""
+    from .jsonio import canonical_dumps
+    from .registry import to_json
+
     return canonical_dumps(to_json(thing))
 
 
 def loads_object(text: str, *, kinds=None, exact_floats: bool = False):
     """Parse canonical (or any valid) symrel text into an object."""
+    from .jsonio import loads
+    from .registry import from_json
+
     return from_json(loads(text), kinds=kinds, exact_floats=exact_floats)
 
 
 def save(thing, path: str | os.PathLike) -> None:
     """Write a symrel object in canonical form, atomically."""
+    from .jsonio import write_text_atomic
+
     write_text_atomic(path, dumps(thing))
 
 
-__all__ = [n for n in dir() if not n.startswith("_")]
+__all__ = sorted([*_FROM, "MODEL_KINDS", "DOMAIN_KINDS", "load", "load_model", "load_domain", "dumps", "loads_object",
+                  "save"])
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -4,25 +4,7 @@ from __future__ import annotations
 
 from ..errors import InputError
 from ..exact import Q, format_matrix, format_rational, format_vector, from_rationals, rows
-from ..models import (
-    CPWL1D,
-    CPWLMesh,
-    AffineMap,
-    Attention,
-    AttentionHead,
-    Block,
-    Box,
-    DenseLayer,
-    Embedding,
-    FeedForward,
-    MaxoutLayer,
-    MaxoutNet,
-    MaxoutUnit,
-    Polytope,
-    Readout,
-    ReLUNet,
-    Transformer,
-)
+from .. import models  # each model kind's module is imported when its kind is first read or written
 from .fields import expect_object, get, get_int, get_list, get_str, join, number, number_rows, numbers
 from .registry import reader, writer
 
@@ -34,7 +16,7 @@ def _affine(obj, path, in_dim, out_dim=None) -> AffineMap:
     W = number_rows(get(obj, "W", path), join(path, "W"), rows=out_dim, cols=in_dim)
     m = len(W)
     b = numbers(get(obj, "b", path), join(path, "b"), length=m) if "b" in obj else [Q(0)] * m
-    return AffineMap(from_rationals(W, (m, in_dim)), b, input_dim=in_dim, path=path)
+    return models.AffineMap(from_rationals(W, (m, in_dim)), b, input_dim=in_dim, path=path)
 
 
 # -- maxout -----------------------------------------------------------------------------
@@ -56,16 +38,16 @@ def read_maxout(obj, path=""):
                 expect_object(P, pp)
                 ws.append(numbers(get(P, "w", pp), join(pp, "w"), length=width))
                 bs.append(number(get(P, "b", pp), join(pp, "b")))
-            units.append(MaxoutUnit(from_rationals(ws, (len(ws), width)), bs, input_dim=width, path=up))
-        layers.append(MaxoutLayer(units, path=lp))
+            units.append(models.MaxoutUnit(from_rationals(ws, (len(ws), width)), bs, input_dim=width, path=up))
+        layers.append(models.MaxoutLayer(units, path=lp))
         width = len(units)
     readout = None
     if obj.get("readout") is not None:
         readout = _affine(obj["readout"], join(path, "readout"), width)
-    return MaxoutNet(input_dim, layers, readout, path=path)
+    return models.MaxoutNet(input_dim, layers, readout, path=path)
 
 
-@writer(MaxoutNet)
+@writer("symrel.models.maxout.MaxoutNet")
 def write_maxout(net: MaxoutNet) -> dict:
     out = {**HEADER, "kind": "maxout", "input_dim": net.input_dim, "layers": []}
     for layer in net.layers:
@@ -89,12 +71,12 @@ def read_relu(obj, path=""):
         if aff.output_dim == 0:
             raise InputError("expected a layer with at least one row", path=join(lp, "W"))
         act = get_str(L, "activation", lp, choices=("relu", "none"))
-        layers.append(DenseLayer(aff.exact_W, aff.exact_b, act, input_dim=width, path=lp))
+        layers.append(models.DenseLayer(aff.exact_W, aff.exact_b, act, input_dim=width, path=lp))
         width = aff.output_dim
-    return ReLUNet(input_dim, layers, path=path)
+    return models.ReLUNet(input_dim, layers, path=path)
 
 
-@writer(ReLUNet)
+@writer("symrel.models.relu.ReLUNet")
 def write_relu(net: ReLUNet) -> dict:
     return {
         **HEADER,
@@ -110,10 +92,10 @@ def read_cpwl1d(obj, path=""):
     x = numbers(get_list(obj, "x", path, "breakpoints", min_len=2), join(path, "x"))
     y = numbers(get(obj, "y", path), join(path, "y"), length=len(x))
     extend = get_str(obj, "extend", path, choices=("linear",), default="linear")
-    return CPWL1D(x, y, extend, path=path)
+    return models.CPWL1D(x, y, extend, path=path)
 
 
-@writer(CPWL1D)
+@writer("symrel.models.cpwl.CPWL1D")
 def write_cpwl1d(f: CPWL1D) -> dict:
     return {**HEADER, "kind": "cpwl1d", "x": [format_rational(v) for v in f.exact_x], "y": [format_rational(v) for v in f.exact_y]}
 
@@ -133,10 +115,10 @@ def read_cpwl(obj, path=""):
         rows_.append(numbers(y, yp))
         if not rows_[-1]:
             raise InputError("expected at least one output value", path=yp)
-    return CPWLMesh(vertices, simplices, rows_, input_dim=d, path=path)
+    return models.CPWLMesh(vertices, simplices, rows_, input_dim=d, path=path)
 
 
-@writer(CPWLMesh)
+@writer("symrel.models.cpwl_mesh.CPWLMesh")
 def write_cpwl(f: CPWLMesh) -> dict:
     return {**HEADER, "kind": "cpwl", "input_dim": f.input_dim,
             "vertices": [[format_rational(v) for v in x] for x in f.exact_vertices],
@@ -167,7 +149,7 @@ def read_transformer(obj, path=""):
         if isinstance(r, bool) or not isinstance(r, int) or not 0 <= r < m:
             raise InputError(f"expected a row index from 0 to {m - 1}, got {r!r}", path=join(join(ep, "input_rows"), i))
     offsets = _matrix(E, "offsets", ep, rows_=T, cols=m)
-    embedding = Embedding(input_rows, offsets, width=m, tokens=T, path=ep)
+    embedding = models.Embedding(input_rows, offsets, width=m, tokens=T, path=ep)
     blocks = []
     for bi, B in enumerate(get_list(obj, "blocks", path, "blocks")):
         bp = join(join(path, "blocks"), bi)
@@ -189,8 +171,8 @@ def read_transformer(obj, path=""):
                 WK = _matrix(H, "WK", hp, rows_=WQ.shape[0], cols=m)
                 WV = _matrix(H, "WV", hp, cols=m)
                 WO = _matrix(H, "WO", hp, rows_=m, cols=WV.shape[0])
-                heads.append(AttentionHead(WQ, WK, WV, WO, width=m, path=hp))
-            att = Attention(heads, rule, scale, path=ap)
+                heads.append(models.AttentionHead(WQ, WK, WV, WO, width=m, path=hp))
+            att = models.Attention(heads, rule, scale, path=ap)
         F = get(B, "feedforward", bp, default=None)
         if F is not None:
             fp = join(bp, "feedforward")
@@ -200,8 +182,8 @@ def read_transformer(obj, path=""):
             b1 = numbers(get(F, "b1", fp), join(fp, "b1"), length=h)
             W2 = _matrix(F, "W2", fp, rows_=m, cols=h)
             b2 = numbers(get(F, "b2", fp), join(fp, "b2"), length=m)
-            ff = FeedForward(W1, b1, W2, b2, width=m, path=fp)
-        blocks.append(Block(att, ff))
+            ff = models.FeedForward(W1, b1, W2, b2, width=m, path=fp)
+        blocks.append(models.Block(att, ff))
     rp = join(path, "readout")
     R = get(obj, "readout", path)
     expect_object(R, rp)
@@ -210,11 +192,11 @@ def read_transformer(obj, path=""):
         raise InputError(f"expected a token index below {T}, got {token}", path=join(rp, "token"))
     W = _matrix(R, "W", rp, cols=m)
     b = numbers(get(R, "b", rp), join(rp, "b"), length=W.shape[0]) if "b" in R else None
-    readout = Readout(token, W, b, width=m, tokens=T, path=rp)
-    return Transformer(input_dim, m, T, embedding, blocks, readout, path=path)
+    readout = models.Readout(token, W, b, width=m, tokens=T, path=rp)
+    return models.Transformer(input_dim, m, T, embedding, blocks, readout, path=path)
 
 
-@writer(Transformer)
+@writer("symrel.models.transformer.Transformer")
 def write_transformer(t: Transformer) -> dict:
     blocks = []
     for b in t.blocks:
@@ -249,10 +231,10 @@ def read_box(obj, path=""):
     for i, iv in enumerate(bounds):
         ip = join(join(path, "bounds"), i)
         parsed.append(numbers(iv, ip, length=2))
-    return Box(parsed, path=join(path, "bounds"))
+    return models.Box(parsed, path=join(path, "bounds"))
 
 
-@writer(Box)
+@writer("symrel.models.domain.Box")
 def write_box(box: Box) -> dict:
     return box.to_json()
 
@@ -261,10 +243,10 @@ def write_box(box: Box) -> dict:
 def read_polytope(obj, path=""):
     A = number_rows(get_list(obj, "A", path, "inequalities", min_len=1), join(path, "A"))
     b = numbers(get(obj, "b", path), join(path, "b"), length=len(A))
-    return Polytope(from_rationals(A, (len(A), len(A[0]))), b, path=path)
+    return models.Polytope(from_rationals(A, (len(A), len(A[0]))), b, path=path)
 
 
-@writer(Polytope)
+@writer("symrel.models.domain.Polytope")
 def write_polytope(p: Polytope) -> dict:
     return p.to_json()
 

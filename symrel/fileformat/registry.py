@@ -28,7 +28,9 @@ from ..exact import FloatLiteral, rational
 from .fields import expect_object, get, get_str
 
 READERS: dict[str, Callable] = {}
-WRITERS: dict[type, Callable] = {}
+#: the writers, by the dotted name of the class they write (``symrel.models.maxout.MaxoutNet``): naming
+#: the class registers its writer without importing its module
+WRITERS: dict[str, Callable] = {}
 
 #: Every kind of the file format and the module holding its reader (and the writer of its
 #: type). The file format's own kinds are written out here; :func:`register_kind_module`
@@ -82,11 +84,16 @@ def reader(kind: str):
     return deco
 
 
-def writer(cls: type):
-    """Decorator: register ``fn(thing) -> dict`` as the writer of ``cls``."""
+def _class_name(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def writer(cls: type | str):
+    """Decorator: register ``fn(thing) -> dict`` as the writer of ``cls`` (a class, or its
+    dotted name ``module.Class``)."""
 
     def deco(fn):
-        WRITERS[cls] = fn
+        WRITERS[cls if isinstance(cls, str) else _class_name(cls)] = fn
         return fn
 
     return deco
@@ -164,7 +171,7 @@ def to_json(thing) -> dict:
     """The canonical JSON object of a symrel object."""
     for _ in range(2):  # the writers registered so far, then every module of KIND_MODULES
         for cls in type(thing).__mro__:
-            if cls in WRITERS:
-                return WRITERS[cls](thing)
+            if _class_name(cls) in WRITERS:
+                return WRITERS[_class_name(cls)](thing)
         _load_plugins()
     raise InputError(f"symrel cannot write objects of type {type(thing).__name__}")

@@ -24,8 +24,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from importlib import import_module
+
 from ..errors import InputError
-from . import models_io, sequence_io
 from .fields import expect_object, get, get_list, join, number_rows, numbers
 from .registry import READERS, kind_of
 
@@ -162,6 +163,9 @@ def _features(obj, path) -> FeaturesTable:
 
 _PLAIN = {"preorder": _preorder, "retrieval": _retrieval, "relation": _relation, "relation-features": _features}
 
+#: the module (of this package) of the reader of each model, domain and sequence kind
+_READER_MODULE = {**dict.fromkeys(MODEL_KINDS + DOMAIN_KINDS, ".models_io"), **dict.fromkeys(SEQUENCE_KINDS, ".sequence_io")}
+
 #: every kind a certificate may embed
 KINDS = MODEL_KINDS + DOMAIN_KINDS + SEQUENCE_KINDS + tuple(_PLAIN)
 
@@ -173,5 +177,6 @@ def read_input(obj, path: str = "", kinds: tuple = KINDS):
         raise InputError(f"expected kind {' or '.join(map(repr, kinds))}, got {kind!r}", path=join(path, "kind"))
     if kind in _PLAIN:
         return _PLAIN[kind](obj, path)
-    assert models_io and sequence_io  # the readers of models and domains are registered by importing them
+    # the module of the kind's reader registers it when imported: the one kind read loads its module alone
+    import_module(_READER_MODULE[kind], __package__)
     return READERS[kind](obj, path)

@@ -26,7 +26,7 @@ from __future__ import annotations
 from ..errors import DimensionError, InputError
 import sympy
 
-from ..exact import Matrix, PublicView, Q, Rational, affine_range_on_box, columns, feasibility, from_columns, rational, rational_str, to_public, zeros
+from ..exact import Matrix, PublicView, Q, Rational, columns, from_columns, rational, rational_str, to_public, zeros
 from .base import Model, as_batch, check_dim, require_seq
 from .mesh_check import check_mesh, mesh_index, simplices_of
 
@@ -207,6 +207,8 @@ class CPWLMesh(Model):
 
 def _violation(domain, a, c):
     """A point of the domain with ``a . x + c < 0``, or None (exact: box ends or LP)."""
+    from ..exact import affine_range_on_box, feasibility  # a domain's support test only, not evaluation
+
     if hasattr(domain, "bounds"):
         lo, _ = affine_range_on_box(a, c, domain.exact_bounds)
         if lo >= 0:

@@ -211,7 +211,7 @@ def polytope_box(domain: Polytope) -> tuple[list[tuple[Rational, Rational]], lis
     """The exact bounding box of a bounded polytope ``P = {x : A x <= b}``, with LP
     duality certificates, and the points of P where its bounds are attained.
 
-    For each coordinate i and sense s = -1, +1 one exact LP (:func:`symrel.exact.exact_simplex`)
+    For each coordinate i and sense s = -1, +1 one exact LP (:func:`symrel.exact.exact_simplex.exact_simplex`)
     maximises ``s x_i`` over P; its dual optimum is ``y >= 0`` with ``A^T y = s e_i`` and
     ``b^T y = max s x_i``, which bounds ``s x_i`` on the whole of P (for x in P,
     ``s x_i = y^T A x <= y^T b``). The LP decides ``max t`` subject to P and
@@ -226,7 +226,7 @@ def polytope_box(domain: Polytope) -> tuple[list[tuple[Rational, Rational]], lis
     >>> sorted([str(v) for v in p] for p in points)
     [['0', '0'], ['0', '1'], ['1', '0']]
     """
-    from ..exact import exact_simplex
+    from ..exact.exact_simplex import exact_simplex
 
     A, b = domain.exact_halfspaces()
     m, d = len(A), domain.dim

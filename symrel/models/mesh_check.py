@@ -47,7 +47,8 @@ import math
 from typing import Sequence
 
 from ..errors import InputError
-from ..exact import Q, denominator, feasibility, numerator, rational
+from ..exact import Q, denominator, numerator, rational
+from ..exact.lp import feasibility
 from .mesh_index import GridIndex
 from .simplex import Simplex
 

@@ -6,7 +6,8 @@ import random
 import pytest
 
 from symrel.budget import Budget, BudgetExceeded
-from symrel.exact import Q, exact_simplex, feasibility
+from symrel.exact import Q, feasibility
+from symrel.exact.exact_simplex import exact_simplex
 from symrel.exact.lp_optimum import maximise
 
 

@@ -71,6 +71,12 @@ def valid_certificates():
     mesh = freudenthal_mesh([[0, 1]], [2], lambda x: [abs(x[0] - rational("1/2"))])
     out["equivalence-cpwl-mesh"] = certificate_of(prove_equivalence(mesh, compile_model(mesh, Box([(0, 1)])).transformer,
                                                                     Box([(0, 1)])))
+    # max(x, y) - max(-x, -y) = x + y, equal as functions but not layer by layer: a node-cells step
+    from symrel.models import AffineMap
+
+    diff = MaxoutNet(2, [MaxoutLayer([MaxoutUnit([[1, 0], [0, 1]]), MaxoutUnit([[-1, 0], [0, -1]])])], AffineMap([[1, -1]]))
+    out["equivalence-node-cells"] = certificate_of(prove_equivalence(diff, MaxoutNet(2, [MaxoutLayer([MaxoutUnit([[1, 1]])])]),
+                                                                     Box.cube(2)))
     square = CPWLMesh([[0, 0], [1, 0], [0, 1], [1, 1]], [[0, 1, 2], [1, 3, 2]], [[0], [1], [1], ["1/2"]])
     out["regions-cpwl-mesh"] = certificate_of(certify_regions(square, Box([(0, 1), (0, 1)]), "linear"))
     out["regions-hardmax"] = certificate_of(certify_regions(jump_transformer(), box, "linear"))
