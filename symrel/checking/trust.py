@@ -42,16 +42,19 @@ GOAL_LINES = 4000
 PARTS: tuple[tuple[str, str, dict[str, str]], ...] = (
     ("the checker", "the claim kinds, their steps and checks; the exp enclosures", {
         "symrel.checking": "the header, the inputs' hashes, the step list and its order; dispatch to one claim kind",
+        "symrel.checking.read": "strict typed reading of certificate fields, naming the JSON path",
         "symrel.checking.equivalence": "equivalence claims: domain box, layer by layer replay, final identity",
         "symrel.checking.exp_bounds": "exp bounded by the checker's own series with an explicit remainder",
         "symrel.checking.kernel": "the affine forms of the equivalence replay",
         "symrel.checking.node_cells": "the node-cells step: outputs equal on the cells of the nodes they depend on",
         "symrel.checking.preorders": "utility, Richter-Peleg, multi-utility and retrieval claims",
-        "symrel.checking.regions": "regions and equivalence-cells claims: the cell and path replay",
+        "symrel.checking.regions": "regions and equivalence-cells claims",
+        "symrel.checking.cell_replay": "the cell and path replay of a model, and its limits",
         "symrel.checking.relations": "relation claims: the table, the features, the LDL^T factors",
         "symrel.checking.softmax": "softmax-bound claims",
         "symrel.checking.softmax_enclosure": "the tracr audit's softmax enclosure, recomputed",
         "symrel.checking.tracr_audit": "tracr-audit claims",
+        "symrel.checking.vnnlib": "vnnlib-unsat claims",
     }),
     ("errors", "the exception types", {
         "symrel.errors": "InputError, LimitError and the other exception types",
