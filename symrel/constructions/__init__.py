@@ -13,7 +13,7 @@ checking a certificate loads none of it (docs/trust.md):
 * :func:`~symrel.constructions.interpolate.interpolating_relu_net` (exact ReLU
   interpolation) and the seeded random models of :mod:`symrel.constructions.random`.
 
-The names below are imported from their module on first use (PEP 562).
+The other names below are imported from their module on first use (PEP 562).
 
 >>> from symrel.models import CPWL1D
 >>> to_maxout(CPWL1D([0, 1], [0, 1])).widths
@@ -21,6 +21,12 @@ The names below are imported from their module on first use (PEP 562).
 """
 
 from importlib import import_module
+
+# Three functions share their module's name: imported here, first, so that ``symrel.constructions.
+# relu_to_maxout`` is the function (a later first import of the submodule would bind the module).
+from .cpwl_to_maxout import cpwl_to_maxout
+from .relu_to_maxout import relu_to_maxout
+from .to_maxout import to_maxout
 
 #: the public names of the package and the submodule each comes from
 _FROM = {

@@ -25,7 +25,7 @@ from ..models.domain import vertex_coordinate_bound
 def lexmin_witness(domain, box) -> tuple[list, list]:
     """``(w, [(y, mu) for k = 1 .. d-1])`` for the polytope ``domain`` inside ``box`` (its exact
     bounding box, ``box[0][0]`` the minimum of x_0): module docstring."""
-    from ..exact import exact_simplex
+    from ..exact.exact_simplex import exact_simplex
 
     A, b = domain.exact_halfspaces()
     m, d = len(A), domain.dim
