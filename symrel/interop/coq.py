@@ -31,7 +31,7 @@ from ..exact import flat, rows
 from ..fileformat import write_text_atomic
 
 #: the library files, in build order (symrel/coq/)
-LIBRARY = ("Semantics.v", "Compiler.v", "Bounds.v", "Correctness.v", "Linalg.v", "Blocks.v", "Move.v")
+LIBRARY = ("Semantics.v", "Compiler.v", "Bounds.v", "Correctness.v", "Linalg.v", "Blocks.v", "Move.v", "Embed.v")
 LIBRARY_DIR = Path(__file__).resolve().parents[1] / "coq"
 #: the logical name of the library (``-R . Symrel`` in the _CoqProject)
 LOGICAL = "Symrel"

@@ -37,7 +37,11 @@ def test_no_admitted_or_axiom_in_the_library():
             assert word not in text, f"{name} contains {word}"
 
 
-@pytest.mark.parametrize("theorem", ["Bounds.certify_sound", "Blocks.hardmax_value_is_score", "Move.move_lemma_proof"])
+PROVED = ["Bounds.certify_sound", "Blocks.hardmax_value_is_score", "Move.move_lemma_proof",
+          "Embed.embed_lemma_proof", "Embed.readout_lemma_proof"]
+
+
+@pytest.mark.parametrize("theorem", PROVED)
 def test_proved_lemmas_are_closed(built, theorem):
     assert print_assumptions(built, theorem) == "Closed under the global context"
 
