@@ -30,7 +30,7 @@ def test_symmetric_psd_table(run_cli, tmp_path):
     obj = json.loads(out.read_text())
     assert obj["kind"] == "relation-features" and obj["phi"] == obj["psi"] and obj["phi"]["kind"] == "relu"
     assert _entries_match(rel, feats)
-    assert int(stdout.splitlines()[-1]) == feats.dimension
+    assert stdout.splitlines()[-1] == f"feature dimension: {feats.dimension}"
     assert "| table | 12 x 12 = 144 entries |" in (tmp_path / "r.md").read_text()
     code, stdout, err = run_cli("check-certificate", tmp_path / "c.json")
     assert code == 0, err
