@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError, LimitError
-from ..exact import ZERO, rational
+from ..exact import ZERO, denominator, numerator, rational
 from .property import LinearAtom, VnnProperty
 
 #: The largest disjunctive normal form read (conjunctions in one side).
@@ -335,7 +335,11 @@ class _Reader:
         coeffs = {k: c for k, c in coeffs.items() if c}
         if not coeffs:
             return const <= 0
-        return ("atom", coeffs, -const)
+        rhs = -const
+        # the key compares atoms by integers (hashing a rational costs a Fraction's hash)
+        key = (tuple((k, numerator(c), denominator(c)) for k, c in sorted(coeffs.items())),
+               numerator(rhs), denominator(rhs))
+        return (key, coeffs, rhs)  # (its key, coefficients, rhs)
 
     # -- the whole file -------------------------------------------------------------------
 
@@ -370,13 +374,24 @@ class _Reader:
             (unsafe_forms if self.mentions_outputs(form) else region_forms).append((form, dnf))
 
         def conjoin(parts):
-            result = [[]]
+            result = [([], set())]  # each conjunction with the keys of its atoms, kept as it grows
             for form, dnf in parts:
                 if len(result) * len(dnf) > MAX_DISJUNCTS:
                     self.fail(form.line, f"expected a normal form of at most {MAX_DISJUNCTS} conjunctions",
                               cls=LimitError)
-                result = [_merge(a, b) for a in result for b in dnf]
-            return _dedupe(result)
+                grown = []
+                for base_atoms, base_keys in result:
+                    for k, conj in enumerate(dnf):
+                        # a copy for each disjunct but the last, which may take the conjunction itself
+                        atoms, keys = ((list(base_atoms), set(base_keys)) if k < len(dnf) - 1
+                                       else (base_atoms, base_keys))
+                        for atom in conj:
+                            if atom[0] not in keys:
+                                keys.add(atom[0])
+                                atoms.append(atom)
+                        grown.append((atoms, keys))
+                result = grown
+            return _dedupe([atoms for atoms, _ in result])
 
         unsafe = conjoin(unsafe_forms)
         if region_forms:
@@ -421,8 +436,8 @@ def _scale(term, factor):
 
 
 def _key(atom):
-    _, coeffs, rhs = atom
-    return tuple(sorted(coeffs.items())), rhs
+    """What makes two atoms the same (computed once, when the atom is made)."""
+    return atom[0]
 
 
 def _merge(a: list, b: list) -> list:

@@ -180,3 +180,17 @@ def test_mutated_files_are_read_or_refused_in_one_line(data):
         assert line.startswith("fuzz.vnnlib: ") and "\n" not in line
     else:
         assert prop.n_inputs == 2 and prop.n_outputs == 2
+
+
+def test_many_inputs_and_a_product_of_disjunctions():
+    n = 100
+    text = "".join(f"(declare-const X_{i} Real)\n" for i in range(n)) + \
+        "".join(f"(declare-const Y_{j} Real)\n" for j in range(10))
+    text += "".join(f"(assert (<= X_{i} 0.{i + 1}))\n(assert (>= X_{i} -0.{i + 1}))\n" for i in range(n))
+    text += "(assert (<= X_0 0.1))\n"                                   # a repeated bound, kept once
+    text += "(assert (or " + " ".join(f"(>= Y_{j} Y_0)" for j in range(1, 10)) + "))\n"
+    text += "(assert (or (<= Y_0 5) (<= Y_1 6) (<= Y_0 5)))\n"          # a repeated disjunct, kept once
+    prop = read_vnnlib_text(text)
+    assert [len(c) for c in prop.input_region] == [2 * n]
+    assert len(prop.unsafe) == 18 and all(len(c) == 2 for c in prop.unsafe)
+    assert len({frozenset(map(str, c)) for c in prop.unsafe}) == 18
