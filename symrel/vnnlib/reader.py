@@ -288,14 +288,7 @@ class _Reader:
         """The formula in disjunctive normal form: a list of lists of atoms (deduplicated)."""
         head = node.head() if node.atom is None else None
         if head == "and":
-            result = [[]]
-            for arg in node.items[1:]:
-                dnf = self.formula(arg)
-                if len(result) * len(dnf) > MAX_DISJUNCTS:
-                    self.fail(node.line, f"expected a normal form of at most {MAX_DISJUNCTS} conjunctions",
-                              cls=LimitError)
-                result = [_merge(a, b) for a in result for b in dnf]
-            return result
+            return _product([(node, self.formula(arg)) for arg in node.items[1:]], self.too_big)
         if head == "or":
             result = []
             for arg in node.items[1:]:
@@ -320,6 +313,9 @@ class _Reader:
             return [_merge([], [a for a in atoms if a is not True])]
         got = node.atom if node.atom is not None else (head or _short(node))
         self.fail(node.line, f"expected {', '.join(ops)}, and or or, got {got!r}")
+
+    def too_big(self, node: _Node):
+        self.fail(node.line, f"expected a normal form of at most {MAX_DISJUNCTS} conjunctions", cls=LimitError)
 
     def mentions_outputs(self, node: _Node) -> bool:
         """Whether an output variable occurs anywhere under ``node`` (an assert over outputs
@@ -373,29 +369,9 @@ class _Reader:
             dnf = self.formula(form.items[1])
             (unsafe_forms if self.mentions_outputs(form) else region_forms).append((form, dnf))
 
-        def conjoin(parts):
-            result = [([], set())]  # each conjunction with the keys of its atoms, kept as it grows
-            for form, dnf in parts:
-                if len(result) * len(dnf) > MAX_DISJUNCTS:
-                    self.fail(form.line, f"expected a normal form of at most {MAX_DISJUNCTS} conjunctions",
-                              cls=LimitError)
-                grown = []
-                for base_atoms, base_keys in result:
-                    for k, conj in enumerate(dnf):
-                        # a copy for each disjunct but the last, which may take the conjunction itself
-                        atoms, keys = ((list(base_atoms), set(base_keys)) if k < len(dnf) - 1
-                                       else (base_atoms, base_keys))
-                        for atom in conj:
-                            if atom[0] not in keys:
-                                keys.add(atom[0])
-                                atoms.append(atom)
-                        grown.append((atoms, keys))
-                result = grown
-            return _dedupe([atoms for atoms, _ in result])
-
-        unsafe = conjoin(unsafe_forms)
+        unsafe = _product(unsafe_forms, self.too_big)
         if region_forms:
-            region = conjoin(region_forms)
+            region = _product(region_forms, self.too_big)
             if not region:  # only constant comparisons can empty a DNF: the file says nothing to verify
                 line = next((f.line for f, dnf in region_forms if not dnf), region_forms[0][0].line)
                 self.fail(line, "expected an input region that is not empty by its constant comparisons")
@@ -438,6 +414,28 @@ def _scale(term, factor):
 def _key(atom):
     """What makes two atoms the same (computed once, when the atom is made)."""
     return atom[0]
+
+
+def _product(parts, too_big) -> list:
+    """The conjunction of DNFs, as a DNF: ``parts`` is ``[(node, dnf), ...]``; ``too_big(node)``
+    is called (and raises) when the product would pass :data:`MAX_DISJUNCTS`. Each conjunction
+    grows with the set of its atoms' keys, so an atom is hashed once, not once per merge."""
+    result = [([], set())]
+    for node, dnf in parts:
+        if len(result) * len(dnf) > MAX_DISJUNCTS:
+            too_big(node)
+        grown = []
+        for base_atoms, base_keys in result:
+            for k, conj in enumerate(dnf):
+                # a copy for each disjunct but the last, which may take the conjunction itself
+                atoms, keys = (list(base_atoms), set(base_keys)) if k < len(dnf) - 1 else (base_atoms, base_keys)
+                for atom in conj:
+                    if atom[0] not in keys:
+                        keys.add(atom[0])
+                        atoms.append(atom)
+                grown.append((atoms, keys))
+        result = grown
+    return _dedupe([atoms for atoms, _ in result])
 
 
 def _merge(a: list, b: list) -> list:
