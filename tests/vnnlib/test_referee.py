@@ -39,9 +39,10 @@ def test_wrong_claimed_outputs_are_reported_but_x_decides(files, tmp_path, run_c
 def test_refuted_witness_exits_1_saying_why(files, tmp_path, run_cli):  # noqa: F811
     w = tmp_path / "w.txt"
     w.write_text(witness_text(["1.0000001", "0.6"]))           # outside the box, and f(x)_0 < 1/2
-    code, out, _ = run_cli("verify", *files, "--check-witness", w)
+    report = tmp_path / "r.md"
+    code, out, _ = run_cli("verify", *files, "--check-witness", w, "--report", report)
     lines = out.splitlines()
-    assert code == 1 and lines[0] == "refuted"
+    assert code == 1 and lines[0] == "refuted" and "**witness refuted**" in report.read_text()
     assert "input in the region: no (the nearest disjunct misses by 1/10000000 (~1e-7))" in lines
     assert any(line.startswith("unsafe condition at the exact outputs: fails") for line in lines)
 

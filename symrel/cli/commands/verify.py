@@ -192,7 +192,7 @@ def _write_report(path, info, lines, stats) -> None:
 
     out = [f"# symrel verify: {info['result']}", "", f"- network: `{info['net']}`",
            f"- property: `{info['property']}` (sha256 {info['property_sha256']})",
-           f"- result: **{info['result']}** in {info['time']} s", ""]
+           f"- result: **{info['result']}**" + (f" in {info['time']} s" if info.get("time") is not None else ""), ""]
     out += [f"    {line}" for line in lines]
     if stats:
         out += ["", "| statistic | value |", "| --- | --- |"] + [f"| {k} | {v} |" for k, v in sorted(stats.items())]
@@ -208,26 +208,34 @@ def _referee(args, net, prop) -> int:
     floats = float_outputs(args.net, witness.x)
     report = referee(net, prop, witness.x, witness.y, float_outputs=floats)
     code = {"confirmed": 0, "refuted": 1, "float-only": EXIT_FLOAT_ONLY}[report.verdict]
+    lines = [f"input in the region: {'yes' if report.in_region else 'no'}"
+             + ("" if report.in_region else f" (the nearest disjunct misses by {shown(report.region_excess, DIGITS)})")]
+    for j, y in enumerate(report.outputs):
+        claimed = "" if report.claimed is None else f"  claimed {shown(report.claimed[j], DIGITS)}"
+        lines.append(f"Y_{j} = {shown(y, DIGITS)}{claimed}")
+    if report.claimed is not None:
+        lines.append(f"largest |exact - claimed|: {shown(report.claimed_difference, DIGITS)}")
+    lines.append(f"unsafe condition at the exact outputs: {'holds' if report.unsafe_holds else 'fails'}"
+                 + ("" if report.unsafe_holds
+                    else f" (the nearest disjunct misses by {shown(report.unsafe_excess, DIGITS)})"))
+    if report.float_check is None:
+        lines.append("competition float check: not run (needs an .onnx network and onnxruntime)")
+    else:
+        fc = report.float_check
+        lines.append(f"competition float check (onnxruntime, atol {fc['atol']}): "
+                     + ("passes" if fc["passes"] else "fails")
+                     + f" (in region {fc['in_region']}, outputs match {fc['outputs_match']}, "
+                       f"unsafe {fc['unsafe_holds']})")
+    if args.report:
+        info = {"result": f"witness {report.verdict}", "net": args.net, "property": args.prop,
+                "property_sha256": prop.sha256}
+        _write_report(args.report, info, [f"witness {args.check_witness}"] + lines, {})
     if args.json:
         print_json(dict(report.to_json(), witness=args.check_witness))
         return code
     print(report.verdict)
-    print(f"input in the region: {'yes' if report.in_region else 'no'}"
-          + ("" if report.in_region else f" (the nearest disjunct misses by {shown(report.region_excess, DIGITS)})"))
-    for j, y in enumerate(report.outputs):
-        claimed = "" if report.claimed is None else f"  claimed {shown(report.claimed[j], DIGITS)}"
-        print(f"Y_{j} = {shown(y, DIGITS)}{claimed}")
-    if report.claimed is not None:
-        print(f"largest |exact - claimed|: {shown(report.claimed_difference, DIGITS)}")
-    print(f"unsafe condition at the exact outputs: {'holds' if report.unsafe_holds else 'fails'}"
-          + ("" if report.unsafe_holds else f" (the nearest disjunct misses by {shown(report.unsafe_excess, DIGITS)})"))
-    if report.float_check is None:
-        print("competition float check: not run (needs an .onnx network and onnxruntime)")
-    else:
-        fc = report.float_check
-        print(f"competition float check (onnxruntime, atol {fc['atol']}): "
-              + ("passes" if fc["passes"] else "fails")
-              + f" (in region {fc['in_region']}, outputs match {fc['outputs_match']}, unsafe {fc['unsafe_holds']})")
+    for line in lines:
+        print(line)
     if report.verdict == "float-only":
         print("the witness passes the float check and fails exactly: a float-only counterexample", file=sys.stderr)
     return code
