@@ -22,7 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..exact.display import Card, Displayed, short_text
+from ..exact.display import Card, short_text
+from ..exact.displayed import Displayed
 
 PROVED, REFUTED, OPEN = "proved", "refuted", "open"
 STATUSES = (PROVED, REFUTED, OPEN)

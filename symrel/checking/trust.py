@@ -68,7 +68,7 @@ PARTS: tuple[tuple[str, str, dict[str, str]], ...] = (
         "symrel.exact.numbers": "rationals: parsing, limits, the ground type",
         "symrel.exact.matrices": "dense matrices over Q",
         "symrel.exact.public": "the number type models hand out (sympy Rational)",
-        "symrel.exact.display": "the display cards of models (a base class of every model)",
+        "symrel.exact.displayed": "the display mixin of every model (the display code itself loads when one is shown)",
         "symrel.exact.scaled": "batched evaluation of maxout and ReLU nets in common-denominator form",
         "symrel.exact.lp": "exact feasibility, used by the mesh reader's conformity check (method exact)",
         "symrel.exact.exact_simplex": "the exact simplex behind it",

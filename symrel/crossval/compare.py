@@ -32,7 +32,8 @@ from dataclasses import dataclass, field
 
 from ..errors import InputError
 from ..exact import Public, Q, Rational, columns, format_rational, inner, rows, to_sympy
-from ..exact.display import Card, Displayed, number_text
+from ..exact.display import Card, number_text
+from ..exact.displayed import Displayed
 from ..models import Box, Transformer, argmax_set
 from ..interop.extras import require
 from ..interop.floats import FloatFormat, float_format, ulp

@@ -1,6 +1,6 @@
 """How symrel objects show themselves: short reprs and rich notebook display.
 
-An object that mixes in :class:`Displayed` describes itself once, as a
+An object that mixes in :class:`~symrel.exact.displayed.Displayed` describes itself once, as a
 :class:`Card` (a title, labelled fields, an optional table), and gets from it a
 short ``repr`` (at most :data:`REPR_LIMIT` characters, whatever its size) and
 Jupyter's ``_repr_html_``, ``_repr_markdown_`` and ``_repr_latex_``. Exact
@@ -180,26 +180,3 @@ class Card:
             if self.more_rows:
                 table += r" \\ \text{(" + str(self.more_rows) + " more rows)}"
         return r"$\begin{array}{l}" + body + table + r"\end{array}$"
-
-
-class Displayed:
-    """Mixin: ``_card()`` (a :class:`Card`) and ``_summary()`` (a short line)
-    give the ``repr`` and the notebook displays."""
-
-    def _card(self) -> Card:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def _summary(self) -> str:
-        return self._card().title
-
-    def __repr__(self) -> str:
-        return short_text(f"<{type(self).__name__}: {self._summary()}>", REPR_LIMIT)
-
-    def _repr_markdown_(self) -> str:
-        return self._card().markdown()
-
-    def _repr_html_(self) -> str:
-        return self._card().html()
-
-    def _repr_latex_(self) -> str:
-        return self._card().latex()

@@ -45,7 +45,7 @@ from ..errors import DimensionError, InputError
 import sympy
 
 from ..exact import Matrix, Rational, columns, flat, from_columns, rational, to_sympy, vector
-from ..exact.display import Card, Displayed
+from ..exact.displayed import Displayed
 
 
 def from_array(x, path: str):
@@ -122,7 +122,9 @@ class Model(Displayed):
             return zeros(self.output_dim, 0)
         return self._evaluate_batch(X)
 
-    def _card(self) -> Card:
+    def _card(self):
+        from ..exact.display import Card
+
         sizes = self.sizes() if hasattr(self, "sizes") else {"parameters": self.num_parameters()}
         fields = [(k.replace("_", " "), ", ".join(map(str, v)) if isinstance(v, list) else v)
                   for k, v in sizes.items() if k not in ("kind", "input_dim", "output_dim")]

@@ -37,7 +37,8 @@ from dataclasses import dataclass, field
 from ..errors import InputError
 from ..exact import inner
 from ..exact.lp import feasibility
-from ..exact.display import Card, Displayed
+from ..exact.display import Card
+from ..exact.displayed import Displayed
 from .cell_lp import cell_lp
 from .enumerate_cells import Enumeration, enumerate_cells
 from .facet_jumps import facet_jumps

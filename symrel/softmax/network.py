@@ -50,7 +50,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..exact import Public, Q, Rational, inner, rational, rational_str, to_public
-from ..exact.display import Card, Displayed, number_text, short_text
+from ..exact.display import Card, number_text, short_text
+from ..exact.displayed import Displayed
 from ..certificates import OPEN, PROVED, Proof, Step
 from .taylor import e_bounds, log_bounds
 from .lemmas import DIGITS, _eps, ceil_significant, max_head_gap, selection_weight_loss
