@@ -92,6 +92,21 @@ def test_vnncomp_test_set(onnx_name, vnnlib_name, expected):
     if expected == "sat":
         y = net.evaluate_exact(list(v.witness_x))
         assert p.in_region(list(v.witness_x)) and p.holds(list(v.witness_x), y)
+        assert list(y) == list(v.witness_y)
+        onnxruntime_agrees(DATA / "test" / f"{onnx_name}.onnx", v.witness_x, y)
+
+
+def onnxruntime_agrees(path, x, y):
+    """The witness run through onnxruntime (float32) gives the exact outputs within 1e-4."""
+    ort = pytest.importorskip("onnxruntime")
+    import numpy as np
+
+    sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    inp = sess.get_inputs()[0]
+    shape = [d if isinstance(d, int) else 1 for d in inp.shape]
+    xs = np.array([int(v.numerator) / int(v.denominator) for v in x], dtype=np.float32).reshape(shape)
+    out = sess.run(None, {inp.name: xs})[0].reshape(-1)
+    assert all(abs(float(a) - int(b.numerator) / int(b.denominator)) < 1e-4 for a, b in zip(out, y))
 
 
 @pytest.mark.skipif(not (DATA / "acasxu").exists(), reason="../shared/data/vnncomp2021 absent")
