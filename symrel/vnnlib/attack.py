@@ -52,6 +52,8 @@ class FloatNet:
 def margin(net: FloatNet, disjuncts, x) -> float:
     """The margin of ``x`` (module docstring); ``disjuncts``: lists of atoms ``(ax, ay, rhs)``
     as floats. An empty disjunct (true) has margin +inf."""
+    if _np is not None and disjuncts:
+        return float(_batch_margin(net, disjuncts, _np.array([list(x)], dtype=float))[0][0])
     y = net.forward(x)
     best = float("-inf")
     for atoms in disjuncts:
