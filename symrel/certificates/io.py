@@ -14,8 +14,11 @@ INDEXING = ("indices in this file count from 0 (blocks, heads, layers, units, to
 
 
 def certificate_of(proof: Proof) -> dict:
-    """The certificate of a *proved* claim. Refuses any other proof: a certificate
-    is written only for a proved claim (a refuted one writes its counterexample)."""
+    """The certificate of a *proved* claim, without its ``claim.statement``: the statement is
+    what the checker derives from the certificate's data, and
+    :func:`symrel.checking.stated` (through which the provers write) adds it. Refuses
+    any other proof: a certificate is written only for a proved claim (a refuted one writes its
+    counterexample)."""
     if proof.result != PROVED:
         raise SymrelError(f"no certificate for a claim that is {proof.result}: {proof.obstacle}")
     inputs = {}
@@ -23,7 +26,7 @@ def certificate_of(proof: Proof) -> dict:
         obj = thing if isinstance(thing, dict) else to_json(thing)
         inputs[name] = {"object": obj, "sha256": sha256_of(obj)}
     claim = dict(proof.claim_data)
-    claim.setdefault("statement", proof.claim)
+    claim.pop("statement", None)
     if proof.construction:
         claim.setdefault("construction", proof.construction)
     return {

@@ -49,7 +49,9 @@ _ALL = (
          "the inputs range over a box: the domain itself, or the exact bounding box of a polytope domain, "
          "each bound certified by LP duality (y >= 0 with A^T y = +-e_i and b^T y the bound); it gives every "
          "exact bound below",
-         optional=("duals",), cases="duals: a polytope domain"),
+         optional=("duals", "witness", "lex"),
+         cases="duals: a polytope domain; witness, lex: a polytope domain's lexicographically least point, "
+         "which shows the domain is not empty"),
     Rule("embedding", ("model", "state"),
          "the embedding writes x into the input slots and the token-wise shift (the position one-hot and the "
          "constant 1) into every token, exactly as the construction prescribes"),
@@ -85,7 +87,7 @@ _ALL = (
     Rule("hardmax-select", _MODEL_STATE + ("heads",),
          "a hardmax head that no rule settles on the whole domain returns, in each value coordinate, a select "
          "node: the value of the token whose score is largest, decided later cell by cell"),
-    Rule("node-cells", ("cells", "nodes", "outputs_a", "outputs_b", "tree"),
+    Rule("node-cells", ("cells", "free", "nodes", "outputs_a", "outputs_b", "tree"),
          "the outputs of A and B differ as forms, but the differences depend only on a few nodes; on every "
          "cell of those nodes (a decision tree, each branch non-empty by a witness or empty by a Farkas vector) "
          "the differences vanish exactly"),
@@ -143,8 +145,9 @@ _ALL = (
          "the entrywise error after a block is bounded from the error before it: attention heads by the "
          "max-head or selection-head bound (rational upper bounds of exp), feed-forward sublayers by their "
          "exact inf-norm Lipschitz constants, with ReLU signs kept by the gating margin",
-         optional=("exp_upper", "gap_upper", "relu_pairs"),
-         cases="gap_upper: a max head; exp_upper: a selection head; relu_pairs: ReLU(u) - ReLU(-u) = u pairs"),
+         optional=("exp_upper", "gap_upper", "relu_pairs", "tied_keys"),
+         cases="gap_upper: a max head; exp_upper: a selection head; relu_pairs: ReLU(u) - ReLU(-u) = u pairs; "
+         "tied_keys: a selection head whose argmax set is several keys with one constant key vector"),
     Rule("readout-bound", ("bound", "eps", "output_error"),
          "the error reaching the read-out, times the read-out's exact inf-norm, is at most eps"),
     Rule("lambda-search", (),

@@ -39,7 +39,7 @@ import threading
 from dataclasses import dataclass
 from typing import Callable
 
-from ..errors import LimitError, SymrelError
+from ..errors import InputError, SymrelError
 
 #: the module of this package holding each claim kind's checker (an explicit list: nothing is
 #: discovered); a check loads the one module its claim needs
@@ -143,33 +143,55 @@ def _load_checkers(kind: str | None = None):
         importlib.import_module(f"{__name__}.{name}")
 
 
+#: the keys of a certificate, of an input entry and of a step (docs/format.md, "Certificates")
+FRAME_KEYS, FRAME_OPTIONAL = ("symrel", "kind", "claim", "inputs", "steps"), ("indexing",)
+STEP_KEYS, STEP_OPTIONAL = ("rule", "status", "certificate"), ("lemma", "note")
+
+
 def _check_header(cert):
-    if not isinstance(cert, dict) or cert.get("kind") != "certificate" or cert.get("symrel") != 1:
-        raise MalformedCertificate("not a symrel certificate (expected symrel: 1, kind: certificate)", path="kind")
-    claim = cert.get("claim")
-    if not isinstance(claim, dict) or not isinstance(claim.get("kind"), str):
-        raise MalformedCertificate("expected an object with a string 'kind'", path="claim")
-    raw = cert.get("inputs")
-    if not isinstance(raw, dict):
-        raise MalformedCertificate("expected an object of named inputs", path="inputs")
+    """The frame: every field of its one type, no unknown key at any level (the claim's own
+    keys are its kind's: :func:`symrel.checking.claims.check_claim_frame`)."""
+    from . import read
+
+    if type(cert) is not dict:
+        raise MalformedCertificate(f"expected a symrel certificate (a JSON object), got {read.describe(cert)}")
+    if "symrel" not in cert or type(cert["symrel"]) is not int or cert["symrel"] != 1:
+        raise read.refuse("symrel", "1 (the format version, a JSON integer)", cert.get("symrel"))
+    if cert.get("kind") != "certificate" or type(cert["kind"]) is not str:
+        raise read.refuse("kind", "the string 'certificate'", cert.get("kind"))
+    read.record(cert, "", FRAME_KEYS, FRAME_OPTIONAL)
+    if "indexing" in cert:
+        read.string(cert["indexing"], "indexing")
+    claim = cert["claim"]
+    if type(claim) is not dict:
+        raise read.refuse("claim", "an object", claim)
+    read.string(claim.get("kind"), "claim.kind")
+    raw = cert["inputs"]
+    if type(raw) is not dict:
+        raise read.refuse("inputs", "an object of named inputs", raw)
     for name, entry in raw.items():
-        if not isinstance(entry, dict) or "object" not in entry or not isinstance(entry.get("sha256"), str):
-            raise MalformedCertificate("expected an object with 'object' and a string 'sha256'", path=f"inputs.{name}")
-    steps = cert.get("steps")
-    if not isinstance(steps, list) or not steps:
-        raise MalformedCertificate("expected a non-empty list", path="steps")
+        read.record(entry, f"inputs.{name}", ("object", "sha256"))
+        read.string(entry["sha256"], f"inputs.{name}.sha256")
+    steps = read.array(cert["steps"], "steps")
+    if not steps:
+        raise MalformedCertificate("expected a non-empty list of steps, got an empty list", path="steps")
     for i, step in enumerate(steps):
         where = f"steps[{i}]"
-        if not isinstance(step, dict) or not isinstance(step.get("rule"), str):
-            raise MalformedCertificate("expected an object with a string 'rule'", path=where)
-        if not isinstance(step.get("status"), str):
-            raise MalformedCertificate("expected a string", path=f"{where}.status")
-        if not isinstance(step.get("certificate"), dict):
-            raise MalformedCertificate("expected an object of recorded numbers", path=f"{where}.certificate")
+        read.record(step, where, STEP_KEYS, STEP_OPTIONAL)
+        read.string(step["rule"], f"{where}.rule")
+        read.string(step["status"], f"{where}.status")
+        for key in STEP_OPTIONAL:
+            if key in step:
+                read.string(step[key], f"{where}.{key}")
+        if type(step["certificate"]) is not dict:
+            raise read.refuse(f"{where}.certificate", "an object of recorded numbers", step["certificate"])
     _load_checkers(claim["kind"])
     if claim["kind"] not in CLAIM_KINDS:
         raise CertificateError(f"no checker for claims of kind {claim['kind']!r} (known: {sorted(CLAIM_KINDS)})",
                                path="claim.kind")
+    from .claims import check_claim_frame
+
+    check_claim_frame(cert)
     return claim
 
 
@@ -184,8 +206,10 @@ def _read_inputs(cert):
             raise CertificateError("does not match the embedded object", path=f"{where}.sha256")
         try:
             inputs[name] = read_input(entry["object"], path=f"{where}.object")
+        except InputError as err:  # the embedded object is not a file of its kind: malformed
+            raise MalformedCertificate(no_option_hints(err.message), path=err.path or f"{where}.object") from None
         except SymrelError as err:
-            raise CertificateError(getattr(err, "message", str(err)), path=getattr(err, "path", None) or f"{where}.object") from None
+            raise CertificateError(str(err), path=f"{where}.object") from None
     return inputs
 
 
@@ -205,6 +229,15 @@ def _check_steps(cert, kind: ClaimKind):
         if step["status"] != "proved":
             raise CertificateError(f'expected "proved", got {step["status"]!r}', path=f"{where}.status",
                                    rule=step["rule"])
+        parts = step["rule"].split("+")
+        if all(part in RULES for part in parts):  # a step holds its rules' recorded keys and no others
+            allowed = {key for part in parts for key in RULES[part].records + RULES[part].optional}
+            for key in step["certificate"]:
+                if key not in allowed:
+                    raise MalformedCertificate(
+                        f"expected no key {key[:40]!r} in a step of rule {step['rule']!r} (its keys: "
+                        f"{', '.join(sorted(allowed)) or 'none'})", path=f"{where}.certificate.{key[:40]}",
+                        rule=step["rule"])
     return steps
 
 
@@ -265,7 +298,10 @@ def _locate(err: CertificateError) -> tuple:
 def check_certificate(cert: dict) -> dict:
     """Check a certificate (module docstring); returns a summary, raises :class:`CertificateError`.
 
-    The summary: ``{"claim": kind, "steps": n, "rules": {rule: steps checked}, "result": "checked"}``.
+    The summary: ``{"claim": kind, "statement": what is proved (derived from the data,
+    :mod:`symrel.checking.claims`), "steps": n, "rules": {rule: steps checked}, "result":
+    "checked"}``; ``"result": "vacuous"`` and ``"vacuous": why`` when the claim's checker finds
+    that the claim speaks of no point (an empty domain): true, and saying nothing.
     """
     claim = _check_header(cert)
     kind = CLAIM_KINDS[claim["kind"]]
@@ -275,24 +311,81 @@ def check_certificate(cert: dict) -> dict:
     try:
         if kind.order is not None:
             check_order(steps, kind.order(claim, inputs))
-        kind.check(cert, inputs)
-    except CertificateError as err:
-        path, message = _locate(err)
-        at = path[: path.index("]") + 1] if path and path.startswith("steps[") else None
-        if at is None or err.rule is not None:
-            if (path, message) == (err.path, err.message):
-                raise
-            raise type(err)(message, path) from None
-        i = int(at[6:-1])
-        raise type(err)(message, path, steps[i]["rule"] if i < len(steps) else None) from None
-    except LimitError:  # a limit reached: exit 2 naming it, not a malformed field
-        raise
+        outcome = kind.check(cert, inputs)
+    except CertificateError as err:  # a rejection, or malformed data (a limit among them): kept as it is
+        raise _in_step(err, steps, type(err)) from None
+    except InputError as err:  # a reader or a number refused inside a step: the data is malformed
+        rooted = err.path if err.path and _rooted(err.path) else None
+        raise _in_step(CertificateError(no_option_hints(err.message), rooted), steps, MalformedCertificate) from None
     except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
         i = getattr(_AT, "step", None)
         where = f"steps[{i}].certificate" if i is not None else None
-        raise CertificateError(f"malformed data: {type(err).__name__}: {err}", where,
-                               steps[i]["rule"] if i is not None else None) from None
+        raise MalformedCertificate(_shape_words(err), where, steps[i]["rule"] if i is not None else None) from None
+    from .claims import check_statement, derived_statement
+
+    statement = derived_statement(cert, inputs)
+    check_statement(cert, statement)
     rules: dict[str, int] = {}
     for step in steps:
         rules[step["rule"]] = rules.get(step["rule"], 0) + 1
-    return {"claim": claim["kind"], "steps": len(steps), "rules": rules, "result": "checked"}
+    summary = {"claim": claim["kind"], "statement": statement, "steps": len(steps), "rules": rules,
+               "result": "checked"}
+    if isinstance(outcome, dict) and outcome.get("vacuous"):
+        summary.update(result="vacuous", vacuous=str(outcome["vacuous"]))
+    return summary
+
+
+def no_option_hints(message: str) -> str:
+    """A reader's message without its hint of a command-line option: a certificate is read
+    as it is, with no option (``--exact-floats`` does not apply to it).
+
+    >>> no_option_hints("got the JSON float 0.5; write it as a string or pass --exact-floats")
+    'got the JSON float 0.5; write it as a string'
+    """
+    return str(message).replace(" or pass --exact-floats", "")
+
+
+def _rooted(path: str) -> bool:
+    """A path that starts at the top of the certificate (``steps[2]...``, ``claim.eps``)."""
+    return path.split(".")[0].split("[")[0] in FRAME_KEYS
+
+
+def _in_step(err: CertificateError, steps, cls) -> CertificateError:
+    """``err`` as raised for the user: its JSON path located (:func:`_locate`) and, inside a
+    step, that step's rule named."""
+    path, message = _locate(err)
+    at = path[: path.index("]") + 1] if path and path.startswith("steps[") else None
+    if at is None or err.rule is not None:
+        if (path, message) == (err.path, err.message) and type(err) is cls:
+            return err
+        return cls(message, path, err.rule)
+    i = int(at[6:-1])
+    return cls(message, path, steps[i]["rule"] if i < len(steps) else None)
+
+
+def _shape_words(err: Exception) -> str:
+    """What a Python error met while reading a step's data says about the data, in words
+    (never the class name of the error)."""
+    if isinstance(err, KeyError):
+        return f"expected a key {str(err.args[0])[:40]!r} here (missing), or a value of another shape"
+    if isinstance(err, IndexError):
+        return "expected an index in range (one points past the end of a list)"
+    if isinstance(err, ZeroDivisionError):
+        return "expected a non-zero number (a division by zero)"
+    if isinstance(err, (TypeError, ValueError)) and str(err).startswith("expected a "):
+        return str(err)  # the checker's own words (symrel.checking.kernel.read_form, ...)
+    return "expected a value of another type or shape (a list, an object or a number is not where the rule needs it)"
+
+
+def stated(cert: dict) -> dict:
+    """``cert`` (a certificate as :func:`symrel.certificates.io.certificate_of` writes it) with
+    its ``claim.statement`` set to what the checker derives from its data
+    (:mod:`symrel.checking.claims`): the provers write every certificate through this
+    function, so an honest certificate states exactly what its check proves."""
+    from .claims import SPECS, derived_statement
+
+    kind = cert["claim"].get("kind")
+    _load_checkers(kind)
+    if kind in SPECS:
+        cert["claim"]["statement"] = derived_statement(cert, _read_inputs(cert))
+    return cert

@@ -1072,3 +1072,17 @@ def check_equivalence(cert: dict, inputs: dict) -> None:
         replay.compare(outs[1], last["outputs"], "outputs of B")
     if replay.pos != len(steps):
         raise CertificateError("unexpected step after the final identity", path=f"steps[{replay.pos}]")
+
+
+# -- what a checked certificate proves (symrel.checking.claims) ----------------------------
+from .claims import claim_statement, domain_words, model_words  # noqa: E402  (the hook below the checker)
+from .read import string as _string  # noqa: E402
+
+
+@claim_statement("equivalence", keys=("a", "b", "domain"),
+                 inputs=lambda claim: tuple(_string(claim[k], f"claim.{k}") for k in ("a", "b", "domain")))
+def statement(claim, inputs) -> str:
+    """For all x in D, A(x) = B(x): the two models and the domain the claim names."""
+    a, b, domain = inputs[claim["a"]], inputs[claim["b"]], inputs[claim["domain"]]
+    return (f"for all x in D, A(x) = B(x), where A is {model_words(a)} (input {claim['a']!r}), B is "
+            f"{model_words(b)} (input {claim['b']!r}) and D is {domain_words(domain)} (input {claim['domain']!r})")

@@ -378,3 +378,45 @@ def _check_softmax_margin(step: dict, i: int, scores: dict, n: int, eps) -> None
         raise CertificateError(f"at beta {beta} the softmax weight off the maximal keys may exceed eps", path=f"{where}.beta_bound")
     if not (n - 1) * exp_lower(-beta * Q(999, 1000)) > target:
         raise CertificateError(f"beta {beta} is more than 0.1% above the least beta that suffices", path=f"{where}.beta_bound")
+
+
+# -- what a checked certificate proves (symrel.checking.claims) ----------------------------
+from .claims import claim_statement, number_words  # noqa: E402  (the hooks below the checkers)
+from .read import rational as _rational  # noqa: E402
+
+
+@claim_statement("utility", keys=("utility",), inputs=("preorder",))
+def utility_statement(claim, inputs) -> str:
+    """claim.utility represents the preorder."""
+    n = len(inputs["preorder"].elements)
+    return (f"the utility u of claim.utility represents the preorder on its {n} elements: for all x, y, "
+            f"x <= y iff u(x) <= u(y)")
+
+
+@claim_statement("richter-peleg-utility", keys=("utility",), inputs=("preorder",))
+def richter_peleg_statement(claim, inputs) -> str:
+    """claim.utility is the Richter-Peleg utility of the preorder (longest strict chains)."""
+    n = len(inputs["preorder"].elements)
+    return (f"the utility u of claim.utility is a Richter-Peleg utility of the preorder on its {n} elements: "
+            f"x < y implies u(x) < u(y) and x ~ y implies u(x) = u(y); u(y) is the length of the longest strict "
+            f"chain below y")
+
+
+@claim_statement("multi-utility", keys=("utilities",), inputs=("preorder",))
+def multi_utility_statement(claim, inputs) -> str:
+    """The family claim.utilities represents the preorder."""
+    n, k = len(inputs["preorder"].elements), len(claim["utilities"])
+    return (f"the {k} utilities u_k of claim.utilities represent the preorder on its {n} elements: for all x, y, "
+            f"x <= y iff u_k(x) <= u_k(y) for every k")
+
+
+@claim_statement("retrieval", keys=("max_subset",), optional=("eps",), inputs=("task", "phi_q", "phi_k"))
+def retrieval_statement(claim, inputs) -> str:
+    """Hardmax (and with eps, softmax) attention retrieves the maximal keys of every small set."""
+    task = inputs["task"]
+    out = (f"for each of the {len(task.queries)} queries x and every non-empty set S of at most "
+           f"{claim['max_subset']} of the {len(task.keys)} keys, hardmax attention with scores "
+           f"<phi_q(x), phi_k(y)> puts weight 1/|M| on each <=_x-maximal key of S (M) and 0 elsewhere")
+    if "eps" in claim:
+        out += f"; softmax (scale 1) puts weight >= 1 - {number_words(_rational(claim['eps'], 'claim.eps'))} on M"
+    return out

@@ -180,10 +180,10 @@ def rational(value, path: str):
         return _exact_rational(value, path=path)
     except InputError as err:
         message = str(err.message)
-        if "digits" in message:
-            message = message.split(", got")[0] + f", got {describe(value)} (the digit limit)"
-        elif "exponent" in message:
-            message += " (the exponent limit)"
+        if "digit limit" in message:
+            message = message.split(", got")[0].replace(" (the digit limit)", "") + f", got {describe(value)} (the digit limit)"
+        elif "exponent limit" in message:
+            pass
         elif tv is str:
             message = f'expected an exact rational such as "3", "-2/7", "0.125" or "1e-3", got {describe(value)}'
         raise MalformedCertificate(message, path=path) from None
@@ -284,3 +284,21 @@ def join(path: str, key) -> str:
 
 def _short_key(key: str) -> str:
     return key if len(key) <= 40 else key[:37] + "..."
+
+
+_LONG_NUMBER = None
+
+
+def shorten_numbers(text: str) -> str:
+    """``text`` with every run of more than :data:`SHOWN_DIGITS` digits shortened
+    (:func:`shorten_number`), so that a message stays one readable line.
+
+    >>> shorten_numbers("got " + "9" * 5000 + "/7")
+    'got 9999999999…9999999999 (5000 digits)/7'
+    """
+    global _LONG_NUMBER
+    if _LONG_NUMBER is None:
+        import re
+
+        _LONG_NUMBER = re.compile(r"[0-9]{%d,}" % (SHOWN_DIGITS + 1))
+    return _LONG_NUMBER.sub(lambda m: shorten_number(m.group()), text)

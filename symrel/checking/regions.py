@@ -660,3 +660,22 @@ def _check_affine_near(model, domain, hf, L, x, facet_path, bound, where):
     for r, (u, v) in enumerate(zip(outputs[0], L)):
         if not _vanishes_on(minus(u, v), hf):
             raise _fail(where, f"output {r} on the facet differs from the cells' map: f is not affine across it")
+
+
+# -- what a checked certificate proves (symrel.checking.claims) ----------------------------
+from .claims import claim_statement, domain_words, model_words  # noqa: E402  (the hooks below the checkers)
+
+
+@claim_statement("equivalence-cells", keys=("mode",), inputs=("a", "b", "domain"))
+def cells_statement(claim, inputs) -> str:
+    """For all x in D, a(x) = b(x), decided cell by cell (the claim's mode)."""
+    return (f"for all x in D, a(x) = b(x), where a is {model_words(inputs['a'])}, b is {model_words(inputs['b'])} "
+            f"and D is {domain_words(inputs['domain'])}, decided on every cell of D ({claim['mode']} mode)")
+
+
+@claim_statement("regions", keys=("count_kind", "count"), optional=("definition",), inputs=("model", "domain"))
+def regions_statement(claim, inputs) -> str:
+    """The model has exactly ``count`` regions of the claim's kind (and definition) over D."""
+    meaning = f" (definition {claim['definition']!r}, docs/theory.md)" if "definition" in claim else ""
+    return (f"the model ({model_words(inputs['model'])}) has exactly {claim['count']} {claim['count_kind']} "
+            f"regions{meaning} over D = {domain_words(inputs['domain'])}")

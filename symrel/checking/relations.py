@@ -136,3 +136,21 @@ def _check_ldl(data, table, n, where):
             want = sum((LD[i][k] * L[j][k] for k in range(j + 1)), Q(0)) if j <= i else table[j][i]
             if want != table[i][j]:
                 raise CertificateError(f"(L diag(D) L^T)[{i}][{j}] differs from r[{i}][{j}]", path=f"{where}.L")
+
+
+# -- what a checked certificate proves (symrel.checking.claims) ----------------------------
+from .claims import claim_statement  # noqa: E402  (the hook below the checker)
+
+
+@claim_statement("relation", keys=("symmetric", "shape", "dimension"), optional=("psd",),
+                 inputs=("relation", "features"))
+def statement(claim, inputs) -> str:
+    """Every entry of the relation is the inner product of the feature vectors."""
+    n, m = claim["shape"]
+    out = (f"<phi(x_i), psi(y_j)> = r(x_i, y_j) for all {n} x {m} entries of the relation, with features in "
+           f"R^{claim['dimension']}")
+    if claim["symmetric"]:
+        out += " and psi = phi (symmetric)"
+    if claim.get("psd"):
+        out += "; the table is positive semidefinite"
+    return out

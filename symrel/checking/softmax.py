@@ -459,3 +459,16 @@ def check_softmax_bound(cert: dict, inputs: dict) -> None:
         raise CertificateError(f"recorded {rc['bound']}, recomputed {bound} (at most eps {eps})", path=f"{where}.bound")
     if read.rational(rc["eps"], f"{where}.eps") != eps:
         raise CertificateError(f"expected the claim's eps {eps}", path=f"{where}.eps")
+
+
+# -- what a checked certificate proves (symrel.checking.claims) ----------------------------
+from .claims import claim_statement, domain_words, model_words, number_words  # noqa: E402  (the hook)
+
+
+@claim_statement("softmax-bound", keys=("eps", "lambda"), inputs=("transformer", "domain"))
+def statement(claim, inputs) -> str:
+    """The softmax Transformer at lambda is within eps of the hardmax one on the box."""
+    eps, lam = rational(claim["eps"], path="claim.eps"), rational(claim["lambda"], path="claim.lambda")
+    return (f"for all x in D, |T_softmax(lambda)(x) - T_hardmax(x)|_inf <= {number_words(eps)} at lambda = "
+            f"{number_words(lam)}, where T is {model_words(inputs['transformer'])} and D is "
+            f"{domain_words(inputs['domain'])}")

@@ -267,3 +267,25 @@ def check_tracr_audit(cert, inputs):
                 raise CertificateError("upper and lower must be the factors of the steps before", path=f"steps[{i}]")
             if not (lower < upper and (upper / lower) ** 8 <= 2):
                 raise CertificateError("expected lower < upper and (upper/lower)^8 <= 2", path=f"steps[{i}]")
+
+
+# -- what a checked certificate proves (symrel.checking.claims) ----------------------------
+from .claims import claim_statement, number_words  # noqa: E402  (the hook below the checker)
+
+
+@claim_statement("tracr-audit", keys=("vocab", "max_seq_len", "output", "bits", "exp_bits", "exp_grid",
+                                      "f32_roundoff", "coldness"), inputs=("model",))
+def statement(claim, inputs) -> str:
+    """On every input up to the length, the compiled model's outputs equal the program's; what
+    the coldness record says."""
+    import json
+
+    vocab = ", ".join(json.dumps(v) for v in claim["vocab"])
+    out = (f"for every input of length 1..{claim['max_seq_len']} over {{{vocab}}}, the compiled model's hardmax "
+           f"and softmax outputs equal the RASP program's, at every position")
+    cold = claim["coldness"]
+    if "upper" in cold:
+        out += f"; the softmax model also decodes correctly at coldness factor {number_words(rational(cold['upper']))}"
+    if "lower" in cold:
+        out += f" and certainly fails at coldness factor {number_words(rational(cold['lower']))}"
+    return out

@@ -413,7 +413,7 @@ def _order(claim, inputs):
 @claim_checker("vnnlib-unsat", rules={RULE}, order=_order)
 def check_vnnlib_unsat(cert: dict, inputs: dict) -> None:
     claim = record(cert["claim"], "claim", keys=("kind", "network_sha256", "property_sha256", "property"),
-                   optional=("property_source",))
+                   optional=("property_source", "statement", "construction"))
     n_in, n_out, region, unsafe = read_property(claim)
     net = inputs.get("network")
     if set(inputs) != {"network"} or getattr(net, "kind", None) != "relu":
@@ -457,3 +457,18 @@ def check_vnnlib_unsat(cert: dict, inputs: dict) -> None:
             raise CertificateError(f"the box is empty (input {empty}); expected the tree [{{\"empty\": {empty}}}]",
                                    path=f"{where}.tree")
         _check_tree(layers, tree, lo, hi, d, region, unsafe, f"{where}.tree", budget)
+
+
+# -- what a checked certificate proves (symrel.checking.claims) ----------------------------
+from .claims import claim_statement, model_words  # noqa: E402  (the hook below the checker)
+
+
+@claim_statement("vnnlib-unsat", keys=("network_sha256", "property_sha256", "property"),
+                 optional=("property_source",), inputs=("network",))
+def statement(claim, inputs) -> str:
+    """No input of the property's region has outputs meeting its unsafe condition."""
+    n_in, n_out, region, unsafe = read_property(claim)
+    return (f"no input x in R^{n_in} of the property's input region ({len(region)} disjuncts) has outputs "
+            f"y = N(x) in R^{n_out} meeting its unsafe condition ({len(unsafe)} disjuncts), where N is "
+            f"{model_words(inputs['network'])} and the property is the one of sha256 "
+            f"{str(claim['property_sha256'])[:16]}")

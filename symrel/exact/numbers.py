@@ -78,7 +78,7 @@ class number_limits:
     ...     rational("12345")
     Traceback (most recent call last):
     ...
-    symrel.errors.LimitError: value: expected at most 3 digits, got a number with 5
+    symrel.errors.LimitError: value: expected at most 3 digits, got a number with 5 (the digit limit)
     """
 
     def __init__(self, max_digits: int | None = None, max_exponent: int | None = None):
@@ -100,7 +100,7 @@ class number_limits:
 def _check_digits(digits: str, path: str, limits: NumberLimits) -> None:
     if len(digits.lstrip("+-")) > limits.max_digits:
         raise LimitError(
-            f"expected at most {limits.max_digits} digits, got a number with {len(digits)}",
+            f"expected at most {limits.max_digits} digits, got a number with {len(digits)} (the digit limit)",
             path=path,
         )
 
@@ -161,7 +161,7 @@ def _parse_string_digits(text: str, path: str, limits: NumberLimits) -> Rational
             if len(exp.lstrip("+-")) > len(str(limits.max_exponent)) or abs(int(exp)) > limits.max_exponent:
                 raise LimitError(
                     f"expected a decimal exponent of at most {limits.max_exponent} in absolute value, "
-                    f"got {exp}",
+                    f"got {exp[:24]}{'...' if len(exp) > 24 else ''} (the exponent limit)",
                     path=path,
                 )
             e = int(exp)
@@ -220,7 +220,7 @@ def rational(
     if isinstance(value, Integral):
         v = int(value)
         if abs(v) >= 10**limits.max_digits:
-            raise LimitError(f"expected at most {limits.max_digits} digits", path=path)
+            raise LimitError(f"expected at most {limits.max_digits} digits (the digit limit)", path=path)
         return _from_ints(v, 1)
     if isinstance(value, FloatLiteral):
         if not exact_floats:

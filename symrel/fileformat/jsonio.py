@@ -48,43 +48,59 @@ def _constant(name):
     raise InputError(f"expected a number, got the non-standard JSON token {name}", path=None)
 
 
-def _depth_check(text: str) -> None:
-    depth = best = 0
-    in_str = esc = False
-    for ch in text:
-        if in_str:
-            if esc:
-                esc = False
-            elif ch == "\\":
-                esc = True
-            elif ch == '"':
-                in_str = False
-        elif ch == '"':
-            in_str = True
-        elif ch in "[{":
+# A digit run this long outside a string is refused before parsing (Python converts
+# decimal text to int in quadratic time); shorter numbers are parsed, then checked against
+# the configurable digit limit by the number parser, which names their path.
+_DIGIT_RUN_LIMIT = 100_000
+#: the tokens the pre-scan looks at: a string's opening quote, a bracket, a run of digits
+_TOKEN = re.compile(r'["\[\]{}]|[0-9]+')
+#: the rest of a string after its opening quote (escapes skipped), up to its closing quote
+_STRING_REST = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+
+
+def _prescan(text: str) -> None:
+    """Refuse nesting deeper than :data:`MAX_DEPTH` and a digit run of more than
+    :data:`_DIGIT_RUN_LIMIT` digits outside strings, before the parser sees the text.
+
+    One pass, linear in the text: each token is matched once, and a string is skipped whole
+    from its opening quote to its closing one (digits inside a string are text, not a
+    number). An unterminated string ends the scan; the parser then reports it.
+
+    >>> _prescan('{"a": "' + "9" * 200_000 + '", "b": [1, 2]}')
+    >>> _prescan("[" * 65 + "]" * 65)
+    Traceback (most recent call last):
+    ...
+    symrel.errors.LimitError: expected JSON nested at most 64 deep (the depth limit)
+    """
+    depth = 0
+    pos = 0
+    search, rest = _TOKEN.search, _STRING_REST.match
+    while True:
+        token = search(text, pos)
+        if token is None:
+            return
+        pos = token.end()
+        first = text[token.start()]
+        if first == '"':
+            end = rest(text, pos)
+            if end is None:
+                return
+            pos = end.end()
+        elif first in "[{":
             depth += 1
             if depth > MAX_DEPTH:
-                raise LimitError(f"expected JSON nested at most {MAX_DEPTH} deep", path=None)
-        elif ch in "]}":
+                raise LimitError(f"expected JSON nested at most {MAX_DEPTH} deep (the depth limit)", path=None)
+        elif first in "]}":
             depth -= 1
-    return None
-
-
-# Python converts decimal text to int in quadratic time; a digit run this long is refused
-# before parsing. Shorter numbers are parsed and then checked against the (configurable)
-# digit limit by the number parser, which names their path.
-_DIGIT_RUN_LIMIT = 100_000
-_LONG_DIGIT_RUN = re.compile(r"\d{%d,}" % (_DIGIT_RUN_LIMIT + 1))
+        elif pos - token.start() > _DIGIT_RUN_LIMIT:
+            line = text.count("\n", 0, token.start()) + 1
+            raise LimitError(f"expected numbers of at most {current_limits().max_digits} digits (the digit limit), "
+                             f"line {line} has one of {pos - token.start()}", path=None)
 
 
 def loads(text: str):
     """Parse JSON text strictly (see the module docstring)."""
-    _depth_check(text)
-    long_run = _LONG_DIGIT_RUN.search(text)
-    if long_run:
-        line = text.count("\n", 0, long_run.start()) + 1
-        raise LimitError(f"expected numbers of at most {current_limits().max_digits} digits, line {line} has "
-                         f"one of {long_run.end() - long_run.start()}", path=None)
+    _prescan(text)
     try:
         with unlimited_int_digits():
             return json.loads(
@@ -96,7 +112,7 @@ def loads(text: str):
             path=None,
         ) from None
     except RecursionError:
-        raise LimitError("expected JSON nested less deeply", path=None) from None
+        raise LimitError("expected JSON nested less deeply (the depth limit)", path=None) from None
 
 
 def read_json(path: str | os.PathLike):

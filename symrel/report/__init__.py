@@ -68,8 +68,9 @@ def render_proof(proof, fmt: str = "md", title: str = "") -> str:
     if fmt == "json":
         from ..fileformat import canonical_dumps
         from ..certificates.io import certificate_of
+        from ..checking import stated
 
-        return canonical_dumps(certificate_of(proof))
+        return canonical_dumps(stated(certificate_of(proof)))
     from .document import Heading
 
     title = title or proof.claim

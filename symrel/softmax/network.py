@@ -363,8 +363,9 @@ class NetworkBound(Displayed):
         """The certificate (docs/format.md) of a proved bound, re-checked by
         :mod:`symrel.checking.softmax`; refused for an undecided one."""
         from ..certificates.io import certificate_of
+        from ..checking import stated
 
-        return certificate_of(self.proof())
+        return stated(certificate_of(self.proof()))
 
     def to_json(self) -> dict:
         out = {"eps": rational_str(self.eps), "proved": self.proved,

@@ -104,6 +104,7 @@ def sample_certificates():
     import random
 
     from ..certificates.io import certificate_of
+    from ..checking import stated
     from ..compiler import compile_model
     from ..fileformat import canonical_dumps, loads
     from ..models import Box, CPWL1D, DenseLayer, Polytope, ReLUNet
@@ -119,7 +120,7 @@ def sample_certificates():
     from ..softmax import lambda_min
 
     def as_file(cert):
-        return loads(canonical_dumps(cert))
+        return loads(canonical_dumps(stated(cert)))
 
     out = []
     relu = ReLUNet(2, [DenseLayer([[1, -1], [1, 1], [2, -1]], [0, "-1/2", "1/3"]),

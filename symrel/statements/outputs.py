@@ -50,6 +50,7 @@ def write_certificates(outcome: Outcome, out: Path) -> None:
     counterexamples of the refuted controls, under ``out/<key>/``."""
     from ..checking import CertificateError, check_certificate
     from ..certificates.io import certificate_of
+    from ..checking import stated
 
     folder = out / outcome.statement.key
     folder.mkdir(parents=True, exist_ok=True)
@@ -70,7 +71,7 @@ def write_certificates(outcome: Outcome, out: Path) -> None:
             continue
         try:
             path = folder / f"{name}.json"
-            write_json_atomic(path, certificate_of(inst.proof))
+            write_json_atomic(path, stated(certificate_of(inst.proof)))
             outcome.files.append(str(path))
             cert = read_json(path)
             check_certificate(cert)

@@ -354,5 +354,7 @@ def _certificate(net, prop, roots, trees) -> dict:
     sha = sha256_of(obj)
     claim = {"kind": CLAIM_KIND, "network_sha256": sha, "property_sha256": prop.sha256,
              "property_source": str(prop.source), "property": property_object(prop)}
-    return {"symrel": 1, "kind": "certificate", "claim": claim,
-            "inputs": {"network": {"object": obj, "sha256": sha}}, "steps": steps}
+    from ..checking import stated  # the statement the checker derives from the data
+
+    return stated({"symrel": 1, "kind": "certificate", "claim": claim,
+                   "inputs": {"network": {"object": obj, "sha256": sha}}, "steps": steps})

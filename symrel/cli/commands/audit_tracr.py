@@ -115,8 +115,9 @@ def run(args) -> int:
         write_text_atomic(args.report, audit_markdown(proof))
     if proof.result == "proved" and args.certificate:
         from ...certificates.io import certificate_of
+        from ...checking import stated
 
-        write_json_atomic(args.certificate, certificate_of(proof))
+        write_json_atomic(args.certificate, stated(certificate_of(proof)))
     if proof.result == "refuted":
         cx = counterexample_json(proof)
         out["counterexample"] = cx

@@ -1,9 +1,13 @@
-"""``symrel check-certificate C.json [--json]``: check a certificate with the trusted checker.
+"""``symrel check-certificate C.json [--json] [--coq]``: check a certificate with the trusted checker.
 
-Prints the claim, the steps checked per rule and, last, ``checked``. Exit codes:
-0 only when the certificate is checked; 1 when it is rejected (standard error names
-the JSON path of the first failing step and field); 2 when the file is malformed
-(not JSON, or not shaped like a certificate: docs/format.md, "Certificates").
+Prints what the certificate proves, as the checker derives it from the certificate's data
+(the claim's kind and numbers, the inputs and their sha256; never the free-text
+``statement``, which must agree with it), the steps checked per rule and, last, ``checked``
+(or ``vacuous`` and why, when the claim speaks of no point). Exit codes: 0 only when the
+certificate is checked; 1 when it is rejected (standard error names the file and the JSON
+path of the first failing step and field); 2 when the file is malformed (not JSON, a value
+of the wrong type, an unknown key, a number beyond a limit: one line naming the file, the
+JSON path and what was expected; docs/format.md, "What the checker refuses").
 """
 
 from __future__ import annotations
@@ -28,8 +32,12 @@ def register(sub):
 
 def run(args) -> int:
     from ...checking import CertificateError, MalformedCertificate, check_certificate
+    from ...checking.read import shorten_numbers
 
-    cert = read_json(args.certificate)
+    try:
+        cert = read_json(args.certificate)
+    except InputError as err:
+        raise InputError(shorten_numbers(err.message), path=err.path, file=err.file) from None
     if getattr(args, "coq", False):
         from ...interop.coq import coqc_available
 
@@ -38,15 +46,16 @@ def run(args) -> int:
     try:
         summary = check_certificate(cert)
     except MalformedCertificate as err:
-        raise InputError(err.message, path=err.path).in_file(args.certificate) from None
+        raise InputError(shorten_numbers(str(err)), path=None).in_file(args.certificate) from None
     except CertificateError as err:
         at = err.step() or err.path
+        said = shorten_numbers(" ".join(str(err).split()))
         if args.json:
-            print_json({"result": "rejected", "step": err.step(), "path": err.path, "rule": err.rule, "error": str(err)})
+            print_json({"result": "rejected", "step": err.step(), "path": err.path, "rule": err.rule, "error": said})
         else:
             print("rejected")
-        print(f"symrel: certificate rejected at {at}: {err}" if at else f"symrel: certificate rejected: {err}",
-              file=sys.stderr)
+        where = f" at {at}" if at else ""
+        print(f"symrel: {args.certificate}: certificate rejected{where}: {said}", file=sys.stderr)
         return 1
     coq = _coq_replay(cert, args) if getattr(args, "coq", False) else None
     if coq is not None:
@@ -54,8 +63,7 @@ def run(args) -> int:
     if args.json:
         print_json(summary)
         return 0 if coq is None or coq["ok"] else 1
-    statement = cert["claim"].get("statement")
-    print(f"claim: {summary['claim']}" + (f": {' '.join(str(statement).split())}" if statement else ""))
+    print(f"claim ({summary['claim']}): {summary['statement']}")
     print(f"steps checked: {summary['steps']}")
     for rule, n in summary["rules"].items():
         print(f"  {rule}: {n}")
@@ -66,6 +74,9 @@ def run(args) -> int:
             print("rejected by coq")
             print(f"symrel: coq rejected the replay: {coq['log'].strip()[:2000]}", file=sys.stderr)
             return 1
+    if summary["result"] == "vacuous":
+        print(f"vacuous: {summary['vacuous']}; the claim holds of no point and says nothing")
+        return 0
     print("checked")
     return 0
 

@@ -36,6 +36,7 @@ def run(args) -> int:
     from ...fileformat import load, write_json_atomic
     from ...preorders import NotAPreorderError, debreu_utility, richter_peleg_utility
     from ...certificates.io import certificate_of
+    from ...checking import stated
 
     P = load(args.preorder, kinds=("preorder",))
     closed = P.added_by_closure
@@ -56,7 +57,7 @@ def run(args) -> int:
         rep = debreu_utility(P)
         out["utility"] = {str(x): fmt(v) for x, v in rep.utility.items()}
         if args.certificate:
-            write_json_atomic(args.certificate, certificate_of(rep.proof))
+            write_json_atomic(args.certificate, stated(certificate_of(rep.proof)))
     else:
         rep = richter_peleg_utility(P)
         out["utility"] = None

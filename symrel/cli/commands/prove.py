@@ -61,8 +61,9 @@ def run(args) -> int:
             import json
 
             from ...certificates.io import certificate_of
+            from ...checking import stated
 
-            text = json.dumps(certificate_of(proof), sort_keys=True, separators=(",", ":")) + "\n"
+            text = json.dumps(stated(certificate_of(proof)), sort_keys=True, separators=(",", ":")) + "\n"
             write_text_atomic(args.certificate, text)
         if args.report:
             write_text_atomic(args.report, render_proof(proof, "json") if fmt == "json" else equivalence_report(proof, fmt))

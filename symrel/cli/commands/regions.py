@@ -79,10 +79,11 @@ def run(args) -> int:
     if proof is not None:
         from ...fileformat import write_json_atomic
         from ...certificates.io import certificate_of
+        from ...checking import stated
 
         if proof.claim_data.get("count") != res.count:  # pragma: no cover - would be a bug
             raise InputError("internal error: the certified count differs from the count")
-        write_json_atomic(args.certificate, certificate_of(proof))
+        write_json_atomic(args.certificate, stated(certificate_of(proof)))
     if args.json:
         print_json(res.to_json())
     else:

@@ -38,6 +38,7 @@ def register(sub):
 
 def run(args) -> int:
     from ...certificates.io import certificate_of
+    from ...checking import stated
     from ...relations import NotPSDWitness, factor_relation, factors_to_features, prove_relation
     from ...relations.report import relation_report, relation_summary
 
@@ -66,7 +67,7 @@ def run(args) -> int:
     if args.report:
         outputs.append((args.report, lambda p: write_text_atomic(p, relation_report(relation, factors, features, proof))))
     if args.certificate:
-        outputs.append((args.certificate, lambda p: write_json_atomic(p, certificate_of(proof))))
+        outputs.append((args.certificate, lambda p: write_json_atomic(p, stated(certificate_of(proof)))))
     for path, write in outputs:
         write(path)
     if args.json:

@@ -46,6 +46,7 @@ def run(args) -> int:
     from ...fileformat import load, to_json, write_json_atomic, write_text_atomic
     from ...preorders import IncompletePreorderError, build_retrieval_attention
     from ...certificates.io import certificate_of
+    from ...checking import stated
     from ...relations.table import RelationFeatures
 
     if args.report:  # Markdown only: a .tex or .html name is refused, not filled with Markdown
@@ -100,7 +101,7 @@ def run(args) -> int:
     if args.output:
         write_json_atomic(args.output, to_json(RelationFeatures(attention.phi_q, attention.phi_k)))
     if args.certificate:
-        write_json_atomic(args.certificate, certificate_of(proof))
+        write_json_atomic(args.certificate, stated(certificate_of(proof)))
     if args.report:
         write_text_atomic(args.report, _report(proof, summary))
     if args.json:

@@ -71,3 +71,25 @@ def regions_many_paths_of_a_wide_net() -> str:
     return json.dumps(header("regions", [{"rule": "cell-cover", "status": "proved",
                                           "certificate": {"mode": "open", "branches": branches}}],
                              embedded(model=net, domain=box), count_kind="activation", count=1))
+
+
+def long_digit_runs_as_numbers() -> str:
+    """A 1 MB number (a run of 1,000,000 digits) in a step: converting it to an int costs
+    quadratic time; the reader refuses it by its length before parsing (the digit limit)."""
+    return ('{"symrel": 1, "kind": "certificate", "claim": {"kind": "utility", "utility": {"a": 0}}, '
+            '"inputs": {}, "steps": [{"rule": "complete-preorder", "status": "proved", "certificate": '
+            '{"elements": ' + "9" * 1_000_000 + ', "classes": 1}}]}')
+
+
+def deeply_nested_arrays() -> str:
+    """An array nested 100,000 deep in a step: a recursive reader would overflow its stack; the
+    reader refuses the nesting by its depth before parsing (the depth limit)."""
+    return json.dumps(header("utility", [{"rule": "complete-preorder", "status": "proved", "certificate": {}}],
+                             utility={"a": 0}))[:-3] + ', "x": ' + "[" * 100_000 + "]" * 100_000 + "}]}"
+
+
+def many_tiny_strings_with_escaped_quotes() -> str:
+    """A 1 MB statement of escaped quotes: a string scanner that restarts at every quote it
+    meets inside a string goes quadratic; the reader skips each string once."""
+    return json.dumps(header("utility", [{"rule": "complete-preorder", "status": "proved", "certificate": {}}],
+                             utility={"a": 0}, statement='"' * 500_000))

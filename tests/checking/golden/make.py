@@ -93,7 +93,7 @@ def valid_certificates():
         if previous.exists():
             out["tracr-audit"] = json.loads(previous.read_text())
     out["vnnlib-unsat"] = vnnlib_unsat()
-    return {name: loads(canonical_dumps(cert)) for name, cert in out.items()}
+    return {name: loads(canonical_dumps(stated(cert))) for name, cert in out.items()}
 
 
 def vnnlib_unsat():
