@@ -463,12 +463,13 @@ def check_softmax_bound(cert: dict, inputs: dict) -> None:
 
 # -- what a checked certificate proves (symrel.checking.claims) ----------------------------
 from .claims import claim_statement, domain_words, model_words, number_words  # noqa: E402  (the hook)
+from .read import rational as _rational  # noqa: E402
 
 
 @claim_statement("softmax-bound", keys=("eps", "lambda"), inputs=("transformer", "domain"))
 def statement(claim, inputs) -> str:
     """The softmax Transformer at lambda is within eps of the hardmax one on the box."""
-    eps, lam = rational(claim["eps"], path="claim.eps"), rational(claim["lambda"], path="claim.lambda")
+    eps, lam = _rational(claim["eps"], "claim.eps"), _rational(claim["lambda"], "claim.lambda")
     return (f"for all x in D, |T_softmax(lambda)(x) - T_hardmax(x)|_inf <= {number_words(eps)} at lambda = "
             f"{number_words(lam)}, where T is {model_words(inputs['transformer'])} and D is "
             f"{domain_words(inputs['domain'])}")

@@ -271,6 +271,7 @@ def check_tracr_audit(cert, inputs):
 
 # -- what a checked certificate proves (symrel.checking.claims) ----------------------------
 from .claims import claim_statement, number_words  # noqa: E402  (the hook below the checker)
+from .read import rational as _rational  # noqa: E402
 
 
 @claim_statement("tracr-audit", keys=("vocab", "max_seq_len", "output", "bits", "exp_bits", "exp_grid",
@@ -285,7 +286,7 @@ def statement(claim, inputs) -> str:
            f"and softmax outputs equal the RASP program's, at every position")
     cold = claim["coldness"]
     if "upper" in cold:
-        out += f"; the softmax model also decodes correctly at coldness factor {number_words(rational(cold['upper']))}"
+        out += f"; the softmax model also decodes correctly at coldness factor {number_words(_rational(cold['upper'], 'claim.coldness.upper'))}"
     if "lower" in cold:
-        out += f" and certainly fails at coldness factor {number_words(rational(cold['lower']))}"
+        out += f" and certainly fails at coldness factor {number_words(_rational(cold['lower'], 'claim.coldness.lower'))}"
     return out

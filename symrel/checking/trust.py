@@ -43,6 +43,7 @@ PARTS: tuple[tuple[str, str, dict[str, str]], ...] = (
     ("the checker", "the claim kinds, their steps and checks; the exp enclosures", {
         "symrel.checking": "the header, the inputs' hashes, the step list and its order; dispatch to one claim kind",
         "symrel.checking.read": "strict typed reading of certificate fields, naming the JSON path",
+        "symrel.checking.claims": "what a certificate proves, derived from its data; the claim's keys and inputs",
         "symrel.checking.equivalence": "equivalence claims: domain box, layer by layer replay, final identity",
         "symrel.checking.exp_bounds": "exp bounded by the checker's own series with an explicit remainder",
         "symrel.checking.kernel": "the affine forms of the equivalence replay",
