@@ -79,7 +79,7 @@ PARTS: tuple[tuple[str, str, dict[str, str]], ...] = (
     ("the file-format readers", "strict JSON, the field checks, the readers of models, domains and plain tables", {
         "symrel.fileformat": "the package (its names load on first use)",
         "symrel.fileformat.fields": "the field checks: types, lengths, numbers",
-        "symrel.fileformat.jsonio": "the sha256 of an embedded object",
+        "symrel.fileformat.canonical": "the canonical text of an embedded object and its sha256",
         "symrel.fileformat.registry": "the kind of an object and the registered readers",
         "symrel.fileformat.models_io": "the readers of models and domains",
         "symrel.fileformat.sequence_io": "the reader of sequence Transformers (tracr audits)",

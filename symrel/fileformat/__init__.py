@@ -17,8 +17,8 @@ from ..errors import InputError
 #: on first use (PEP 562), so that the checker's readers (:mod:`symrel.fileformat.trusted`)
 #: load neither the writers nor every model kind
 _FROM = {
-    **dict.fromkeys(["canonical_dumps", "loads", "read_json", "sha256_of", "write_bytes_atomic", "write_json_atomic",
-                     "write_text_atomic"], "jsonio"),
+    **dict.fromkeys(["canonical_dumps", "sha256_of"], "canonical"),
+    **dict.fromkeys(["loads", "read_json", "write_bytes_atomic", "write_json_atomic", "write_text_atomic"], "jsonio"),
     **dict.fromkeys(["Points", "Values"], "models_io"),
     **dict.fromkeys(["READERS", "WRITERS", "from_json", "kind_of", "reader", "to_json", "writer"], "registry"),
 }
@@ -61,7 +61,7 @@ def load_domain(path):
 
 def dumps(thing) -> str:
     """The canonical text of a symrel object."""
-    from .jsonio import canonical_dumps
+    from .canonical import canonical_dumps
     from .registry import to_json
 
     return canonical_dumps(to_json(thing))

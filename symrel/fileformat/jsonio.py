@@ -18,18 +18,16 @@ symrel.errors.InputError: a: duplicate key 'a' in a JSON object
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
 import tempfile
-from json.encoder import c_make_encoder
-from json.encoder import encode_basestring as _encode_string
 from pathlib import Path
 
 from ..errors import InputError, LimitError
 from ..exact import FloatLiteral
 from ..exact.numbers import current_limits, unlimited_int_digits
+from .canonical import canonical_dumps, sha256_of  # noqa: F401 (the canonical text, kept apart for the checker)
 
 MAX_DEPTH = 64
 MAX_FILE_BYTES = 512 * 1024 * 1024
@@ -136,102 +134,6 @@ def read_json(path: str | os.PathLike):
         return loads(text)
     except InputError as err:
         raise err.in_file(str(p)) from None
-
-
-def canonical_dumps(obj) -> str:
-    """The canonical text of a JSON object: sorted keys, two-space indent, final newline.
-
-    It is ``json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False)`` character for
-    character, written directly for the plain values a symrel object holds (the standard
-    encoder takes its slow pure-Python path whenever it indents; every certificate check
-    hashes its inputs' canonical text).
-
-    >>> obj = {"b": [1, "x", [], {}], "a": {"é": None, "t": True}}
-    >>> canonical_dumps(obj) == json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + chr(10)
-    True
-    """
-    out: list[str] = []
-    with unlimited_int_digits():
-        _canonical(obj, "", out.append)
-    out.append("\n")
-    return "".join(out)
-
-
-_PLAIN_SCALARS = frozenset((int, str))
-_ROW_ENCODERS: dict = {}
-
-
-def _row_text(row, inner: str) -> str:
-    """The items of a list of ints and strings, each on its own line indented by ``inner``
-    (what the standard encoder writes between the brackets)."""
-    enc = _ROW_ENCODERS.get(inner)
-    if enc is None:
-        if c_make_encoder is None:  # a Python without the json accelerator
-            sep = ",\n" + inner
-            return sep.join([int.__repr__(v) if type(v) is int else _encode_string(v) for v in row])
-        enc = _ROW_ENCODERS[inner] = c_make_encoder(None, None, _encode_string, None, ": ", ",\n" + inner,
-                                                    True, False, True)
-    return "".join(enc(row, 0))[1:-1]
-
-
-def _is_plain_row(r) -> bool:
-    return type(r) is list and bool(r) and all(map(_PLAIN_SCALARS.__contains__, map(type, r)))
-
-
-def _canonical(o, pad: str, put) -> None:
-    if isinstance(o, str):
-        put(_encode_string(o))
-    elif o is None:
-        put("null")
-    elif o is True:
-        put("true")
-    elif o is False:
-        put("false")
-    elif type(o) is int:
-        put(int.__repr__(o))
-    elif type(o) is list or type(o) is tuple:
-        if not o:
-            put("[]")
-            return
-        inner = pad + "  "
-        if all(map(_PLAIN_SCALARS.__contains__, map(type, o))):
-            # a row of ints and strings (most of a model's text): the C encoder writes it, with
-            # the indented separator as its item separator (it is fast only without indent)
-            put("[\n" + inner + _row_text(o, inner) + "\n" + pad + "]")
-            return
-        if all(map(_is_plain_row, o)):
-            # a matrix (non-empty rows of ints and strings) in one call of the C encoder: its
-            # separators are the rows' ones, and each row boundary, "],", a line break, then
-            # "[" (no encoded string holds a line break), gets the matrix's own indentation
-            deeper = inner + "  "
-            body = _row_text(o, deeper).replace("],\n" + deeper + "[", "\n" + inner + "],\n" + inner + "[\n" + deeper)
-            put("[\n" + inner + "[\n" + deeper + body[1:-1] + "\n" + inner + "]\n" + pad + "]")
-            return
-        put("[\n" + inner)
-        for k, v in enumerate(o):
-            if k:
-                put(",\n" + inner)
-            _canonical(v, inner, put)
-        put("\n" + pad + "]")
-    elif type(o) is dict and all(type(k) is str for k in o):
-        if not o:
-            put("{}")
-            return
-        inner = pad + "  "
-        put("{\n" + inner)
-        for k, key in enumerate(sorted(o)):
-            if k:
-                put(",\n" + inner)
-            put(_encode_string(key) + ": ")
-            _canonical(o[key], inner, put)
-        put("\n" + pad + "}")
-    else:  # anything else (a float, an int subclass, other keys) as the standard encoder writes it
-        put(json.dumps(o, indent=2, sort_keys=True, ensure_ascii=False).replace("\n", "\n" + pad))
-
-
-def sha256_of(obj) -> str:
-    """sha256 (hex) of the canonical text of ``obj``."""
-    return hashlib.sha256(canonical_dumps(obj).encode("utf-8")).hexdigest()
 
 
 def _umask_mode() -> int:
