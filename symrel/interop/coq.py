@@ -32,10 +32,10 @@ from ..fileformat import write_text_atomic
 
 #: the library files, in build order (symrel/coq/)
 LIBRARY = ("Semantics.v", "Compiler.v", "Bounds.v", "Correctness.v", "Linalg.v", "Blocks.v", "Move.v", "Embed.v",
-           "Assembly.v")
+           "Assembly.v", "Gating.v")
 #: the lemmas the general theorem still rests on (Correctness.v states them; Assembly.v proves
 #: the theorem from them); empty once they are proved
-OPEN_LEMMAS = ("gating_lemma", "max_lemma")
+OPEN_LEMMAS = ("max_lemma",)
 OPEN_RELU_LEMMAS = OPEN_LEMMAS + ("relu_to_maxout_lemma",)
 LIBRARY_DIR = Path(__file__).resolve().parents[1] / "coq"
 #: the logical name of the library (``-R . Symrel`` in the _CoqProject)
@@ -138,7 +138,7 @@ def instance_text(net, box, transformer, bounds, theorem_proved: bool) -> str:
         "   Transformer is compile " + maxout + " Bs and the hypotheses' check returns true. *)",
         "From Coq Require Import QArith List.",
         "Import ListNotations.",
-        f"From {LOGICAL} Require Import Semantics Compiler Correctness Assembly.",
+        f"From {LOGICAL} Require Import Semantics Compiler Correctness Gating.",
         "Open Scope Q_scope.",
         "",
         f"Definition net : {'ReluNet' if relu else 'MaxoutNet'} :=\n  {coq_relu_net(net) if relu else coq_net(net)}.",
@@ -171,13 +171,13 @@ def instance_text(net, box, transformer, bounds, theorem_proved: bool) -> str:
         open_lemmas = OPEN_RELU_LEMMAS if relu else OPEN_LEMMAS
         names = " ".join(f"L{i}" for i in range(len(open_lemmas)))
         lines += [
-            f"(* The general theorem ({general}, Correctness.v) is proved in Assembly.v from the lemmas",
+            f"(* The general theorem ({general}, Correctness.v) is proved in Gating.v from the lemmas",
             f"   {', '.join(open_lemmas)}, which are not yet proved in Coq: the claim is proved from them. *)",
             f"Theorem claim_from_open_lemmas : {' -> '.join(open_lemmas)} ->",
             f"  forall x, in_box box x -> {agree}.",
             "Proof.",
             f"  intros {names} x Hx. rewrite transformer_is_compiled.",
-            f"  exact ({general}_from_blocks {names} net box Bs hypotheses_checked x Hx).",
+            f"  exact ({general}_from_open {names} net box Bs hypotheses_checked x Hx).",
             "Qed.",
         ]
     return "\n".join(lines) + "\n"
@@ -311,7 +311,7 @@ def replay_certificate(cert: dict, timeout: float | None = None) -> dict:
         f"{'certify_relu net' if relu else 'certify net'} box Bs = true (vm_compute)": status,
         f"general theorem {general}": "proved in Coq" if proved else (
             "proved in Coq from " + ", ".join(OPEN_RELU_LEMMAS if relu else OPEN_LEMMAS)
-            + " (Assembly.v), which are not yet proved: the claim is proved from them"),
+            + " (Gating.v), not yet proved: the claim is proved from " + ("them" if relu else "it")),
         f"{r.get('theorem') or 'claim'}: Print Assumptions": r["assumptions"] or "not run",
     }
     return {"ok": r["ok"], "formal": r["ok"] and proved, "checks": checks, "seconds": r["seconds"],
