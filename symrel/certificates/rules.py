@@ -9,7 +9,8 @@ those rules. For each it says
 * ``optional``: the keys that it holds in some cases only (said in ``cases``);
 * ``certifies``: whether a step of the rule can be proved at all. Some rules only
   ever end a proof refuted or open (they say why), so they never occur in a certificate;
-* ``wording``: why a step established by the rule holds, in the papers' vocabulary.
+* ``wording``: why a step established by the rule holds, in the papers' vocabulary, with
+  its mathematics as TeX between dollars (``$\\max(0, z)$``), which reports typeset.
   Reports print it beside each step (:mod:`symrel.report.wording`).
 
 A step established by several rules records the union of their keys. Refuted and open
@@ -47,7 +48,7 @@ _ALL = (
     #    docs/theory.md#maxout-layer--three-transformer-blocks-theorems-31-and-32)
     Rule("domain-box", ("box",),
          "the inputs range over a box: the domain itself, or the exact bounding box of a polytope domain, "
-         "each bound certified by LP duality (y >= 0 with A^T y = +-e_i and b^T y the bound); it gives every "
+         "each bound certified by LP duality ($y \\ge 0$ with $A^{\\top} y = \\pm e_{i}$ and $b^{\\top} y$ the bound); it gives every "
          "exact bound below",
          optional=("duals", "witness", "lex"),
          cases="duals: a polytope domain; witness, lex: a polytope domain's lexicographically least point, "
@@ -61,24 +62,24 @@ _ALL = (
          "to the order and repetition of pieces become the same max"),
     Rule("relu-fixed-sign", ("model", "nodes"),
          "a ReLU whose argument has a fixed sign on the domain acts linearly there (identity when the argument "
-         "is >= 0, zero when it is <= 0); the sign follows from an exact bound",
+         "is $\\ge 0$, zero when it is $\\le 0$); the sign follows from an exact bound",
          optional=("block", "hidden", "state", "layer", "outputs", "units"),
          cases="block, hidden, state: a feed-forward block of a Transformer; layer, outputs, units: a layer "
          "of a ReLU net"),
     Rule("relu-pair-identity", _MODEL_STATE + ("hidden",),
-         "two hidden ReLU units with arguments z and -z and opposite output weights contribute "
-         "ReLU(z) - ReLU(-z) = z, a linear move written with ReLUs"),
+         "two hidden ReLU units with arguments $z$ and $-z$ and opposite output weights contribute "
+         "$\\mathrm{ReLU}(z) - \\mathrm{ReLU}(-z) = z$, a linear move written with ReLUs"),
     Rule("relu-as-max-node", _MODEL_STATE + ("hidden",),
-         "a ReLU whose argument changes sign on the domain is kept as max(0, z), the rank-2 maxout unit"),
+         "a ReLU whose argument changes sign on the domain is kept as $\\max(0, z)$, the rank-2 maxout unit"),
     Rule("hardmax-max-head", _MODEL_STATE + ("heads",),
          "a hardmax head whose value equals its score returns the maximum score, whatever the ties (an "
          "average of equal maximal values is that maximum)"),
     Rule("drop-dominated", _MODEL_STATE + ("heads",),
          "a term of a max that is below another term everywhere on the domain (exact bound) is dropped; this "
-         "is how max(-B, l_1, ..., l_k) loses the carrier's -B"),
+         "is how $\\max(-B, l_{1}, \\ldots, l_{k})$ loses the carrier's $-B$"),
     Rule("max-scale-shift", (),
-         "a max whose terms are c u_i + k for the terms u_i of an earlier node y (a rational c > 0 and a "
-         "constant k) equals c y + k, since max(c u_i + k) = c max(u_i) + k; the record's scale [c, k] is "
+         "a max whose terms are $c u_{i} + k$ for the terms $u_{i}$ of an earlier node $y$ (a rational $c > 0$ "
+         "and a constant $k$) equals $c y + k$, since $\\max_{i}(c u_{i} + k) = c \\max_{i} u_{i} + k$; the record's scale $[c, k]$ is "
          "checked term by term, so scaled or shifted copies of a unit are the same node"),
     Rule("hardmax-argmax-set", _MODEL_STATE + ("heads",),
          "a set of tokens whose common score beats every other token's by a proved positive margin on the "
@@ -95,14 +96,14 @@ _ALL = (
          "the time or cell budget ran out before the claim was settled; the step records how far the proof got",
          certifies=False),
     Rule("cpwl-lattice-check", ("lattice", "model", "points", "values"),
-         "the CPWL function and its lattice form max_i min_(j in S_i) l_j are both affine between consecutive "
+         "the CPWL function and its lattice form $\\max_{i} \\min_{j \\in S_{i}} l_{j}$ are both affine between consecutive "
          "breakpoints and crossings of pieces, so equality at all those points (exact evaluation) gives "
          "equality on the whole interval"),
     Rule("cpwl-mesh-lattice", ("lattice", "model", "support"),
-         "a CPWL function on a mesh equals its lattice form max_t min_(j in S_t) l_j on the domain: the domain "
+         "a CPWL function on a mesh equals its lattice form $\\max_{t} \\min_{j \\in S_{t}} l_{j}$ on the domain: the domain "
          "lies in the support (every boundary facet's half-space contains the box, by exact bounds), and on "
-         "every simplex one term is >= f and every term is <= f at the vertices, hence everywhere on it (a "
-         "simplex may be split by the signs of crossing pieces, each part with its own term >= f, or empty by "
+         "every simplex one term is $\\ge f$ and every term is $\\le f$ at the vertices, hence everywhere on it (a "
+         "simplex may be split by the signs of crossing pieces, each part with its own term $\\ge f$, or empty by "
          "a Farkas vector)"),
     Rule("linear-identity", (),
          "two affine maps are equal when they agree coefficient by coefficient, checked exactly",
@@ -144,14 +145,14 @@ _ALL = (
     Rule("block-error", ("block", "errors"),
          "the entrywise error after a block is bounded from the error before it: attention heads by the "
          "max-head or selection-head bound (rational upper bounds of exp), feed-forward sublayers by their "
-         "exact inf-norm Lipschitz constants, with ReLU signs kept by the gating margin",
+         "exact $\\ell_{\\infty}$ Lipschitz constants, with ReLU signs kept by the gating margin",
          optional=("exp_upper", "gap_upper", "relu_pairs", "tied_keys"),
          cases="gap_upper: a max head; exp_upper: a selection head; relu_pairs: ReLU(u) - ReLU(-u) = u pairs; "
          "tied_keys: a selection head whose argmax set is several keys with one constant key vector"),
     Rule("readout-bound", ("bound", "eps", "output_error"),
-         "the error reaching the read-out, times the read-out's exact inf-norm, is at most eps"),
+         "the error reaching the read-out, times the read-out's exact $\\ell_{\\infty}$ norm, is at most $\\varepsilon$"),
     Rule("lambda-search", (),
-         "a lambda whose propagated error bound is at most eps; this step says why none was found",
+         "a $\\lambda$ whose propagated error bound is at most $\\varepsilon$; this step says why none was found",
          certifies=False),
     # -- preorders and utilities (symrel.preorders;
     #    docs/theory.md#preorders-debreu-utilities-and-retrieval-paper-b)
@@ -162,16 +163,16 @@ _ALL = (
          "consecutive indifference classes have utilities differing by exactly 1, the utility gap the "
          "softmax bound uses"),
     Rule("utility-pairwise", ("pairs",),
-         "the utility represents the preorder: x <= y iff u(x) <= u(y), checked on every ordered pair of "
+         "the utility represents the preorder: $x \\preceq y \\iff u(x) \\le u(y)$, checked on every ordered pair of "
          "elements"),
     Rule("richter-peleg-pairwise", ("related_pairs",),
-         "x < y implies u(x) < u(y) and indifferent elements have equal utility, checked on every related pair "
+         "a strict preference $x \\prec y$ implies $u(x) < u(y)$ and indifferent elements have equal utility, checked on every related pair "
          "(a Richter-Peleg utility, which exists for every preorder)"),
     Rule("chain-level", ("elements",),
-         "u(y) is the length of the longest strict chain below y: 0 when nothing is strictly below y, else "
-         "1 + max u(x) over x < y, checked at every element"),
+         "the utility $u(y)$ is the length of the longest strict chain below $y$: 0 when nothing is strictly below $y$, "
+         "else $1 + \\max_{x \\prec y} u(x)$, checked at every element"),
     Rule("multi-utility-pairwise", ("pairs",),
-         "the family represents the preorder: x <= y iff u_k(x) <= u_k(y) for every k, checked on every "
+         "the family represents the preorder: $x \\preceq y \\iff u_{k}(x) \\le u_{k}(y)$ for every $k$, checked on every "
          "ordered pair of elements"),
     # -- retrieval by attention (symrel.preorders.retrieval;
     #    docs/theory.md#preorders-debreu-utilities-and-retrieval-paper-b)
@@ -181,15 +182,15 @@ _ALL = (
          "the attention scores order the keys as the query's preorder does, checked on every pair; hence the "
          "argmax set of any set of keys is exactly its set of maximal keys"),
     Rule("hardmax-subsets", ("max_subset", "query", "subsets"),
-         "hardmax attention over each set of keys, evaluated exactly, puts weight 1/|M| on each maximal key "
+         "hardmax attention over each set of keys, evaluated exactly, puts weight $1/|M|$ on each maximal key "
          "and 0 elsewhere"),
     Rule("softmax-retrieval-margin", ("beta_bound", "eps", "keys", "least_gap"),
-         "with least score gap g, softmax puts weight at least 1/(1 + (n-1) exp(-g)) on the maximal keys, "
-         "which is >= 1 - eps once g is at least the certified bound on ln((n-1)(1-eps)/eps) (rigorous "
+         "with least score gap $g$, softmax puts weight at least $1/(1 + (n-1) e^{-g})$ on the maximal keys, "
+         "which is $\\ge 1 - \\varepsilon$ once $g$ is at least the certified bound on $\\ln((n-1)(1-\\varepsilon)/\\varepsilon)$ (rigorous "
          "enclosures)"),
     # -- tracr programs (symrel.interop.tracr: the exhaustive audit)
     Rule("tracr-exhaustive-inputs", ("count",),
-         "the inputs are all sequences of length 1..N over the vocabulary V, sum_n |V|^n of them, so a check on "
+         "the inputs are all sequences of length $1, \\ldots, N$ over the vocabulary $V$, $\\sum_{n} |V|^{n}$ of them, so a check on "
          "each of them is a proof for all inputs"),
     Rule("tracr-hardmax-outputs", ("expected",),
          "on every input the exact hardmax evaluation of the compiled model decodes to the RASP program's "
@@ -201,12 +202,12 @@ _ALL = (
     Rule("tracr-softmax-fails", ("enclosure", "factor", "input"),
          "at the lower coldness factor the enclosure of one input's output certainly decodes to something else"),
     Rule("tracr-coldness-bracket", ("lower", "upper"),
-         "the least coldness factor at which the softmax model decodes correctly lies in (lower, upper], with "
-         "(upper / lower)^8 <= 2"),
+         "the least coldness factor at which the softmax model decodes correctly lies in $(\\mathrm{lower}, \\mathrm{upper}]$, with "
+         "$(\\mathrm{upper} / \\mathrm{lower})^{8} \\le 2$"),
     # -- relations as inner products (symrel.relations;
     #    docs/theory.md#relation-functions-as-inner-products-paper-b)
     Rule("table-psd", ("D", "L"),
-         "an exact LDL^T factorisation R = L diag(D) L^T with every pivot D_k >= 0 shows the relation table "
+         "an exact $L D L^{\\top}$ factorisation $R = L \\,\\mathrm{diag}(D)\\, L^{\\top}$ with every pivot $D_{k} \\ge 0$ shows the relation table "
          "is positive semidefinite"),
     Rule("feature-values", ("phi",),
          "the feature vectors at the table's points are computed by exact evaluation of the ReLU MLPs",
@@ -214,7 +215,7 @@ _ALL = (
     Rule("table-row", ("row", "values"),
          "each entry of the row equals the inner product of the two feature vectors, computed exactly"),
     Rule("same-net", (),
-         "a symmetric relation is realised with one feature map, psi = phi; this step says it is not",
+         "a symmetric relation is realised with one feature map, $\\psi = \\varphi$; this step says it is not",
          certifies=False),
     # -- VNN-LIB properties (symrel.vnnlib; docs/format.md, "vnnlib-unsat")
     Rule("vnnlib-branch-and-bound", ("box", "disjunct", "tree"),

@@ -9,7 +9,9 @@ proof is its certificate (:func:`symrel.certificates.io.certificate_of`).
 >>> p = Proof("for all x in [0,1]: max(x, 0) = x", construction="an example construction")
 >>> _ = p.add(Step("x >= 0 on [0,1]", "affine-bound-box", {"lower": 0, "upper": 1}, PROVED))
 >>> text = render_proof(p, "md")
->>> "**Lemma 1** (proved, rule `affine-bound-box`). x >= 0 on [0,1]" in text
+>>> "**Lemma 1** (proved, rule `affine-bound-box`). $x \\\\ge 0$ on [0,1]" in text
+True
+>>> "- $\\\\mathrm{lower} = 0$" in text
 True
 >>> "\\\\begin{lemma}" in render_proof(p, "tex")
 True
@@ -21,7 +23,7 @@ from .document import Figure
 from .html import html_of
 from .latex import latex_of
 from .markdown import markdown_of
-from .proof_to_document import index_blocks, outcome_blocks, proof_blocks
+from .proof_to_document import glossary_blocks, index_blocks, outcome_blocks, proof_blocks
 from .statement import Instance, Outcome, Statement
 
 #: report formats, by file extension
@@ -74,7 +76,8 @@ def render_proof(proof, fmt: str = "md", title: str = "") -> str:
     from .document import Heading
 
     title = title or proof.claim
-    return _typeset([Heading(1, [title])] + proof_blocks(proof), fmt, title)
+    body = proof_blocks(proof)
+    return _typeset([Heading(1, [title])] + body + glossary_blocks(body), fmt, title)
 
 
 def render_outcome(outcome: Outcome, fmt: str = "md", figure_stem: str = "") -> str:

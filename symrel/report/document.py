@@ -4,9 +4,10 @@ The words of a report are written once (:mod:`symrel.report.proof_to_document`)
 as a list of blocks; each back end (Markdown, LaTeX, HTML) only typesets them.
 Inline text is a list of pieces: a plain ``str`` (escaped by the back end, with
 rationals ``p/q`` typeset as fractions where the back end can, and the few
-notations of :data:`MATH` typeset as mathematics), :class:`Code` (a rule name, a
-file name), :class:`Strong` (emphasis) and :class:`Math` (TeX source: set by
-LaTeX itself, by MathJax in HTML, between dollars in Markdown).
+notations of :data:`MATH` and the spans ``$...$`` typeset as mathematics),
+:class:`Code` (a rule name, a file name), :class:`Strong` (emphasis) and
+:class:`Math` (TeX source: set by LaTeX itself, as MathML in HTML, between dollars
+in Markdown).
 
 >>> doc = [Heading(1, ["Claim"]), Para(["x = ", Code("relu-fixed-sign"), " holds."])]
 >>> plain_text(doc[1].text)
@@ -118,8 +119,24 @@ def figure_files(blocks: list, stem: str) -> list[tuple[str, bytes]]:
 
 
 #: notations written as text that are typeset as mathematics (TeX replacement):
-#: ``Sigma_b``, ``Q^d``, ``R^d``, ``[-1, 1]^2``, ``x_1``, ``y_12``
+#: ``lambda = O(1/eps)``, ``ReLU(u) - ReLU(-u) = u``, ``A(x) = B(x)``, ``x in D``, boxes
+#: ``[-1, 1] x [0, 1]``, Greek names, node variables ``y5``, ``Sigma_b``, ``Q^d``, ``R^d``,
+#: ``[-1, 1]^2``, ``x_1``, ``y_12``
+_GREEK = {"lambda": r"\lambda", "eps": r"\varepsilon", "beta": r"\beta"}
+_INTERVAL = r"\[-?[\w/]+, ?-?[\w/]+\]"
 MATH = [
+    (re.compile(r"\b(lambda|beta) = O\(1/eps\)"), lambda m: _GREEK[m.group(1)] + r" = O(1/\varepsilon)"),
+    (re.compile(r"\bO\(1/eps\)"), lambda m: r"O(1/\varepsilon)"),
+    (re.compile(r"\bReLU\((-?\w)\) - ReLU\((-?\w)\) = (-?\w)\b"),
+     lambda m: rf"\mathrm{{ReLU}}({m.group(1)}) - \mathrm{{ReLU}}({m.group(2)}) = {m.group(3)}"),
+    (re.compile(r"\bmax\(-B, \.\.\.\)"), lambda m: r"\max(-B, \ldots)"),
+    (re.compile(r"\b([ABTN])\(x\) = ([ABTN])\(x\)"), lambda m: m.group(0)),
+    (re.compile(r"\bx in D\b"), lambda m: r"x \in D"),
+    (re.compile(r"(?<![\w\\])((?:[A-Za-z](?:_?\d+|_[a-z])?|rank) )?(<=|>=) (-?[\w/]+)\b"),
+     lambda m: (m.group(1) or "").replace("rank", r"\mathrm{rank}") + (r"\le " if m.group(2) == "<=" else r"\ge ") + m.group(3)),
+    (re.compile(_INTERVAL + r"(?: x " + _INTERVAL + ")+"), lambda m: m.group(0).replace(" x ", r" \times ")),
+    (re.compile(r"(?<![\w\\])(lambda|eps|beta)\b"), lambda m: _GREEK[m.group(1)]),
+    (re.compile(r"(?<![\w\\])y(\d+)\b"), lambda m: "y_{" + m.group(1) + "}"),
     (re.compile(r"\bSigma_(\w+)"), lambda m: r"\Sigma_{" + m.group(1) + "}"),
     (re.compile(r"\b([QR])\^(\w+)"), lambda m: r"\mathbb{" + m.group(1) + "}^{" + m.group(2) + "}"),
     (re.compile(r"(\[-?[\w/]+, ?-?[\w/]+\])\^(\w+)"), lambda m: m.group(1) + "^{" + m.group(2) + "}"),
@@ -128,12 +145,28 @@ MATH = [
 _MATH_ANY = re.compile("|".join(f"(?:{p.pattern})" for p, _ in MATH))
 
 
+_DOLLARS = re.compile(r"(?<!\\)\$([^$]+)(?<!\\)\$")
+
+
 def split_math(text: str) -> list:
-    """Plain text as pieces: ``str`` and :class:`Math` for the notations of :data:`MATH`.
+    """Plain text as pieces: ``str``, and :class:`Math` for each span ``$...$`` (TeX) and
+    each notation of :data:`MATH`.
 
     >>> split_math("on [-1, 1]^2 in Q^d, Sigma_0 and x_1")
     ['on ', Math(tex='[-1, 1]^{2}'), ' in ', Math(tex='\\\\mathbb{Q}^{d}'), ', ', Math(tex='\\\\Sigma_{0}'), ' and ', Math(tex='x_{1}')]
+    >>> split_math("so $A^{T} y = \\\\pm e_{i}$ holds")
+    ['so ', Math(tex='A^{T} y = \\\\pm e_{i}'), ' holds']
     """
+    out: list = []
+    pos = 0
+    for m in _DOLLARS.finditer(text):
+        out += _split_notations(text[pos:m.start()])
+        out.append(Math(m.group(1).strip()))
+        pos = m.end()
+    return out + _split_notations(text[pos:])
+
+
+def _split_notations(text: str) -> list:
     out, pos = [], 0
     for m in _MATH_ANY.finditer(text):
         if m.start() > pos:

@@ -9,7 +9,7 @@ the proof follows, in any report format (:func:`equivalence_report`).
 >>> net = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], [-1]], [0, 0])])])
 >>> proof = prove_equivalence(net, compile_maxout(net, Box([[-1, 1]])).transformer, Box([[-1, 1]]))
 >>> text = equivalence_markdown(proof)
->>> "hardmax" in text and "gating bound B" in text
+>>> "hardmax" in text and "gating bound $B$" in text
 True
 >>> "$\\\\Sigma_{b}$" in equivalence_report(proof, "tex")
 True
@@ -18,30 +18,30 @@ True
 from __future__ import annotations
 
 from . import _typeset
-from .document import Code, Heading, Para
-from .proof_to_document import proof_blocks
+from .document import Code, Heading, Para, Strong
+from .proof_to_document import glossary_blocks, proof_blocks
 
 PREAMBLE = """\
 ## How to read this proof
 
 The claim is checked layer by layer ({construction}). Both models are executed
-symbolically over the domain D. The variables are the inputs {inputs}
-and *max nodes* `y_v = max(t_1, ..., t_k)` of affine forms in earlier variables, kept in
+symbolically over the domain $D$. The variables are the inputs {inputs}
+and max nodes $y_{{v}} = \\max(t_{{1}}, \\ldots, t_{{k}})$ of affine forms in earlier variables, kept in
 normal form: equal terms merged, and a term dropped when another term is at least as
-large on all of D (an exact lower bound over the box of the variables' ranges). A maxout
-unit of rank k is such a max of its k pieces; a ReLU is `max(0, z)`.
+large on all of $D$ (an exact lower bound over the box of the variables' ranges). A maxout
+unit of rank $k$ is such a max of its $k$ pieces; a ReLU is $\\max(0, z)$.
 
-For the Transformer, Sigma_b is the state after b blocks: every token's column as
-affine forms in the variables. The embedding writes x and the token-wise shift (the
-one-hot position P and the constant C). Each block is one lemma: a feed-forward
-hidden unit is settled by the sign of its argument on D (an exact bound; in the
-construction this is the gating bound B at work: `ReLU(l + 2B P_j - B)` is `l + B` on
-token j and 0 elsewhere exactly when |l| <= B on D), or by `ReLU(u) - ReLU(-u) = u`; a
-hardmax head whose value equals its score returns the maximum of the scores over the
-tokens whatever the ties, and `max(-B, l_1, ..., l_k)` drops `-B` on D. When the
-layers correspond, the outputs of both models are the same affine forms in the same
-variables, compared coefficient by coefficient. Every number recorded in the steps is
-re-computed by `symrel check-certificate`.
+For the Transformer, $\\Sigma_{{b}}$ is the state after $b$ blocks: every token's column as
+affine forms in the variables ($\\Sigma[s]$ is slot $s$, one form for every token or one per token).
+The embedding writes $x$ and the token-wise shift (the one-hot position $P$ and the constant $C$).
+Each block is one lemma: a feed-forward hidden unit $h$ is settled by the sign of its argument $z$ on $D$
+(an exact bound; in the construction this is the gating bound $B$ at work:
+$\\mathrm{{ReLU}}(l + 2B P_{{j}} - B)$ is $l + B$ on token $j$ and 0 elsewhere exactly when
+$|l| \\le B$ on $D$), or by $\\mathrm{{ReLU}}(u) - \\mathrm{{ReLU}}(-u) = u$; a hardmax head whose value
+equals its score returns the maximum of the scores over the tokens whatever the ties, and
+$\\max(-B, l_{{1}}, \\ldots, l_{{k}})$ drops $-B$ on $D$. When the layers correspond, the outputs of
+both models are the same affine forms in the same variables, compared coefficient by
+coefficient. Every number recorded in the steps is re-computed by `symrel check-certificate`.
 
 """
 
@@ -55,7 +55,7 @@ def _with_code(text: str) -> list:
 def preamble_blocks(proof) -> list:
     """The "how to read this proof" section as document blocks."""
     d = proof.inputs["a"].input_dim if "a" in proof.inputs else 1
-    inputs = "`y0` (= x_1)" if d == 1 else f"`y0 .. y{d - 1}` (= x_1, ..., x_{d})"
+    inputs = "$y_{0} = x_{1}$" if d == 1 else f"$y_{{0}}, \\ldots, y_{{{d - 1}}}$ (that is, $x_{{1}}, \\ldots, x_{{{d}}}$)"
     text = PREAMBLE.format(construction=proof.construction or "symrel construction realising Theorem 3.1",
                            inputs=inputs)
     paras = [p for p in text.split("\n\n") if p.strip()]
@@ -67,7 +67,8 @@ def equivalence_report(proof, fmt: str = "md", title: str = "") -> str:
     ``fmt`` (``md``, ``tex``, ``html``): the claim, the preamble, then the steps in words."""
     title = title or proof.claim
     body = proof_blocks(proof)
-    return _typeset([Heading(1, [title])] + body[:1] + preamble_blocks(proof) + body[1:], fmt, title)
+    k = next(i for i, b in enumerate(body) if isinstance(b, Para) and b.text[:1] == [Strong("Claim. ")]) + 1
+    return _typeset([Heading(1, [title])] + body[:k] + preamble_blocks(proof) + body[k:] + glossary_blocks(body), fmt, title)
 
 
 def equivalence_markdown(proof) -> str:

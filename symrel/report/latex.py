@@ -96,12 +96,13 @@ def inline(text) -> str:
 
 def _step(b: StepBlock) -> str:
     status = "" if b.status == "proved" else f" ({_STATUS.get(b.status, b.status)})"
-    cert = "\n".join(r"  \item " + inline(c) for c in b.certified)
-    note = " " + inline(b.note) if b.note else ""
+    label = "" if b.status == "proved" else f"{certificate_label(b.status)}:\n"
+    cert = ("\n" + label + "\\begin{itemize}\n" + "\n".join(r"  \item " + inline(c) for c in b.certified)
+            + "\n\\end{itemize}") if b.certified else ""
     return (
         f"\\begin{{lemma}}[\\texttt{{{_escape_chars(b.rule)}}}{status}]\n{inline(b.lemma)}\n\\end{{lemma}}\n"
-        f"\\begin{{proof}}[{'Proof' if b.status == 'proved' else 'Status'}]\n{inline(b.why)}{note}\n"
-        f"{certificate_label(b.status)}:\n\\begin{{itemize}}\n{cert}\n\\end{{itemize}}\n\\end{{proof}}"
+        f"\\begin{{proof}}[{'Proof' if b.status == 'proved' else 'Status'}]\n{inline(b.why) or 'By the rule, in the glossary.'}"
+        f"{cert}\n\\end{{proof}}"
     )
 
 

@@ -1,10 +1,10 @@
 """Documents as Markdown (the default report format).
 
 >>> from symrel.report.document import Heading, Para, Code
->>> print(markdown_of([Heading(1, ["Claim"]), Para(["by ", Code("relu-fixed-sign"), ", 2*x >= 0"])]), end="")
+>>> print(markdown_of([Heading(1, ["Claim"]), Para(["by ", Code("relu-fixed-sign"), ", 2*x and $x \\\\ge 0$"])]), end="")
 # Claim
 <BLANKLINE>
-by `relu-fixed-sign`, 2\\*x >= 0
+by `relu-fixed-sign`, 2\\*x and $x \\ge 0$
 """
 
 from __future__ import annotations
@@ -39,15 +39,18 @@ def inline(text, in_table: bool = False) -> str:
 
 
 def _step(b: StepBlock) -> str:
+    """A lemma: its claim, then the prover's note (or why it is not established) and
+    one line of mathematics per fact its certificate proves."""
     lines = [f"**Lemma {b.number}** ({_STATUS.get(b.status, b.status)}, rule `{b.rule}`). {inline(b.lemma)}", ""]
-    lines.append(f"- *Why:* {inline(b.why)}" + (f" {inline(b.note)}" if b.note else ""))
-    label = certificate_label(b.status)
-    if len(b.certified) == 1:
-        lines.append(f"- *{label}:* {inline(b.certified[0])}")
-    else:
-        lines.append(f"- *{label}:*")
-        lines += [f"  - {inline(c)}" for c in b.certified]
-    return "\n".join(lines)
+    if b.why:
+        lines.append(f"- {inline(b.why)}".rstrip())
+    if b.certified:
+        if b.status != "proved":
+            lines.append(f"- *{certificate_label(b.status)}:*")
+            lines += [f"  - {inline(c)}" for c in b.certified]
+        else:
+            lines += [f"- {inline(c)}" for c in b.certified]
+    return "\n".join(lines).rstrip()
 
 
 def markdown_of(blocks: list, figure_stem: str = "report") -> str:

@@ -12,7 +12,7 @@ and what certifies it (the certificate's numbers, summarised).
 >>> [type(b).__name__ for b in blocks][:3]
 ['Para', 'Para', 'Para']
 >>> blocks[-1].lemma, blocks[-1].certified
-(['x >= 0 on [0,1]'], [['lower = ', '0']])
+(['x >= 0 on [0,1]'], [[Math(tex='\\\\mathrm{lower} = 0')]])
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ from __future__ import annotations
 from collections import Counter
 
 from ..certificates import OPEN, PROVED, REFUTED, Proof
-from .document import Code, Figure, Heading, Items, Link, Para, Pre, StepBlock, Strong, Table, slug
+from .document import Code, Figure, Math, Heading, Items, Link, Para, Pre, StepBlock, Strong, Table, slug
 from .statement import CHECKED, Instance, Outcome, Statement
-from .wording import rule_in_words, summarise_certificate
+from .content import content_lines
+from .wording import rule_in_words
 
 #: proofs with more steps than this show the first and last steps in full and
 #: count the rest by rule (every step is in the certificate)
@@ -71,36 +72,93 @@ def _input_line(name: str, thing) -> list:
     return text
 
 
+def _tuple_tex(values) -> str:
+    from .content import number_tex
+
+    return "(" + ", ".join(number_tex(_number_text(v)) for v in values) + ")"
+
+
+def counterexample_blocks(proof: Proof) -> list:
+    """A refuted claim's lead: the counterexample and, for an equivalence, both exact
+    outputs there and their largest difference."""
+    if proof.counterexample is None:
+        return [Para([Strong("Refuted."), " The claim fails; no counterexample point was recorded."])]
+    x = proof.counterexample
+    point = _tuple_tex(x) if not any(isinstance(v, str) and not v.lstrip("-").replace("/", "").isdigit() for v in x) else None
+    lead = [Strong("Refuted. Counterexample: "), Math(f"x = {point}") if point else "x = " + _point(x), "."]
+    out = [Para(lead)]
+    try:
+        values = proof.counterexample_values()
+    except Exception:  # the outputs are a courtesy; the note below still says what fails
+        values = None
+    if values:
+        from .content import number_tex
+
+        out.append(Items([[Math(f"A(x) = {_tuple_tex(values['A(x)'])}")],
+                          [Math(f"B(x) = {_tuple_tex(values['B(x)'])}")],
+                          [Math(f"\\max_{{j}} |A(x)_{{j}} - B(x)_{{j}}| = {number_tex(_number_text(values['max |A - B|']))}")]]))
+    note = proof.counterexample_note or "Confirmed by plain exact evaluation."
+    if not (values and note.startswith("exact evaluation")):  # else the outputs above say it
+        out.append(Para([note]))
+    return out
+
+
 def _result_paragraph(proof: Proof) -> list:
     n = len(proof.steps)
     if proof.result == PROVED:
         return [Para([Strong("Result: proved."), (f" All {n} steps are" if n > 1 else " Its single step is") + " established; the certificate records the numbers "
                       "each step asserts, for symrel check-certificate to recompute with rational arithmetic."])]
     if proof.result == REFUTED:
-        out = [Para([Strong("Result: refuted."), " The claim fails."])]
-        if proof.counterexample is not None:
-            out.append(Para([Strong("Counterexample: "), "x = " + _point(proof.counterexample),
-                             ". " + (proof.counterexample_note or "Confirmed by plain exact evaluation.")]))
-        return out
+        return [Para([Strong("Result: refuted."), " The claim fails at the counterexample above; the steps below "
+                      "show how far the proof got."])]
     return [Para([Strong("Result: open."), " Not every step could be established, so nothing is claimed. ",
                   Strong("Obstacle: "), proof.obstacle or "none recorded"])]
 
 
 def step_block(number: int, step) -> StepBlock:
+    """One lemma: what it claims, the prover's note, and what it proved as lines of
+    mathematics read from its certificate (:mod:`~symrel.report.content`). Why the rule
+    holds is said once, in the glossary (:func:`glossary_blocks`)."""
     words = rule_in_words(step.rule)
-    why = [words[0].upper() + words[1:] + "."] if words else ["By the rule ", Code(step.rule), "."]
-    note = [step.note] if step.note else []
+    why = [step.note] if step.note else []
     if step.status != PROVED:
         why = [Strong("Not established. "), (step.note or "No reason recorded.") + " "]
         why += (["(The rule ", Code(step.rule), " would need: " + words + ".)"] if words else [])
-        note = []
-    certified = summarise_certificate(step.certificate) or [["no numbers recorded"]]
-    return StepBlock(number, [step.lemma], step.rule, why, certified, step.status, note)
+    path = f"steps[{number - 1}].certificate"
+    certified = content_lines(step.certificate, path) if isinstance(step.certificate, dict) else []
+    if not certified and step.status == PROVED:
+        certified = [["no numbers recorded"]]
+    return StepBlock(number, [step.lemma], step.rule, why, certified, step.status)
 
 
-def proof_blocks(proof: Proof, level: int = 2) -> list:
-    """The blocks of one proof (its headings start at ``level``)."""
-    blocks: list = [Para([Strong("Claim. "), proof.claim])]
+def glossary_blocks(blocks: list, level: int = 2) -> list:
+    """The rules the lemmas of ``blocks`` use, each said once in words (empty when none)."""
+    rules: list = []
+    for b in blocks:
+        if isinstance(b, StepBlock):
+            rules += [r for r in b.rule.split("+") if r not in rules]
+    if not rules:
+        return []
+    items = []
+    for r in rules:
+        words = rule_in_words(r)
+        items.append([Code(r), ": " + (words[0].upper() + words[1:] + "." if words else "a rule outside symrel's list.")])
+    return [Heading(level, ["Glossary of rules"], anchor="glossary"),
+            Para(["Why a step established by each rule holds. A step naming several rules joined by ",
+                  Code("+"), " uses each of them."]),
+            Items(items)]
+
+
+#: a statement's report lists the lemmas of its first instances and of every instance
+#: not proved; the others show their result and rules (their lemmas are in their certificates)
+INSTANCES_IN_FULL = 2
+
+
+def proof_blocks(proof: Proof, level: int = 2, lemmas: bool = True) -> list:
+    """The blocks of one proof (its headings start at ``level``); without ``lemmas``,
+    the claim, inputs, result and the rules used, not the lemmas."""
+    blocks: list = counterexample_blocks(proof) if proof.result == REFUTED else []
+    blocks.append(Para([Strong("Claim. "), proof.claim]))
     if proof.construction:
         blocks.append(Para([Strong("Construction checked. "), proof.construction + "."]))
     if proof.inputs:
@@ -113,6 +171,12 @@ def proof_blocks(proof: Proof, level: int = 2) -> list:
         blocks.append(Table(["rule", "steps", "proved"],
                             [[[Code(r)], [str(c)], [str(sum(1 for s in steps if s.rule == r and s.status == PROVED))]]
                              for r, c in by_rule.items()]))
+    if not lemmas:
+        if len(by_rule) == 1:
+            blocks.append(Para([f"All {len(steps)} steps use the rule ", Code(steps[0].rule), "."]))
+        blocks.append(Para([f"Its {len(steps)} lemmas are of the same kinds as those listed for the first instances; "
+                            "each is in the certificate of this instance, with every number."]))
+        return blocks
     shown = list(enumerate(steps, 1))
     if len(steps) > MAX_STEPS_SHOWN:
         keep = {i for i, s in shown if s.status != PROVED}
@@ -191,8 +255,9 @@ def outcome_blocks(outcome: Outcome) -> list:
             blocks.append(Items([[f"{k}: ", _number_text(v)] for k, v in inst.facts.items()]))  # exact here
         for caption, png in inst.figures:
             blocks.append(Figure(caption, png))
-        blocks += proof_blocks(inst.proof, level=2)
-    return blocks
+        full = n <= INSTANCES_IN_FULL or inst.proof.result != PROVED or not inst.passed
+        blocks += proof_blocks(inst.proof, level=2, lemmas=full)
+    return blocks + glossary_blocks(blocks)
 
 
 def index_blocks(summaries: list, formats: list, seconds: float) -> list:
@@ -224,4 +289,4 @@ def index_blocks(summaries: list, formats: list, seconds: float) -> list:
     return blocks
 
 
-__all__ = ["proof_blocks", "outcome_blocks", "index_blocks", "step_block", "OPEN"]
+__all__ = ["proof_blocks", "outcome_blocks", "index_blocks", "step_block", "glossary_blocks", "OPEN"]

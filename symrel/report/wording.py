@@ -65,7 +65,7 @@ def _numbers_note(value) -> str:
     return f", {len(numbers)} numbers from {rational_str(min(numbers))} to {rational_str(max(numbers))}"
 
 
-def _summarise_value(value) -> list:
+def summarise_value(value) -> list:
     """One value of a certificate as inline text (without its key)."""
     if is_rational_text(value):
         return [str(value)]
@@ -105,7 +105,7 @@ def summarise_certificate(certificate: dict, limit: int = 8) -> list[list]:
     """A certificate as at most ``limit`` lines of inline text, one per key."""
     lines = []
     for key, value in list(certificate.items())[:limit]:
-        body = _summarise_value(value)
+        body = summarise_value(value)
         sep = " = " if is_rational_text(value) else ": "
         lines.append([f"{key}{sep}"] + body)
     if len(certificate) > limit:

@@ -22,10 +22,10 @@ def test_each_step_is_a_numbered_lemma(proved, refuted, open_proof):
     assert tex.count("\\begin{lemma}") == 3
     assert "\\begin{lemma}[\\texttt{hardmax\\_max\\_head}]" not in tex  # rule names keep their dashes
     assert "hardmax-\\allowbreak{}max-\\allowbreak{}head" in tex
-    assert "B = $\\frac{4}{3}$" in tex and "upper = $-\\frac{1}{2}$" in tex
+    assert "$B = \\frac{4}{3}$" in tex and "$\\mathrm{upper} = -\\frac{1}{2}$" in tex
     assert tex.startswith("\\documentclass") and tex.rstrip().endswith("\\end{document}")
     tex = render_proof(refuted, "tex")
-    assert "x = ($-\\frac{7}{4}$)" in tex and "\\textbf{refuted}" in tex
+    assert "$x = (-\\frac{7}{4})$" in tex and "\\textbf{refuted}" in tex
     assert "\\textbf{open}" in render_proof(open_proof, "tex")
 
 
