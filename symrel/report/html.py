@@ -23,7 +23,7 @@ body { font-family: Georgia, 'Times New Roman', serif; max-width: 58em; margin: 
        line-height: 1.45; color: #111; }
 h1 { font-size: 1.6em; } h2 { border-bottom: 1px solid #ccc; margin-top: 2em; }
 code { font-family: Menlo, Consolas, monospace; font-size: 0.88em; background: #f3f3f3; padding: 0 0.2em; }
-table { border-collapse: collapse; margin: 1em 0; font-size: 0.92em; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 0.92em; display: block; max-width: 100%; overflow-x: auto; }
 td, th { border: 1px solid #bbb; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }
 th { background: #eee; }
 .frac sup, .frac sub { font-size: 0.75em; }

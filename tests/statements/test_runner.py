@@ -17,7 +17,7 @@ def test_failures_are_reported_not_raised(script_dir, tmp_path):
     assert {p.name for p in out.iterdir()} == {"index.md", "toy-good.md", "toy-refuted.md", "toy-crash.md"}
     index = (out / "index.md").read_text()
     assert "1 of 3 statements proved" in index and "## Not proved" in index
-    assert "x = (-1/2)" in (out / "toy-refuted.md").read_text()
+    assert "**Refuted. Counterexample:** $x = (-\\frac{1}{2})$" in (out / "toy-refuted.md").read_text()
     table = summary_table(summaries)
     assert "Toy 1 (Paper A): max(x, 0) = x on [0, k]" in table and "failed" in table
 

@@ -3,8 +3,10 @@
 
 Proves or refutes "for all x in D, A(x) = B(x)" layer by layer (maxout / ReLU / CPWL
 against a hardmax Transformer, or any two of them). Exit 0 proved (certificate and
-report written when asked), 1 refuted (the counterexample printed, and written as a
-points file when asked; nothing else written), 3 open (the obstacle printed).
+report written when asked), 1 refuted (the counterexample printed, written as a points
+file when asked, and the report, led by the counterexample and both exact outputs,
+written when asked as .md, .tex or .html), 3 open (the obstacle printed; a report
+written when asked). Where a report was written is said on standard error.
 """
 
 from __future__ import annotations
@@ -26,8 +28,8 @@ def register(sub):
     p.add_argument("a", help="first model (maxout, relu, cpwl1d, cpwl or transformer)")
     p.add_argument("b", help="second model")
     p.add_argument("--domain", required=True, help="domain file (a box)")
-    p.add_argument("--report", help="write a report of the proof; the format follows the extension "
-                   "(.md, .tex, .html; .json: the certificate)")
+    p.add_argument("--report", help="write a report of the proof, also of a refuted or open claim; the format "
+                   "follows the extension (.md, .tex, .html; .json: the certificate, proved claims only)")
     p.add_argument("--certificate", help="write the certificate (proved claims only)")
     p.add_argument("--counterexample", help="write the counterexample as a points file (refuted claims only)")
     p.add_argument("--complete", action="store_true", help="use the complete linear-regions decision procedure")
@@ -56,18 +58,15 @@ def run(args) -> int:
     except InputError as err:
         raise in_domain_file(err, args.domain) from None
     out = {"result": proof.result, "steps": len(proof.steps), "summary": proof.summary()}
-    if proof.result == "proved":
-        if args.certificate:
-            import json
+    if proof.result == "proved" and args.certificate:
+        import json
 
-            from ...certificates.io import certificate_of
-            from ...checking import stated
+        from ...certificates.io import certificate_of
+        from ...checking import stated
 
-            text = json.dumps(stated(certificate_of(proof)), sort_keys=True, separators=(",", ":")) + "\n"
-            write_text_atomic(args.certificate, text)
-        if args.report:
-            write_text_atomic(args.report, render_proof(proof, "json") if fmt == "json" else equivalence_report(proof, fmt))
-    elif proof.result == "refuted":
+        text = json.dumps(stated(certificate_of(proof)), sort_keys=True, separators=(",", ":")) + "\n"
+        write_text_atomic(args.certificate, text)
+    if proof.result == "refuted":
         x = [format_rational(v) for v in proof.counterexample]
         out["counterexample"] = x
         out["note"] = proof.counterexample_note
@@ -76,10 +75,20 @@ def run(args) -> int:
             out["max_abs_difference"] = format_rational(values["max |A - B|"])
         if args.counterexample:
             save(Points([list(proof.counterexample)]), args.counterexample)
-    else:
+    elif proof.result == "open":
         out["obstacle"] = proof.obstacle
-        if args.report and fmt != "json":  # an open claim has no certificate
+    said = ""
+    if args.report:
+        if fmt != "json":
             write_text_atomic(args.report, equivalence_report(proof, fmt))
+            said = f"report written to {args.report}"
+        elif proof.result == "proved":
+            write_text_atomic(args.report, render_proof(proof, "json"))
+            said = f"report (the certificate) written to {args.report}"
+        else:  # a certificate exists for proved claims only
+            said = (f"no report written to {args.report}: a {proof.result} claim has no certificate; "
+                    "ask for .md, .tex or .html")
+        out["report"] = str(args.report) if said.startswith("report") else None
     if args.json:
         print_json(out)
     else:
@@ -93,6 +102,8 @@ def run(args) -> int:
                 print(f"max |A - B| at x: {shown(values['max |A - B|'], default_digits=6)}", file=sys.stderr)
         elif proof.result == "open":
             print(f"open: {proof.obstacle}", file=sys.stderr)
+        if said:
+            print(said, file=sys.stderr)
         print(proof.summary())
         print(proof.result)
     return proof.exit_code
