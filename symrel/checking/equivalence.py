@@ -39,9 +39,9 @@ from ..exact import Q, flat, from_rationals, rational, rational_ints, rows
 from ..fileformat.trusted import read_input
 from ..models import Box, Polytope
 from . import CertificateError, MalformedCertificate, at_step, claim_checker, model_class
-from .read import record
-from .kernel import (PAIR_MINUS_ONE, PAIR_ONE, PAIR_ZERO, ZERO_FORM, Form, bounds, check_size, combine, constant, extreme,
-                     index, key, neg, pair, read_form, single_var, to_q, var)
+from .read import index, indices, natural, record
+from .kernel import (PAIR_MINUS_ONE, PAIR_ONE, PAIR_ZERO, ZERO_FORM, bounds, combine, constant, extreme, key,
+                     neg, pair, read_form, single_var, to_q, var)
 
 RULES = {"domain-box", "maxout-unit-normal-form", "linear-identity", "relu-fixed-sign", "cpwl-lattice-check",
          "embedding", "hardmax-max-head", "drop-dominated", "hardmax-argmax-set", "relu-pair-identity",
@@ -142,13 +142,12 @@ class _ProofReplay:
         if value != want:
             self.fail(f"expected {what} {want}, got {value!r}")
 
-    def index(self, value, what, bound=None):
-        """``value`` as an index below ``bound`` (:func:`symrel.checking.kernel.index`), the
-        failure named at the field being checked."""
-        try:
-            return index(value, what, bound)
-        except MalformedCertificate as err:
-            self.fail(err.message, error=MalformedCertificate)
+    def index(self, value, bound, sub=""):
+        """``value`` as an index below ``bound`` (any integer >= 0 when ``bound`` is None): a
+        JSON integer, not a boolean or a string (:mod:`symrel.checking.read`); ``sub`` is its
+        path inside the field being checked."""
+        path = self.here + self.field() + sub
+        return natural(value, path) if bound is None else index(value, bound, path)
 
     def rational_range(self, rec, what):
         """A recorded ``[lo, hi]`` as two rationals."""
@@ -225,10 +224,10 @@ class _ProofReplay:
             self.fail("expected the facts of a max: {result, dropped[, scale]}")
         result = read_form(facts["result"])
         dropped = []
-        for d in facts["dropped"]:
+        for j, d in enumerate(facts["dropped"]):
             if not isinstance(d, list) or len(d) != 3:
                 self.fail("expected a dropped term as [form, dominating term, bound]")
-            dropped.append((read_form(d[0]), self.index(d[1], "a dominating term index"), rational(d[2])))
+            dropped.append((read_form(d[0]), self.index(d[1], None, f".dropped[{j}][1]"), rational(d[2])))
         dropped_keys = {key(d) for d, _, _ in dropped}
         kept_keys = set(raw_keys) - dropped_keys
         if len(dropped_keys) != len(dropped) or not dropped_keys <= set(raw_keys):
@@ -357,11 +356,9 @@ def _maxout_layers(layers, readout, input_dim, replay, name):
             replay.where = (".certificate.units[{}]", u)
             cur.append(replay.max_of(raw, facts))
         replay.expect_rule(["maxout-unit-normal-form"], scaled)
-        check_size(cur, f"layer {li} of model {name}")
     if readout is not None:
         cert = replay.next("linear-identity", name, READOUT_KEYS)
         cur = _mat_apply(readout[0], cur, readout[1])
-        check_size(cur, f"the read-out of model {name}")
         replay.compare(cur, cert["outputs"], "read-out forms")
     return cur
 
@@ -388,7 +385,6 @@ def _relu(net, replay, name):
             replay.expect_rule(["relu-fixed-sign"], scaled)
         else:
             cur = pre
-        check_size(cur, f"layer {li} of model {name}")
         replay.compare(cur, cert["outputs"], f"layer {li} forms")
     return cur
 
@@ -647,16 +643,16 @@ class _RecordedStates:
         self.T = tokens
         self.seen = {}   # row -> (repr of the recorded entry, the replayed forms it matched)
 
-    def matches(self, state, obj) -> bool:
+    def matches(self, state, obj, path: str) -> bool:
         """Whether the recorded state ``obj`` (rows ``[r, form]`` or ``[r, [form per token]]``,
         each row at most once, zero rows left out) is exactly the replayed ``state``."""
         if not isinstance(obj, list):
             raise MalformedCertificate("expected a state as a list of rows [row, forms]")
         T, seen, listed = self.T, self.seen, set()
-        for item in obj:
+        for i, item in enumerate(obj):
             if not isinstance(item, list) or len(item) != 2 or not isinstance(item[1], list) or not item[1]:
                 raise MalformedCertificate(f"expected a state row [row, forms], got {item!r:.80}")
-            r, entry = index(item[0], "a state row"), item[1]
+            r, entry = natural(item[0], f"{path}[{i}][0]"), item[1]
             if r in listed or not 0 <= r < len(state[0]):
                 return False
             listed.add(r)
@@ -712,16 +708,14 @@ def _argmax_set_head(scores, values, rec, replay):
     winners = rec.get("winners")
     if not isinstance(winners, list) or not winners:
         replay.fail("expected the winners as a non-empty list of token indices")
-    win = [replay.index(s, "a winning token", T) for s in winners]
-    if len(set(win)) != len(win):
-        replay.fail(f"the winners {win} repeat a token: they are a set")
+    win = indices(winners, T, replay.here + replay.field() + ".winners")     # a set: no token twice
     if any(scores[s] != scores[win[0]] for s in win):
         replay.fail("the winners do not share one score form")
     margins = rec.get("margins")
     if not isinstance(margins, list) or any(not isinstance(m, list) or len(m) != 2 for m in margins):
         replay.fail("expected the margins as a list of [token, margin]")
-    losers = [replay.index(s, "a losing token", T) for s, _ in margins]
-    if len(set(losers)) != len(losers) or set(losers) != set(range(T)) - set(win):
+    losers = indices([s for s, _ in margins], T, replay.here + replay.field() + ".margins")
+    if set(losers) != set(range(T)) - set(win):
         replay.fail("one margin per losing token expected")
     for s, (_, m) in zip(losers, margins):
         m = rational(m)
@@ -817,7 +811,7 @@ def _relu_pair(h, t, z, pre, recs_all, rec, residuals, int_cols, replay):
     output form and its column (None: its own)."""
     if len(rec) not in (2, 3):
         replay.fail(f"hidden unit {h}, token {t}: expected [\"pair\", partner] or [\"pair\", partner, facts]")
-    g = replay.index(rec[1], "a pair partner", len(pre))
+    g = replay.index(rec[1], len(pre), "[1]")
     partner = recs_all[g][t] if isinstance(recs_all[g], list) and t < len(recs_all[g]) else None
     if g == h or not isinstance(partner, list) or len(partner) < 2 or partner[0] != "pair" \
             or type(partner[1]) is not int or partner[1] != h:
@@ -908,7 +902,7 @@ def _transformer(tf, replay, name):
     cert = replay.next("embedding", name, ("model", "state"))
     replay.where = ".certificate.state"
     recorded = _RecordedStates(tf.tokens)
-    if not recorded.matches(state, cert.get("state")):
+    if not recorded.matches(state, cert.get("state"), f"{replay.here}.certificate.state"):
         replay.fail("the embedded state differs from the recorded Sigma_0")
     for b, block in enumerate(tf.blocks):
         scaled = replay.scaled
@@ -920,9 +914,8 @@ def _transformer(tf, replay, name):
         if block.feedforward is not None:
             state = _feedforward(block.feedforward, state, cert.get("hidden"), replay)
         replay.expect_rule(_block_rules(cert, block), scaled)
-        check_size([f for col in state for f in col], f"the state after block {b} of model {name}")
         replay.where = ".certificate.state"
-        if not recorded.matches(state, cert.get("state")):
+        if not recorded.matches(state, cert.get("state"), f"{replay.here}.certificate.state"):
             replay.fail(f"the state after block {b} differs from the recorded Sigma_{b + 1}")
     cert = replay.next("linear-identity", name, READOUT_KEYS)
     outs = _mat_apply(_int_rows(tf.readout.exact_W), state[tf.readout.token], _int_vector(tf.readout.exact_b))

@@ -10,13 +10,14 @@ so equal forms are equal triples (``==`` compares them, the dict order aside), a
 :func:`key` (a tuple of ints) is cheap to build and to hash. A linear combination brings its
 terms to the least common denominator, adds integers and divides by the gcd once
 (:func:`combine`). Numbers are read from a certificate once, straight into integers
-(:func:`symrel.exact.rational_ints`); the certificate's indices are read by :func:`index`,
-which refuses a boolean, a string or a float where an index belongs.
+(:func:`symrel.exact.rational_ints`); a variable index that is a boolean, a string or a float
+is refused (the other indices of a certificate are read by :mod:`symrel.checking.read`).
 
-Sizes are bounded (:func:`check_size`): a form whose integers outgrow
-:data:`FORM_DIGITS_FACTOR` times the digit limit of the numbers read (``--max-digits``) stops
-the check with exit 2 naming the limit, before weights multiplied through many layers make
-the arithmetic slow.
+Sizes are bounded. Every step's forms are compared with recorded ones, whose numbers are
+within the digit limit (``--max-digits``), so growth through the layers stops at the first
+step; within a step, a combination whose common denominator would outgrow
+:data:`FORM_DIGITS_FACTOR` times that limit stops the check with exit 2 naming the limit
+``form-digits`` (:func:`combine`), before the arithmetic becomes slow.
 
 This is written apart from the provers' forms (:mod:`symrel.exact.forms`), which the
 checker does not use.
@@ -47,9 +48,9 @@ PAIR_ONE = (1, 1)
 PAIR_MINUS_ONE = (-1, 1)
 PAIR_ZERO = (0, 1)
 
-#: a form's integers may have at most this many times the digits allowed in a number read
-#: from a file (``--max-digits``, 10,000 by default): growth through the layers of a net is
-#: bounded, and a certificate beyond it stops with exit 2 naming the limit
+#: a form's common denominator may have at most this many times the digits allowed in a
+#: number read from a file (``--max-digits``, 10,000 by default); beyond it the check stops
+#: with exit 2 naming the limit ``form-digits``
 FORM_DIGITS_FACTOR = 10
 
 
@@ -95,7 +96,8 @@ def combine(pairs, const=PAIR_ZERO) -> Form:
         return Form(cq // g, cp // g, {})
     if len(pairs) == 1 and not cp and pairs[0][0] == PAIR_ONE:
         return pairs[0][1]
-    den = lcm(cq, *[a[1] * f[0] for a, f in pairs])
+    dens = [cq, *[a[1] * f[0] for a, f in pairs]]
+    den = lcm(*dens) if len(dens) * max(dens).bit_length() <= form_bits() else _bounded_lcm(dens)
     c = cp * (den // cq)
     acc: dict[int, int] = {}
     get = acc.get
@@ -108,6 +110,27 @@ def combine(pairs, const=PAIR_ZERO) -> Form:
     if g == 1:
         return Form(den, c, {v: x for v, x in acc.items() if x})
     return Form(den // g, c // g, {v: x // g for v, x in acc.items() if x})
+
+
+def form_bits() -> int:
+    """The most bits a form's common denominator may have: :data:`FORM_DIGITS_FACTOR` times
+    the digit limit of numbers read (``--max-digits``), in bits."""
+    return int(FORM_DIGITS_FACTOR * current_limits().max_digits * 3.3219280948873626)
+
+
+def _bounded_lcm(dens) -> int:
+    """The lcm of ``dens``, one at a time, stopping with :class:`MalformedCertificate` (exit 2)
+    naming the limit as soon as it has more than :func:`form_bits` bits: a row of a weight
+    matrix with many large distinct denominators would otherwise cost time quadratic in their
+    total size before any comparison could fail."""
+    bits, den = form_bits(), 1
+    for q in dens:
+        den = lcm(den, q)
+        if den.bit_length() > bits:
+            raise MalformedCertificate(
+                f"limit form-digits reached: a linear combination has a common denominator of more than "
+                f"{FORM_DIGITS_FACTOR} x {current_limits().max_digits} digits (--max-digits)")
+    return den
 
 
 def neg(f: Form) -> Form:
@@ -134,26 +157,23 @@ def single_var(f: Form):
     return None
 
 
-def index(value, what: str = "an index", bound: int | None = None) -> int:
-    """``value`` as an index: a JSON integer (not a boolean, a string or a float), ``>= 0``
-    and, with ``bound``, ``< bound``. Anything else raises :class:`MalformedCertificate`
-    (exit 2), naming ``what``.
+def _variable(value) -> int:
+    """A form's variable index: a JSON integer >= 0 (not a boolean, a string or a float).
+    Forms are read without their path; the replay names the field (``read_form``'s callers).
 
-    >>> index(3), index(2, bound=3)
-    (3, 2)
+    >>> _variable(3)
+    3
     >>> for bad in (True, "1", -1):
     ...     try:
-    ...         index(bad, "a node id")
+    ...         _variable(bad)
     ...     except MalformedCertificate as err:
     ...         print(err)
-    expected a node id (an integer >= 0), got True
-    expected a node id (an integer >= 0), got '1'
-    expected a node id (an integer >= 0), got -1
+    expected a variable index (an integer >= 0), got True
+    expected a variable index (an integer >= 0), got '1'
+    expected a variable index (an integer >= 0), got -1
     """
     if type(value) is not int or value < 0:
-        raise MalformedCertificate(f"expected {what} (an integer >= 0), got {value!r}")
-    if bound is not None and value >= bound:
-        raise MalformedCertificate(f"expected {what} below {bound}, got {value}")
+        raise MalformedCertificate(f"expected a variable index (an integer >= 0), got {value!r}")
     return value
 
 
@@ -168,7 +188,7 @@ def read_form(obj) -> Form:
     for item in items:
         if not isinstance(item, list) or len(item) != 2:
             raise MalformedCertificate(f"expected a term [variable, coefficient], got {item!r:.80}")
-        vs.append(index(item[0], "a variable index"))
+        vs.append(_variable(item[0]))
         nums.append(rational_ints(item[1]))
     if len(set(vs)) != len(vs):
         raise MalformedCertificate("a variable listed twice in a form")
@@ -178,19 +198,6 @@ def read_form(obj) -> Form:
     if g != 1:
         den, ints = den // g, [x // g for x in ints]
     return Form(den, ints[0], {v: x for v, x in zip(vs, ints[1:]) if x})
-
-
-def check_size(forms, what: str) -> None:
-    """Stop with :class:`MalformedCertificate` (exit 2) naming the limit when an integer of
-    one of ``forms`` has more than :data:`FORM_DIGITS_FACTOR` times ``--max-digits`` digits
-    (bit lengths compared, one pass over the coefficients)."""
-    bits = int(FORM_DIGITS_FACTOR * current_limits().max_digits * 3.3219280948873626)
-    for f in forms:
-        if f[0].bit_length() > bits or f[1].bit_length() > bits or any(x.bit_length() > bits for x in f[2].values()):
-            raise MalformedCertificate(
-                f"limit form-digits reached: {what} has a number of more than {FORM_DIGITS_FACTOR} x "
-                f"{current_limits().max_digits} digits (--max-digits); numbers grown that large through the layers "
-                "are refused")
 
 
 def bounds(f: Form, ranges):

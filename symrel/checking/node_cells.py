@@ -32,8 +32,8 @@ import itertools
 
 from ..exact import Q, rational
 from . import CertificateError, MalformedCertificate
-from .kernel import as_rational_form, index, minus
-from .read import record
+from .kernel import as_rational_form, minus
+from .read import natural, record
 
 ZERO = Q(0)
 
@@ -104,7 +104,7 @@ def _same_label(choice, label) -> bool:
     return isinstance(choice, list) and all(type(c) is int for c in choice) and choice == label
 
 
-def _farkas(rows, obj, where):
+def _farkas(rows, obj, where, path):
     """Check that the sparse JSON Farkas vector ``obj`` (``[[row, multiplier], ..]``, rows
     distinct and in range) closes the system ``rows`` (each ``((g, c), rel)``: ``g x + c rel 0``
     with ``rel`` one of ``<=``, ``<``, ``=``).
@@ -121,7 +121,7 @@ def _farkas(rows, obj, where):
     for entry in obj:
         if not isinstance(entry, list) or len(entry) != 2:
             raise MalformedCertificate(f"{where}: expected a Farkas entry [row, multiplier], got {entry!r:.80}")
-        i, m = index(entry[0], "a Farkas row"), rational(entry[1])
+        i, m = natural(entry[0], path), rational(entry[1])
         if not 0 <= i < len(rows) or i in mult:
             raise CertificateError(f"{where}: Farkas row {i} out of range or repeated")
         if m < 0 and rows[i][1] != "=":
@@ -184,7 +184,7 @@ class _Tree:
             if ("empty" in br) == ("sub" in br):
                 raise CertificateError(f"{here}: expected 'empty' or 'sub'")
             if "empty" in br:
-                _farkas(rows + new, br["empty"], here)
+                _farkas(rows + new, br["empty"], here, self.path(here))
             else:
                 implied = br.get("implied") is True
                 if implied and len(open_) != 1:
@@ -205,8 +205,9 @@ class _Tree:
             if not isinstance(e, dict):
                 raise CertificateError(f"{where}: output {r} differs as a form on this cell; Farkas pair expected")
             record(e, self.path(f"{where}: output {r}"), keys=("pos", "neg"))
-            _farkas(rows + [(([-a for a in ga[0]], -ga[1]), "<")], e.get("pos"), f"{where}: output {r}, A > B")
-            _farkas(rows + [(ga, "<")], e.get("neg"), f"{where}: output {r}, A < B")
+            _farkas(rows + [(([-a for a in ga[0]], -ga[1]), "<")], e.get("pos"), f"{where}: output {r}, A > B",
+                    self.path(f"{where}: output {r}, pos"))
+            _farkas(rows + [(ga, "<")], e.get("neg"), f"{where}: output {r}, A < B", self.path(f"{where}: output {r}, neg"))
 
 
 def closure(replay, forms) -> list[int]:
@@ -235,7 +236,7 @@ def _indices(replay, value, what):
     """A recorded list of node ids (integers, not booleans or strings)."""
     if not isinstance(value, list):
         replay.fail(f"expected {what} as a list of node ids")
-    return [replay.index(v, "a node id") for v in value]
+    return [replay.index(v, None, f"[{i}]") for i, v in enumerate(value)]
 
 
 def check_node_cells(cert: dict, replay, outs, domain) -> None:

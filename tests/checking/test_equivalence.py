@@ -105,3 +105,60 @@ def test_altered_numbers_are_rejected_for_every_model_kind(kind):
     for path in picked:
         with pytest.raises(CertificateError):
             check_certificate(altered(cert, path, "1/1000000"))
+
+
+def _linear_certificate(a, b, box, outputs_a, outputs_b):
+    from symrel.fileformat import sha256_of
+
+    inputs = {"a": a, "b": b, "domain": {"symrel": 1, "kind": "box", "bounds": box}}
+    return {"symrel": 1, "kind": "certificate", "claim": {"kind": "equivalence", "a": "a", "b": "b", "domain": "domain"},
+            "inputs": {k: {"object": v, "sha256": sha256_of(v)} for k, v in inputs.items()},
+            "steps": [{"rule": "domain-box", "status": "proved", "certificate": {"box": box}},
+                      {"rule": "linear-identity", "status": "proved",
+                       "certificate": {"model": "a", "layer": 0, "nodes": [], "outputs": outputs_a}},
+                      {"rule": "linear-identity", "status": "proved",
+                       "certificate": {"model": "b", "layer": 0, "nodes": [], "outputs": outputs_b}},
+                      {"rule": "linear-identity", "status": "proved", "certificate": {"outputs": outputs_a}}]}
+
+
+def test_a_row_of_many_distinct_denominators_stops_at_the_form_digits_limit():
+    # 20 weights 1/(10^39 + i): their common denominator has about 800 digits, beyond 10 x 50
+    from symrel.checking import MalformedCertificate
+    from symrel.exact import number_limits
+
+    n = 20
+    a = {"symrel": 1, "kind": "relu", "input_dim": n,
+         "layers": [{"W": [[f"1/{10 ** 39 + i}" for i in range(n)]], "b": [0], "activation": "none"}]}
+    b = {"symrel": 1, "kind": "relu", "input_dim": n, "layers": [{"W": [[0] * n], "b": [0], "activation": "none"}]}
+    cert = _linear_certificate(a, b, [[0, 1]] * n, [[0, []]], [[0, []]])
+    with number_limits(max_digits=50), pytest.raises(MalformedCertificate, match="form-digits"):
+        check_certificate(cert)
+    with pytest.raises(CertificateError, match="differ"):     # within the default limit: compared, and refused
+        check_certificate(cert)
+
+
+def test_the_models_input_and_output_dimensions_are_the_domains():
+    x = [0, [[0, 1]]]
+    one_in = {"symrel": 1, "kind": "relu", "input_dim": 1, "layers": [{"W": [[1]], "b": [0], "activation": "none"}]}
+    two_in = {"symrel": 1, "kind": "relu", "input_dim": 2, "layers": [{"W": [[1, 0]], "b": [0], "activation": "none"}]}
+    two_out = {"symrel": 1, "kind": "relu", "input_dim": 1, "layers": [{"W": [[1], [1]], "b": [0, 0], "activation": "none"}]}
+    assert check_certificate(_linear_certificate(one_in, one_in, [[0, 1]], [x], [x]))["result"] == "checked"
+    with pytest.raises(CertificateError, match="2 inputs, the domain has dimension 1"):
+        check_certificate(_linear_certificate(two_in, one_in, [[0, 1]], [x], [x]))
+    with pytest.raises(CertificateError, match="outputs"):
+        check_certificate(_linear_certificate(two_out, one_in, [[0, 1]], [x, x], [x]))
+
+
+def test_a_polytope_certificate_records_the_lexicographic_minimum():
+    from symrel.models import Polytope
+
+    tri = Polytope([[-1, 0], [0, -1], [1, 1]], [0, 0, 1])
+    net = random_relu_net(random.Random(5), 2, [2], max_num=3, max_den=2)
+    cert = _cert(net, net, tri)
+    assert cert["steps"][0]["certificate"]["witness"] == [0, 0]
+    assert check_certificate(cert)["result"] == "checked"
+    for witness in ([0, 1], [1, 0], ["1/3", "1/3"]):     # points of D, not its lexicographic minimum
+        bad = copy.deepcopy(cert)
+        bad["steps"][0]["certificate"]["witness"] = witness
+        with pytest.raises(CertificateError, match="witness|lexicographic"):
+            check_certificate(bad)

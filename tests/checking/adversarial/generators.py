@@ -93,3 +93,30 @@ def many_tiny_strings_with_escaped_quotes() -> str:
     meets inside a string goes quadratic; the reader skips each string once."""
     return json.dumps(header("utility", [{"rule": "complete-preorder", "status": "proved", "certificate": {}}],
                              utility={"a": 0}, statement='"' * 500_000))
+
+
+def _equivalence(a: dict, b: dict, domain: dict, steps: list) -> str:
+    return json.dumps(header("equivalence", steps, embedded(a=a, b=b, domain=domain), a="a", b="b", domain="domain"))
+
+
+def equivalence_deep_net_of_huge_weights() -> str:
+    """The depth-1,200 ReLU net of weights 10^9999 against the identity, each layer recorded
+    as fixed positive: every layer's forms are compared with recorded ones, whose numbers are
+    within the digit limit, so the replay stops at the second layer instead of computing
+    numbers of 12 million digits."""
+    depth = 1200
+    a = _deep_relu_net(depth, "1e9999")
+    b = {"symrel": 1, "kind": "relu", "input_dim": 1, "layers": [{"W": [[1]], "b": [0], "activation": "none"}]}
+    box = {"symrel": 1, "kind": "box", "bounds": [[0, 1]]}
+    x = [0, [[0, 1]]]
+    big_x = [0, [[0, "1e9999"]]]
+    steps = [{"rule": "domain-box", "status": "proved", "certificate": {"box": [[0, 1]]}}]
+    steps += [{"rule": "relu-fixed-sign", "status": "proved",
+               "certificate": {"model": "a", "layer": i, "nodes": [], "units": [["+", 0]], "outputs": [big_x]}}
+              for i in range(depth)]
+    steps += [{"rule": "linear-identity", "status": "proved",
+               "certificate": {"model": "a", "layer": depth, "nodes": [], "outputs": [big_x]}},
+              {"rule": "linear-identity", "status": "proved",
+               "certificate": {"model": "b", "layer": 0, "nodes": [], "outputs": [x]}},
+              {"rule": "linear-identity", "status": "proved", "certificate": {"outputs": [x]}}]
+    return _equivalence(a, b, box, steps)
