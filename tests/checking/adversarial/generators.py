@@ -120,3 +120,23 @@ def equivalence_deep_net_of_huge_weights() -> str:
                "certificate": {"model": "b", "layer": 0, "nodes": [], "outputs": [x]}},
               {"rule": "linear-identity", "status": "proved", "certificate": {"outputs": [x]}}]
     return _equivalence(a, b, box, steps)
+
+
+def equivalence_row_of_distinct_huge_denominators() -> str:
+    """A linear layer whose one row has 200 weights 1/(10^9999 + i): their common denominator
+    has about 2 million digits, and building it one lcm at a time costs time quadratic in that
+    before any recorded form could be compared. The checker stops at the limit form-digits."""
+    n = 200
+    big = "1" + "0" * 9995      # 10^9999 + i, written out (Python's int-to-text limit is 4,300 digits)
+    a = {"symrel": 1, "kind": "relu", "input_dim": n,
+         "layers": [{"W": [[f"1/{big}{i:04d}" for i in range(n)]], "b": [0], "activation": "none"}]}
+    b = {"symrel": 1, "kind": "relu", "input_dim": n, "layers": [{"W": [[0] * n], "b": [0], "activation": "none"}]}
+    box = {"symrel": 1, "kind": "box", "bounds": [[0, 1]] * n}
+    zero = [0, []]
+    steps = [{"rule": "domain-box", "status": "proved", "certificate": {"box": [[0, 1]] * n}},
+             {"rule": "linear-identity", "status": "proved",
+              "certificate": {"model": "a", "layer": 0, "nodes": [], "outputs": [zero]}},
+             {"rule": "linear-identity", "status": "proved",
+              "certificate": {"model": "b", "layer": 0, "nodes": [], "outputs": [zero]}},
+             {"rule": "linear-identity", "status": "proved", "certificate": {"outputs": [zero]}}]
+    return _equivalence(a, b, box, steps)
