@@ -177,7 +177,7 @@ def _key_lines(key: str, value, path: str, model: str = "") -> list:
     if key.startswith("outputs") and isinstance(value, list) and all(_is_form(f) for f in value):
         def output(k, f):
             names = [model] if model else ["A", "B"]
-            return " = ".join(f"{n}(x)_{{{k + 1}}}" for n in names) + f" = {form_tex(f)}"
+            return " = ".join(f"{n}_{{{k + 1}}}(x)" for n in names) + f" = {form_tex(f)}"
         return _lines(value, output, path, "outputs")
     if key == "state" and isinstance(value, list) and all(isinstance(e, list) and len(e) == 2 for e in value):
         return _lines(value, _state, path, "slots")

@@ -130,6 +130,7 @@ MATH = [
     (re.compile(r"\bReLU\((-?\w)\) - ReLU\((-?\w)\) = (-?\w)\b"),
      lambda m: rf"\mathrm{{ReLU}}({m.group(1)}) - \mathrm{{ReLU}}({m.group(2)}) = {m.group(3)}"),
     (re.compile(r"\bmax\(-B, \.\.\.\)"), lambda m: r"\max(-B, \ldots)"),
+    (re.compile(r"\bmax\(0, (-?\w)\)"), lambda m: r"\max(0, " + m.group(1) + ")"),
     (re.compile(r"\b([ABTN])\(x\) = ([ABTN])\(x\)"), lambda m: m.group(0)),
     (re.compile(r"\bx in D\b"), lambda m: r"x \in D"),
     (re.compile(r"(?<![\w\\])((?:[A-Za-z](?:_?\d+|_[a-z])?|rank) )?(<=|>=) (-?[\w/]+)\b"),

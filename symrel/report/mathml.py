@@ -43,6 +43,8 @@ NAMES = {"max", "min", "sup", "inf", "ln", "log", "exp", "sin", "cos", "argmax",
 #: spacing commands -> width in em
 SPACES = {",": 0.17, ":": 0.22, ";": 0.28, " ": 0.33, "quad": 1.0, "qquad": 2.0, "!": 0.0}
 _DOUBLE_STRUCK = {"Q": "ℚ", "R": "ℝ", "N": "ℕ", "Z": "ℤ", "C": "ℂ", "P": "ℙ", "E": "𝔼"}
+#: tokens after which a minus is a sign, not a subtraction
+_OPENS = {"(", "[", "{", ",", "=", "<", ">", "|", ";", ":", "\\le", "\\ge", "\\in", "\\quad", "\\pm", "\\times", "\\cdot", "+"}
 _TOKEN = re.compile(r"\\([A-Za-z]+|.)|(\d+(?:\.\d+)?)|([A-Za-z])|(\s+)|(.)", re.S)
 
 
@@ -53,6 +55,7 @@ def _esc(text: str) -> str:
 class _Reader:
     def __init__(self, tex: str):
         self.tex = tex
+        self.previous = ""  # the last token read by row(): a minus after an opening is a sign
         self.tokens = [m for m in _TOKEN.finditer(tex) if not m.group(4)]
         self.pos = 0
 
@@ -100,7 +103,11 @@ class _Reader:
                     kind = "msub" if tok == "_" else "msup"
                     items.append(f"<{kind}>{base}{script}</{kind}>")
                 continue
+            unary = tok == "-" and (not items or self.previous in _OPENS)
+            self.previous = tok
             element = self.atom()
+            if unary:
+                element = '<mo form="prefix" lspace="0" rspace="0">−</mo>'
             if element:
                 items.append(element)
         return items
@@ -123,6 +130,8 @@ class _Reader:
                 return ""
             if other == "-":
                 return "<mo>−</mo>"
+            if other == "|":
+                return '<mo stretchy="false" lspace="0.1em" rspace="0.1em">|</mo>'
             if other == "'":
                 return "<mo>′</mo>"
             return f"<mo>{_esc(other)}</mo>"
@@ -139,8 +148,11 @@ class _Reader:
             return f"<mi>{''.join(_DOUBLE_STRUCK.get(c, c) for c in text)}</mi>"
         if name in ("mathrm", "operatorname", "mathsf", "textrm"):
             return f'<mi mathvariant="normal">{_esc(self.group_text())}</mi>'
-        if name in ("text", "mbox", "textit"):
-            return f"<mtext>{_esc(self.group_text())}</mtext>"
+        if name in ("text", "mbox", "textit"):  # spaces at the ends are kept (MathML would trim them)
+            text = self.group_text()
+            stripped = text.strip(" ")
+            lead, trail = text[:len(text) - len(text.lstrip(" "))], text[len(stripped) + len(text) - len(text.lstrip(" ")):]
+            return f"<mtext>{chr(160) * len(lead)}{_esc(stripped)}{chr(160) * len(trail)}</mtext>"
         if name in ("mathbf", "boldsymbol"):
             return f'<mi mathvariant="bold">{_esc(self.group_text())}</mi>'
         if name in ("left", "right", "big", "Big", "bigl", "bigr", "displaystyle"):

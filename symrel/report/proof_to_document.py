@@ -96,7 +96,7 @@ def counterexample_blocks(proof: Proof) -> list:
 
         out.append(Items([[Math(f"A(x) = {_tuple_tex(values['A(x)'])}")],
                           [Math(f"B(x) = {_tuple_tex(values['B(x)'])}")],
-                          [Math(f"\\max_{{j}} |A(x)_{{j}} - B(x)_{{j}}| = {number_tex(_number_text(values['max |A - B|']))}")]]))
+                          [Math(f"\\max_{{j}} |A_{{j}}(x) - B_{{j}}(x)| = {number_tex(_number_text(values['max |A - B|']))}")]]))
     note = proof.counterexample_note or "Confirmed by plain exact evaluation."
     if not (values and note.startswith("exact evaluation")):  # else the outputs above say it
         out.append(Para([note]))

@@ -88,7 +88,7 @@ def test_a_refuted_report_leads_with_the_counterexample_and_both_outputs(refuted
     md = equivalence_report(refuted, "md")
     paras = md.split("\n\n")
     assert paras[1].startswith("**Refuted. Counterexample:** $x = (")
-    assert paras[2].startswith("- $A(x) = (") and "- $B(x) = (" in paras[2] and "|A(x)_{j} - B(x)_{j}|" in paras[2]
+    assert paras[2].startswith("- $A(x) = (") and "- $B(x) = (" in paras[2] and "|A_{j}(x) - B_{j}(x)|" in paras[2]
     assert md.index("Counterexample") < md.index("**Claim.**")
     html = equivalence_report(refuted, "html")
     assert html.index("Counterexample") < html.index("Claim.")
