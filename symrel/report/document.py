@@ -123,6 +123,19 @@ def figure_files(blocks: list, stem: str) -> list[tuple[str, bytes]]:
 #: ``[-1, 1] x [0, 1]``, Greek names, node variables ``y5``, ``Sigma_b``, ``Q^d``, ``R^d``,
 #: ``[-1, 1]^2``, ``x_1``, ``y_12``
 _GREEK = {"lambda": r"\lambda", "eps": r"\varepsilon", "beta": r"\beta"}
+def _operand(text: str) -> str:
+    """One side of a relation written as text, as TeX (``e_lower`` -> ``e_{\\mathrm{lower}}``)."""
+    core = text.strip()
+    if core in _GREEK:
+        core = _GREEK[core]
+    elif core == "rank":
+        core = r"\mathrm{rank}"
+    elif "_" in core:
+        base, sub = core.split("_", 1)
+        core = base + "_{" + (sub if sub.isdigit() or len(sub) == 1 else r"\mathrm{" + sub + "}") + "}"
+    return core + (" " if text.endswith(" ") else "")
+
+
 _INTERVAL = r"\[-?[\w/]+, ?-?[\w/]+\]"
 MATH = [
     (re.compile(r"\b(lambda|beta) = O\(1/eps\)"), lambda m: _GREEK[m.group(1)] + r" = O(1/\varepsilon)"),
@@ -133,8 +146,9 @@ MATH = [
     (re.compile(r"\bmax\(0, (-?\w)\)"), lambda m: r"\max(0, " + m.group(1) + ")"),
     (re.compile(r"\b([ABTN])\(x\) = ([ABTN])\(x\)"), lambda m: m.group(0)),
     (re.compile(r"\bx in D\b"), lambda m: r"x \in D"),
-    (re.compile(r"(?<![\w\\])((?:[A-Za-z](?:_?\d+|_[a-z])?|rank) )?(<=|>=) (-?[\w/]+)\b"),
-     lambda m: (m.group(1) or "").replace("rank", r"\mathrm{rank}") + (r"\le " if m.group(2) == "<=" else r"\ge ") + m.group(3)),
+    (re.compile(r"(?<![\w\\])((?:[A-Za-z](?:_?\d+|_[a-z]+)?|rank|eps|lambda) )?(<=|>=) "
+                r"(-?(?:\d+(?:[./]\d+)*|eps|lambda|[A-Za-z](?:_\d+|_[a-z]+)?))(?![\w(.])"),
+     lambda m: _operand(m.group(1) or "") + (r"\le " if m.group(2) == "<=" else r"\ge ") + _operand(m.group(3))),
     (re.compile(_INTERVAL + r"(?: x " + _INTERVAL + ")+"), lambda m: m.group(0).replace(" x ", r" \times ")),
     (re.compile(r"(?<![\w\\])(lambda|eps|beta)\b"), lambda m: _GREEK[m.group(1)]),
     (re.compile(r"(?<![\w\\])y(\d+)\b"), lambda m: "y_{" + m.group(1) + "}"),
