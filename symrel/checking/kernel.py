@@ -52,6 +52,9 @@ PAIR_ZERO = (0, 1)
 #: number read from a file (``--max-digits``, 10,000 by default); beyond it the check stops
 #: with exit 2 naming the limit ``form-digits``
 FORM_DIGITS_FACTOR = 10
+#: a combination whose denominators have at most this many bits in all is never refused (and
+#: the limit is not looked up: most combinations of a certificate are of small numbers)
+SMALL_BITS = 256
 
 
 class Form(NamedTuple):
@@ -97,7 +100,8 @@ def combine(pairs, const=PAIR_ZERO) -> Form:
     if len(pairs) == 1 and not cp and pairs[0][0] == PAIR_ONE:
         return pairs[0][1]
     dens = [cq, *[a[1] * f[0] for a, f in pairs]]
-    den = lcm(*dens) if len(dens) * max(dens).bit_length() <= form_bits() else _bounded_lcm(dens)
+    size = len(dens) * max(dens).bit_length()     # a bound on the bit length of their lcm
+    den = lcm(*dens) if size <= SMALL_BITS or size <= form_bits() else _bounded_lcm(dens)
     c = cp * (den // cq)
     acc: dict[int, int] = {}
     get = acc.get
