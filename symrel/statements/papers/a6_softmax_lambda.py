@@ -11,11 +11,13 @@ STATEMENT = Statement(
     "provided the scaling parameter lambda is large enough, lambda = O(1/eps).",
     symrel_claim="For each instance, a maxout net compiled by the symrel construction realising Theorem 3.1 "
     "(hardmax Transformer T, gating bound B enlarged by a margin where the depth needs it), a box D and eps: a "
-    "certified exact rational lambda such that |T_softmax(lambda)(x) - T_hardmax(x)|_inf <= eps for every x "
-    "in D. The bound propagates the per-head errors (max head: max - softmax average <= "
-    "min((n-1)/(e lambda), ln(n)/lambda); selection head with margin delta: 2(n-1)exp(-lambda delta)max|v|) "
-    "through later blocks with exact inf-norm Lipschitz constants, evaluated with rigorous interval "
-    "arithmetic cross-checked against rational Taylor bounds. Reported next to it: lambda * eps (constant "
+    "certified exact rational lambda such that "
+    "$\\|T_{\\mathrm{softmax}}^{\\lambda}(x) - T_{\\mathrm{hardmax}}(x)\\|_{\\infty} \\le \\varepsilon$ for every x "
+    "in D. The bound propagates the per-head errors (max head: "
+    "$\\max - \\text{softmax average} \\le \\min((n-1)/(e \\lambda), \\ln(n)/\\lambda)$; selection head "
+    "with margin $\\delta$: $2(n-1) e^{-\\lambda \\delta} \\max |v|$) "
+    "through later blocks with exact $\\ell_{\\infty}$ Lipschitz constants, evaluated with rigorous interval "
+    "arithmetic cross-checked against rational Taylor bounds. Reported next to it: $\\lambda \\varepsilon$ (constant "
     "for max heads, which is lambda = O(1/eps)) and the worst error observed at 30 points of D (random, "
     "vertices and near ties) with 50-digit evaluation, never above the bound.",
     narrowing="A certified sufficient lambda for concrete compiled nets on boxes, not the paper's asymptotic "
