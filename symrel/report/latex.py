@@ -101,7 +101,7 @@ def _step(b: StepBlock) -> str:
             + "\n\\end{itemize}") if b.certified else ""
     return (
         f"\\begin{{lemma}}[\\texttt{{{_escape_chars(b.rule)}}}{status}]\n{inline(b.lemma)}\n\\end{{lemma}}\n"
-        f"\\begin{{proof}}[{'Proof' if b.status == 'proved' else 'Status'}]\n{inline(b.why) or 'By the rule, in the glossary.'}"
+        f"\\begin{{proof}}[{'Proof' if b.status == 'proved' else 'Status'}]\n{inline(b.why) or 'By the rule ' + inline([Code(b.rule)]) + ' (glossary).'}"
         f"{cert}\n\\end{{proof}}"
     )
 
