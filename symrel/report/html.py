@@ -33,7 +33,7 @@ th { background: #eee; }
 .status-proved { color: #286; } .status-open { color: #a60; } .status-refuted { color: #b22; }
 pre { background: #f6f6f6; padding: 0.6em; overflow-x: auto; }
 figure img { max-width: 100%; }
-math { font-size: 1.08em; } .step li { margin: 0.15em 0; }
+math { font-size: 1.12em; } .step li { margin: 0.15em 0; }
 """
 
 

@@ -134,6 +134,10 @@ class _Reader:
                 return '<mo stretchy="false" lspace="0.1em" rspace="0.1em">|</mo>'
             if other == "'":
                 return "<mo>′</mo>"
+            if other in "()[]":  # brackets sit in a flat row, where they would get an operator's spacing
+                return f'<mo stretchy="false" lspace="0" rspace="0">{other}</mo>'
+            if other in ",;":
+                return f'<mo lspace="0" rspace="0.17em">{other}</mo>'
             return f"<mo>{_esc(other)}</mo>"
         return self.command(command)
 
