@@ -32,11 +32,11 @@ from ..fileformat import write_text_atomic
 
 #: the library files, in build order (symrel/coq/)
 LIBRARY = ("Semantics.v", "Compiler.v", "Bounds.v", "Correctness.v", "Linalg.v", "Blocks.v", "Move.v", "Embed.v",
-           "Assembly.v", "Gating.v")
+           "Assembly.v", "Gating.v", "MaxBlock.v", "Theorems.v")
 #: the lemmas the general theorem still rests on (Correctness.v states them; Assembly.v proves
 #: the theorem from them); empty once they are proved
-OPEN_LEMMAS = ("max_lemma",)
-OPEN_RELU_LEMMAS = OPEN_LEMMAS + ("relu_to_maxout_lemma",)
+OPEN_LEMMAS: tuple = ()
+OPEN_RELU_LEMMAS = ("relu_to_maxout_lemma",)
 LIBRARY_DIR = Path(__file__).resolve().parents[1] / "coq"
 #: the logical name of the library (``-R . Symrel`` in the _CoqProject)
 LOGICAL = "Symrel"
@@ -138,7 +138,7 @@ def instance_text(net, box, transformer, bounds, theorem_proved: bool) -> str:
         "   Transformer is compile " + maxout + " Bs and the hypotheses' check returns true. *)",
         "From Coq Require Import QArith List.",
         "Import ListNotations.",
-        f"From {LOGICAL} Require Import Semantics Compiler Correctness Gating.",
+        f"From {LOGICAL} Require Import Semantics Compiler Correctness Theorems.",
         "Open Scope Q_scope.",
         "",
         f"Definition net : {'ReluNet' if relu else 'MaxoutNet'} :=\n  {coq_relu_net(net) if relu else coq_net(net)}.",
@@ -171,13 +171,13 @@ def instance_text(net, box, transformer, bounds, theorem_proved: bool) -> str:
         open_lemmas = OPEN_RELU_LEMMAS if relu else OPEN_LEMMAS
         names = " ".join(f"L{i}" for i in range(len(open_lemmas)))
         lines += [
-            f"(* The general theorem ({general}, Correctness.v) is proved in Gating.v from the lemmas",
+            f"(* The general theorem ({general}, Correctness.v) is proved in Theorems.v from the lemmas",
             f"   {', '.join(open_lemmas)}, which are not yet proved in Coq: the claim is proved from them. *)",
             f"Theorem claim_from_open_lemmas : {' -> '.join(open_lemmas)} ->",
             f"  forall x, in_box box x -> {agree}.",
             "Proof.",
             f"  intros {names} x Hx. rewrite transformer_is_compiled.",
-            f"  exact ({general}_from_open {names} net box Bs hypotheses_checked x Hx).",
+            f"  exact (compile_relu_correct_from_relu_lemma {names} net box Bs hypotheses_checked x Hx).",
             "Qed.",
         ]
     return "\n".join(lines) + "\n"
@@ -221,7 +221,7 @@ def export_coq(cert: dict, out_dir, *, theorem_proved: bool | None = None) -> li
     depth = max(1, sum(l.activation == "relu" for l in net.layers)) if net.kind == "relu" else net.depth
     bounds = gating_bounds_of(transformer, depth, tpath)
     if theorem_proved is None:
-        theorem_proved = general_theorem_proved()
+        theorem_proved = general_theorem_proved(net.kind == "relu")
     texts = {name: (LIBRARY_DIR / name).read_text(encoding="utf-8") for name in LIBRARY}
     texts["Instance.v"] = instance_text(net, box, transformer, bounds, theorem_proved)
     texts["_CoqProject"] = f"-R . {LOGICAL}\n" + "\n".join(list(LIBRARY) + ["Instance.v"]) + "\n"
@@ -234,11 +234,12 @@ def export_coq(cert: dict, out_dir, *, theorem_proved: bool | None = None) -> li
     return written
 
 
-def general_theorem_proved() -> bool:
+def general_theorem_proved(relu: bool = False) -> bool:
     """Whether the library proves the general theorem outright (some file defines
     ``compile_correct_proof``); until then the instances prove their claims from
     :data:`OPEN_LEMMAS`."""
-    return any("compile_correct_proof" in (LIBRARY_DIR / name).read_text(encoding="utf-8") for name in LIBRARY)
+    name = "compile_relu_correct_proof" if relu else "compile_correct_proof"
+    return any(f"Theorem {name} " in (LIBRARY_DIR / f).read_text(encoding="utf-8") for f in LIBRARY)
 
 
 def coqc_available() -> str | None:
@@ -295,14 +296,16 @@ def replay_certificate(cert: dict, timeout: float | None = None) -> dict:
     """Export ``cert`` into a temporary folder and replay it with coqc: what ``symrel
     check-certificate --coq`` runs. Returns ``{"ok", "checks", "seconds", ...}`` where
     ``checks`` names each check with its result (``checked``, ``rejected``, ``not run``);
-    the general theorem is listed as ``not proved in Coq`` while Correctness.v lacks it."""
+    the general theorem is listed as proved only when the library proves it outright
+    (Theorems.v: ``compile_correct_proof``; the ReLU form still rests on
+    ``relu_to_maxout_lemma``)."""
     import tempfile
 
-    proved = general_theorem_proved()
     with tempfile.TemporaryDirectory(prefix="symrel-coq-") as tmp:
         export_coq(cert, tmp)
         relu = "relu_to_maxout" in (Path(tmp) / "Instance.v").read_text(encoding="utf-8")
         r = replay(tmp, timeout=timeout)
+    proved = general_theorem_proved(relu)
     net = "(relu_to_maxout net)" if relu else "net"
     general = "compile_relu_correct" if relu else "compile_correct"
     status = "checked" if r["ok"] else ("rejected" if r.get("failed") else "not closed")
@@ -311,7 +314,7 @@ def replay_certificate(cert: dict, timeout: float | None = None) -> dict:
         f"{'certify_relu net' if relu else 'certify net'} box Bs = true (vm_compute)": status,
         f"general theorem {general}": "proved in Coq" if proved else (
             "proved in Coq from " + ", ".join(OPEN_RELU_LEMMAS if relu else OPEN_LEMMAS)
-            + " (Gating.v), not yet proved: the claim is proved from " + ("them" if relu else "it")),
+            + " (Theorems.v), not yet proved: the claim is proved from it"),
         f"{r.get('theorem') or 'claim'}: Print Assumptions": r["assumptions"] or "not run",
     }
     return {"ok": r["ok"], "formal": r["ok"] and proved, "checks": checks, "seconds": r["seconds"],

@@ -40,7 +40,8 @@ def test_no_admitted_or_axiom_in_the_library():
 PROVED = ["Bounds.certify_sound", "Blocks.hardmax_value_is_score", "Move.move_lemma_proof",
           "Embed.embed_lemma_proof", "Embed.readout_lemma_proof", "Assembly.compile_correct_from_blocks",
           "Assembly.compile_relu_correct_from_blocks", "Gating.gating_lemma_proof",
-          "Gating.compile_correct_from_open", "Gating.compile_relu_correct_from_open"]
+          "Gating.compile_correct_from_open", "Gating.compile_relu_correct_from_open", "MaxBlock.max_lemma_proof",
+          "Theorems.compile_correct_proof", "Theorems.compile_relu_correct_from_relu_lemma"]
 
 
 @pytest.mark.parametrize("theorem", PROVED)
