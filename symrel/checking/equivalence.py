@@ -15,7 +15,8 @@ to know *which* rule was used, and recomputes every number the step asserts:
   box and is >= 0 (<= 0); pairs ``c ReLU(z) + c' ReLU(-z) = c z + (c + c') max(0, -z)``
   have opposite pre-activations; a ReLU of undetermined sign is the node ``max(0, z)``;
 * hardmax heads: ``value = alpha * score + beta`` coefficient by coefficient (then the
-  head returns ``alpha * max + beta``), or an argmax set with the recorded positive margins;
+  head returns ``alpha * max + beta``), or an argmax set with the recorded positive margins
+  (the Transformer's replay: :mod:`symrel.checking.transformer_replay`);
 * every intermediate state (Transformer), layer output and read-out is compared with the
   recorded forms; the final outputs of A and B are the same forms;
 * a CPWL function equals its lattice form at the recorded points, which are recomputed
@@ -32,16 +33,17 @@ Any altered number, form or index makes the check fail with a message naming the
 from __future__ import annotations
 
 import itertools
-from math import gcd, isqrt
+from math import isqrt
 
 from ..errors import SymrelError
-from ..exact import Q, flat, from_rationals, rational, rational_ints, rows
+from ..exact import Q, from_rationals, rational, rational_ints, rows
 from ..fileformat.trusted import read_input
 from ..models import Box, Polytope
 from . import CertificateError, MalformedCertificate, at_step, claim_checker, model_class
-from .read import index, indices, natural, record
-from .kernel import (PAIR_MINUS_ONE, PAIR_ONE, PAIR_ZERO, ZERO_FORM, bounds, combine, constant, extreme, key,
-                     neg, pair, read_form, single_var, to_q, var)
+from .read import index, natural, record
+from .kernel import (PAIR_MINUS_ONE, PAIR_ONE, PAIR_ZERO, ZERO_FORM, bounds, combine, extreme, int_rows, int_vector, key,
+                     mat_apply, pair, read_form, single_var, to_q, var)
+from .transformer_replay import READOUT_KEYS, replay_transformer
 
 RULES = {"domain-box", "maxout-unit-normal-form", "linear-identity", "relu-fixed-sign", "cpwl-lattice-check",
          "embedding", "hardmax-max-head", "drop-dominated", "hardmax-argmax-set", "relu-pair-identity",
@@ -52,12 +54,8 @@ ONE = Q(1)
 
 #: the keys a step's certificate may hold (docs/format.md); any other key is refused (exit 2)
 LAYER_KEYS = ("model", "layer", "nodes", "units", "outputs")
-READOUT_KEYS = ("model", "layer", "nodes", "outputs")
 NODE_KEYS = ("id", "terms", "range", "scores")
 MAX_KEYS = ("result", "dropped", "scale")
-HEAD_KEYS = {"max": ("rule", "alpha", "beta", "max", "query_sign"),
-             "argmax-set": ("rule", "winners", "margins", "query_sign"),
-             "select": ("rule", "result", "query_sign")}
 
 
 class _ProofReplay:
@@ -304,43 +302,16 @@ class _ProofReplay:
             self.fail(f"{what} differ from the recomputed forms")
 
 
-def _int_rows(M):
-    """A matrix's rows as their nonzero ``(column, (p, q))`` entries (read once per matrix)."""
-    return [[(j, pair(a)) for j, a in enumerate(row) if a] for row in (M if isinstance(M, list) else rows(M))]
-
-
-def _add_sparse(u, v):
-    """The sum of two sparse vectors of pairs (as :func:`_int_rows` rows)."""
-    out = dict(u)
-    for j, (p, q) in v:
-        a, b = out.get(j, (0, 1))
-        n, d = a * q + p * b, b * q
-        g = gcd(n, d)
-        out[j] = (n // g, d // g)
-    return sorted((j, a) for j, a in out.items() if a[0])
-
-
-def _int_vector(b):
-    """A vector's entries as pairs ``(p, q)``."""
-    return [pair(a) for a in (b if isinstance(b, list) else flat(b))]
-
-
-def _mat_apply(M, col, bias=None):
-    """``M col (+ bias)`` for ``M`` as :func:`_int_rows` and ``bias`` as :func:`_int_vector`."""
-    b = bias if bias is not None else [PAIR_ZERO] * len(M)
-    return [combine([(a, col[j]) for j, a in row], c) for row, c in zip(M, b)]
-
-
 # -- the models ---------------------------------------------------------------------------
 def _maxout(net, replay, name):
-    layers = [[(_int_rows(u.pieces.exact_W), _int_vector(u.pieces.exact_b)) for u in layer.units] for layer in net.layers]
-    readout = (_int_rows(net.readout.exact_W), _int_vector(net.readout.exact_b)) if net.readout is not None else None
+    layers = [[(int_rows(u.pieces.exact_W), int_vector(u.pieces.exact_b)) for u in layer.units] for layer in net.layers]
+    readout = (int_rows(net.readout.exact_W), int_vector(net.readout.exact_b)) if net.readout is not None else None
     return _maxout_layers(layers, readout, net.input_dim, replay, name)
 
 
 def _maxout_layers(layers, readout, input_dim, replay, name):
     """Replay the layers of a maxout net, each a list of units ``(W, b)`` (their pieces as
-    :func:`_int_rows`, :func:`_int_vector`), then the read-out ``(W, b)`` or None."""
+    :func:`int_rows`, :func:`int_vector`), then the read-out ``(W, b)`` or None."""
     cur = [var(i) for i in range(input_dim)]
     for li, layer in enumerate(layers):
         scaled = replay.scaled
@@ -350,7 +321,7 @@ def _maxout_layers(layers, readout, input_dim, replay, name):
         if not isinstance(units, list) or len(units) != len(layer):
             replay.fail(f"expected layer {li} with {len(layer)} units")
         replay.declare(cert)
-        terms = [_mat_apply(W, cur, b) for W, b in layer]
+        terms = [mat_apply(W, cur, b) for W, b in layer]
         cur = []
         for u, (raw, facts) in enumerate(zip(terms, units)):
             replay.where = (".certificate.units[{}]", u)
@@ -358,7 +329,7 @@ def _maxout_layers(layers, readout, input_dim, replay, name):
         replay.expect_rule(["maxout-unit-normal-form"], scaled)
     if readout is not None:
         cert = replay.next("linear-identity", name, READOUT_KEYS)
-        cur = _mat_apply(readout[0], cur, readout[1])
+        cur = mat_apply(readout[0], cur, readout[1])
         replay.compare(cur, cert["outputs"], "read-out forms")
     return cur
 
@@ -373,7 +344,7 @@ def _relu(net, replay, name):
                            LAYER_KEYS)
         replay.integer(cert.get("layer"), li, "layer")
         replay.declare(cert)
-        pre = _mat_apply(_int_rows(layer.affine.exact_W), cur, _int_vector(layer.affine.exact_b))
+        pre = mat_apply(int_rows(layer.affine.exact_W), cur, int_vector(layer.affine.exact_b))
         if relu:
             units = cert.get("units")
             if not isinstance(units, list) or len(units) != len(pre):
@@ -633,296 +604,6 @@ def _part_rows(f, o, k, pieces, path):
     return rows
 
 
-class _RecordedStates:
-    """Compares the replayed state with each block's recorded one. A row recorded exactly as
-    before (the same ``repr`` of its JSON value: an int, a string and a bool never share one)
-    whose replayed forms are the very objects that matched it then is not read again: most
-    rows of a state pass through a block unchanged."""
-
-    def __init__(self, tokens):
-        self.T = tokens
-        self.seen = {}   # row -> (repr of the recorded entry, the replayed forms it matched)
-
-    def matches(self, state, obj, path: str) -> bool:
-        """Whether the recorded state ``obj`` (rows ``[r, form]`` or ``[r, [form per token]]``,
-        each row at most once, zero rows left out) is exactly the replayed ``state``."""
-        if not isinstance(obj, list):
-            raise MalformedCertificate("expected a state as a list of rows [row, forms]")
-        T, seen, listed = self.T, self.seen, set()
-        for i, item in enumerate(obj):
-            if not isinstance(item, list) or len(item) != 2 or not isinstance(item[1], list) or not item[1]:
-                raise MalformedCertificate(f"expected a state row [row, forms], got {item!r:.80}")
-            r, entry = natural(item[0], f"{path}[{i}][0]"), item[1]
-            if r in listed or not 0 <= r < len(state[0]):
-                return False
-            listed.add(r)
-            forms = tuple(state[t][r] for t in range(T))
-            last = seen.get(r)
-            text = repr(entry)
-            if last is not None and last[0] == text and all(f is g for f, g in zip(forms, last[1])):
-                continue
-            if isinstance(entry[0], list):
-                if len(entry) != T:
-                    raise CertificateError(f"state row {r}: expected {T} token forms")
-                want = [read_form(e) for e in entry]
-            else:
-                want = [read_form(entry)] * T
-            if all(w == ZERO_FORM for w in want) or list(forms) != want:
-                return False
-            seen[r] = (text, forms)
-        return all(r in listed or (not f[1] and not f[2]) for col in state for r, f in enumerate(col))
-
-
-def _head_scores(qs, ks, t, rec, replay):
-    """The scores of query token t over the keys, as forms whose argmax set is that of
-    ``q_t . k_s``: the products themselves when the queries or the keys are constant (a
-    constant form ``Form(den, const, {})`` is the number const / den), else, for a
-    one-dimensional query of a fixed sign on the box (the recorded bound is its exact
-    minimum > 0 or maximum < 0), ``k_s`` or ``-k_s``."""
-    T = len(ks)
-    if all(not f.coeffs for q in qs for f in q):
-        return [combine([((q.const, q.den), k) for q, k in zip(qs[t], ks[s])]) for s in range(T)]
-    if all(not f.coeffs for k in ks for f in k):
-        return [combine([((k.const, k.den), q) for q, k in zip(qs[t], ks[s])]) for s in range(T)]
-    if len(qs[0]) != 1:
-        replay.fail("a head with quadratic scores (neither queries nor keys constant, queries not one-dimensional)")
-    fact = rec.get("query_sign")
-    if not isinstance(fact, list) or len(fact) != 2:
-        replay.fail("expected the query's sign as [sign, exact bound]")
-    sign, bound = fact[0], rational(fact[1])
-    lo, hi = replay.bounds(qs[t][0])
-    if not ((sign == "+" and lo == bound and lo > 0) or (sign == "-" and hi == bound and hi < 0)):
-        replay.fail(f"query sign bound {bound} of token {t} is not the exact bound of a fixed sign")
-    return [k[0] if sign == "+" else neg(k[0]) for k in ks]
-
-
-def _argmax_set_head(scores, values, rec, replay):
-    """The head's output when the argmax set is the same on the whole box.
-
-    Rule: the winners are a set (distinct token indices in range, not empty) sharing one
-    score form, and every other token has a recorded margin, the exact minimum of
-    ``winner - its score`` over the box, > 0. Then the winners are exactly the argmax set at
-    every point, and the hardmax output is the average of their values, each counted once
-    (a repeated winner would weigh its value twice)."""
-    T = len(scores)
-    winners = rec.get("winners")
-    if not isinstance(winners, list) or not winners:
-        replay.fail("expected the winners as a non-empty list of token indices")
-    win = indices(winners, T, replay.here + replay.field() + ".winners")     # a set: no token twice
-    if any(scores[s] != scores[win[0]] for s in win):
-        replay.fail("the winners do not share one score form")
-    margins = rec.get("margins")
-    if not isinstance(margins, list) or any(not isinstance(m, list) or len(m) != 2 for m in margins):
-        replay.fail("expected the margins as a list of [token, margin]")
-    losers = indices([s for s, _ in margins], T, replay.here + replay.field() + ".margins")
-    if set(losers) != set(range(T)) - set(win):
-        replay.fail("one margin per losing token expected")
-    for s, (_, m) in zip(losers, margins):
-        m = rational(m)
-        lo = replay.bounds(combine([(PAIR_ONE, scores[win[0]]), (PAIR_MINUS_ONE, scores[s])]), 0)
-        if lo != m:
-            replay.fail(f"margin {m} over token {s} differs from the exact {lo}")
-        if lo <= 0:
-            replay.fail(f"margin over token {s}: the winners' exact minimum lead {lo} is not positive")
-    share = (1, len(win))
-    return [combine([(share, values[s][r]) for s in win]) for r in range(len(values[0]))]
-
-
-def _max_head(scores, values, rec, replay):
-    """The head's output when every value coordinate is ``alpha * score + beta`` on every
-    token (checked coefficient by coefficient): the argmax tokens share the top score, so
-    their average value is ``alpha * max(scores) + beta``, with the max checked by
-    :meth:`_ProofReplay.max_of`."""
-    dim = len(values[0])
-    if not isinstance(rec.get("alpha"), list) or not isinstance(rec.get("beta"), list):
-        replay.fail("expected alpha and beta as lists")
-    alphas, betas = [rational_ints(a) for a in rec["alpha"]], [rational_ints(b) for b in rec["beta"]]
-    if len(alphas) != dim or len(betas) != dim:
-        replay.fail("one alpha and one beta per value coordinate expected")
-    for r, (al, be) in enumerate(zip(alphas, betas)):
-        if any(v[r] != combine([(al, score)], be) for v, score in zip(values, scores)):
-            replay.fail(f"value coordinate {r} is not {to_q(al)} * score + {to_q(be)} on every token")
-    top = replay.max_of(scores, rec.get("max"))
-    return [combine([(al, top)], be) for al, be in zip(alphas, betas)]
-
-
-def _select_head(scores, values, rec, replay):
-    """The head's output as select nodes, one per value coordinate, each declared with
-    exactly these scores and this coordinate's values on every token."""
-    if not isinstance(rec.get("result"), list):
-        replay.fail("expected the result as a list of forms")
-    out = [read_form(f) for f in rec["result"]]
-    if len(out) != len(values[0]):
-        replay.fail("one select node per value coordinate expected")
-    for r, f in enumerate(out):
-        sel = replay.node_select.get(single_var(f))
-        if sel is None or sel[0] != scores or sel[1] != [v[r] for v in values]:
-            replay.fail(f"value coordinate {r}: not the select node of these scores and values")
-    return out
-
-
-_HEAD_RULES = {"max": _max_head, "argmax-set": _argmax_set_head, "select": _select_head}
-
-
-def _attention(att, state, recs_all, replay):
-    """A hardmax attention sublayer: ``state + sum over heads of W_O (hardmax-weighted values)``,
-    every head reading the same input state; each head and query token by its record's rule
-    (:data:`_HEAD_RULES`)."""
-    if att.rule != "hardmax" or not isinstance(recs_all, list) or len(recs_all) != len(att.heads):
-        replay.fail("expected one record per hardmax head")
-    T = len(state)
-    add = [dict() for _ in range(T)]
-    for hi, (head, recs) in enumerate(zip(att.heads, recs_all)):
-        WQ, WK, WV = _int_rows(head.exact_WQ), _int_rows(head.exact_WK), _int_rows(head.exact_WV)
-        qs = [_mat_apply(WQ, c) for c in state]
-        ks = [_mat_apply(WK, c) for c in state]
-        vs = [_mat_apply(WV, c) for c in state]
-        if not isinstance(recs, list) or len(recs) != T:
-            replay.fail("expected one record per query token")
-        WO = {}   # the head's output rows, by their nonzero entries (read from the columns)
-        for r, column in enumerate(_int_rows(head.exact_WO.transpose())):
-            for row, a in column:
-                WO.setdefault(row, []).append((r, a))
-        WO = sorted(WO.items())
-        for t, rec in enumerate(recs):
-            replay.where = f".certificate.heads[{hi}][{t}]"
-            if not isinstance(rec, dict) or rec.get("rule") not in _HEAD_RULES:
-                replay.fail(f"expected a head record with a rule among {sorted(_HEAD_RULES)}")
-            record(rec, replay.here + replay.where, optional=HEAD_KEYS[rec["rule"]])
-            scores = _head_scores(qs, ks, t, rec, replay)
-            out = _HEAD_RULES[rec["rule"]](scores, vs, rec, replay)
-            for row, entries in WO:
-                for r, a in entries:
-                    add[t].setdefault(row, []).append((a, out[r]))
-    new = []
-    for t, col in enumerate(state):
-        col = list(col)
-        for row, pairs in add[t].items():
-            col[row] = combine([(PAIR_ONE, col[row])] + pairs)
-        new.append(col)
-    return new
-
-
-def _relu_pair(h, t, z, pre, recs_all, rec, residuals, int_cols, replay):
-    """Hidden unit h of a pair ``c_h ReLU(z) + c_g ReLU(-z) = c_h z + (c_h + c_g) max(0, -z)``
-    (partner g naming h back, ``pre[g] = -z``): the first of the two gives z through its own
-    column, the second ``max(0, -z_first)`` (checked by :meth:`_ProofReplay.max_of`) through
-    the sum of the two columns, or nothing when the columns are opposite. Returns the unit's
-    output form and its column (None: its own)."""
-    if len(rec) not in (2, 3):
-        replay.fail(f"hidden unit {h}, token {t}: expected [\"pair\", partner] or [\"pair\", partner, facts]")
-    g = replay.index(rec[1], len(pre), "[1]")
-    partner = recs_all[g][t] if isinstance(recs_all[g], list) and t < len(recs_all[g]) else None
-    if g == h or not isinstance(partner, list) or len(partner) < 2 or partner[0] != "pair" \
-            or type(partner[1]) is not int or partner[1] != h:
-        replay.fail(f"hidden unit {h}, token {t}: pair partner {g} does not name it back")
-    if pre[g] != neg(z):
-        replay.fail(f"hidden units {h} and {g}, token {t}: pre-activations are not z and -z")
-    if h < g:
-        if len(rec) != 2:
-            replay.fail(f"hidden unit {h}, token {t}: the first unit of a pair has no facts")
-        return z, None
-    if (h, g) not in residuals:
-        residuals[h, g] = _add_sparse(int_cols[h], int_cols[g])
-    residual = residuals[h, g]
-    if not residual:
-        if len(rec) != 2:
-            replay.fail(f"hidden unit {h}, token {t}: unexpected facts for an exact pair")
-        return ZERO_FORM, None
-    if len(rec) != 3:
-        replay.fail(f"hidden unit {h}, token {t}: columns not opposite, the max(0, -z) facts are missing")
-    return replay.max_of([ZERO_FORM, z], rec[2]), residual
-
-
-def _feedforward(ff, state, recs_all, replay):
-    """A ReLU feed-forward sublayer ``state + W2 ReLU(W1 state + b1) + b2``, token by token;
-    each hidden unit by its record (:meth:`_ProofReplay.relu`, or :func:`_relu_pair`)."""
-    T = len(state)
-    if not isinstance(recs_all, list) or len(recs_all) != ff.hidden \
-            or any(not isinstance(unit, list) or len(unit) != T for unit in recs_all):
-        replay.fail("expected one record list per hidden unit, one record per token")
-    int_cols = _int_rows(ff.exact_W2.transpose())   # the output column of each hidden unit
-    residuals = {}   # (h, g) -> the column of the residual max(0, -z) of a pair (the same on every token)
-    b2 = _int_vector(ff.exact_b2)
-    new, W1, b1 = [], _int_rows(ff.exact_W1), _int_vector(ff.exact_b1)
-    for t, col in enumerate(state):
-        pre = _mat_apply(W1, col, b1)
-        out, outcols = [], list(int_cols)
-        for h, z in enumerate(pre):
-            rec = recs_all[h][t]
-            replay.where = (".certificate.hidden[{}][{}]", h, t)
-            if isinstance(rec, list) and rec and rec[0] == "pair":
-                form, column = _relu_pair(h, t, z, pre, recs_all, rec, residuals, int_cols, replay)
-                out.append(form)
-                if column is not None:
-                    outcols[h] = column
-            else:
-                out.append(replay.relu(z, rec))
-        col = list(col)
-        add: dict[int, list] = {}
-        for h, v in enumerate(out):
-            if v[1] or v[2]:
-                for r, a in outcols[h]:
-                    add.setdefault(r, []).append((a, v))
-        for r in range(ff.width):
-            if r in add or b2[r][0]:
-                col[r] = combine([(PAIR_ONE, col[r])] + add.get(r, []), b2[r])
-        new.append(col)
-    return new
-
-
-def _block_rules(cert, block):
-    """The rules a block's records use, in the prover's order (the step must name them)."""
-    parts = []
-    if block.attention is not None:
-        recs = [r for head in cert["heads"] for r in head]
-        parts += ["hardmax-max-head"] if any(r["rule"] == "max" for r in recs) else []
-        parts += ["drop-dominated"] if any(r["max"]["dropped"] for r in recs if r["rule"] == "max") else []
-        parts += ["hardmax-argmax-set"] if any(r["rule"] == "argmax-set" for r in recs) else []
-        parts += ["hardmax-select"] if any(r["rule"] == "select" for r in recs) else []
-    if block.feedforward is not None:
-        kinds = [r[0] for unit in cert["hidden"] for r in unit]
-        parts += ["relu-fixed-sign"] if any(k in ("+", "-") for k in kinds) else []
-        parts += ["relu-pair-identity"] if "pair" in kinds else []
-        parts += ["relu-as-max-node"] if "node" in kinds else []
-    return parts
-
-
-def _transformer(tf, replay, name):
-    """Replay a hardmax Transformer: the embedding (the inputs x_i added to their rows of the
-    offsets), each block (attention, then feed-forward; the state after it compared with the
-    recorded one), then the read-out of its token."""
-    off = rows(tf.embedding.exact_offsets)
-    state = []
-    for t in range(tf.tokens):
-        col = [constant(pair(off[r][t])) for r in range(tf.width)]
-        for i, r in enumerate(tf.embedding.input_rows):
-            col[r] = combine([(PAIR_ONE, col[r]), (PAIR_ONE, var(i))])
-        state.append(col)
-    cert = replay.next("embedding", name, ("model", "state"))
-    replay.where = ".certificate.state"
-    recorded = _RecordedStates(tf.tokens)
-    if not recorded.matches(state, cert.get("state"), f"{replay.here}.certificate.state"):
-        replay.fail("the embedded state differs from the recorded Sigma_0")
-    for b, block in enumerate(tf.blocks):
-        scaled = replay.scaled
-        cert = replay.next(None, name, ("model", "block", "nodes", "heads", "hidden", "state"))
-        replay.integer(cert.get("block"), b, "block")
-        replay.declare(cert)
-        if block.attention is not None:
-            state = _attention(block.attention, state, cert.get("heads"), replay)
-        if block.feedforward is not None:
-            state = _feedforward(block.feedforward, state, cert.get("hidden"), replay)
-        replay.expect_rule(_block_rules(cert, block), scaled)
-        replay.where = ".certificate.state"
-        if not recorded.matches(state, cert.get("state"), f"{replay.here}.certificate.state"):
-            replay.fail(f"the state after block {b} differs from the recorded Sigma_{b + 1}")
-    cert = replay.next("linear-identity", name, READOUT_KEYS)
-    outs = _mat_apply(_int_rows(tf.readout.exact_W), state[tf.readout.token], _int_vector(tf.readout.exact_b))
-    replay.compare(outs, cert["outputs"], "read-out forms")
-    return outs
-
-
 def _check_polytope_box(P, box, duals, replay):
     """The polytope ``{x : A x <= b}`` lies in the box: for each coordinate i, vectors
     ``y, y' >= 0`` with ``A^T y = -e_i``, ``A^T y' = e_i``, ``b^T y = -lo_i``, ``b^T y' = hi_i``."""
@@ -1006,7 +687,7 @@ def _read_box(first, replay):
 #: the replay of each model class, by its dotted name (:func:`symrel.checking.model_class`)
 _REPLAY = {"symrel.models.maxout.MaxoutNet": _maxout, "symrel.models.relu.ReLUNet": _relu,
            "symrel.models.cpwl.CPWL1D": _cpwl, "symrel.models.cpwl_mesh.CPWLMesh": _cpwl_mesh,
-           "symrel.models.transformer.Transformer": _transformer}
+           "symrel.models.transformer.Transformer": replay_transformer}
 
 
 @claim_checker("equivalence", rules=RULES)

@@ -39,7 +39,7 @@ from __future__ import annotations
 from math import gcd, lcm
 from typing import NamedTuple
 
-from ..exact import Q, rational, rational_ints
+from ..exact import Q, flat, rational, rational_ints, rows
 from ..exact.numbers import current_limits
 from . import MalformedCertificate
 
@@ -229,3 +229,31 @@ def as_rational_form(f: Form):
     d, c, co = f
     inv = Q(1) / rational(d)
     return rational(c) * inv, {v: rational(x) * inv for v, x in co.items()}
+
+
+# -- matrices of a model, read once into pairs ------------------------------------------
+def int_rows(M):
+    """A matrix's rows as their nonzero ``(column, (p, q))`` entries (read once per matrix)."""
+    return [[(j, pair(a)) for j, a in enumerate(row) if a] for row in (M if isinstance(M, list) else rows(M))]
+
+
+def add_sparse(u, v):
+    """The sum of two sparse vectors of pairs (as :func:`int_rows` rows)."""
+    out = dict(u)
+    for j, (p, q) in v:
+        a, b = out.get(j, (0, 1))
+        n, d = a * q + p * b, b * q
+        g = gcd(n, d)
+        out[j] = (n // g, d // g)
+    return sorted((j, a) for j, a in out.items() if a[0])
+
+
+def int_vector(b):
+    """A vector's entries as pairs ``(p, q)``."""
+    return [pair(a) for a in (b if isinstance(b, list) else flat(b))]
+
+
+def mat_apply(M, col, bias=None):
+    """``M col (+ bias)`` for ``M`` as :func:`int_rows` and ``bias`` as :func:`int_vector`."""
+    b = bias if bias is not None else [PAIR_ZERO] * len(M)
+    return [combine([(a, col[j]) for j, a in row], c) for row, c in zip(M, b)]

@@ -48,6 +48,7 @@ PARTS: tuple[tuple[str, str, dict[str, str]], ...] = (
         "symrel.checking.exp_bounds": "exp bounded by the checker's own series with an explicit remainder",
         "symrel.checking.kernel": "the affine forms of the equivalence replay",
         "symrel.checking.node_cells": "the node-cells step: outputs equal on the cells of the nodes they depend on",
+        "symrel.checking.transformer_replay": "the equivalence replay of a hardmax Transformer: heads, ReLU units, states",
         "symrel.checking.preorders": "utility, Richter-Peleg, multi-utility and retrieval claims",
         "symrel.checking.regions": "regions and equivalence-cells claims",
         "symrel.checking.cell_replay": "the cell and path replay of a model, and its limits",
