@@ -192,6 +192,8 @@ def _header(extra=()) -> list[str]:
 
 COMPARE_START = "<!-- before-and-after: written by python -m benchmarks --compare-commit -->"
 COMPARE_END = "<!-- end of before-and-after -->"
+CHECKER_START = "<!-- checker time: written by python -m benchmarks.bench_checker --compare-commit --out -->"
+CHECKER_END = "<!-- end of checker time -->"
 
 
 def main(argv=None) -> int:
@@ -248,6 +250,8 @@ def main(argv=None) -> int:
     lines += [kept[name] for name in sorted(kept)]
     if COMPARE_START in old:  # keep the before-and-after part of an earlier --compare-commit run
         lines += [old[old.index(COMPARE_START):old.index(COMPARE_END) + len(COMPARE_END)], ""]
+    if CHECKER_START in old:  # and the checker's before-and-after (benchmarks.bench_checker)
+        lines += [old[old.index(CHECKER_START):old.index(CHECKER_END) + len(CHECKER_END)], ""]
     write_text_atomic(args.out, "\n".join(lines))
     print(f"wrote {args.out}")
     return 0
@@ -260,8 +264,9 @@ def old_sections(page: str) -> dict:
     >>> old_sections("# B\n\n## bench_a\n\nrows\n\n## bench_b\n\nmore\n")
     {'bench_a': '## bench_a\n\nrows\n', 'bench_b': '## bench_b\n\nmore\n'}
     """
-    if COMPARE_START in page:
-        page = page[:page.index(COMPARE_START)]
+    for marker in (COMPARE_START, CHECKER_START):
+        if marker in page:
+            page = page[:page.index(marker)]
     out, name = {}, None
     for line in page.splitlines(keepends=True):
         if line.startswith("## bench_"):
