@@ -202,6 +202,8 @@ def page_part(rows: list[dict], commit: str, rounds: int, repeat: int) -> list[s
     head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
                           text=True).stdout.strip()
     slower = [r["certificate"] for r in rows if r.get("after/before", 0) > 1.05]
+    refusals = list(dict.fromkeys(r["cross refusal"] for r in rows if "cross refusal" in r))
+    rows = [{k: v for k, v in r.items() if k != "cross refusal"} for r in rows]
     return [CHECKER_START, f"## Checker time after issue 26: {commit} -> {head}", "",
             f"`python -m benchmarks.bench_checker --compare-commit {commit} --rounds {rounds} --repeat {repeat} "
             f"--out docs/benchmarks.md`, {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}, "
@@ -210,7 +212,9 @@ def page_part(rows: list[dict], commit: str, rounds: int, repeat: int) -> list[s
             "round beside each figure. Each tree checks the certificates its own prover wrote; the last "
             "columns are this tree's checker on the earlier tree's certificate. after / before below 1 "
             "means faster now.", "", *_table(rows), "",
-            "Slower by more than 5 %: " + (", ".join(slower) if slower else "none") + ".", "", CHECKER_END]
+            "Slower by more than 5 %: " + (", ".join(slower) if slower else "none") + ".", "",
+            *[f"This tree's checker refused an earlier certificate: `{why}`" for why in refusals[:3]],
+            *([""] if refusals else []), CHECKER_END]
 
 
 def write_page(out: Path, part: list[str]) -> None:
