@@ -20,3 +20,19 @@ def test_a_refused_certificate_is_reported_not_raised(tmp_path: Path):
     bad.write_text('{"symrel": true}')
     rows = check_times(ROOT, [{"name": "bad", "path": str(bad), "kB": 0}], repeat=1)
     assert rows[0]["name"] == "bad" and "refused" in rows[0] and "cpu_s" not in rows[0]
+
+
+def test_the_checker_part_is_written_once_and_kept_by_the_page_command(tmp_path: Path):
+    from benchmarks.__main__ import CHECKER_END, CHECKER_START, main
+    from benchmarks.bench_checker import page_part, write_page
+
+    out = tmp_path / "benchmarks.md"
+    out.write_text("# Benchmarks\n\n## bench_a\n\nrows\n")
+    rows = [{"certificate": "c", "before cpu_s": 1.0, "after cpu_s": 1.2, "after/before": 1.2, "cross refusal": "E: x"}]
+    for _ in range(2):   # a second run replaces the first part
+        write_page(out, page_part(rows, "abc1234", 1, 1))
+    text = out.read_text()
+    assert text.count(CHECKER_START) == 1 and "Slower by more than 5 %: c." in text and "`E: x`" in text
+    assert main(["--only", "none-such", "--out", str(out)]) == 0
+    kept = out.read_text()
+    assert kept.count(CHECKER_START) == 1 and kept.count(CHECKER_END) == 1 and "## bench_a" in kept
