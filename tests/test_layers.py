@@ -24,7 +24,8 @@ import networkx as nx
 # Top-level parts of symrel (subpackages, the modules errors, _version, parallel and
 # __main__, and "__init__" for symrel/__init__.py itself), lowest layer first.
 LAYERS: list[tuple[str, ...]] = [
-    ("errors", "_version", "kind_plugins"),  # kind_plugins: names of upper readers, imports nothing
+    ("errors", "_version", "kind_plugins", "lazy_names"),  # kind_plugins: names of upper readers, imports nothing;
+    # lazy_names: the PEP 562 loader of the packages' names
     ("progress",),  # progress lines (tqdm optional): stdlib only
     ("budget",),  # time and cell budgets of long decisions: errors and progress's delay only
     ("parallel",),  # map_ordered over any executor: stdlib and errors only
@@ -149,10 +150,11 @@ def test_known_pending_edges_still_exist():
 
 
 def test_models_import_only_exact_and_errors():
+    """The models import the exact layer, the errors and the loader of lazy names, nothing else."""
     wrong = {
         f"{a} -> {b}"
         for a, b in import_graph().edges
-        if part_of(a) == "models" and part_of(b) not in {"models", "exact", "errors"}
+        if part_of(a) == "models" and part_of(b) not in {"models", "exact", "errors", "lazy_names"}
     }
     assert not wrong, "\n".join(sorted(wrong))
 

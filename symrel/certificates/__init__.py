@@ -9,19 +9,8 @@ so that the checker, which reads the rule names alone, does not load the proof o
 'proved'
 """
 
-from importlib import import_module
+from ..lazy_names import lazy_names
 
 __all__ = ["OPEN", "PROVED", "REFUTED", "STATUSES", "Proof", "Step"]
 
-
-def __getattr__(name: str):
-    """``symrel.certificates.NAME``: imported from :mod:`symrel.certificates.core` on first use."""
-    if name not in __all__:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(".core", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(__name__, dict.fromkeys(__all__, "core"), globals())

@@ -105,6 +105,7 @@ PARTS: tuple[tuple[str, str, dict[str, str]], ...] = (
         "symrel": "the package root (its names load on first use)",
         "symrel._version": "the version",
         "symrel.kind_plugins": "the names of the reader modules of upper kinds (imports nothing)",
+        "symrel.lazy_names": "the packages' names loaded from their submodule on first use (PEP 562)",
     }),
 )
 

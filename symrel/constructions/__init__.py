@@ -20,7 +20,7 @@ The other names below are imported from their module on first use (PEP 562).
 [1, 1]
 """
 
-from importlib import import_module
+from ..lazy_names import lazy_names
 
 # Three functions share their module's name: imported here, first, so that ``symrel.constructions.
 # relu_to_maxout`` is the function (a later first import of the submodule would bind the module).
@@ -43,15 +43,4 @@ _FROM = {
 
 __all__ = sorted(_FROM)
 
-
-def __getattr__(name: str):
-    """``symrel.constructions.NAME``: imported from its submodule on first use."""
-    if name not in _FROM:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f".{_FROM[name]}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(__name__, _FROM, globals())

@@ -9,7 +9,7 @@ True
 from __future__ import annotations
 
 import os
-from importlib import import_module
+from ..lazy_names import lazy_names
 
 from ..errors import InputError
 
@@ -23,14 +23,7 @@ _FROM = {
     **dict.fromkeys(["READERS", "WRITERS", "from_json", "kind_of", "reader", "to_json", "writer"], "registry"),
 }
 
-
-def __getattr__(name: str):
-    """``symrel.fileformat.NAME``: imported from its submodule on first use, then kept here."""
-    if name not in _FROM:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f".{_FROM[name]}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__, __dir__ = lazy_names(__name__, _FROM, globals())
 
 
 MODEL_KINDS = ("maxout", "relu", "cpwl1d", "cpwl", "transformer")
@@ -84,7 +77,3 @@ def save(thing, path: str | os.PathLike) -> None:
 
 __all__ = sorted([*_FROM, "MODEL_KINDS", "DOMAIN_KINDS", "load", "load_model", "load_domain", "dumps", "loads_object",
                   "save"])
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))

@@ -12,7 +12,7 @@ that needs one model kind (the checker of one claim kind, say) loads that kind a
 'symrel.models.maxout'
 """
 
-from importlib import import_module
+from ..lazy_names import lazy_names
 
 #: the public names of the package and the submodule each comes from
 _FROM = {
@@ -31,15 +31,4 @@ _FROM = {
 
 __all__ = sorted(_FROM)
 
-
-def __getattr__(name: str):
-    """``symrel.models.NAME``: imported from its submodule on first use, then kept here."""
-    if name not in _FROM:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f".{_FROM[name]}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(__name__, _FROM, globals())
