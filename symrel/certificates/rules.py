@@ -19,7 +19,7 @@ The provers produce exactly these names: ``tests/certificates/test_rules.py`` re
 the names from the provers' source and the recorded keys from their proofs.
 
 >>> RULES["domain-box"].records, RULES["domain-box"].optional
-(('box',), ('duals',))
+(('box',), ('duals', 'witness', 'lex'))
 >>> [r.name for r in rules_of("relu-fixed-sign+relu-pair-identity")]
 ['relu-fixed-sign', 'relu-pair-identity']
 """

@@ -76,13 +76,23 @@ def latex_text(text: str) -> str:
     return "".join(pieces)
 
 
+def _inline_math(tex: str) -> str:
+    """``$tex$``, breakable after each comma (a long vector of rationals wraps instead of
+    running past the margin).
+
+    >>> print(_inline_math("x = (1, 2)"))
+    $x = (1,\\allowbreak 2)$
+    """
+    return "$" + tex.replace(", ", ",\\allowbreak ") + "$"
+
+
 def inline(text) -> str:
     out = []
     for part in text:
         if isinstance(part, str):
-            out += [f"${p.tex}$" if isinstance(p, Math) else latex_text(p) for p in split_math(part)]
+            out += [_inline_math(p.tex) if isinstance(p, Math) else latex_text(p) for p in split_math(part)]
         elif isinstance(part, Math):
-            out.append(f"${part.tex}$")
+            out.append(_inline_math(part.tex))
         elif isinstance(part, Code):
             out.append(r"\texttt{" + _escape_chars(part.text).replace("-", "-\\allowbreak{}") + "}")
         elif isinstance(part, Strong):

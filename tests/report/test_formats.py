@@ -28,7 +28,7 @@ def test_format_by_extension():
 def test_notations_are_typeset_in_every_back_end():
     doc = [Para(["x in [-1, 1]^2, Sigma_0 in Q^d; ", Math(r"\lambda_{\min}")])]
     tex, html, md = latex_of(doc), html_of(doc), markdown_of(doc)
-    assert r"$[-1, 1]^{2}$" in tex and r"$\Sigma_{0}$" in tex and r"$\mathbb{Q}^{d}$" in tex and r"$\lambda_{\min}$" in tex
+    assert r"$[-1,\allowbreak 1]^{2}$" in tex and r"$\Sigma_{0}$" in tex and r"$\mathbb{Q}^{d}$" in tex and r"$\lambda_{\min}$" in tex
     assert "<math" in html and "<mi>Σ</mi>" in html and "mathjax" not in html.lower()
     assert r"$\mathbb{Q}^{d}$" in md
 
