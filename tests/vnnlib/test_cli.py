@@ -142,6 +142,7 @@ TEST_SET = [("test_nano.onnx", "test_nano.vnnlib", "unsat"), ("test_tiny.onnx", 
 def test_the_competitions_test_set_gets_its_known_verdicts(shared_dir, tmp_path, run_cli, onnx, vnnlib, verdict):
     """The real engine on VNN-COMP's test instances; a sat witness is confirmed again by the
     referee, exactly and by onnxruntime."""
+    pytest.importorskip("onnx")  # the networks are .onnx files: the onnx extra reads them
     base = shared_dir / "data" / "vnncomp2021" / "test"
     cert, ce = tmp_path / "c.json", tmp_path / "w.txt"
     has_checker = importlib.util.find_spec("symrel.checking.vnnlib") is not None
@@ -163,6 +164,7 @@ def test_the_competitions_test_set_gets_its_known_verdicts(shared_dir, tmp_path,
 
 
 def test_instance_list_of_the_test_set_checks_every_certificate(shared_dir, tmp_path, run_cli):
+    pytest.importorskip("onnx")  # the networks are .onnx files: the onnx extra reads them
     listing = shared_dir / "data" / "vnncomp2021" / "test" / "test_instances.csv"  # paths relative to it
     out = tmp_path / "results.csv"
     code, stdout, err = run_cli("verify", "--instances", listing, "--out", out)
@@ -180,6 +182,7 @@ def test_instance_list_of_the_test_set_checks_every_certificate(shared_dir, tmp_
 
 
 def test_executor_run_gives_the_serial_verdict_and_certificate(shared_dir, tmp_path, run_cli):
+    pytest.importorskip("onnx")  # the networks are .onnx files: the onnx extra reads them
     base = shared_dir / "data" / "vnncomp2021" / "test"
     serial, pooled = tmp_path / "serial.json", tmp_path / "pooled.json"
     for cert, executor in ((serial, "serial"), (pooled, "processes:2")):
@@ -229,6 +232,7 @@ SMALL_BOX = "".join(f"(declare-const {v}_{i} Real)\n" for v in "XY" for i in ran
 def test_acas_nnet_and_onnx_agree_on_a_small_box(shared_dir, tmp_path, run_cli):
     """.nnet (decimals, normalised inputs) and VNN-COMP's .onnx (float32, an input Sub) of
     ACAS Xu 1_1: both decide the same property unsat, each certificate checked."""
+    pytest.importorskip("onnx")  # the networks are .onnx files: the onnx extra reads them
     prop = tmp_path / "small.vnnlib"
     prop.write_text(SMALL_BOX)
     nnet = shared_dir / "data" / "acasxu" / "ACASXU_experimental_v2a_1_1.nnet"

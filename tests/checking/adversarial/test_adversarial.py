@@ -5,7 +5,11 @@ import pytest
 from .harness import cases, run
 from .listing import PAGE, section
 
-CPU_LIMIT = 1.0  # seconds of CPU for the check itself (the "within a second")
+import os
+
+# seconds of CPU for the check itself (the "within a second"); sympy's pure-Python
+# ground types (the core-only CI run, no flint or gmpy2) do the same arithmetic about 3x slower
+CPU_LIMIT = 3.0 if os.environ.get("SYMPY_GROUND_TYPES") == "python" else 1.0
 
 
 @pytest.mark.parametrize("case", cases(), ids=lambda c: c.name)
