@@ -40,7 +40,7 @@ from ..exact import Q, from_rationals, rational, rational_ints, rows
 from ..fileformat.trusted import read_input
 from ..models import Box, Polytope
 from . import CertificateError, MalformedCertificate, at_step, claim_checker, model_class
-from .read import index, natural, record
+from .read import array, index, indices, natural, rational as strict_rational, rationals, record
 from .kernel import (PAIR_MINUS_ONE, PAIR_ONE, PAIR_ZERO, ZERO_FORM, bounds, combine, extreme, int_rows, int_vector, key,
                      mat_apply, pair, read_form, single_var, to_q, var)
 from .transformer_replay import READOUT_KEYS, replay_transformer
@@ -205,9 +205,9 @@ class _ProofReplay:
             self.node_keys[nid] = set(keys)
             self.node_of[keys] = nid
 
-    def max_of(self, raw, facts):
-        """Check a max of the forms ``raw`` in normal form against the recorded facts; returns
-        the result form.
+    def max_of(self, raw, facts, sub=""):
+        """Check a max of the forms ``raw`` in normal form against the recorded facts (at
+        ``sub`` inside the field being checked); returns the result form.
 
         Rule: each dropped term is one of ``raw`` and is dominated on the whole box by the kept
         term it names (the recorded bound is the exact minimum of ``kept - dropped``, >= 0, and
@@ -217,55 +217,55 @@ class _ProofReplay:
         k, are the kept ones). Dropping a dominated term does not change the max, and a node is
         the max of its terms by definition, so the result is the max of ``raw``."""
         raw_keys = {key(t): t for t in raw}
-        record(facts, self.here + self.field(), keys=("result", "dropped"), optional=MAX_KEYS)
-        if not isinstance(facts.get("dropped"), list):
-            self.fail("expected the facts of a max: {result, dropped[, scale]}")
+        rel = self.field() + sub
+        at = self.here + rel
+        record(facts, at, keys=("result", "dropped"), optional=MAX_KEYS)
         result = read_form(facts["result"])
         dropped = []
-        for j, d in enumerate(facts["dropped"]):
-            if not isinstance(d, list) or len(d) != 3:
-                self.fail("expected a dropped term as [form, dominating term, bound]")
-            dropped.append((read_form(d[0]), self.index(d[1], None, f".dropped[{j}][1]"), rational(d[2])))
+        for j, d in enumerate(array(facts["dropped"], f"{at}.dropped")):
+            array(d, f"{at}.dropped[{j}]", 3)   # [form, dominating term, bound]
+            dropped.append((read_form(d[0]), self.index(d[1], None, f"{sub}.dropped[{j}][1]"),
+                            strict_rational(d[2], f"{at}.dropped[{j}][2]")))
         dropped_keys = {key(d) for d, _, _ in dropped}
         kept_keys = set(raw_keys) - dropped_keys
         if len(dropped_keys) != len(dropped) or not dropped_keys <= set(raw_keys):
-            self.fail("a dropped term is not among the terms of the max (or is repeated)")
+            self.fail("expected dropped terms among the terms of the max, each once", rel + ".dropped")
         scale = facts.get("scale")
         if len(kept_keys) == 1:
             kept = [raw_keys[next(iter(kept_keys))]]
             if result != kept[0] or scale is not None:
-                self.fail("the max of a single kept term is not that term")
+                self.fail("expected the one kept term as the result (and no scale): the max of a single term is that term", rel + ".result")
         elif scale is None:
             v = single_var(result)
             if v not in self.node_terms:
-                self.fail("the result of a max of several terms is not a node")
+                self.fail("expected a node as the result of a max of several kept terms", rel + ".result")
             kept = self.node_terms[v]
             if self.node_keys[v] != kept_keys:
-                self.fail(f"node y{v} does not have the kept terms of this max")
+                self.fail(f"expected a node whose terms are the kept terms of this max; node y{v} has others", rel + ".result")
         else:   # max-scale-shift: the kept terms are c u + k for the terms u of node y_v, so the max is c y_v + k
             if not isinstance(scale, list) or len(scale) != 2:
-                self.fail("expected a scale [c, k]", self.field() + ".scale")
+                self.fail("expected a scale [c, k]", rel + ".scale")
             c, k = rational_ints(scale[0]), rational_ints(scale[1])
             if c[0] <= 0 or (c == PAIR_ONE and k == PAIR_ZERO):
-                self.fail(f"scale {scale}: expected c > 0 and not the identity (c, k) = (1, 0)", self.field() + ".scale")
+                self.fail(f"scale {scale}: expected c > 0 and not the identity (c, k) = (1, 0)", rel + ".scale")
             v = next(iter(result[2])) if len(result[2]) == 1 else None
             if v not in self.node_terms or combine([(c, var(v))], k) != result:
-                self.fail(f"the result of a scaled max is not {to_q(c)} * node + {to_q(k)}")
+                self.fail(f"expected the result of a scaled max as {to_q(c)} * node + {to_q(k)}", rel + ".result")
             kept = [combine([(c, u)], k) for u in self.node_terms[v]]
             if {key(t) for t in kept} != kept_keys:
-                self.fail(f"node y{v} scaled by {to_q(c)} and shifted by {to_q(k)} does not give the kept terms "
-                          "of this max")
+                self.fail(f"expected a node that, scaled by {to_q(c)} and shifted by {to_q(k)}, gives the kept terms "
+                          f"of this max; node y{v} does not", rel + ".result")
             self.scaled += 1
-        for d, i, bound in dropped:
+        for j, (d, i, bound) in enumerate(dropped):
             if not 0 <= i < len(kept):
-                self.fail("a dominating term index is out of range")
+                self.fail(f"expected the index of a kept term in 0..{len(kept) - 1}, got {i}", f"{rel}.dropped[{j}][1]")
             lows = [self.bounds(combine([(PAIR_ONE, k), (PAIR_MINUS_ONE, d)]), 0) for k in kept[: i + 1]]
             if lows[i] != bound:
-                self.fail(f"dominance bound {bound} differs from the exact lower bound {lows[i]}")
+                self.fail(f"expected the exact lower bound {lows[i]} of kept - dropped, got {bound}", f"{rel}.dropped[{j}][2]")
             if lows[i] < 0:
-                self.fail(f"the dropped term is not dominated: the exact lower bound {lows[i]} is negative")
+                self.fail(f"the dropped term is not dominated: the exact lower bound {lows[i]} is negative", f"{rel}.dropped[{j}]")
             if any(lo >= 0 for lo in lows[:i]):
-                self.fail(f"kept term {i} is not the first kept term that dominates the dropped one")
+                self.fail(f"expected the first kept term that dominates the dropped one, got kept term {i}", f"{rel}.dropped[{j}][1]")
             self.drops += 1
         return result
 
@@ -291,7 +291,7 @@ class _ProofReplay:
                 self.fail(f"ReLU recorded as fixed zero, but its exact maximum {hi} is positive")
             return ZERO_FORM
         if kind == "node":
-            return self.max_of([ZERO_FORM, z], rec[1])
+            return self.max_of([ZERO_FORM, z], rec[1], "[1]")
         self.fail(f"unknown ReLU record {kind!r}")
 
     def compare(self, got, recorded, what):
@@ -449,21 +449,31 @@ def _cpwl(f, replay, name):
 
 
 def _cpwl_mesh(f, replay, name):
+    """Replay a CPWL function on a mesh: the box lies in its support (one ``[simplex, i, min]``
+    per boundary facet, in :meth:`~symrel.models.cpwl_mesh.CPWLMesh.support_halfspaces` order,
+    ``min`` the exact minimum of the facet's half-space form over the box, >= 0), then the
+    recorded lattice form of each output (:func:`_check_mesh_lattice`) as a maxout net."""
     cert = replay.next("cpwl-mesh-lattice", name, ("model", "support", "lattice"))
+    here = f"{replay.here}.certificate"
     box = replay.ranges[:f.input_dim]
     want = [(a, c, k, i) for a, c, k, i in f.support_halfspaces()]
-    got = cert["support"]
+    got = array(cert.get("support"), f"{here}.support")
     if len(got) != len(want):
-        replay.fail(f"expected {len(want)} boundary facets, got {len(got)}")
-    for (a, c, k, i), rec in zip(want, got):
+        replay.fail(f"expected {len(want)} boundary facets (one [simplex, i, minimum] each), got {len(got)}", ".certificate.support")
+    for e, ((a, c, k, i), rec) in enumerate(zip(want, got)):
+        at = f"{here}.support[{e}]"
+        rec = array(rec, at, 3)
         lo = c + sum((ai * (l if ai > 0 else u) for ai, (l, u) in zip(a, box)), ZERO)   # the minimum over the box
-        if [int(rec[0]), int(rec[1])] != [k, i] or rational(rec[2]) != lo or lo < 0:
-            replay.fail(f"boundary facet of simplex {k} opposite local vertex {i}: recorded {rec}, exact minimum {lo} "
-                   "(must be >= 0)")
-    lattices = cert["lattice"]
+        if (natural(rec[0], f"{at}[0]"), natural(rec[1], f"{at}[1]")) != (k, i):
+            replay.fail(f"expected the boundary facet of simplex {k} opposite its local vertex {i} here, got "
+                        f"[{rec[0]}, {rec[1]}]", f".certificate.support[{e}]")
+        if strict_rational(rec[2], f"{at}[2]") != lo or lo < 0:
+            replay.fail(f"boundary facet of simplex {k} opposite local vertex {i}: expected its exact minimum over the "
+                        f"box, {lo} (which must be >= 0), got {rec[2]}", f".certificate.support[{e}][2]")
+    lattices = array(cert.get("lattice"), f"{here}.lattice")
     if len(lattices) != f.output_dim:
-        replay.fail(f"expected one lattice form per output ({f.output_dim})")
-    parsed = [_check_mesh_lattice(f, o, lat, replay) for o, lat in enumerate(lattices)]
+        replay.fail(f"expected one lattice form per output ({f.output_dim}), got {len(lattices)}", ".certificate.lattice")
+    parsed = [_check_mesh_lattice(f, o, lat, replay, f"{here}.lattice[{o}]") for o, lat in enumerate(lattices)]
     return _maxout_layers(_lattice_layers(parsed, f.input_dim), None, f.input_dim, replay, name)
 
 
@@ -500,39 +510,67 @@ def _lattice_layers(lattices, d):
     return [first, second, third]
 
 
-def _check_mesh_lattice(f, o, rec, replay):
-    """The recorded lattice form of output o equals f on every simplex (vertex table)."""
-    if rec.get("output") != o:
-        replay.fail(f"lattice {o}: expected output {o}")
+#: the keys of a mesh's recorded lattice form, of a split and of an empty part (docs/format.md)
+MESH_LATTICE_KEYS = ("output", "pieces", "terms", "lower", "combos")
+SPLIT_KEYS, EMPTY_KEYS = ("split", "above", "below"), ("empty",)
+
+
+def _check_mesh_lattice(f, o, rec, replay, where):
+    """The recorded lattice form of output o (at the JSON path ``where``) equals f on every
+    simplex (vertex table): pieces of d coefficients, terms of distinct piece indices, one
+    lower tree per simplex (:func:`_check_lower`) and convex combinations ``[term, simplex,
+    [[piece, weight], ..]]`` below f, so that every term has a piece (or a combination of
+    its pieces) ``<= f`` on every simplex."""
+    record(rec, where, keys=MESH_LATTICE_KEYS)
+    rel = where[len(replay.here):]
+    if natural(rec["output"], f"{where}.output") != o:
+        replay.fail(f"expected the lattice form of output {o} here, got output {rec['output']}", f"{rel}.output")
     d, n = f.input_dim, len(f.simplices)
-    pieces = [([rational(v) for v in a], rational(c)) for a, c in rec["pieces"]]
-    if not pieces or any(len(a) != d for a, _ in pieces):
-        replay.fail(f"lattice {o}: pieces need {d} coefficients each")
-    terms = [[int(j) for j in t] for t in rec["terms"]]
-    if not terms or any(not t or not all(0 <= j < len(pieces) for j in t) for t in terms):
-        replay.fail(f"lattice {o}: a term is empty or names a piece out of range")
-    lower = rec["lower"]
+    pieces = []
+    for j, piece in enumerate(array(rec["pieces"], f"{where}.pieces")):
+        at = f"{where}.pieces[{j}]"
+        a, c = array(piece, at, 2)
+        pieces.append((rationals(a, f"{at}[0]", length=d), strict_rational(c, f"{at}[1]")))
+    if not pieces:
+        replay.fail("expected at least one piece [coefficients, constant]", f"{rel}.pieces")
+    terms = [indices(t, len(pieces), f"{where}.terms[{t_i}]") for t_i, t in enumerate(array(rec["terms"], f"{where}.terms"))]
+    for t_i, t in enumerate(terms):
+        if not t:
+            replay.fail("expected a term of at least one piece index, got an empty list", f"{rel}.terms[{t_i}]")
+    if not terms:
+        replay.fail("expected at least one term (a list of piece indices)", f"{rel}.terms")
+    lower = array(rec["lower"], f"{where}.lower")
     if len(lower) != n:
-        replay.fail(f"lattice {o}: expected one lower term (an index or a split tree) per simplex")
+        replay.fail(f"expected one lower term (an index or a split tree) per simplex ({n}), got {len(lower)}",
+                    f"{rel}.lower")
     at, under = _vertex_table(f, o, pieces)
     for k, tree in enumerate(lower):
-        _check_lower(f, o, k, tree, pieces, terms, at, [], replay)
+        _check_lower(f, o, k, tree, pieces, terms, at, [], replay, f"{where}.lower[{k}]")
     combos = {}
-    for t, k, ws in rec["combos"]:
-        t, k = int(t), int(k)
-        weights = [(int(j), rational(w)) for j, w in ws]
-        if not (0 <= t < len(terms) and 0 <= k < n) or (t, k) in combos:
-            replay.fail(f"lattice {o}: combination ({t}, {k}) out of range or repeated")
+    for e, combo in enumerate(array(rec["combos"], f"{where}.combos")):
+        path = f"{where}.combos[{e}]"
+        t, k, ws = array(combo, path, 3)
+        t, k = index(t, len(terms), f"{path}[0]"), index(k, n, f"{path}[1]")
+        if (t, k) in combos:
+            replay.fail(f"expected each (term, simplex) once, got ({t}, {k}) again", f"{path[len(replay.here):]}")
+        weights = []
+        for m, entry in enumerate(array(ws, f"{path}[2]")):
+            j, w = array(entry, f"{path}[2][{m}]", 2)
+            weights.append((index(j, len(pieces), f"{path}[2][{m}][0]"), strict_rational(w, f"{path}[2][{m}][1]")))
+        if len({j for j, _ in weights}) != len(weights):
+            replay.fail("expected each piece once in a convex combination", f"{path[len(replay.here):]}[2]")
         if any(j not in terms[t] or w < 0 for j, w in weights) or sum((w for _, w in weights), ZERO) != 1:
-            replay.fail(f"lattice {o}: the combination for term {t} on simplex {k} is not a convex combination of its pieces")
+            replay.fail(f"expected a convex combination of the pieces of term {t} (weights >= 0, sum 1)",
+                        f"{path[len(replay.here):]}[2]")
         if any(sum((w * at[v][j] for j, w in weights), ZERO) > 0 for v in f.simplices[k]):
-            replay.fail(f"lattice {o}: the combination for term {t} lies above f at a vertex of simplex {k}")
+            replay.fail(f"the combination for term {t} lies above f at a vertex of simplex {k}", f"{path[len(replay.here):]}")
         combos[(t, k)] = weights
     for t, term in enumerate(terms):
         mine = sum(1 << j for j in set(term))
         for k in range(n):
             if not under[k] & mine and (t, k) not in combos:
-                replay.fail(f"lattice {o}: term {t} has no piece below f on simplex {k}")
+                replay.fail(f"term {t} has no piece below f on simplex {k} (nor a combination in combos)",
+                            f"{rel}.terms[{t}]")
     return pieces, terms
 
 
@@ -556,38 +594,47 @@ def _vertex_table(f, o, pieces):
     return at, under
 
 
-def _check_lower(f, o, k, tree, pieces, terms, at, path, replay):
+def _check_lower(f, o, k, tree, pieces, terms, at, path, replay, where):
     """On the part of simplex k cut out by ``path`` (``(j, True)``: ``l_j >= f``, ``(j, False)``:
-    ``l_j < f``), the recorded lower tree gives a term whose pieces are all ``>= f``, or splits,
-    or shows the part empty by a Farkas vector (Motzkin's form for the strict rows)."""
-    where = f"lattice {o}: simplex {k}"
+    ``l_j < f``), the recorded lower tree (at the JSON path ``where``) gives a term whose pieces
+    are all ``>= f`` (an index), or splits (``{split: j, above, below}``), or shows the part
+    empty by a Farkas vector (``{empty: [[row, weight], ..]}``, Motzkin's form for the strict
+    rows). A split repeats no piece, so the depth is at most the number of pieces."""
+    rel = where[len(replay.here):]
     if isinstance(tree, dict) and "split" in tree:
-        j = int(tree["split"])
-        if not 0 <= j < len(pieces) or any(j == i for i, _ in path):
-            replay.fail(f"{where}: split on piece {j} out of range or repeated")
-        _check_lower(f, o, k, tree["above"], pieces, terms, at, path + [(j, True)], replay)
-        _check_lower(f, o, k, tree["below"], pieces, terms, at, path + [(j, False)], replay)
+        record(tree, where, keys=SPLIT_KEYS)
+        j = index(tree["split"], len(pieces), f"{where}.split")
+        if any(j == i for i, _ in path):
+            replay.fail(f"expected a piece not split on above this part, got piece {j} again", f"{rel}.split")
+        _check_lower(f, o, k, tree["above"], pieces, terms, at, path + [(j, True)], replay, f"{where}.above")
+        _check_lower(f, o, k, tree["below"], pieces, terms, at, path + [(j, False)], replay, f"{where}.below")
         return
-    if isinstance(tree, dict) and "empty" in tree:
+    if isinstance(tree, dict):
+        record(tree, where, keys=EMPTY_KEYS)
         rows = _part_rows(f, o, k, pieces, path)
-        y = {int(i): rational(w) for i, w in tree["empty"]}
-        if not y or any(not 0 <= i < len(rows) or w < 0 for i, w in y.items()):
-            replay.fail(f"{where}: a Farkas vector needs weights >= 0 on the rows of the part")
+        y = {}
+        for m, entry in enumerate(array(tree["empty"], f"{where}.empty")):
+            i, w = array(entry, f"{where}.empty[{m}]", 2)
+            i = index(i, len(rows), f"{where}.empty[{m}][0]")
+            if i in y:
+                replay.fail(f"expected each row of the part once, got row {i} again", f"{rel}.empty[{m}][0]")
+            y[i] = strict_rational(w, f"{where}.empty[{m}][1]")
+        if not y or any(w < 0 for w in y.values()):
+            replay.fail(f"expected a Farkas vector of weights >= 0 on the {len(rows)} rows of the part", f"{rel}.empty")
         d = f.input_dim
         if any(sum((w * rows[i][0][c] for i, w in y.items()), ZERO) != 0 for c in range(d)):
-            replay.fail(f"{where}: the Farkas vector does not cancel the rows (y^T A != 0)")
+            replay.fail("the Farkas vector does not cancel the rows (y^T A != 0)", f"{rel}.empty")
         total = sum((w * rows[i][1] for i, w in y.items()), ZERO)
         strict = any(rows[i][2] and w > 0 for i, w in y.items())
         if not (total < 0 or (total == 0 and strict)):
-            replay.fail(f"{where}: the Farkas vector does not show the part empty (y^T b = {total})")
+            replay.fail(f"the Farkas vector does not show the part empty (y^T b = {total})", f"{rel}.empty")
         return
-    t = int(tree)
-    if not 0 <= t < len(terms):
-        replay.fail(f"{where}: lower term {t} out of range")
+    t = index(tree, len(terms), where)
     up = {j for j, side in path if side}
     for j in terms[t]:
         if j not in up and min(at[v][j] for v in f.simplices[k]) < 0:
-            replay.fail(f"{where}: piece {j} of its lower term {t} lies below f at a vertex, and no split puts it above")
+            replay.fail(f"piece {j} of its lower term {t} lies below f at a vertex of simplex {k}, and no split "
+                        "puts it above", rel)
 
 
 def _part_rows(f, o, k, pieces, path):

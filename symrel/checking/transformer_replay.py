@@ -139,7 +139,7 @@ def _max_head(scores, values, rec, replay):
     for r, (al, be) in enumerate(zip(alphas, betas)):
         if any(v[r] != combine([(al, score)], be) for v, score in zip(values, scores)):
             replay.fail(f"value coordinate {r} is not {to_q(al)} * score + {to_q(be)} on every token")
-    top = replay.max_of(scores, rec.get("max"))
+    top = replay.max_of(scores, rec.get("max"), ".max")
     return [combine([(al, top)], be) for al, be in zip(alphas, betas)]
 
 
@@ -228,7 +228,7 @@ def _relu_pair(h, t, z, pre, recs_all, rec, residuals, int_cols, replay):
         return ZERO_FORM, None
     if len(rec) != 3:
         replay.fail(f"hidden unit {h}, token {t}: columns not opposite, the max(0, -z) facts are missing")
-    return replay.max_of([ZERO_FORM, z], rec[2]), residual
+    return replay.max_of([ZERO_FORM, z], rec[2], "[2]"), residual
 
 
 def _feedforward(ff, state, recs_all, replay):

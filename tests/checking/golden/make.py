@@ -192,7 +192,7 @@ EDITS = [
      "steps[0].certificate.tree[0].at", "do not partition"),
     ("equivalence-scaled-factor", "equivalence-scaled",
      lambda c: _set(c, ["steps", 2, "certificate", "units", 0, "scale"], [3, 3]),
-     "steps[2].certificate.units[0]", "is not 3 * node + 3"),
+     "steps[2].certificate.units[0].result", "as 3 * node + 3"),
     ("equivalence-scaled-rule", "equivalence-scaled",
      lambda c: _set(c, ["steps", 2, "rule"], "maxout-unit-normal-form"),
      "steps[2].rule", "the records use the rules 'maxout-unit-normal-form+max-scale-shift'"),
