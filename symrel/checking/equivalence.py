@@ -35,7 +35,7 @@ from __future__ import annotations
 import itertools
 from math import isqrt
 
-from ..errors import SymrelError
+from ..errors import InputError, SymrelError
 from ..exact import Q, from_rationals, rational, rational_ints, rows
 from ..fileformat.trusted import read_input
 from ..models import Box, Polytope
@@ -96,7 +96,7 @@ class _ProofReplay:
         if keys is not None:
             record(cert, f"{self.here}.certificate", optional=keys)
         if model is not None and cert.get("model") != model:
-            self.fail(f"expected a step of model {model!r}, got {cert.get('model')!r}")
+            self.fail(f"expected a step of model {model!r}, got {cert.get('model')!r}", ".certificate.model")
         self.pos += 1
         return cert
 
@@ -133,12 +133,13 @@ class _ProofReplay:
             self.fail(f"variable y{err.args[0]} is not defined here")
 
     # strict fields
-    def integer(self, value, want, what):
-        """``value`` must be the integer ``want`` (a JSON integer: not a boolean or a string)."""
+    def integer(self, value, want, what, field=None):
+        """``value`` (at ``field`` inside the step) must be the integer ``want`` (a JSON
+        integer: not a boolean or a string)."""
         if type(value) is not int:
-            self.fail(f"expected {what} {want} (an integer), got {value!r}", error=MalformedCertificate)
+            self.fail(f"expected {what} {want} (an integer), got {value!r}", field, error=MalformedCertificate)
         if value != want:
-            self.fail(f"expected {what} {want}, got {value!r}")
+            self.fail(f"expected {what} {want}, got {value!r}", field)
 
     def index(self, value, bound, sub=""):
         """``value`` as an index below ``bound`` (any integer >= 0 when ``bound`` is None): a
@@ -147,11 +148,20 @@ class _ProofReplay:
         path = self.here + self.field() + sub
         return natural(value, path) if bound is None else index(value, bound, path)
 
+    def number(self, value, sub=""):
+        """``value`` (at ``sub`` inside the field being checked) as an exact rational; the path
+        is built only when the value is refused (:func:`symrel.checking.read.rational`)."""
+        try:
+            return rational(value)
+        except InputError:
+            return strict_rational(value, self.here + self.field() + sub)
+
     def rational_range(self, rec, what):
-        """A recorded ``[lo, hi]`` as two rationals."""
+        """A recorded ``[lo, hi]`` (the field being checked) as two rationals."""
         if not isinstance(rec, list) or len(rec) != 2:
-            self.fail(f"expected {what} as [lo, hi], got {rec!r:.80}")
-        return rational(rec[0]), rational(rec[1])
+            self.fail(f"expected {what} as [lo, hi], got {rec!r:.80}", error=MalformedCertificate)
+        at = self.here + self.field()
+        return strict_rational(rec[0], f"{at}[0]"), strict_rational(rec[1], f"{at}[1]")
 
     # nodes
     def declare(self, cert):
@@ -164,18 +174,19 @@ class _ProofReplay:
         ``[min lo_i, max hi_i]`` of its values. The recorded range must equal the recomputed one:
         every later bound rests on it. A node declared twice (same terms) is refused, so that
         equal maxes are one variable and compare equal as forms."""
-        nodes = cert.get("nodes", [])
-        if not isinstance(nodes, list):
-            self.fail("expected a list of nodes", ".certificate.nodes")
+        nodes = array(cert.get("nodes", []), f"{self.here}.certificate.nodes")
         for k, nd in enumerate(nodes):
             self.where = f".certificate.nodes[{k}]"
-            record(nd, self.here + self.where, optional=NODE_KEYS)
+            at = self.here + self.where
+            record(nd, at, keys=NODE_KEYS[:3], optional=NODE_KEYS)
             nid = len(self.ranges)
-            self.integer(nd.get("id"), nid, "the next node id")
-            terms = [read_form(t) for t in nd["terms"]]
-            recorded = self.rational_range(nd.get("range"), "the node's range")
+            self.integer(nd["id"], nid, "the next node id", self.where + ".id")
+            terms = [read_form(t, ("{}.terms[{}]", at, j)) for j, t in enumerate(array(nd["terms"], f"{at}.terms"))]
+            self.where = f".certificate.nodes[{k}].range"
+            recorded = self.rational_range(nd["range"], "the node's range")
+            self.where = f".certificate.nodes[{k}]"
             if "scores" in nd:       # a select node: values averaged over the argmax set of scores
-                scores = [read_form(t) for t in nd["scores"]]
+                scores = [read_form(t, ("{}.scores[{}]", at, j)) for j, t in enumerate(array(nd["scores"], f"{at}.scores"))]
                 if len(scores) != len(terms) or not terms:
                     self.fail(f"node y{nid}: a select node needs one value per score")
                 sel = ("select", tuple(key(t) for t in scores), tuple(key(t) for t in terms))
@@ -220,11 +231,11 @@ class _ProofReplay:
         rel = self.field() + sub
         at = self.here + rel
         record(facts, at, keys=("result", "dropped"), optional=MAX_KEYS)
-        result = read_form(facts["result"])
+        result = read_form(facts["result"], at + ".result")
         dropped = []
         for j, d in enumerate(array(facts["dropped"], f"{at}.dropped")):
             array(d, f"{at}.dropped[{j}]", 3)   # [form, dominating term, bound]
-            dropped.append((read_form(d[0]), self.index(d[1], None, f"{sub}.dropped[{j}][1]"),
+            dropped.append((read_form(d[0], ("{}.dropped[{}][0]", at, j)), self.index(d[1], None, f"{sub}.dropped[{j}][1]"),
                             strict_rational(d[2], f"{at}.dropped[{j}][2]")))
         dropped_keys = {key(d) for d, _, _ in dropped}
         kept_keys = set(raw_keys) - dropped_keys
@@ -245,7 +256,10 @@ class _ProofReplay:
         else:   # max-scale-shift: the kept terms are c u + k for the terms u of node y_v, so the max is c y_v + k
             if not isinstance(scale, list) or len(scale) != 2:
                 self.fail("expected a scale [c, k]", rel + ".scale")
-            c, k = rational_ints(scale[0]), rational_ints(scale[1])
+            try:
+                c, k = rational_ints(scale[0]), rational_ints(scale[1])
+            except InputError:
+                c, k = (strict_rational(scale[e], f"{at}.scale[{e}]") for e in (0, 1))
             if c[0] <= 0 or (c == PAIR_ONE and k == PAIR_ZERO):
                 self.fail(f"scale {scale}: expected c > 0 and not the identity (c, k) = (1, 0)", rel + ".scale")
             v = next(iter(result[2])) if len(result[2]) == 1 else None
@@ -278,14 +292,14 @@ class _ProofReplay:
         kind = rec[0]
         if kind == "+":
             lo = self.bounds(z, 0)
-            if lo != rational(rec[1]):
+            if lo != self.number(rec[1], "[1]"):
                 self.fail(f"ReLU lower bound {rec[1]} differs from the exact {lo}")
             if lo < 0:
                 self.fail(f"ReLU recorded as fixed positive, but its exact minimum {lo} is negative")
             return z
         if kind == "-":
             hi = self.bounds(z, 1)
-            if hi != rational(rec[1]):
+            if hi != self.number(rec[1], "[1]"):
                 self.fail(f"ReLU upper bound {rec[1]} differs from the exact {hi}")
             if hi > 0:
                 self.fail(f"ReLU recorded as fixed zero, but its exact maximum {hi} is positive")
@@ -294,12 +308,18 @@ class _ProofReplay:
             return self.max_of([ZERO_FORM, z], rec[1], "[1]")
         self.fail(f"unknown ReLU record {kind!r}")
 
-    def compare(self, got, recorded, what):
-        self.where = ".certificate.outputs"
-        if not isinstance(recorded, list):
-            self.fail(f"expected the {what} as a list of forms")
-        if len(got) != len(recorded) or any(g != read_form(r) for g, r in zip(got, recorded)):
-            self.fail(f"{what} differ from the recomputed forms")
+    def compare(self, got, recorded, what, field="outputs"):
+        """The recorded forms (the step's ``field``) are exactly the replayed ``got``."""
+        self.where = f".certificate.{field}"
+        at = self.here + self.where
+        if recorded is None:
+            self.fail(f"expected a key {field!r} (missing)", error=MalformedCertificate)
+        array(recorded, at)
+        if len(got) != len(recorded):
+            self.fail(f"expected {len(got)} forms ({what}), got {len(recorded)}")
+        for i, (g, r) in enumerate(zip(got, recorded)):
+            if g != read_form(r, ("{}[{}]", at, i)):
+                self.fail(f"{what} differ from the recomputed forms (first at entry {i})", f"{self.where}[{i}]")
 
 
 # -- the models ---------------------------------------------------------------------------
@@ -316,10 +336,10 @@ def _maxout_layers(layers, readout, input_dim, replay, name):
     for li, layer in enumerate(layers):
         scaled = replay.scaled
         cert = replay.next(replay.peek_rule("maxout-unit-normal-form", "max-scale-shift"), name, LAYER_KEYS)
-        replay.integer(cert.get("layer"), li, "layer")
+        replay.integer(cert.get("layer"), li, "layer", ".certificate.layer")
         units = cert.get("units")
         if not isinstance(units, list) or len(units) != len(layer):
-            replay.fail(f"expected layer {li} with {len(layer)} units")
+            replay.fail(f"expected layer {li} with {len(layer)} units (one record each)", ".certificate.units")
         replay.declare(cert)
         terms = [mat_apply(W, cur, b) for W, b in layer]
         cur = []
@@ -330,7 +350,7 @@ def _maxout_layers(layers, readout, input_dim, replay, name):
     if readout is not None:
         cert = replay.next("linear-identity", name, READOUT_KEYS)
         cur = mat_apply(readout[0], cur, readout[1])
-        replay.compare(cur, cert["outputs"], "read-out forms")
+        replay.compare(cur, cert.get("outputs"), "read-out forms")
     return cur
 
 
@@ -342,13 +362,13 @@ def _relu(net, replay, name):
         relu = layer.activation == "relu"
         cert = replay.next(replay.peek_rule("relu-fixed-sign", "max-scale-shift") if relu else "linear-identity", name,
                            LAYER_KEYS)
-        replay.integer(cert.get("layer"), li, "layer")
+        replay.integer(cert.get("layer"), li, "layer", ".certificate.layer")
         replay.declare(cert)
         pre = mat_apply(int_rows(layer.affine.exact_W), cur, int_vector(layer.affine.exact_b))
         if relu:
             units = cert.get("units")
             if not isinstance(units, list) or len(units) != len(pre):
-                replay.fail("one ReLU record per unit expected")
+                replay.fail(f"expected one ReLU record per unit ({len(pre)})", ".certificate.units")
             cur = []
             for u, (z, rec) in enumerate(zip(pre, units)):
                 replay.where = (".certificate.units[{}]", u)
@@ -356,7 +376,7 @@ def _relu(net, replay, name):
             replay.expect_rule(["relu-fixed-sign"], scaled)
         else:
             cur = pre
-        replay.compare(cur, cert["outputs"], f"layer {li} forms")
+        replay.compare(cur, cert.get("outputs"), f"layer {li} forms")
     return cur
 
 
@@ -429,8 +449,13 @@ def _cpwl(f, replay, name):
         if a != b and lo < (d - c) / (a - b) < hi:
             pts.add((d - c) / (a - b))
     pts = sorted(pts)
-    if [rational(p) for p in cert["points"]] != pts:
-        replay.fail("the check points differ from the ends of D, the breakpoints and the crossings of pieces")
+    here = f"{replay.here}.certificate"
+    if "points" not in cert or "values" not in cert:
+        replay.fail(f"expected a key {'points' if 'points' not in cert else 'values'!r} (missing)",
+                    f".certificate.{'points' if 'points' not in cert else 'values'}", error=MalformedCertificate)
+    if rationals(cert["points"], f"{here}.points") != pts:
+        replay.fail(f"expected the {len(pts)} check points: the ends of D, the breakpoints and the crossings of pieces, "
+                    "in increasing order", ".certificate.points")
     if "lattice" in cert:
         try:
             g = read_input(cert["lattice"], path=f"{replay.here}.certificate.lattice", kinds=("maxout",))
@@ -439,12 +464,11 @@ def _cpwl(f, replay, name):
     else:   # written before the lattice form was recorded: derived here, then checked as a recorded one
         g = _lattice_form(f)
     _check_lattice(f, g, replay)
-    vals = [rational(v) for v in cert["values"]]
-    for p, v in zip(pts, vals):
+    vals = rationals(cert["values"], f"{here}.values", length=len(pts))   # one value per check point
+    for i, (p, v) in enumerate(zip(pts, vals)):
         if f.evaluate_exact([p]) != [v] or g.evaluate_exact([p]) != [v]:
-            replay.fail(f"f and its lattice form do not both equal {v} at {p}")
-    if len(vals) != len(pts):
-        replay.fail("one value per check point expected")
+            replay.fail(f"expected the value of f and of its lattice form at the check point {p}; they do not both "
+                        f"equal {v}", f".certificate.values[{i}]")
     return _maxout(g, replay, name)
 
 
@@ -664,7 +688,7 @@ def _check_polytope_box(P, box, duals, replay):
         for sense, bound, y in ((-1, -lo, pair[0]), (1, hi, pair[1])):
             if not isinstance(y, list) or len(y) != len(A):
                 replay.fail(f"coordinate {i}: a dual vector must have one entry >= 0 per inequality")
-            y = [rational(v) for v in y]
+            y = [replay.number(v, f"[{(sense + 1) // 2}][{r}]") for r, v in enumerate(y)]
             if any(v < 0 for v in y):
                 replay.fail(f"coordinate {i}: a dual vector must have one entry >= 0 per inequality")
             if any(sum((yr * row[k] for yr, row in zip(y, A)), ZERO) != (sense if k == i else 0) for k in range(P.dim)):
@@ -689,7 +713,7 @@ def _check_witness(P, box, first, replay):
     if not isinstance(point, list) or len(point) != P.dim:
         replay.fail(f"a polytope domain needs a recorded point of it (witness: {P.dim} coordinates, its "
                     "lexicographic minimum), so that the claim is not vacuous")
-    w = [rational(v) for v in point]
+    w = [replay.number(v, f"[{i}]") for i, v in enumerate(point)]
     A, b = P.exact_halfspaces()
     for r, (row, c) in enumerate(zip(A, b)):
         if sum((a * v for a, v in zip(row, w)), ZERO) > c:
@@ -705,7 +729,8 @@ def _check_witness(P, box, first, replay):
         if not isinstance(entry, list) or len(entry) != 2 or not isinstance(entry[0], list) \
                 or not isinstance(entry[1], list) or len(entry[0]) != len(A) or len(entry[1]) != k:
             replay.fail(f"expected [y, mu]: y with one entry per inequality, mu with {k} entries")
-        y, mu = [rational(v) for v in entry[0]], [rational(v) for v in entry[1]]
+        y = [replay.number(v, f"[0][{r}]") for r, v in enumerate(entry[0])]
+        mu = [replay.number(v, f"[1][{j}]") for j, v in enumerate(entry[1])]
         if any(v < 0 for v in y):
             replay.fail("y must be >= 0")
         for c in range(P.dim):
@@ -724,6 +749,7 @@ def _read_box(first, replay):
         replay.fail("expected the box as a non-empty list of intervals [lo, hi]")
     out = []
     for i, iv in enumerate(box):
+        replay.where = f".certificate.box[{i}]"
         lo, hi = replay.rational_range(iv, f"interval {i}")
         if lo > hi:
             replay.fail(f"interval {i} is empty: [{lo}, {hi}]")
@@ -789,8 +815,8 @@ def check_equivalence(cert: dict, inputs: dict) -> None:
         check_node_cells(last, replay, outs, domain)
     else:
         last = replay.next("linear-identity", keys=("outputs",))
-        replay.compare(outs[0], last["outputs"], "outputs of A")
-        replay.compare(outs[1], last["outputs"], "outputs of B")
+        replay.compare(outs[0], last.get("outputs"), "outputs of A")
+        replay.compare(outs[1], last.get("outputs"), "outputs of B")
     if replay.pos != len(steps):
         raise CertificateError("unexpected step after the final identity", path=f"steps[{replay.pos}]")
 

@@ -41,6 +41,7 @@ from typing import NamedTuple
 
 from ..exact import Q, flat, rational, rational_ints, rows
 from ..exact.numbers import current_limits
+from ..errors import InputError
 from . import MalformedCertificate
 
 #: the rationals 1, -1 and 0 as pairs ``(p, q)``
@@ -181,9 +182,55 @@ def _variable(value) -> int:
     return value
 
 
-def read_form(obj) -> Form:
+def read_form(obj, path=None) -> Form:
     """The form recorded as ``[constant, [[v, a], ..]]`` (entries with ``a = 0`` allowed, a
-    variable listed twice refused; ``v`` an integer index, ``a`` a number)."""
+    variable listed twice refused; ``v`` an integer index, ``a`` a number).
+
+    ``path`` is the form's JSON path, a string or ``(format, *values)`` (formatted only on
+    failure, so that reading costs nothing more): a malformed form is refused at the field
+    that is wrong inside it.
+
+    >>> try:
+    ...     read_form([0, [[1, "1/2"], [True, 1]]], ("steps[{}].certificate.outputs[{}]", 3, 0))
+    ... except MalformedCertificate as err:
+    ...     print(err)
+    steps[3].certificate.outputs[0][1][1][0]: expected a variable index (an integer >= 0), got True
+    """
+    try:
+        return _read_form(obj)
+    except (MalformedCertificate, InputError) as err:
+        if path is None:
+            raise
+        if isinstance(path, tuple):
+            path = path[0].format(*path[1:])
+        raise MalformedCertificate(str(err.message), path=path + _form_fault(obj)) from None
+
+
+def _form_fault(obj) -> str:
+    """The path, inside a malformed recorded form, of its first wrong field."""
+    if not isinstance(obj, list) or len(obj) != 2:
+        return ""
+    try:
+        rational_ints(obj[0])
+    except InputError:
+        return "[0]"
+    if not isinstance(obj[1], list):
+        return "[1]"
+    seen = set()
+    for k, item in enumerate(obj[1]):
+        if not isinstance(item, list) or len(item) != 2:
+            return f"[1][{k}]"
+        if type(item[0]) is not int or item[0] < 0 or item[0] in seen:
+            return f"[1][{k}][0]"
+        seen.add(item[0])
+        try:
+            rational_ints(item[1])
+        except InputError:
+            return f"[1][{k}][1]"
+    return ""
+
+
+def _read_form(obj) -> Form:
     if not isinstance(obj, list) or len(obj) != 2 or not isinstance(obj[1], list):
         raise MalformedCertificate(f"expected a form [constant, [[variable, coefficient], ..]], got {obj!r:.80}")
     const, items = obj
@@ -195,7 +242,7 @@ def read_form(obj) -> Form:
         vs.append(_variable(item[0]))
         nums.append(rational_ints(item[1]))
     if len(set(vs)) != len(vs):
-        raise MalformedCertificate("a variable listed twice in a form")
+        raise MalformedCertificate("expected each variable once in a form, got one listed twice")
     den = lcm(*[q for _, q in nums])
     ints = [p * (den // q) for p, q in nums]
     g = gcd(den, *ints)

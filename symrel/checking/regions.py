@@ -196,7 +196,7 @@ def _check_support(models, domain, body, where):
             if [integer(entry[0], f"{here}[{n}][0]"), integer(entry[1], f"{here}[{n}][1]")] != [k, i]:
                 raise _fail(f"{here}[{n}]", f"expected [{k}, {i}, farkas] (the boundary facet of simplex {k} "
                                             f"opposite local vertex {i})")
-            _check_empty(closed + [(tuple(a) + (c,), "<")], entry[2], f"{here}[{n}]")
+            _check_empty(closed + [(tuple(a) + (c,), "<")], entry[2], f"{here}[{n}][2]")
 
 
 # -- the decision tree ------------------------------------------------------------------------

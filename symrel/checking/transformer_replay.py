@@ -86,7 +86,7 @@ def _head_scores(qs, ks, t, rec, replay):
     fact = rec.get("query_sign")
     if not isinstance(fact, list) or len(fact) != 2:
         replay.fail("expected the query's sign as [sign, exact bound]")
-    sign, bound = fact[0], rational(fact[1])
+    sign, bound = fact[0], replay.number(fact[1], ".query_sign[1]")
     lo, hi = replay.bounds(qs[t][0])
     if not ((sign == "+" and lo == bound and lo > 0) or (sign == "-" and hi == bound and hi < 0)):
         replay.fail(f"query sign bound {bound} of token {t} is not the exact bound of a fixed sign")
@@ -114,8 +114,8 @@ def _argmax_set_head(scores, values, rec, replay):
     losers = indices([s for s, _ in margins], T, replay.here + replay.field() + ".margins")
     if set(losers) != set(range(T)) - set(win):
         replay.fail("one margin per losing token expected")
-    for s, (_, m) in zip(losers, margins):
-        m = rational(m)
+    for e, (s, (_, m)) in enumerate(zip(losers, margins)):
+        m = replay.number(m, f".margins[{e}][1]")
         lo = replay.bounds(combine([(PAIR_ONE, scores[win[0]]), (PAIR_MINUS_ONE, scores[s])]), 0)
         if lo != m:
             replay.fail(f"margin {m} over token {s} differs from the exact {lo}")
@@ -148,7 +148,7 @@ def _select_head(scores, values, rec, replay):
     exactly these scores and this coordinate's values on every token."""
     if not isinstance(rec.get("result"), list):
         replay.fail("expected the result as a list of forms")
-    out = [read_form(f) for f in rec["result"]]
+    out = [read_form(f, ("{}{}.result[{}]", replay.here, replay.field(), i)) for i, f in enumerate(rec["result"])]
     if len(out) != len(values[0]):
         replay.fail("one select node per value coordinate expected")
     for r, f in enumerate(out):

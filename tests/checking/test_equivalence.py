@@ -162,3 +162,56 @@ def test_a_polytope_certificate_records_the_lexicographic_minimum():
         bad["steps"][0]["certificate"]["witness"] = witness
         with pytest.raises(CertificateError, match="witness|lexicographic"):
             check_certificate(bad)
+
+
+GOLDEN = __import__("pathlib").Path(__file__).parent / "golden" / "valid"
+
+
+def _set(cert, path, value):
+    obj = cert
+    for k in path[:-1]:
+        obj = obj[k]
+    if value is KeyError:
+        del obj[path[-1]]
+    else:
+        obj[path[-1]] = value
+
+
+@pytest.mark.parametrize("golden, where, value, path, words", [
+    ("equivalence", ["steps", 1, "certificate", "nodes", 0, "terms", 1, 1, 0, 0], True,
+     "steps[1].certificate.nodes[0].terms[1][1][0][0]", "variable index"),
+    ("equivalence", ["steps", 1, "certificate", "nodes", 0, "range", 0], True,
+     "steps[1].certificate.nodes[0].range[0]", "exact rational"),
+    ("equivalence", ["steps", 1, "certificate", "nodes", 0, "terms"], KeyError,
+     "steps[1].certificate.nodes[0].terms", "missing"),
+    ("equivalence", ["steps", 1, "certificate", "model"], "abc", "steps[1].certificate.model", "model 'a'"),
+    ("equivalence", ["steps", 2, "certificate", "layer"], True, "steps[2].certificate.layer", "layer 1"),
+    ("equivalence", ["steps", 2, "certificate", "outputs", 0, 0], {"x": 1}, "steps[2].certificate.outputs[0][0]",
+     "exact rational"),
+    ("equivalence", ["steps", 2, "certificate", "outputs"], KeyError, "steps[2].certificate.outputs", "missing"),
+    ("equivalence-node-cells", ["steps", 0, "certificate", "box", 1, 1], "abc", "steps[0].certificate.box[1][1]", "exact rational"),
+    ("equivalence-cpwl-mesh", ["steps", 6, "certificate", "heads", 0, 1, "max", "dropped", 0, 2], [],
+     "steps[6].certificate.heads[0][1].max.dropped[0][2]", "exact rational"),
+    ("equivalence-cpwl", ["steps", 1, "certificate", "values", 0], True, "steps[1].certificate.values[0]",
+     "exact rational"),
+    ("equivalence-cpwl", ["steps", 1, "certificate", "values", 0], "7", "steps[1].certificate.values[0]",
+     "value of f"),
+    ("equivalence-cpwl", ["steps", 1, "certificate", "points"], KeyError, "steps[1].certificate.points", "missing"),
+    ("equivalence-cpwl-mesh", ["steps", 1, "certificate", "lattice", 0, "pieces", 0, 1], True,
+     "steps[1].certificate.lattice[0].pieces[0][1]", "exact rational"),
+    ("equivalence-cpwl-mesh", ["steps", 1, "certificate", "lattice", 0, "terms", 0, 0], "0",
+     "steps[1].certificate.lattice[0].terms[0][0]", "index"),
+    ("equivalence-cpwl-mesh", ["steps", 2, "certificate", "units", 0, "result", 1, 0, 0], [],
+     "steps[2].certificate.units[0].result[1][0][0]", "variable index"),
+    ("equivalence-scaled", ["steps", 2, "certificate", "units", 0, "scale", 0], True,
+     "steps[2].certificate.units[0].scale[0]", "exact rational"),
+])
+def test_a_refusal_names_the_json_path_and_what_was_expected(golden, where, value, path, words):
+    """A malformed or false field inside a step is named by its own JSON path, not only the
+    step's, with what was expected there."""
+    cert = json.loads((GOLDEN / f"{golden}.json").read_text())
+    _set(cert, where, value)
+    with pytest.raises(CertificateError) as caught:
+        check_certificate(cert)
+    assert caught.value.path == path, str(caught.value)
+    assert "expected" in caught.value.message and words in caught.value.message, str(caught.value)
