@@ -24,6 +24,19 @@ def shared_dir() -> Path:
     return SHARED
 
 
+@pytest.fixture(scope="session")
+def coq_library(tmp_path_factory) -> Path:
+    """symrel/coq compiled once per session (symrel.interop.coq.build_library), for the
+    replays to reuse; skips without coqc."""
+    import shutil
+
+    if shutil.which("coqc") is None:
+        pytest.skip("coqc is not installed")
+    from symrel.interop.coq import build_library
+
+    return build_library(tmp_path_factory.mktemp("coqlib"), timeout=1200)
+
+
 @pytest.fixture
 def run_cli(capsys):
     """Run the command line in process: returns (exit code, stdout, stderr)."""

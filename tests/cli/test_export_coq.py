@@ -13,7 +13,7 @@ def test_export_writes_the_folder(run_cli, tmp_path):
     assert code == 0, err
     files = json.loads(out)["files"]
     assert files == ["Semantics.v", "Compiler.v", "Bounds.v", "Correctness.v", "Linalg.v", "Blocks.v", "Move.v", "Embed.v",
-                     "Assembly.v", "Gating.v", "MaxBlock.v", "Theorems.v", "Instance.v", "_CoqProject"]
+                     "Assembly.v", "Gating.v", "MaxBlock.v", "Relu.v", "Theorems.v", "Instance.v", "_CoqProject"]
     text = (tmp_path / "coq" / "Instance.v").read_text()
     assert "Lemma transformer_is_compiled : transformer = compile net Bs." in text
     assert "Definition box : Box := [((-1#2), 1); (0, 2)]." in text

@@ -1,28 +1,20 @@
-"""The Coq library symrel/coq builds with coq_makefile and make, and every theorem it
-proves is closed (Print Assumptions). Skipped without coqc."""
+"""The Coq library symrel/coq builds (coqc, file by file: the session's coq_library
+fixture; tests/interop/test_coq.py builds an exported folder with coq_makefile and make),
+and every theorem it proves is closed (Print Assumptions). Skipped without coqc."""
 
 import shutil
-import subprocess
 
 import pytest
 
-from symrel.interop.coq import LIBRARY, LIBRARY_DIR, LOGICAL, print_assumptions
+from symrel.interop.coq import LIBRARY, LIBRARY_DIR, print_assumptions
 
-pytestmark = pytest.mark.skipif(shutil.which("coqc") is None or shutil.which("coq_makefile") is None,
+pytestmark = pytest.mark.skipif(shutil.which("coqc") is None,
                                 reason="coqc is not installed")
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("coqlib")
-    for name in LIBRARY:
-        shutil.copy(LIBRARY_DIR / name, folder / name)
-    (folder / "_CoqProject").write_text(f"-R . {LOGICAL}\n" + "\n".join(LIBRARY) + "\n")
-    subprocess.run(["coq_makefile", "-f", "_CoqProject", "-o", "Makefile"], cwd=folder, check=True,
-                   capture_output=True)
-    r = subprocess.run(["make"], cwd=folder, capture_output=True, text=True, timeout=1200)
-    assert r.returncode == 0, r.stdout + r.stderr
-    return folder
+@pytest.fixture
+def built(coq_library):
+    return coq_library
 
 
 def test_library_builds(built):
@@ -41,7 +33,9 @@ PROVED = ["Bounds.certify_sound", "Blocks.hardmax_value_is_score", "Move.move_le
           "Embed.embed_lemma_proof", "Embed.readout_lemma_proof", "Assembly.compile_correct_from_blocks",
           "Assembly.compile_relu_correct_from_blocks", "Gating.gating_lemma_proof",
           "Gating.compile_correct_from_open", "Gating.compile_relu_correct_from_open", "MaxBlock.max_lemma_proof",
-          "Theorems.compile_correct_proof", "Theorems.compile_relu_correct_from_relu_lemma"]
+          "Theorems.compile_correct_proof", "Theorems.compile_relu_correct_from_relu_lemma",
+          "Relu.compose_correct", "Relu.relu_layers_correct", "Relu.relu_to_maxout_lemma_proof",
+          "Theorems.compile_relu_correct_proof"]
 
 
 @pytest.mark.parametrize("theorem", PROVED)
@@ -52,6 +46,7 @@ def test_proved_lemmas_are_closed(built, theorem):
 def test_statements_are_closed(built):
     # definitions of the statements: no assumption behind them either
     for name in ("Correctness.compile_correct", "Correctness.compile_relu_correct", "Compiler.certify",
+                 "Correctness.relu_to_maxout_lemma",
                  "Correctness.gating_lemma", "Correctness.max_lemma", "Correctness.move_lemma"):
         assert print_assumptions(built, name) == "Closed under the global context"
 

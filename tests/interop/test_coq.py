@@ -38,36 +38,35 @@ RELU = ReLUNet(2, [DenseLayer([[1, 2], [-1, "1/3"]], [0, 1]), DenseLayer([[1, 1]
 @needs_coqc
 @pytest.mark.parametrize("net", [MAXOUT, RELU, ReLUNet(1, [DenseLayer([["2/3"]], [1], "none")])],
                          ids=["maxout", "relu", "affine"])
-def test_compiled_transformers_replay(net, tmp_path):
+def test_compiled_transformers_replay(net, tmp_path, coq_library):
     export_coq(certificate(net, compiled(net, BOX if net.input_dim == 2 else Box([[0, 1]])),
                            BOX if net.input_dim == 2 else Box([[0, 1]])), tmp_path)
-    r = replay(tmp_path)
+    r = replay(tmp_path, library=coq_library)
     assert r["ok"], r["log"]
+    assert r["compiled"] == ["Instance.v"]     # the library was built once, for the session
     assert r["assumptions"] == "Closed under the global context"
     text = (tmp_path / "Instance.v").read_text()
-    if net.kind == "relu":   # the ReLU form still rests on relu_to_maxout_lemma
-        assert "eval_relu net x" in text and r["theorem"] == "claim_from_open_lemmas"
-        assert "Theorem claim_from_open_lemmas : relu_to_maxout_lemma ->" in text
-    else:                    # the general theorem is proved: the claim holds outright
-        assert "eval_maxout net x" in text and r["theorem"] == "claim"
-        assert "Theorem claim : forall x, in_box box x ->" in text
+    # the general theorem is proved for maxout and ReLU nets: the claim holds outright
+    assert f"{'eval_relu' if net.kind == 'relu' else 'eval_maxout'} net x)." in text and r["theorem"] == "claim"
+    assert "Theorem claim : forall x, in_box box x ->" in text
+    assert f"compile_{'relu_' if net.kind == 'relu' else ''}correct_proof net box Bs" in text
 
 
 @needs_coqc
-def test_a_changed_weight_is_rejected(tmp_path):
+def test_a_changed_weight_is_rejected(tmp_path, coq_library):
     from symrel.fileformat import from_json
     from symrel.mutation.tamper import altered
 
     t = to_json(compiled(MAXOUT, BOX))
     broken = from_json(altered(t, "blocks[0].feedforward.W1[1][0]", "1/1000000"))
     export_coq(certificate(MAXOUT, broken, BOX), tmp_path)
-    r = replay(tmp_path)
+    r = replay(tmp_path, library=coq_library)
     assert not r["ok"] and r["failed"] == "Instance.v"
     assert "transformer_is_compiled" in (tmp_path / "Instance.v").read_text()
 
 
 @needs_coqc
-def test_an_understated_gating_bound_is_rejected(tmp_path):
+def test_an_understated_gating_bound_is_rejected(tmp_path, coq_library):
     from symrel.compiler.domain_to_gates import gating_bounds
 
     true_bounds = [g.bound for g in gating_bounds(MAXOUT, BOX)]
@@ -75,7 +74,7 @@ def test_an_understated_gating_bound_is_rejected(tmp_path):
     t = compiled(MAXOUT, BOX, bounds=small)
     assert gating_bounds_of(t, 2) == small
     export_coq(certificate(MAXOUT, t, BOX), tmp_path)
-    r = replay(tmp_path)
+    r = replay(tmp_path, library=coq_library)
     assert not r["ok"] and r["failed"] == "Instance.v"
     assert "hypotheses_checked" in r["log"] or "Unable to unify" in r["log"] or "reflexivity" in r["log"] \
         or "Error" in r["log"]
@@ -93,3 +92,27 @@ def test_only_boxes_hardmax_and_compiled_shapes_are_exported(tmp_path):
     with pytest.raises(InputError, match="equivalence"):
         export_coq({"claim": {"kind": "softmax-bound"}}, tmp_path / "d")
     assert not any(p.exists() for p in (tmp_path / "a", tmp_path / "b", tmp_path / "c", tmp_path / "d"))
+
+
+@needs_coqc
+def test_the_folder_builds_with_coq_makefile(tmp_path, coq_library):
+    # the exported folder is self-contained; with the library's units already compiled
+    # (copied from the session's build, newer than their sources), make compiles Instance.v alone
+    import shutil
+    import subprocess
+
+    if shutil.which("coq_makefile") is None:
+        pytest.skip("coq_makefile is not installed")
+    export_coq(certificate(MAXOUT, compiled(MAXOUT, BOX), BOX), tmp_path)
+    project = (tmp_path / "_CoqProject").read_text().split()
+    assert project[:3] == ["-R", ".", "Symrel"] and project[-1] == "Instance.v"
+    assert "From Symrel Require Import Semantics Compiler Correctness Theorems." in (tmp_path / "Instance.v").read_text()
+    for name in project[3:-1]:
+        assert (tmp_path / name).read_text() == (coq_library / name).read_text()
+        shutil.copy(coq_library / name.replace(".v", ".vo"), tmp_path)
+    subprocess.run(["coq_makefile", "-f", "_CoqProject", "-o", "Makefile"], cwd=tmp_path, check=True,
+                   capture_output=True)
+    r = subprocess.run(["make"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "COQC Instance.v" in r.stdout and "COQC Semantics.v" not in r.stdout
+    assert (tmp_path / "Instance.vo").is_file()

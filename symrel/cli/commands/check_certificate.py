@@ -82,10 +82,14 @@ def run(args) -> int:
 
 
 def _coq_replay(cert, args) -> dict:
-    """The Coq replay (symrel.interop.coq.replay_certificate), or why there is none."""
+    """The Coq replay (symrel.interop.coq.replay_certificate), or why there is none.
+    ``SYMREL_COQ_LIBRARY`` may name a folder of ``build_library`` whose compiled library
+    files are reused (docs/coq.md); without it the library is compiled on every run."""
+    import os
+
     from ...interop.coq import replay_certificate
 
     try:
-        return {k: v for k, v in replay_certificate(cert).items()}
+        return dict(replay_certificate(cert, library=os.environ.get("SYMREL_COQ_LIBRARY") or None))
     except InputError as err:  # a claim Coq does not replay: say so, the Python check stands
         return {"ok": True, "formal": False, "checks": {"replay": f"not run ({err.message})"}, "log": ""}
