@@ -264,6 +264,23 @@ def _acas_path():
     return None
 
 
+KEPT = ("<!-- whole-processes -->", "<!-- /whole-processes -->")
+
+
+def _kept_section(path) -> str:
+    """The part of the page at ``path`` that :mod:`benchmarks.decision_processes` wrote (the
+    small claims timed as whole processes), kept when this report is rewritten; ``""`` when absent."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            page = fh.read()
+    except OSError:
+        return ""
+    begin, end = KEPT
+    if begin not in page or end not in page:
+        return ""
+    return "\n" + begin + page.split(begin, 1)[1].split(end, 1)[0] + end + "\n"
+
+
 def main(argv=None) -> int:
     import argparse
 
@@ -331,7 +348,7 @@ def main(argv=None) -> int:
     command = " ".join(argv) + "".join(f"` after `{c}" for c in commands)
     text = report_markdown(rows, seconds, load, acas_full=args.acas_full or None, command=command)
     if args.out:
-        write_text_atomic(args.out, text)
+        write_text_atomic(args.out, text + _kept_section(args.out))
     else:
         print(text, end="")
     return 0

@@ -32,23 +32,40 @@ from ..budget import Budget, BudgetExceeded
 from ..errors import InputError, SymrelError
 from ..exact import format_rational
 from ..models import CPWL1D, Box, CPWLMesh, MaxoutNet, ReLUNet, Transformer
-from ..models.domain import polytope_box
 from ..certificates import OPEN, PROVED, REFUTED, Proof, Step
-from ..regions import decide_equivalence
 from .counterexamples import find_counterexample
-from .cpwl_mesh_to_forms import cpwl_mesh_forms
-from .cpwl_to_forms import cpwl_forms
-from .domain_witness import lexmin_witness
 from .execution import Context, Obstacle
-from .maxout_to_forms import maxout_forms
 from .nodes import Registry
-from .normal_form_decision import decision_step
-from .relu_to_forms import relu_net_forms
-from .transformer_to_forms import transformer_forms
 
 CONSTRUCTION = "symrel construction realising Theorem 3.1 (Paper A), checked layer by layer"
-EXECUTORS = {MaxoutNet: maxout_forms, ReLUNet: relu_net_forms, CPWL1D: cpwl_forms, CPWLMesh: cpwl_mesh_forms,
-             Transformer: transformer_forms}
+# the executor of each model kind, as (module, function): a claim imports only its two kinds'
+# (a whole-process `symrel prove` on small models is mostly imports; see docs/decision.md)
+EXECUTOR_NAMES = {MaxoutNet: ("maxout_to_forms", "maxout_forms"), ReLUNet: ("relu_to_forms", "relu_net_forms"),
+                  CPWL1D: ("cpwl_to_forms", "cpwl_forms"), CPWLMesh: ("cpwl_mesh_to_forms", "cpwl_mesh_forms"),
+                  Transformer: ("transformer_to_forms", "transformer_forms")}
+
+
+def executor_of(kind):
+    """The layer-by-layer executor of a model class (imported on first use)."""
+    from importlib import import_module
+
+    module, name = EXECUTOR_NAMES[kind]
+    return getattr(import_module(f"{__package__}.{module}"), name)
+
+
+def decide_equivalence(a, b, domain, **kwargs):
+    """:func:`symrel.regions.decide_equivalence` (the complete procedure), imported when a
+    claim needs it."""
+    from ..regions import decide_equivalence as decide
+
+    return decide(a, b, domain, **kwargs)
+
+
+def decision_step(proof, registry, outs_a, outs_b, domain, a, b, budget, reason):
+    """:func:`symrel.prover.normal_form_decision.decision_step`, imported when the outputs differ as forms."""
+    from .normal_form_decision import decision_step as step
+
+    return step(proof, registry, outs_a, outs_b, domain, a, b, budget, reason)
 
 
 def _describe(model) -> str:
@@ -70,7 +87,7 @@ def _box_text(box) -> str:
 
 def _check_inputs(a, b, domain):
     for name, m in (("a", a), ("b", b)):
-        if type(m) not in EXECUTORS:
+        if type(m) not in EXECUTOR_NAMES:
             raise InputError(f"expected a maxout, relu, cpwl1d, cpwl or transformer model, got {getattr(m, 'kind', m)}",
                              path=name)
     if a.input_dim != b.input_dim:
@@ -135,6 +152,9 @@ def _prove(a, b, domain, complete, executor, budget) -> Proof:
         names = ", ".join(f"x_{i}" for i in range(1, len(box) + 1)) if len(box) <= 3 else f"x_1, ..., x_{len(box)}"
         lemma = f"D is the box {_box_text(box)}; the input{'s' if len(box) > 1 else ''} {names} range{'' if len(box) > 1 else 's'} over it"
     else:
+        from ..models.domain import polytope_box
+        from .domain_witness import lexmin_witness
+
         try:
             box, duals, extra_points = polytope_box(domain)
         except InputError as err:
@@ -154,10 +174,10 @@ def _prove(a, b, domain, complete, executor, budget) -> Proof:
     ctx_a, ctx_b = Context(registry, proof, "a"), Context(registry, proof, "b")
     try:
         budget.at(lemma="the layer-by-layer execution of A")
-        outs_a = EXECUTORS[type(a)](a, ctx_a)
+        outs_a = executor_of(type(a))(a, ctx_a)
         budget.check()
         budget.at(lemma="the layer-by-layer execution of B")
-        outs_b = EXECUTORS[type(b)](b, ctx_b)
+        outs_b = executor_of(type(b))(b, ctx_b)
         budget.check()
     except Obstacle as err:
         return _fallback(a, b, domain, box, registry, ctx_a.hints + ctx_b.hints, executor, max_cells, proof, str(err),

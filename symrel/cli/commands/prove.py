@@ -45,10 +45,13 @@ def register(sub):
 
 def run(args) -> int:
     from ...prover import prove_equivalence
-    from ...report import render_proof, report_format
-    from ...report.equivalence import equivalence_report
 
-    fmt = report_format(args.report) if args.report else None
+    fmt = None
+    if args.report:       # the report modules only when a report is asked for (start-up: docs/decision.md)
+        from ...report import render_proof, report_format
+        from ...report.equivalence import equivalence_report
+
+        fmt = report_format(args.report)
     a, b = load_model(args.a), load_model(args.b)
     domain = load_domain(args.domain)
     budget = Budget(args.timeout, args.max_cells, args.progress)
