@@ -25,7 +25,7 @@ def register(sub):
     p.add_argument("certificate")
     p.add_argument("--coq", action="store_true",
                    help="also replay the claim in Coq (equivalence of a maxout/ReLU net and its compiled "
-                        "Transformer on a box; needs coqc; docs/coq.md) and say which checks ran")
+                        "Transformer on a box, or vnnlib-unsat; needs coqc; docs/coq.md) and say which checks ran")
     add_json_flag(p)
     p.set_defaults(func=run)
 
@@ -88,7 +88,10 @@ def _coq_replay(cert, args) -> dict:
     import os
 
     from ...interop.coq import replay_certificate
+    from ...interop.coq_vnnlib import is_vnnlib, replay_vnnlib_certificate
 
+    if is_vnnlib(cert):
+        replay_certificate = replay_vnnlib_certificate
     try:
         return dict(replay_certificate(cert, library=os.environ.get("SYMREL_COQ_LIBRARY") or None))
     except InputError as err:  # a claim Coq does not replay: say so, the Python check stands

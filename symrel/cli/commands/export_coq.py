@@ -3,11 +3,13 @@ Coq folder that Coq's kernel replays (docs/coq.md).
 
 Writes the library (``Semantics.v``, ``Compiler.v``, ``Correctness.v``), ``Instance.v``
 (the net, the box and the Transformer as exact rational data, and the claim proved by
-computation) and ``_CoqProject``; build it with
+computation) and ``_CoqProject``; for a vnnlib-unsat certificate, ``VnnProp.v``,
+``VnnCheck.v``, ``VnnSound.v`` and an ``Instance.v`` whose ``claim : vnnlib_unsat net prop``
+is proved by running the checker (``vm_compute``) and its soundness theorem; build it with
 ``coq_makefile -f _CoqProject -o Makefile && make``. ``--replay`` also runs ``coqc`` on it
 (exit 1 when Coq rejects it, 2 when coqc is not installed). Exit 2, with nothing written,
-for a certificate that is not an equivalence of a maxout or ReLU net and a hardmax
-Transformer on a box, or whose Transformer does not have three blocks per layer.
+for a certificate that is neither vnnlib-unsat nor an equivalence of a maxout or ReLU net and
+a hardmax Transformer on a box, or whose Transformer does not have three blocks per layer.
 """
 
 from __future__ import annotations
@@ -31,8 +33,11 @@ def register(sub):
 
 def run(args) -> int:
     from ...interop.coq import coqc_available, export_coq, replay
+    from ...interop.coq_vnnlib import export_vnnlib_coq, is_vnnlib
 
     cert = read_json(args.certificate)
+    if is_vnnlib(cert):  # a vnnlib-unsat certificate: the checker VnnCheck.v replays it
+        export_coq = export_vnnlib_coq
     if args.replay and coqc_available() is None:
         raise InputError("--replay needs coqc (Coq 8.16: apt-get install coq)", path="--replay")
     try:

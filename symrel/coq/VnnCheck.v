@@ -1,0 +1,192 @@
+(* VnnCheck.v: a computable checker of vnnlib-unsat certificates (docs/format.md) and its
+   soundness theorem, proved once:
+     check_sound : forall N P steps, check N P steps = true -> vnnlib_unsat N P.
+   The checker: for every input disjunct, its box is implied by the disjunct's single-variable
+   atoms; the branch-and-bound tree covers the box (a split at x_i = c covers x_i <= c and
+   x_i >= c); at every leaf, layer by layer, each ReLU's recorded phase follows from bounds of
+   its pre-activation computed by back-substitution through the layers below (exact, never
+   rounded), and for every unsafe disjunct one atom (of it, or of the input disjunct) has a
+   back-substituted lower bound equal to the recorded bound and above the atom's right-hand
+   side. *)
+From Coq Require Import QArith Qreduction List Bool Lia Lqa.
+From Symrel Require Import Semantics VnnProp.
+Import ListNotations.
+Open Scope Q_scope.
+
+(* ---- The checker ---- *)
+
+(* a ReLU's recorded phase on a leaf: active (z >= 0), inactive (z <= 0), or unstable, relaxed
+   by alpha z <= relu z <= s z + t *)
+Inductive phase := Act | Inact | Unst (alpha s t : Q).
+
+(* a layer with the phases of its ReLUs (none for a layer without ReLU) *)
+Definition level := (dense * list phase)%type.
+
+(* a < b, decided *)
+Definition Qlt_bool (a b : Q) : bool := negb (Qle_bool b a).
+
+Definition zeros (k : nat) : vec := repeat 0 k.
+
+(* min over the box of f . x *)
+Fixpoint box_min (f : vec) (B : Box) : Q :=
+  match f, B with
+  | a :: f', lu :: B' => (if Qle_bool 0 a then a * fst lu else a * snd lu) + box_min f' B'
+  | _, _ => 0
+  end.
+
+(* acc + m r, entry by entry, reduced *)
+Fixpoint scale_add (m : Q) (r acc : vec) : vec :=
+  match r, acc with
+  | a :: r', b :: acc' => Qred (b + m * a) :: scale_add m r' acc'
+  | _, _ => []
+  end.
+
+(* acc + W^T nu, skipping the zero entries of nu *)
+Fixpoint tmul (W : mat) (nu : vec) (acc : vec) : vec :=
+  match W, nu with
+  | r :: W', m :: nu' => tmul W' nu' (if Qeq_bool m 0 then acc else scale_add m r acc)
+  | _, _ => acc
+  end.
+
+(* a lower bound nu . z + c of mu . relu(z), by the phases *)
+Fixpoint relax (ph : list phase) (mu : vec) : vec * Q :=
+  match ph, mu with
+  | p :: ph', m :: mu' =>
+      let (nu, c) := relax ph' mu' in
+      match p with
+      | Act => (m :: nu, c)
+      | Inact => (0 :: nu, c)
+      | Unst a s t => if Qle_bool 0 m then (m * a :: nu, c) else (m * s :: nu, c + m * t)
+      end
+  | _, _ => ([], 0)
+  end.
+
+(* the width of the top of a stack of levels (top first) over n inputs *)
+Definition width (lv : list level) (n : nat) : nat :=
+  match lv with [] => n | (l, _) :: _ => length (dn_W l) end.
+
+(* a lower bound over the box B of mu . v + c + ax . x, where v is the output of the stack lv
+   (top first) at the input x: substitute the layers backwards *)
+Fixpoint back (lv : list level) (mu : vec) (c : Q) (ax : vec) (B : Box) : Q :=
+  match lv with
+  | [] => Qred (box_min (vadd mu ax) B + c)
+  | (l, ph) :: rest =>
+      let (nu, c1) := if dn_relu l then relax ph mu else (mu, 0) in
+      back rest (tmul (dn_W l) nu (zeros (width rest (length B)))) (Qred (c + c1 + dot nu (dn_b l))) ax B
+  end.
+
+(* the pre-activation r . v + b of a neuron, bounded below and above on B *)
+Definition lower (lv : list level) (B : Box) (r : vec) (b : Q) : Q := back lv r b (zeros (length B)) B.
+Definition upper (lv : list level) (B : Box) (r : vec) (b : Q) : Q :=
+  - back lv (map Qopp r) (- b) (zeros (length B)) B.
+
+Definition phase_checks (lv : list level) (B : Box) (r : vec) (b : Q) (p : phase) : bool :=
+  match p with
+  | Act => Qle_bool 0 (lower lv B r b)
+  | Inact => Qle_bool (upper lv B r b) 0
+  | Unst a s t =>
+      let lz := lower lv B r b in
+      let uz := upper lv B r b in
+      Qle_bool 0 a && Qle_bool a 1 && Qle_bool 0 s
+      && Qle_bool 0 (s * lz + t) && Qle_bool lz (s * lz + t)
+      && Qle_bool 0 (s * uz + t) && Qle_bool uz (s * uz + t)
+  end.
+
+Fixpoint phases_check (lv : list level) (B : Box) (W : mat) (b : vec) (ph : list phase) : bool :=
+  match W, b, ph with
+  | [], [], [] => true
+  | r :: W', c :: b', p :: ph' => phase_checks lv B r c p && phases_check lv B W' b' ph'
+  | _, _, _ => false
+  end.
+
+(* every row of the layer reads m inputs, one bias per row *)
+Definition fits (l : dense) (m : nat) : bool :=
+  forallb (fun r => Nat.eqb (length r) m) (dn_W l) && Nat.eqb (length (dn_b l)) (length (dn_W l)).
+
+(* the layers bottom-up with their phases: each fits, each ReLU's phase checked on B *)
+Fixpoint check_levels (B : Box) (below : list level) (Ls : list dense) (Ps : list (list phase))
+  : option (list level) :=
+  match Ls, Ps with
+  | [], [] => Some below
+  | l :: Ls', ph :: Ps' =>
+      if fits l (width below (length B)) && (if dn_relu l then phases_check below B (dn_W l) (dn_b l) ph else true)
+      then check_levels B ((l, ph) :: below) Ls' Ps'
+      else None
+  | _, _ => None
+  end.
+
+(* a leaf closes unsafe disjunct u with atom k of u (true) or of the input disjunct (false),
+   whose lower bound on the leaf is recorded *)
+Definition close := (bool * nat * Q)%type.
+
+Fixpoint check_closes (lv : list level) (B : Box) (C : list atom) (U : list (list atom)) (cl : list close) : bool :=
+  match U, cl with
+  | [], [] => true
+  | D :: U', (side, k, bnd) :: cl' =>
+      match nth_error (if side then D else C) k with
+      | Some a =>
+          Nat.eqb (length (at_x a)) (length B) && Nat.eqb (length (at_y a)) (width lv (length B))
+          && Qeq_bool (back lv (at_y a) 0 (at_x a) B) bnd && Qlt_bool (at_rhs a) bnd
+      | None => false
+      end && check_closes lv B C U' cl'
+  | _, _ => false
+  end.
+
+Inductive tree :=
+  | Leaf (Ps : list (list phase)) (cl : list close)
+  | Split (i : nat) (c : Q) (le ge : tree)    (* the part x_i <= c, then the part x_i >= c *)
+  | Empty (i : nat).                            (* hi_i < lo_i: the box is empty *)
+
+Fixpoint set_nth {A} (i : nat) (f : A -> A) (l : list A) : list A :=
+  match l, i with
+  | [], _ => []
+  | a :: l', O => f a :: l'
+  | a :: l', S i' => a :: set_nth i' f l'
+  end.
+
+Fixpoint check_tree (N : ReluNet) (C : list atom) (U : list (list atom)) (B : Box) (t : tree) : bool :=
+  match t with
+  | Leaf Ps cl =>
+      match check_levels B [] (rn_layers N) Ps with
+      | Some lv => check_closes lv B C U cl
+      | None => false
+      end
+  | Split i c le ge =>
+      check_tree N C U (set_nth i (fun lu => (fst lu, c)) B) le
+      && check_tree N C U (set_nth i (fun lu => (c, snd lu)) B) ge
+  | Empty i => match nth_error B i with Some lu => Qlt_bool (snd lu) (fst lu) | None => false end
+  end.
+
+(* Some a_i when a = a_i e_i *)
+Fixpoint single_coef (i : nat) (a : vec) : option Q :=
+  match a, i with
+  | [], _ => None
+  | q :: a', O => if forallb (Qeq_bool 0) a' then Some q else None
+  | q :: a', S i' => if Qeq_bool q 0 then single_coef i' a' else None
+  end.
+
+(* the atom says x_i <= hi (or lo <= x_i) *)
+Definition gives_upper (i : nat) (hi : Q) (a : atom) : bool :=
+  forallb (Qeq_bool 0) (at_y a) &&
+  match single_coef i (at_x a) with Some q => Qlt_bool 0 q && Qle_bool (at_rhs a) (q * hi) | None => false end.
+Definition gives_lower (i : nat) (lo : Q) (a : atom) : bool :=
+  forallb (Qeq_bool 0) (at_y a) &&
+  match single_coef i (at_x a) with Some q => Qlt_bool q 0 && Qle_bool (at_rhs a) (q * lo) | None => false end.
+
+Fixpoint box_implied (C : list atom) (i : nat) (B : Box) : bool :=
+  match B with
+  | [] => true
+  | lu :: B' => existsb (gives_lower i (fst lu)) C && existsb (gives_upper i (snd lu)) C && box_implied C (S i) B'
+  end.
+
+Fixpoint check_steps (N : ReluNet) (n : nat) (U : list (list atom)) (R : list (list atom)) (steps : list (Box * tree)) : bool :=
+  match R, steps with
+  | [], [] => true
+  | C :: R', (B, t) :: S' =>
+      Nat.eqb (length B) n && box_implied C 0 B && check_tree N C U B t && check_steps N n U R' S'
+  | _, _ => false
+  end.
+
+(* one step per input disjunct, in order: its box and its tree *)
+Definition check (N : ReluNet) (P : Property) (steps : list (Box * tree)) : bool :=
+  check_steps N (p_inputs P) (p_unsafe P) (p_region P) steps.
