@@ -120,3 +120,16 @@ def test_no_admitted_or_axiom_in_the_vnnlib_library():
         text = (LIBRARY_DIR / name).read_text()
         for word in ("Admitted", "admit", "Axiom", "Parameter", "Hypothesis", "Variable"):
             assert word not in text, f"{name} contains {word}"
+
+
+@needs_coqc
+def test_the_cli_exports_and_replays(library, tmp_path, cert, run_cli, monkeypatch):
+    path = tmp_path / "cert.json"
+    path.write_text(json.dumps(cert))
+    code, out, err = run_cli("export-coq", path, "-o", tmp_path / "out")
+    assert code == 0 and "Instance.v" in out and (tmp_path / "out" / "VnnSound.v").is_file(), err
+    monkeypatch.setenv("SYMREL_COQ_LIBRARY", os.fspath(library))   # the built library's .vo files reused
+    code, out, err = run_cli("check-certificate", path, "--coq")
+    assert code == 0, err
+    assert "coq: check net prop steps = true (vm_compute): checked" in out
+    assert "coq: claim: Print Assumptions: Closed under the global context" in out
