@@ -10,7 +10,10 @@ tightest single-variable bounds of the disjunct's atoms (recomputed here; the st
 it and must agree). Its tree, a preorder list, covers the box: a split entry
 ``{"split": i, "at": c}`` with ``lo_i < c < hi_i`` is followed by the tree of the part
 ``x_i <= c`` and then by that of the part ``x_i >= c`` (the two parts' union is the node);
-a leaf entry ``{"leaf": facts}`` closes its box ``B``:
+a ReLU split ``{"relu": [k, i]}`` is followed by the tree of the part where neuron ``i`` of
+ReLU layer ``k`` has ``z <= 0`` and then by that of the part where ``z >= 0`` (same box; the
+sides are inherited down the path, and clip that neuron's range ``[lz, uz]`` in step 1);
+a leaf entry ``{"leaf": facts}`` closes its box ``B`` (its part where the sides hold):
 
 1. forward symbolic intervals: every neuron ``z`` gets affine forms ``L_z <= z <= U_z``
    on ``B`` (rounded outward after each ReLU layer), and, where these leave a phase open,
@@ -22,8 +25,10 @@ a leaf entry ``{"leaf": facts}`` closes its box ``B``:
 2. for every unsafe disjunct, in order, the recorded atom (one of the disjunct's, or a
    constraint of the input disjunct) has the recorded ``bound``, recomputed by substituting
    the layers backwards (``h = z``, ``h = 0``, ``h >= alpha z`` under a coefficient >= 0,
-   ``h <= s z + t`` under one < 0) and minimising over ``B``; and ``bound > rhs``, so the
-   atom fails on all of ``B`` and the unsafe disjunct with it.
+   ``h <= s z + t`` under one < 0; with a close's ``beta``, one multiplier >= 0 per ReLU
+   split on the path, the split neuron's coefficient gains ``-beta`` (side ``z >= 0``) or
+   ``+beta`` (side ``z <= 0``)) and minimising over ``B``; and ``bound > rhs``, so the
+   atom fails on all of the leaf's part and the unsafe disjunct with it.
 
 An empty box (``lo_i > hi_i``) has the tree ``[{"empty": i}]``.
 
@@ -228,8 +233,12 @@ def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick):
     return [_extreme(r + [0], M, plo, phi, Qb, not upper) + c for r, c in zip(rows, const)]
 
 
-def _states(layers, lo, hi, facts, where):
-    """Step 1 of a leaf: the phases checked against the forward symbolic forms; the states."""
+def _states(layers, lo, hi, facts, where, fixed=None):
+    """Step 1 of a leaf: the phases checked against the forward symbolic forms; the states.
+    ``fixed``: ``{(relu layer, neuron): "a" or "i"}``, the sides the tree's ReLU splits chose
+    on the path to the leaf: the neuron's range ``[lz, uz]`` is clipped to ``z >= 0`` ("a")
+    or ``z <= 0`` ("i"), the leaf's region being where they hold."""
+    fixed = fixed or {}
     n = len(lo)
     Qb = 1
     for v in lo + hi:
@@ -258,6 +267,12 @@ def _states(layers, lo, hi, facts, where):
         hL, hU, st = [], [], []
         lows = [_extreme(r, den, plo, phi, Qb, True) for r in zL]
         highs = [_extreme(r, den, plo, phi, Qb, False) for r in zU]
+        clips = [(i, fc) for (fl, i), fc in fixed.items() if fl == li]
+        for i, fc in clips:  # a ReLU split's part: z >= 0 ("a") or z <= 0 ("i") there
+            if fc == "a":
+                lows[i] = max(lows[i], ZERO)
+            else:
+                highs[i] = min(highs[i], ZERO)
         pick = [i for i, (c, lo, hi) in enumerate(zip(ph, lows, highs))
                 if not ((c == "a" and lo >= 0) or (c == "i" and hi <= 0))]
         if states and pick:  # the forward bounds leave these phases or relaxations: backward bounds too
@@ -310,8 +325,10 @@ def _states(layers, lo, hi, facts, where):
     return states
 
 
-def _backward_min(layers, states, ay, ax, lo, hi):
-    """Step 2 of a leaf: the lower bound of ``ay . y + ax . x`` over the leaf."""
+def _backward_min(layers, states, ay, ax, lo, hi, betas=()):
+    """Step 5 of a leaf: the lower bound of ``ay . y + ax . x`` over the leaf; ``betas``:
+    ``(relu layer, neuron, phase, beta)`` per ReLU split on the path (``beta >= 0``: the
+    form gains ``-beta z`` where the split set ``z >= 0``, ``+beta z`` where ``z <= 0``)."""
     mu = list(ay)
     const = ZERO
     k = len(states)
@@ -330,6 +347,9 @@ def _backward_min(layers, states, ay, ax, lo, hi):
                 else:
                     nu.append(v * st[1])
                     const += v * st[2]
+            for bk, bi, bc, beta in betas:
+                if bk == k:
+                    nu[bi] += -beta if bc == "a" else beta
             mu = nu
         for v, c in zip(mu, b):
             if v:
@@ -346,19 +366,35 @@ def _backward_min(layers, states, ay, ax, lo, hi):
     return _form_min(form, lo, hi)
 
 
-def _check_leaf(layers, facts, lo, hi, d, region, unsafe, where):
+def _check_leaf(layers, facts, lo, hi, d, region, unsafe, where, splits=()):
+    """One leaf (docs/format.md); ``splits``: the ReLU splits on its path, ``(layer, neuron,
+    phase)`` from the root down."""
     facts = record(facts, where, keys=("phases", "relaxations", "closes"))
-    states = _states(layers, lo, hi, facts, where)
+    states = _states(layers, lo, hi, facts, where, {(k, i): c for k, i, c in splits})
     closes = array(facts["closes"], f"{where}.closes", len(unsafe))
     for u, entry in enumerate(closes):
         cw = f"{where}.closes[{u}]"
-        entry = record(entry, cw, keys=("atom", "bound"))
+        entry = record(entry, cw, keys=("atom", "bound"), optional=("beta",))
+        betas = ()
+        if "beta" in entry:
+            if not splits:
+                raise CertificateError("expected no beta: no ReLU split on the path to this leaf", path=f"{cw}.beta")
+            raw = array(entry["beta"], f"{cw}.beta", len(splits))
+            betas = []
+            for j, ((k, i, c), v) in enumerate(zip(splits, raw)):
+                beta = rational(v, f"{cw}.beta[{j}]")
+                bits = max(int(beta.numerator).bit_length(), int(beta.denominator).bit_length())
+                if bits > MAX_RELAXATION_BITS:
+                    raise beyond_limit("relaxation bits", bits, MAX_RELAXATION_BITS, f"{cw}.beta[{j}]")
+                if beta < 0:
+                    raise CertificateError(f"expected beta >= 0, got {beta}", path=f"{cw}.beta[{j}]")
+                betas.append((k, i, c, beta))
         ref = array(entry["atom"], f"{cw}.atom", 2)
         side = string(ref[0], f"{cw}.atom[0]", choices=("unsafe", "region"))
         pool = unsafe[u] if side == "unsafe" else region[d]
         x, y, rhs = pool[index(ref[1], len(pool), f"{cw}.atom[1]")]
         bound = rational(entry["bound"], f"{cw}.bound")
-        got = _backward_min(layers, states, y, x, lo, hi)
+        got = _backward_min(layers, states, y, x, lo, hi, betas)
         if got != bound:
             raise CertificateError(f"the bound recomputed is {got}, not {bound}", path=f"{cw}.bound")
         if not bound > rhs:
@@ -368,7 +404,8 @@ def _check_leaf(layers, facts, lo, hi, d, region, unsafe, where):
 
 def _check_tree(layers, tree, lo, hi, d, region, unsafe, where, budget):
     """The preorder tree covers [lo, hi]; every leaf closes its box."""
-    todo = [(list(lo), list(hi))]
+    widths = [len(layer["bi"]) for layer in layers if layer["relu"]]
+    todo = [(list(lo), list(hi), ())]
     pos = 0
     while todo:
         if pos >= len(tree):
@@ -376,7 +413,7 @@ def _check_tree(layers, tree, lo, hi, d, region, unsafe, where, budget):
         if budget[0] <= 0:
             raise beyond_limit("tree entries", MAX_TREE_ENTRIES + 1, MAX_TREE_ENTRIES, f"{where}[{pos}]")
         budget[0] -= 1
-        blo, bhi = todo.pop()
+        blo, bhi, splits = todo.pop()
         ew = f"{where}[{pos}]"
         entry = tree[pos]
         pos += 1
@@ -391,11 +428,20 @@ def _check_tree(layers, tree, lo, hi, d, region, unsafe, where, budget):
             upper_hi[i] = c
             lower_lo = list(blo)
             lower_lo[i] = c
-            todo.append((lower_lo, bhi))  # the part x_i >= c, second
-            todo.append((blo, upper_hi))  # the part x_i <= c, first
+            todo.append((lower_lo, bhi, splits))  # the part x_i >= c, second
+            todo.append((blo, upper_hi, splits))  # the part x_i <= c, first
+        elif type(entry) is dict and "relu" in entry:
+            record(entry, ew, keys=("relu",))
+            ref = array(entry["relu"], f"{ew}.relu", 2)
+            k = index(ref[0], len(widths), f"{ew}.relu[0]")
+            i = index(ref[1], widths[k], f"{ew}.relu[1]")
+            if any((k, i) == (sk, si) for sk, si, _ in splits):
+                raise CertificateError(f"neuron {i} of ReLU layer {k} is split twice on one path", path=f"{ew}.relu")
+            todo.append((blo, bhi, splits + ((k, i, "a"),)))  # the part z >= 0, second
+            todo.append((blo, bhi, splits + ((k, i, "i"),)))  # the part z <= 0, first
         else:
             entry = record(entry, ew, keys=("leaf",))
-            _check_leaf(layers, entry["leaf"], blo, bhi, d, region, unsafe, f"{ew}.leaf")
+            _check_leaf(layers, entry["leaf"], blo, bhi, d, region, unsafe, f"{ew}.leaf", splits)
     if pos != len(tree):
         raise CertificateError(f"unexpected entries after the tree's last leaf ({len(tree) - pos} more)",
                                path=f"{where}[{pos}]")

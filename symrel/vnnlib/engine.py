@@ -11,21 +11,23 @@ region has outputs ``y = net(x)`` meeting the unsafe condition:
   ``covered`` the exact fraction of the region's volume already closed.
 
 The search. Each input disjunct's box (its single-variable bounds; further atoms of the
-disjunct are kept as constraints) is the root of a tree. A node is closed when, for every
-unsafe disjunct, one atom (or one constraint of the input disjunct) has a certified lower
-bound above its right-hand side on the node's box (symbolic intervals in exact integer
-arithmetic, :mod:`symrel.vnnlib.symbolic`). Otherwise a float attack
-(:mod:`symrel.vnnlib.attack`) proposes a point, kept only when exact evaluation confirms it,
-and failing that the box is bisected at the midpoint of the input that weighs most in the
-lower bound of the least-settled atom (its coefficient times the box's width).
+disjunct are kept as constraints) is the root of a tree. A node is a box and the ReLU splits
+on its path (a neuron set to ``z <= 0`` or ``z >= 0``). With numpy, float CROWN bounds
+(:mod:`symrel.vnnlib.floatbounds`, beta multipliers of the splits from a float LP) decide
+whether the node looks closed; only then are the exact bounds computed
+(:mod:`symrel.vnnlib.symbolic`, integer arithmetic): the node closes when, for every unsafe
+disjunct, one atom (or one constraint of the input disjunct) has a certified lower bound above
+its right-hand side. Otherwise a float attack (:mod:`symrel.vnnlib.attack`, on nodes without
+ReLU splits) proposes a point, kept only when exact evaluation confirms it, and failing that
+the node is split: on the input scored highest by ``|A_i| * width_i`` (``A``: the float lower
+form of the least-settled atom), or, where at most ``RELU_SPLIT_UNSTABLE`` ReLUs are unstable,
+on a ReLU when the float bounds of its two parts improve more than the input split's
+(:func:`_branch`). ReLU splits make the search complete: with every unstable neuron split,
+the bound with the LP's betas is the exact minimum over the part. Without numpy every node is
+bounded exactly and only inputs are split.
 
-Floats only propose; a node closes on exact integer facts, and a counterexample counts once
-the net's exact evaluation confirms it. The nodes are taken from a stack in rounds of
-``batch`` nodes; a round runs on ``executor`` (any ``concurrent.futures`` executor, through
-:func:`symrel.parallel.map_ordered`) and its results are used in the round's order, so the
-verdict and the certificate are those of the serial run.
-
-Cost: per node one propagation (:mod:`symrel.vnnlib.symbolic`) and, when it stays open, one
+Cost: per node a few float propagations (the split's candidates), one exact propagation
+(:mod:`symrel.vnnlib.symbolic`) where the floats say closed, and, when it stays open, one
 float attack; the number of nodes is what the property needs (exponential in the worst case).
 
 >>> from symrel.models import DenseLayer, ReLUNet
@@ -51,8 +53,15 @@ from ..budget import Budget
 from ..errors import InputError
 from ..exact import Q, ZERO, format_rational, rational
 from ..parallel import chunked, map_ordered
-from .attack import FloatNet, propose
+from .attack import FloatNet, margin, propose
 from .symbolic import IntNet, box_scale, integer_net, propagate
+
+try:  # optional (the "numeric" extra): float bounds propose, so that only leaves are computed exactly
+    import numpy as _np
+
+    from .floatbounds import FloatBounds, split_betas
+except ImportError:  # pragma: no cover - exercised where numpy is absent
+    _np = None
 
 #: the claim kind of the certificates written here
 CLAIM_KIND = "vnnlib-unsat"
@@ -91,6 +100,9 @@ class _Context:
     unsafe: tuple  # tuple of tuples of _Atom
     extra: tuple  # per input disjunct: ((index in the conjunction, _Atom), ...) beyond the box
     float_unsafe: tuple
+    fb: object = None  # FloatBounds (None without numpy)
+    float_atoms: tuple = ()  # per input disjunct: (AY, AX, rhs) arrays of every candidate atom
+    float_groups: tuple = ()  # per input disjunct: (first row, count) per unsafe disjunct
 
 
 def region_box(conj, n: int, where: str):
@@ -143,55 +155,234 @@ def _context(net, prop, boxes) -> _Context:
     unsafe = tuple(tuple(_atom(a) for a in conj) for conj in prop.unsafe)
     extra = tuple(tuple((k, _atom(prop.input_region[d][k])) for k in ex) for d, (_, _, ex) in enumerate(boxes))
     fu = tuple(tuple(([_fl(v) for v in a.x], [_fl(v) for v in a.y], _fl(a.rhs)) for a in conj) for conj in unsafe)
-    return _Context(inet, FloatNet(_float_layers(net)), unsafe, extra, fu)
+    ctx = _Context(inet, FloatNet(_float_layers(net)), unsafe, extra, fu)
+    if _np is None:
+        return ctx
+    atoms, groups = [], []
+    for d in range(len(boxes)):
+        rows, gr = [], []
+        for conj in unsafe:
+            cands = _candidates(ctx, d, conj)
+            gr.append((len(rows), len(cands)))
+            rows += [([_fl(v) for v in ay], [_fl(v) for v in ax], _fl(rhs)) for _, ay, ax, rhs in cands]
+        atoms.append((_np.array([r[0] for r in rows], dtype=float).reshape(len(rows), inet.n_outputs),
+                      _np.array([r[1] for r in rows], dtype=float).reshape(len(rows), inet.n_inputs),
+                      _np.array([r[2] for r in rows], dtype=float)))
+        groups.append(tuple(gr))
+    return _Context(inet, ctx.fnet, unsafe, extra, fu, FloatBounds(inet), tuple(atoms), tuple(groups))
 
 
 # -- one node --------------------------------------------------------------------------------------
-def _evaluate(ctx: _Context, node):
-    """``("closed", facts)``, ``("sat", x)`` (an exact input proposed, to be confirmed) or
-    ``("split", input)`` for the node ``(disjunct, lo, hi)``."""
-    d, lo, hi = node
-    n = len(lo)
-    bounds = propagate(ctx.inet, box_scale(lo, hi))
-    closes, worst = [], None  # worst: (slack, form) of the least-settled open disjunct
-    for conj in ctx.unsafe:
-        best = None
-        candidates = [(("unsafe", k), a.y, a.x, a.rhs) for k, a in enumerate(conj)]
-        candidates += [(("region", k), a.y, a.x, a.rhs) for k, a in ctx.extra[d]]  # a.y: zeros
-        for ref, ay, ax, rhs in candidates:
-            form = bounds.backward(ay, ax)
+def _candidates(ctx: _Context, d: int, conj):
+    """The atoms that may close an unsafe disjunct at a node of input disjunct ``d``: its own
+    and the input disjunct's constraints beyond the box, as ``(ref, ay, ax, rhs)``."""
+    out = [(("unsafe", k), a.y, a.x, a.rhs) for k, a in enumerate(conj)]
+    return out + [(("region", k), a.y, a.x, a.rhs) for k, a in ctx.extra[d]]  # a.y: zeros
+
+
+def _dyadic(v: float):
+    """A float rounded down to 2^-32 (a beta: small numbers keep the exact check cheap)."""
+    return Q(int(v * 4294967296.0), 4294967296)
+
+
+def _exact_close(ctx: _Context, d, lo, hi, fixed, plan):
+    """The leaf's facts when the exact bounds close every unsafe disjunct (``plan``: per
+    disjunct the float's choice ``(ref, ay, ax, rhs, betas)`` tried first), else None."""
+    bounds = propagate(ctx.inet, box_scale(lo, hi), fixed=fixed)
+    closes = []
+    for u, conj in enumerate(ctx.unsafe):
+        tries = []
+        if plan is not None and plan[u] is not None:
+            tries.append(plan[u])
+        tries += [(ref, ay, ax, rhs, None) for ref, ay, ax, rhs in _candidates(ctx, d, conj)]
+        done = None
+        for ref, ay, ax, rhs, betas in tries:
+            form = bounds.backward(ay, ax, betas or ())
             m = bounds.form_min(form)
-            if best is None or m - rhs > best[0]:
-                best = (m - rhs, ref, m, form)
-        if best is not None and best[0] > 0:
-            closes.append({"atom": list(best[1]), "bound": format_rational(best[2])})
-        elif best is not None and (worst is None or best[0] < worst[0]):
-            worst = (best[0], best[3])
-    if len(closes) == len(ctx.unsafe):
-        phases = ["".join("a" if st == 1 else "i" if st == 0 else "u" for st in layer) for layer in bounds.states]
-        relax = [[format_rational(a), format_rational(s), format_rational(t)] for _, _, a, s, t in bounds.relaxed]
-        return ("closed", {"phases": phases, "relaxations": relax, "closes": closes}, len(bounds.relaxed))
-    # open: a float attack, then a split
+            if m > rhs:
+                done = {"atom": list(ref), "bound": format_rational(m)}
+                if betas:
+                    done["beta"] = [format_rational(b[3]) for b in betas]
+                break
+        if done is None:
+            return None, bounds
+        closes.append(done)
+    phases = ["".join("a" if st == 1 else "i" if st == 0 else "u" for st in layer) for layer in bounds.states]
+    relax = [[format_rational(a), format_rational(s), format_rational(t)] for _, _, a, s, t in bounds.relaxed]
+    return {"phases": phases, "relaxations": relax, "closes": closes}, bounds
+
+
+def _float_gaps(ctx: _Context, d, run):
+    """Per unsafe disjunct the float ``(gap, index of the atom)`` of its best atom (gap: lower
+    bound minus right-hand side; the disjunct closes when it is > 0)."""
+    rows = ctx.float_atoms[d]
+    C = ctx.fb.lower_many(run, rows[0], rows[1])
+    out = []
+    for first, count in ctx.float_groups[d]:
+        if not count:  # an empty conjunction: always unsafe, never closed
+            out.append((float("-inf"), None))
+            continue
+        g = C[first:first + count] - rows[2][first:first + count]
+        j = int(g.argmax())
+        out.append((float(g[j]), j))
+    return out
+
+
+def _node_gap(ctx, d, lo, hi, fixed, splits=()) -> float:
+    """The float gap of the least-settled unsafe disjunct at a node (with the splits' betas
+    from the float LP where the plain bound leaves it open)."""
+    run = ctx.fb.run(lo, hi, fixed)
+    gaps = _float_gaps(ctx, d, run)
+    worst = min(g for g, _ in gaps)
+    if worst > 0 or not splits:
+        return worst
+    out = []
+    for u, conj in enumerate(ctx.unsafe):
+        g, j = gaps[u]
+        if g <= 0 and j is not None:
+            _, ay, ax, rhs = _candidates(ctx, d, conj)[j]
+            fay, fax = [_fl(v) for v in ay], [_fl(v) for v in ax]
+            _, A, c = ctx.fb.lower(run, fay, fax)
+            bt = split_betas(ctx.fb, run, splits, A, c)
+            if bt is not None:
+                g = max(g, ctx.fb.lower(run, fay, fax, [(k, i, ph, b) for (k, i, ph), b in zip(splits, bt)])[0]
+                        - _fl(rhs))
+        out.append(g)
+    return min(out)
+
+
+def _evaluate(ctx: _Context, node):
+    """``("closed", facts, relaxed)``, ``("sat", x, how)`` (an exact input proposed, to be
+    confirmed; ``how``: the split should it not be) or ``("split", how, None)`` (``("x", i)`` or ``("relu", k, i)``) for the node
+    ``(disjunct, lo, hi, splits)``."""
+    d, lo, hi, splits = node
+    fixed = {(k, i): ph for k, i, ph in splits}
+    if ctx.fb is None:
+        return _evaluate_exact(ctx, node, fixed)
+    flo, fhi = [_fl(v) for v in lo], [_fl(v) for v in hi]
+    run = ctx.fb.run(flo, fhi, fixed)
+    gaps = _float_gaps(ctx, d, run)
+    plan = []
+    for u, conj in enumerate(ctx.unsafe):
+        cands = _candidates(ctx, d, conj)
+        g, j = gaps[u]
+        if j is None:
+            plan.append(None)
+            continue
+        ref, ay, ax, rhs = cands[j]
+        betas = None
+        if g <= 0 and splits:  # beta-CROWN: the splits' multipliers, from a float LP
+            for jj, (ref2, ay2, ax2, rhs2) in enumerate(cands):
+                if not any(ay2):
+                    continue
+                fay, fax = [_fl(v) for v in ay2], [_fl(v) for v in ax2]
+                _, A, c = ctx.fb.lower(run, fay, fax)
+                bt = split_betas(ctx.fb, run, splits, A, c)
+                if bt is None:
+                    continue
+                bq = [_dyadic(v) for v in bt]
+                g2 = ctx.fb.lower(run, fay, fax, [(k, i, ph, _fl(b)) for (k, i, ph), b in zip(splits, bq)])[0] \
+                    - _fl(rhs2)
+                if g2 > g:
+                    g, ref, ay, ax, rhs = g2, ref2, ay2, ax2, rhs2
+                    betas = tuple((k, i, ph, b) for (k, i, ph), b in zip(splits, bq))
+                if g > 0:
+                    break
+        plan.append((ref, ay, ax, rhs, betas))
+        gaps[u] = (g, j)
+    if all(g > 0 for g, _ in gaps):
+        facts, bounds = _exact_close(ctx, d, lo, hi, fixed, plan)
+        if facts is not None:
+            return ("closed", facts, len(bounds.relaxed))
+    how = _branch(ctx, d, lo, hi, fixed, run, gaps, plan)
+    if not splits:  # a float attack on the box (the phase-split parts of a box were attacked as the box)
+        x = _attack(ctx, d, lo, hi)
+        if x is not None:
+            return ("sat", x, how)  # how: the split, should exact evaluation refute x
+    return ("split", how, None)
+
+
+def _attack(ctx, d, lo, hi):
     flo, fhi = [_fl(v) for v in lo], [_fl(v) for v in hi]
     disjuncts = [list(c) + [([_fl(v) for v in a.x], [0.0] * ctx.inet.n_outputs, _fl(a.rhs))
                             for _, a in ctx.extra[d]] for c in ctx.float_unsafe]
     seed = zlib.crc32(repr((d, [str(v) for v in lo], [str(v) for v in hi])).encode())  # the same in every process
     x = propose(ctx.fnet, disjuncts, flo, fhi, seed=seed)
-    from .attack import margin
-
     if margin(ctx.fnet, disjuncts, x) >= -1e-9:
-        xq = tuple(min(max(Q(*_ratio(v)), a), b) for v, a, b in zip(x, lo, hi))
-        return ("sat", xq, None)
-    form = worst[1] if worst is not None else None
+        return tuple(min(max(Q(*_ratio(v)), a), b) for v, a, b in zip(x, lo, hi))
+    return None
+
+
+#: ReLU neurons (highest BaBSR-style scores) whose split is tried against the best input split
+RELU_CANDIDATES = 2
+#: a node with at most this many unstable ReLUs may be split on a ReLU
+RELU_SPLIT_UNSTABLE = 40
+
+
+def _branch(ctx, d, lo, hi, fixed, run, gaps, plan):
+    """The split of the node. Inputs are scored as alpha-beta-CROWN's "sb" input heuristic
+    does (``|A_i| * width_i`` for the lower form ``A x + c`` of the least-settled disjunct's
+    atom); where few ReLUs are unstable, the best input split and the ReLU splits of the
+    ``RELU_CANDIDATES`` neurons with the highest BaBSR-style scores are tried in floats and the
+    one whose children's gaps sum highest wins (a bound-improvement choice, as alpha-beta-CROWN's
+    filtered smart branching; ties: the input split)."""
+    n = len(lo)
+    flo, fhi = [_fl(v) for v in lo], [_fl(v) for v in hi]
+    u = min(range(len(gaps)), key=lambda k: gaps[k][0])
+    ay = [_fl(v) for v in plan[u][1]] if plan[u] is not None else [0.0] * ctx.inet.n_outputs
+    ax = [_fl(v) for v in plan[u][2]] if plan[u] is not None else [0.0] * n
+    _, A, _ = ctx.fb.lower(run, ay, ax)
+    widths = [b - a for a, b in zip(flo, fhi)]
+    scores = [abs(float(A[i])) * widths[i] if hi[i] > lo[i] else -1.0 for i in range(n)]
+    if max(scores) <= 0:
+        scores = [w if hi[i] > lo[i] else -1.0 for i, w in enumerate(widths)]
+    best_i = max(range(n), key=lambda k: (scores[k], -k))
+    unstable = sum(int(((l < 0) & (h > 0)).sum()) for l, h in run.pre) - len(fixed)
+    if not any(ay) or unstable > RELU_SPLIT_UNSTABLE:
+        if scores[best_i] < 0:
+            raise InputError("a node that is a single point stayed open (internal error)", path="engine")
+        return ("x", best_i)
+    options = []
+    if scores[best_i] >= 0:
+        mid = (flo[best_i] + fhi[best_i]) / 2
+        a = _node_gap(ctx, d, flo, [mid if k == best_i else v for k, v in enumerate(fhi)], fixed)
+        b = _node_gap(ctx, d, [mid if k == best_i else v for k, v in enumerate(flo)], fhi, fixed)
+        options.append((a + b, 1, ("x", best_i)))
+    splits = tuple((k, i, ph) for (k, i), ph in fixed.items())
+    for score, k, i in ctx.fb.neuron_scores(run, ay, fixed)[:RELU_CANDIDATES]:
+        a = _node_gap(ctx, d, flo, fhi, dict(fixed) | {(k, i): 0}, splits + ((k, i, 0),))
+        b = _node_gap(ctx, d, flo, fhi, dict(fixed) | {(k, i): 1}, splits + ((k, i, 1),))
+        options.append((a + b, 0, ("relu", k, i)))
+    if not options:
+        raise InputError("a node that is a single point stayed open (internal error)", path="engine")
+    return max(options, key=lambda o: (o[0], o[1]))[2]
+
+
+def _evaluate_exact(ctx: _Context, node, fixed):
+    """Without numpy: the exact bounds at every node, input splits only."""
+    d, lo, hi, _ = node
+    n = len(lo)
+    facts, bounds = _exact_close(ctx, d, lo, hi, fixed, None)
+    if facts is not None:
+        return ("closed", facts, len(bounds.relaxed))
+    x = _attack(ctx, d, lo, hi)
+    if x is not None:
+        return ("sat", x, None)
+    worst = None
+    for conj in ctx.unsafe:
+        best = None
+        for ref, ay, ax, rhs in _candidates(ctx, d, conj):
+            form = bounds.backward(ay, ax)
+            m = bounds.form_min(form)
+            if best is None or m - rhs > best[0]:
+                best = (m - rhs, form)
+        if best is not None and best[0] <= 0 and (worst is None or best[0] < worst[0]):
+            worst = best
     widths = [b - a for a, b in zip(lo, hi)]
-    if form is None:
+    scores = widths if worst is None else [abs(worst[1][i]) * widths[i] for i in range(n)]
+    if not any(scores):
         scores = widths
-    else:
-        scores = [abs(form[i]) * widths[i] for i in range(n)]
-        if not any(scores):
-            scores = widths
-    i = max(range(n), key=lambda k: (scores[k], -k))
-    return ("split", i, None)
+    return ("split", ("x", max(range(n), key=lambda k: (scores[k], -k))), None)
 
 
 def _ratio(v: float):
@@ -247,15 +438,29 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
             continue
         dims[d] = [i for i in range(len(lo)) if hi[i] > lo[i]]
         total += _volume(lo, hi, dims[d])
-        stack.append((d, (), lo, hi))
-    stats = {"nodes": 0, "leaves": 0, "rounds": 0, "max_depth": 0, "relaxed": 0, "attacks": 0}
+        stack.append((d, (), lo, hi, (), None))
+    stats = {"nodes": 0, "leaves": 0, "rounds": 0, "max_depth": 0, "relaxed": 0, "attacks": 0, "relu_splits": 0}
     closed_volume = Q(0)
     closed_points = 0
+    owners: dict = {}  # (d, path) of a box whose parts are phase-split: [its open parts, its volume or None]
+
+    def close_part(d, lo, hi, owner):
+        nonlocal closed_volume, closed_points
+        if owner is not None:
+            owners[owner][0] -= 1
+            if owners[owner][0]:
+                return
+            lo, hi = owners[owner][1]
+        if dims[d]:
+            closed_volume += _volume(lo, hi, dims[d])
+        else:
+            closed_points += 1
+
     while stack:
         if budget.expired():
             return _unknown(stack, closed_volume, total, closed_points, stats, start)
         round_ = [stack.pop() for _ in range(min(batch, len(stack)))]
-        items = [(d, lo, hi) for d, _, lo, hi in round_]
+        items = [(d, lo, hi, splits) for d, _, lo, hi, splits, _ in round_]
         left = budget.remaining()
         deadline = None if left is None else time.time() + left
         chunks = [(deadline, part) for part in chunked(items, executor)]
@@ -265,38 +470,49 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
             return _unknown(stack, closed_volume, total, closed_points, stats, start)
         stats["rounds"] += 1
         children = []
-        for (d, path, lo, hi), res in zip(round_, results):
+        for (d, path, lo, hi, splits, owner), res in zip(round_, results):
             stats["nodes"] += 1
             stats["max_depth"] = max(stats["max_depth"], len(path))
             if res[0] == "closed":
                 trees[(d, path)] = ("leaf", res[1])
                 stats["leaves"] += 1
                 stats["relaxed"] += res[2]
-                if dims[d]:
-                    closed_volume += _volume(lo, hi, dims[d])
-                else:
-                    closed_points += 1
+                close_part(d, lo, hi, owner)
             elif res[0] == "sat":
                 stats["attacks"] += 1
                 y = _confirm(net, prop, res[1])
                 if y is not None:
                     stats["seconds"] = round(time.monotonic() - start, 3)
                     return Verdict("sat", tuple(res[1]), y, None, (), closed_volume / total if total else ZERO, stats)
-                children.append((d, path, lo, hi, None))  # a false alarm of the floats: split
+                children.append((d, path, lo, hi, splits, owner, res[2]))  # a false alarm of the floats: split
             else:
-                children.append((d, path, lo, hi, res[1]))
-        for d, path, lo, hi, i in reversed(children):
-            if i is None:
+                children.append((d, path, lo, hi, splits, owner, res[1]))
+        for d, path, lo, hi, splits, owner, how in reversed(children):
+            if how is None:
                 widths = [b - a for a, b in zip(lo, hi)]
-                i = max(range(len(lo)), key=lambda k: (widths[k], -k))
+                how = ("x", max(range(len(lo)), key=lambda k: (widths[k], -k)))
+            if how[0] == "relu":
+                _, k, i = how
+                stats["relu_splits"] += 1
+                if owner is None:
+                    owner = (d, path)
+                    owners[owner] = [1, (lo, hi)]
+                owners[owner][0] += 1
+                trees[(d, path)] = ("relu", k, i)
+                stack.append((d, path + (1,), lo, hi, splits + ((k, i, 1),), owner))
+                stack.append((d, path + (0,), lo, hi, splits + ((k, i, 0),), owner))
+                continue
+            i = how[1]
             if not hi[i] > lo[i]:
                 raise InputError("a node that is a single point stayed open (internal error)", path="engine")
+            if owner is not None:
+                owners[owner][0] += 1
             mid = (lo[i] + hi[i]) / 2
             trees[(d, path)] = ("split", i, mid)
             hi0 = tuple(mid if k == i else v for k, v in enumerate(hi))
             lo1 = tuple(mid if k == i else v for k, v in enumerate(lo))
-            stack.append((d, path + (1,), lo1, hi))
-            stack.append((d, path + (0,), lo, hi0))
+            stack.append((d, path + (1,), lo1, hi, splits, owner))
+            stack.append((d, path + (0,), lo, hi0, splits, owner))
         if progress is not None:
             progress(dict(stats, open=len(stack)))
     stats["seconds"] = round(time.monotonic() - start, 3)
@@ -306,7 +522,7 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
 
 def _unknown(stack, closed_volume, total, closed_points, stats, start) -> Verdict:
     stats["seconds"] = round(time.monotonic() - start, 3)
-    open_leaves = tuple((d, lo, hi) for d, _, lo, hi in reversed(stack))
+    open_leaves = tuple((d, lo, hi) for d, _, lo, hi, _, _ in reversed(stack))
     covered = closed_volume / total if total else ZERO
     return Verdict("unknown", None, None, None, open_leaves, covered, stats)
 
@@ -330,6 +546,10 @@ def _tree(trees, d):
         entry = trees[key]
         if entry[0] == "leaf":
             out.append({"leaf": entry[1]})
+        elif entry[0] == "relu":  # the part where z <= 0 first, then z >= 0
+            out.append({"relu": [entry[1], entry[2]]})
+            todo.append((d, key[1] + (1,)))
+            todo.append((d, key[1] + (0,)))
         else:
             out.append({"split": entry[1], "at": format_rational(entry[2])})
             todo.append((d, key[1] + (1,)))

@@ -137,9 +137,9 @@ class Bounds:
     net: IntNet = None
     states: list = None
 
-    def backward(self, y_coeffs, x_coeffs):
+    def backward(self, y_coeffs, x_coeffs, betas=()):
         """:func:`backward_form` on this box (exact rationals, constant last)."""
-        return backward_form(self.net, self.states, y_coeffs, x_coeffs)
+        return backward_form(self.net, self.states, y_coeffs, x_coeffs, betas)
 
     def lower_form(self, y_coeffs, x_coeffs):
         """``sum_j c_j Y_j + sum_k d_k x_k >= form(x)`` on the box: the coefficients (exact
@@ -320,8 +320,11 @@ def layer_bounds(net: IntNet, states, li: int, box: ScaledBox, upper: bool, only
     return out
 
 
-def propagate(net: IntNet, box: ScaledBox, deep: bool = True) -> Bounds:
-    """Symbolic intervals of every neuron of ``net`` on ``box`` (module docstring)."""
+def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None) -> Bounds:
+    """Symbolic intervals of every neuron of ``net`` on ``box`` (module docstring).
+    ``fixed``: ``{(relu layer, neuron): 1 or 0}``, phases set by ReLU splits (the bounds are
+    then those of the part of the box where the set phases hold)."""
+    fixed = fixed or {}
     n = net.n_inputs
     if len(box.plo) != n:
         raise InputError(f"expected a box of {n} inputs, got {len(box.plo)}", path="box")
@@ -353,7 +356,7 @@ def propagate(net: IntNet, box: ScaledBox, deep: bool = True) -> Bounds:
         if deep and states:  # backward bounds of this layer, where the forward ones leave a sign open
             fl = [Q(_row_min(r, box), qd) for r in zL]
             fu = [Q(_row_max(r, box), qd) for r in zU]
-            open_ = [i for i, (a, b) in enumerate(zip(fl, fu)) if a < 0 < b]
+            open_ = [i for i, (a, b) in enumerate(zip(fl, fu)) if a < 0 < b and (len(states), i) not in fixed]
             if open_:
                 bl = layer_bounds(net, states, li, box, False, open_)
                 bu = layer_bounds(net, states, li, box, True, open_)
@@ -363,6 +366,12 @@ def propagate(net: IntNet, box: ScaledBox, deep: bool = True) -> Bounds:
             fl = fu = None
         for i in range(len(zL)):
             lrow, urow = zL[i], zU[i]
+            forced = fixed.get((len(states), i))
+            if forced == 0:  # a split's part z <= 0: h = 0 there
+                state.append(0)
+                hL.append(zero)
+                hU.append(zero)
+                continue
             if fl is not None:  # the bounds as integers over qd (rounded outward)
                 lz = floor(fl[i] * qd)
                 uz = ceil(fu[i] * qd)
@@ -384,8 +393,11 @@ def propagate(net: IntNet, box: ScaledBox, deep: bool = True) -> Bounds:
             lk = (lz * K2) // qd
             uk = -((-uz * K2) // qd)
             a = P if uk >= -lk else 0
-            s = -((-uk * P) // (uk - lk))
-            t = -s * lk
+            if forced == 1:  # a split's part z >= 0: h = z there, so h <= z (s = 1, t = 0) and h >= alpha z
+                s, t = P, 0
+            else:
+                s = -((-uk * P) // (uk - lk))
+                t = -s * lk
             state.append((a, s, t))
             hL.append(_round_row([v * a * f for v in lrow], box, newden, False))
             u = [v * s * f for v in urow]
@@ -397,17 +409,19 @@ def propagate(net: IntNet, box: ScaledBox, deep: bool = True) -> Bounds:
     return Bounds([list(c) for c in zip(*L)], [list(c) for c in zip(*U)], H, box, relaxed, net, states)
 
 
-def backward_form(net: IntNet, states, y_coeffs, x_coeffs):
+def backward_form(net: IntNet, states, y_coeffs, x_coeffs, betas=()):
     """A lower affine form (exact rationals, constant last) of ``sum_j c_j Y_j + sum_k d_k x_k``
     on the box, by substituting the layers backwards: an affine layer exactly, a ReLU by
     its state (active: ``h = z``; inactive: ``h = 0``; unstable: ``h >= alpha z`` for a
-    coefficient >= 0, ``h <= s z + t`` for one < 0)."""
+    coefficient >= 0, ``h <= s z + t`` for one < 0). ``betas``: ``(relu layer, neuron, phase,
+    beta)`` for ReLU splits (phase 1: ``z >= 0`` holds, so the form may gain ``-beta z``; 0:
+    ``+beta z``), ``beta >= 0`` rationals; the form is then a lower bound where the phases hold."""
     P = 1 << SLOPE_BITS
     K2 = 1 << BOUND_BITS
     if not any(y_coeffs):  # no output: the form is the atom's own
         return [Q(0) + (x_coeffs[k] if x_coeffs else 0) for k in range(net.n_inputs)] + [Q(0)]
     C = 1
-    for c in y_coeffs:
+    for c in list(y_coeffs) + [b[3] for b in betas]:
         C = lcm(C, int(c.denominator))
     mu = [int(c.numerator) * (C // int(c.denominator)) for c in y_coeffs]
     M = C
@@ -432,6 +446,9 @@ def backward_form(net: IntNet, states, y_coeffs, x_coeffs):
                     tsum += v * sti[2]
             if tsum:
                 const += Q(tsum, M * P * K2)
+            for bk, bi, bph, beta in betas:  # over M * P, beta * C integral
+                if bk == relu_k:
+                    nu[bi] += (-1 if bph == 1 else 1) * int(beta * C) * (M // C) * P
             mu, M = nu, M * P
         # z = W h + b: the coefficients move to h
         const += Q(_dot(mu, layer.b), M * layer.D)

@@ -97,3 +97,47 @@ def test_malformed_fields_exit_2(cert):
     refused(cert, lambda c: tree(c)[0].update(at=0.5), "exact rational", MalformedCertificate)
     refused(cert, lambda c: tree(c)[0].update(extra=1), "expected no key", MalformedCertificate)
     refused(cert, lambda c: tree(c)[0].update(split="0"), "index", MalformedCertificate)
+
+
+# relu(x0 - x1) - relu(x0 - x1) = 0 >= 1e-9 never: the relaxation's bound never closes on the
+# diagonal, however small the box; two ReLU splits and a beta close it
+TWIN = ReLUNet(2, [DenseLayer([[1, -1], [1, -1]], [0, 0]), DenseLayer([[1, -1]], [0], "none")])
+SQUARE = ((atom([1, 0], [0], 1), atom([-1, 0], [0], 1), atom([0, 1], [0], 1), atom([0, -1], [0], 1)),)
+
+
+@pytest.fixture(scope="module")
+def twin():
+    return certificate(TWIN, ((atom([0, 0], [-1], "-1/1000000000"),),), SQUARE)
+
+
+def test_relu_splits_and_betas_are_replayed(twin):
+    assert check_certificate(twin)["result"] == "checked"
+    entries = tree(twin)
+    assert any("relu" in e for e in entries)
+    assert any("beta" in c for e in entries if "leaf" in e for c in e["leaf"]["closes"])
+
+
+def _beta_leaf(c):
+    return next(k for k, e in enumerate(tree(c)) if "leaf" in e and "beta" in e["leaf"]["closes"][0])
+
+
+def test_tampered_relu_splits_and_betas_are_refused(twin):
+    r = next(k for k, e in enumerate(tree(twin)) if "relu" in e)
+    b = _beta_leaf(twin)
+    refused(twin, lambda c: tree(c)[r + 1].update(relu=tree(c)[r]["relu"]), "split twice")
+    refused(twin, lambda c: tree(c)[r].update(relu=[0, 7]), "index", MalformedCertificate)
+    refused(twin, lambda c: tree(c)[r].update(relu=[0, 1, 0]), "a list of 2 entries", MalformedCertificate)
+    refused(twin, lambda c: tree(c)[b]["leaf"]["closes"][0]["beta"].__setitem__(1, "-1"), "beta >= 0")
+    refused(twin, lambda c: tree(c)[b]["leaf"]["closes"][0]["beta"].pop(), "a list of 2 entries", MalformedCertificate)
+    refused(twin, lambda c: tree(c)[b]["leaf"]["closes"][0].pop("beta"), "the bound recomputed is")
+    refused(twin, lambda c: tree(c)[b]["leaf"]["closes"][0]["beta"].__setitem__(1, "1/2"), "the bound recomputed is")
+    # the part z <= 0 of a split neuron may not claim it active
+    i = next(k for k, e in enumerate(tree(twin)) if "leaf" in e and e["leaf"]["phases"] == ["ii"])
+    refused(twin, lambda c: tree(c)[i]["leaf"]["phases"].__setitem__(0, "ia"), "not active")
+    # a split neuron's active part keeps its relaxation's check (s w + t >= w at w = uz)
+    refused(twin, lambda c: tree(c)[b]["leaf"]["relaxations"][0].__setitem__(1, "1/2"), "below max(0, w)")
+
+
+def test_a_beta_without_a_relu_split_is_refused(cert):
+    leaf = next(k for k, e in enumerate(tree(cert)) if "leaf" in e)
+    refused(cert, lambda c: tree(c)[leaf]["leaf"]["closes"][0].update(beta=["1"]), "expected no beta")

@@ -1,0 +1,218 @@
+"""Float (numpy) CROWN bounds of a ReLU net on a box with fixed ReLU phases: proposals only.
+
+Definition. :meth:`FloatBounds.run` computes, in float64, what :mod:`symrel.vnnlib.symbolic`
+computes exactly, by backward (CROWN/DeepPoly) substitution alone: for every ReLU layer the
+pre-activation bounds ``[l, u]`` of each neuron (the first layer's by interval arithmetic,
+the others by substituting the layers below), each neuron's relaxation (active, inactive,
+fixed by a ReLU split, or unstable: ``h >= alpha z`` with ``alpha = 1`` when ``u >= -l``
+else 0, ``h <= s z + t`` with ``s = u / (u - l)``, ``t = -s l``), and the linear forms of the
+pre-activations over the input. :meth:`FloatBounds.lower` then gives the lower bound of a
+linear function of outputs and inputs, with optional ``beta`` multipliers of the splits
+(beta-CROWN: where a split set ``z >= 0`` the function gains ``-beta z``, where it set
+``z <= 0`` it gains ``+beta z``, which lowers it on the split's part only).
+
+Nothing here is trusted: the engine uses these numbers to choose what to split and which
+leaves are worth an exact check, and a leaf closes only on :mod:`symrel.vnnlib.symbolic`'s
+exact bounds. :func:`split_betas` proposes the betas by a small float LP (the dual values of
+the split constraints, Neumaier-Shcherbina style: floats propose, the exact recomputation of
+the bound with the rounded betas decides).
+
+Cost: per run ``O(L^2 w^2)`` float operations (``L`` layers of width ``w``), a few
+milliseconds on ACAS Xu.
+
+>>> from symrel.models import DenseLayer, ReLUNet
+>>> from symrel.vnnlib.symbolic import integer_net
+>>> net = ReLUNet(1, [DenseLayer([[1], [-1]], [0, 0]), DenseLayer([[1, 1]], [0], "none")])  # |x|
+>>> fb = FloatBounds(integer_net(net))
+>>> r = fb.run([-1.0], [2.0], {})
+>>> [round(float(v), 3) for v in r.pre[0][0]], [round(float(v), 3) for v in r.pre[0][1]]
+([-1.0, -2.0], [2.0, 1.0])
+>>> round(fb.lower(r, [1.0], [0.0])[0], 3)          # |x| >= -1 from the relaxation
+-1.0
+>>> r = fb.run([-1.0], [2.0], {(0, 0): 1, (0, 1): 0})  # x >= 0 fixed: |x| = x there
+>>> round(fb.lower(r, [1.0], [0.0])[0], 3)
+-1.0
+>>> round(fb.lower(r, [1.0], [0.0], [(0, 0, 1, 1.0)])[0], 3)  # with beta = 1 on z = x >= 0
+0.0
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass
+class FloatRun:
+    """The result of :meth:`FloatBounds.run`: ``pre[k] = (l, u)`` of ReLU layer ``k``;
+    ``relax[k] = (aL, aU, tU)`` its lines (``aL z <= h <= aU z + tU``); ``forms[k] = (Al, cl,
+    Au, cu)`` the pre-activations' lower and upper forms over ``x``; ``lo``, ``hi``: the box."""
+
+    pre: list
+    relax: list
+    forms: list
+    lo: np.ndarray
+    hi: np.ndarray
+
+
+class FloatBounds:
+    """The float copy of an :class:`~symrel.vnnlib.symbolic.IntNet` (module docstring)."""
+
+    def __init__(self, inet):
+        self.layers = []
+        for layer in inet.layers:
+            W = (np.array(layer.Wp, dtype=float) + np.array(layer.Wn, dtype=float)) / float(layer.D)
+            b = np.array(layer.b, dtype=float) / float(layer.D)
+            self.layers.append((W, b, layer.relu))
+        self.relu_at = [li for li, (_, _, r) in enumerate(self.layers) if r]
+
+    def _back(self, C, const, top, relax, upper=False, betas=None):
+        """Substitute rows ``C`` (coefficients over the output of layer ``top``) down to the
+        input; returns ``(A, c)`` with ``C . h_top + const >= A x + c`` (``<=`` when ``upper``)."""
+        k = sum(1 for li in range(top + 1) if self.layers[li][2])
+        for li in range(top, -1, -1):
+            W, b, relu = self.layers[li]
+            if relu:
+                k -= 1
+                aL, aU, tU = relax[k]
+                Cp, Cn = np.maximum(C, 0.0), np.minimum(C, 0.0)
+                if upper:
+                    const = const + Cp @ tU
+                    C = Cp * aU + Cn * aL
+                else:
+                    const = const + Cn @ tU
+                    C = Cp * aL + Cn * aU
+                if betas:
+                    C = C.copy()
+                    for bk, bi, ph, beta in betas:
+                        if bk == k:
+                            C[:, bi] += -beta if ph == 1 else beta
+            const = const + C @ b
+            C = C @ W
+        return C, const
+
+    def run(self, lo, hi, fixed) -> FloatRun:
+        """The bounds on the box ``[lo, hi]`` with the phases ``fixed`` (``{(k, i): 0 or 1}``)."""
+        lo = np.asarray(lo, dtype=float)
+        hi = np.asarray(hi, dtype=float)
+        pre, relax, forms = [], [], []
+        for li, (W, b, relu) in enumerate(self.layers):
+            if not relu:
+                continue
+            k = len(relax)
+            if k == 0 and li == 0:
+                Al, cl = W, b.copy()
+                Au, cu = W, b.copy()
+            else:
+                Al, cl = self._back(W, b.copy(), li - 1, relax, False)
+                Au, cu = self._back(W, b.copy(), li - 1, relax, True)
+            l = np.maximum(Al, 0) @ lo + np.minimum(Al, 0) @ hi + cl
+            u = np.maximum(Au, 0) @ hi + np.minimum(Au, 0) @ lo + cu
+            aL = np.zeros_like(l)
+            aU = np.zeros_like(l)
+            tU = np.zeros_like(l)
+            act = l >= 0
+            unst = (l < 0) & (u > 0)
+            aL[act] = aU[act] = 1.0
+            if unst.any():
+                lu, uu = l[unst], u[unst]
+                s = uu / (uu - lu)
+                aU[unst] = s
+                tU[unst] = -s * lu
+                aL[unst] = (uu >= -lu).astype(float)
+            for (fk, fi), ph in fixed.items():
+                if fk != k:
+                    continue
+                if ph == 0:  # z <= 0 on the split's part: h = 0
+                    aL[fi] = aU[fi] = tU[fi] = 0.0
+                elif l[fi] < 0:  # z >= 0 there: h <= z, h >= alpha z
+                    aL[fi] = float(u[fi] >= -l[fi])
+                    aU[fi], tU[fi] = 1.0, 0.0
+            pre.append((l, u))
+            relax.append((aL, aU, tU))
+            forms.append((Al, cl, Au, cu))
+        return FloatRun(pre, relax, forms, lo, hi)
+
+    def lower(self, run: FloatRun, ay, ax, betas=None):
+        """``(bound, A, c)``: the float lower bound over the box of ``ay . y + ax . x`` and its
+        form ``A x + c``; ``betas``: ``(k, i, phase, beta)`` per split."""
+        top = len(self.layers) - 1
+        C, c = self._back(np.asarray([ay], dtype=float), np.zeros(1), top, run.relax, False, betas)
+        A = C[0] + np.asarray(ax, dtype=float)
+        bound = float(np.maximum(A, 0) @ run.lo + np.minimum(A, 0) @ run.hi + c[0])
+        return bound, A, float(c[0])
+
+    def lower_many(self, run: FloatRun, AY, AX):
+        """The float lower bounds over the box of the rows ``AY[r] . y + AX[r] . x``."""
+        top = len(self.layers) - 1
+        C, c = self._back(np.asarray(AY, dtype=float), np.zeros(len(AY)), top, run.relax, False)
+        A = C + AX
+        return np.maximum(A, 0) @ run.lo + np.minimum(A, 0) @ run.hi + c
+
+    def neuron_scores(self, run: FloatRun, ay, fixed):
+        """A BaBSR-style score per unstable neuron for the atom ``ay . y``: ``|mu| * (-l u / (u - l))``
+        with ``mu`` the backward coefficient of its output (the loss of its relaxation);
+        ``[(score, k, i), ...]`` highest first."""
+        out = []
+        C = np.asarray([ay], dtype=float)
+        k = len(run.relax)
+        for li in range(len(self.layers) - 1, -1, -1):
+            W, b, relu = self.layers[li]
+            if relu:
+                k -= 1
+                l, u = run.pre[k]
+                aL, aU, tU = run.relax[k]
+                unst = (l < 0) & (u > 0)
+                gap = np.where(unst, -l * u / np.where(unst, u - l, 1.0), 0.0)
+                sc = np.abs(C[0]) * gap
+                for i in np.nonzero(sc > 0)[0]:
+                    if (k, int(i)) not in fixed:
+                        out.append((float(sc[i]), k, int(i)))
+                Cp, Cn = np.maximum(C, 0.0), np.minimum(C, 0.0)
+                C = Cp * aL + Cn * aU
+            C = C @ W
+        out.sort(key=lambda e: (-e[0], e[1], e[2]))
+        return out
+
+
+def split_betas(fb: FloatBounds, run: FloatRun, splits, A, c):
+    """Betas (floats >= 0, one per split ``(k, i, phase)``) proposed for the lower bound of the
+    form ``A x + c`` on the box where the splits' phases hold: the dual values of the LP
+    ``min A x + c`` over the box with ``U_z(x) >= 0`` (phase 1) or ``L_z(x) <= 0`` (phase 0)
+    for each split (``L_z``, ``U_z``: the run's forms). None when scipy is absent or the LP
+    fails; a large multiple of the infeasibility duals when the constraints exclude the box."""
+    try:
+        from scipy.optimize import linprog
+    except ImportError:  # pragma: no cover
+        return None
+    rows, rhs = [], []
+    for k, i, ph in splits:
+        Al, cl, Au, cu = run.forms[k]
+        if ph == 1:  # -(Au x + cu) <= 0
+            rows.append(-Au[i])
+            rhs.append(cu[i])
+        else:  # Al x + cl <= 0
+            rows.append(Al[i])
+            rhs.append(-cl[i])
+    A_ub = np.array(rows)
+    b_ub = np.array(rhs)
+    bounds = list(zip(run.lo.tolist(), run.hi.tolist()))
+    try:
+        res = linprog(A, A_ub=A_ub, b_ub=b_ub, bounds=bounds, method="highs")
+    except ValueError:  # pragma: no cover
+        return None
+    if res.status == 0:
+        return [max(0.0, -float(v)) for v in res.ineqlin.marginals]
+    if res.status != 2:
+        return None
+    # infeasible: the duals of min s with A_ub x - s <= b_ub prove it; scaled so they dominate A
+    n = len(A)
+    A2 = np.hstack([A_ub, -np.ones((len(rows), 1))])
+    res = linprog(np.r_[np.zeros(n), 1.0], A_ub=A2, b_ub=b_ub, bounds=bounds + [(None, None)], method="highs")
+    if res.status != 0 or res.fun <= 0:
+        return None
+    y = np.maximum(0.0, -res.ineqlin.marginals)
+    width = np.abs(A) @ (run.hi - run.lo) + 1.0
+    scale = 2.0 * float(width) / float(res.fun)
+    return [float(v) * scale for v in y]
