@@ -36,34 +36,37 @@ def instance(net_name: str, prop: int, limit: float) -> dict:
 
     net = read_onnx(DATA / f"ACASXU_run2a_{net_name}_batch_2000.onnx").model
     p = read_vnnlib(DATA / f"prop_{prop}.vnnlib")
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     v = decide(net, p, timeout=limit)
-    took = time.perf_counter() - t
+    took, cpu = time.perf_counter() - t, time.process_time() - c
     check = None
     if v.status == "unsat":
-        t = time.perf_counter()
+        t = time.process_time()
         check_certificate(v.certificate)
-        check = time.perf_counter() - t
+        check = time.process_time() - t
     elif v.status == "sat":
         t = time.perf_counter()
         y = net.evaluate_exact(list(v.witness_x))
         assert p.in_region(list(v.witness_x)) and p.holds(list(v.witness_x), y)
         check = time.perf_counter() - t
     return {"instance": f"{net_name} prop_{prop}", "verdict": v.status, "seconds": round(took, 2),
-            "check s": None if check is None else round(check, 2), "nodes": v.stats.get("nodes"),
-            "covered": f"{float(v.covered):.3f}"}
+            "cpu s": round(cpu, 2), "check s": None if check is None else round(check, 2),
+            "nodes": v.stats.get("nodes"), "relu splits": v.stats.get("relu_splits"),
+            "covered": f"{float(v.covered):.3f}", "load": round(os.getloadavg()[0], 2)}
 
 
 def summary(rows) -> dict:
     decided = [r for r in rows if r["verdict"] in ("sat", "unsat")]
     times = [r["seconds"] for r in decided]
+    cpus = [r["cpu s"] for r in decided]
     checks = [r["check s"] for r in decided if r["check s"] is not None]
     med = statistics.median(times) if times else None
     return {"instance": f"summary: {len(decided)} of {len(rows)} decided",
             "verdict": f"median {med} s, max {max(times) if times else None} s",
             "seconds": None if med is None else f"{med / NNENUM_MEDIAN_S:.1f} x nnenum's ~1 s median",
-            "check s": f"median {statistics.median(checks):.2f}, max {max(checks):.2f}" if checks else None,
-            "nodes": None, "covered": None}
+            "cpu s": f"median {statistics.median(cpus):.2f}, max {max(cpus):.2f}" if cpus else None,
+            "check s": f"median {statistics.median(checks):.2f}, max {max(checks):.2f} (CPU)" if checks else None,
+            "nodes": None, "relu splits": None, "covered": None, "load": None}
 
 
 def _parse(spec: str):
@@ -84,13 +87,17 @@ def main(argv=None) -> int:  # pragma: no cover - a script
     ap.add_argument("--props", default="3,4")
     ap.add_argument("--nets", default="1_1")
     ap.add_argument("--limit", type=float, default=116.0)
+    ap.add_argument("--pairs", default=None, help="net:prop pairs, e.g. 1_1:1,2_3:2 (instead of --props x --nets)")
     args = ap.parse_args(argv)
     print(f"load before: {os.getloadavg()[0]:.2f}, cores: {os.cpu_count()}", flush=True)
     rows = []
-    for p in [int(v) for v in args.props.split(",")]:
-        for n in args.nets.split(","):
-            rows.append(instance(n, p, args.limit))
-            print(rows[-1], flush=True)
+    if args.pairs:
+        pairs = [(pn.split(":")[1], pn.split(":")[0]) for pn in args.pairs.split(",")]
+    else:
+        pairs = [(p, n) for p in args.props.split(",") for n in args.nets.split(",")]
+    for p, n in pairs:
+        rows.append(instance(n, int(p), args.limit))
+        print(rows[-1], flush=True)
     print(summary(rows))
     print(f"load after: {os.getloadavg()[0]:.2f}")
     return 0

@@ -187,6 +187,18 @@ def _row_times_W(rows, layer):
     return [[sum(a * w for a, w in zip(r, col)) for col in cols] for r in rows]
 
 
+def _round_rows(rows, M, upper):
+    """``floor(2^40 v / M)`` (``ceil`` when ``upper``) for each entry: a shift when ``M`` is a
+    power of two (the same integers, far faster than dividing), else a division."""
+    F = 1 << FORM_BITS
+    if M & (M - 1) == 0:
+        sh = M.bit_length() - 1 - FORM_BITS
+        if sh <= 0:
+            return [[v << -sh for v in r] for r in rows]
+        return [[-((-v) >> sh) if upper else v >> sh for v in r] for r in rows]
+    return [[-((-v * F) // M) if upper else (v * F) // M for v in r] for r in rows]
+
+
 def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick):
     """The backward bound of the pre-activations ``pick`` of layer ``li`` (docs/format.md,
     step 2): the lower one (``upper``: the upper one), exact rationals."""
@@ -201,7 +213,7 @@ def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick):
         if below["relu"]:
             k -= 1
             st = states[k]
-            rows = [[-((-v * F) // M) if upper else (v * F) // M for v in r] for r in rows]  # over h >= 0
+            rows = _round_rows(rows, M, upper)  # over h >= 0
             M = F
             Pj = 1
             for sc in st:

@@ -258,6 +258,41 @@ def _round_row(f, box: ScaledBox, den: int, upper: bool) -> list:
     return out
 
 
+def round_rows(rows, M: int, upper: bool) -> list:
+    """The rows ``v / M`` rounded to ``FORM_BITS`` fractional bits (numerators over
+    ``2^FORM_BITS``): down, or up when ``upper``. A power-of-two ``M`` (float32 weights give
+    one) takes a shift instead of a division, the same integers about 30 times faster."""
+    F = 1 << FORM_BITS
+    if M & (M - 1) == 0:
+        sh = M.bit_length() - 1 - FORM_BITS
+        if sh <= 0:
+            return [[v << -sh for v in r] for r in rows]
+        if upper:
+            return [[-((-v) >> sh) for v in r] for r in rows]
+        return [[v >> sh for v in r] for r in rows]
+    if upper:
+        return [[-((-v * F) // M) for v in r] for r in rows]
+    return [[(v * F) // M for v in r] for r in rows]
+
+
+_MATS_B: dict = {}  # id(layer) -> (layer, [W | b] as a flint matrix)
+
+
+def _matmul_Wb(rows, layer: IntLayer):
+    """``(rows W, rows b)`` (W = Wp + Wn of ``layer``) as a list of rows and a list, in one product."""
+    if _flint is not None:
+        got = _MATS_B.get(id(layer))
+        if got is None or got[0] is not layer:
+            if len(_MATS_B) > 64:
+                _MATS_B.clear()
+            Wb = [[p + q for p, q in zip(rp, rn)] + [c] for rp, rn, c in zip(layer.Wp, layer.Wn, layer.b)]
+            got = (layer, _flint.fmpz_mat(Wb))
+            _MATS_B[id(layer)] = got
+        res = (_flint.fmpz_mat(rows) * got[1]).tolist()
+        return [r[:-1] for r in res], [r[-1] for r in res]
+    return [[_dot(r, col) for col in layer.WT] for r in rows], [_dot(r, layer.b) for r in rows]
+
+
 def _matmul_W(rows, layer: IntLayer):
     """``rows W`` (W = Wp + Wn of ``layer``), as rows of ints."""
     if _flint is not None:
@@ -279,44 +314,58 @@ def layer_bounds(net: IntNet, states, li: int, box: ScaledBox, upper: bool, only
     pick = range(len(layer.b)) if only is None else only
     rows = [[p + q for p, q in zip(layer.Wp[i], layer.Wn[i])] for i in pick]
     M = layer.D
-    const = [Q(layer.b[i], layer.D) for i in pick]
+    cn, cd = [layer.b[i] for i in pick], layer.D  # the constants: integers cn over one denominator cd
+
+    def add(vals, den):
+        nonlocal cn, cd
+        common = lcm(cd, den)
+        if common != cd:
+            f = common // cd
+            cn = [c * f for c in cn]
+            cd = common
+        g = common // den
+        cn = [c + v * g for c, v in zip(cn, vals)]
+
     k = len(states)
     for j in range(li - 1, -1, -1):
         below = net.layers[j]
         if below.relu:
             k -= 1
             st = states[k]
-            # round over h >= 0
-            if upper:
-                rows = [[-((-v * F) // M) for v in r] for r in rows]
-            else:
-                rows = [[(v * F) // M for v in r] for r in rows]
+            rows = round_rows(rows, M, upper)  # over h >= 0
             M = F
-            for r_i, r in enumerate(rows):
+            act = [c for c, sc in enumerate(st) if sc == 1]
+            unst = [(c, sc) for c, sc in enumerate(st) if sc != 1 and sc != 0]
+            width = len(st)
+            tsums, new = [], []
+            for r in rows:
+                nr = [0] * width
+                for c in act:
+                    nr[c] = r[c] * P
                 tsum = 0
-                for c, v in enumerate(r):
-                    sc = st[c]
-                    if sc == 1:
-                        r[c] = v * P
-                    elif sc == 0 or not v:
-                        r[c] = 0
-                    elif (v > 0) != upper:  # the lower line alpha z
-                        r[c] = v * sc[0]
+                for c, sc in unst:
+                    v = r[c]
+                    if not v:
+                        continue
+                    if (v > 0) != upper:  # the lower line alpha z
+                        nr[c] = v * sc[0]
                     else:  # the upper line s z + t
-                        r[c] = v * sc[1]
+                        nr[c] = v * sc[1]
                         tsum += v * sc[2]
-                if tsum:
-                    const[r_i] += Q(tsum, M * P * K2)
+                new.append(nr)
+                tsums.append(tsum)
+            rows = new
+            if any(tsums):
+                add(tsums, M * P * K2)
             M = M * P
-        for r_i, r in enumerate(rows):
-            const[r_i] += Q(_dot(r, below.b), M * below.D)
-        rows = _matmul_W(rows, below)
+        rows, dots = _matmul_Wb(rows, below)
+        add(dots, M * below.D)
         M = M * below.D
     out = []
-    for r, c in zip(rows, const):
+    for r, c in zip(rows, cn):
         f = r + [0]
         num = _row_max(f, box) if upper else _row_min(f, box)
-        out.append(Q(num, M * box.Q) + c)
+        out.append(Q(num * cd + c * M * box.Q, M * box.Q * cd))
     return out
 
 
