@@ -199,14 +199,38 @@ def _round_rows(rows, M, upper):
     return [[-((-v * F) // M) if upper else (v * F) // M for v in r] for r in rows]
 
 
+def _row_times_Wb(rows, layer):
+    """``(rows W, rows b)`` over the integers (``W``, ``b`` times the layer's ``D``)."""
+    if layer["mats"] is not None:
+        if "Wb" not in layer:
+            layer["Wb"] = _flint.fmpz_mat([[p + q for p, q in zip(rp, rn)] + [c]
+                                           for rp, rn, c in zip(layer["Wp"], layer["Wn"], layer["bi"])])
+        res = (_flint.fmpz_mat(rows) * layer["Wb"]).tolist()  # fmpz entries, exact integers that mix with ints
+        return [r[:-1] for r in res], [r[-1] for r in res]
+    dots = [sum(a * b for a, b in zip(r, layer["bi"])) for r in rows]
+    return _row_times_W(rows, layer), dots
+
+
 def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick):
     """The backward bound of the pre-activations ``pick`` of layer ``li`` (docs/format.md,
-    step 2): the lower one (``upper``: the upper one), exact rationals."""
+    step 2): the lower one (``upper``: the upper one), exact rationals. The constants are kept
+    as integers over one common denominator, and a ReLU layer's inactive neurons are skipped
+    (their coefficient becomes 0)."""
     F = 1 << FORM_BITS
     layer = layers[li]
     rows = [[p + q for p, q in zip(layer["Wp"][i], layer["Wn"][i])] for i in pick]
     M = layer["D"]
-    const = [Q(layer["bi"][i], layer["D"]) for i in pick]
+    cn, cd = [layer["bi"][i] for i in pick], layer["D"]  # the constants: cn / cd
+
+    def add(vals, den):
+        nonlocal cn, cd
+        common = cd * den // gcd(cd, den)
+        if common != cd:
+            cn = [c * (common // cd) for c in cn]
+            cd = common
+        g = common // den
+        cn = [c + v * g for c, v in zip(cn, vals)]
+
     k = len(states)
     for j in range(li - 1, -1, -1):
         below = layers[j]
@@ -215,34 +239,43 @@ def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick):
             st = states[k]
             rows = _round_rows(rows, M, upper)  # over h >= 0
             M = F
-            Pj = 1
+            Pj, Tj = 1, 1
             for sc in st:
                 if sc not in (0, 1):
                     for v in sc[:2]:
                         Pj = Pj * int(v.denominator) // gcd(Pj, int(v.denominator))
-            ints = [sc if sc in (0, 1) else tuple(int(v.numerator) * (Pj // int(v.denominator)) for v in sc[:2])
-                    for sc in st]
-            for r_i, r in enumerate(rows):
-                tsum = ZERO
-                for c, v in enumerate(r):
-                    sc = ints[c]
-                    if sc == 1:
-                        r[c] = v * Pj
-                    elif sc == 0 or not v:
-                        r[c] = 0
-                    elif (v > 0) != upper:
-                        r[c] = v * sc[0]
+                    Tj = Tj * int(sc[2].denominator) // gcd(Tj, int(sc[2].denominator))
+            act = [c for c, sc in enumerate(st) if sc == 1]
+            unst = [(c, int(sc[0].numerator) * (Pj // int(sc[0].denominator)),
+                     int(sc[1].numerator) * (Pj // int(sc[1].denominator)),
+                     int(sc[2].numerator) * (Tj // int(sc[2].denominator))) for c, sc in enumerate(st)
+                    if sc not in (0, 1)]
+            width = len(st)
+            new, tsums = [], []
+            for r in rows:
+                nr = [0] * width
+                for c in act:
+                    nr[c] = r[c] * Pj
+                tsum = 0
+                for c, a, sl, t in unst:
+                    v = r[c]
+                    if not v:
+                        continue
+                    if (v > 0) != upper:
+                        nr[c] = v * a
                     else:
-                        r[c] = v * sc[1]
-                        tsum += v * st[c][2]
-                if tsum:
-                    const[r_i] += tsum / M
+                        nr[c] = v * sl
+                        tsum += v * t
+                new.append(nr)
+                tsums.append(tsum)
+            rows = new
+            if any(tsums):
+                add(tsums, M * Tj)
             M = M * Pj
-        for r_i, r in enumerate(rows):
-            const[r_i] += Q(sum(a * b for a, b in zip(r, below["bi"])), M * below["D"])
-        rows = _row_times_W(rows, below)
+        rows, dots = _row_times_Wb(rows, below)
+        add(dots, M * below["D"])
         M = M * below["D"]
-    return [_extreme(r + [0], M, plo, phi, Qb, not upper) + c for r, c in zip(rows, const)]
+    return [_extreme(r + [0], M, plo, phi, Qb, not upper) + Q(c, cd) for r, c in zip(rows, cn)]
 
 
 def _states(layers, lo, hi, facts, where, fixed=None):

@@ -132,3 +132,20 @@ def test_acasxu_sub_box_unsat_certificate_checked_and_threads_agree():
     assert check_certificate(json.loads(json.dumps(serial.certificate)))["result"] == "checked"
     with ThreadPoolExecutor(2) as pool:
         assert decide(net, sub, executor=pool, timeout=600).certificate == serial.certificate
+
+
+# relu(x0 - x1) - relu(x0 - x1) = 0: the bound 0 touches the threshold of "f >= 1e-9" on the
+# diagonal, where input splits never settle the ReLUs; ReLU splits (and a beta) close it
+TWIN = ReLUNet(2, [DenseLayer([[1, -1], [1, -1]], [0, 0]), DenseLayer([[1, -1]], [0], "none")])
+
+
+def test_touching_threshold_closes_by_relu_splits_and_threads_agree():
+    from symrel.checking import check_certificate
+
+    pytest.importorskip("numpy")
+    p = prop(((atom([0, 0], [-1], "-1/1000000000"),),))
+    serial = decide(TWIN, p, timeout=120)
+    assert serial.status == "unsat" and serial.stats["relu_splits"] >= 1
+    assert check_certificate(json.loads(json.dumps(serial.certificate)))["result"] == "checked"
+    with ThreadPoolExecutor(2) as pool:
+        assert decide(TWIN, p, executor=pool, timeout=120).certificate == serial.certificate
