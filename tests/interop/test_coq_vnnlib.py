@@ -133,3 +133,14 @@ def test_the_cli_exports_and_replays(library, tmp_path, cert, run_cli, monkeypat
     assert code == 0, err
     assert "coq: check net prop steps = true (vm_compute): checked" in out
     assert "coq: claim: Print Assumptions: Closed under the global context" in out
+
+
+def test_the_docs_give_the_property_file_and_the_theorem():
+    from pathlib import Path
+
+    lines = len((LIBRARY_DIR / "VnnProp.v").read_text().splitlines())
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "coq.md").read_text()
+    assert f"**`VnnProp.v`\n({lines} lines)**" in docs or f"**`VnnProp.v` ({lines} lines)**" in docs
+    assert "Theorem check_sound : forall N P steps, check N P steps = true -> vnnlib_unsat N P." in docs
+    assert "Theorem check_sound : forall N P steps, check N P steps = true -> vnnlib_unsat N P." in \
+        (LIBRARY_DIR / "VnnSound.v").read_text()
