@@ -8,8 +8,9 @@ times and the ratio of the median to nnenum's published median (about 1 s an ins
 VNN-COMP 2022, on a larger machine).
 
 The whole benchmark (180 instances, 116 s each) takes hours; ``python -m benchmarks`` runs the
-subset named by ``SYMREL_ACAS`` (``props:nets:limit``, e.g. ``3,4:1_1,2_1:116``; default
-``3:1_6,4_5:30``). Standalone: ``python -m benchmarks.bench_acasxu --props 3,4 --nets 1_1,1_2
+subset named by ``SYMREL_ACAS`` (``props:nets:limit[:cpu]``, e.g. ``3,4:1_1,2_1:116``; default
+``3:1_6,4_5:30``; ``:cpu`` puts the limit on CPU time, for a loaded machine) or by
+``SYMREL_ACAS_PAIRS`` (``net:prop`` pairs, with the limit of ``SYMREL_ACAS``). Standalone: ``python -m benchmarks.bench_acasxu --props 3,4 --nets 1_1,1_2
 --limit 116`` prints one line per instance and the summary. Needs ``../shared/data/vnncomp2021``
 and onnx.
 """
@@ -27,8 +28,14 @@ DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "vnncomp2021" /
 NNENUM_MEDIAN_S = 1.0
 
 
-def instance(net_name: str, prop: int, limit: float) -> dict:
-    """Decide one instance and check its result; a row."""
+class _CpuLimit(Exception):
+    pass
+
+
+def instance(net_name: str, prop: int, limit: float, cpu: bool = False) -> dict:
+    """Decide one instance and check its result; a row. ``cpu``: the limit is on the process's
+    CPU time (checked after each round of the search) instead of the wall clock, for a shared
+    machine whose load would otherwise decide the verdicts."""
     from symrel.checking import check_certificate
     from symrel.interop.onnx_import import read_onnx
     from symrel.vnnlib.engine import decide
@@ -37,8 +44,22 @@ def instance(net_name: str, prop: int, limit: float) -> dict:
     net = read_onnx(DATA / f"ACASXU_run2a_{net_name}_batch_2000.onnx").model
     p = read_vnnlib(DATA / f"prop_{prop}.vnnlib")
     t, c = time.perf_counter(), time.process_time()
-    v = decide(net, p, timeout=limit)
+    if cpu:
+        def stop(stats):
+            if time.process_time() - c > limit:
+                raise _CpuLimit
+
+        try:
+            v = decide(net, p, progress=stop)
+        except _CpuLimit:
+            v = None
+    else:
+        v = decide(net, p, timeout=limit)
     took, cpu = time.perf_counter() - t, time.process_time() - c
+    if v is None:
+        return {"instance": f"{net_name} prop_{prop}", "verdict": "unknown", "seconds": round(took, 2),
+                "cpu s": round(cpu, 2), "check s": None, "nodes": None, "relu splits": None, "covered": None,
+                "load": round(os.getloadavg()[0], 2)}
     check = None
     if v.status == "unsat":
         t = time.process_time()
@@ -64,31 +85,64 @@ def summary(rows) -> dict:
     return {"instance": f"summary: {len(decided)} of {len(rows)} decided",
             "verdict": f"median {med} s, max {max(times) if times else None} s",
             "seconds": None if med is None else f"{med / NNENUM_MEDIAN_S:.1f} x nnenum's ~1 s median",
-            "cpu s": f"median {statistics.median(cpus):.2f}, max {max(cpus):.2f}" if cpus else None,
+            "cpu s": f"median {statistics.median(cpus):.2f} ({statistics.median(cpus) / NNENUM_MEDIAN_S:.1f} x "
+                     f"nnenum), max {max(cpus):.2f}" if cpus else None,
             "check s": f"median {statistics.median(checks):.2f}, max {max(checks):.2f} (CPU)" if checks else None,
             "nodes": None, "relu splits": None, "covered": None, "load": None}
 
 
 def _parse(spec: str):
-    props, nets, limit = spec.split(":")
-    return [int(p) for p in props.split(",")], nets.split(","), float(limit)
+    props, nets, limit, *kind = spec.split(":")
+    return [int(p) for p in props.split(",")], nets.split(","), float(limit), kind == ["cpu"]
 
 
 def run():
     if not DATA.exists():
         return {"instance": "skipped: ../shared/data/vnncomp2021 absent"}
-    props, nets, limit = _parse(os.environ.get("SYMREL_ACAS", "3:1_6,4_5:30"))
-    rows = [instance(n, p, limit) for p in props for n in nets]
+    props, nets, limit, cpu = _parse(os.environ.get("SYMREL_ACAS", "3:1_6,4_5:30"))
+    pairs = [(n, p) for p in props for n in nets]
+    if os.environ.get("SYMREL_ACAS_PAIRS"):  # "1_1:1,2_3:2": net:prop pairs instead of props x nets
+        pairs = [(pn.split(":")[0], int(pn.split(":")[1])) for pn in os.environ["SYMREL_ACAS_PAIRS"].split(",")]
+    rows = []
+    for n, p in pairs:
+        rows.append(instance(n, p, limit, cpu))
+        print(f"[bench_acasxu] {rows[-1]}", file=sys.stderr, flush=True)
     return rows + [summary(rows)]
 
 
+def write_section(rows, page: str, note: str) -> None:
+    """Replace the ``## bench_acasxu`` section of ``page`` (docs/benchmarks.md) by ``rows`` and
+    their summary, with ``note`` (when and under what load they were measured); the rest of
+    the page is kept."""
+    import json as _json
+
+    from benchmarks.__main__ import _table
+
+    text = Path(page).read_text()
+    start = text.index("## bench_acasxu")
+    end = text.index("\n## ", start + 1) + 1
+    body = ["## bench_acasxu", "", __doc__.strip().splitlines()[0], ""]
+    body += _table([_json.loads(_json.dumps(r)) for r in rows + [summary(rows)]]) + ["", note, ""]
+    Path(page).write_text(text[:start] + "\n".join(body) + "\n" + text[end:])
+
+
 def main(argv=None) -> int:  # pragma: no cover - a script
+    import json
+
     ap = argparse.ArgumentParser(prog="python -m benchmarks.bench_acasxu")
     ap.add_argument("--props", default="3,4")
     ap.add_argument("--nets", default="1_1")
     ap.add_argument("--limit", type=float, default=116.0)
+    ap.add_argument("--cpu", action="store_true", help="the limit is on CPU time (a loaded machine)")
     ap.add_argument("--pairs", default=None, help="net:prop pairs, e.g. 1_1:1,2_3:2 (instead of --props x --nets)")
+    ap.add_argument("--rows", default=None, help="append each row to this JSON-lines file")
+    ap.add_argument("--write-page", default=None, help="write the rows of --rows into this page's section; no run")
+    ap.add_argument("--note", default="", help="with --write-page: how and under what load the rows were measured")
     args = ap.parse_args(argv)
+    if args.write_page:
+        rows = [json.loads(line) for line in Path(args.rows).read_text().splitlines() if line.strip()]
+        write_section(rows, args.write_page, args.note)
+        return 0
     print(f"load before: {os.getloadavg()[0]:.2f}, cores: {os.cpu_count()}", flush=True)
     rows = []
     if args.pairs:
@@ -96,8 +150,11 @@ def main(argv=None) -> int:  # pragma: no cover - a script
     else:
         pairs = [(p, n) for p in args.props.split(",") for n in args.nets.split(",")]
     for p, n in pairs:
-        rows.append(instance(n, int(p), args.limit))
+        rows.append(instance(n, int(p), args.limit, args.cpu))
         print(rows[-1], flush=True)
+        if args.rows:
+            with open(args.rows, "a") as f:
+                f.write(json.dumps(rows[-1]) + "\n")
     print(summary(rows))
     print(f"load after: {os.getloadavg()[0]:.2f}")
     return 0
