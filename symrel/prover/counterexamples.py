@@ -95,24 +95,31 @@ def first_difference(a, b, points: Sequence[Sequence[Rational]], budget=None):
 
 
 def find_counterexample(a, b, domain, box, hints=(), registry=None, executor=None, seed: int = 0, extra_points=(),
-                        budget=None, forms=None):
+                        budget=None, forms=None, floats: bool = True, tried=None):
     """``(point, note)`` for a point of D where a and b differ (confirmed by exact
     evaluation), or None when no candidate shows a difference. ``budget``: a
     :class:`~symrel.budget.Budget` checked before every evaluation. ``forms``: the outputs
     of a and b as forms over ``registry`` (when the layer-by-layer execution got that far):
     the candidates are ranked and float proposals added (:mod:`symrel.prover.float_screen`), and
     all are screened on the forms, so only a point where they differ is evaluated on the models;
-    when none differs, the float ascent and HiGHS's MILP propose more (:func:`_proposed`)."""
+    when none differs, the float ascent and HiGHS's MILP propose more (:func:`_proposed`).
+    With ``floats=False`` only the candidates themselves are screened, exactly, in their
+    order (no float library is imported); ``tried``: a set of points (tuples) already
+    screened, skipped, and added to as points are screened."""
     pts = candidates(domain, box, registry, hints, seed, extra_points)
     source = ""
     if forms is not None:
-        from .float_screen import ranked
-
         diffs = [fa - fb for fa, fb in zip(*forms)]
-        pts = [p for p in ranked(registry, diffs, pts, box, seed=seed) if domain.contains(p)]
+        if floats:
+            from .float_screen import ranked
+
+            pts = [p for p in ranked(registry, diffs, pts, box, seed=seed) if domain.contains(p)]
+        if tried is not None:
+            pts = [p for p in pts if tuple(p) not in tried]
+            tried.update(tuple(p) for p in pts)
         fa, fb = NormalForms(registry, forms[0]), NormalForms(registry, forms[1])
         found = _first_confirmed(a, b, fa, fb, pts, budget)
-        if found is None:
+        if found is None and floats:
             found, source = _proposed(a, b, fa, fb, domain, box, registry, diffs, budget)
         if found is None:
             return None

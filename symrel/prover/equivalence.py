@@ -38,6 +38,8 @@ from .execution import Context, Obstacle
 from .nodes import Registry
 
 CONSTRUCTION = "symrel construction realising Theorem 3.1 (Paper A), checked layer by layer"
+FEW_NODES = 32      # a dependency closure this small is decided exactly first ...
+FIRST_CELLS = 64    # ... on at most this many cells, before the float searches
 # the executor of each model kind, as (module, function): a claim imports only its two kinds'
 # (a whole-process `symrel prove` on small models is mostly imports; see docs/decision.md)
 EXECUTOR_NAMES = {MaxoutNet: ("maxout_to_forms", "maxout_forms"), ReLUNet: ("relu_to_forms", "relu_net_forms"),
@@ -61,11 +63,11 @@ def decide_equivalence(a, b, domain, **kwargs):
     return decide(a, b, domain, **kwargs)
 
 
-def decision_step(proof, registry, outs_a, outs_b, domain, a, b, budget, reason):
+def decision_step(proof, registry, outs_a, outs_b, domain, a, b, budget, reason, max_cells=None):
     """:func:`symrel.prover.normal_form_decision.decision_step`, imported when the outputs differ as forms."""
     from .normal_form_decision import decision_step as step
 
-    return step(proof, registry, outs_a, outs_b, domain, a, b, budget, reason)
+    return step(proof, registry, outs_a, outs_b, domain, a, b, budget, reason, max_cells=max_cells)
 
 
 def _describe(model) -> str:
@@ -192,19 +194,47 @@ def _prove(a, b, domain, complete, executor, budget) -> Proof:
     reason = (f"output {k + 1}: A and B give different forms ({_form_text(outs_a[k])} vs {_form_text(outs_b[k])}); "
               "the layers do not correspond up to the order and duplication of pieces and units")
     budget.at(lemma="a counterexample among the candidate points")
-    found = find_counterexample(a, b, domain, box, ctx_a.hints + ctx_b.hints, registry, executor,
-                                extra_points=extra_points, budget=budget, forms=(outs_a, outs_b))
-    if found is not None and domain.contains(found[0]) and a.evaluate_exact(found[0]) != b.evaluate_exact(found[0]):
-        x, note = found
-        proof.add(Step("For all x in D, A(x) = B(x)", "linear-identity",
-                       {"counterexample": [format_rational(v) for v in x]}, REFUTED,
-                       f"{reason}. Counterexample x = ({', '.join(str(format_rational(v)) for v in x)}): {note}"))
-        proof.refute(x, note)
+    search = dict(hints=ctx_a.hints + ctx_b.hints, registry=registry, executor=executor, extra_points=extra_points,
+                  budget=budget, forms=(outs_a, outs_b), tried=set())
+    if few_nodes(registry, outs_a, outs_b):
+        # Few nodes left to decide: the exact candidates, then the exact decision on at most
+        # FIRST_CELLS cells, decide most such claims before any float library is imported
+        # (numpy, scipy: most of a small claim's time as a whole process). Past that cap the
+        # float screen and searches propose points, then the decision runs in full.
+        found = find_counterexample(a, b, domain, box, floats=False, **search)
+        if _refuted_by(proof, found, a, b, domain, reason):
+            return proof
+        if decision_step(proof, registry, outs_a, outs_b, domain, a, b, budget, f"output {k + 1} first",
+                         max_cells=FIRST_CELLS):
+            return proof
+    found = find_counterexample(a, b, domain, box, **search)
+    if _refuted_by(proof, found, a, b, domain, reason):
         return proof
     if decision_step(proof, registry, outs_a, outs_b, domain, a, b, budget, f"output {k + 1} first"):
         return proof
     return _fallback(a, b, domain, box, registry, ctx_a.hints + ctx_b.hints, executor, max_cells, proof, reason,
                      extra_points, budget)
+
+
+def _refuted_by(proof, found, a, b, domain, reason) -> bool:
+    """Record the refutation when ``found`` (a proposed ``(x, note)``) is confirmed here by
+    exact evaluation of both models; True when it was."""
+    if found is None or not (domain.contains(found[0]) and a.evaluate_exact(found[0]) != b.evaluate_exact(found[0])):
+        return False
+    x, note = found
+    proof.add(Step("For all x in D, A(x) = B(x)", "linear-identity",
+                   {"counterexample": [format_rational(v) for v in x]}, REFUTED,
+                   f"{reason}. Counterexample x = ({', '.join(str(format_rational(v)) for v in x)}): {note}"))
+    proof.refute(x, note)
+    return True
+
+
+def few_nodes(registry, outs_a, outs_b) -> bool:
+    """Whether the outputs' differences depend on at most :data:`FEW_NODES` nodes (their
+    dependency closure), where the exact decision on :data:`FIRST_CELLS` cells comes first."""
+    from .normal_form_decision import dependency_closure
+
+    return len(dependency_closure(registry, [fa - fb for fa, fb in zip(outs_a, outs_b)])) <= FEW_NODES
 
 
 def _mesh_points(a, b, domain, limit: int = 256) -> list:

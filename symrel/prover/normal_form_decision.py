@@ -171,9 +171,14 @@ def relaxation_rows(registry, free, d):
     return lin, rows
 
 
+class _CapReached(Exception):
+    """A trial's cell cap (not the claim's budget) was reached."""
+
+
 class _Search:
-    def __init__(self, registry, diffs, domain, a, b, budget: Budget, nodes, free=()):
+    def __init__(self, registry, diffs, domain, a, b, budget: Budget, nodes, free=(), cap=None):
         self.reg, self.diffs, self.a, self.b, self.budget = registry, diffs, a, b, budget
+        self.cap = cap
         self.d = registry.dim
         self.free = list(free)
         self.nodes = [v for v in nodes if v not in set(self.free)]
@@ -197,6 +202,8 @@ class _Search:
         self.budget.at(lemma="the outputs' differences vanish on the cells of the nodes they depend on",
                        nodes=self.nodes, cells_done=self.cells, cells_known=self.cells + self.pending)
         self.budget.check(self.cells)
+        if self.cap is not None and self.cells > self.cap:
+            raise _CapReached
         self.pending -= 1
         if k == len(self.nodes):
             return self.leaf(lin, rows, witness)
@@ -283,10 +290,12 @@ class _Search:
         return {"leaf": equal}
 
 
-def decide_on_nodes(registry, outs_a, outs_b, domain, a=None, b=None, budget: Budget | None = None) -> NodeDecision:
+def decide_on_nodes(registry, outs_a, outs_b, domain, a=None, b=None, budget: Budget | None = None,
+                    cap: int | None = None) -> NodeDecision:
     """Decide ``outs_a[r] = outs_b[r]`` for every x in ``domain`` and every r (forms over
     ``registry``'s variables; ``a``, ``b``: the models, to confirm a counterexample by exact
-    evaluation). Raises :class:`~symrel.budget.BudgetExceeded` at the budget's limit."""
+    evaluation). Raises :class:`~symrel.budget.BudgetExceeded` at the budget's limit, and
+    :class:`_CapReached` past ``cap`` cells in one enumeration (a trial's own cap)."""
     budget = budget or Budget()
     diffs = [fa - fb for fa, fb in zip(outs_a, outs_b)]
     closure = dependency_closure(registry, diffs)
@@ -295,7 +304,7 @@ def decide_on_nodes(registry, outs_a, outs_b, domain, a=None, b=None, budget: Bu
     while True:      # decide the top k nodes, relax the others; double k until decided
         top = closure[-k:] if k < len(closure) else closure
         free = [v for v in closure if v < top[0]] if top else []
-        search = _Search(registry, diffs, domain, a, b, budget, closure, free)
+        search = _Search(registry, diffs, domain, a, b, budget, closure, free, cap)
         tree = search.run(domain)
         cells, lps = cells + search.cells, lps + search.stats["lps"]
         if not search.inconclusive:
@@ -316,13 +325,18 @@ def forms_json(forms) -> list:
     return [f.to_json() for f in forms]
 
 
-def decision_step(proof, registry, outs_a, outs_b, domain, a, b, budget, reason):
+def decision_step(proof, registry, outs_a, outs_b, domain, a, b, budget, reason, max_cells=None):
     """Run :func:`decide_on_nodes` and record it in ``proof``: a proved step (rule
     ``node-cells``, the tree as certificate) or a refutation with the confirmed point.
-    Returns True when the claim is decided."""
+    Returns True when the claim is decided. ``max_cells``: a trial on at most that many
+    cells per enumeration; past it, nothing is recorded and False is returned (the
+    ``budget``'s own limits still raise)."""
     from ..certificates import PROVED, REFUTED, Step
 
-    res = decide_on_nodes(registry, outs_a, outs_b, domain, a, b, budget)
+    try:
+        res = decide_on_nodes(registry, outs_a, outs_b, domain, a, b, budget, cap=max_cells)
+    except _CapReached:
+        return False
     nodes = ", ".join(f"y{v}" for v in res.nodes) or "none"
     if res.status == "proved":
         proof.add(Step(f"For all x in D, A(x) = B(x): the outputs differ as forms ({reason}), but their differences "

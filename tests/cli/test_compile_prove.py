@@ -92,7 +92,7 @@ def test_prove_open_exit_3(run_cli, files, monkeypatch):
 def test_prove_timeout_exit_3_says_what_stayed_open(run_cli, files, monkeypatch):
     import time
 
-    def long_decision(proof, registry, outs_a, outs_b, domain, a, b, budget, reason):
+    def long_decision(proof, registry, outs_a, outs_b, domain, a, b, budget, reason, max_cells=None):
         budget.at(lemma="a long lemma", nodes=[5, 6], cells_done=7, cells_known=9)
         while True:          # stands for a decision that would not finish: only the budget stops it
             budget.check()

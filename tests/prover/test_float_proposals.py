@@ -42,8 +42,9 @@ def _random_points(n=2000, seed=1):
     return [[Q(rng.randint(-2 ** 20, 2 ** 20), 2 ** 20) for _ in range(2)] for _ in range(n)]
 
 
-def test_a_sliver_mutant_that_random_points_miss_is_refuted_via_the_milp_proposal():
+def test_a_sliver_mutant_that_random_points_miss_is_refuted_via_the_milp_proposal(monkeypatch):
     pytest.importorskip("scipy.optimize")
+    monkeypatch.setattr("symrel.prover.equivalence.FEW_NODES", -1)   # the float searches first, as on a large closure
     a, b = sliver(0), sliver(Q(1, 10 ** 6))              # the mutant: one weight + 1/10^6
     assert first_difference(a, b, _random_points()) is None
     proof = prove_equivalence(a, b, D, timeout=60)
@@ -54,11 +55,32 @@ def test_a_sliver_mutant_that_random_points_miss_is_refuted_via_the_milp_proposa
 def test_a_small_region_is_found_by_the_float_ascent(monkeypatch):
     pytest.importorskip("numpy")
     monkeypatch.setattr("symrel.prover.counterexamples.MILP_FIRST", -1)   # the ascent first, as on a large closure
+    monkeypatch.setattr("symrel.prover.equivalence.FEW_NODES", -1)
     a, b = diamond(0), diamond(Q(1, 10 ** 6))
     assert first_difference(a, b, _random_points()) is None
     proof = prove_equivalence(a, b, D, timeout=60)
     assert proof.result == "refuted" and _confirmed(proof, a, b)
     assert "proposed by the float ascent" in proof.steps[-1].note
+
+
+def test_a_sliver_on_few_nodes_is_refuted_exactly_before_any_float_search(monkeypatch):
+    def unwanted():
+        raise AssertionError("a float library was asked for")
+
+    monkeypatch.setattr("symrel.prover.milp_proposal._scipy", unwanted)
+    monkeypatch.setattr("symrel.prover.float_screen._numpy", unwanted)
+    a, b = sliver(0), sliver(Q(1, 10 ** 6))
+    proof = prove_equivalence(a, b, D, timeout=60)
+    assert proof.result == "refuted" and _confirmed(proof, a, b) and proof.steps[-1].rule == "node-cells"
+
+
+def test_past_the_first_cells_the_float_searches_propose(monkeypatch):
+    pytest.importorskip("scipy.optimize")
+    monkeypatch.setattr("symrel.prover.equivalence.FIRST_CELLS", 0)   # the exact trial stops at its first cell
+    a, b = sliver(0), sliver(Q(1, 10 ** 6))
+    proof = prove_equivalence(a, b, D, timeout=60)
+    assert proof.result == "refuted" and _confirmed(proof, a, b)
+    assert "proposed by HiGHS's MILP" in proof.steps[-1].note and proof.steps[-1].rule == "linear-identity"
 
 
 def test_without_the_extras_the_complete_procedure_still_refutes(monkeypatch):
