@@ -13,6 +13,8 @@ Cost: linear in the part shown.
 '-\\\\frac{3}{2} + y_{0} + \\\\frac{1}{4} y_{2}'
 >>> content_lines({"box": [[-1, 1], [0, "1/2"]]}, "steps[0].certificate")
 [[Math(tex='D = [-1, 1] \\\\times [0, \\\\frac{1}{2}]')]]
+>>> content_lines({"scores": {"q0": {"k0": 0, "k1": "1/2"}}}, "steps[0].certificate")
+[[Math(tex='\\\\mathrm{scores}(\\\\mathrm{q0}, \\\\cdot):\\\\ \\\\mathrm{k0} \\\\mapsto 0, \\\\mathrm{k1} \\\\mapsto \\\\frac{1}{2}')]]
 """
 
 from __future__ import annotations
@@ -165,6 +167,53 @@ def _farkas(values) -> str:
     return "\\lambda = " + _vector(values)
 
 
+def _is_matrix(value) -> bool:
+    """A non-empty list of equal-length non-empty lists of numbers."""
+    return (isinstance(value, list) and bool(value) and all(isinstance(r, list) and r for r in value)
+            and len({len(r) for r in value}) == 1 and all(_is_number(v) for r in value for v in r))
+
+
+def _matrix_lines(key: str, rows: list, path: str) -> list:
+    """A matrix as one line of maths per row (the first :data:`MAX_LINES`), after its size;
+    an all-zero matrix in one line."""
+    m, n = len(rows), len(rows[0])
+    name = key_tex(key)
+    if all(str(v) in ("0", "-0") for r in rows for v in r):
+        return [[Math(f"{name} = 0 \\in \\mathbb{{Q}}^{{{m} \\times {n}}}")]]
+    head = [[Math(f"{name} \\in \\mathbb{{Q}}^{{{m} \\times {n}}}"),
+             f", {sum(str(v) not in ('0', '-0') for r in rows for v in r)} nonzero; rows:"]]
+    return head + _lines(rows, lambda k, r: f"{name}_{{{k + 1}, \\cdot}} = {_vector(r)}", path, "rows")
+
+
+def _name_tex(name) -> str:
+    """A label from the certificate (a key or query name) as upright text."""
+    return "\\mathrm{" + str(name).replace("_", "\\_") + "}"
+
+
+def _named_values(key: str, table: dict, path: str) -> list:
+    """A table ``{name: number}`` in one line, or ``{row: {column: number}}`` one line per row."""
+    name = key_tex(key)
+    if all(_is_number(v) for v in table.values()):
+        items = [f"{_name_tex(k)} \\mapsto {number_tex(v)}" for k, v in table.items()]
+        return [[Math(f"{name}:\\ " + _seq(items))]]
+    rows = list(table.items())
+
+    def row(k, item):
+        label, values = item
+        items = [f"{_name_tex(c)} \\mapsto {number_tex(v)}" for c, v in values.items()]
+        return f"{name}({_name_tex(label)}, \\cdot):\\ {_seq(items)}"
+    return _lines(rows, row, path, "rows")
+
+
+def _is_table(value) -> bool:
+    """``{name: number}`` or ``{row: {column: number}}``, non-empty."""
+    if not isinstance(value, dict) or not value:
+        return False
+    if all(_is_number(v) for v in value.values()):
+        return True
+    return all(isinstance(r, dict) and r and all(_is_number(v) for v in r.values()) for r in value.values())
+
+
 def _key_lines(key: str, value, path: str, model: str = "") -> list:
     if key == "box" and isinstance(value, list) and all(isinstance(b, list) and len(b) == 2 for b in value):
         sides = [f"[{number_tex(lo)}, {number_tex(hi)}]" for lo, hi in value]
@@ -193,6 +242,12 @@ def _key_lines(key: str, value, path: str, model: str = "") -> list:
         return [[Math(f"{key_tex(key)} = {_vector(value)}")]]
     if isinstance(value, list) and not value:
         return []
+    if _is_matrix(value):
+        return _matrix_lines(key, value, path)
+    if _is_table(value):
+        return _named_values(key, value, path)
+    if isinstance(value, str):
+        return [[Math(f"{key_tex(key)} = {_name_tex(value)}")]]
     from .wording import summarise_value
 
     return [[f"{key}: "] + summarise_value(value) + ["; in full at ", Code(path)]]

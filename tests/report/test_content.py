@@ -92,3 +92,26 @@ def test_a_refuted_report_leads_with_the_counterexample_and_both_outputs(refuted
     assert md.index("Counterexample") < md.index("**Claim.**")
     html = equivalence_report(refuted, "html")
     assert html.index("Counterexample") < html.index("Claim.")
+
+
+def test_matrices_tables_and_names_are_shown_as_maths():
+    zero = content_lines({"errors": [["0", "0"], ["0", "0"]]}, "p")
+    assert zero == [[Math("\\mathrm{errors} = 0 \\in \\mathbb{Q}^{2 \\times 2}")]]
+    rows = content_lines({"L": [[1, 0], ["-1/2", 1]]}, "p")
+    assert rows[0][0] == Math("L \\in \\mathbb{Q}^{2 \\times 2}") and "3 nonzero" in rows[0][1]
+    assert rows[2] == [Math("L_{2, \\cdot} = (-\\frac{1}{2}, 1)")]
+    long = content_lines({"L": [[k] for k in range(9)]}, "steps[0].certificate")
+    assert long[-1][-1].text == "steps[0].certificate.L"
+    assert content_lines({"log_upper": {"4": "3/2"}}, "p") == [
+        [Math("\\mathrm{log\\_upper}:\\ \\mathrm{4} \\mapsto \\frac{3}{2}")]]
+    assert content_lines({"query": "q0"}, "p") == [[Math("\\mathrm{query} = \\mathrm{q0}")]]
+
+
+def test_prover_free_text_is_typeset():
+    net, _ = _nets()
+    from symrel.compiler import compile_maxout
+    from symrel.prover import prove_equivalence
+
+    proof = prove_equivalence(net, compile_maxout(net, Box([["-1/2", 1], [-1, 1]])).transformer, Box([["-1/2", 1], [-1, 1]]))
+    first = proof.steps[0].lemma
+    assert first.startswith("$D$ is the box $[-\\frac{1}{2}, 1] \\times [-1, 1]$"), first
