@@ -1,11 +1,12 @@
 (* VnnCheck.v: a computable checker of vnnlib-unsat certificates (docs/format.md) and its
-   soundness theorem, proved once:
+   soundness theorem, proved once in VnnSound.v:
      check_sound : forall N P steps, check N P steps = true -> vnnlib_unsat N P.
    The checker: for every input disjunct, its box is implied by the disjunct's single-variable
    atoms; the branch-and-bound tree covers the box (a split at x_i = c covers x_i <= c and
    x_i >= c); at every leaf, layer by layer, each ReLU's recorded phase follows from bounds of
-   its pre-activation computed by back-substitution through the layers below (exact, never
-   rounded), and for every unsafe disjunct one atom (of it, or of the input disjunct) has a
+   its pre-activation: the forward symbolic forms (exact, never rounded) and, where these
+   leave the phase open, the bounds by back-substitution through the layers below (exact);
+   and for every unsafe disjunct one atom (of it, or of the input disjunct) has a
    back-substituted lower bound equal to the recorded bound and above the atom's right-hand
    side. *)
 From Coq Require Import QArith Qreduction List Bool Lia Lqa.
@@ -80,37 +81,97 @@ Definition lower (lv : list level) (B : Box) (r : vec) (b : Q) : Q := back lv r 
 Definition upper (lv : list level) (B : Box) (r : vec) (b : Q) : Q :=
   - back lv (map Qopp r) (- b) (zeros (length B)) B.
 
-Definition phase_checks (lv : list level) (B : Box) (r : vec) (b : Q) (p : phase) : bool :=
+(* forward symbolic forms: f = (coefficients over the input x, constant) stands for f . x + c *)
+Definition form := (vec * Q)%type.
+
+(* the identity forms x_0, .., x_(n-1) *)
+Fixpoint id_forms (n : nat) : list form :=
+  match n with
+  | O => []
+  | S m => (1 :: zeros m, 0) :: map (fun f => (0 :: fst f, snd f)) (id_forms m)
+  end.
+
+(* acc + sum_j r_j F_j, with F_j = L_j where r_j >= 0 and U_j where r_j < 0: a lower form of
+   r . v when L <= v <= U (an upper form with L and U exchanged) *)
+Definition comb_acc (a : Q) (l u : form) (acc : form) : form :=
+  if Qeq_bool a 0 then acc
+  else let f := if Qle_bool 0 a then l else u in (scale_add a (fst f) (fst acc), Qred (snd acc + a * snd f)).
+
+Fixpoint comb (r : vec) (L U : list form) (acc : form) : form :=
+  match r, L, U with
+  | a :: r', l :: L', u :: U' => comb r' L' U' (comb_acc a l u acc)
+  | _, _, _ => acc
+  end.
+
+(* the lower and upper forms of every pre-activation W v + b *)
+Fixpoint layer_forms (n : nat) (L U : list form) (W : mat) (b : vec) : list (form * form) :=
+  match W, b with
+  | r :: W', c :: b' => (comb r L U (zeros n, c), comb r U L (zeros n, c)) :: layer_forms n L U W' b'
+  | _, _ => []
+  end.
+
+Definition form_min (f : form) (B : Box) : Q := box_min (fst f) B + snd f.
+Definition form_max (f : form) (B : Box) : Q := - box_min (map Qopp (fst f)) B + snd f.
+
+(* the forms of relu(z) from those of z, by the phase *)
+Definition act_forms (n : nat) (p : phase) (lf uf : form) : form * form :=
   match p with
-  | Act => Qle_bool 0 (lower lv B r b)
-  | Inact => Qle_bool (upper lv B r b) 0
+  | Act => (lf, uf)
+  | Inact => ((zeros n, 0), (zeros n, 0))
+  | Unst a s t => ((map (Qmult a) (fst lf), a * snd lf), (map (Qmult s) (fst uf), s * snd uf + t))
+  end.
+
+Definition qmin (a b : Q) : Q := if Qle_bool a b then a else b.
+
+(* the phase follows from lz <= z <= uz *)
+Definition phase_checks_with (lz uz : Q) (p : phase) : bool :=
+  match p with
+  | Act => Qle_bool 0 lz
+  | Inact => Qle_bool uz 0
   | Unst a s t =>
-      let lz := lower lv B r b in
-      let uz := upper lv B r b in
       Qle_bool 0 a && Qle_bool a 1 && Qle_bool 0 s
       && Qle_bool 0 (s * lz + t) && Qle_bool lz (s * lz + t)
       && Qle_bool 0 (s * uz + t) && Qle_bool uz (s * uz + t)
   end.
 
-Fixpoint phases_check (lv : list level) (B : Box) (W : mat) (b : vec) (ph : list phase) : bool :=
-  match W, b, ph with
-  | [], [], [] => true
-  | r :: W', c :: b', p :: ph' => phase_checks lv B r c p && phases_check lv B W' b' ph'
-  | _, _, _ => false
+(* first with the forward bounds; where they leave the phase open, with the back-substituted
+   bounds too *)
+Definition phase_checks (lv : list level) (B : Box) (r : vec) (b : Q) (lzf uzf : Q) (p : phase) : bool :=
+  if phase_checks_with lzf uzf p then true
+  else phase_checks_with (qmax lzf (lower lv B r b)) (qmin uzf (upper lv B r b)) p.
+
+(* a ReLU layer: every phase checked; the forms of its outputs *)
+Fixpoint relu_step (lv : list level) (B : Box) (W : mat) (b : vec) (zf : list (form * form)) (ph : list phase)
+  : option (list form * list form) :=
+  match W, b, zf, ph with
+  | [], [], [], [] => Some ([], [])
+  | r :: W', c :: b', (lf, uf) :: zf', p :: ph' =>
+      if phase_checks lv B r c (form_min lf B) (form_max uf B) p then
+        match relu_step lv B W' b' zf' ph' with
+        | Some (L', U') => let (l2, u2) := act_forms (length B) p lf uf in Some (l2 :: L', u2 :: U')
+        | None => None
+        end
+      else None
+  | _, _, _, _ => None
   end.
 
 (* every row of the layer reads m inputs, one bias per row *)
 Definition fits (l : dense) (m : nat) : bool :=
   forallb (fun r => Nat.eqb (length r) m) (dn_W l) && Nat.eqb (length (dn_b l)) (length (dn_W l)).
 
-(* the layers bottom-up with their phases: each fits, each ReLU's phase checked on B *)
-Fixpoint check_levels (B : Box) (below : list level) (Ls : list dense) (Ps : list (list phase))
+(* the layers bottom-up with their phases and the forms L <= v <= U of the current layer's
+   input v: each layer fits, each ReLU's phase is checked on B *)
+Fixpoint check_levels (B : Box) (below : list level) (L U : list form) (Ls : list dense) (Ps : list (list phase))
   : option (list level) :=
   match Ls, Ps with
   | [], [] => Some below
   | l :: Ls', ph :: Ps' =>
-      if fits l (width below (length B)) && (if dn_relu l then phases_check below B (dn_W l) (dn_b l) ph else true)
-      then check_levels B ((l, ph) :: below) Ls' Ps'
+      if fits l (width below (length B)) then
+        let zf := layer_forms (length B) L U (dn_W l) (dn_b l) in
+        match (if dn_relu l then relu_step below B (dn_W l) (dn_b l) zf ph else Some (map fst zf, map snd zf)) with
+        | Some (L', U') => check_levels B ((l, ph) :: below) L' U' Ls' Ps'
+        | None => None
+        end
       else None
   | _, _ => None
   end.
@@ -147,7 +208,7 @@ Fixpoint set_nth {A} (i : nat) (f : A -> A) (l : list A) : list A :=
 Fixpoint check_tree (N : ReluNet) (C : list atom) (U : list (list atom)) (B : Box) (t : tree) : bool :=
   match t with
   | Leaf Ps cl =>
-      match check_levels B [] (rn_layers N) Ps with
+      match check_levels B [] (id_forms (length B)) (id_forms (length B)) (rn_layers N) Ps with
       | Some lv => check_closes lv B C U cl
       | None => false
       end

@@ -6,6 +6,7 @@ From Symrel Require Import Semantics VnnProp VnnCheck.
 Import ListNotations.
 Open Scope Q_scope.
 Local Arguments Qred : simpl never.
+Local Arguments comb_acc : simpl never.
 
 (* ---- booleans and rationals ---- *)
 Lemma Qle_bool_true : forall a b, Qle_bool a b = true -> a <= b.
@@ -225,44 +226,222 @@ Proof.
   rewrite dot_zeros, dot_opp in H. lra.
 Qed.
 
-Lemma phases_check_sound : forall lv x B, in_box B x -> lv_wf lv (length x) -> levels_ok lv x ->
-  forall W b ph, Forall (fun r => length r = width lv (length x)) W ->
-  phases_check lv B W b ph = true -> Forall2 phase_ok ph (affine W b (out lv x)).
+(* ---- forward symbolic forms ---- *)
+Definition eval_form (f : form) (x : vec) : Q := dot (fst f) x + snd f.
+
+(* L_j <= v_j <= U_j at x, for every j *)
+Fixpoint bounded_by (L U : list form) (v x : vec) : Prop :=
+  match L, U, v with
+  | [], [], [] => True
+  | l :: L', u :: U', y :: v' => (eval_form l x <= y /\ y <= eval_form u x) /\ bounded_by L' U' v' x
+  | _, _, _ => False
+  end.
+
+Definition flen (n : nat) (F : list form) : Prop := Forall (fun f => length (fst f) = n) F.
+
+Lemma dot_scale : forall a c x, dot (map (Qmult a) c) x == a * dot c x.
+Proof. induction c as [|p c IH]; intros x; [simpl; ring|]. destruct x; simpl; [ring|]. rewrite IH. ring. Qed.
+
+Lemma comb_step : forall a l u y acc x, length (fst l) = length x -> length (fst u) = length x ->
+  length (fst acc) = length x -> eval_form l x <= y -> y <= eval_form u x ->
+  eval_form (comb_acc a l u acc) x <= eval_form acc x + a * y /\ length (fst (comb_acc a l u acc)) = length x.
 Proof.
-  intros lv x B HB Hwf Hok. induction W as [|r W IH]; intros b ph HW H.
-  - destruct b, ph; simpl in H; try discriminate. constructor.
-  - destruct b as [|c b], ph as [|p ph]; simpl in H; try discriminate.
-    apply andb_true_iff in H as [Hp H]. inversion HW as [|? ? Hr HW']; subst.
-    unfold affine, mat_vec in *. simpl. constructor; [|apply IH; assumption].
-    assert (Hl := lower_sound lv x B r c HB Hwf Hok Hr).
-    assert (Hu := upper_sound lv x B r c HB Hwf Hok Hr).
-    destruct p as [| |a s t]; simpl in Hp |- *.
-    + apply Qle_bool_true in Hp. lra.
-    + apply Qle_bool_true in Hp. lra.
-    + repeat rewrite andb_true_iff in Hp.
-      destruct Hp as [[[[[[H1 H2] H3] H4] H5] H6] H7].
-      apply Qle_bool_true in H1, H2, H3, H4, H5, H6, H7.
-      apply (unst_ok a s t (lower lv B r c) (upper lv B r c)); assumption.
+  intros a l u y acc x Hl Hu Hacc Hly Huy. unfold comb_acc. unfold form, vec in *.
+  destruct (Qeq_bool a 0) eqn:E.
+  - apply Qeq_bool_true in E. split; [|exact Hacc]. rewrite E. lra.
+  - unfold eval_form in *. unfold form, vec in *. destruct (Qle_bool 0 a) eqn:E0; simpl.
+    + apply Qle_bool_true in E0. rewrite scale_add_dot by lia. rewrite Qred_correct.
+      split; [|rewrite length_scale_add by lia; exact Hacc].
+      assert ((dot (fst l) x + snd l) * a <= y * a) by (apply Qmult_le_compat_r; assumption). nra.
+    + assert (Ha : a < 0) by (apply Qnot_le_lt; intro H0; apply Qle_bool_iff in H0; congruence).
+      rewrite scale_add_dot by lia. rewrite Qred_correct.
+      split; [|rewrite length_scale_add by lia; exact Hacc].
+      assert (0 <= (dot (fst u) x + snd u - y) * (- a)) by (apply Qmult_le_0_compat; lra). nra.
 Qed.
 
-Lemma check_levels_sound : forall B x Ls Ps below lv, in_box B x ->
-  lv_wf below (length x) -> levels_ok below x -> check_levels B below Ls Ps = Some lv ->
+Lemma comb_step_up : forall a l u y acc x, length (fst l) = length x -> length (fst u) = length x ->
+  length (fst acc) = length x -> eval_form l x <= y -> y <= eval_form u x ->
+  eval_form acc x + a * y <= eval_form (comb_acc a u l acc) x /\ length (fst (comb_acc a u l acc)) = length x.
+Proof.
+  intros a l u y acc x Hl Hu Hacc Hly Huy. unfold comb_acc. unfold form, vec in *.
+  destruct (Qeq_bool a 0) eqn:E.
+  - apply Qeq_bool_true in E. split; [|exact Hacc]. rewrite E. lra.
+  - unfold eval_form in *. unfold form, vec in *. destruct (Qle_bool 0 a) eqn:E0; simpl.
+    + apply Qle_bool_true in E0. rewrite scale_add_dot by lia. rewrite Qred_correct.
+      split; [|rewrite length_scale_add by lia; exact Hacc].
+      assert (y * a <= (dot (fst u) x + snd u) * a) by (apply Qmult_le_compat_r; assumption). nra.
+    + assert (Ha : a < 0) by (apply Qnot_le_lt; intro H0; apply Qle_bool_iff in H0; congruence).
+      rewrite scale_add_dot by lia. rewrite Qred_correct.
+      split; [|rewrite length_scale_add by lia; exact Hacc].
+      assert (0 <= (y - (dot (fst l) x + snd l)) * (- a)) by (apply Qmult_le_0_compat; lra). nra.
+Qed.
+
+Lemma comb_lower : forall r L U v x acc, bounded_by L U v x -> flen (length x) L -> flen (length x) U ->
+  length (fst acc) = length x ->
+  eval_form (comb r L U acc) x <= eval_form acc x + dot r v /\ length (fst (comb r L U acc)) = length x.
+Proof.
+  induction r as [|a r IH]; intros L U v x acc HB HL HU Hacc.
+  - destruct L, U; simpl; split; auto; lra.
+  - destruct L as [|l L], U as [|u U], v as [|y v]; simpl in HB; try contradiction.
+    + simpl. split; auto; lra.
+    + destruct HB as [[H1 H2] HB]. inversion HL as [|? ? Hl HL']; inversion HU as [|? ? Hu HU']; subst.
+      simpl. destruct (comb_step a l u y acc x Hl Hu Hacc H1 H2) as [S1 S2].
+      destruct (IH L U v x _ HB HL' HU' S2) as [I1 I2]. split; [unfold form, vec in *; lra | exact I2].
+Qed.
+
+Lemma comb_upper : forall r L U v x acc, bounded_by L U v x -> flen (length x) L -> flen (length x) U ->
+  length (fst acc) = length x ->
+  eval_form acc x + dot r v <= eval_form (comb r U L acc) x /\ length (fst (comb r U L acc)) = length x.
+Proof.
+  induction r as [|a r IH]; intros L U v x acc HB HL HU Hacc.
+  - destruct L, U; simpl; split; auto; lra.
+  - destruct L as [|l L], U as [|u U], v as [|y v]; simpl in HB; try contradiction.
+    + simpl. split; auto; lra.
+    + destruct HB as [[H1 H2] HB]. inversion HL as [|? ? Hl HL']; inversion HU as [|? ? Hu HU']; subst.
+      simpl. destruct (comb_step_up a l u y acc x Hl Hu Hacc H1 H2) as [S1 S2].
+      destruct (IH L U v x _ HB HL' HU' S2) as [I1 I2]. split; [unfold form, vec in *; lra | exact I2].
+Qed.
+
+Lemma layer_forms_sound : forall L U v x W b, bounded_by L U v x -> flen (length x) L -> flen (length x) U ->
+  length b = length W ->
+  let zf := layer_forms (length x) L U W b in
+  bounded_by (map fst zf) (map snd zf) (affine W b v) x /\ flen (length x) (map fst zf) /\ flen (length x) (map snd zf).
+Proof.
+  intros L U v x. induction W as [|r W IH]; intros b HB HL HU Hb; destruct b as [|c b]; simpl in Hb; try discriminate.
+  - simpl. unfold flen. auto.
+  - simpl. unfold affine, mat_vec in *. simpl.
+    assert (Hz : length (fst (zeros (length x), c)) = length x) by apply length_zeros.
+    destruct (comb_lower r L U v x _ HB HL HU Hz) as [A1 A2].
+    destruct (comb_upper r L U v x _ HB HL HU Hz) as [B1 B2].
+    destruct (IH b HB HL HU ltac:(lia)) as [I1 [I2 I3]].
+    assert (Hc : eval_form (zeros (length x), c) x == c) by (unfold eval_form; simpl; rewrite dot_zeros; ring).
+    split; [split; [split|]|split; constructor]; auto; unfold form, vec in *; lra.
+Qed.
+
+Lemma form_min_sound : forall f B x, in_box B x -> form_min f B <= eval_form f x.
+Proof. intros f B x HB. unfold form_min, eval_form. assert (H := box_min_le (fst f) B x HB). lra. Qed.
+
+Lemma form_max_sound : forall f B x, in_box B x -> eval_form f x <= form_max f B.
+Proof.
+  intros f B x HB. unfold form_max, eval_form. assert (H := box_min_le (map Qopp (fst f)) B x HB).
+  rewrite dot_opp in H. lra.
+Qed.
+
+Lemma qmax_le : forall a b z, a <= z -> b <= z -> qmax a b <= z.
+Proof. intros a b z Ha Hb. unfold qmax. destruct (Qle_bool a b); assumption. Qed.
+
+Lemma qmin_ge : forall a b z, z <= a -> z <= b -> z <= qmin a b.
+Proof. intros a b z Ha Hb. unfold qmin. destruct (Qle_bool a b); assumption. Qed.
+
+Definition params_ok (p : phase) : Prop := match p with Unst a s t => 0 <= a /\ 0 <= s | _ => True end.
+
+Lemma phase_checks_with_sound : forall lz uz z p, phase_checks_with lz uz p = true -> lz <= z -> z <= uz ->
+  phase_ok p z /\ params_ok p.
+Proof.
+  intros lz uz z p H Hl Hu. destruct p as [| |a s t]; simpl in H |- *.
+  - apply Qle_bool_true in H. split; [lra | exact I].
+  - apply Qle_bool_true in H. split; [lra | exact I].
+  - repeat rewrite andb_true_iff in H.
+    destruct H as [[[[[[H1 H2] H3] H4] H5] H6] H7].
+    apply Qle_bool_true in H1, H2, H3, H4, H5, H6, H7.
+    split; [apply (unst_ok a s t lz uz); assumption | split; assumption].
+Qed.
+
+Lemma phase_checks_sound : forall lv x B r c lzf uzf p, in_box B x -> lv_wf lv (length x) -> levels_ok lv x ->
+  length r = width lv (length x) -> lzf <= dot r (out lv x) + c -> dot r (out lv x) + c <= uzf ->
+  phase_checks lv B r c lzf uzf p = true -> phase_ok p (dot r (out lv x) + c) /\ params_ok p.
+Proof.
+  intros lv x B r c lzf uzf p HB Hwf Hok Hr Hl Hu H. unfold phase_checks in H.
+  destruct (phase_checks_with lzf uzf p) eqn:E.
+  - exact (phase_checks_with_sound _ _ _ _ E Hl Hu).
+  - apply (phase_checks_with_sound _ _ _ _ H).
+    + apply qmax_le; [exact Hl | apply lower_sound; assumption].
+    + apply qmin_ge; [exact Hu | apply upper_sound; assumption].
+Qed.
+
+Lemma act_forms_sound : forall p lf uf z x, phase_ok p z -> params_ok p ->
+  eval_form lf x <= z -> z <= eval_form uf x -> length (fst lf) = length x -> length (fst uf) = length x ->
+  eval_form (fst (act_forms (length x) p lf uf)) x <= relu z /\ relu z <= eval_form (snd (act_forms (length x) p lf uf)) x
+  /\ length (fst (fst (act_forms (length x) p lf uf))) = length x /\ length (fst (snd (act_forms (length x) p lf uf))) = length x.
+Proof.
+  intros p lf uf z x Hp Hpar Hl Hu Hlf Huf. unfold eval_form in *.
+  destruct p as [| |a s t]; simpl in Hp, Hpar |- *.
+  - destruct (relu_cases z) as [[H1 H2]|[H1 H2]]; rewrite H2; [assert (Hz : z == 0) by lra|]; repeat split; lra || auto.
+  - destruct (relu_cases z) as [[H1 H2]|[H1 H2]]; rewrite H2; [|lra].
+    rewrite dot_zeros. repeat split; try lra; apply length_zeros.
+  - destruct Hp as [Hp1 Hp2]. destruct Hpar as [Ha Hs]. rewrite !dot_scale. rewrite !map_length.
+    assert (a * (dot (fst lf) x + snd lf) <= a * z) by nra.
+    assert (s * z <= s * (dot (fst uf) x + snd uf)) by nra.
+    repeat split; auto; lra.
+Qed.
+
+Lemma relu_step_sound : forall lv x B, in_box B x -> lv_wf lv (length x) -> levels_ok lv x ->
+  forall W b zf ph L' U', Forall (fun r => length r = width lv (length x)) W ->
+  bounded_by (map fst zf) (map snd zf) (affine W b (out lv x)) x ->
+  flen (length x) (map fst zf) -> flen (length x) (map snd zf) ->
+  relu_step lv B W b zf ph = Some (L', U') ->
+  Forall2 phase_ok ph (affine W b (out lv x)) /\ bounded_by L' U' (map relu (affine W b (out lv x))) x
+  /\ flen (length x) L' /\ flen (length x) U'.
+Proof.
+  intros lv x B HB Hwf Hok. induction W as [|r W IH]; intros b zf ph L' U' HW Hz HL HU H.
+  - destruct b, zf, ph; simpl in H; try discriminate. injection H as <- <-.
+    unfold affine, mat_vec. simpl. repeat split; constructor.
+  - destruct b as [|c b], zf as [|[lf uf] zf], ph as [|p ph]; simpl in H; try discriminate.
+    unfold affine, mat_vec in *. simpl in Hz |- *. destruct Hz as [[Hz1 Hz2] Hz].
+    inversion HW as [|? ? Hr HW']; subst. simpl in HL, HU.
+    inversion HL as [|? ? Hlf HL']; inversion HU as [|? ? Huf HU']; subst.
+    rewrite (in_box_length B x HB) in H.
+    destruct (phase_checks lv B r c (form_min lf B) (form_max uf B) p) eqn:Ep; [|discriminate].
+    destruct (phase_checks_sound lv x B r c _ _ p HB Hwf Hok Hr
+                (Qle_trans _ _ _ (form_min_sound lf B x HB) Hz1)
+                (Qle_trans _ _ _ Hz2 (form_max_sound uf B x HB)) Ep) as [Hp Hpar].
+    destruct (relu_step lv B W b zf ph) as [[L2 U2]|] eqn:Er; [|discriminate].
+    destruct (IH b zf ph L2 U2 HW' Hz HL' HU' Er) as [I1 [I2 [I3 I4]]].
+    destruct (act_forms_sound p lf uf _ x Hp Hpar Hz1 Hz2 Hlf Huf) as [A1 [A2 [A3 A4]]].
+    destruct (act_forms (length x) p lf uf) as [l2 u2]. injection H as <- <-. simpl in A1, A2, A3, A4.
+    repeat split; try constructor; auto.
+Qed.
+
+Lemma id_forms_sound : forall x, bounded_by (id_forms (length x)) (id_forms (length x)) x x
+  /\ flen (length x) (id_forms (length x)).
+Proof.
+  assert (Hsh : forall L U v x y, bounded_by L U v x ->
+            bounded_by (map (fun f => (0 :: fst f, snd f)) L) (map (fun f => (0 :: fst f, snd f)) U) v (y :: x)).
+  { induction L as [|l L IH]; intros U v x y H; destruct U as [|u U], v as [|z v]; simpl in H |- *; try contradiction; auto.
+    destruct H as [[H1 H2] H]. unfold eval_form in *. simpl. unfold form, vec in *. split; [split; lra | auto]. }
+  induction x as [|y x IH]; [simpl; unfold flen; auto|]. destruct IH as [IH1 IH2].
+  simpl. split.
+  - split; [|apply Hsh; exact IH1]. unfold eval_form. simpl. rewrite dot_zeros. split; lra.
+  - constructor; [simpl; rewrite length_zeros; reflexivity|]. unfold flen in *. rewrite Forall_map.
+    eapply Forall_impl; [|exact IH2]. intros f Hf. simpl in *. lia.
+Qed.
+
+Lemma check_levels_sound : forall B x Ls Ps below L U lv, in_box B x ->
+  lv_wf below (length x) -> levels_ok below x -> bounded_by L U (out below x) x ->
+  flen (length x) L -> flen (length x) U -> check_levels B below L U Ls Ps = Some lv ->
   lv_wf lv (length x) /\ levels_ok lv x /\ out lv x = fold_left (fun v l => eval_dense l v) Ls (out below x).
 Proof.
-  intros B x. induction Ls as [|l Ls IH]; intros Ps below lv HB Hwf Hok H.
+  intros B x. induction Ls as [|l Ls IH]; intros Ps below L U lv HB Hwf Hok HLU HL HU H.
   - destruct Ps; simpl in H; [|discriminate]. injection H as <-. auto.
   - destruct Ps as [|ph Ps]; simpl in H; [discriminate|].
-    destruct (fits l (width below (length B))) eqn:Hf; simpl in H; [|discriminate].
-    rewrite (in_box_length B x HB) in Hf.
+    destruct (fits l (width below (length B))) eqn:Hf; [|discriminate].
+    rewrite (in_box_length B x HB) in Hf, H.
+    destruct (fits_rows _ _ Hf) as [Hrows Hb].
+    destruct (layer_forms_sound L U (out below x) x (dn_W l) (dn_b l) HLU HL HU Hb) as [Z1 [Z2 Z3]].
+    set (zf := layer_forms (length x) L U (dn_W l) (dn_b l)) in *.
     destruct (dn_relu l) eqn:Er.
-    + destruct (phases_check below B (dn_W l) (dn_b l) ph) eqn:Hp; [|discriminate].
-      destruct (IH Ps ((l, ph) :: below) lv HB) as [H1 [H2 H3]]; auto.
+    + simpl in H.
+      destruct (relu_step below B (dn_W l) (dn_b l) zf ph) as [[L' U']|] eqn:Es; [|discriminate].
+      destruct (relu_step_sound below x B HB Hwf Hok (dn_W l) (dn_b l) zf ph L' U' Hrows Z1 Z2 Z3 Es)
+        as [R1 [R2 [R3 R4]]].
+      destruct (IH Ps ((l, ph) :: below) L' U' lv HB) as [H1 [H2 H3]]; auto.
       * simpl. split; assumption.
-      * simpl. split; [exact Hok|]. intros _. destruct (fits_rows _ _ Hf) as [Hrows _].
-        eapply phases_check_sound; eauto.
-    + destruct (IH Ps ((l, ph) :: below) lv HB) as [H1 [H2 H3]]; auto.
+      * simpl. split; [exact Hok|]. intros _. exact R1.
+      * simpl. unfold eval_dense. rewrite Er. exact R2.
+    + destruct (IH Ps ((l, ph) :: below) (map fst zf) (map snd zf) lv HB) as [H1 [H2 H3]]; auto.
       * simpl. split; assumption.
       * simpl. split; [exact Hok|]. congruence.
+      * simpl. unfold eval_dense. rewrite Er. exact Z1.
 Qed.
 
 Lemma check_closes_sound : forall lv x B C U cl, in_box B x -> lv_wf lv (length x) -> levels_ok lv x ->
@@ -317,8 +496,9 @@ Lemma check_tree_sound : forall N C U t B x, check_tree N C U B t = true -> in_b
   conj_holds C x (eval_relu N x) -> ~ dnf_holds U x (eval_relu N x).
 Proof.
   intros N C U. induction t as [Ps cl|i c le IHle ge IHge|i]; intros B x H HB HC.
-  - simpl in H. destruct (check_levels B [] (rn_layers N) Ps) as [lv|] eqn:E; [|discriminate].
-    destruct (check_levels_sound B x (rn_layers N) Ps [] lv HB I I E) as [H1 [H2 H3]].
+  - simpl in H. destruct (check_levels B [] (id_forms (length B)) (id_forms (length B)) (rn_layers N) Ps) as [lv|] eqn:E; [|discriminate].
+    rewrite (in_box_length B x HB) in E. destruct (id_forms_sound x) as [I1 I2].
+    destruct (check_levels_sound B x (rn_layers N) Ps [] _ _ lv HB I I I1 I2 I2 E) as [H1 [H2 H3]].
     rewrite <- (eval_relu_out N x lv H3) in HC |- *.
     exact (check_closes_sound lv x B C U cl HB H1 H2 H HC).
   - simpl in H. apply andb_true_iff in H as [H1 H2].
