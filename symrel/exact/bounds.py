@@ -29,8 +29,9 @@ def affine_range_on_box(
 
 
 def ground_types() -> str:
-    """Which integer backend sympy's ``QQ`` uses: ``flint``, ``gmpy`` or ``python``."""
-    from sympy.external.gmpy import GROUND_TYPES
+    """Which integer backend sympy's ``QQ`` (and symrel's :data:`~symrel.exact.numbers.Q`) uses:
+    ``flint``, ``gmpy`` or ``python``."""
+    from .numbers import GROUND_TYPES
 
     return GROUND_TYPES
 

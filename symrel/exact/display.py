@@ -7,10 +7,10 @@ Jupyter's ``_repr_html_``, ``_repr_markdown_`` and ``_repr_latex_``. Exact
 rationals are shown exactly, with a decimal view beside them; a rational too
 long to read is shortened in the display only (the object keeps it whole).
 
->>> q = QQ(-1525, 10000)
+>>> q = Q(-1525, 10000)
 >>> number_text(q)
 '-61/400 (-0.1525)'
->>> decimal_text(QQ(1, 3), 4), decimal_text(QQ(1, 10**6)), decimal_text(QQ(10**10, 3), 4)
+>>> decimal_text(Q(1, 3), 4), decimal_text(Q(1, 10**6)), decimal_text(Q(10**10, 3), 4)
 ('0.3333', '1e-6', '3.333e+9')
 >>> short_text("x" * 100, 10)
 'xxxxxxxxx…'
@@ -19,12 +19,10 @@ long to read is shortened in the display only (the object keeps it whole).
 from __future__ import annotations
 
 import html
+import sys
 from dataclasses import dataclass, field
 
-import sympy
-from sympy import QQ
-
-from .numbers import denominator, numerator, rational_str
+from .numbers import Q, denominator, numerator, rational_str
 
 #: The longest ``repr`` a symrel object prints.
 REPR_LIMIT = 300
@@ -37,7 +35,11 @@ def is_number(v) -> bool:
     fractions Rational), not a bool or a string."""
     if isinstance(v, (bool, str)):
         return False
-    return isinstance(v, int) or QQ.of_type(v) or isinstance(v, sympy.Rational) or (
+    if isinstance(v, int) or Q.of_type(v):
+        return True
+    if isinstance(v, getattr(sys.modules.get("sympy"), "Rational", ())):  # none without sympy
+        return True
+    return (
         hasattr(v, "numerator") and hasattr(v, "denominator") and not isinstance(v, float))
 
 
@@ -62,7 +64,7 @@ def decimal_upper_text(q, digits: int = DIGITS) -> str:
     print after "<=" for a certified upper bound (a nearest rounding could print a number
     below it). Exact: :mod:`decimal` rounds the exact quotient with ``ROUND_CEILING``.
 
-    >>> decimal_upper_text(QQ(12301, 10000), 3), decimal_upper_text(QQ(-1, 3), 3), decimal_upper_text(QQ(1, 10**7), 3)
+    >>> decimal_upper_text(Q(12301, 10000), 3), decimal_upper_text(Q(-1, 3), 3), decimal_upper_text(Q(1, 10**7), 3)
     ('1.24', '-0.333', '1e-7')
     """
     import decimal
@@ -115,6 +117,8 @@ def latex_value(v) -> str:
         p, d = int(numerator(v)), int(denominator(v))
         if len(str(abs(p))) + len(str(d)) > 40:
             return r"\text{" + latex_text(exact_text(v)) + r"}\approx " + decimal_text(v)
+        import sympy
+
         return sympy.latex(sympy.Rational(p, d))
     if isinstance(v, (list, tuple)) and v and all(is_number(x) for x in v):
         return r"\left(" + ", ".join(latex_value(x) for x in v) + r"\right)"

@@ -4,7 +4,7 @@ final basis of the float simplex (inverted exactly, then verified by the exact s
 
 from __future__ import annotations
 
-from .matrices import FMPQ_MAT
+from .matrices import FMPQ_MAT, Matrix, SingularMatrixError
 from .numbers import Q
 from .simplex import RevisedSimplex
 
@@ -14,8 +14,8 @@ ONE = Q(1)
 def inverse(B):
     """The exact inverse of the square matrix ``B`` (a list of rows), or None when it is
     singular. With python-flint the numbers are flint's, and its ``fmpq_mat`` is called
-    directly: DomainMatrix's set-up costs twice a small inverse, and the region search inverts
-    one small basis per LP. The inverse is unique, so both give the same entries.
+    directly (the region search inverts one small basis per LP); otherwise
+    :meth:`~symrel.exact.matrices.Matrix.inv`. The inverse is unique, so both give the same entries.
 
     >>> [[str(v) for v in r] for r in inverse([[Q(0), Q(2)], [Q(1), Q(1)]])]
     [['-1/2', '1'], ['1/2', '0']]
@@ -29,11 +29,9 @@ def inverse(B):
         except ZeroDivisionError:  # singular
             return None
         return [e[i * k:(i + 1) * k] for i in range(k)]
-    from sympy.polys.matrices import DomainMatrix
-
     try:
-        return DomainMatrix(B, (k, k), Q).to_dense().inv().to_list()
-    except Exception:  # singular
+        return Matrix([list(r) for r in B], (k, k)).inv().to_list()
+    except SingularMatrixError:
         return None
 
 

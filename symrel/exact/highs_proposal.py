@@ -61,15 +61,12 @@ def _highs(np, linprog, to_float, A, b, C, d, sigma, seconds=None):
 
 def _exact_solve(M, rhs):
     """Solve the square system ``M v = rhs`` exactly (None when singular)."""
-    from sympy.polys.matrices import DomainMatrix
-    from sympy.polys.matrices.exceptions import DMNonInvertibleMatrixError
+    from .matrices import Matrix, SingularMatrixError
 
     k = len(M)
-    DM = DomainMatrix([list(r) for r in M], (k, k), Q)
-    R = DomainMatrix([[v] for v in rhs], (k, 1), Q)
     try:
-        return [r[0] for r in DM.to_dense().lu_solve(R.to_dense()).to_list()]
-    except (DMNonInvertibleMatrixError, ZeroDivisionError, ValueError):
+        return [r[0] for r in (Matrix([list(r) for r in M], (k, k)).inv() * Matrix([[v] for v in rhs], (k, 1))).to_list()]
+    except SingularMatrixError:
         return None
 
 

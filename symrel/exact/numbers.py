@@ -1,10 +1,15 @@
 """Exact rational scalars: parsing, printing and conversion.
 
-Every number in symrel is an element of sympy's rational field ``QQ``. Its
-element type depends on sympy's ground types: ``flint.fmpq`` with
-python-flint, ``gmpy2.mpq`` with gmpy2, a pure-Python ``PythonMPQ`` otherwise.
-All three compare, add and multiply exactly; this module is the only place
-that turns user data into them and back.
+Every number in symrel is an element of the rational field :data:`Q`, whose element
+type is sympy's ground type, chosen here as sympy chooses it (``SYMPY_GROUND_TYPES``,
+else python-flint, else gmpy2, else pure Python): ``flint.fmpq`` with python-flint,
+``gmpy2.mpq`` with gmpy2, sympy's pure-Python ``PythonMPQ`` otherwise. All three
+compare, add and multiply exactly; this module is the only place that turns user
+data into them and back. With python-flint or gmpy2 the type is used directly, so
+reading, evaluating and checking do not import sympy (a 0.4 s import); the numbers
+are the very elements of sympy's ``QQ`` once sympy is loaded. Pure-Python ground
+types take ``PythonMPQ`` from sympy, which is then imported, so that every ground
+type computes on the element type of sympy's ``QQ`` and gives the same results.
 
 Accepted forms (docs/format.md, "Numbers"): a Python/JSON integer, a
 string ``"3"``, ``"-2/7"``, ``"0.125"``, ``"1e-3"``, a :class:`fractions.Fraction`,
@@ -23,21 +28,87 @@ asks for the exact binary value (``exact_floats=True``).
 from __future__ import annotations
 
 import math
+import os
 import re
 import sys
 from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Integral
 
-import sympy
-from sympy import QQ, ZZ
-
 from ..errors import InputError, LimitError
 
+#: python-flint versions sympy uses without being asked (sympy.external.gmpy, sympy 1.14)
+_FLINT_TESTED = ("0.6", "0.7", "0.8", "0.9", "0.10")
+
+
+def _choose_ground_types() -> str:
+    """``flint``, ``gmpy`` or ``python``: sympy's choice, made as sympy makes it, and passed
+    on to sympy through ``SYMPY_GROUND_TYPES`` so that both agree once sympy is loaded
+    (when sympy is loaded already, its choice is taken)."""
+    if sys.modules.get("sympy") is not None:
+        from sympy.external.gmpy import GROUND_TYPES
+
+        return GROUND_TYPES
+    want = os.environ.get("SYMPY_GROUND_TYPES", "auto").lower()
+    chosen = "python"
+    if want in ("auto", "flint"):
+        try:
+            import flint
+            tested = ".".join(flint.__version__.split(".")[:2]) in _FLINT_TESTED
+        except (ImportError, AttributeError):
+            tested = None
+        if tested or (tested is not None and want == "flint"):
+            chosen = "flint"
+    if chosen == "python" and want in ("auto", "flint", "gmpy", "gmpy2"):
+        try:
+            import gmpy2
+            chosen = "gmpy" if int(gmpy2.version().split(".")[0]) >= 2 else "python"
+        except ImportError:
+            pass
+    os.environ["SYMPY_GROUND_TYPES"] = chosen
+    return chosen
+
+
+#: which ground type symrel's (and sympy's) rationals are: ``flint``, ``gmpy`` or ``python``
+GROUND_TYPES = _choose_ground_types()
+
+if GROUND_TYPES == "flint":
+    from flint import fmpq as _MPQ, fmpz as _MPZ
+elif GROUND_TYPES == "gmpy":
+    from gmpy2 import mpq as _MPQ, mpz as _MPZ
+else:  # sympy's own pure-Python rationals: the element type of its QQ
+    from sympy.external.pythonmpq import PythonMPQ as _MPQ
+
+    _MPZ = int
+
+
+class RationalField:
+    """The field Q of the ground type: ``Q(p)`` and ``Q(p, q)`` make elements from ints (or
+    elements), ``Q.of_type(v)`` tells an element, ``Q.dtype`` is the element type. It
+    answers as sympy's ``QQ`` does for these, without loading sympy.
+
+    >>> Q(6, 4) == Q(3, 2), Q.of_type(Q(1)), Q.of_type(1)
+    (True, True, False)
+    """
+
+    def __init__(self, dtype, integers):
+        self.dtype, self.integers = dtype, integers
+
+    def __call__(self, *args):
+        return self.dtype(*args)
+
+    def of_type(self, value) -> bool:
+        """Whether ``value`` is an element of Q (of the ground type)."""
+        return isinstance(value, self.dtype)
+
+    def __repr__(self):
+        return "QQ"
+
+
 #: The rational field every symrel number lives in.
-Q = QQ
+Q = RationalField(_MPQ, _MPZ)
 #: The type of elements of :data:`Q` under the current ground types.
-Rational = QQ.dtype
+Rational = _MPQ
 
 _FRACTION = re.compile(r"^\s*([+-]?\d+)\s*/\s*([+-]?\d+)\s*$")
 _DECIMAL = re.compile(r"^\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$")
@@ -120,9 +191,6 @@ class unlimited_int_digits:
         if self.old:
             sys.set_int_max_str_digits(self.old)
         return False
-
-
-_MPQ = QQ.dtype  # the element type itself: constructing it directly skips the domain's dispatch
 
 
 #: the small integers as rationals, made once (rationals are immutable; most entries of a
@@ -215,7 +283,7 @@ def rational(
             return _MPQ(int(num), int(den))
     if isinstance(value, bool):
         raise InputError(f"expected an exact rational, got the boolean {value}", path=path)
-    if QQ.of_type(value):
+    if isinstance(value, _MPQ):
         return value
     if isinstance(value, Integral):
         v = int(value)
@@ -242,7 +310,7 @@ def rational(
         return _parse_string(value, path, limits)
     if isinstance(value, Fraction):
         return _from_ints(value.numerator, value.denominator)
-    if isinstance(value, sympy.Rational):
+    if isinstance(value, getattr(sys.modules.get("sympy"), "Rational", ())):  # none without sympy
         return _from_ints(int(value.p), int(value.q))
     if isinstance(value, float) or type(value).__name__ in ("float16", "float32", "float64", "longdouble"):
         f = float(value)
@@ -353,8 +421,10 @@ def to_fraction(q: Rational) -> Fraction:
     return Fraction(numerator(q), denominator(q))
 
 
-def to_sympy(q: Rational) -> sympy.Rational:
-    """``q`` as a sympy ``Rational`` (for symbolic display)."""
+def to_sympy(q: Rational):
+    """``q`` as a sympy ``Rational`` (for symbolic display; imports sympy)."""
+    import sympy
+
     return sympy.Rational(numerator(q), denominator(q))
 
 
@@ -384,5 +454,5 @@ def to_float(q: Rational) -> float:
     return numerator(q) / denominator(q)
 
 
-ZERO = QQ(0)
-ONE = QQ(1)
+ZERO = Q(0)
+ONE = Q(1)

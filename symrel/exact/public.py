@@ -34,10 +34,10 @@ True
 
 from __future__ import annotations
 
-import sympy
-from sympy import QQ, ZZ
+from .numbers import Q
 
 _MISSING = object()
+_MPQ, _MPZ = Q.dtype, Q.integers
 
 
 def to_public(value):
@@ -48,7 +48,7 @@ def to_public(value):
 
     Complexity: linear in the number of entries.
 
-    >>> to_public({"x": [QQ(-2, 7), (QQ(3), "text")]})
+    >>> to_public({"x": [Q(-2, 7), (Q(3), "text")]})
     {'x': [-2/7, (3, 'text')]}
     """
     tv = type(value)
@@ -60,9 +60,11 @@ def to_public(value):
         return {k: to_public(v) for k, v in value.items()}
     if tv is int or tv is bool or value is None or tv is str:
         return value
-    if QQ.of_type(value):
+    if isinstance(value, _MPQ):
+        import sympy  # the public number type: sympy is loaded when a number is first handed out
+
         return sympy.Rational(int(value.numerator), int(value.denominator))
-    if ZZ.of_type(value):
+    if isinstance(value, _MPZ):
         return int(value)
     convert = getattr(value, "to_public", None)  # a small record of numbers (an Enclosure, say)
     return convert() if callable(convert) else value
@@ -105,6 +107,8 @@ def public_matrix(M):
     >>> public_matrix(matrix([[1, "1/2"]]))
     Matrix([[1, 1/2]])
     """
+    import sympy
+
     data = M.to_list() if hasattr(M, "to_list") else [list(r) for r in M]
     m = M.shape[0] if hasattr(M, "shape") else len(data)
     n = M.shape[1] if hasattr(M, "shape") else (len(data[0]) if data else 0)
@@ -147,7 +151,7 @@ def public_view(value, *, as_matrix: bool = False):
     ``as_matrix``, a list of rows) becomes a ``sympy.ImmutableMatrix`` of Rationals
     (:func:`public_matrix`); anything else goes through :func:`to_public`.
 
-    >>> public_view([QQ(1, 2), QQ(3)]), public_view([[QQ(1, 2)]], as_matrix=True)
+    >>> public_view([Q(1, 2), Q(3)]), public_view([[Q(1, 2)]], as_matrix=True)
     ([1/2, 3], Matrix([[1/2]]))
     """
     if value is None:
@@ -171,7 +175,7 @@ class PublicView:
     ...     def __init__(self, W):
     ...         self.exact_W = matrix(W)
     >>> f = Map([[1, "1/2"]])
-    >>> f.W, f.W is f.W, QQ.of_type(f.exact_W.to_list()[0][1])
+    >>> f.W, f.W is f.W, Q.of_type(f.exact_W.to_list()[0][1])
     (Matrix([[1, 1/2]]), True, True)
     >>> f.W = [[2]]
     Traceback (most recent call last):

@@ -22,25 +22,56 @@ True
 from __future__ import annotations
 
 from math import gcd, lcm
+from operator import mul
 from typing import Sequence
 
-from sympy import QQ, ZZ
-from sympy.polys.matrices import DomainMatrix
+from .matrices import Matrix
+from .numbers import GROUND_TYPES, Rational
+
+if GROUND_TYPES == "flint":
+    from flint import fmpz_mat as _FMPZ_MAT
+else:
+    _FMPZ_MAT = None
+
+#: an integer product of at least this many multiplications goes through flint's ``fmpz_mat``
+_FLINT_PRODUCT = 256
 
 
 def _int(v) -> int:
     return int(v)
 
 
-def integer_affine(W: DomainMatrix, b: DomainMatrix) -> tuple[DomainMatrix, int]:
-    """``([D W | D b], D)`` over ZZ with D the lcm of all denominators of W and b."""
+class IntegerMatrix:
+    """An integer matrix ``[D W | D b]`` (rows of Python ints, ``shape``) to multiply batches by."""
+
+    __slots__ = ("rows", "shape", "_flint")
+
+    def __init__(self, rows: list[list[int]], shape: tuple[int, int]):
+        self.rows, self.shape, self._flint = rows, shape, None
+
+    def times(self, M: list[list], n: int) -> list[list]:
+        """``self * M`` for ``M`` the rows of a ``shape[1] x n`` integer matrix; rows of integers."""
+        m, k = self.shape
+        if not k:
+            return [[0] * n for _ in range(m)]
+        if _FMPZ_MAT is not None and m * k * n >= _FLINT_PRODUCT:
+            if self._flint is None:
+                self._flint = _FMPZ_MAT(m, k, [v for r in self.rows for v in r])
+            e = (self._flint * _FMPZ_MAT(k, n, [v for r in M for v in r])).entries()
+            return [e[i * n:(i + 1) * n] for i in range(m)]
+        cols = list(zip(*M))
+        return [[sum(map(mul, r, c)) for c in cols] for r in self.rows]
+
+
+def integer_affine(W: Matrix, b: Matrix) -> tuple[IntegerMatrix, int]:
+    """``([D W | D b], D)`` over the integers with D the lcm of all denominators of W and b."""
     rows_ = [r + [c] for r, c in zip(W.to_list(), (v for (v,) in b.to_list()))]
     D = 1
     for r in rows_:
         for v in r:
             D = lcm(D, _int(v.denominator))
-    data = [[ZZ(_int(v.numerator) * (D // _int(v.denominator))) for v in r] for r in rows_]
-    return DomainMatrix(data, (len(data), W.shape[1] + 1), ZZ).to_dense(), D
+    data = [[_int(v.numerator) * (D // _int(v.denominator)) for v in r] for r in rows_]
+    return IntegerMatrix(data, (len(data), W.shape[1] + 1)), D
 
 
 class ScaledBatch:
@@ -49,11 +80,11 @@ class ScaledBatch:
     __slots__ = ("num", "den")
 
     def __init__(self, num: list[list], den: list[int]):
-        self.num = num  # n rows of N integers (ground-type integers)
+        self.num = num  # n rows of N integers (Python ints, or flint's fmpz after a flint product)
         self.den = den  # N positive Python ints
 
     @classmethod
-    def from_matrix(cls, X: DomainMatrix) -> "ScaledBatch":
+    def from_matrix(cls, X: Matrix) -> "ScaledBatch":
         cols = list(zip(*X.to_list())) if X.shape[0] else [()] * X.shape[1]
         dens = []
         for c in cols:
@@ -61,16 +92,12 @@ class ScaledBatch:
             for v in c:
                 d = lcm(d, _int(v.denominator))
             dens.append(d)
-        num = [[ZZ(_int(v.numerator) * (dens[j] // _int(v.denominator))) for j, v in enumerate(r)] for r in X.to_list()]
+        num = [[_int(v.numerator) * (dens[j] // _int(v.denominator)) for j, v in enumerate(r)] for r in X.to_list()]
         return cls(num, dens)
 
-    def affine(self, Waug: DomainMatrix, D: int) -> "ScaledBatch":
+    def affine(self, Waug: IntegerMatrix, D: int) -> "ScaledBatch":
         """``W X + b`` for ``(Waug, D) = integer_affine(W, b)``."""
-        N = len(self.den)
-        n = len(self.num)
-        data = self.num + [[ZZ(d) for d in self.den]]
-        M = DomainMatrix(data, (n + 1, N), ZZ).to_dense()
-        P = (Waug * M).to_list()
+        P = Waug.times(self.num + [list(self.den)], len(self.den))
         return ScaledBatch(P, [D * d for d in self.den])
 
     def max_groups(self, sizes: Sequence[int]) -> "ScaledBatch":
@@ -83,8 +110,7 @@ class ScaledBatch:
         return ScaledBatch(out, self.den)
 
     def relu(self) -> "ScaledBatch":
-        zero = ZZ(0)
-        return ScaledBatch([[v if v > zero else zero for v in r] for r in self.num], self.den)
+        return ScaledBatch([[v if v > 0 else 0 for v in r] for r in self.num], self.den)
 
     def reduced(self) -> "ScaledBatch":
         """Divide every column by the gcd of its entries and its denominator."""
@@ -97,13 +123,12 @@ class ScaledBatch:
                     break
                 g = gcd(g, _int(r[j]))
             if g > 1:
-                gz = ZZ(g)
                 for r in num:
-                    r[j] = r[j] // gz
+                    r[j] = r[j] // g
                 den[j] = d // g
         return ScaledBatch(num, den)
 
-    def to_matrix(self) -> DomainMatrix:
+    def to_matrix(self) -> Matrix:
         """Back to an exact rational matrix."""
-        data = [[QQ(v, d) for v, d in zip(r, self.den)] for r in self.num]
-        return DomainMatrix(data, (len(data), len(self.den)), QQ).to_dense()
+        data = [[Rational(_int(v), d) for v, d in zip(r, self.den)] for r in self.num]
+        return Matrix(data, (len(data), len(self.den)))

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..errors import DimensionError
-import sympy
 
 from ..exact import Matrix, PublicView, Rational, affine_batch, flat, format_matrix, format_vector, matrix, nonzeros, rows, to_public, vector, zeros
 from .base import Model, from_array, input_symbols
+
+if TYPE_CHECKING:  # sympy is the public number type, loaded only when a view is made
+    import sympy
 
 
 class AffineMap(Model):

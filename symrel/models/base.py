@@ -39,13 +39,15 @@ True
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from ..errors import DimensionError, InputError
-import sympy
 
 from ..exact import Matrix, Rational, columns, flat, from_columns, rational, to_sympy, vector
 from ..exact.displayed import Displayed
+
+if TYPE_CHECKING:  # sympy is the public number type, loaded only when a view is made
+    import sympy
 
 
 def from_array(x, path: str):

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from bisect import bisect_right
+from typing import TYPE_CHECKING
 
 from ..errors import DimensionError, InputError
-import sympy
 
 from ..exact import Matrix, PublicView, Rational, from_rationals, rational, rows, to_public
 from .base import Model, require_seq
+
+if TYPE_CHECKING:  # sympy is the public number type, loaded only when a view is made
+    import sympy
 
 
 class CPWL1D(Model):

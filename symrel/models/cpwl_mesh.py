@@ -23,12 +23,16 @@ of the point's grid cell (about one).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..errors import DimensionError, InputError
-import sympy
 
 from ..exact import Matrix, PublicView, Q, Rational, columns, from_columns, rational, rational_str, to_public, zeros
 from .base import Model, as_batch, check_dim, require_seq
 from .mesh_check import check_mesh, mesh_index, simplices_of
+
+if TYPE_CHECKING:  # sympy is the public number type, loaded only when a view is made
+    import sympy
 
 
 def _text(x) -> str:

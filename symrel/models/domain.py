@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Iterator, Sequence
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 from ..errors import DimensionError, InputError
-import sympy
 
 from ..exact import Matrix, PublicView, Q, Rational, dot, flat, format_matrix, format_rational, format_vector, from_rationals, matrix, rational, rows, to_public, vector
 from .base import as_point, from_array, require_seq
+
+if TYPE_CHECKING:  # sympy is the public number type, loaded only when a view is made
+    import sympy
 
 
 class Domain:

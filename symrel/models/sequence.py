@@ -29,13 +29,15 @@ evaluation of one input costs ``O(L T (nnz + H T k))`` rational operations.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
-import sympy
 
 from ..errors import DimensionError, InputError
 from ..exact import PublicView, Q, Rational, rational, sparse_rows, to_public
 from .base import check_dim, require_seq
+
+if TYPE_CHECKING:  # sympy is the public number type, loaded only when a view is made
+    import sympy
 
 ZERO = Q(0)
 OUTPUT_KINDS = ("categorical", "numerical")

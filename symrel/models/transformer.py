@@ -15,13 +15,15 @@ Transformers evaluate with mpmath at a chosen precision
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from ..errors import DimensionError, InputError
-import sympy
 
 from ..exact import Matrix, PublicView, Q, Rational, public_matrix, column, from_rationals, hstack, matrix, ones, rational, rows, vector, zeros
 from .base import Model, as_point, check_dim, require_seq
+
+if TYPE_CHECKING:  # sympy is the public number type, loaded only when a view is made
+    import sympy
 
 RULES = ("hardmax", "softmax")
 

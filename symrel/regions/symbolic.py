@@ -16,8 +16,6 @@ cell's constraints.
 
 from __future__ import annotations
 
-import sympy
-
 from ..exact import to_sympy
 from ..models import input_symbols
 from .enumerate_cells import enumerate_cells
@@ -25,10 +23,18 @@ from .enumerate_cells import enumerate_cells
 
 def _sympy_of_form(form, xs):
     """The affine form ``c + sum_v a_v x_v`` as a sympy expression."""
+    import sympy
+
     return sympy.Add(*[to_sympy(a) * xs[v] for v, a in sorted(form.coeffs.items())], to_sympy(form.const))
 
 
-_REL = {"<=": lambda e: e <= 0, "<": lambda e: e < 0, "=": lambda e: sympy.Eq(e, 0)}
+def _equation(e):
+    import sympy
+
+    return sympy.Eq(e, 0)
+
+
+_REL = {"<=": lambda e: e <= 0, "<": lambda e: e < 0, "=": _equation}
 
 
 def piecewise_view(model, domain, symbols=None, *, max_cells: int | None = None, executor=None) -> list:
@@ -36,6 +42,8 @@ def piecewise_view(model, domain, symbols=None, *, max_cells: int | None = None,
     ``x1..xd``, one piece per cell of the exact partition (ties included).
 
     Cost: one cell enumeration (see :func:`~symrel.regions.enumerate_cells`)."""
+    import sympy
+
     xs = list(symbols if symbols is not None else input_symbols(model.input_dim))
     enum = enumerate_cells([model], domain, mode="exact", max_cells=max_cells, executor=executor)
     outputs = []

@@ -4,6 +4,7 @@ active rows is the pivot set of a reduced row echelon form, and the budget is ch
 import random
 
 import pytest
+from sympy import QQ
 from sympy.polys.matrices import DomainMatrix
 
 from symrel.budget import Budget, BudgetExceeded
@@ -11,8 +12,8 @@ from symrel.exact import Q
 from symrel.exact.highs_proposal import _independent_rows
 
 
-def _rref_pivots(rows):
-    M = DomainMatrix([list(r) for r in rows], (len(rows), len(rows[0])), Q).to_dense().transpose()
+def _rref_pivots(rows):   # sympy's rref, an oracle outside symrel
+    M = DomainMatrix([list(r) for r in rows], (len(rows), len(rows[0])), QQ).to_dense().transpose()
     return list(M.rref()[1])
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...errors import InputError
+from ...exact import columns
 from ...fileformat import Points, Values, load, to_json
 from ..common import add_json_flag, fmt, parse_point, print_json, shown
 from . import SUMMARIES
@@ -46,7 +47,8 @@ def run(args) -> int:
     if args.scale is not None:
         return _run_softmax(model, points, args)
     try:
-        outputs = model.evaluate_points(points, path="--input" if args.input is not None else "x")
+        # the inner numbers (elements of Q): sympy's Rationals, the API's public type, are not needed here
+        outputs = columns(model.evaluate_matrix(points, path="--input" if args.input is not None else "x"))
     except InputError as err:
         raise (err.in_file(args.inputs) if args.inputs else err) from None
     if args.json:
