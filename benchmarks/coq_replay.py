@@ -1,14 +1,17 @@
 """The Coq replay of compiled Transformers (docs/coq.md): coqc time beside the Python
 checker's time, for the depth series of Theorem 3.2's script (d = 4, width 8, rank 3,
-depth 1 to 8, on [-1, 1]^4). Not part of ``python -m benchmarks`` (the replays take
-minutes); run ``python -m benchmarks.coq_replay [--depths 1,2,4,8]``, which prints a
-markdown table.
+depth 1 to 8, on [-1, 1]^4) and for ACAS Xu 1_1 (its 18-block Transformer on its box;
+the ``.nnet`` in ``../shared/data/acasxu``). Not part of ``python -m benchmarks`` (the
+replays take minutes); run ``python -m benchmarks.coq_replay [--depths 1,2,4,8] [--acas]``,
+which prints a markdown table.
 
-Per depth: the certificate is made by symrel's prover, then timed twice: the Python
-checker (``check_certificate``, CPU seconds of this process) and ``coqc`` on the exported
-folder (library and Instance.v, CPU seconds of the coqc processes, and wall seconds), with
-the 1-minute load average before and after beside each figure: on a loaded machine the
-wall time is inflated, the CPU time much less.
+The library is compiled once (``build_library``; its CPU time is printed first) and every
+instance is replayed against it: the coqc figures are ``Instance.v`` alone (the data, the
+two computations and the claim) and ``Print Assumptions``. Per row: the certificate is
+timed twice: the Python checker (``check_certificate``, CPU seconds of this process) and
+``coqc`` on the exported folder (CPU seconds of the coqc processes, and wall seconds),
+with the 1-minute load average before and after: on a loaded machine the wall time is
+inflated, the CPU time much less.
 """
 
 from __future__ import annotations
@@ -27,7 +30,23 @@ def _children_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def measure(depth: int) -> dict:
+def acas_net():
+    """ACAS Xu 1_1 and its box, or None without ../shared."""
+    from pathlib import Path
+
+    from symrel.interop.nnet import read_nnet
+    from symrel.mutation.decision import acas_box
+
+    root = Path(__file__).resolve().parents[1]
+    for shared in (root.parent / "shared", Path("/work/shared")):
+        nnet = shared / "data" / "acasxu" / "ACASXU_experimental_v2a_1_1.nnet"
+        if nnet.exists():
+            return read_nnet(nnet), acas_box(nnet)
+    return None
+
+
+def measure(depth, library=None) -> dict:
+    """One row: ``depth`` is 1 to 8 (the random maxout series) or ``"ACAS Xu"``."""
     from symrel.certificates.io import certificate_of
     from symrel.checking import check_certificate
     from symrel.compiler import compile_model
@@ -36,9 +55,13 @@ def measure(depth: int) -> dict:
     from symrel.models import Box
     from symrel.prover import prove_equivalence
 
-    net = random_maxout_net(random.Random(50 + depth), 4, [8] * depth, rank=3, max_num=20, max_den=10)
-    box = Box.cube(4)
-    cert = certificate_of(prove_equivalence(net, compile_model(net, box).transformer, box))
+    if depth == "ACAS Xu":
+        net, box = acas_net()
+    else:
+        net = random_maxout_net(random.Random(50 + depth), 4, [8] * depth, rank=3, max_num=20, max_den=10)
+        box = Box.cube(4)
+    transformer = compile_model(net, box).transformer
+    cert = certificate_of(prove_equivalence(net, transformer, box))
     load_before = os.getloadavg()[0]
     t = time.process_time()
     check_certificate(cert)
@@ -47,24 +70,36 @@ def measure(depth: int) -> dict:
         export_coq(cert, tmp)
         size = os.path.getsize(os.path.join(tmp, "Instance.v"))
         cpu, wall = _children_cpu(), time.perf_counter()
-        r = replay(tmp)
+        r = replay(tmp, library=library)
         wall, cpu = time.perf_counter() - wall, _children_cpu() - cpu
-    return {"depth": depth, "blocks": 3 * depth, "Instance.v KB": round(size / 1024), "replayed": r["ok"],
+    return {"depth": depth, "blocks": len(transformer.blocks), "Instance.v KB": round(size / 1024), "replayed": r["ok"],
             "coqc CPU s": round(cpu, 1), "coqc wall s": round(wall, 1), "Python checker CPU s": round(python_cpu, 2),
             "load": f"{load_before:.1f} -> {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"}
 
 
-def run(depths=(1, 2, 3, 4, 5, 6, 7, 8)) -> list[dict]:
+def run(depths=(1, 2, 3, 4, 5, 6, 7, 8), acas: bool = False) -> list[dict]:
+    from symrel.interop.coq import build_library
+
     if shutil.which("coqc") is None:
         return [{"depth": "-", "replayed": "coqc is not installed"}]
-    return [measure(d) for d in depths]
+    with tempfile.TemporaryDirectory() as lib:
+        cpu, wall = _children_cpu(), time.perf_counter()
+        build_library(lib)
+        print(f"library built once: {_children_cpu() - cpu:.1f} CPU s, {time.perf_counter() - wall:.1f} wall s, "
+              f"load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
+        rows = [measure(d, lib) for d in depths]
+        if acas:
+            rows.append(measure("ACAS Xu", lib) if acas_net() is not None
+                        else {"depth": "ACAS Xu", "replayed": "../shared is not present"})
+    return rows
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--depths", default="1,2,3,4,5,6,7,8")
+    p.add_argument("--depths", default="1,2,3,4,5,6,7,8", help="the depths of the random series ('' for none)")
+    p.add_argument("--acas", action="store_true", help="also ACAS Xu 1_1's 18-block Transformer (../shared)")
     args = p.parse_args(argv)
-    rows = run(tuple(int(d) for d in args.depths.split(",")))
+    rows = run(tuple(int(d) for d in args.depths.split(",") if d), acas=args.acas)
     keys = list(rows[0])
     print("| " + " | ".join(keys) + " |")
     print("|" + "---|" * len(keys))

@@ -30,8 +30,8 @@ def test_coq_replay_says_which_checks_ran(run_cli, tmp_path, coq_library, monkey
     monkeypatch.setenv("SYMREL_COQ_LIBRARY", str(coq_library))   # the session's build of the library
     code, out, err = run_cli("check-certificate", write_certificate(tmp_path), "--coq")
     assert code == 0, err
-    assert "coq: transformer = compile net Bs (vm_compute): checked" in out
-    assert "coq: certify net box Bs = true (vm_compute): checked" in out
+    assert "coq: transformer = compile net Bs (computed by Coq's VM): checked" in out
+    assert "coq: certify net box Bs = true (computed by Coq's VM): checked" in out
     assert "Print Assumptions: Closed under the global context" in out
     assert general_theorem_proved() and general_theorem_proved(relu=True)
     assert "coq: general theorem compile_correct: proved in Coq" in out

@@ -12,7 +12,7 @@ def test_export_writes_the_folder(run_cli, tmp_path):
     code, out, err = run_cli("export-coq", cert, "-o", tmp_path / "coq", "--json")
     assert code == 0, err
     files = json.loads(out)["files"]
-    assert files == ["Semantics.v", "Compiler.v", "Bounds.v", "Correctness.v", "Linalg.v", "Blocks.v", "Move.v", "Embed.v",
+    assert files == ["Semantics.v", "Sparse.v", "Compiler.v", "Bounds.v", "Correctness.v", "Linalg.v", "Blocks.v", "Move.v", "Embed.v",
                      "Assembly.v", "Gating.v", "MaxBlock.v", "Relu.v", "Theorems.v", "Instance.v", "_CoqProject"]
     text = (tmp_path / "coq" / "Instance.v").read_text()
     assert "Lemma transformer_is_compiled : transformer = compile net Bs." in text

@@ -1,6 +1,7 @@
 """symrel.interop.coq: certificates -> a Coq folder replayed by coqc. The replays need coqc
 (skipped without it); the refusals do not."""
 
+import os
 import shutil
 
 import pytest
@@ -106,7 +107,9 @@ def test_the_folder_builds_with_coq_makefile(tmp_path, coq_library):
     export_coq(certificate(MAXOUT, compiled(MAXOUT, BOX), BOX), tmp_path)
     project = (tmp_path / "_CoqProject").read_text().split()
     assert project[:3] == ["-R", ".", "Symrel"] and project[-1] == "Instance.v"
-    assert "From Symrel Require Import Semantics Compiler Correctness Theorems." in (tmp_path / "Instance.v").read_text()
+    text = (tmp_path / "Instance.v").read_text()
+    assert "From Symrel Require Import Semantics Sparse Compiler Correctness Theorems." in text
+    assert "Definition transformer : Transformer := decode transformer_data." in text
     for name in project[3:-1]:
         assert (tmp_path / name).read_text() == (coq_library / name).read_text()
         shutil.copy(coq_library / name.replace(".v", ".vo"), tmp_path)
@@ -116,3 +119,25 @@ def test_the_folder_builds_with_coq_makefile(tmp_path, coq_library):
     assert r.returncode == 0, r.stdout + r.stderr
     assert "COQC Instance.v" in r.stdout and "COQC Semantics.v" not in r.stdout
     assert (tmp_path / "Instance.vo").is_file()
+
+
+@needs_coqc
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("SYMREL_COQ_ACAS"),
+                    reason="the ACAS Xu replay takes minutes of coqc CPU (docs/coq.md): run by "
+                           "`python -m benchmarks.coq_replay --acas`, or here with SYMREL_COQ_ACAS=1")
+def test_acas_xu_replays(tmp_path, coq_library, shared_dir):
+    # ACAS Xu 1_1 (5-50x6-5 ReLU) and its 18-block Transformer on its box: written sparse
+    from symrel.compiler import compile_model
+    from symrel.interop.nnet import read_nnet
+    from symrel.mutation.decision import acas_box
+
+    nnet = shared_dir / "data" / "acasxu" / "ACASXU_experimental_v2a_1_1.nnet"
+    net, box = read_nnet(nnet), acas_box(nnet)
+    t = compiled(net, box)
+    assert len(t.blocks) == 18
+    export_coq(certificate(net, t, box), tmp_path)
+    assert (tmp_path / "Instance.v").stat().st_size < 2_000_000     # 3.5 MB if written dense
+    r = replay(tmp_path, library=coq_library)
+    assert r["ok"], r["log"]
+    assert r["compiled"] == ["Instance.v"] and r["assumptions"] == "Closed under the global context"
