@@ -66,7 +66,8 @@ class Proof(Displayed):
     checked (e.g. "symrel construction realising Theorem 3.1"); ``inputs`` maps a
     name to a symrel object (model, domain, ...) the claim speaks of;
     ``counterexample`` is an input point (list of rationals) where the claim fails,
-    verified by plain exact evaluation before it is set.
+    verified by plain exact evaluation before it is set (``exact_counterexample``: the
+    same point in symrel's own rationals, as the prover found it).
     """
 
     claim: str
@@ -74,7 +75,7 @@ class Proof(Displayed):
     claim_data: dict = field(default_factory=dict)
     inputs: dict[str, Any] = field(default_factory=dict)
     steps: list[Step] = field(default_factory=list)
-    counterexample: list | None = None
+    exact_counterexample: list | None = None
     counterexample_note: str = ""
     extra: dict = field(default_factory=dict)
 
@@ -83,17 +84,34 @@ class Proof(Displayed):
         return step
 
     def refute(self, point, note: str = "") -> None:
-        """Record a verified counterexample (the caller has checked it exactly).
-        Its numbers are kept as sympy ``Rational`` (symrel's public number type);
-        names (a preorder's keys) stay strings."""
-        from ..exact import to_sympy
-
-        self.counterexample = [v if isinstance(v, str) else to_sympy(v) for v in point]
+        """Record a verified counterexample (the caller has checked it exactly); names (a
+        preorder's keys) stay strings."""
+        self.exact_counterexample = list(point)
         self.counterexample_note = note
 
     @property
+    def counterexample(self) -> list | None:
+        """The counterexample with its numbers as sympy ``Rational`` (symrel's public number
+        type), names as strings; None when there is none. Converted on first use, so that a
+        command that only prints the point does not load sympy."""
+        x = self.exact_counterexample
+        if x is None:
+            return None
+        cached = self.__dict__.get("_public_counterexample")
+        if cached is None or cached[0] is not x:
+            from ..exact import to_sympy
+
+            cached = (x, [v if isinstance(v, str) else to_sympy(v) for v in x])
+            self.__dict__["_public_counterexample"] = cached
+        return cached[1]
+
+    @counterexample.setter
+    def counterexample(self, point) -> None:
+        self.exact_counterexample = None if point is None else list(point)
+
+    @property
     def result(self) -> str:
-        if self.counterexample is not None or any(s.status == REFUTED for s in self.steps):
+        if self.exact_counterexample is not None or any(s.status == REFUTED for s in self.steps):
             return REFUTED
         if self.steps and all(s.status == PROVED for s in self.steps):
             return PROVED
@@ -130,18 +148,22 @@ class Proof(Displayed):
     def _summary(self) -> str:
         return f"{self.result}, {len(self.steps)} steps: {short_text(self.claim, 160)}"
 
-    def counterexample_values(self) -> dict | None:
+    def counterexample_values(self, exact: bool = False) -> dict | None:
         """At the counterexample x of a refuted equivalence (inputs ``a``, ``b``):
-        ``{"A(x)", "B(x)", "max |A - B|"}``, exactly (sympy Rationals); None otherwise."""
-        from ..exact import to_sympy
-
-        a, b, x = self.inputs.get("a"), self.inputs.get("b"), self.counterexample
+        ``{"A(x)", "B(x)", "max |A - B|"}``, exactly (sympy Rationals; with ``exact``,
+        symrel's own rationals, without loading sympy); None otherwise."""
+        a, b, x = self.inputs.get("a"), self.inputs.get("b"), self.exact_counterexample
         if x is None or not hasattr(a, "evaluate_exact") or not hasattr(b, "evaluate_exact") \
                 or any(isinstance(v, str) for v in x):
             return None
         ya, yb = a.evaluate_exact(x), b.evaluate_exact(x)
+        values = {"A(x)": list(ya), "B(x)": list(yb), "max |A - B|": max(abs(u - v) for u, v in zip(ya, yb))}
+        if exact:
+            return values
+        from ..exact import to_sympy
+
         return {"A(x)": [to_sympy(v) for v in ya], "B(x)": [to_sympy(v) for v in yb],
-                "max |A - B|": to_sympy(max(abs(u - v) for u, v in zip(ya, yb)))}
+                "max |A - B|": to_sympy(values["max |A - B|"])}
 
     def _card(self) -> Card:
         fields = [("claim", self.claim)]

@@ -301,8 +301,8 @@ def _decide(a, b, domain, executor, max_cells, proof, reason, budget=None) -> Pr
                        f"{reason}; the complete decision procedure does not apply: {err}"))
         return proof
     if isinstance(decided, Proof):
-        if decided.counterexample is not None:
-            x = decided.counterexample
+        if decided.exact_counterexample is not None:
+            x = decided.exact_counterexample
             if not (domain.contains(x) and a.evaluate_exact(x) != b.evaluate_exact(x)):
                 proof.add(Step("Decide A = B on D by the complete linear-regions procedure", "regions-decision", {},
                                OPEN, "its counterexample did not survive exact evaluation"))

@@ -70,14 +70,15 @@ def run(args) -> int:
         text = json.dumps(stated(certificate_of(proof)), sort_keys=True, separators=(",", ":")) + "\n"
         write_text_atomic(args.certificate, text)
     if proof.result == "refuted":
-        x = [format_rational(v) for v in proof.counterexample]
+        point = proof.exact_counterexample     # symrel's own rationals: printing them needs no sympy
+        x = [format_rational(v) for v in point]
         out["counterexample"] = x
         out["note"] = proof.counterexample_note
-        values = proof.counterexample_values()
+        values = proof.counterexample_values(exact=True)
         if values is not None:
             out["max_abs_difference"] = format_rational(values["max |A - B|"])
         if args.counterexample:
-            save(Points([list(proof.counterexample)]), args.counterexample)
+            save(Points([list(point)]), args.counterexample)
     elif proof.result == "open":
         out["obstacle"] = proof.obstacle
     said = ""
@@ -96,7 +97,7 @@ def run(args) -> int:
         print_json(out)
     else:
         if proof.result == "refuted":
-            print(f"counterexample: x = {shown_point(proof.counterexample)}; {proof.counterexample_note}",
+            print(f"counterexample: x = {shown_point(proof.exact_counterexample)}; {proof.counterexample_note}",
                   file=sys.stderr)
             if "max_abs_difference" in out:
                 if DISPLAY_DIGITS.get() is not None:  # the note's exact outputs, as decimals too
