@@ -56,13 +56,13 @@ def _write(claim, folder: Path) -> list[str]:
     return paths
 
 
-def _environment(pycache: Path) -> dict:
-    """The processes' environment: this tree first on the path, and bytecode cached under
+def _environment(tree: Path, pycache: Path) -> dict:
+    """The processes' environment: ``tree`` first on the path, and bytecode cached under
     ``pycache`` (an installed package has its ``.pyc`` files; without a cache, and with
     ``PYTHONDONTWRITEBYTECODE`` set, every symrel module would be compiled anew in every
     process, while z3's, from site-packages, are not)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tree), os.environ.get("PYTHONPATH")]))
     env["PYTHONPYCACHEPREFIX"] = str(pycache)
     return env
 
@@ -79,54 +79,79 @@ def _timed(args, env) -> tuple[tuple[float, float], subprocess.CompletedProcess]
     return (time.perf_counter() - t, _cpu() - c), done
 
 
-def _symrel(paths, env):
-    seconds, done = _timed(["-m", "symrel", "prove", paths[0], paths[1], "--domain", paths[2]], env)
-    return seconds, EXIT_RESULTS.get(done.returncode, f"exit {done.returncode}: {done.stderr.strip()[-200:]}")
+def _symrel(env):
+    def decide(paths):
+        seconds, done = _timed(["-m", "symrel", "prove", paths[0], paths[1], "--domain", paths[2]], env)
+        return seconds, EXIT_RESULTS.get(done.returncode, f"exit {done.returncode}: {done.stderr.strip()[-200:]}")
+    return decide
 
 
-def _z3(paths, env):
-    seconds, done = _timed([str(ROOT / "benchmarks" / "z3_decide.py"), *paths], env)
-    out = done.stdout.strip() if done.returncode == 0 else f"exit {done.returncode}: {done.stderr.strip()[-200:]}"
-    return seconds, out
+def _z3(env):
+    def decide(paths):
+        seconds, done = _timed([str(ROOT / "benchmarks" / "z3_decide.py"), *paths], env)
+        out = done.stdout.strip() if done.returncode == 0 else f"exit {done.returncode}: {done.stderr.strip()[-200:]}"
+        return seconds, out
+    return decide
 
 
-def run(count: int = 65, repeat: int = 1, progress: bool = False) -> list[dict]:
-    """One row per claim: both answers, each tool's least time over ``repeat`` runs, the loads."""
+def _tree_at(commit: str, folder: Path) -> Path:
+    """The ``symrel`` package of ``commit`` unpacked into ``folder`` (``git archive``; the
+    repository is not touched)."""
+    folder.mkdir()
+    archive = subprocess.run(["git", "archive", commit, "symrel"], cwd=ROOT, capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    return folder
+
+
+def run(count: int = 65, repeat: int = 1, progress: bool = False, before: str | None = None) -> list[dict]:
+    """One row per claim: the answers, each tool's least time over ``repeat`` runs, the loads.
+    Tools: ``symrel`` (this tree), ``z3``, and with ``before`` (a commit) ``before``, the
+    symrel of that commit."""
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        env = _environment(Path(tmp) / "pycache")
+        pycache = Path(tmp) / "pycache"
+        trees = {"symrel": ROOT}
+        if before:
+            trees["before"] = _tree_at(before, Path(tmp) / "before")
+        tools = {name: _symrel(_environment(tree, pycache)) for name, tree in trees.items()}
+        tools["z3"] = _z3(_environment(ROOT, pycache))
         cs = claims(count)
+        for name, tree in trees.items():    # untimed: every module's bytecode, as installing a package makes it
+            subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "symrel")],
+                           env=_environment(tree, pycache), check=True, stdout=subprocess.DEVNULL, timeout=900)
         warm = Path(tmp) / "warm"
         warm.mkdir()
-        for tool in (_symrel, _z3):     # untimed: fills the bytecode cache, as installing a package does
-            tool(_write(cs[0], warm), env)
+        for tool in tools.values():     # untimed: the first run of each reads its files into the page cache
+            tool(_write(cs[0], warm))
+        names = list(tools)
         for i, claim in enumerate(cs):
             folder = Path(tmp) / f"claim{i}"
             folder.mkdir()
             paths = _write(claim, folder)
-            row = {"name": claim["name"], "symrel_s": [], "z3_s": [], "symrel_cpu": [], "z3_cpu": [], "load": []}
+            row = {"name": claim["name"], "load": []}
             for r in range(repeat):
                 row["load"].append(os.getloadavg()[0])
-                order = (_symrel, _z3) if (i + r) % 2 == 0 else (_z3, _symrel)
-                for tool in order:
-                    (seconds, cpu), result = tool(paths, env)
-                    key = "symrel" if tool is _symrel else "z3"
-                    row[key + "_s"].append(seconds)
-                    row[key + "_cpu"].append(cpu)
-                    row[key] = result
-            for key in ("symrel_s", "z3_s", "symrel_cpu", "z3_cpu"):
-                row[key] = min(row[key])
+                k = (i + r) % len(names)
+                for name in names[k:] + names[:k]:       # the order rotates from claim to claim
+                    (seconds, cpu), result = tools[name](paths)
+                    row.setdefault(name + "_s", []).append(seconds)
+                    row.setdefault(name + "_cpu", []).append(cpu)
+                    row[name] = result
+            for name in names:
+                row[name + "_s"], row[name + "_cpu"] = min(row[name + "_s"]), min(row[name + "_cpu"])
             rows.append(row)
             if progress:
-                print(f"[{i + 1}/{count}] symrel {row['symrel']:8s} {row['symrel_s']:6.2f} s   z3 {row['z3']:8s} "
-                      f"{row['z3_s']:6.2f} s   load {row['load'][0]:.1f}   {row['name']}", file=sys.stderr, flush=True)
+                print(f"[{i + 1}/{count}] " + "   ".join(f"{n} {row[n]:8s} {row[n + '_s']:6.2f} s" for n in names)
+                      + f"   load {row['load'][0]:.1f}   {row['name']}", file=sys.stderr, flush=True)
     return rows
 
 
-def section(rows: list[dict], command: str, seconds: float) -> str:
-    """The Markdown section: medians and maxima of both tools, the loads, the slowest claims."""
-    sym = [r["symrel_s"] for r in rows]
-    z3 = [r["z3_s"] for r in rows]
+LABELS = {"symrel": "symrel prove", "before": "symrel prove, before (commit {before})", "z3": "z3 (z3_decide.py)"}
+
+
+def section(rows: list[dict], command: str, seconds: float, before: str | None = None) -> str:
+    """The Markdown section: medians and maxima of every tool, the loads, the slowest claims."""
+    names = [n for n in ("symrel", "before", "z3") if rows and n in rows[0]]
     loads = [v for r in rows for v in r["load"]]
     agree = [r for r in rows if r["symrel"] in ("proved", "refuted") and r["symrel"] == r["z3"]]
     disagree = [r for r in rows if r["symrel"] in ("proved", "refuted") and r["z3"] in ("proved", "refuted")
@@ -139,33 +164,38 @@ def section(rows: list[dict], command: str, seconds: float) -> str:
              "against its compiled Transformer and five `+1/10^6` mutants of it, seeds 1000 on), each decided by "
              "`python -m symrel prove A.json B.json --domain D.json` and by `python benchmarks/z3_decide.py A.json "
              "B.json D.json` (z3 on the QF_LRA encoding of symrel.crossval.z3_claims), both as whole processes: "
-             "each time includes the interpreter's start-up, the imports, reading the files and the decision (modules "
-             "from compiled bytecode, as installed; one untimed run of each fills the cache). The two "
-             "processes of a claim run one after the other, in alternating order; the load is the 1-minute load "
-             "average read before each claim (the machine is shared: the ratio of the two tools in one session is "
-             "the figure to compare, not the seconds of another run). CPU is the process's user plus system time. "
-             f"Run time {seconds:.0f} s.", "",
+             "each time includes the interpreter's start-up, the imports, reading the files and the decision (symrel's "
+             "modules compiled to bytecode first, as installing it does; one untimed run of each tool first). The "
+             "processes of a claim run one after the other, in an order that rotates from claim to claim; the load is "
+             "the 1-minute load average read before each claim (the machine is shared: the ratios of the tools in one "
+             "session are the figures to compare, not the seconds of another run). CPU is the process's user plus "
+             f"system time. Run time {seconds:.0f} s.", "",
              f"**{len(rows)} claims: symrel proved {sum(r['symrel'] == 'proved' for r in rows)}, refuted "
              f"{sum(r['symrel'] == 'refuted' for r in rows)}, left open {sum(r['symrel'] == 'open' for r in rows)}; "
              f"z3 agrees on {len(agree)}, disagrees on {len(disagree)}.**", "",
              "| tool | median s | max s | mean s | CPU median s | CPU max s | load (min to max, median) |",
              "|---|---:|---:|---:|---:|---:|---|"]
     load_text = f"{min(loads):.1f} to {max(loads):.1f}, {statistics.median(loads):.1f}" if loads else "-"
-    for name, key in (("symrel prove", "symrel"), ("z3 (z3_decide.py)", "z3")):
-        xs, cs = [r[key + "_s"] for r in rows], [r[key + "_cpu"] for r in rows]
-        lines.append(f"| {name} | {statistics.median(xs):.3f} | {max(xs):.3f} | {statistics.fmean(xs):.3f} | "
-                     f"{statistics.median(cs):.3f} | {max(cs):.3f} | {load_text} |")
-    lines += ["", f"Ratio symrel / z3 in this session: median {statistics.median(sym) / statistics.median(z3):.2f}, "
-              f"max {max(sym) / max(z3):.2f}.", "", "Slowest claims for either tool:", "",
-              "| claim | symrel | s | z3 | s | load |", "|---|---|---:|---|---:|---:|"]
-    for r in sorted(rows, key=lambda r: -max(r["symrel_s"], r["z3_s"]))[:8]:
-        lines.append(f"| {r['name']} | {r['symrel']} | {r['symrel_s']:.2f} | {r['z3']} | {r['z3_s']:.2f} | "
-                     f"{r['load'][0]:.1f} |")
+    stats = {}
+    for name in names:
+        xs, cs = [r[name + "_s"] for r in rows], [r[name + "_cpu"] for r in rows]
+        stats[name] = (statistics.median(xs), max(xs))
+        lines.append(f"| {LABELS[name].format(before=before)} | {statistics.median(xs):.3f} | {max(xs):.3f} | "
+                     f"{statistics.fmean(xs):.3f} | {statistics.median(cs):.3f} | {max(cs):.3f} | {load_text} |")
+    lines += [""] + [f"Ratio {LABELS[n].format(before=before)} / z3 in this session: median "
+                     f"{stats[n][0] / stats['z3'][0]:.2f}, max {stats[n][1] / stats['z3'][1]:.2f}." for n in names
+                     if n != "z3"]
+    lines += ["", "Slowest claims for either tool:", "",
+              "| claim | " + " | ".join(f"{n} | s" for n in names) + " | load |",
+              "|---|" + "---|---:|" * len(names) + "---:|"]
+    for r in sorted(rows, key=lambda r: -max(r[n + "_s"] for n in names))[:8]:
+        lines.append(f"| {r['name']} | " + " | ".join(f"{r[n]} | {r[n + '_s']:.2f}" for n in names)
+                     + f" | {r['load'][0]:.1f} |")
     if disagree:
         lines += ["", "Disagreements:", ""] + [f"- {r['name']}: symrel {r['symrel']}, z3 {r['z3']}" for r in disagree]
-    odd = [r for r in rows if r["symrel"] not in ("proved", "refuted") or r["z3"] not in ("proved", "refuted")]
+    odd = [r for r in rows if any(r[n] not in ("proved", "refuted") for n in names)]
     if odd:
-        lines += ["", "Undecided by one of them:", ""] + [f"- {r['name']}: symrel {r['symrel']}, z3 {r['z3']}"
+        lines += ["", "Undecided by one of them:", ""] + ["- " + r["name"] + ": " + ", ".join(f"{n} {r[n]}" for n in names)
                                                           for r in odd]
     return "\n".join(lines + ["", END]) + "\n"
 
@@ -188,12 +218,13 @@ def main(argv=None) -> int:
     p.add_argument("--repeat", type=int, default=1)
     p.add_argument("--out", help="replace the whole-processes section of this page (e.g. docs/decision.md)")
     p.add_argument("--save", help="also write the rows here (JSON)")
+    p.add_argument("--before", metavar="COMMIT", help="also time the symrel of this commit (git archive)")
     p.add_argument("--progress", action="store_true")
     args = p.parse_args(argv)
     t0 = time.perf_counter()
-    rows = run(args.claims, args.repeat, args.progress)
+    rows = run(args.claims, args.repeat, args.progress, args.before)
     command = " ".join(sys.argv[1:] if argv is None else argv)
-    text = section(rows, command, time.perf_counter() - t0)
+    text = section(rows, command, time.perf_counter() - t0, args.before)
     if args.save:
         Path(args.save).write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     if args.out:

@@ -33,7 +33,6 @@ from ..errors import InputError, SymrelError
 from ..exact import format_rational
 from ..models import CPWL1D, Box, CPWLMesh, MaxoutNet, ReLUNet, Transformer
 from ..certificates import OPEN, PROVED, REFUTED, Proof, Step
-from .counterexamples import find_counterexample
 from .execution import Context, Obstacle
 from .nodes import Registry
 
@@ -204,6 +203,8 @@ def _prove(a, b, domain, complete, executor, budget) -> Proof:
     k = same.index(False)
     reason = (f"output {k + 1}: A and B give different forms ({_form_text(outs_a[k])} vs {_form_text(outs_b[k])}); "
               "the layers do not correspond up to the order and duplication of pieces and units")
+    from .counterexamples import find_counterexample
+
     budget.at(lemma="a counterexample among the candidate points")
     search = dict(hints=ctx_a.hints + ctx_b.hints, registry=registry, executor=executor, extra_points=extra_points,
                   budget=budget, forms=(outs_a, outs_b), tried=set())
@@ -272,6 +273,8 @@ def _form_text(f) -> str:
 def _fallback(a, b, domain, box, registry, hints, executor, max_cells, proof, reason, extra_points=(),
               budget=None) -> Proof:
     """Search a counterexample; then the complete procedure; else open."""
+    from .counterexamples import find_counterexample
+
     step = proof.add(Step("For all x in D, A(x) = B(x)", "linear-identity", {}, OPEN, reason))
     found = find_counterexample(a, b, domain, box, hints, registry, executor, extra_points=extra_points,
                                 budget=budget)

@@ -51,7 +51,6 @@ from ..exact import Q, format_rational
 from ..exact.lp import feasibility
 from ..exact.lp_optimum import maximise
 from ..exact.forms import AffineForm, Row, linear_combination
-from ..regions.cell_lp import domain_rows
 from .nodes import NormalForms
 
 ZERO = Q(0)
@@ -71,6 +70,14 @@ class NodeDecision:
     lps: int = 0
     stats: dict = field(default_factory=dict)
     free: list = field(default_factory=list)
+
+
+def _domain_rows(domain) -> list:
+    """The domain's halfspaces ``a.x <= b`` as rows ``a.x - b <= 0`` (as
+    :func:`symrel.regions.cell_lp.domain_rows` in the closed mode; importing that module
+    would load the whole regions package, which a small claim decided here does not need)."""
+    A, b = domain.exact_halfspaces()
+    return [Row(AffineForm.from_dense(a, -bi), "<=") for a, bi in zip(A, b)]
 
 
 def dependency_closure(registry, forms) -> list[int]:
@@ -191,7 +198,7 @@ class _Search:
 
     def run(self, domain):
         lin, relax = relaxation_rows(self.reg, self.free, self.d)
-        rows = domain_rows(domain, "closed") + relax
+        rows = _domain_rows(domain) + relax
         point, cert = solve(rows, self.n, self.stats, self.budget)
         if point is None:
             return {"empty_domain": farkas_json(cert)}
