@@ -13,7 +13,7 @@ The names below are loaded when first used (PEP 562), so that ``import symrel`` 
 from importlib import import_module
 
 from ._version import __version__
-from .kind_plugins import register_kind_module
+from .kind_plugins import MODEL_KIND_PACKAGES, register_kind_module
 
 # The file-format kinds read by packages above the file format: their modules are
 # imported when a file of the kind is first read.
@@ -21,6 +21,7 @@ for _kind, _module in (("preorder", "symrel.preorders.io"), ("retrieval", "symre
                        ("relation", "symrel.relations.io"), ("relation-features", "symrel.relations.io")):
     register_kind_module(_kind, _module)
 del _kind, _module
+MODEL_KIND_PACKAGES.append("symrel.kinds")   # a module per model kind (symrel.model_kinds finds them by name)
 
 #: the public names of the package and the submodule each comes from
 _FROM = {

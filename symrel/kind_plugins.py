@@ -17,6 +17,8 @@ from __future__ import annotations
 
 #: kind -> the module (above the file format) whose import registers its reader
 PLUGIN_KINDS: dict[str, str] = {}
+#: the packages of model-kind modules, one module per kind (:mod:`symrel.model_kinds`)
+MODEL_KIND_PACKAGES: list[str] = []
 
 
 def register_kind_module(kind: str, module: str) -> None:

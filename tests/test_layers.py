@@ -26,6 +26,7 @@ import networkx as nx
 LAYERS: list[tuple[str, ...]] = [
     ("errors", "_version", "kind_plugins", "lazy_names"),  # kind_plugins: names of upper readers, imports nothing;
     # lazy_names: the PEP 562 loader of the packages' names
+    ("model_kinds",),  # the table of model kinds, filled by the kind modules (symrel.kinds) above
     ("progress",),  # progress lines (tqdm optional): stdlib only
     ("budget",),  # time and cell budgets of long decisions: errors and progress's delay only
     ("parallel",),  # map_ordered over any executor: stdlib and errors only
@@ -38,6 +39,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("lowering",),
     ("regions", "softmax", "relations", "interop", "vnnlib"),  # vnnlib: VNN-LIB properties, the exact engine
     ("compiler", "prover", "preorders", "crossval"),
+    ("kinds",),  # one module per model kind: its reader, lowering, prover execution, description
     ("mutation",),
     ("report",),
     ("statements",),

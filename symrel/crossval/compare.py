@@ -34,7 +34,8 @@ from ..errors import InputError
 from ..exact import Public, Q, Rational, columns, format_rational, inner, rows, to_sympy
 from ..exact.display import Card, number_text
 from ..exact.displayed import Displayed
-from ..models import Box, Transformer, argmax_set
+from ..lowering import AttentionOp, lower
+from ..models import Box, argmax_set
 from ..interop.extras import require
 from ..interop.floats import FloatFormat, float_format, ulp
 from .points import PointSet, make_points
@@ -234,8 +235,8 @@ def crossvalidate(model, backend="numpy", dtype="float32", points=1000, *, domai
         progress(f"crossval: {len(inner(pset, 'points'))} points, {getattr(runner, 'name', backend)} {fmt.name}")
     X = np.array([[float(v) for v in p] for p in inner(pset, "points")], dtype=np.float64)
     float_trace = runner.trace(X)
-    is_softmax = isinstance(model, Transformer) and any(
-        b.attention is not None and b.attention.rule == "softmax" for b in model.blocks)
+    attention = {op.rule for st in lower(model).stages for op in st.ops if isinstance(op, AttentionOp)}
+    is_softmax = "softmax" in attention
     if progress:
         progress("crossval: exact evaluation of the points")
     exact = _exact_reference(model, inner(pset, "points"), is_softmax, reference_dps, executor)
@@ -250,7 +251,7 @@ def crossvalidate(model, backend="numpy", dtype="float32", points=1000, *, domai
         if progress:
             progress("crossval: rigorous error bounds")
         report.error_bound = _check_bound(model, runner, pset, float_trace, exact, fmt, executor)
-    if isinstance(model, Transformer) and not is_softmax:
+    if attention and not is_softmax:   # hardmax attention: which rule at ties
         from .ties import hardmax_rule_report
 
         report.hardmax_rule = hardmax_rule_report(model, inner(pset, "points"), exact)

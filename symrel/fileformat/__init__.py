@@ -43,8 +43,10 @@ def load(path: str | os.PathLike, *, kinds: tuple[str, ...] | None = None, exact
 
 
 def load_model(path, *, exact_floats: bool = False):
-    """Read a model file (maxout, relu, cpwl1d, cpwl or transformer)."""
-    return load(path, kinds=MODEL_KINDS, exact_floats=exact_floats)
+    """Read a model file (maxout, relu, cpwl1d, cpwl, transformer, or a kind of :mod:`symrel.kinds`)."""
+    from ..model_kinds import names
+
+    return load(path, kinds=tuple(dict.fromkeys(MODEL_KINDS + names())), exact_floats=exact_floats)
 
 
 def load_domain(path):

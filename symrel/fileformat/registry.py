@@ -123,6 +123,17 @@ def _load_kind(kind: str) -> None:
         _merge_plugin_kinds()
     if kind not in READERS and kind in KIND_MODULES:
         _import(KIND_MODULES[kind])
+    if kind not in READERS:
+        _model_kind_io(kind)
+
+
+def _model_kind_io(name) -> None:
+    """Register the reader and writer named by a kind module (:mod:`symrel.model_kinds`)."""
+    from ..model_kinds import get
+
+    if (kind := get(name) if isinstance(name, str) else None) and kind.read and kind.write:
+        READERS.setdefault(name, kind.read)
+        WRITERS.setdefault(_class_name(kind.model), kind.write)
 
 
 @reader("certificate")
@@ -169,9 +180,10 @@ def from_json(obj, *, kinds: tuple[str, ...] | None = None, exact_floats: bool =
 
 def to_json(thing) -> dict:
     """The canonical JSON object of a symrel object."""
-    for _ in range(2):  # the writers registered so far, then every module of KIND_MODULES
+    for _ in range(2):  # the writers registered so far, then every module of KIND_MODULES and the thing's model kind
         for cls in type(thing).__mro__:
             if _class_name(cls) in WRITERS:
                 return WRITERS[_class_name(cls)](thing)
         _load_plugins()
+        _model_kind_io(getattr(thing, "kind", None))
     raise InputError(f"symrel cannot write objects of type {type(thing).__name__}")

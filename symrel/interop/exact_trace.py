@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..errors import InputError
 from ..exact import Matrix, Q, Rational, from_rationals, rows, zeros
 from ..exact import column as _column
 from ..exact.scaled import ScaledBatch
 from ..lowering import lower
-from ..models import CPWL1D, CPWLMesh, MaxoutNet, ReLUNet, Transformer, as_batch, hardmax
+from ..model_kinds import model_kind
+from ..models import Transformer, as_batch, hardmax
 from ..constructions import to_maxout
 
 
@@ -64,22 +64,31 @@ def exact_trace(model, points, *, hardmax_rule: str = "average") -> list[tuple[s
     (weight 1 on the first maximiser) instead of symrel's average; a callable
     ``scores -> weights`` is used as it is.
     """
-    X = as_batch(points, model.input_dim)
-    if isinstance(model, (CPWL1D, CPWLMesh)):
-        model = to_maxout(model)
-    if isinstance(model, (ReLUNet, MaxoutNet)):
-        # common-denominator integer form (symrel.exact.scaled): the models' own fast path
-        S, out = ScaledBatch.from_matrix(X), []
-        for k, L in enumerate(model.layers):
-            S = L.apply_scaled(S)
-            out.append((f"layers[{k}]", S.to_matrix()))
-        if isinstance(model, MaxoutNet) and model.readout is not None:
-            out.append(("readout", model.readout._evaluate_batch(out[-1][1])))
-        return out
-    if isinstance(model, Transformer):
-        rule = hardmax_rule if callable(hardmax_rule) else HARDMAX_RULES[hardmax_rule]
-        return _transformer_trace(model, X, rule)
-    raise InputError(f"cannot trace a model of kind {getattr(model, 'kind', type(model).__name__)}", path="kind")
+    trace = model_kind(model).function("trace", "trace")
+    return trace(model, as_batch(points, model.input_dim), hardmax_rule)
+
+
+def layers_trace(net, X: Matrix, hardmax_rule=None) -> list[tuple[str, Matrix]]:
+    """The trace of a ReLU or maxout net (the ``trace`` of those kinds): its layers in the
+    common-denominator integer form (:mod:`symrel.exact.scaled`), the models' own fast path."""
+    S, out = ScaledBatch.from_matrix(X), []
+    for k, L in enumerate(net.layers):
+        S = L.apply_scaled(S)
+        out.append((f"layers[{k}]", S.to_matrix()))
+    if getattr(net, "readout", None) is not None:   # a maxout net's optional read-out
+        out.append(("readout", net.readout._evaluate_batch(out[-1][1])))
+    return out
+
+
+def maxout_form_trace(model, X: Matrix, hardmax_rule=None) -> list[tuple[str, Matrix]]:
+    """The trace of a model run as its maxout form (the CPWL kinds: their lattice form)."""
+    return layers_trace(to_maxout(model), X)
+
+
+def transformer_trace(t: Transformer, X: Matrix, hardmax_rule="average") -> list[tuple[str, Matrix]]:
+    """The trace of a hardmax Transformer, with the rule ``hardmax_rule`` at ties."""
+    rule = hardmax_rule if callable(hardmax_rule) else HARDMAX_RULES[hardmax_rule]
+    return _transformer_trace(t, X, rule)
 
 
 def _transformer_trace(t: Transformer, X: Matrix, weights) -> list[tuple[str, Matrix]]:

@@ -1,12 +1,11 @@
 """Models lowered to one program each (the IR every analysis reads): maxout, ReLU,
 CPWL of one variable, CPWL on a simplicial mesh, hardmax and softmax Transformers.
 
-:func:`lower` dispatches on the model's class through :data:`LOWERINGS`; a new model
-kind adds its ``x_to_program`` module and one :func:`register_lowering` line here.
-Layer: right above ``models`` (it imports only errors, exact and models).
+:func:`lower` dispatches on the model's kind (:mod:`symrel.model_kinds`): a new model kind
+adds its ``x_to_program`` module here and names it in its kind module (:mod:`symrel.kinds`).
+Layer: right above ``models`` (it imports only errors, the kind table, exact and models).
 """
 
-from ..models import CPWL1D, CPWLMesh, MaxoutNet, ReLUNet, Transformer
 from .cpwl_mesh_to_program import cpwl_mesh_to_program
 from .cpwl1d_to_program import cpwl1d_to_program
 from .maxout_to_program import maxout_to_program
@@ -24,14 +23,8 @@ from .program import (
     Simplices,
     Stage,
 )
-from .registry import LOWERINGS, lower, register_lowering
+from .registry import lower
 from .relu_to_program import relu_to_program
 from .transformer_to_program import transformer_to_program
-
-register_lowering(MaxoutNet, maxout_to_program)
-register_lowering(ReLUNet, relu_to_program)
-register_lowering(CPWL1D, cpwl1d_to_program)
-register_lowering(CPWLMesh, cpwl_mesh_to_program)
-register_lowering(Transformer, transformer_to_program)
 
 __all__ = [n for n in dir() if not n.startswith("_")]

@@ -1,5 +1,6 @@
-"""Which function lowers which kind of model: the one place a new model kind adds its
-lowering (:func:`register_lowering`), and :func:`lower`, which every analysis calls.
+"""Which function lowers which kind of model: :func:`lower`, which every analysis calls,
+dispatches on the model's kind record (:mod:`symrel.model_kinds`), where a new model kind
+names its lowering (its ``lower`` function).
 
 >>> from symrel.models import CPWL1D
 >>> lower(CPWL1D([0, 1], [0, 1])).kind
@@ -7,28 +8,14 @@ lowering (:func:`register_lowering`), and :func:`lower`, which every analysis ca
 >>> lower("a string")
 Traceback (most recent call last):
     ...
-symrel.errors.InputError: kind: cannot lower a model of kind str
+symrel.errors.InputError: kind: expected a model (one of cpwl, cpwl1d, maxout, relu, transformer), got str
 """
 
 from __future__ import annotations
 
-from typing import Callable
-
-from ..errors import InputError
-
-#: model class -> function ``model -> Program``
-LOWERINGS: dict[type, Callable] = {}
-
-
-def register_lowering(model_type: type, to_program: Callable) -> None:
-    """Let :func:`lower` lower models of ``model_type`` (and its subclasses) with ``to_program``."""
-    LOWERINGS[model_type] = to_program
+from ..model_kinds import model_kind
 
 
 def lower(model):
     """The :class:`~symrel.lowering.program.Program` of ``model``. Cost: that of its kind's lowering."""
-    for cls in type(model).__mro__:
-        to_program = LOWERINGS.get(cls)
-        if to_program is not None:
-            return to_program(model)
-    raise InputError(f"cannot lower a model of kind {getattr(model, 'kind', type(model).__name__)}", path="kind")
+    return model_kind(model).function("lower", "lower")(model)

@@ -31,7 +31,8 @@ from __future__ import annotations
 from ..budget import Budget, BudgetExceeded
 from ..errors import InputError, SymrelError
 from ..exact import format_rational
-from ..models import CPWL1D, Box, CPWLMesh, MaxoutNet, ReLUNet, Transformer
+from ..model_kinds import expected, model_kind
+from ..models import Box
 from ..certificates import OPEN, PROVED, REFUTED, Proof, Step
 from .execution import Context, Obstacle
 from .nodes import Registry
@@ -39,19 +40,13 @@ from .nodes import Registry
 CONSTRUCTION = "symrel construction realising Theorem 3.1 (Paper A), checked layer by layer"
 FEW_NODES = 32      # a dependency closure this small is decided exactly first ...
 FIRST_CELLS = 64    # ... on at most this many cells, before the float searches
-# the executor of each model kind, as (module, function): a claim imports only its two kinds'
-# (a whole-process `symrel prove` on small models is mostly imports; see docs/decision.md)
-EXECUTOR_NAMES = {MaxoutNet: ("maxout_to_forms", "maxout_forms"), ReLUNet: ("relu_to_forms", "relu_net_forms"),
-                  CPWL1D: ("cpwl_to_forms", "cpwl_forms"), CPWLMesh: ("cpwl_mesh_to_forms", "cpwl_mesh_forms"),
-                  Transformer: ("transformer_to_forms", "transformer_forms")}
 
 
-def executor_of(kind):
-    """The layer-by-layer executor of a model class (imported on first use)."""
-    from importlib import import_module
-
-    module, name = EXECUTOR_NAMES[kind]
-    return getattr(import_module(f"{__package__}.{module}"), name)
+def symbolic_execution(model):
+    """The layer-by-layer executor of ``model``'s kind (its ``forms``: :mod:`symrel.model_kinds`).
+    A kind names it lazily, so a claim imports only its two kinds' executors (a whole-process
+    `symrel prove` on small models is mostly imports; see docs/decision.md)."""
+    return model_kind(model).function("forms", "prove a claim about")
 
 
 def decide_equivalence(a, b, domain, **kwargs):
@@ -70,16 +65,7 @@ def decision_step(proof, registry, outs_a, outs_b, domain, a, b, budget, reason,
 
 
 def _describe(model) -> str:
-    if isinstance(model, Transformer):   # not sizes(): counting its nonzeros took 0.3 s of an open claim's end
-        return f"a hardmax Transformer ({model.tokens} tokens, width {model.width}, {len(model.blocks)} blocks)"
-    s = model.sizes() if hasattr(model, "sizes") else {}
-    if isinstance(model, MaxoutNet):
-        return f"a maxout net (widths {s['widths']}, rank <= {s['max_rank']})"
-    if isinstance(model, ReLUNet):
-        return f"a ReLU net (widths {s['widths']})"
-    if isinstance(model, CPWLMesh):
-        return f"a CPWL function on a mesh of {s['simplices']} simplices in R^{s['input_dim']}"
-    return f"a CPWL function of one variable ({s.get('breakpoints')} breakpoints)"
+    return model_kind(model).function("describe", "describe")(model)
 
 
 def _box_text(box) -> str:
@@ -99,9 +85,11 @@ def _box_tex(box) -> str:
 
 def _check_inputs(a, b, domain):
     for name, m in (("a", a), ("b", b)):
-        if type(m) not in EXECUTOR_NAMES:
-            raise InputError(f"expected a maxout, relu, cpwl1d, cpwl or transformer model, got {getattr(m, 'kind', m)}",
-                             path=name)
+        try:
+            symbolic_execution(m)
+        except InputError as err:
+            raise InputError(f"expected {expected('forms')}, got {getattr(m, 'kind', type(m).__name__)}",
+                             path=name) from err
     if a.input_dim != b.input_dim:
         raise InputError(f"the models read {a.input_dim} and {b.input_dim} inputs", path="b.input_dim")
     if a.output_dim != b.output_dim:
@@ -109,8 +97,8 @@ def _check_inputs(a, b, domain):
     if domain.dim != a.input_dim:
         raise InputError(f"expected a domain of dimension {a.input_dim}, got {domain.dim}", path="domain")
     for m in (a, b):
-        if isinstance(m, CPWLMesh):
-            m.check_domain(domain)
+        if model_kind(m).support:     # defined on part of R^d: the domain must lie in it
+            model_kind(m).check_domain(m, domain)
 
 
 def prove_equivalence(a, b, domain, *, complete: bool = False, executor=None, max_cells=None, timeout=None,
@@ -186,10 +174,10 @@ def _prove(a, b, domain, complete, executor, budget) -> Proof:
     ctx_a, ctx_b = Context(registry, proof, "a"), Context(registry, proof, "b")
     try:
         budget.at(lemma="the layer-by-layer execution of A")
-        outs_a = executor_of(type(a))(a, ctx_a)
+        outs_a = symbolic_execution(a)(a, ctx_a)
         budget.check()
         budget.at(lemma="the layer-by-layer execution of B")
-        outs_b = executor_of(type(b))(b, ctx_b)
+        outs_b = symbolic_execution(b)(b, ctx_b)
         budget.check()
     except Obstacle as err:
         return _fallback(a, b, domain, box, registry, ctx_a.hints + ctx_b.hints, executor, max_cells, proof, str(err),
@@ -250,16 +238,12 @@ def few_nodes(registry, outs_a, outs_b) -> bool:
 
 
 def _mesh_points(a, b, domain, limit: int = 256) -> list:
-    """Candidate counterexamples of a CPWL function on a mesh: its vertices in D, then the
-    centroids of its simplices in D (where a changed vertex value shows)."""
+    """Candidate counterexamples of models defined on a support (a CPWL mesh: its vertices and
+    the centroids of its simplices in D, where a changed vertex value shows)."""
     pts = []
     for m in (a, b):
-        if isinstance(m, CPWLMesh):
-            pts += [v for v in m.exact_vertices if domain.contains(v)]
-            for s in m.simplices:
-                c = [sum(m.exact_vertices[i][k] for i in s) / len(s) for k in range(m.input_dim)]
-                if domain.contains(c):
-                    pts.append(c)
+        if model_kind(m).candidate_points is not None:
+            pts += model_kind(m).candidate_points(m, domain)
     return pts[:limit]
 
 

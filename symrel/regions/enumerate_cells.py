@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 
 from ..errors import InputError, UndecidedError
-from ..models import CPWLMesh
+from ..model_kinds import kind_of
 from .cell_json import farkas_json, row_values
 from .cell_lp import cell_lp, domain_rows
 from .program_to_decisions import Runner
@@ -81,8 +81,8 @@ def enumerate_cells(
     dim = domain.dim
     runner = Runner(models, dim, mode)
     for m in models:
-        if isinstance(m, CPWLMesh):   # its simplices cover the domain only inside its support
-            m.check_domain(domain)
+        if (kind := kind_of(m)) is not None and kind.support:   # its simplices cover the domain only inside its support
+            kind.check_domain(m, domain)
     t0 = time.perf_counter()
     root = root_node(runner, domain, mode)
     by_polygon = use_polygons(geometry, mode, domain, record_empty)

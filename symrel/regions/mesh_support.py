@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from ..errors import InputError
 from ..exact.forms import AffineForm, Row
-from ..models import CPWLMesh
+from ..model_kinds import kind_of
 from .cell_json import farkas_json
 from .cell_lp import cell_lp, domain_rows
 
@@ -47,6 +47,7 @@ def support_certificate(f, domain) -> list:
 def supports(models, domain) -> list | None:
     """For each model, its support certificate (None for a model that is not a mesh);
     None when no model is a mesh (nothing recorded)."""
-    if not any(isinstance(m, CPWLMesh) for m in models):
+    on_support = [(kind := kind_of(m)) is not None and kind.support for m in models]
+    if not any(on_support):
         return None
-    return [support_certificate(m, domain) if isinstance(m, CPWLMesh) else None for m in models]
+    return [support_certificate(m, domain) if s else None for m, s in zip(models, on_support)]

@@ -55,7 +55,7 @@ from ..errors import InputError
 from ..exact import Q, flat, rows, sparse_rows
 from ..exact.forms import AffineForm, FormMap, Row, linear_combination, matrix_image
 from ..lowering import Affine, AttentionOp, Embed, FeedForwardOp, Maxout, ReadoutOp, Relu, Segment, Simplices, lower
-from ..models import CPWL1D, CPWLMesh, MaxoutNet, ReLUNet
+from ..model_kinds import kind_of
 
 ZERO, ONE = Q(0), Q(1)
 ZERO_FORM = AffineForm()
@@ -366,13 +366,13 @@ def _readout_stage(op: ReadoutOp, T: int, m: int) -> AffineStage:
 
 
 def decision_stages(model) -> list:
-    """The decision stages of ``model`` (ReLU, maxout, CPWL1D, CPWL mesh or hardmax Transformer),
-    read off its lowered program."""
+    """The decision stages of ``model`` (ReLU, maxout, CPWL1D, CPWL mesh or hardmax Transformer,
+    or any kind whose lowering makes the operations below), read off its lowered program."""
     try:
         program = lower(model)
     except InputError:
         program = None
-    if program is None or program.kind not in ("relu", "maxout", "cpwl1d", "cpwl", "transformer"):
+    if program is None:
         raise InputError(f"cell enumeration does not know models of kind {getattr(model, 'kind', type(model).__name__)}",
                          path="kind")
     T, m, d = program.tokens, program.width, program.input_dim
@@ -403,8 +403,9 @@ def decision_stages(model) -> list:
 
 
 def is_continuous(model) -> bool:
-    """ReLU, maxout, CPWL1D and CPWL mesh models are continuous; hardmax Transformers need not be."""
-    return isinstance(model, (ReLUNet, MaxoutNet, CPWL1D, CPWLMesh))
+    """Whether every model of ``model``'s kind is continuous (ReLU, maxout, CPWL1D and CPWL mesh
+    models are; hardmax Transformers need not be)."""
+    return (kind := kind_of(model)) is not None and kind.continuous
 
 
 # -- running the decision stages of several models on the same input ------------------

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ..errors import DimensionError, InputError
 from ..exact import from_columns
+from ..model_kinds import kind_of, supporting
 from ..models import AffineMap, DenseLayer, MaxoutLayer, MaxoutNet, MaxoutUnit, ReLUNet
 from ..models.base import as_point
 
@@ -26,18 +27,24 @@ def restrict_to_affine_slice(net, base_point, directions):
         raise InputError("expected a non-empty list of direction vectors", path="directions")
     cols = [as_point(v, net.input_dim, path=f"directions[{k}]") for k, v in enumerate(directions)]
     P = from_columns(cols, net.input_dim)
-    inner = AffineMap(P, [v for v in x0])
-    if isinstance(net, ReLUNet):
-        first = net.layers[0]
-        aff = first.affine.compose(inner)
-        layers = [DenseLayer(aff.exact_W, aff.exact_b, first.activation)] + net.layers[1:]
-        return ReLUNet(len(cols), layers)
-    if isinstance(net, MaxoutNet):
-        units = []
-        for u in net.layers[0].units:
-            aff = u.pieces.compose(inner)
-            units.append(MaxoutUnit(aff.exact_W, aff.exact_b))
-        return MaxoutNet(len(cols), [MaxoutLayer(units)] + net.layers[1:], net.readout)
-    raise DimensionError(f"slices are made for relu and maxout nets, got {getattr(net, 'kind', type(net).__name__)}")
+    kind = kind_of(net)
+    if kind is None or kind.restrict_to_slice is None:
+        raise DimensionError(f"slices are made for {', '.join(supporting('restrict_to_slice'))} nets, "
+                             f"got {getattr(net, 'kind', type(net).__name__)}")
+    return kind.restrict_to_slice(net, AffineMap(P, [v for v in x0]))
 
 
+def relu_slice(net: ReLUNet, inner: AffineMap) -> ReLUNet:
+    """The ReLU net ``net`` after ``inner``: its first layer composed with it."""
+    first = net.layers[0]
+    aff = first.affine.compose(inner)
+    return ReLUNet(inner.input_dim, [DenseLayer(aff.exact_W, aff.exact_b, first.activation)] + net.layers[1:])
+
+
+def maxout_slice(net: MaxoutNet, inner: AffineMap) -> MaxoutNet:
+    """The maxout net ``net`` after ``inner``: every piece of its first layer composed with it."""
+    units = []
+    for u in net.layers[0].units:
+        aff = u.pieces.compose(inner)
+        units.append(MaxoutUnit(aff.exact_W, aff.exact_b))
+    return MaxoutNet(inner.input_dim, [MaxoutLayer(units)] + net.layers[1:], net.readout)

@@ -94,6 +94,6 @@ def test_a_wrong_model_kind_is_refused_naming_the_expected_kinds():
     relu = ReLUNet(1, [DenseLayer([[1]], [0]), DenseLayer([[1]], [0], "none")])
     with pytest.raises(InputError, match="compile_maxout takes a maxout net, got relu.*compile_model takes maxout, relu"):
         compile_maxout(relu, Box.cube(1))
-    with pytest.raises(InputError, match="expected a maxout, relu, cpwl1d or cpwl model"):
+    with pytest.raises(InputError, match="expected a cpwl, cpwl1d, maxout or relu model"):
         compile_model(Box.cube(1), Box.cube(1))
     assert compile_model(relu, Box.cube(1)).transformer([Q(1, 2)]) == relu([Q(1, 2)])

@@ -4,8 +4,8 @@ import pytest
 
 from symrel.errors import InputError
 from symrel.exact import Q, rows
-from symrel.lowering import (LOWERINGS, Affine, AttentionOp, Embed, FeedForwardOp, Maxout, ReadoutOp, Relu, Segment,
-                             lower, register_lowering)
+from symrel import model_kinds
+from symrel.lowering import Affine, AttentionOp, Embed, FeedForwardOp, Maxout, ReadoutOp, Relu, Segment, lower
 from symrel.lowering.program import Program, Stage
 from symrel.models import CPWL1D, AffineMap, DenseLayer, MaxoutLayer, MaxoutNet, MaxoutUnit, ReLUNet
 from symrel.compiler import compile_maxout
@@ -70,14 +70,23 @@ def test_transformer_lowers_to_embed_sublayers_and_readout():
 
 
 def test_unknown_kinds_are_refused_and_new_kinds_register():
-    with pytest.raises(InputError, match="cannot lower a model of kind"):
+    with pytest.raises(InputError, match="expected a model"):
         lower(object())
 
     class Constant:
         kind, input_dim, output_dim = "constant", 1, 1
 
-    register_lowering(Constant, lambda m: Program("constant", 1, 1, [Stage("c", [])], source=m))
+    with pytest.raises(InputError, match="expected a model"):
+        lower(Constant())
+    model_kinds.register(model_kinds.ModelKind("constant", Constant, "a constant",
+                                               lower=lambda m: Program("constant", 1, 1, [Stage("c", [])], source=m)))
     try:
         assert lower(Constant()).kind == "constant"
     finally:
-        del LOWERINGS[Constant]
+        model_kinds.unregister("constant")
+    model_kinds.register(model_kinds.ModelKind("constant", Constant, "a constant"))   # no lowering: said so
+    try:
+        with pytest.raises(InputError, match="cannot lower a model of kind constant"):
+            lower(Constant())
+    finally:
+        model_kinds.unregister("constant")

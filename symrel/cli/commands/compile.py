@@ -27,9 +27,11 @@ def register(sub):
 def run(args) -> int:
     from ...compiler import compile_model
 
+    from ...model_kinds import expected, model_kind
+
     model = load_model(args.model)
-    if model.kind == "transformer":
-        raise InputError("expected a maxout, relu, cpwl1d or cpwl model, got a transformer", path="kind").in_file(args.model)
+    if not model_kind(model).has("to_maxout"):   # compiled through its maxout form
+        raise InputError(f"expected {expected('to_maxout')}, got a {model.kind}", path="kind").in_file(args.model)
     domain = load_domain(args.domain)
     margin = rational(args.margin, path="--margin")
     try:

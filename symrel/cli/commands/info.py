@@ -1,4 +1,5 @@
-"""``symrel info MODEL.json``: kind, sizes, parameter count (also of a ``sequence-transformer``; for a ``cpwl`` mesh also the
+"""``symrel info MODEL.json``: kind, sizes, parameter count (the model kind's ``info``, by default
+its ``sizes()``: :mod:`symrel.model_kinds`; also of a ``sequence-transformer``; for a ``cpwl`` mesh also the
 sizes of its lattice form, Ovchinnikov's and the reduced one symrel compiles, beside its
 Wang-Sun form, each with the size of the Transformer compiled from it on the vertices'
 bounding box; summed over the outputs). The Wang-Sun form of a large mesh with non-convex
@@ -25,18 +26,19 @@ def register(sub):
 
 def run(args) -> int:
     from ...fileformat import read_json
+    from ...model_kinds import kind_of
 
     if isinstance(raw := read_json(args.model), dict) and raw.get("kind") == "sequence-transformer":
         model = load(args.model, kinds=("sequence-transformer",))  # a token model (e.g. imported from tracr)
     else:
         model = load_model(args.model)
-    sizes = model.sizes()
-    if model.kind == "cpwl":
+    kind = kind_of(model)
+    if kind is not None and kind.info is not None:   # the kind's own table (a cpwl mesh: also its forms' sizes)
         from ...budget import Budget
-        from ...compiler.cpwl_form_sizes import cpwl_form_sizes
 
-        # the lattice and Wang-Sun forms side by side; only the Wang-Sun one is budgeted
-        sizes.update(cpwl_form_sizes(model, budget=Budget(timeout=args.timeout)))
+        sizes = kind.info(model, Budget(timeout=args.timeout))
+    else:
+        sizes = model.sizes()
     if args.json:
         print_json(sizes)
     else:

@@ -99,6 +99,7 @@ def run(args) -> int:
 
 def _slice(model, domain, args):
     """The model restricted to the slice ``--slice I,J`` through ``--at``, its box, axis labels and the point."""
+    from ...model_kinds import expected, model_kind
     from ...models import Box
     from ...regions import restrict_to_affine_slice
     from ..common import parse_point
@@ -114,8 +115,8 @@ def _slice(model, domain, args):
                          path="--slice")
     if not isinstance(domain, Box):
         raise InputError("expected a box domain for --slice", path="--domain")
-    if model.kind not in ("relu", "maxout"):
-        raise InputError(f"expected a relu or maxout model for --slice, got {model.kind}", path="--slice")
+    if not model_kind(model).has("restrict_to_slice"):
+        raise InputError(f"expected {expected('restrict_to_slice')} for --slice, got {model.kind}", path="--slice")
     at = parse_point(args.at, "--at") if args.at is not None else domain.center()
     if len(at) != d:
         raise InputError(f"expected a point with {d} coordinates, got {len(at)}", path="--at")
