@@ -176,11 +176,19 @@ def get(name: str) -> ModelKind | None:
         return None
     for package in kind_plugins.MODEL_KIND_PACKAGES:
         module = f"{package}.{_module_name(name)}"
-        if importlib.util.find_spec(module) is not None:
+        if _spec(module) is not None:
             importlib.import_module(module)
             if name in KINDS:
                 return KINDS[name]
     return None
+
+
+def _spec(module: str):
+    """The import spec of ``module`` (None when it, or its package, is not there)."""
+    try:
+        return importlib.util.find_spec(module)
+    except ModuleNotFoundError:
+        return None
 
 
 def names() -> tuple[str, ...]:
@@ -190,7 +198,7 @@ def names() -> tuple[str, ...]:
     if _names is None:
         found = set(KINDS)
         for package in kind_plugins.MODEL_KIND_PACKAGES:
-            spec = importlib.util.find_spec(package)
+            spec = _spec(package)
             paths = spec.submodule_search_locations if spec is not None else None
             found.update(m.name.replace("_", "-") for m in pkgutil.iter_modules(paths or [])
                          if not m.name.startswith("_"))
