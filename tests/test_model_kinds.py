@@ -110,6 +110,12 @@ def test_the_toy_kind_is_found_read_written_lowered_and_shown(toy_kind, capsys):
     assert (program.kind, program.source) == ("scaled-abs", f)
     assert main(["info", str(path)]) == 0
     assert "c: 3/2" in capsys.readouterr().out
+    other = toy_kind / "g.json"
+    other.write_text(json.dumps(to_json(_relu(Q(3, 2)))))
+    box = toy_kind / "box.json"
+    box.write_text(json.dumps({"symrel": 1, "kind": "box", "bounds": [[-1, 1]]}))
+    assert main(["prove", str(path), str(other), "--domain", str(box)]) == 0   # symrel prove: proved
+    assert "proved" in capsys.readouterr().out
 
 
 def test_the_toy_kind_is_proved_refuted_and_enumerated(toy_kind):
@@ -158,3 +164,39 @@ def test_every_kind_module_registers_its_kind_with_the_file_formats_reader():
         from_json({"symrel": 1, "kind": "box", "bounds": [[0, 1]]})   # loads the file format's own readers
         assert READERS[name].__name__ == kind.read.name, name     # the record names the file format's reader
     assert model_kinds.supporting("forms") == ["cpwl", "cpwl1d", "maxout", "relu", "transformer"]
+
+
+#: the isinstance checks against a model class that stay, each a type check of an argument (or
+#: the checker's own semantics), not a dispatch over the kinds: module -> classes checked
+GENUINE_TYPE_CHECKS = {
+    "symrel.models.cpwl": {"CPWL1D"}, "symrel.models.cpwl_mesh": {"CPWLMesh"},   # __eq__
+    "symrel.models.maxout": {"MaxoutNet"}, "symrel.models.relu": {"ReLUNet"},
+    "symrel.models.sequence": {"SequenceTransformer"}, "symrel.models.transformer": {"Transformer"},
+    "symrel.compiler.compiling": {"MaxoutNet"},              # compile_maxout takes a maxout net
+    "symrel.cli.commands.eval": {"Transformer"},             # --scale: softmax evaluation of a Transformer
+    "symrel.cli.commands.softmax_bound": {"Transformer"},    # softmax-bound takes a Transformer
+    "symrel.cli.vnn": {"ReLUNet"}, "symrel.vnnlib.symbolic": {"ReLUNet"},   # VNN-LIB: ReLU nets
+}
+MODEL_CLASSES = {"MaxoutNet", "ReLUNet", "CPWL1D", "CPWLMesh", "Transformer", "SequenceTransformer"}
+
+
+def test_no_analysis_dispatches_on_the_model_classes():
+    """Outside the checker (its own table, on purpose), an isinstance check against a model
+    class is a type check listed above; a dispatch over the kinds asks symrel.model_kinds."""
+    import ast
+    from pathlib import Path
+
+    import symrel
+
+    root = Path(symrel.__file__).parent
+    found: dict[str, set] = {}
+    for path in root.rglob("*.py"):
+        module = ".".join(("symrel", *path.relative_to(root).with_suffix("").parts)).removesuffix(".__init__")
+        if module.startswith("symrel.checking"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "isinstance" and len(node.args) == 2:
+                names = {n.id for n in ast.walk(node.args[1]) if isinstance(n, ast.Name)} & MODEL_CLASSES
+                if names:
+                    found.setdefault(module, set()).update(names)
+    assert found == GENUINE_TYPE_CHECKS
