@@ -10,7 +10,8 @@ API's public numbers). Each is measured on this tree and, as "before", on commit
 worktree when git has it.
 
 Each command runs ``repeat`` times in a fresh process, alternating with the others; the
-best and the median time are given (the best is the one least disturbed by the load).
+best and the median wall time are given (the best is the one least disturbed by the load),
+and the best CPU time (user + system of the process), which the load disturbs less.
 ``import ms`` is the sum of the self times ``python -X importtime`` reports in one more
 run, and ``sympy`` whether that run imported it. Run: ``python -m benchmarks.bench_startup``.
 """
@@ -21,6 +22,7 @@ import importlib.util
 import json
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -55,10 +57,13 @@ def _env(tree: Path) -> dict:
     return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(tree), os.environ.get("PYTHONPATH")]))}
 
 
-def _once(args, env, cwd) -> float:
-    t = time.perf_counter()
+def _once(args, env, cwd) -> tuple[float, float]:
+    """(wall, CPU) seconds of one fresh process; its CPU time (user + system) is the less
+    disturbed by the machine's other work."""
+    before, t = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
     subprocess.run([sys.executable, *args], env=env, cwd=cwd, stdout=subprocess.DEVNULL, check=True, timeout=60)
-    return time.perf_counter() - t
+    wall, after = time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def _importtime(args, env, cwd) -> tuple[float, bool]:
@@ -96,8 +101,9 @@ def run(repeat: int = 7) -> list[dict]:
             out = []
             for (t, k), ts in times.items():
                 ms, sympy = _importtime(commands[k], _env(trees[t]), tmp)
-                out.append({"command": k, "tree": t, "best s": min(ts), "median s": statistics.median(ts),
-                            "runs": len(ts), "import ms": round(ms, 1), "sympy": sympy})
+                walls, cpus = [w for w, _ in ts], [c for _, c in ts]
+                out.append({"command": k, "tree": t, "best s": min(walls), "median s": statistics.median(walls),
+                            "best cpu s": min(cpus), "runs": len(ts), "import ms": round(ms, 1), "sympy": sympy})
             return out
         finally:
             if before:

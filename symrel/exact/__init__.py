@@ -1,8 +1,11 @@
 """The exact-arithmetic layer every other part of symrel builds on.
 
-Numbers are elements of sympy's rational field ``QQ`` (gmpy2 or python-flint
-underneath when installed), matrices are dense ``DomainMatrix`` over ``QQ``.
-No other module of symrel parses numbers or builds matrices by itself.
+Numbers are elements of the rational field ``Q`` of sympy's ground type (python-flint's
+``fmpq`` or gmpy2's ``mpq``, used directly without loading sympy; sympy's ``PythonMPQ``
+otherwise), matrices are the dense :class:`~symrel.exact.matrices.Matrix` over ``Q``
+(flint's ``fmpq_mat`` underneath when it pays). Numbers become sympy ``Rational`` only
+where they leave the library (:mod:`symrel.exact.public`). No other module of symrel
+parses numbers or builds matrices by itself.
 
 The names below are imported from their module on first use (PEP 562): a module that
 needs rationals loads :mod:`symrel.exact.numbers` alone, not the LP solvers. (The exact
@@ -18,15 +21,15 @@ from ..lazy_names import lazy_names
 
 #: the public names of the package and the submodule each comes from
 _FROM = {
-    **dict.fromkeys(["DEFAULT_LIMITS", "FloatLiteral", "NumberLimits", "ONE", "Q", "Rational", "ZERO", "ceil",
-                     "denominator", "floor", "format_rational", "is_integral", "is_rational_text", "number_limits",
-                     "numerator", "rational", "rational_ints", "rational_str", "rationals", "sign", "to_float",
-                     "to_fraction", "to_sympy"],
+    **dict.fromkeys(["DEFAULT_LIMITS", "FloatLiteral", "GROUND_TYPES", "NumberLimits", "ONE", "Q", "Rational", "ZERO",
+                     "ceil", "denominator", "floor", "format_rational", "is_integral", "is_rational_text",
+                     "number_limits", "numerator", "rational", "rational_ints", "rational_str", "rationals", "sign",
+                     "to_float", "to_fraction", "to_sympy"],
                     "numbers"),
-    **dict.fromkeys(["Matrix", "affine_batch", "column", "columns", "dot", "entry", "flat", "format_matrix",
-                     "format_vector", "from_columns", "from_rationals", "hstack", "identity", "is_zero", "matrix",
-                     "nonzeros", "ones", "rows", "scale", "sparse_columns", "sparse_rows", "vector", "vstack",
-                     "zeros"],
+    **dict.fromkeys(["Matrix", "SingularMatrixError", "affine_batch", "column", "columns", "dot", "entry", "flat",
+                     "format_matrix", "format_vector", "from_columns", "from_rationals", "hstack", "identity", "is_zero",
+                     "matrix", "nonzeros", "ones", "rows", "scale", "sparse_columns", "sparse_rows", "vector",
+                     "vstack", "zeros"],
                     "matrices"),
     **dict.fromkeys(["AffineForm", "Row", "linear_combination", "matrix_image"], "forms"),
     **dict.fromkeys(["affine_range_on_box", "ground_types"], "bounds"),

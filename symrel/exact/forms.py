@@ -285,7 +285,7 @@ class FormMap:
     affine stage of a lowered program, applied on every cell of a region search):
     ``image(forms)`` equals :func:`matrix_image` of ``W``'s nonzero pairs, form for form.
 
-    ``W`` is a matrix (DomainMatrix or list of rows) with one column per form, ``b`` a list
+    ``W`` is a matrix (Matrix or list of rows) with one column per form, ``b`` a list
     (or None for 0). How: when the numbers are flint's and the nonconstant forms fill at
     least half of their rows of the dense block ``F`` (row j: the coefficients of form j on
     ``y_0..y_(n-1)``, then its constant), as a region search's forms over the d inputs do,

@@ -65,7 +65,8 @@ def _exact_solve(M, rhs):
 
     k = len(M)
     try:
-        return [r[0] for r in (Matrix([list(r) for r in M], (k, k)).inv() * Matrix([[v] for v in rhs], (k, 1))).to_list()]
+        inverse = Matrix([list(r) for r in M], (k, k)).inv()
+        return [r[0] for r in (inverse * Matrix([[v] for v in rhs], (k, 1))).to_list()]
     except SingularMatrixError:
         return None
 

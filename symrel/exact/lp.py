@@ -35,7 +35,7 @@ cycles). Cost: each pivot is O((n + 1)(m + 2p)) exact operations.
 Floating point only ever *proposes* (the design of SoPlex and QSopt_ex):
 
 * ``method="float"`` (and ``"auto"`` for small systems): the same simplex runs
-  in Python floats; its final basis is inverted exactly on ``DomainMatrix`` and
+  in Python floats; its final basis is inverted exactly on ``Matrix`` and
   the exact simplex continues from it, usually verifying optimality with one
   exact pricing pass and no pivot;
 * ``method="highs"`` (and ``"auto"`` for systems of at least

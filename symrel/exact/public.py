@@ -98,7 +98,7 @@ class Public:
 
 
 def public_matrix(M):
-    """The ``DomainMatrix`` (or list of rows) ``M`` over ``QQ`` as a ``sympy.ImmutableMatrix``
+    """The ``Matrix`` (or list of rows) ``M`` over ``QQ`` as a ``sympy.ImmutableMatrix``
     of sympy Rationals: read-only, indexed ``M[i, j]``, printable with ``sympy.latex``.
 
     Complexity: linear in the number of entries.
@@ -147,7 +147,7 @@ def _thawed(value):
 
 
 def public_view(value, *, as_matrix: bool = False):
-    """The public form of a model's defining data: a ``DomainMatrix`` (or, with
+    """The public form of a model's defining data: a ``Matrix`` (or, with
     ``as_matrix``, a list of rows) becomes a ``sympy.ImmutableMatrix`` of Rationals
     (:func:`public_matrix`); anything else goes through :func:`to_public`.
 

@@ -178,7 +178,7 @@ def _nest(vals, shape):
 
 
 def exact_matrix(array, *, path: str = "tensor"):
-    """A 2-D float array as an exact ``DomainMatrix`` (1-D: a column vector)."""
+    """A 2-D float array as an exact ``Matrix`` (1-D: a column vector)."""
     data = exact_array(array, path=path)
     if data and not isinstance(data, list):
         raise InputError("expected a vector or matrix, got a scalar", path=path)

@@ -21,7 +21,7 @@ class AffineMap(Model):
 
     ``W`` and ``b`` (an ``m x 1`` column) read as ``sympy.ImmutableMatrix`` of Rationals
     and ``pieces()`` gives Rationals (the public number type of
-    :mod:`symrel.exact.public`); ``exact_W``, ``exact_b`` (``DomainMatrix`` over ``QQ``)
+    :mod:`symrel.exact.public`); ``exact_W``, ``exact_b`` (``Matrix`` over ``QQ``)
     and ``exact_pieces()`` give the same numbers to the rest of the library.
 
     >>> from fractions import Fraction

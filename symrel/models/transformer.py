@@ -51,7 +51,7 @@ class AttentionHead:
     """One head: ``W_Q, W_K`` (``d_k x m``), ``W_V`` (``d_v x m``), ``W_O`` (``m x d_v``).
 
     ``WQ`` .. ``WO`` and ``matrices()`` read as ``sympy.ImmutableMatrix`` of Rationals;
-    ``exact_WQ`` .. ``exact_WO`` and ``exact_matrices()`` are the ``DomainMatrix`` data
+    ``exact_WQ`` .. ``exact_WO`` and ``exact_matrices()`` are the ``Matrix`` data
     (:mod:`symrel.exact.public`).
 
     >>> h = AttentionHead([[1, 0]], [[0, "1/2"]], [[1, 1]], [[1], [0]])
@@ -85,7 +85,7 @@ class AttentionHead:
         return (self.WQ, self.WK, self.WV, self.WO)
 
     def exact_matrices(self) -> tuple:
-        """``(WQ, WK, WV, WO)`` as ``DomainMatrix`` over ``QQ``."""
+        """``(WQ, WK, WV, WO)`` as ``Matrix`` over ``QQ``."""
         return (self.exact_WQ, self.exact_WK, self.exact_WV, self.exact_WO)
 
     def __eq__(self, other):
@@ -141,7 +141,7 @@ class Attention:
 class FeedForward:
     """The token-wise sublayer ``Z -> Z + W2 ReLU(W1 Z + b1) + b2``. ``W1``, ``b1``, ``W2``,
     ``b2`` and ``matrices()`` read as ``sympy.ImmutableMatrix`` (``b1``, ``b2`` columns);
-    the ``exact_`` names are the ``DomainMatrix`` data."""
+    the ``exact_`` names are the ``Matrix`` data."""
 
     W1, b1, W2, b2 = PublicView(), PublicView(), PublicView(), PublicView()
 
@@ -174,7 +174,7 @@ class FeedForward:
         return (self.W1, self.b1, self.W2, self.b2)
 
     def exact_matrices(self) -> tuple:
-        """``(W1, b1, W2, b2)`` as ``DomainMatrix`` over ``QQ``."""
+        """``(W1, b1, W2, b2)`` as ``Matrix`` over ``QQ``."""
         return (self.exact_W1, self.exact_b1, self.exact_W2, self.exact_b2)
 
     def __eq__(self, other):
@@ -207,7 +207,7 @@ class Block:
 class Embedding:
     """Token t's column is ``offsets[:, t] + sum_i x_i e_(input_rows[i])``. ``offsets`` reads
     as the ``width x tokens`` ``sympy.ImmutableMatrix`` (columns are tokens; the file
-    format writes its transpose), ``exact_offsets`` is the ``DomainMatrix``."""
+    format writes its transpose), ``exact_offsets`` is the ``Matrix``."""
 
     offsets = PublicView()
 
@@ -237,7 +237,7 @@ class Embedding:
 
 class Readout:
     """``W . Z[:, token] + b``. ``W``, ``b`` read as ``sympy.ImmutableMatrix``; ``exact_W``,
-    ``exact_b`` are the ``DomainMatrix`` data (see :class:`~symrel.models.affine.AffineMap`)."""
+    ``exact_b`` are the ``Matrix`` data (see :class:`~symrel.models.affine.AffineMap`)."""
 
     W = PublicView()
     b = PublicView()
@@ -313,7 +313,7 @@ class Transformer(Model):
         return public_matrix(self.exact_embed(x))
 
     def exact_embed(self, x) -> Matrix:
-        """:meth:`embed` as a ``DomainMatrix`` over ``QQ``."""
+        """:meth:`embed` as a ``Matrix`` over ``QQ``."""
         return self.embedding.embed(as_point(x, self.input_dim))
 
     def states(self, x) -> list[sympy.ImmutableMatrix]:
@@ -321,7 +321,7 @@ class Transformer(Model):
         return [public_matrix(Z) for Z in self.exact_states(x)]
 
     def exact_states(self, x) -> list[Matrix]:
-        """:meth:`states` as ``DomainMatrix`` over ``QQ``."""
+        """:meth:`states` as ``Matrix`` over ``QQ``."""
         self._require_hardmax()
         Z = self.exact_embed(x)
         out = [Z]

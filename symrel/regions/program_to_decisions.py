@@ -75,7 +75,7 @@ class Choice(NamedTuple):
 
 
 class AffineStage:
-    """``r -> W r + b``; W a DomainMatrix or a list of rows, b a list (or None)."""
+    """``r -> W r + b``; W a Matrix or a list of rows, b a list (or None)."""
 
     def __init__(self, W, b=None):
         self.map = FormMap(W, b)

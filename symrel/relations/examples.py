@@ -47,5 +47,5 @@ def random_relation(n: int, m: int, rank: int, seed: int = 0, dx: int = 2, dy: i
 
 
 def gram_rank(relation: Relation) -> int:
-    """The rank of the table (DomainMatrix rank)."""
+    """The rank of the table (Matrix rank)."""
     return relation.exact_R.rank()

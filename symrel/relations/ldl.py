@@ -71,7 +71,7 @@ class NotPSDWitness:
 
 
 def quadratic_form(R: Matrix, z) -> Rational:
-    """``z^T R z``, exactly (R a ``DomainMatrix``, a sympy matrix or rows of numbers)."""
+    """``z^T R z``, exactly (R a ``Matrix``, a sympy matrix or rows of numbers)."""
     R, z = matrix(R, path="r"), [rational(v) for v in z]
     total = Q(0)
     for zi, row in zip(z, rows(R)):
@@ -91,7 +91,7 @@ def _integer_rows(R: Matrix) -> tuple[list[list], int]:
 
 
 def ldl_psd(R: Matrix) -> LDLCertificate | NotPSDWitness:
-    """Decide whether the symmetric matrix ``R`` (a DomainMatrix over QQ, a sympy matrix such
+    """Decide whether the symmetric matrix ``R`` (a Matrix over Q, a sympy matrix such
     as ``Relation.R``, or rows of numbers) is PSD.
 
     Returns an :class:`LDLCertificate` or a :class:`NotPSDWitness` whose value
@@ -154,7 +154,7 @@ def _witness(R, L, w: dict[int, Rational], step: int, reason: str) -> NotPSDWitn
 
 
 def ldl_product(L, D) -> Matrix:
-    """``L diag(D) L^T`` (to check a certificate), one DomainMatrix product."""
+    """``L diag(D) L^T`` (to check a certificate), one Matrix product."""
     n = len(L)
     L, D = [[rational(v) for v in r] for r in L], [rational(d) for d in D]  # public Rationals too
     Lm = from_rationals(L, (n, n))

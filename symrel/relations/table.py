@@ -47,13 +47,13 @@ def _check_repeats(points, lines, name: str, what: str) -> None:
 class Relation:
     """A relation table on rational points (docs/format.md, "Relations").
 
-    ``x``: n points; ``r``: an ``n x m`` table (lists of numbers, a ``DomainMatrix`` or
+    ``x``: n points; ``r``: an ``n x m`` table (lists of numbers, a ``Matrix`` or
     a sympy matrix); ``y``: m points, or ``None`` for a relation on the set x
     (then ``m = n``). Entries are exact rationals; errors name the field path.
 
     ``x``, ``y`` (lists of points) and ``R`` (a ``sympy.ImmutableMatrix``) read as sympy
     Rationals (:mod:`symrel.exact.public`); ``exact_x``, ``exact_y`` and ``exact_R`` (a
-    ``DomainMatrix``) hold the same numbers in ``QQ``, for the library.
+    ``Matrix``) hold the same numbers in ``QQ``, for the library.
 
     >>> Relation([[0], ["1/2"]], [[1, 0], [0, "1/3"]]).R
     Matrix([

@@ -10,8 +10,8 @@
   ``E = rref(R)`` with pivot columns J, ``R = R[:, J] E[:r, :]``: dimension
   exactly ``r = rank R``.
 
-Both run on the exact layer (fraction-free integer elimination, DomainMatrix
-rref), never on sympy ``Matrix``.
+Both run on the exact layer (fraction-free integer elimination, the exact
+:class:`~symrel.exact.matrices.Matrix` rref), never on sympy ``Matrix``.
 
 >>> from symrel.exact import matrix
 >>> f = gram_factors(matrix([[2, 1], [1, 1]]))
@@ -153,8 +153,8 @@ def _group_columns(group: list[tuple[int, Rational]], b: list[Rational], L) -> l
 def rank_factors(R: Matrix) -> Factors:
     """``R = P Q^T`` with inner dimension ``rank R`` (1 when R = 0), from rref.
 
-    Cost: one DomainMatrix rref, O(n m min(n, m)) exact operations."""
-    R = matrix(R, path="r")  # a DomainMatrix, or a sympy matrix such as Relation.R
+    Cost: one Matrix rref, O(n m min(n, m)) exact operations."""
+    R = matrix(R, path="r")  # a Matrix, or a sympy matrix such as Relation.R
     n, m = R.shape
     E, pivots = R.rref()
     r = len(pivots)

@@ -81,9 +81,9 @@ def test_the_package_names_are_there_when_used():
 
 def test_a_small_prove_check_and_eval_do_not_import_sympy(tmp_path):
     """With python-flint or gmpy2, symrel computes on the ground type itself: a trivial
-    ``prove`` (a 1-unit maxout net against itself), ``check-certificate`` of its certificate
-    and ``eval`` run in one fresh interpreter without importing sympy (0.4 s), and give the
-    same answers as in this process (where sympy is loaded)."""
+    ``prove`` (a 1-unit maxout net against itself), ``check-certificate`` of its certificate,
+    ``eval`` and a refuted ``prove`` (against a mutant) run in one fresh interpreter without
+    importing sympy (0.4 s)."""
     from symrel.exact.numbers import GROUND_TYPES
 
     if GROUND_TYPES == "python":
@@ -93,17 +93,22 @@ def test_a_small_prove_check_and_eval_do_not_import_sympy(tmp_path):
     net = {"symrel": 1, "kind": "maxout", "input_dim": 2, "readout": {"W": [[1]], "b": [0]},
            "layers": [{"units": [{"pieces": [{"w": [1, 0], "b": 0}, {"w": [0, 1], "b": "1/2"}]}]}]}
     box = {"symrel": 1, "kind": "box", "bounds": [[-1, 1], [-1, 1]]}
-    a, d, c = tmp_path / "a.json", tmp_path / "d.json", tmp_path / "c.json"
+    a, b, d, c = tmp_path / "a.json", tmp_path / "b.json", tmp_path / "d.json", tmp_path / "c.json"
     a.write_text(json.dumps(net))
+    net["layers"][0]["units"][0]["pieces"][1]["b"] = "1/3"
+    b.write_text(json.dumps(net))
     d.write_text(json.dumps(box))
     commands = [["prove", str(a), str(a), "--domain", str(d), "--certificate", str(c)],
-                ["check-certificate", str(c)], ["eval", str(a), "--input", "0,-1/3"]]
+                ["check-certificate", str(c)], ["eval", str(a), "--input", "0,-1/3"],
+                ["prove", str(a), str(b), "--domain", str(d), "--json"]]
     code = ("import sys\nfrom symrel.cli import main\n"
             f"codes = [main(argv) for argv in {commands!r}]\n"
             "print('CODES', *codes)\nprint('SYMPY', 'sympy' in sys.modules, 'mpmath' in sys.modules)\n")
     out = _run("-c", code)
     assert out.returncode == 0, out.stderr[-500:]
     lines = out.stdout.splitlines()
-    assert lines[-2:] == ["CODES 0 0 0", "SYMPY False False"]
+    assert lines[-2:] == ["CODES 0 0 0 1", "SYMPY False False"]
     assert lines[1] == "proved" and "checked" in lines
-    assert lines[-3] == "1/6"   # max(0, -1/3 + 1/2)
+    assert lines[-4] == "1/6"   # max(0, -1/3 + 1/2)
+    refuted = json.loads(lines[-3])
+    assert refuted["result"] == "refuted" and refuted["max_abs_difference"] == "1/6"

@@ -8,7 +8,7 @@ exactly from the domain; ``--margin M`` enlarges every gating bound B by M.
 from __future__ import annotations
 
 from ...errors import InputError
-from ...exact import rational
+from ...exact import inner, rational
 from ...fileformat import load_domain, load_model, save
 from ..common import add_json_flag, print_json, shown
 from . import SUMMARIES
@@ -45,7 +45,7 @@ def run(args) -> int:
         return 0
     t, s = sizes["transformer"], sizes["maxout"]
     print(f"construction: {comp.construction}")
-    print(f"gating bounds B: {', '.join(shown(g.bound) for g in comp.gates)}")
+    print(f"gating bounds B: {', '.join(shown(inner(g, 'bound')) for g in comp.gates)}")  # no sympy needed
     print(f"maxout net: depth {s['depth']}, widths {s['widths']}, {s['parameters']} parameters, {s['nonzeros']} nonzeros")
     print(f"transformer: {t['tokens']} tokens, width {t['width']}, {t['blocks']} blocks, "
           f"{t['parameters']} parameters, {t['nonzeros']} nonzeros")
