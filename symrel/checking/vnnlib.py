@@ -278,6 +278,29 @@ def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick):
     return [_extreme(r + [0], M, plo, phi, Qb, not upper) + Q(c, cd) for r, c in zip(rows, cn)]
 
 
+#: fractional bits of a relaxation's slopes, and of the rounded lower bound behind its intercept
+SLOPE_BITS, BOUND_BITS = 16, 24
+
+
+def relaxation(lz, uz):
+    """The relaxation ``(alpha, s, t)`` of an unstable neuron whose pre-activation ranges over
+    ``[lz, uz]`` (``lz < 0 < uz``), as docs/format.md fixes it: with ``lk = floor(2^24 lz)`` and
+    ``uk = ceil(2^24 uz)``, ``alpha = 1`` when ``uk >= -lk`` else 0; ``s`` the chord's slope
+    ``uk / (uk - lk)`` rounded up to ``2^-16``; ``t = -s lk / 2^24``. The line ``s w + t`` is then
+    above ``max(0, w)`` at both ends. Determined by the bounds, so a certificate records no
+    number its check does not fix: a changed alpha or intercept that no bound uses is refused
+    all the same.
+
+    >>> [str(v) for v in relaxation(Q(-1), Q(3))]
+    ['1', '3/4', '3/4']
+    """
+    P, K2 = 1 << SLOPE_BITS, 1 << BOUND_BITS
+    lk = int(lz.numerator) * K2 // int(lz.denominator)
+    uk = -(-int(uz.numerator) * K2 // int(uz.denominator))
+    s = -((-uk * P) // (uk - lk))
+    return Q(int(uk >= -lk)), Q(s, P), Q(-s * lk, P * K2)
+
+
 def _states(layers, lo, hi, facts, where, fixed=None):
     """Step 1 of a leaf: the phases checked against the forward symbolic forms; the states.
     ``fixed``: ``{(relu layer, neuron): "a" or "i"}``, the sides the tree's ReLU splits chose
@@ -354,6 +377,11 @@ def _states(layers, lo, hi, facts, where, fixed=None):
                     raise CertificateError("expected 0 <= alpha <= 1 and s >= 0", path=rw)
                 if any(s * w + t < 0 or s * w + t < w for w in (lz, uz)):
                     raise CertificateError(f"the line s w + t is below max(0, w) on [{lz}, {uz}]", path=rw)
+                want = relaxation(lz, uz) if (li, i) not in fixed else None   # a split neuron: (alpha, 1, 0) valid
+                if want is not None and (alpha, s, t) != want:
+                    raise CertificateError(f"expected the relaxation [{want[0]}, {want[1]}, {want[2]}] of the bounds "
+                                           f"[{lz}, {uz}] (docs/format.md: it is determined by them), got "
+                                           f"[{alpha}, {s}, {t}]", path=rw)
                 an, ad = int(alpha.numerator), int(alpha.denominator)
                 hL.append(_rounded([v * an for v in zL[i]], den * ad, plo, Qb, False))
                 sn, sd, tn, td = int(s.numerator), int(s.denominator), int(t.numerator), int(t.denominator)

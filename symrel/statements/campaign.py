@@ -155,7 +155,29 @@ def sample_certificates():
         fac = factor_relation(rel, symmetric=symmetric)
         proof = prove_relation(rel, factors_to_features(rel, fac), symmetric=symmetric, ldl=fac.ldl)
         out.append((f"relation ({'symmetric' if symmetric else 'asymmetric'})", as_file(certificate_of(proof))))
+    out.append(("vnnlib-unsat", as_file(_vnnlib_unsat_certificate())))
     return out
+
+
+def _vnnlib_unsat_certificate() -> dict:
+    """A vnnlib-unsat certificate of ``symrel verify``'s engine: a 2-5-5-1 ReLU net on
+    ``[-1, 1]^2`` never reaches ``y >= 50``; its leaves hold unstable neurons whose relaxation
+    no closing bound uses (each changed alpha or intercept must be refused all the same)."""
+    from ..models import DenseLayer, ReLUNet
+    from ..vnnlib import LinearAtom, VnnProperty
+    from ..vnnlib.engine import decide
+
+    net = ReLUNet(2, [DenseLayer([[3, 0], [3, 0], [-3, -1], [1, 0], [0, 3]], [0, 1, 0, 2, -1]),
+                      DenseLayer([[1, -2, -1, -2, 3], [-3, 1, 3, -1, 1], [2, 3, 1, -2, -1], [-3, 2, -3, 3, 2],
+                                  [-1, 0, 1, -3, -1]], [1, 0, 2, -1, 2]),
+                      DenseLayer([[0, 0, 3, 1, -1]], [0], "none")])
+
+    def atom(x, y, rhs):
+        return LinearAtom(tuple(map(rational, x)), tuple(map(rational, y)), rational(rhs))
+
+    box = ((atom([1, 0], [0], 1), atom([-1, 0], [0], 1), atom([0, 1], [0], 1), atom([0, -1], [0], 1)),)
+    verdict = decide(net, VnnProperty(2, 1, box, ((atom([0, 0], [-1], -50),),), "0" * 64, "inline"))
+    return verdict.certificate
 
 
 def smallest_per_kind(folder):

@@ -141,3 +141,22 @@ def test_tampered_relu_splits_and_betas_are_refused(twin):
 def test_a_beta_without_a_relu_split_is_refused(cert):
     leaf = next(k for k, e in enumerate(tree(cert)) if "leaf" in e)
     refused(cert, lambda c: tree(c)[leaf]["leaf"]["closes"][0].update(beta=["1"]), "expected no beta")
+
+
+def test_a_relaxation_no_bound_uses_is_still_fixed_by_the_bounds():
+    """An unstable neuron's [alpha, s, t] is determined by its bounds (docs/format.md): an alpha
+    or an intercept that no closing bound of the leaf uses, changed to another valid value,
+    is refused all the same (the tamper campaign found such changes accepted before)."""
+    from symrel.checking.vnnlib import relaxation
+    from symrel.statements.campaign import _vnnlib_unsat_certificate
+
+    c = json.loads(json.dumps(_vnnlib_unsat_certificate()))
+    assert check_certificate(c)["result"] == "checked"
+    assert [str(v) for v in relaxation(q(-1), q(3))] == ["1", "3/4", "3/4"]
+    i = next(k for k, e in enumerate(tree(c)) if "leaf" in e and e["leaf"]["relaxations"])
+    for j in range(len(tree(c)[i]["leaf"]["relaxations"])):
+        alpha = tree(c)[i]["leaf"]["relaxations"][j][0]
+        refused(c, lambda b: tree(b)[i]["leaf"]["relaxations"][j].__setitem__(0, "0" if q(alpha) else "1"),
+                "expected the relaxation")
+        refused(c, lambda b: tree(b)[i]["leaf"]["relaxations"][j].__setitem__(
+            2, str(q(tree(b)[i]["leaf"]["relaxations"][j][2]) + 1)), "expected the relaxation")

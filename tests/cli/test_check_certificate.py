@@ -115,3 +115,63 @@ def test_a_limit_of_the_reader_is_named(run_cli, tmp_path):
     assert code == 2 and "depth limit" in one_line(err)
     code, _, err = run_cli("check-certificate", write(tmp_path, '{"a": ' + "1" * 200_000 + "}"))
     assert code == 2 and "digit limit" in one_line(err)
+
+
+VNN_PROP = """; box [0,1]^2, unsafe when Y_0 >= 2 (never: Y_0 <= 1 on the box)
+(declare-const X_0 Real)
+(declare-const X_1 Real)
+(declare-const Y_0 Real)
+(declare-const Y_1 Real)
+(assert (>= X_0 0)) (assert (<= X_0 1))
+(assert (>= X_1 0)) (assert (<= X_1 1))
+(assert (>= Y_0 2))
+"""
+
+
+@pytest.fixture
+def vnn_files(tmp_path, run_cli):
+    """A vnnlib-unsat certificate written by ``symrel verify``, with its network and property."""
+    from symrel.fileformat import save
+    from symrel.models import DenseLayer, ReLUNet
+
+    net = ReLUNet(2, [DenseLayer([[1, -1], [0, 1]], [0, 0]), DenseLayer([[1, 0], [0, 1]], [0, 0], "none")])
+    save(net, tmp_path / "net.json")
+    (tmp_path / "prop.vnnlib").write_text(VNN_PROP)
+    code, out, err = run_cli("verify", tmp_path / "net.json", tmp_path / "prop.vnnlib", "--certificate",
+                             tmp_path / "cert.json")
+    assert code == 0 and "unsat" in out, err
+    return tmp_path / "cert.json", tmp_path / "net.json", tmp_path / "prop.vnnlib"
+
+
+def test_input_binds_the_vnnlib_property_and_the_network(run_cli, vnn_files, tmp_path):
+    cert, net, prop = vnn_files
+    code, out, err = run_cli("check-certificate", cert)
+    assert code == 0 and "not bound: the property was not read from a file" in out, err
+    code, out, err = run_cli("check-certificate", cert, "--input", f"property={prop}", "--input", f"network={net}")
+    assert code == 0 and out.split()[-1] == "checked", err
+    assert "bound: the property is the file" in out and "bound: input 'network' is the file" in out
+    assert "not bound" not in out
+    # another file (one byte more): its sha256 is not the claim's
+    other = tmp_path / "other.vnnlib"
+    other.write_text(VNN_PROP + "\n")
+    code, out, err = run_cli("check-certificate", cert, "--input", f"property={other}")
+    assert code == 1 and "claim.property_sha256" in err
+    # the claim's property edited (a weaker unsafe side, Y_0 >= 3, which the proof still closes), the sha256 kept
+    edited = json.loads(cert.read_text())
+    edited["claim"]["property"]["unsafe"][0][0]["rhs"] = "-3"
+    edited["claim"].pop("statement", None)
+    code, _, err = run_cli("check-certificate", write(tmp_path, edited, "edited.json"))
+    assert code == 0, err                       # a true claim about some property...
+    code, _, err = run_cli("check-certificate", write(tmp_path, edited, "edited.json"), "--input", f"property={prop}")
+    assert code == 1 and "claim.property.unsafe[0]" in err   # ...but not about this file's
+    # another network, and names or values the command refuses
+    from symrel.fileformat import save
+    from symrel.models import DenseLayer, ReLUNet
+
+    save(ReLUNet(2, [DenseLayer([[1, 1]], [0], "none")]), tmp_path / "net2.json")
+    code, _, err = run_cli("check-certificate", cert, "--input", f"network={tmp_path / 'net2.json'}")
+    assert code == 1 and "inputs.network.sha256" in err
+    for bad in ("nosuch=x.json", "network", f"network={net}"):
+        extra = ["--input", f"network={net}"] if bad == f"network={net}" else []
+        code, _, err = run_cli("check-certificate", cert, "--input", bad, *extra)
+        assert code == 2 and "--input" in one_line(err), err

@@ -24,7 +24,7 @@ def test_every_original_is_accepted_and_every_tamper_rejected(result):
 def test_every_claim_kind_meets_every_tamper_it_can(result):
     kinds = set(result["originals"])
     assert {"equivalence", "equivalence-cells", "regions", "softmax-bound", "utility", "richter-peleg-utility",
-            "multi-utility", "retrieval", "relation"} <= kinds
+            "multi-utility", "retrieval", "relation", "vnnlib-unsat"} <= kinds
     for kind in kinds:
         for tamper in ("status", "removed", "step-number", "sha256"):
             assert result["counts"][(kind, tamper)][0] > 0, (kind, tamper)

@@ -1,4 +1,5 @@
-"""``symrel check-certificate C.json [--json] [--coq]``: check a certificate with the trusted checker.
+"""``symrel check-certificate C.json [--input NAME=FILE ...] [--json] [--coq]``: check a certificate
+with the trusted checker.
 
 Prints what the certificate proves, as the checker derives it from the certificate's data
 (the claim's kind and numbers, the inputs and their sha256; never the free-text
@@ -8,6 +9,14 @@ certificate is checked; 1 when it is rejected (standard error names the file and
 path of the first failing step and field); 2 when the file is malformed (not JSON, a value
 of the wrong type, an unknown key, a number beyond a limit: one line naming the file, the
 JSON path and what was expected; docs/format.md, "What the checker refuses").
+
+``--input NAME=FILE`` binds the certificate to a file of yours: the check then also requires
+the input ``NAME`` embedded in the certificate to be that file (the sha256 of its canonical
+text, as ``inputs.NAME.sha256``), and prints that it is. For a ``vnnlib-unsat`` claim,
+``--input property=FILE.vnnlib`` requires ``claim.property_sha256`` to be the sha256 of the
+file's bytes and ``claim.property`` to be the property read from it
+(:mod:`symrel.vnnlib.reader`, exactly); without it the check says that the property was not
+read. A file that differs rejects the certificate (exit 1).
 """
 
 from __future__ import annotations
@@ -23,6 +32,9 @@ from . import SUMMARIES
 def register(sub):
     p = sub.add_parser("check-certificate", help=SUMMARIES["check-certificate"])
     p.add_argument("certificate")
+    p.add_argument("--input", action="append", default=[], metavar="NAME=FILE",
+                   help="also require the certificate's input NAME to be FILE (its sha256); for a vnnlib-unsat "
+                        "claim, property=FILE.vnnlib binds the claim's property to the file (sha256 and content)")
     p.add_argument("--coq", action="store_true",
                    help="also replay the claim in Coq (equivalence of a maxout/ReLU net and its compiled "
                         "Transformer on a box, or vnnlib-unsat; needs coqc; docs/coq.md) and say which checks ran")
@@ -43,8 +55,10 @@ def run(args) -> int:
 
         if coqc_available() is None:
             raise InputError("--coq needs coqc (Coq 8.16: apt-get install coq); nothing was checked", path="--coq")
+    bindings = _parse_bindings(args.input)
     try:
         summary = check_certificate(cert)
+        summary = {**summary, **_bind(cert, bindings)}
     except MalformedCertificate as err:
         raise InputError(shorten_numbers(str(err)), path=None).in_file(args.certificate) from None
     except CertificateError as err:
@@ -64,6 +78,10 @@ def run(args) -> int:
         print_json(summary)
         return 0 if coq is None or coq["ok"] else 1
     print(f"claim ({summary['claim']}): {summary['statement']}")
+    for line in summary.get("bound", []):
+        print(f"bound: {line}")
+    if summary.get("unbound"):
+        print(f"not bound: {summary['unbound']}")
     print(f"steps checked: {summary['steps']}")
     for rule, n in summary["rules"].items():
         print(f"  {rule}: {n}")
@@ -96,3 +114,84 @@ def _coq_replay(cert, args) -> dict:
         return dict(replay_certificate(cert, library=os.environ.get("SYMREL_COQ_LIBRARY") or None))
     except InputError as err:  # a claim Coq does not replay: say so, the Python check stands
         return {"ok": True, "formal": False, "checks": {"replay": f"not run ({err.message})"}, "log": ""}
+
+
+def _parse_bindings(values) -> dict:
+    """``--input NAME=FILE`` values as ``{NAME: FILE}`` (a malformed or repeated one: exit 2)."""
+    out = {}
+    for value in values:
+        name, sep, path = value.partition("=")
+        if not sep or not name or not path:
+            raise InputError(f"expected NAME=FILE, got {value!r}", path="--input")
+        if name in out:
+            raise InputError(f"expected each input once, got {name!r} again", path="--input")
+        out[name] = path
+    return out
+
+
+def _bind(cert, bindings) -> dict:
+    """Check that the certificate's inputs are the user's files (module docstring); returns
+    ``{"bound": [what was bound, in words]}`` and, for a vnnlib-unsat claim whose property was
+    not bound, ``{"unbound": why it matters}``. A file that differs raises CertificateError;
+    a name the certificate does not have, or a file that cannot be read, InputError."""
+    from ...checking import CertificateError
+    from ...fileformat import sha256_of
+
+    out = {"bound": []}
+    vnn = cert["claim"].get("kind") == "vnnlib-unsat"
+    for name, path in bindings.items():
+        if vnn and name == "property":
+            out["bound"].append(_bind_property(cert["claim"], path))
+            continue
+        if name not in cert["inputs"]:
+            known = sorted(cert["inputs"]) + (["property"] if vnn else [])
+            raise InputError(f"expected the name of an input of the certificate ({', '.join(known)}), got {name!r}",
+                             path="--input")
+        digest = sha256_of(read_json(path))
+        if digest != cert["inputs"][name]["sha256"]:
+            raise CertificateError(f"the file {path} has sha256 {digest[:16]}.., the certificate's input "
+                                   f"{cert['inputs'][name]['sha256'][:16]}..: not the same object",
+                                   path=f"inputs.{name}.sha256")
+        out["bound"].append(f"input {name!r} is the file {path} (sha256 {digest[:16]})")
+    if vnn and "property" not in bindings:
+        out["unbound"] = ("the property was not read from a file: claim.property_sha256 "
+                          f"({str(cert['claim'].get('property_sha256'))[:16]}) is only what the certificate says; "
+                          "pass --input property=FILE.vnnlib to bind it")
+    if not out["bound"]:
+        del out["bound"]
+    return out
+
+
+def _bind_property(claim, path) -> str:
+    """``claim.property_sha256`` is the sha256 of the bytes of the .vnnlib file at ``path``, and
+    ``claim.property`` the property read from it, atom by atom, exactly."""
+    import hashlib
+    from pathlib import Path
+
+    from ...checking import CertificateError
+    from ...checking.vnnlib import read_property
+    from ...vnnlib.reader import read_vnnlib
+
+    try:
+        data = Path(path).read_bytes()
+    except OSError as err:
+        raise InputError(f"expected a readable VNN-LIB file ({err.strerror or err})", file=path) from None
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != claim["property_sha256"]:
+        raise CertificateError(f"the file {path} has sha256 {digest[:16]}.., the claim names "
+                               f"{str(claim['property_sha256'])[:16]}..: not the same file", path="claim.property_sha256")
+    n_in, n_out, region, unsafe = read_property(claim)
+    prop = read_vnnlib(path, n_in, n_out)
+
+    def atoms(dnf):
+        return [[(list(a.x), list(a.y), a.rhs) for a in conj] for conj in dnf]
+
+    for side, mine, read in (("input_region", region, atoms(prop.input_region)), ("unsafe", unsafe, atoms(prop.unsafe))):
+        if len(mine) != len(read):
+            raise CertificateError(f"the file {path} reads as {len(read)} disjuncts here, the claim has {len(mine)}",
+                                   path=f"claim.property.{side}")
+        for d, (a, b) in enumerate(zip(mine, read)):
+            if a != b:
+                raise CertificateError(f"disjunct {d} differs from the one read from the file {path}",
+                                       path=f"claim.property.{side}[{d}]")
+    return f"the property is the file {path} (sha256 {digest[:16]}), read and compared atom by atom"
