@@ -441,8 +441,10 @@ def _backward_min(layers, states, ay, ax, lo, hi, betas=()):
 
 def _check_leaf(layers, facts, lo, hi, d, region, unsafe, where, splits=()):
     """One leaf (docs/format.md); ``splits``: the ReLU splits on its path, ``(layer, neuron,
-    phase)`` from the root down."""
+    phase)`` from the root down. Returns whether it closed an unsafe disjunct by an atom of
+    the input region (then the leaf's part holds no point of the region)."""
     facts = record(facts, where, keys=("phases", "relaxations", "closes"))
+    outside = False
     states = _states(layers, lo, hi, facts, where, {(k, i): c for k, i, c in splits})
     closes = array(facts["closes"], f"{where}.closes", len(unsafe))
     for u, entry in enumerate(closes):
@@ -464,6 +466,7 @@ def _check_leaf(layers, facts, lo, hi, d, region, unsafe, where, splits=()):
                 betas.append((k, i, c, beta))
         ref = array(entry["atom"], f"{cw}.atom", 2)
         side = string(ref[0], f"{cw}.atom[0]", choices=("unsafe", "region"))
+        outside = outside or side == "region"
         pool = unsafe[u] if side == "unsafe" else region[d]
         x, y, rhs = pool[index(ref[1], len(pool), f"{cw}.atom[1]")]
         bound = rational(entry["bound"], f"{cw}.bound")
@@ -473,12 +476,15 @@ def _check_leaf(layers, facts, lo, hi, d, region, unsafe, where, splits=()):
         if not bound > rhs:
             raise CertificateError(f"bound {bound} is not above the right-hand side {rhs}: the atom may hold",
                                    path=f"{cw}.bound")
+    return outside
 
 
 def _check_tree(layers, tree, lo, hi, d, region, unsafe, where, budget):
-    """The preorder tree covers [lo, hi]; every leaf closes its box."""
+    """The preorder tree covers [lo, hi]; every leaf closes its box. Returns whether every
+    leaf was shown to hold no point of the region (:func:`_check_leaf`)."""
     widths = [len(layer["bi"]) for layer in layers if layer["relu"]]
     todo = [(list(lo), list(hi), ())]
+    outside = True
     pos = 0
     while todo:
         if pos >= len(tree):
@@ -514,10 +520,11 @@ def _check_tree(layers, tree, lo, hi, d, region, unsafe, where, budget):
             todo.append((blo, bhi, splits + ((k, i, "i"),)))  # the part z <= 0, first
         else:
             entry = record(entry, ew, keys=("leaf",))
-            _check_leaf(layers, entry["leaf"], blo, bhi, d, region, unsafe, f"{ew}.leaf", splits)
+            outside = _check_leaf(layers, entry["leaf"], blo, bhi, d, region, unsafe, f"{ew}.leaf", splits) and outside
     if pos != len(tree):
         raise CertificateError(f"unexpected entries after the tree's last leaf ({len(tree) - pos} more)",
                                path=f"{where}[{pos}]")
+    return outside
 
 
 def _order(claim, inputs):
@@ -547,6 +554,7 @@ def check_vnnlib_unsat(cert: dict, inputs: dict) -> None:
         raise CertificateError("expected at least one input disjunct", path="claim.property.input_region")
     layers = _layers(net)
     budget = [MAX_TREE_ENTRIES]
+    empty_region = True   # every step's box empty, or every leaf outside the region by one of its atoms
     steps = cert["steps"]
     for d, conj in enumerate(region):
         at_step(d)
@@ -575,7 +583,14 @@ def check_vnnlib_unsat(cert: dict, inputs: dict) -> None:
         if empty is not None:
             raise CertificateError(f"the box is empty (input {empty}); expected the tree [{{\"empty\": {empty}}}]",
                                    path=f"{where}.tree")
-        _check_tree(layers, tree, lo, hi, d, region, unsafe, f"{where}.tree", budget)
+        empty_region = _check_tree(layers, tree, lo, hi, d, region, unsafe, f"{where}.tree", budget) and empty_region
+    if not unsafe:
+        return {"vacuous": "the unsafe condition is an empty disjunction (claim.property.unsafe is []): no output "
+                           "meets it, whatever the network"}
+    if empty_region:
+        return {"vacuous": "the input region is empty: every part of it was closed by an atom of the region itself "
+                           "(or has an empty box), so no input meets it, whatever the network"}
+    return None
 
 
 # -- what a checked certificate proves (symrel.checking.claims) ----------------------------

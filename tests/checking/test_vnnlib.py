@@ -160,3 +160,33 @@ def test_a_relaxation_no_bound_uses_is_still_fixed_by_the_bounds():
                 "expected the relaxation")
         refused(c, lambda b: tree(b)[i]["leaf"]["relaxations"][j].__setitem__(
             2, str(q(tree(b)[i]["leaf"]["relaxations"][j][2]) + 1)), "expected the relaxation")
+
+
+def test_an_empty_unsafe_condition_or_region_is_reported_vacuous(cert):
+    """No output meets an empty disjunction, and no input an empty region: such a claim holds
+    of any network and is reported as vacuous, never as a plain "checked"."""
+    c = copy.deepcopy(cert)
+    c["claim"].pop("statement", None)
+    c["claim"]["property"]["unsafe"] = []
+    for e in tree(c):
+        if "leaf" in e:
+            e["leaf"]["closes"] = []
+    got = check_certificate(c)
+    assert got["result"] == "vacuous" and "unsafe condition is an empty disjunction" in got["vacuous"]
+    c = certificate(unsafe=((atom([0, 0], [-1], "-5/2"),),), region=(REGION[0] + (atom([1, 1], [0], -10),),))
+    for e in tree(c):           # x0 + x1 <= -10 holds nowhere on the box: every leaf closed by it
+        if "leaf" in e:
+            e["leaf"]["closes"] = [{"atom": ["region", 4], "bound": "0"}]
+    c["claim"].pop("statement", None)
+    import re
+
+    got = None
+    for _ in range(len(tree(c)) + 1):   # each leaf's bound of x0 + x1, as the checker recomputes it
+        try:
+            got = check_certificate(c)
+            break
+        except CertificateError as err:
+            found = re.search(r"tree\[(\d+)\].*the bound recomputed is (\S+), not", str(err))
+            assert found, str(err)
+            tree(c)[int(found.group(1))]["leaf"]["closes"][0]["bound"] = found.group(2)
+    assert got["result"] == "vacuous" and "input region is empty" in got["vacuous"]
