@@ -72,16 +72,17 @@ def _cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _timed(args, env) -> tuple[tuple[float, float], subprocess.CompletedProcess]:
-    """``((wall s, CPU s), the finished process)``."""
+def _timed(args, env, cwd=ROOT) -> tuple[tuple[float, float], subprocess.CompletedProcess]:
+    """``((wall s, CPU s), the finished process)``, run in ``cwd`` (``python -m`` puts it first
+    on the path)."""
     t, c = time.perf_counter(), _cpu()
-    done = subprocess.run([sys.executable, *args], env=env, cwd=ROOT, capture_output=True, text=True, timeout=900)
+    done = subprocess.run([sys.executable, *args], env=env, cwd=cwd, capture_output=True, text=True, timeout=900)
     return (time.perf_counter() - t, _cpu() - c), done
 
 
-def _symrel(env):
+def _symrel(env, tree=ROOT):
     def decide(paths):
-        seconds, done = _timed(["-m", "symrel", "prove", paths[0], paths[1], "--domain", paths[2]], env)
+        seconds, done = _timed(["-m", "symrel", "prove", paths[0], paths[1], "--domain", paths[2]], env, tree)
         return seconds, EXIT_RESULTS.get(done.returncode, f"exit {done.returncode}: {done.stderr.strip()[-200:]}")
     return decide
 
@@ -113,7 +114,7 @@ def run(count: int = 65, repeat: int = 1, progress: bool = False, before: str | 
         trees = {"symrel": ROOT}
         if before:
             trees["before"] = _tree_at(before, Path(tmp) / "before")
-        tools = {name: _symrel(_environment(tree, pycache)) for name, tree in trees.items()}
+        tools = {name: _symrel(_environment(tree, pycache), tree) for name, tree in trees.items()}
         tools["z3"] = _z3(_environment(ROOT, pycache))
         cs = claims(count)
         for name, tree in trees.items():    # untimed: every module's bytecode, as installing a package makes it
