@@ -35,10 +35,37 @@ Fixpoint box_min (f : vec) (B : Box) : Q :=
   | _, _ => 0
   end.
 
-(* acc + m r, entry by entry, reduced *)
+(* Some k when db = da k and da is a power of two (then a + b needs no gcd) *)
+Fixpoint divk (da db : positive) : option positive :=
+  match da, db with
+  | xH, _ => Some db
+  | xO da', xO db' => divk da' db'
+  | _, _ => None
+  end.
+
+(* a + b: over the larger denominator when one dyadic denominator divides the other, else
+   reduced *)
+Definition qadd (a b : Q) : Q :=
+  match divk (Qden a) (Qden b) with
+  | Some k => (Qnum a * Zpos k + Qnum b) # Qden b
+  | None =>
+      match divk (Qden b) (Qden a) with
+      | Some k => (Qnum b * Zpos k + Qnum a) # Qden a
+      | None => Qred (a + b)
+      end
+  end.
+
+(* a . b, summed with qadd *)
+Fixpoint qdot (a b : vec) : Q :=
+  match a, b with
+  | x :: a', y :: b' => qadd (x * y) (qdot a' b')
+  | _, _ => 0
+  end.
+
+(* acc + m r, entry by entry *)
 Fixpoint scale_add (m : Q) (r acc : vec) : vec :=
   match r, acc with
-  | a :: r', b :: acc' => Qred (b + m * a) :: scale_add m r' acc'
+  | a :: r', b :: acc' => qadd b (m * a) :: scale_add m r' acc'
   | _, _ => []
   end.
 
@@ -57,7 +84,7 @@ Fixpoint relax (ph : list phase) (mu : vec) : vec * Q :=
       match p with
       | Act => (m :: nu, c)
       | Inact => (0 :: nu, c)
-      | Unst a s t => if Qle_bool 0 m then (m * a :: nu, c) else (m * s :: nu, c + m * t)
+      | Unst a s t => if Qle_bool 0 m then (m * a :: nu, c) else (m * s :: nu, qadd c (m * t))
       end
   | _, _ => ([], 0)
   end.
@@ -73,7 +100,7 @@ Fixpoint back (lv : list level) (mu : vec) (c : Q) (ax : vec) (B : Box) : Q :=
   | [] => Qred (box_min (vadd mu ax) B + c)
   | (l, ph) :: rest =>
       let (nu, c1) := if dn_relu l then relax ph mu else (mu, 0) in
-      back rest (tmul (dn_W l) nu (zeros (width rest (length B)))) (Qred (c + c1 + dot nu (dn_b l))) ax B
+      back rest (tmul (dn_W l) nu (zeros (width rest (length B)))) (qadd (qadd c c1) (qdot nu (dn_b l))) ax B
   end.
 
 (* the pre-activation r . v + b of a neuron, bounded below and above on B *)
@@ -95,7 +122,7 @@ Fixpoint id_forms (n : nat) : list form :=
    r . v when L <= v <= U (an upper form with L and U exchanged) *)
 Definition comb_acc (a : Q) (l u : form) (acc : form) : form :=
   if Qeq_bool a 0 then acc
-  else let f := if Qle_bool 0 a then l else u in (scale_add a (fst f) (fst acc), Qred (snd acc + a * snd f)).
+  else let f := if Qle_bool 0 a then l else u in (scale_add a (fst f) (fst acc), qadd (snd acc) (a * snd f)).
 
 Fixpoint comb (r : vec) (L U : list form) (acc : form) : form :=
   match r, L, U with

@@ -7,6 +7,7 @@ Import ListNotations.
 Open Scope Q_scope.
 Local Arguments Qred : simpl never.
 Local Arguments comb_acc : simpl never.
+Local Arguments qadd : simpl never.
 
 (* ---- booleans and rationals ---- *)
 Lemma Qle_bool_true : forall a b, Qle_bool a b = true -> a <= b.
@@ -27,6 +28,32 @@ Proof.
   - left. split; [apply Qle_bool_true; exact E | reflexivity].
   - right. split; [|reflexivity]. apply Qnot_le_lt. intro H. apply Qle_bool_iff in H. congruence.
 Qed.
+
+Lemma divk_spec : forall da db k, divk da db = Some k -> db = (da * k)%positive.
+Proof.
+  induction da as [da IH|da IH|]; intros db k H; destruct db as [db|db|]; simpl in H; try discriminate.
+  - rewrite (IH db k H). reflexivity.
+  - injection H as <-. reflexivity.
+  - injection H as <-. reflexivity.
+  - injection H as <-. reflexivity.
+Qed.
+
+Lemma qadd_correct : forall a b, qadd a b == a + b.
+Proof.
+  intros [na da] [nb db]. unfold qadd. simpl.
+  destruct (divk da db) as [k|] eqn:E1.
+  - apply divk_spec in E1. subst db. unfold Qeq, Qplus. simpl. rewrite !Pos2Z.inj_mul. ring.
+  - destruct (divk db da) as [k|] eqn:E2.
+    + apply divk_spec in E2. subst da. unfold Qeq, Qplus. simpl. rewrite !Pos2Z.inj_mul. ring.
+    + apply Qred_correct.
+Qed.
+
+Lemma qdot_correct : forall a b, qdot a b == dot a b.
+Proof.
+  induction a as [|x a IH]; intros b; [reflexivity|]. destruct b as [|y b]; [reflexivity|].
+  simpl. rewrite qadd_correct, IH. reflexivity.
+Qed.
+Local Arguments qdot : simpl never.
 
 (* ---- vectors ---- *)
 Lemma dot_vadd_r : forall mu a b, length a = length b -> dot mu (vadd a b) == dot mu a + dot mu b.
@@ -65,7 +92,7 @@ Lemma scale_add_dot : forall m r acc v, length r = length acc ->
 Proof.
   induction r as [|a r IH]; intros acc v H; destruct acc as [|b acc]; simpl in *; try discriminate.
   - ring.
-  - destruct v as [|y v]; simpl; [ring|]. rewrite Qred_correct. rewrite IH by lia. ring.
+  - destruct v as [|y v]; simpl; [ring|]. rewrite qadd_correct. rewrite IH by lia. ring.
 Qed.
 
 Lemma length_scale_add : forall m r acc, length r = length acc -> length (scale_add m r acc) = length acc.
@@ -109,7 +136,7 @@ Proof.
         assert ((a * z0) * m <= relu z0 * m) by (apply Qmult_le_compat_r; assumption). 
         lra.
       * assert (Hm : m < 0) by (apply Qnot_le_lt; intro H0; apply Qle_bool_iff in H0; congruence).
-        assert (m * (s * z0 + t) <= m * relu z0) by nra. lra.
+        rewrite qadd_correct. assert (m * (s * z0 + t) <= m * relu z0) by nra. lra.
 Qed.
 
 Lemma unst_ok : forall a s t lz uz z, 0 <= a -> a <= 1 -> 0 <= s ->
@@ -192,18 +219,18 @@ Proof.
     + destruct (relax ph mu) as [nu c1] eqn:Erx.
       destruct (tmul_dot (dn_W l) nu _ v Hrows') as [T1 T2].
       assert (IH' := IH x B HB Hwf Hok (tmul (dn_W l) nu (zeros (width lv (length B))))
-                       (Qred (c + c1 + dot nu (dn_b l))) ax
+                       (qadd (qadd c c1) (qdot nu (dn_b l))) ax
                        ltac:(rewrite T2, Hz, (in_box_length B x HB); reflexivity) Hax).
-      fold v in IH'. assert (Hc := Qred_correct (c + c1 + dot nu (dn_b l))). rewrite T1, dot_zeros in IH'.
+      fold v in IH'. assert (Hc : qadd (qadd c c1) (qdot nu (dn_b l)) == c + c1 + dot nu (dn_b l)) by (rewrite !qadd_correct, qdot_correct; reflexivity). rewrite T1, dot_zeros in IH'.
       assert (R := relax_sound ph (affine (dn_W l) (dn_b l) v) mu (Hph eq_refl)
                      ltac:(rewrite length_affine by exact Hb; exact Hmu)).
       rewrite Erx in R. simpl in R. unfold affine in R. rewrite dot_vadd_r in R by exact Hmv.
       unfold affine. lra.
     + destruct (tmul_dot (dn_W l) mu _ v Hrows') as [T1 T2].
       assert (IH' := IH x B HB Hwf Hok (tmul (dn_W l) mu (zeros (width lv (length B))))
-                       (Qred (c + 0 + dot mu (dn_b l))) ax
+                       (qadd (qadd c 0) (qdot mu (dn_b l))) ax
                        ltac:(rewrite T2, Hz, (in_box_length B x HB); reflexivity) Hax).
-      fold v in IH'. assert (Hc := Qred_correct (c + 0 + dot mu (dn_b l))). rewrite T1, dot_zeros in IH'.
+      fold v in IH'. assert (Hc : qadd (qadd c 0) (qdot mu (dn_b l)) == c + 0 + dot mu (dn_b l)) by (rewrite !qadd_correct, qdot_correct; reflexivity). rewrite T1, dot_zeros in IH'.
       unfold affine. rewrite dot_vadd_r by exact Hmv. lra.
 Qed.
 
@@ -250,11 +277,11 @@ Proof.
   destruct (Qeq_bool a 0) eqn:E.
   - apply Qeq_bool_true in E. split; [|exact Hacc]. rewrite E. lra.
   - unfold eval_form in *. unfold form, vec in *. destruct (Qle_bool 0 a) eqn:E0; simpl.
-    + apply Qle_bool_true in E0. rewrite scale_add_dot by lia. rewrite Qred_correct.
+    + apply Qle_bool_true in E0. rewrite scale_add_dot by lia. rewrite qadd_correct.
       split; [|rewrite length_scale_add by lia; exact Hacc].
       assert ((dot (fst l) x + snd l) * a <= y * a) by (apply Qmult_le_compat_r; assumption). nra.
     + assert (Ha : a < 0) by (apply Qnot_le_lt; intro H0; apply Qle_bool_iff in H0; congruence).
-      rewrite scale_add_dot by lia. rewrite Qred_correct.
+      rewrite scale_add_dot by lia. rewrite qadd_correct.
       split; [|rewrite length_scale_add by lia; exact Hacc].
       assert (0 <= (dot (fst u) x + snd u - y) * (- a)) by (apply Qmult_le_0_compat; lra). nra.
 Qed.
@@ -267,11 +294,11 @@ Proof.
   destruct (Qeq_bool a 0) eqn:E.
   - apply Qeq_bool_true in E. split; [|exact Hacc]. rewrite E. lra.
   - unfold eval_form in *. unfold form, vec in *. destruct (Qle_bool 0 a) eqn:E0; simpl.
-    + apply Qle_bool_true in E0. rewrite scale_add_dot by lia. rewrite Qred_correct.
+    + apply Qle_bool_true in E0. rewrite scale_add_dot by lia. rewrite qadd_correct.
       split; [|rewrite length_scale_add by lia; exact Hacc].
       assert (y * a <= (dot (fst u) x + snd u) * a) by (apply Qmult_le_compat_r; assumption). nra.
     + assert (Ha : a < 0) by (apply Qnot_le_lt; intro H0; apply Qle_bool_iff in H0; congruence).
-      rewrite scale_add_dot by lia. rewrite Qred_correct.
+      rewrite scale_add_dot by lia. rewrite qadd_correct.
       split; [|rewrite length_scale_add by lia; exact Hacc].
       assert (0 <= (y - (dot (fst l) x + snd l)) * (- a)) by (apply Qmult_le_0_compat; lra). nra.
 Qed.
