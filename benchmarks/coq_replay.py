@@ -77,21 +77,27 @@ def measure(depth, library=None) -> dict:
             "load": f"{load_before:.1f} -> {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"}
 
 
-def run(depths=(1, 2, 3, 4, 5, 6, 7, 8), acas: bool = False) -> list[dict]:
+def rows(depths=(1, 2, 3, 4, 5, 6, 7, 8), acas: bool = False):
+    """The table's rows, one by one as they are measured."""
     from symrel.interop.coq import build_library
 
     if shutil.which("coqc") is None:
-        return [{"depth": "-", "replayed": "coqc is not installed"}]
+        yield {"depth": "-", "replayed": "coqc is not installed"}
+        return
     with tempfile.TemporaryDirectory() as lib:
         cpu, wall = _children_cpu(), time.perf_counter()
         build_library(lib)
         print(f"library built once: {_children_cpu() - cpu:.1f} CPU s, {time.perf_counter() - wall:.1f} wall s, "
               f"load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
-        rows = [measure(d, lib) for d in depths]
+        for d in depths:
+            yield measure(d, lib)
         if acas:
-            rows.append(measure("ACAS Xu", lib) if acas_net() is not None
-                        else {"depth": "ACAS Xu", "replayed": "../shared is not present"})
-    return rows
+            yield (measure("ACAS Xu", lib) if acas_net() is not None
+                   else {"depth": "ACAS Xu", "replayed": "../shared is not present"})
+
+
+def run(depths=(1, 2, 3, 4, 5, 6, 7, 8), acas: bool = False) -> list[dict]:
+    return list(rows(depths, acas))
 
 
 def main(argv=None) -> int:
@@ -99,11 +105,12 @@ def main(argv=None) -> int:
     p.add_argument("--depths", default="1,2,3,4,5,6,7,8", help="the depths of the random series ('' for none)")
     p.add_argument("--acas", action="store_true", help="also ACAS Xu 1_1's 18-block Transformer (../shared)")
     args = p.parse_args(argv)
-    rows = run(tuple(int(d) for d in args.depths.split(",") if d), acas=args.acas)
-    keys = list(rows[0])
-    print("| " + " | ".join(keys) + " |")
-    print("|" + "---|" * len(keys))
-    for row in rows:
+    keys = None
+    for row in rows(tuple(int(d) for d in args.depths.split(",") if d), acas=args.acas):
+        if keys is None:
+            keys = list(row)
+            print("| " + " | ".join(keys) + " |")
+            print("|" + "---|" * len(keys))
         print("| " + " | ".join(str(row.get(k, "")) for k in keys) + " |", flush=True)
     return 0
 
