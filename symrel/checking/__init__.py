@@ -124,16 +124,16 @@ def claim_checker(kind: str, rules, order=None):
 
 
 def model_class(model) -> str:
-    """The dotted name of the class of an input the trusted readers built
-    (``"symrel.models.maxout.MaxoutNet"``). The checkers dispatch on it, the exact class as
-    ``type(model) is MaxoutNet`` would, so that a check imports the module of a model kind
-    only when its certificate embeds a model of that kind (docs/trust.md).
+    """The kind of an input the checker read (``"maxout"``, ``"box"``, ...: the ``kind`` its
+    file names, :mod:`symrel.checking.inputs`), or its type's name when it has none. The
+    checkers dispatch on it, so that a check imports the module of a model kind only when its
+    certificate embeds a model of that kind (docs/trust.md).
 
-    >>> from symrel.models import Box
+    >>> from symrel.checking.semantics import Box
     >>> model_class(Box([[0, 1]]))
-    'symrel.models.domain.Box'
+    'box'
     """
-    return f"{type(model).__module__}.{type(model).__qualname__}"
+    return getattr(type(model), "kind", None) or type(model).__name__
 
 
 def _part(name: str):
@@ -200,8 +200,8 @@ def _check_header(cert):
 
 
 def _read_inputs(cert):
-    from ..fileformat import sha256_of
-    from ..fileformat.trusted import read_input
+    from ..fileformat.canonical import sha256_of
+    from .inputs import read_input   # the checker's own reader (symrel.checking.inputs)
 
     inputs = {}
     for name, entry in cert["inputs"].items():
@@ -210,6 +210,8 @@ def _read_inputs(cert):
             raise CertificateError("does not match the embedded object", path=f"{where}.sha256")
         try:
             inputs[name] = read_input(entry["object"], path=f"{where}.object")
+        except CertificateError:  # refused by the checker's reader, with its path and class
+            raise
         except InputError as err:  # the embedded object is not a file of its kind: malformed
             raise MalformedCertificate(no_option_hints(err.message), path=err.path or f"{where}.object") from None
         except SymrelError as err:

@@ -45,10 +45,8 @@ from ..exact.numbers import denominator, numerator
 from . import CertificateError, model_class
 
 ZERO, ONE = Q(0), Q(1)
-#: the model classes, by dotted name (:func:`symrel.checking.model_class`): a check imports the
-#: module of a model kind only when its certificate embeds one
-RELU, MAXOUT, CPWL1D = "symrel.models.relu.ReLUNet", "symrel.models.maxout.MaxoutNet", "symrel.models.cpwl.CPWL1D"
-MESH, TRANSFORMER = "symrel.models.cpwl_mesh.CPWLMesh", "symrel.models.transformer.Transformer"
+#: the model kinds (:func:`symrel.checking.model_class`), as their files name them
+RELU, MAXOUT, CPWL1D, MESH, TRANSFORMER = "relu", "maxout", "cpwl1d", "cpwl", "transformer"
 CONTINUOUS = (RELU, MAXOUT, CPWL1D, MESH)
 
 #: the growth limit: decimal digits of any numerator or denominator a replay may compute

@@ -37,13 +37,11 @@ from math import isqrt
 
 from ..errors import InputError, SymrelError
 from ..exact import Q, from_rationals, rational, rational_ints, rows
-from ..fileformat.trusted import read_input
-from ..models import Box, Polytope
+from .inputs import read_input
 from . import CertificateError, MalformedCertificate, at_step, claim_checker, model_class
 from .read import array, index, indices, natural, rational as strict_rational, rationals, record
 from .kernel import (PAIR_MINUS_ONE, PAIR_ONE, PAIR_ZERO, ZERO_FORM, bounds, combine, extreme, int_rows, int_vector, key,
                      mat_apply, pair, read_form, single_var, to_q, var)
-from .transformer_replay import READOUT_KEYS, replay_transformer
 
 RULES = {"domain-box", "maxout-unit-normal-form", "linear-identity", "relu-fixed-sign", "cpwl-lattice-check",
          "embedding", "hardmax-max-head", "drop-dominated", "hardmax-argmax-set", "relu-pair-identity",
@@ -54,6 +52,8 @@ ONE = Q(1)
 
 #: the keys a step's certificate may hold (docs/format.md); any other key is refused (exit 2)
 LAYER_KEYS = ("model", "layer", "nodes", "units", "outputs")
+#: the keys of a read-out's step (of a maxout net, and of a Transformer in transformer_replay)
+READOUT_KEYS = ("model", "layer", "nodes", "outputs")
 NODE_KEYS = ("id", "terms", "range", "scores")
 MAX_KEYS = ("result", "dropped", "scale")
 
@@ -412,9 +412,10 @@ def _lattice_form(f):
 
     O(n^2) comparisons for n segments.
 
-    >>> from symrel.models import CPWL1D
-    >>> g = _lattice_form(CPWL1D([0, 1, 2, 3], [0, 1, 0, 1]))
-    >>> g.widths, [str(g.evaluate_exact([t])[0]) for t in ("-1", "3/2", "4")]
+    >>> from symrel.checking.semantics import CPWL1D
+    >>> from symrel.exact import rational as r
+    >>> g = _lattice_form(CPWL1D([r(0), r(1), r(2), r(3)], [r(0), r(1), r(0), r(1)]))
+    >>> g.widths, [str(g.evaluate_exact([r(t)])[0]) for t in ("-1", "3/2", "4")]
     ([2, 1], ['-1', '1/2', '2'])
     """
     pieces, own = [], []
@@ -432,11 +433,11 @@ def _lattice_form(f):
         if s not in sets:
             sets.append(s)
     q = len(sets)
-    from ..models.maxout import MaxoutLayer, MaxoutNet, MaxoutUnit  # the net's semantics; a certificate of a CPWL1D alone
+    from .semantics import Affine, MaxoutLayer, MaxoutNet, MaxoutUnit  # the checker's own semantics of the net
 
-    first = MaxoutLayer([MaxoutUnit([[-pieces[j][0]] for j in s], [-pieces[j][1] for j in s], input_dim=1) for s in sets])
-    second = MaxoutLayer([MaxoutUnit([[-ONE if k == i else ZERO for k in range(q)] for i in range(q)], [ZERO] * q,
-                                     input_dim=q)])
+    first = MaxoutLayer([MaxoutUnit(Affine([[-pieces[j][0]] for j in s], [-pieces[j][1] for j in s], 1)) for s in sets])
+    second = MaxoutLayer([MaxoutUnit(Affine([[-ONE if k == i else ZERO for k in range(q)] for i in range(q)], [ZERO] * q,
+                                            q))])
     return MaxoutNet(1, [first, second])
 
 
@@ -758,9 +759,13 @@ def _read_box(first, replay):
 
 
 #: the replay of each model class, by its dotted name (:func:`symrel.checking.model_class`)
-_REPLAY = {"symrel.models.maxout.MaxoutNet": _maxout, "symrel.models.relu.ReLUNet": _relu,
-           "symrel.models.cpwl.CPWL1D": _cpwl, "symrel.models.cpwl_mesh.CPWLMesh": _cpwl_mesh,
-           "symrel.models.transformer.Transformer": replay_transformer}
+def _transformer(tf, replay, name):
+    from .transformer_replay import replay_transformer  # loaded only for a certificate with a Transformer
+
+    return replay_transformer(tf, replay, name)
+
+
+_REPLAY = {"maxout": _maxout, "relu": _relu, "cpwl1d": _cpwl, "cpwl": _cpwl_mesh, "transformer": _transformer}
 
 
 @claim_checker("equivalence", rules=RULES)
@@ -785,7 +790,7 @@ def check_equivalence(cert: dict, inputs: dict) -> None:
     if len(set(names)) != 3:
         raise CertificateError(f"expected three different inputs, got {names}", path="claim")
     a, b, domain = (inputs[n] for n in names)
-    if not isinstance(domain, Box | Polytope):
+    if model_class(domain) not in ("box", "polytope"):
         raise CertificateError("expected a box or a polytope", path=f"inputs.{names[2]}")
     for model, field in ((a, "a"), (b, "b")):
         if model_class(model) not in _REPLAY:
@@ -800,7 +805,7 @@ def check_equivalence(cert: dict, inputs: dict) -> None:
     replay = _ProofReplay(steps, [])
     first = replay.next("domain-box", keys=("box", "duals", "witness", "lex"))
     box = _read_box(first, replay)
-    if isinstance(domain, Box):
+    if model_class(domain) == "box":
         if box != list(domain.exact_bounds):
             replay.fail("the box differs from the domain")
     else:

@@ -1,7 +1,7 @@
 """Checkers of utility and retrieval certificates.
 
 The embedded preorder is read as the plain relation it lists
-(:class:`~symrel.fileformat.trusted.PreorderTable`: ``x <= y`` iff ``x == y`` or
+(:class:`~symrel.checking.tables.PreorderTable`: ``x <= y`` iff ``x == y`` or
 ``[x, y]`` is listed); nothing of :mod:`symrel.preorders` takes part. Every claim kind
 here first checks that the relation is a preorder (transitive; reflexive pairs are
 implied), as ``symrel preorder`` does, and refuses it otherwise with a witness
@@ -14,7 +14,7 @@ and K n masks for K utilities), never a loop over all n^2 pairs in Python; at mo
 refuses more than :data:`MAX_SUBSETS` hardmax evaluations before it builds any set
 (docs/format.md, "Limits of the checker").
 
->>> from symrel.fileformat.trusted import PreorderTable
+>>> from symrel.checking.tables import PreorderTable
 >>> R = _Relation(PreorderTable(("a", "b", "c"), frozenset({("a", "b"), ("b", "c")})), "preorder")
 >>> try:
 ...     R.transitivity()

@@ -34,8 +34,7 @@ growth is refused with exit 2 (docs/format.md, "Limits of the checker"); a recor
 from __future__ import annotations
 
 from ..exact import Q, denominator, flat, numerator, rows
-from ..models import Box, Transformer
-from . import CertificateError, at_step, beyond_limit, claim_checker, read
+from . import CertificateError, at_step, beyond_limit, claim_checker, model_class, read
 from .exp_bounds import EXP_CAP, exp_lower, exp_upper
 
 ZERO = Q(0)
@@ -357,7 +356,7 @@ def _tied(recorded, keys, E, WK, T, where):
 
 def _softmax_order(claim, inputs):
     T = inputs.get("transformer")
-    blocks = len(T.blocks) if isinstance(T, Transformer) else 0
+    blocks = len(T.blocks) if model_class(T) == "transformer" else 0
     return ["interval-ranges-box", "series-constants"] + ["block-error"] * blocks + ["readout-bound"]
 
 
@@ -374,7 +373,7 @@ def _counts(T: int) -> list:
                order=_softmax_order)
 def check_softmax_bound(cert: dict, inputs: dict) -> None:
     T, D = inputs.get("transformer"), inputs.get("domain")
-    if not isinstance(T, Transformer) or not isinstance(D, Box) or D.dim != T.input_dim:
+    if not model_class(T) == "transformer" or not model_class(D) == "box" or D.dim != T.input_dim:
         raise CertificateError("expected a transformer and a box domain of its input dimension", path="inputs")
     ops, growth = work(T)
     if ops > MAX_WORK:

@@ -21,9 +21,8 @@ from . import CertificateError, MalformedCertificate
 from .kernel import (PAIR_MINUS_ONE, PAIR_ONE, ZERO_FORM, add_sparse, combine, constant, int_rows, int_vector, mat_apply,
                      neg, pair, read_form, single_var, to_q, var)
 from .read import indices, natural, record
+from .equivalence import READOUT_KEYS
 
-#: the keys a read-out step's certificate may hold (a maxout net's read-out too)
-READOUT_KEYS = ("model", "layer", "nodes", "outputs")
 #: the keys of a hardmax head's record, by its rule
 HEAD_KEYS = {"max": ("rule", "alpha", "beta", "max", "query_sign"),
              "argmax-set": ("rule", "winners", "margins", "query_sign"),

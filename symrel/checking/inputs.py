@@ -1,0 +1,134 @@
+"""The checker's own reader of the inputs a certificate embeds.
+
+Each input is ``{"symrel": 1, "kind": ..., ...}`` (docs/format.md). The kinds the checks
+meet most are read here, with the strict accessors of :mod:`symrel.checking.read`, into the
+checker's own plain data: maxout and ReLU nets, CPWL functions of one variable, boxes and
+polytopes (:mod:`symrel.checking.semantics`), hardmax and softmax Transformers
+(:mod:`symrel.checking.transformers`), and the plain tables of preorders, retrieval
+tasks, relations and relation features. The file-format readers and the library's model
+classes (:mod:`symrel.fileformat`, :mod:`symrel.models`) are not loaded for them.
+
+The models and domains are read by :mod:`symrel.checking.semantics`, the plain tables by
+:mod:`symrel.checking.tables`: a check loads the one its inputs need. Two kinds are still
+read by the file-format readers into the library's models: CPWL functions on a mesh (``cpwl``, whose
+reading checks that the mesh is conforming) and sequence Transformers
+(``sequence-transformer``, tracr audits); docs/trust.md lists what a check of each loads.
+
+Every field is checked as the file-format readers check it: its type (a boolean is not a
+number), the dimensions (each layer reads the previous layer's width, a read-out the last
+width, a value per breakpoint), strictly increasing breakpoints, ``lower <= upper``. A
+refusal names the JSON path. Cost: one pass over the numbers of the input.
+
+>>> t = read_input({"symrel": 1, "kind": "preorder", "elements": ["a", "b"], "leq": [["a", "b"]]})
+>>> t.leq("a", "b"), t.leq("b", "a"), t.leq("b", "b")
+(True, False, True)
+>>> layer = {"W": [[1], [-1]], "activation": "relu"}
+>>> net = read_input({"symrel": 1, "kind": "relu", "input_dim": 1, "layers": [layer]})
+>>> from symrel.exact import rational
+>>> net.kind, net.output_dim, [str(v) for v in net.evaluate_exact([rational(-2)])]
+('relu', 2, ['0', '2'])
+>>> read_input({"symrel": 1, "kind": "box", "bounds": [[1, 0]]}, "inputs.d.object")
+Traceback (most recent call last):
+...
+symrel.checking.MalformedCertificate: inputs.d.object.bounds[0]: expected lower <= upper, got [1, 0]
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from ..errors import InputError
+from ..exact import rationals as _rationals
+from . import MalformedCertificate
+from . import read
+from .read import join
+
+#: kinds of models a certificate may embed, and of domains
+MODEL_KINDS = ("maxout", "relu", "cpwl1d", "cpwl", "transformer")
+DOMAIN_KINDS = ("box", "polytope")
+#: the kinds still read by the file-format readers into the library's models (module docstring)
+LIBRARY_KINDS = ("cpwl", "sequence-transformer")
+
+
+def vector(values, path: str, length: int | None = None) -> list:
+    """A list of exact rationals; the fast bulk reader, and entry by entry only to name a refused one."""
+    read.array(values, path, length)
+    if all(type(v) is int or type(v) is str for v in values):
+        try:
+            return _rationals(values)
+        except InputError:
+            pass
+    return read.rationals(values, path)
+
+
+def matrix(values, path: str, cols: int | None = None, min_rows: int = 0) -> list:
+    """Rows of exact rationals, each of ``cols`` entries (the first row's length when None)."""
+    read.array(values, path)
+    if len(values) < min_rows:
+        raise MalformedCertificate(f"expected at least {min_rows} rows, got {len(values)}", path=path)
+    out = []
+    for i, row in enumerate(values):
+        out.append(vector(row, f"{path}[{i}]", cols))
+        if cols is None:
+            cols = len(out[0])
+    return out
+
+
+def positive(value, path: str) -> int:
+    n = read.integer(value, path)
+    if n < 1:
+        raise MalformedCertificate(f"expected an integer >= 1, got {n}", path=path)
+    return n
+
+
+def listed(obj: dict, key: str, path: str, min_len: int = 1) -> list:
+    if key not in obj:
+        raise MalformedCertificate(f"expected a key {key!r} (missing)", path=join(path, key))
+    values = read.array(obj[key], join(path, key))
+    if len(values) < min_len:
+        raise MalformedCertificate(f"expected at least {min_len} entries, got {len(values)}", path=join(path, key))
+    return values
+
+
+def record_of(obj, path: str) -> dict:
+    if type(obj) is not dict:
+        raise read.refuse(path, "an object", obj)
+    return obj
+
+
+def need(obj: dict, key: str, path: str):
+    if key not in obj:
+        raise MalformedCertificate(f"expected a key {key!r} (missing)", path=join(path, key))
+    return obj[key]
+
+
+#: the module (of this package) holding the checker's reader of each kind, :data:`LIBRARY_KINDS` aside
+_READER_MODULE = {**dict.fromkeys(("maxout", "relu", "cpwl1d", "box", "polytope"), ".semantics"),
+                  **dict.fromkeys(("preorder", "retrieval", "relation", "relation-features"), ".tables"),
+                  "transformer": ".transformers"}
+
+#: every kind a certificate may embed
+KINDS = tuple(_READER_MODULE) + LIBRARY_KINDS
+
+
+def kind_of(obj, path: str) -> str:
+    """The ``kind`` of a symrel object, after checking ``"symrel": 1`` (an integer, not ``true``)."""
+    if type(obj) is not dict:
+        raise read.refuse(path, "a symrel object (a JSON object)", obj)
+    version = need(obj, "symrel", path)
+    if type(version) is not int or version != 1:
+        raise read.refuse(join(path, "symrel"), "format version 1 (a JSON integer)", version)
+    return read.string(need(obj, "kind", path), join(path, "kind"))
+
+
+def read_input(obj, path: str = "", kinds: tuple = KINDS):
+    """An embedded input: a model or domain, or a plain table (module docstring)."""
+    kind = kind_of(obj, path)
+    if kind not in kinds:
+        raise MalformedCertificate(f"expected kind {' or '.join(map(repr, kinds))}, got {kind!r}",
+                                   path=join(path, "kind"))
+    if kind in LIBRARY_KINDS:
+        from ..fileformat.trusted import read_input as read_library_model
+
+        return read_library_model(obj, path=path, kinds=(kind,))
+    return import_module(_READER_MODULE[kind], __package__).READERS[kind](obj, path)

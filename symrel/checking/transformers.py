@@ -1,0 +1,211 @@
+"""The checker's own semantics and reader of Transformers (``kind: "transformer"``).
+
+A Transformer of width m on T tokens maps ``x`` in R^d to R^k (docs/theory.md):
+
+* the embedding: the state ``Z_0`` (m x T) is the offsets (given as T rows of m numbers)
+  with ``x_i`` added to row ``input_rows[i]`` of every token's column;
+* each block: an attention sublayer ``Z + sum_h W_O W_V Z A_h`` (then) a feed-forward
+  sublayer ``Z + W_2 relu(W_1 Z + b_1) + b_2``, either absent; head h scores key s for query
+  t as ``(W_K Z)_s . (W_Q Z)_t``; under ``hardmax`` the column t of ``A_h`` puts ``1/|M|``
+  on the argmax set M of those scores, under ``softmax`` (with a positive ``scale``) the
+  weights are ``exp(scale * score)`` normalised, which the checker never evaluates (a
+  softmax-bound certificate bounds them, :mod:`symrel.checking.softmax`);
+* the read-out ``W z + b`` of the column ``token`` of the last state.
+
+The classes keep the names the checkers read (``exact_WQ``, ``exact_offsets`` as m x T,
+``blocks``, ``readout.token``, ...; those of :mod:`symrel.models.transformer`). The reader
+checks what the file-format reader checks: every dimension against the width, the tokens
+and the head sizes, row and token indices in range, a scale exactly for softmax attention,
+and its sign; a refusal names the JSON path. Cost: one pass over the numbers.
+
+>>> tf = READERS["transformer"]({"symrel": 1, "kind": "transformer", "input_dim": 1, "width": 1, "tokens": 1,
+...     "embedding": {"input_rows": [0], "offsets": [[0]]}, "blocks": [],
+...     "readout": {"token": 0, "W": [[2]], "b": [1]}}, "t")
+>>> from symrel.exact import rational
+>>> tf.output_dim, [str(v) for v in tf.evaluate_exact([rational(3)])]
+(1, ['7'])
+"""
+
+from __future__ import annotations
+
+from ..exact import Q, from_rationals, ones, rows
+from . import MalformedCertificate
+from . import read
+from .inputs import listed, matrix, need, positive, record_of, vector
+from .read import join
+
+ZERO = Q(0)
+
+
+def _matrix_of(obj, key, path, cols, rows_=None):
+    """The matrix ``obj[key]`` over QQ: rows of ``cols`` numbers, ``rows_`` of them when given."""
+    data = matrix(need(obj, key, path), join(path, key), cols=cols)
+    if rows_ is not None and len(data) != rows_:
+        raise MalformedCertificate(f"expected {rows_} rows, got {len(data)}", path=join(path, key))
+    return from_rationals(data, (len(data), cols))
+
+
+def _column(values) -> object:
+    return from_rationals([[v] for v in values], (len(values), 1))
+
+
+class Embedding:
+    def __init__(self, input_rows: list, offsets):
+        self.input_rows, self.exact_offsets = input_rows, offsets   # offsets: m x T
+
+
+class AttentionHead:
+    def __init__(self, WQ, WK, WV, WO):
+        self.exact_WQ, self.exact_WK, self.exact_WV, self.exact_WO = WQ, WK, WV, WO
+
+    def exact_matrices(self) -> tuple:
+        return self.exact_WQ, self.exact_WK, self.exact_WV, self.exact_WO
+
+
+class Attention:
+    def __init__(self, heads: list, rule: str, scale):
+        self.heads, self.rule, self.exact_scale = heads, rule, scale
+
+
+class FeedForward:
+    def __init__(self, W1, b1, W2, b2):
+        self.exact_W1, self.exact_b1, self.exact_W2, self.exact_b2 = W1, b1, W2, b2
+        self.width, self.hidden = W2.shape[0], W1.shape[0]
+
+    def exact_matrices(self) -> tuple:
+        return self.exact_W1, self.exact_b1, self.exact_W2, self.exact_b2
+
+
+class Block:
+    def __init__(self, attention: Attention | None, feedforward: FeedForward | None):
+        self.attention, self.feedforward = attention, feedforward
+
+
+class Readout:
+    def __init__(self, token: int, W, b):
+        self.token, self.exact_W, self.exact_b = token, W, b
+
+
+class Transformer:
+    """A hardmax or softmax Transformer (module docstring)."""
+
+    kind = "transformer"
+
+    def __init__(self, input_dim, width, tokens, embedding, blocks, readout, data):
+        self.input_dim, self.width, self.tokens = input_dim, width, tokens
+        self.embedding, self.blocks, self.readout = embedding, blocks, readout
+        self.output_dim = readout.exact_W.shape[0]
+        self._data = data   # the numbers read, for equality
+
+    def __eq__(self, other):
+        return type(other) is Transformer and other._data == self._data
+
+    __hash__ = None
+
+    def num_parameters(self) -> int:
+        return sum(M.shape[0] * M.shape[1] for block in self.blocks
+                   for sub in (block.attention and block.attention.heads or []) + [block.feedforward] if sub is not None
+                   for M in sub.exact_matrices()) + self.readout.exact_W.shape[0] * (self.width + 1)
+
+    def evaluate_exact(self, x) -> list:
+        """The output at ``x`` under hardmax attention (a softmax block is refused: its weights
+        are not rational)."""
+        if len(x) != self.input_dim:
+            raise ValueError(f"expected a point of {self.input_dim} coordinates, got {len(x)}")
+        T = self.tokens
+        add = [[ZERO] for _ in range(self.width)]
+        for xi, r in zip(x, self.embedding.input_rows):
+            add[r][0] += xi
+        Z = self.embedding.exact_offsets + from_rationals(add, (self.width, 1)) * ones(1, T)
+        for bi, block in enumerate(self.blocks):
+            att = block.attention
+            if att is not None:
+                if att.rule != "hardmax":
+                    raise MalformedCertificate("expected hardmax attention: a softmax block has no exact value",
+                                               path=f"blocks[{bi}].attention.rule")
+                out = Z
+                for head in att.heads:
+                    S = rows((head.exact_WK * Z).transpose() * (head.exact_WQ * Z))   # [key][query]
+                    A = [[ZERO] * T for _ in range(T)]
+                    for t in range(T):
+                        top = max(S[s][t] for s in range(T))
+                        winners = [s for s in range(T) if S[s][t] == top]
+                        for s in winners:
+                            A[s][t] = Q(1, len(winners))
+                    out = out + head.exact_WO * (head.exact_WV * Z * from_rationals(A, (T, T)))
+                Z = out
+            ff = block.feedforward
+            if ff is not None:
+                H = ff.exact_W1 * Z + ff.exact_b1 * ones(1, T)
+                H = from_rationals([[v if v > ZERO else ZERO for v in r] for r in rows(H)], H.shape)
+                Z = Z + ff.exact_W2 * H + ff.exact_b2 * ones(1, T)
+        column = _column([r[self.readout.token] for r in rows(Z)])
+        return [r[0] for r in rows(self.readout.exact_W * column + self.readout.exact_b)]
+
+    def evaluate_matrix(self, points) -> object:
+        outs = [self.evaluate_exact(p) for p in points]
+        return from_rationals([[y[k] for y in outs] for k in range(self.output_dim)], (self.output_dim, len(outs)))
+
+
+def _attention(A, path: str, m: int) -> Attention:
+    record_of(A, path)
+    rule = read.string(need(A, "rule", path), join(path, "rule"), choices=("hardmax", "softmax"))
+    scale = None
+    if rule == "softmax":
+        scale = read.rational(need(A, "scale", path), join(path, "scale"))
+        if scale <= 0:
+            raise MalformedCertificate(f"expected a positive scale, got {read.describe(A['scale'])}",
+                                       path=join(path, "scale"))
+    elif A.get("scale") is not None:
+        raise MalformedCertificate("a hardmax sublayer takes no scale", path=join(path, "scale"))
+    heads = []
+    for hi, H in enumerate(listed(A, "heads", path)):
+        hp = f"{path}.heads[{hi}]"
+        record_of(H, hp)
+        WQ = _matrix_of(H, "WQ", hp, m)
+        WK = _matrix_of(H, "WK", hp, m, WQ.shape[0])
+        WV = _matrix_of(H, "WV", hp, m)
+        WO = _matrix_of(H, "WO", hp, WV.shape[0], m)
+        heads.append(AttentionHead(WQ, WK, WV, WO))
+    return Attention(heads, rule, scale)
+
+
+def _feedforward(F, path: str, m: int) -> FeedForward:
+    record_of(F, path)
+    W1 = _matrix_of(F, "W1", path, m)
+    h = W1.shape[0]
+    b1 = _column(vector(need(F, "b1", path), join(path, "b1"), h))
+    W2 = _matrix_of(F, "W2", path, h, m)
+    b2 = _column(vector(need(F, "b2", path), join(path, "b2"), m))
+    return FeedForward(W1, b1, W2, b2)
+
+
+def _transformer(obj, path: str) -> Transformer:
+    input_dim = positive(need(obj, "input_dim", path), join(path, "input_dim"))
+    m = positive(need(obj, "width", path), join(path, "width"))
+    T = positive(need(obj, "tokens", path), join(path, "tokens"))
+    ep = join(path, "embedding")
+    E = record_of(need(obj, "embedding", path), ep)
+    input_rows = read.array(need(E, "input_rows", ep), join(ep, "input_rows"), input_dim)
+    input_rows = [read.index(r, m, f"{ep}.input_rows[{i}]") for i, r in enumerate(input_rows)]
+    offsets = _matrix_of(E, "offsets", ep, m, T).transpose()
+    blocks = []
+    for bi, B in enumerate(listed(obj, "blocks", path, min_len=0)):
+        bp = f"{path}.blocks[{bi}]"
+        record_of(B, bp)
+        att = _attention(B["attention"], join(bp, "attention"), m) if B.get("attention") is not None else None
+        ff = _feedforward(B["feedforward"], join(bp, "feedforward"), m) if B.get("feedforward") is not None else None
+        blocks.append(Block(att, ff))
+    rp = join(path, "readout")
+    R = record_of(need(obj, "readout", path), rp)
+    token = read.index(need(R, "token", rp), T, join(rp, "token"))
+    W = _matrix_of(R, "W", rp, m)
+    b = _column(vector(R["b"], join(rp, "b"), W.shape[0]) if "b" in R else [ZERO] * W.shape[0])
+    layers = tuple((blk.attention and (blk.attention.rule, blk.attention.exact_scale,
+                                       tuple(h.exact_matrices() for h in blk.attention.heads)),
+                    blk.feedforward and blk.feedforward.exact_matrices()) for blk in blocks)
+    data = (input_dim, m, T, tuple(input_rows), offsets, layers, token, W, b)
+    return Transformer(input_dim, m, T, Embedding(input_rows, offsets), blocks, Readout(token, W, b), data)
+
+
+READERS = {"transformer": _transformer}
