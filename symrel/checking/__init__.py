@@ -129,7 +129,7 @@ def model_class(model) -> str:
     checkers dispatch on it, so that a check imports the module of a model kind only when its
     certificate embeds a model of that kind (docs/trust.md).
 
-    >>> from symrel.checking.semantics import Box
+    >>> from symrel.checking.domains import Box
     >>> model_class(Box([[0, 1]]))
     'box'
     """

@@ -1,18 +1,21 @@
 """The checker's own reader of the inputs a certificate embeds.
 
-Each input is ``{"symrel": 1, "kind": ..., ...}`` (docs/format.md). The kinds the checks
-meet most are read here, with the strict accessors of :mod:`symrel.checking.read`, into the
-checker's own plain data: maxout and ReLU nets, CPWL functions of one variable, boxes and
-polytopes (:mod:`symrel.checking.semantics`), hardmax and softmax Transformers
-(:mod:`symrel.checking.transformers`), and the plain tables of preorders, retrieval
-tasks, relations and relation features. The file-format readers and the library's model
-classes (:mod:`symrel.fileformat`, :mod:`symrel.models`) are not loaded for them.
+Each input is ``{"symrel": 1, "kind": ..., ...}`` (docs/format.md). The checker reads every
+kind a certificate may embed with its own readers, the strict accessors of
+:mod:`symrel.checking.read`, into its own plain data, one module per family, loaded when an
+input of that family is read:
 
-The models and domains are read by :mod:`symrel.checking.semantics`, the plain tables by
-:mod:`symrel.checking.tables`: a check loads the one its inputs need. Two kinds are still
-read by the file-format readers into the library's models: CPWL functions on a mesh (``cpwl``, whose
-reading checks that the mesh is conforming) and sequence Transformers
-(``sequence-transformer``, tracr audits); docs/trust.md lists what a check of each loads.
+* maxout and ReLU nets, CPWL functions of one variable: :mod:`symrel.checking.semantics`;
+* boxes and polytopes: :mod:`symrel.checking.domains`;
+* hardmax and softmax Transformers: :mod:`symrel.checking.transformers`;
+* sequence Transformers (tracr audits): :mod:`symrel.checking.sequences`;
+* CPWL functions on a mesh: :mod:`symrel.checking.meshes` (the mesh's conformity is checked
+  by the library's mesh check, :mod:`symrel.models.mesh_check`);
+* the plain tables of preorders, retrieval tasks, relations and relation features:
+  :mod:`symrel.checking.tables`.
+
+The file-format readers and the library's model classes (:mod:`symrel.fileformat`,
+:mod:`symrel.models`) are not loaded (docs/trust.md lists what a check loads).
 
 Every field is checked as the file-format readers check it: its type (a boolean is not a
 number), the dimensions (each layer reads the previous layer's width, a read-out the last
@@ -46,8 +49,6 @@ from .read import join
 #: kinds of models a certificate may embed, and of domains
 MODEL_KINDS = ("maxout", "relu", "cpwl1d", "cpwl", "transformer")
 DOMAIN_KINDS = ("box", "polytope")
-#: the kinds still read by the file-format readers into the library's models (module docstring)
-LIBRARY_KINDS = ("cpwl", "sequence-transformer")
 
 
 def vector(values, path: str, length: int | None = None) -> list:
@@ -102,13 +103,13 @@ def need(obj: dict, key: str, path: str):
     return obj[key]
 
 
-#: the module (of this package) holding the checker's reader of each kind, :data:`LIBRARY_KINDS` aside
-_READER_MODULE = {**dict.fromkeys(("maxout", "relu", "cpwl1d", "box", "polytope"), ".semantics"),
+#: the module (of this package) holding the checker's reader of each kind
+_READER_MODULE = {**dict.fromkeys(("maxout", "relu", "cpwl1d"), ".semantics"), **dict.fromkeys(("box", "polytope"), ".domains"),
                   **dict.fromkeys(("preorder", "retrieval", "relation", "relation-features"), ".tables"),
-                  "transformer": ".transformers"}
+                  "transformer": ".transformers", "sequence-transformer": ".sequences", "cpwl": ".meshes"}
 
 #: every kind a certificate may embed
-KINDS = tuple(_READER_MODULE) + LIBRARY_KINDS
+KINDS = tuple(_READER_MODULE)
 
 
 def kind_of(obj, path: str) -> str:
@@ -127,8 +128,4 @@ def read_input(obj, path: str = "", kinds: tuple = KINDS):
     if kind not in kinds:
         raise MalformedCertificate(f"expected kind {' or '.join(map(repr, kinds))}, got {kind!r}",
                                    path=join(path, "kind"))
-    if kind in LIBRARY_KINDS:
-        from ..fileformat.trusted import read_input as read_library_model
-
-        return read_library_model(obj, path=path, kinds=(kind,))
     return import_module(_READER_MODULE[kind], __package__).READERS[kind](obj, path)

@@ -1,11 +1,11 @@
-"""The checker's own semantics of the models and domains it reads most: plain exact data.
+"""The checker's own semantics of maxout and ReLU nets and CPWL functions of one variable.
 
-A certificate check reads the maxout nets, ReLU nets, CPWL functions of one variable, boxes
-and polytopes it embeds into the small classes below (:mod:`symrel.checking.inputs` reads
+A certificate check reads the maxout nets, ReLU nets and CPWL functions of one variable it
+embeds into the small classes below (:mod:`symrel.checking.inputs` reads
 them), not into the library's models (:mod:`symrel.models`, with their display, public
 views and batched evaluation): the checker keeps its own, independent table of what these
 objects mean. Each class holds the numbers of its file (elements of ``QQ``, matrices over
-``QQ``) under the names the checkers read (``exact_W``, ``layers``, ``exact_bounds``, ...,
+``QQ``) under the names the checkers read (``exact_W``, ``layers``, ``exact_x``, ...,
 the names of :mod:`symrel.models`, so that a checker reads either) and its ``kind``, the
 file's kind, on which the checkers dispatch.
 
@@ -17,13 +17,12 @@ The definitions (docs/format.md, docs/theory.md):
 * a maxout net: each unit of a layer is ``max_j (w_j . z + b_j)`` over its pieces; an
   optional affine read-out follows the last layer;
 * a CPWL function of one variable: the line through ``(x_i, y_i)`` and ``(x_(i+1), y_(i+1))``
-  on ``[x_i, x_(i+1)]``, the first and last pieces extended beyond ``x_0`` and ``x_n``;
-* a box ``[l_1, u_1] x ... x [l_d, u_d]``; a polytope ``{x : A x <= b}``.
+  on ``[x_i, x_(i+1)]``, the first and last pieces extended beyond ``x_0`` and ``x_n``.
 
 Each kind is read (:data:`READERS`, called by :mod:`symrel.checking.inputs`) with the field
 checks of the file-format readers: the types (a boolean is not a number), the dimensions
 (each layer reads the previous layer's width, a read-out the last width, one value per
-breakpoint), strictly increasing breakpoints, ``lower <= upper``; a refusal names the JSON
+breakpoint), strictly increasing breakpoints; a refusal names the JSON
 path. Evaluation is exact, one point at a time, on lists of ``QQ`` elements. Cost: one pass
 over the weights per point.
 
@@ -40,7 +39,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from ..exact import Q, flat, format_rational, from_rationals, rows
+from ..exact import Q, flat, from_rationals, rows
 from . import MalformedCertificate
 from . import read
 from .inputs import listed, matrix, need, positive, record_of, vector
@@ -205,44 +204,6 @@ class CPWL1D(_Model):
         return tuple(self.exact_x), tuple(self.exact_y)
 
 
-class Box:
-    """``[l_1, u_1] x ... x [l_d, u_d]``: ``exact_bounds`` the pairs ``(l_i, u_i)``, ``l_i <= u_i``."""
-
-    kind = "box"
-
-    def __init__(self, bounds: list):
-        self.exact_bounds = [tuple(iv) for iv in bounds]
-        self.dim = len(self.exact_bounds)
-
-    def exact_halfspaces(self) -> tuple:
-        """``(A, b)`` with the box equal to ``{x : A x <= b}``: ``x_i <= u_i``, ``-x_i <= -l_i``."""
-        A, b = [], []
-        for i, (lo, hi) in enumerate(self.exact_bounds):
-            e = [ZERO] * self.dim
-            e[i] = Q(1)
-            A.append(list(e))
-            b.append(hi)
-            e[i] = Q(-1)
-            A.append(list(e))
-            b.append(-lo)
-        return A, b
-
-
-class Polytope:
-    """``{x : A x <= b}``: ``exact_A`` (at least one row and one column), ``exact_b`` (a column)."""
-
-    kind = "polytope"
-
-    def __init__(self, A: list, b: list):
-        self._A, self._b = [list(r) for r in A], list(b)
-        self.dim = len(A[0])
-        self.exact_A = from_rationals(A, (len(A), self.dim))
-        self.exact_b = from_rationals([[c] for c in b], (len(b), 1))
-
-    def exact_halfspaces(self) -> tuple:
-        return [list(r) for r in self._A], list(self._b)
-
-
 # -- the readers -------------------------------------------------------------------------------
 def _affine(obj, path: str, width: int) -> Affine:
     """``{"W": rows of width numbers, "b": one number per row (zero when absent)}``."""
@@ -298,22 +259,4 @@ def _cpwl1d(obj, path: str) -> CPWL1D:
     return CPWL1D(x, y)
 
 
-def _box(obj, path: str) -> Box:
-    bounds = []
-    for i, iv in enumerate(listed(obj, "bounds", path)):
-        lo, hi = vector(iv, f"{path}.bounds[{i}]", 2)
-        if lo > hi:
-            raise MalformedCertificate(f"expected lower <= upper, got [{format_rational(lo)}, {format_rational(hi)}]",
-                                       path=f"{path}.bounds[{i}]")
-        bounds.append((lo, hi))
-    return Box(bounds)
-
-
-def _polytope(obj, path: str) -> Polytope:
-    A = matrix(listed(obj, "A", path), join(path, "A"))
-    if not A[0]:
-        raise MalformedCertificate("expected at least one variable", path=f"{path}.A[0]")
-    return Polytope(A, vector(need(obj, "b", path), join(path, "b"), len(A)))
-
-
-READERS = {"maxout": _maxout, "relu": _relu, "cpwl1d": _cpwl1d, "box": _box, "polytope": _polytope}
+READERS = {"maxout": _maxout, "relu": _relu, "cpwl1d": _cpwl1d}

@@ -35,7 +35,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..exact import Q, denominator, numerator
-from ..models.sequence import label_key
+from .sequences import label_key
 from .exp_bounds import exp_bounds
 
 #: the format's parameters: fixed-point bits, exp precision, exp argument grid

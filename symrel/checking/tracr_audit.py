@@ -37,10 +37,8 @@ from __future__ import annotations
 from itertools import islice
 
 from ..exact import Q, rational
-from ..fileformat.sequence_io import label_from_json
-from ..models import SequenceTransformer, Tie, all_sequences
-from ..models.sequence import label_key
-from . import CertificateError, beyond_limit, claim_checker, read
+from . import CertificateError, beyond_limit, claim_checker, model_class, read
+from .sequences import Tie, all_sequences, label_from_json, label_key
 from .softmax_enclosure import BITS, EXP_BITS, EXP_GRID, softmax_enclosure
 
 RULES = ("tracr-exhaustive-inputs", "tracr-hardmax-outputs", "tracr-softmax-enclosures", "tracr-softmax-fails",
@@ -156,7 +154,7 @@ def _count_sequences(vocab_size: int, max_seq_len: int, most: int):
 def check_tracr_audit(cert, inputs):
     claim = cert["claim"]
     model = inputs.get("model")
-    if not isinstance(model, SequenceTransformer):
+    if model_class(model) != "sequence-transformer":
         raise CertificateError("expected a sequence-transformer", path="inputs.model")
     if (claim.get("bits"), claim.get("exp_bits"), claim.get("exp_grid")) != (BITS, EXP_BITS, EXP_GRID):
         raise CertificateError(f"expected bits {BITS}, exp_bits {EXP_BITS}, exp_grid {EXP_GRID}", path="claim")

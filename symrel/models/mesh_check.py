@@ -48,7 +48,6 @@ from typing import Sequence
 
 from ..errors import InputError
 from ..exact import Q, denominator, numerator, rational
-from ..exact.lp import feasibility
 from .mesh_index import GridIndex
 from .simplex import Simplex
 
@@ -98,6 +97,8 @@ def mesh_index(vertices, simplices: Sequence[Simplex]) -> GridIndex:
 
 def _interiors_meet(a: Simplex, b: Simplex) -> bool:
     """Exact LP: some x = sum lambda_i a_i = sum mu_j b_j with every lambda_i, mu_j > 0."""
+    from ..exact.lp import feasibility  # needed in dimension 3 and more only: loaded then
+
     d = a.dim
     n = 2 * (d + 1)
     A = [[Q(-1) if c == r else Q(0) for c in range(n)] for r in range(n)]
@@ -213,6 +214,8 @@ def _meet_beyond(a: Simplex, outside: list[int], b: Simplex) -> bool:
     spanned by its other vertices."""
     if not outside:
         return False
+    from ..exact.lp import feasibility  # needed in dimension 3 and more only: loaded then
+
     A, rhs = [], []
     for s in (a, b):
         for row in s.inverse:              # lambda_i(x) = row . [x; 1] >= 0

@@ -56,3 +56,48 @@ def test_the_checkers_models_evaluate_as_the_librarys():
 
 def test_models_are_equal_when_their_data_is():
     assert read_input(RELU, "a") == read_input(RELU, "b") != read_input(MAXOUT, "c")
+
+
+def test_the_checkers_transformers_evaluate_as_the_librarys():
+    """The Transformers of the golden certificates (hardmax, and a sequence Transformer on every
+    input the audit lists) mean the same to the checker and to the library."""
+    import json
+    from pathlib import Path
+
+    from symrel.fileformat.registry import from_json
+    from symrel.models import all_sequences
+
+    golden = Path(__file__).parent / "golden" / "valid"
+    tf = json.loads((golden / "regions-hardmax.json").read_text())["inputs"]["model"]["object"]
+    ours, theirs = read_input(tf, "x"), from_json(tf)
+    for t in ("-1", "-1/3", "0", "1/2", "1"):
+        point = [rational(t)] * ours.input_dim
+        assert ours.evaluate_exact(point) == theirs.evaluate_exact(point), t
+    cert = json.loads((golden / "tracr-audit.json").read_text())
+    seq = cert["inputs"]["model"]["object"]
+    ours, theirs = read_input(seq, "x"), from_json(seq)
+    vocab = [v for v in theirs.tokens if v != theirs.bos]
+    for s in all_sequences(vocab, cert["claim"]["max_seq_len"]):
+        scores = ours.exact_scores(list(s))
+        assert scores == theirs.exact_scores(list(s)), s
+        assert [ours.decode_scores(x) for x in scores] == [theirs.decode_scores(x) for x in scores], s
+
+
+@pytest.mark.parametrize("change, path, says", [
+    ({"tokens": ["BOS", "a", "a"]}, "x.tokens", "distinct"),
+    ({"bos": "c"}, "x.bos", "BOS"),
+    ({"causal": 1}, "x.causal", "boolean"),
+    ({"output_labels": ["x"]}, "x.output_labels", "2 output labels"),
+    ({"tokens": ["BOS", "a", 0.5]}, "x.tokens[2]", "label"),
+])
+def test_the_sequence_reader_refuses_what_the_library_refuses(change, path, says):
+    obj = {"symrel": 1, "kind": "sequence-transformer", "tokens": ["BOS", "a", "b"], "bos": "BOS",
+           "token_embedding": [[0, 0], [1, 0], [0, 1]], "position_embedding": [[0, 0], [0, 0], [0, 0]],
+           "layers": [], "unembedding": [[1, 0], [0, 1]], "output": "categorical", "output_labels": ["x", "y"]}
+    if change.get("tokens") == ["BOS", "a", 0.5]:
+        from symrel.exact import FloatLiteral
+
+        change = {"tokens": ["BOS", "a", FloatLiteral("0.5")]}
+    with pytest.raises(MalformedCertificate) as err:
+        read_input({**obj, **change}, "x")
+    assert err.value.path == path and says in err.value.message, (err.value.path, err.value.message)
