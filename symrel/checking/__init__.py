@@ -6,7 +6,7 @@ asserts. Checking it means, in this order:
 
 1. the header: ``symrel: 1``, ``kind: certificate``, a claim with a known ``kind``;
 2. every input: its sha256 is that of the embedded object, which is read with the
-   file-format readers;
+   checker's own readers into its own semantics (:mod:`symrel.checking.inputs`);
 3. every step: an object with a ``rule`` whose parts (``a+b`` names two rules used
    together) are rules of the claim kind (and, when registered in
    :mod:`symrel.certificates.rules`, rules that can prove a step), ``status: "proved"``
@@ -18,8 +18,8 @@ asserts. Checking it means, in this order:
    exact rational arithmetic, by the claim kind's checker.
 
 The checker is a small kernel apart from the provers: it imports the exact
-layer, the file-format readers and the models' semantics, nothing else of
-symrel (docs/trust.md lists the modules). A failure raises
+layer, the canonical text of the file format and the library's mesh check, nothing
+else of symrel (docs/trust.md lists the modules). A failure raises
 :class:`CertificateError` naming the JSON path of the failing field.
 
 >>> cert = {"symrel": True, "kind": "certificate", "claim": {"kind": "utility"}, "inputs": {}, "steps": []}

@@ -1,7 +1,8 @@
 """Independent checker of equivalence certificates ("for all x in D, A(x) = B(x)").
 
 Written apart from :mod:`symrel.prover`: it shares nothing with it beyond the exact
-layer (:mod:`symrel.exact`) and the models' structure (:mod:`symrel.models`). It replays
+layer (:mod:`symrel.exact`); the models are the checker's own reading of them
+(:mod:`symrel.checking.inputs`). It replays
 both models symbolically over the box D, step by step, using each step's record only
 to know *which* rule was used, and recomputes every number the step asserts:
 
