@@ -201,7 +201,8 @@ def _check_header(cert):
 
 def _read_inputs(cert):
     from ..fileformat.canonical import sha256_of
-    from .inputs import read_input   # the checker's own reader (symrel.checking.inputs)
+
+    read_input = _part("inputs").read_input   # the checker's own reader (symrel.checking.inputs)
 
     inputs = {}
     for name, entry in cert["inputs"].items():

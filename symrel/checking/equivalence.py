@@ -41,8 +41,8 @@ from ..exact import Q, from_rationals, rational, rational_ints, rows
 from .inputs import read_input
 from . import CertificateError, MalformedCertificate, at_step, claim_checker, model_class
 from .read import array, index, indices, natural, rational as strict_rational, rationals, record
-from .kernel import (PAIR_MINUS_ONE, PAIR_ONE, PAIR_ZERO, ZERO_FORM, bounds, combine, extreme, int_rows, int_vector, key,
-                     mat_apply, pair, read_form, single_var, to_q, var)
+from .kernel import (PAIR_MINUS_ONE, PAIR_ONE, PAIR_ZERO, READOUT_KEYS, ZERO_FORM, bounds, combine, extreme, int_rows,
+                     int_vector, key, mat_apply, pair, read_form, single_var, to_q, var)
 
 RULES = {"domain-box", "maxout-unit-normal-form", "linear-identity", "relu-fixed-sign", "cpwl-lattice-check",
          "embedding", "hardmax-max-head", "drop-dominated", "hardmax-argmax-set", "relu-pair-identity",
@@ -53,8 +53,6 @@ ONE = Q(1)
 
 #: the keys a step's certificate may hold (docs/format.md); any other key is refused (exit 2)
 LAYER_KEYS = ("model", "layer", "nodes", "units", "outputs")
-#: the keys of a read-out's step (of a maxout net, and of a Transformer in transformer_replay)
-READOUT_KEYS = ("model", "layer", "nodes", "outputs")
 NODE_KEYS = ("id", "terms", "range", "scores")
 MAX_KEYS = ("result", "dropped", "scale")
 

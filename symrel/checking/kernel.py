@@ -44,6 +44,9 @@ from ..exact.numbers import current_limits
 from ..errors import InputError
 from . import MalformedCertificate
 
+#: the keys of a read-out step's record (of a maxout net's read-out and of a Transformer's)
+READOUT_KEYS = ("model", "layer", "nodes", "outputs")
+
 #: the rationals 1, -1 and 0 as pairs ``(p, q)``
 PAIR_ONE = (1, 1)
 PAIR_MINUS_ONE = (-1, 1)

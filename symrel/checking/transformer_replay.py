@@ -18,10 +18,9 @@ from __future__ import annotations
 
 from ..exact import rational, rational_ints, rows
 from . import CertificateError, MalformedCertificate
-from .kernel import (PAIR_MINUS_ONE, PAIR_ONE, ZERO_FORM, add_sparse, combine, constant, int_rows, int_vector, mat_apply,
-                     neg, pair, read_form, single_var, to_q, var)
+from .kernel import (PAIR_MINUS_ONE, PAIR_ONE, READOUT_KEYS, ZERO_FORM, add_sparse, combine, constant, int_rows,
+                     int_vector, mat_apply, neg, pair, read_form, single_var, to_q, var)
 from .read import indices, natural, record
-from .equivalence import READOUT_KEYS
 
 #: the keys of a hardmax head's record, by its rule
 HEAD_KEYS = {"max": ("rule", "alpha", "beta", "max", "query_sign"),
