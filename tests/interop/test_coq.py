@@ -141,3 +141,26 @@ def test_acas_xu_replays(tmp_path, coq_library, shared_dir):
     r = replay(tmp_path, library=coq_library)
     assert r["ok"], r["log"]
     assert r["compiled"] == ["Instance.v"] and r["assumptions"] == "Closed under the global context"
+
+
+@needs_coqc
+@pytest.mark.parametrize("script", ["a1_maxout_layer", "a2_deep_maxout", "a3_relu_nets"])
+def test_a_compiled_transformer_of_symrel_proofs_replays(script, tmp_path, coq_library):
+    # the first instance of each script of Paper A (`symrel proofs`) that export-coq takes
+    import importlib
+
+    from symrel.certificates.io import certificate_of
+
+    for instance in importlib.import_module(f"symrel.statements.papers.{script}").run():
+        if instance.proof.result != "proved":
+            continue
+        try:
+            export_coq(certificate_of(instance.proof), tmp_path)
+        except InputError:      # not a net and its compiled Transformer on a box
+            continue
+        break
+    else:
+        pytest.fail(f"{script} has no instance that export-coq takes")
+    r = replay(tmp_path, library=coq_library)
+    assert r["ok"], (instance.name, r["log"])
+    assert r["compiled"] == ["Instance.v"] and r["assumptions"] == "Closed under the global context"
