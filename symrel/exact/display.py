@@ -18,7 +18,6 @@ long to read is shortened in the display only (the object keeps it whole).
 
 from __future__ import annotations
 
-import html
 import sys
 from dataclasses import dataclass, field
 
@@ -45,18 +44,32 @@ def is_number(v) -> bool:
 
 def decimal_text(q, digits: int = DIGITS) -> str:
     """``q`` as a decimal with ``digits`` significant digits (for reading only;
-    the exact value is what symrel uses)."""
-    import mpmath
+    the exact value is what symrel uses): the exact quotient rounded half away from zero
+    (:mod:`decimal`, no float), in fixed point when the exponent e of the first digit has
+    ``min(-(digits // 3), -5) < e < digits``, else as ``d.ddde-7`` (mpmath's ``nstr`` layout).
+
+    >>> decimal_text(Q(1, 3), 4), decimal_text(Q(1, 400000)), decimal_text(Q(-1234567)), decimal_text(Q(1, 80), 2)
+    ('0.3333', '2.5e-6', '-1.23457e+6', '0.013')
+    """
+    import decimal
 
     p, d = int(numerator(q)), int(denominator(q))
     if d == 1 and len(str(abs(p))) <= digits:
         return str(p)
-    with mpmath.workdps(digits + 10):
-        text = mpmath.nstr(mpmath.mpf(p) / d, digits)
-    mantissa, e, exp = text.partition("e")
-    if "." in mantissa:
-        mantissa = mantissa.rstrip("0").rstrip(".")
-    return mantissa + (e + exp if e else "")
+    ctx = decimal.Context(prec=digits, rounding=decimal.ROUND_HALF_UP, Emax=decimal.MAX_EMAX, Emin=decimal.MIN_EMIN)
+    sign, digs, exp = ctx.divide(decimal.Decimal(p), decimal.Decimal(d)).as_tuple()
+    first = len(digs) + exp - 1                   # the exponent of the first significant digit
+    text = "".join(map(str, digs)).rstrip("0") or "0"
+    if min(-(digits // 3), -5) < first < digits:
+        if first >= 0:
+            text = text.ljust(first + 1, "0")
+            whole, frac = text[:first + 1], text[first + 1:]
+        else:
+            whole, frac = "0", "0" * (-first - 1) + text
+        out = whole + ("." + frac if frac else "")
+    else:
+        out = text[0] + ("." + text[1:] if len(text) > 1 else "") + (f"e+{first}" if first > 0 else f"e{first}")
+    return ("-" if sign else "") + out
 
 
 def decimal_upper_text(q, digits: int = DIGITS) -> str:
@@ -158,6 +171,8 @@ class Card:
         return "\n".join(out) + "\n"
 
     def html(self) -> str:
+        import html     # here: html.entities is a large table, not needed to print text
+
         e = html.escape
         out = ['<div class="symrel">', f"<p><strong>{e(self.title)}</strong></p>"]
         if self.fields:

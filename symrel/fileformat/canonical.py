@@ -11,7 +11,6 @@ True
 
 from __future__ import annotations
 
-import hashlib
 import json
 from json.encoder import c_make_encoder
 from json.encoder import encode_basestring as _encode_string
@@ -112,4 +111,6 @@ def _canonical(o, pad: str, put) -> None:
 
 def sha256_of(obj) -> str:
     """sha256 (hex) of the canonical text of ``obj``."""
+    import hashlib      # here: loading OpenSSL is a cost every command would pay at start-up
+
     return hashlib.sha256(canonical_dumps(obj).encode("utf-8")).hexdigest()
