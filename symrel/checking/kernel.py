@@ -70,16 +70,19 @@ class Form(NamedTuple):
 
 
 ZERO_FORM = Form(1, 0, {})
+#: ``_new_form(Form, (den, const, coeffs))`` is ``Form(den, const, coeffs)`` without the
+#: NamedTuple's Python-level ``__new__`` (a form is built tens of thousands of times a check)
+_new_form = tuple.__new__
 
 
 def var(v: int) -> Form:
     """The form ``y_v``."""
-    return Form(1, 0, {v: 1})
+    return _new_form(Form, (1, 0, {v: 1}))
 
 
 def constant(a) -> Form:
     """The constant form ``a`` (a pair ``(p, q)``)."""
-    return Form(a[1], a[0], {})
+    return _new_form(Form, (a[1], a[0], {}))
 
 
 def pair(q) -> tuple[int, int]:
@@ -100,7 +103,7 @@ def combine(pairs, const=PAIR_ZERO) -> Form:
     cp, cq = const
     if not pairs:
         g = gcd(cp, cq)
-        return Form(cq // g, cp // g, {})
+        return _new_form(Form, (cq // g, cp // g, {}))
     if len(pairs) == 1 and not cp and pairs[0][0] == PAIR_ONE:
         return pairs[0][1]
     dens = [cq, *[a[1] * f[0] for a, f in pairs]]
@@ -116,14 +119,21 @@ def combine(pairs, const=PAIR_ZERO) -> Form:
             acc[v] = get(v, 0) + m * x
     g = gcd(den, c, *acc.values())
     if g == 1:
-        return Form(den, c, {v: x for v, x in acc.items() if x})
-    return Form(den // g, c // g, {v: x // g for v, x in acc.items() if x})
+        return _new_form(Form, (den, c, {v: x for v, x in acc.items() if x}))
+    return _new_form(Form, (den // g, c // g, {v: x // g for v, x in acc.items() if x}))
 
 
 def form_bits() -> int:
     """The most bits a form's common denominator may have: :data:`FORM_DIGITS_FACTOR` times
-    the digit limit of numbers read (``--max-digits``), in bits."""
-    return int(FORM_DIGITS_FACTOR * current_limits().max_digits * 3.3219280948873626)
+    the digit limit of numbers read (``--max-digits``), in bits (computed once per limits)."""
+    limits = current_limits()
+    if _FORM_BITS[0] is not limits:
+        _FORM_BITS[:] = [limits, int(FORM_DIGITS_FACTOR * limits.max_digits * 3.3219280948873626)]
+    return _FORM_BITS[1]
+
+
+#: the limits :func:`form_bits` last read, and its value for them
+_FORM_BITS = [None, 0]
 
 
 def _bounded_lcm(dens) -> int:
@@ -143,7 +153,7 @@ def _bounded_lcm(dens) -> int:
 
 def neg(f: Form) -> Form:
     """``-f``."""
-    return Form(f[0], -f[1], {v: -x for v, x in f[2].items()})
+    return _new_form(Form, (f[0], -f[1], {v: -x for v, x in f[2].items()}))
 
 
 def minus(f: Form, g: Form) -> Form:
@@ -240,9 +250,12 @@ def _read_form(obj) -> Form:
     nums = [rational_ints(const)]
     vs = []
     for item in items:
-        if not isinstance(item, list) or len(item) != 2:
+        if type(item) is not list or len(item) != 2:
             raise MalformedCertificate(f"expected a term [variable, coefficient], got {item!r:.80}")
-        vs.append(_variable(item[0]))
+        v = item[0]
+        if type(v) is not int or v < 0:   # as _variable, inline: a form's variables are many
+            _variable(v)
+        vs.append(v)
         nums.append(rational_ints(item[1]))
     if len(set(vs)) != len(vs):
         raise MalformedCertificate("expected each variable once in a form, got one listed twice")
@@ -251,7 +264,7 @@ def _read_form(obj) -> Form:
     g = gcd(den, *ints)
     if g != 1:
         den, ints = den // g, [x // g for x in ints]
-    return Form(den, ints[0], {v: x for v, x in zip(vs, ints[1:]) if x})
+    return _new_form(Form, (den, ints[0], {v: x for v, x in zip(vs, ints[1:]) if x}))
 
 
 def bounds(f: Form, ranges):
@@ -267,10 +280,11 @@ def extreme(f: Form, ranges, end: int):
     d, c, co = f
     total = rational(c)
     n = len(ranges)
+    other = 1 - end
     for v, a in co.items():
         if not 0 <= v < n:
             raise IndexError(min(u for u in co if not 0 <= u < n))
-        total += a * ranges[v][end if a > 0 else 1 - end]
+        total += a * ranges[v][end if a > 0 else other]
     return total / d if d != 1 else total
 
 

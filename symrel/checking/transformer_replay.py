@@ -47,7 +47,9 @@ class _RecordedStates:
         for i, item in enumerate(obj):
             if not isinstance(item, list) or len(item) != 2 or not isinstance(item[1], list) or not item[1]:
                 raise MalformedCertificate(f"expected a state row [row, forms], got {item!r:.80}")
-            r, entry = natural(item[0], f"{path}[{i}][0]"), item[1]
+            r, entry = item[0], item[1]
+            if type(r) is not int or r < 0:   # the path is built only for a refusal
+                natural(r, f"{path}[{i}][0]")
             if r in listed or not 0 <= r < len(state[0]):
                 return False
             listed.add(r)
