@@ -14,7 +14,7 @@ A refusal names the JSON path. Cost: one pass over the numbers.
 
 from __future__ import annotations
 
-from ..exact import Q, format_rational, from_rationals
+from ..exact import Q, format_rational
 from . import MalformedCertificate
 from .inputs import listed, matrix, need, vector
 from .read import join
@@ -46,15 +46,13 @@ class Box:
 
 
 class Polytope:
-    """``{x : A x <= b}``: ``exact_A`` (at least one row and one column), ``exact_b`` (a column)."""
+    """``{x : A x <= b}``: ``A`` at least one row and one column, ``b`` one number per row."""
 
     kind = "polytope"
 
     def __init__(self, A: list, b: list):
         self._A, self._b = [list(r) for r in A], list(b)
         self.dim = len(A[0])
-        self.exact_A = from_rationals(A, (len(A), self.dim))
-        self.exact_b = from_rationals([[c] for c in b], (len(b), 1))
 
     def exact_halfspaces(self) -> tuple:
         return [list(r) for r in self._A], list(self._b)

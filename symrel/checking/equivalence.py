@@ -37,7 +37,7 @@ import itertools
 from math import isqrt
 
 from ..errors import InputError, SymrelError
-from ..exact import Q, from_rationals, rational, rational_ints, rows
+from ..exact import Q, rational, rational_ints
 from .inputs import read_input
 from . import CertificateError, MalformedCertificate, at_step, claim_checker, model_class
 from .read import array, index, indices, natural, rational as strict_rational, rationals, record
@@ -323,8 +323,8 @@ class _ProofReplay:
 
 # -- the models ---------------------------------------------------------------------------
 def _maxout(net, replay, name):
-    layers = [[(int_rows(u.pieces.exact_W), int_vector(u.pieces.exact_b)) for u in layer.units] for layer in net.layers]
-    readout = (int_rows(net.readout.exact_W), int_vector(net.readout.exact_b)) if net.readout is not None else None
+    layers = [[(int_rows(u.pieces.W_rows), int_vector(u.pieces.b_list)) for u in layer.units] for layer in net.layers]
+    readout = (int_rows(net.readout.W_rows), int_vector(net.readout.b_list)) if net.readout is not None else None
     return _maxout_layers(layers, readout, net.input_dim, replay, name)
 
 
@@ -363,7 +363,7 @@ def _relu(net, replay, name):
                            LAYER_KEYS)
         replay.integer(cert.get("layer"), li, "layer", ".certificate.layer")
         replay.declare(cert)
-        pre = mat_apply(int_rows(layer.affine.exact_W), cur, int_vector(layer.affine.exact_b))
+        pre = mat_apply(int_rows(layer.affine.W_rows), cur, int_vector(layer.affine.b_list))
         if relu:
             units = cert.get("units")
             if not isinstance(units, list) or len(units) != len(pre):
@@ -603,6 +603,8 @@ def _vertex_table(f, o, pieces):
     matrix product ``[x_v, 1, -f_o(x_v)] [a_j; c_j; 1]`` (V x P entries, the bulk of the
     rule's time on large meshes), and ``under[k]``, the bit set of the pieces ``<= f`` at
     every vertex of simplex k (the AND of its vertices' bit sets)."""
+    from ..exact import from_rationals, rows   # the matrix layer, for a mesh's certificates only
+
     d, P = f.input_dim, len(pieces)
     left = from_rationals([list(x) + [Q(1), -y[o]] for x, y in zip(f.exact_vertices, f.exact_values)], (len(f.exact_vertices), d + 2))
     right = from_rationals([[a[i] for a, _ in pieces] for i in range(d)] + [[c for _, c in pieces]] + [[Q(1)] * P],

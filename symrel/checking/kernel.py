@@ -39,7 +39,7 @@ from __future__ import annotations
 from math import gcd, lcm
 from typing import NamedTuple
 
-from ..exact import Q, flat, rational, rational_ints, rows
+from ..exact import Q, rational, rational_ints
 from ..exact.numbers import current_limits
 from ..errors import InputError
 from . import MalformedCertificate
@@ -298,7 +298,11 @@ def as_rational_form(f: Form):
 # -- matrices of a model, read once into pairs ------------------------------------------
 def int_rows(M):
     """A matrix's rows as their nonzero ``(column, (p, q))`` entries (read once per matrix)."""
-    return [[(j, pair(a)) for j, a in enumerate(row) if a] for row in (M if isinstance(M, list) else rows(M))]
+    if not isinstance(M, list):   # a matrix over Q (a Transformer's): its rows
+        from ..exact import rows
+
+        M = rows(M)
+    return [[(j, pair(a)) for j, a in enumerate(row) if a] for row in M]
 
 
 def add_sparse(u, v):
@@ -314,7 +318,11 @@ def add_sparse(u, v):
 
 def int_vector(b):
     """A vector's entries as pairs ``(p, q)``."""
-    return [pair(a) for a in (b if isinstance(b, list) else flat(b))]
+    if not isinstance(b, list):   # a column over Q (a Transformer's): its entries
+        from ..exact import flat
+
+        b = flat(b)
+    return [pair(a) for a in b]
 
 
 def mat_apply(M, col, bias=None):

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from ..exact import Q, flat, from_rationals, rows
+from ..exact import Q
 from . import MalformedCertificate
 from . import read
 from .inputs import listed, matrix, need, positive, record_of, vector
@@ -49,21 +49,39 @@ ZERO = Q(0)
 
 
 class Affine:
-    """``x -> W x + b``: ``exact_W`` (``output_dim x input_dim``), ``exact_b`` (a column)."""
+    """``x -> W x + b``: ``W_rows`` (``output_dim`` rows of ``input_dim`` elements of ``QQ``) and
+    ``b_list``; ``exact_W``, ``exact_b`` (a column) the same as matrices over ``QQ``, built on
+    first use (the cell replay's batches; the equivalence replay reads the lists, so that its
+    checks do not load the matrix layer)."""
 
     kind = "affine"
 
     def __init__(self, W: list, b: list, input_dim: int | None = None):
         self.input_dim = len(W[0]) if input_dim is None else input_dim
         self.output_dim = len(W)
-        self.exact_W = from_rationals(W, (self.output_dim, self.input_dim))
-        self.exact_b = from_rationals([[c] for c in b], (self.output_dim, 1))
-        self._rows = [list(r) for r in W]
-        self._b = list(b)
+        self.W_rows = self._rows = [list(r) for r in W]
+        self.b_list = self._b = list(b)
+        self._matrices = None
+
+    def _matrix_pair(self) -> tuple:
+        if self._matrices is None:
+            from ..exact import from_rationals
+
+            self._matrices = (from_rationals(self._rows, (self.output_dim, self.input_dim)),
+                              from_rationals([[c] for c in self._b], (self.output_dim, 1)))
+        return self._matrices
+
+    @property
+    def exact_W(self):
+        return self._matrix_pair()[0]
+
+    @property
+    def exact_b(self):
+        return self._matrix_pair()[1]
 
     def exact_pieces(self) -> list:
         """Each output as ``(w, c)``, the form ``w . x + c``."""
-        return list(zip(rows(self.exact_W), flat(self.exact_b)))
+        return [(list(r), c) for r, c in zip(self._rows, self._b)]
 
     def apply(self, x: list) -> list:
         return [sum((w * v for w, v in zip(row, x)), ZERO) + c for row, c in zip(self._rows, self._b)]
@@ -100,6 +118,8 @@ class _Model:
 
     def evaluate_matrix(self, points) -> object:
         """The outputs at N points as the ``output_dim x N`` matrix over ``QQ``."""
+        from ..exact import from_rationals
+
         outs = [self.evaluate_exact(p) for p in points]
         return from_rationals([[y[k] for y in outs] for k in range(self.output_dim)], (self.output_dim, len(outs)))
 
