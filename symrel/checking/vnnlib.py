@@ -336,6 +336,7 @@ def _states(layers, lo, hi, facts, where, fixed=None):
         lows = [_extreme(r, den, plo, phi, Qb, True) for r in zL]
         highs = [_extreme(r, den, plo, phi, Qb, False) for r in zU]
         clips = [(i, fc) for (fl, i), fc in fixed.items() if fl == li]
+        forward = {i: (lows[i], highs[i]) for i, _ in clips}   # a split neuron's relaxation is fixed by these
         for i, fc in clips:  # a ReLU split's part: z >= 0 ("a") or z <= 0 ("i") there
             if fc == "a":
                 lows[i] = max(lows[i], ZERO)
@@ -377,8 +378,11 @@ def _states(layers, lo, hi, facts, where, fixed=None):
                     raise CertificateError("expected 0 <= alpha <= 1 and s >= 0", path=rw)
                 if any(s * w + t < 0 or s * w + t < w for w in (lz, uz)):
                     raise CertificateError(f"the line s w + t is below max(0, w) on [{lz}, {uz}]", path=rw)
-                want = relaxation(lz, uz) if (li, i) not in fixed else None   # a split neuron: (alpha, 1, 0) valid
-                if want is not None and (alpha, s, t) != want:
+                if (li, i) in fixed:   # side z >= 0 of a split: the line h <= z, alpha by the forward bounds
+                    want = (relaxation(*forward[i])[0] if forward[i][0] < 0 < forward[i][1] else Q(1), Q(1), ZERO)
+                else:
+                    want = relaxation(lz, uz)
+                if (alpha, s, t) != want:
                     raise CertificateError(f"expected the relaxation [{want[0]}, {want[1]}, {want[2]}] of the bounds "
                                            f"[{lz}, {uz}] (docs/format.md: it is determined by them), got "
                                            f"[{alpha}, {s}, {t}]", path=rw)

@@ -190,3 +190,17 @@ def test_an_empty_unsafe_condition_or_region_is_reported_vacuous(cert):
             assert found, str(err)
             tree(c)[int(found.group(1))]["leaf"]["closes"][0]["bound"] = found.group(2)
     assert got["result"] == "vacuous" and "input region is empty" in got["vacuous"]
+
+
+def test_a_split_neurons_relaxation_is_fixed_too():
+    """On the side z >= 0 of a ReLU split the relaxation is [alpha, 1, 0] (docs/format.md): a
+    changed slope or intercept there is refused (both were accepted before)."""
+    pytest.importorskip("numpy")
+    from tests.vnnlib.test_engine import TWIN, atom as engine_atom, prop
+
+    v = decide(TWIN, prop(((engine_atom([0, 0], [-1], "-1/1000000000"),),)), timeout=120)
+    c = json.loads(json.dumps(v.certificate))
+    assert check_certificate(c)["result"] == "checked"
+    i = next(k for k, e in enumerate(tree(c)) if "leaf" in e and e["leaf"]["relaxations"] == [[1, 1, 0]])
+    refused(c, lambda b: tree(b)[i]["leaf"]["relaxations"][0].__setitem__(1, 2), "expected the relaxation")
+    refused(c, lambda b: tree(b)[i]["leaf"]["relaxations"][0].__setitem__(2, 1), "expected the relaxation")
