@@ -54,6 +54,11 @@ MAX_ATOMS = 100_000
 #: most bits of the numerator and of the denominator of a relaxation's alpha, s or t (the
 #: backward bounds multiply a layer's denominators together)
 MAX_RELAXATION_BITS = 512
+#: most operations of the leaves together: a leaf's forward forms cost about (weights) x
+#: (inputs + 1) products, and each of its closes one backward pass over the weights, so a
+#: few kilobytes of leaves over a large network would otherwise buy hours (ACAS Xu: about
+#: 91,000 a leaf, so some 5,500 leaves)
+MAX_LEAF_OPERATIONS = 500_000_000
 
 
 def _atom(obj, n_in, n_out, path):
@@ -531,6 +536,26 @@ def _check_tree(layers, tree, lo, hi, d, region, unsafe, where, budget):
     return outside
 
 
+def _leaf_operations(net, steps, disjuncts, n_in, closes) -> None:
+    """Refuse, before any leaf is checked, a certificate whose leaves would cost more than
+    :data:`MAX_LEAF_OPERATIONS` (the leaves are counted in the trees as written)."""
+    weights = 0
+    width = n_in
+    for layer in net.layers:
+        rows = len(layer.affine.exact_W.to_list())
+        weights += rows * width
+        width = rows
+    leaves = 0
+    for d in range(min(disjuncts, len(steps))):
+        data = steps[d].get("certificate") if type(steps[d]) is dict else None
+        tree = data.get("tree") if type(data) is dict else None
+        if type(tree) is list:
+            leaves += sum(1 for e in tree if type(e) is dict and "leaf" in e)
+    work = leaves * weights * (n_in + 1 + closes)
+    if work > MAX_LEAF_OPERATIONS:
+        raise beyond_limit("leaf operations", work, MAX_LEAF_OPERATIONS, "steps")
+
+
 def _order(claim, inputs):
     try:
         region = array(record(claim.get("property"), "claim.property", optional=(
@@ -557,6 +582,7 @@ def check_vnnlib_unsat(cert: dict, inputs: dict) -> None:
     if not region:
         raise CertificateError("expected at least one input disjunct", path="claim.property.input_region")
     layers = _layers(net)
+    _leaf_operations(net, cert["steps"], len(region), n_in, len(unsafe))
     budget = [MAX_TREE_ENTRIES]
     empty_region = True   # every step's box empty, or every leaf outside the region by one of its atoms
     steps = cert["steps"]

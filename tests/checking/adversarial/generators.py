@@ -142,3 +142,31 @@ def equivalence_row_of_distinct_huge_denominators() -> str:
               "certificate": {"model": "b", "layer": 0, "nodes": [], "outputs": [zero]}},
              {"rule": "linear-identity", "status": "proved", "certificate": {"outputs": [zero]}}]
     return _equivalence(a, b, box, steps)
+
+
+def vnnlib_many_leaves_over_a_wide_net() -> str:
+    """A vnnlib-unsat certificate over a 5-250-250-1 ReLU net (63,750 weights, mostly 0) whose
+    tree is a chain of 1,200 splits of x0, each with a leaf: about 446,000 operations a leaf,
+    5.4e8 in all, from a file of a few hundred kilobytes. Refused by the limit 'leaf operations'
+    before any leaf is checked."""
+    n_in, width, n = 5, 250, 1200
+    layers = [{"W": [[0] * n_in for _ in range(width)], "b": [0] * width, "activation": "relu"},
+              {"W": [[0] * width for _ in range(width)], "b": [0] * width, "activation": "relu"},
+              {"W": [[1] * width], "b": [0], "activation": "none"}]
+    net = {"symrel": 1, "kind": "relu", "input_dim": n_in, "layers": layers}
+    region = []
+    for i in range(n_in):
+        region += [{"x": [1 if j == i else 0 for j in range(n_in)], "y": [0], "rhs": 1},
+                   {"x": [-1 if j == i else 0 for j in range(n_in)], "y": [0], "rhs": 0}]
+    prop = {"inputs": n_in, "outputs": 1, "input_region": [region],
+            "unsafe": [[{"x": [0] * n_in, "y": [-1], "rhs": 0}]]}
+    leaf = {"leaf": {"phases": ["u" * width, "u" * width], "relaxations": [], "closes": []}}
+    tree = []
+    for k in range(1, n + 1):
+        tree += [{"split": 0, "at": f"{k}/{n + 1}"}, leaf]
+    tree.append(leaf)
+    inputs = embedded(network=net)
+    steps = [{"rule": "vnnlib-branch-and-bound", "status": "proved",
+              "certificate": {"disjunct": 0, "box": {"lower": [0] * n_in, "upper": [1] * n_in}, "tree": tree}}]
+    return json.dumps(header("vnnlib-unsat", steps, inputs, network_sha256=inputs["network"]["sha256"],
+                             property_sha256="0" * 64, property_source="inline", property=prop))
