@@ -106,6 +106,8 @@ def test_export_writes_the_vnnlib_library_and_instance(tmp_path, cert):
     (lambda c: leaf(c, 0).update(phases=["uuux"]), "steps[0].certificate.tree[1].leaf.phases[0]"),
     (lambda c: leaf(c, 0)["relaxations"].pop(), "steps[0].certificate.tree[1].leaf.relaxations[3]"),
     (lambda c: leaf(c, 0)["closes"][0].update(bound=0.5), "steps[0].certificate.tree[1].leaf.closes[0].bound"),
+    (lambda c: c["steps"][0]["certificate"]["tree"].insert(1, {"relu": [0, 0]}), "steps[0].certificate.tree[1]"),
+    (lambda c: leaf(c, 0)["closes"][0].update(beta=[1]), "steps[0].certificate.tree[1].leaf.closes[0].beta"),
 ])
 def test_a_malformed_certificate_gets_a_message_and_no_file(tmp_path, cert, edit, path):
     bad = copy.deepcopy(cert)
