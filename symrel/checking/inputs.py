@@ -91,9 +91,16 @@ def listed(obj: dict, key: str, path: str, min_len: int = 1) -> list:
     return values
 
 
-def record_of(obj, path: str) -> dict:
+def record_of(obj, path: str, allowed: tuple | None = None) -> dict:
+    """``obj`` as a JSON object; with ``allowed``, one holding no key outside it (an unknown
+    key is refused with its own path: the checker reads every key it accepts)."""
     if type(obj) is not dict:
         raise read.refuse(path, "an object", obj)
+    if allowed is not None:
+        for key in obj:
+            if key not in allowed:
+                raise MalformedCertificate(f"expected no key {key!r} here (the keys of this object: "
+                                           f"{', '.join(sorted(allowed))})", path=join(path, key))
     return obj
 
 
@@ -110,6 +117,17 @@ _READER_MODULE = {**dict.fromkeys(("maxout", "relu", "cpwl1d"), ".semantics"), *
 
 #: every kind a certificate may embed
 KINDS = tuple(_READER_MODULE)
+
+#: the keys an embedded object of each kind may hold at its top (docs/format.md; no other)
+TOP_KEYS = {
+    "maxout": ("input_dim", "layers", "readout"), "relu": ("input_dim", "layers"), "cpwl1d": ("x", "y", "extend"),
+    "cpwl": ("input_dim", "vertices", "simplices", "values"),
+    "transformer": ("input_dim", "width", "tokens", "embedding", "blocks", "readout"),
+    "sequence-transformer": ("tokens", "bos", "causal", "token_embedding", "position_embedding", "layers",
+                             "unembedding", "output", "output_labels", "notes"),
+    "box": ("bounds",), "polytope": ("A", "b"), "preorder": ("elements", "leq", "close"),
+    "retrieval": ("keys", "queries", "preorders"), "relation": ("x", "y", "r"), "relation-features": ("phi", "psi"),
+}
 
 
 def kind_of(obj, path: str) -> str:
@@ -128,4 +146,5 @@ def read_input(obj, path: str = "", kinds: tuple = KINDS):
     if kind not in kinds:
         raise MalformedCertificate(f"expected kind {' or '.join(map(repr, kinds))}, got {kind!r}",
                                    path=join(path, "kind"))
+    record_of(obj, path, ("symrel", "kind") + TOP_KEYS[kind])
     return import_module(_READER_MODULE[kind], __package__).READERS[kind](obj, path)

@@ -225,9 +225,10 @@ class CPWL1D(_Model):
 
 
 # -- the readers -------------------------------------------------------------------------------
-def _affine(obj, path: str, width: int) -> Affine:
-    """``{"W": rows of width numbers, "b": one number per row (zero when absent)}``."""
-    record_of(obj, path)
+def _affine(obj, path: str, width: int, also: tuple = ()) -> Affine:
+    """``{"W": rows of width numbers, "b": one number per row (zero when absent)}`` (and the
+    keys ``also`` a caller reads)."""
+    record_of(obj, path, ("W", "b") + also)
     W = matrix(need(obj, "W", path), join(path, "W"), cols=width, min_rows=1)
     b = vector(obj["b"], join(path, "b"), len(W)) if "b" in obj else [Q(0)] * len(W)
     return Affine(W, b, width)
@@ -238,15 +239,15 @@ def _maxout(obj, path: str) -> MaxoutNet:
     layers = []
     for li, L in enumerate(listed(obj, "layers", path)):
         lp = f"{path}.layers[{li}]"
-        record_of(L, lp)
+        record_of(L, lp, ("units",))
         units = []
         for ui, U in enumerate(listed(L, "units", lp)):
             up = f"{lp}.units[{ui}]"
-            record_of(U, up)
+            record_of(U, up, ("pieces",))
             ws, bs = [], []
             for pi, P in enumerate(listed(U, "pieces", up)):
                 pp = f"{up}.pieces[{pi}]"
-                record_of(P, pp)
+                record_of(P, pp, ("w", "b"))
                 ws.append(vector(need(P, "w", pp), join(pp, "w"), width))
                 bs.append(read.rational(need(P, "b", pp), join(pp, "b")))
             units.append(MaxoutUnit(Affine(ws, bs, width)))
@@ -261,7 +262,7 @@ def _relu(obj, path: str) -> ReLUNet:
     layers = []
     for li, L in enumerate(listed(obj, "layers", path)):
         lp = f"{path}.layers[{li}]"
-        affine = _affine(L, lp, width)
+        affine = _affine(L, lp, width, also=("activation",))
         activation = read.string(need(L, "activation", lp), join(lp, "activation"), choices=("relu", "none"))
         layers.append(ReLULayer(affine, activation))
         width = affine.output_dim

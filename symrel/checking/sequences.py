@@ -210,7 +210,7 @@ def _bias(obj, key, path, length) -> list:
 
 
 def _head(H, hp, width) -> SequenceHead:
-    record_of(H, hp)
+    record_of(H, hp, ("WQ", "WK", "WV", "WO", "bQ", "bK", "bV"))
     WQ = _rows(H, "WQ", hp, width)
     WK = _rows(H, "WK", hp, width, len(WQ))
     WV = _rows(H, "WV", hp, width)
@@ -238,11 +238,11 @@ def _sequence_transformer(obj, path: str) -> SequenceTransformer:
     layers = []
     for i, L in enumerate(listed(obj, "layers", path, min_len=0)):
         lp = f"{path}.layers[{i}]"
-        record_of(L, lp)
+        record_of(L, lp, ("attention", "mlp"))
         att = mlp = None
         if L.get("attention") is not None:
             ap = join(lp, "attention")
-            A = record_of(L["attention"], ap)
+            A = record_of(L["attention"], ap, ("heads", "scale", "bO"))
             heads = [_head(H, f"{ap}.heads[{h}]", width) for h, H in enumerate(listed(A, "heads", ap))]
             scale = read.rational(need(A, "scale", ap), join(ap, "scale"))
             if scale <= 0:
@@ -250,7 +250,7 @@ def _sequence_transformer(obj, path: str) -> SequenceTransformer:
             att = SequenceAttention(heads, _bias(A, "bO", ap, width), scale)
         if L.get("mlp") is not None:
             fp = join(lp, "mlp")
-            F = record_of(L["mlp"], fp)
+            F = record_of(L["mlp"], fp, ("W1", "b1", "W2", "b2"))
             W1 = _rows(F, "W1", fp, width)
             mlp = SequenceMLP(W1, vector(need(F, "b1", fp), join(fp, "b1"), len(W1)), _rows(F, "W2", fp, len(W1), width),
                               vector(need(F, "b2", fp), join(fp, "b2"), width))

@@ -68,7 +68,7 @@ def _names(values, path):
 
 
 def _preorder(obj, path, default_elements=None) -> PreorderTable:
-    record_of(obj, path)
+    record_of(obj, path, ("symrel", "kind", "elements", "leq", "close"))
     if default_elements is not None and "elements" not in obj:
         elements = tuple(default_elements)
     else:

@@ -148,7 +148,7 @@ class Transformer:
 
 
 def _attention(A, path: str, m: int) -> Attention:
-    record_of(A, path)
+    record_of(A, path, ("rule", "scale", "heads"))
     rule = read.string(need(A, "rule", path), join(path, "rule"), choices=("hardmax", "softmax"))
     scale = None
     if rule == "softmax":
@@ -161,7 +161,7 @@ def _attention(A, path: str, m: int) -> Attention:
     heads = []
     for hi, H in enumerate(listed(A, "heads", path)):
         hp = f"{path}.heads[{hi}]"
-        record_of(H, hp)
+        record_of(H, hp, ("WQ", "WK", "WV", "WO"))
         WQ = _matrix_of(H, "WQ", hp, m)
         WK = _matrix_of(H, "WK", hp, m, WQ.shape[0])
         WV = _matrix_of(H, "WV", hp, m)
@@ -171,7 +171,7 @@ def _attention(A, path: str, m: int) -> Attention:
 
 
 def _feedforward(F, path: str, m: int) -> FeedForward:
-    record_of(F, path)
+    record_of(F, path, ("W1", "b1", "W2", "b2"))
     W1 = _matrix_of(F, "W1", path, m)
     h = W1.shape[0]
     b1 = _column(vector(need(F, "b1", path), join(path, "b1"), h))
@@ -185,19 +185,19 @@ def _transformer(obj, path: str) -> Transformer:
     m = positive(need(obj, "width", path), join(path, "width"))
     T = positive(need(obj, "tokens", path), join(path, "tokens"))
     ep = join(path, "embedding")
-    E = record_of(need(obj, "embedding", path), ep)
+    E = record_of(need(obj, "embedding", path), ep, ("input_rows", "offsets"))
     input_rows = read.array(need(E, "input_rows", ep), join(ep, "input_rows"), input_dim)
     input_rows = [read.index(r, m, f"{ep}.input_rows[{i}]") for i, r in enumerate(input_rows)]
     offsets = _matrix_of(E, "offsets", ep, m, T).transpose()
     blocks = []
     for bi, B in enumerate(listed(obj, "blocks", path, min_len=0)):
         bp = f"{path}.blocks[{bi}]"
-        record_of(B, bp)
+        record_of(B, bp, ("attention", "feedforward"))
         att = _attention(B["attention"], join(bp, "attention"), m) if B.get("attention") is not None else None
         ff = _feedforward(B["feedforward"], join(bp, "feedforward"), m) if B.get("feedforward") is not None else None
         blocks.append(Block(att, ff))
     rp = join(path, "readout")
-    R = record_of(need(obj, "readout", path), rp)
+    R = record_of(need(obj, "readout", path), rp, ("token", "W", "b"))
     token = read.index(need(R, "token", rp), T, join(rp, "token"))
     W = _matrix_of(R, "W", rp, m)
     b = _column(vector(R["b"], join(rp, "b"), W.shape[0]) if "b" in R else [ZERO] * W.shape[0])

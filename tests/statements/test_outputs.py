@@ -18,7 +18,7 @@ from symrel.exact import rational
 @claim_checker("toy-bound", rules={"affine-bound-box"})
 def _strict(cert, inputs):
     """The lower end of the box, recomputed and compared exactly."""
-    lo = inputs["domain"].bounds[0][0]
+    lo = inputs["domain"].exact_bounds[0][0]  # the checker's own box (symrel.checking.domains)
     if rational(cert["steps"][0]["certificate"]["lower"]) != lo:
         raise CertificateError("steps[0].certificate.lower: does not match the box")
 

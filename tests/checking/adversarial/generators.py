@@ -170,3 +170,38 @@ def vnnlib_many_leaves_over_a_wide_net() -> str:
               "certificate": {"disjunct": 0, "box": {"lower": [0] * n_in, "upper": [1] * n_in}, "tree": tree}}]
     return json.dumps(header("vnnlib-unsat", steps, inputs, network_sha256=inputs["network"]["sha256"],
                              property_sha256="0" * 64, property_source="inline", property=prop))
+
+
+def _golden(name: str) -> dict:
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "golden" / "valid" / f"{name}.json"
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def embedded_model_with_an_unknown_key() -> str:
+    """The golden equivalence certificate, its maxout net B's first piece given a key ``"scale": 2``
+    that the checker does not read (a reader of the file might): the sha256 is recomputed,
+    the statement dropped, so only the reader's key check can refuse it."""
+    from symrel.fileformat import sha256_of
+
+    cert = _golden("equivalence")
+    obj = cert["inputs"]["b"]["object"]
+    obj["layers"][0]["units"][0]["pieces"][0]["scale"] = 2
+    cert["inputs"]["b"]["sha256"] = sha256_of(obj)
+    cert["claim"].pop("statement", None)
+    return json.dumps(cert)
+
+
+def embedded_transformer_with_an_unknown_top_key() -> str:
+    """The golden equivalence certificate of a CPWL mesh and a Transformer, the Transformer
+    given a top-level key ``"layer_norm": true``: read by nobody in the checker, it would
+    change the function for a reader that honours it."""
+    from symrel.fileformat import sha256_of
+
+    cert = _golden("equivalence-cpwl-mesh")
+    obj = cert["inputs"]["b"]["object"]
+    obj["layer_norm"] = True
+    cert["inputs"]["b"]["sha256"] = sha256_of(obj)
+    cert["claim"].pop("statement", None)
+    return json.dumps(cert)
