@@ -88,7 +88,8 @@ def _lines(items: list, render, path: str, noun: str) -> list:
         if tex is not None:
             out.append([Math(tex)])
     if len(items) > MAX_LINES:
-        out.append([f"… {len(items) - MAX_LINES} more {noun} at ", Code(path)])
+        more = len(items) - MAX_LINES
+        out.append([f"… {more} more {noun if more > 1 else noun[:-1]} at ", Code(path)])
     return out
 
 
