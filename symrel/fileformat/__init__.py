@@ -14,8 +14,8 @@ from ..lazy_names import lazy_names
 from ..errors import InputError
 
 #: the names of the package defined in its submodules, and the submodule of each: imported
-#: on first use (PEP 562), so that the checker's readers (:mod:`symrel.fileformat.trusted`)
-#: load neither the writers nor every model kind
+#: on first use (PEP 562), so that a reader of one kind loads neither the writers nor every
+#: model kind (the checker reads its inputs with its own readers, :mod:`symrel.checking.inputs`)
 _FROM = {
     **dict.fromkeys(["canonical_dumps", "sha256_of"], "canonical"),
     **dict.fromkeys(["loads", "read_json", "write_bytes_atomic", "write_json_atomic", "write_text_atomic"], "jsonio"),

@@ -37,7 +37,7 @@ WRITERS: dict[str, Callable] = {}
 #: adds those of the packages above. Reading a kind imports its module only, so reading a
 #: box or a model never imports the preorder or relation algorithms; writing an object
 #: whose writer is not registered yet imports them all. (A certificate check reads its
-#: inputs with :mod:`symrel.fileformat.trusted`, which uses none of this.)
+#: inputs with its own readers, :mod:`symrel.checking.inputs`, which use none of this.)
 KIND_MODULES = {
     "box": "symrel.fileformat.models_io",
     "certificate": "symrel.fileformat.registry",

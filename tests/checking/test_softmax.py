@@ -60,7 +60,7 @@ def test_the_fold_is_sparse_and_exact():
 def test_a_bound_beyond_the_work_limit_is_refused_before_any_arithmetic(monkeypatch):
     cert = json.loads(GOLDEN.read_text())
     assert check_certificate(cert)["result"] == "checked"
-    from symrel.fileformat.trusted import read_input
+    from symrel.checking.inputs import read_input
 
     ops, growth = softmax.work(read_input(cert["inputs"]["transformer"]["object"]))
     assert 0 < ops <= softmax.MAX_WORK and 0 < growth <= softmax.MAX_GROWTH_BITS
