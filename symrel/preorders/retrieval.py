@@ -266,11 +266,11 @@ def prove_retrieval(
     proof.extra["scores_equal_beta_u"] = beta_u
     proof.add(
         Step(
-            f"the realised scores $\\langle \\varphi_q(x), \\varphi_k(y) \\rangle$ for {len(scores)} queries and {n} keys",
+            f"the realised scores <phi_q(x), phi_k(y)> for {len(scores)} queries and {n} keys",
             "exact-evaluation",
             {"scores": {q: dict(zip(keys, map(format_rational, r))) for q, r in zip(task.query_names, scores)}},
             PROVED,
-            note="they equal $\\beta\\, u(x, y)$ exactly" if beta_u else "",
+            note="they equal beta u(x, y) exactly" if beta_u else "",
         )
     )
     jobs = [(q, task.preorders[q], keys, row, limit) for q, row in zip(task.query_names, scores)]
@@ -286,7 +286,7 @@ def prove_retrieval(
         if represented:
             proof.add(
                 Step(
-                    f"query {q}: $y \\le z$ iff $\\mathrm{{score}}(y) \\le \\mathrm{{score}}(z)$, on all {n * n} pairs of keys; so the argmax set of "
+                    f"query {q}: y <= z iff score(y) <= score(z), on all {n * n} pairs of keys; so the argmax set of "
                     "every set of keys is its set of maximal keys",
                     "score-order-pairwise",
                     {"query": q, "pairs": n * n},

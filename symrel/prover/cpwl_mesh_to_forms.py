@@ -60,7 +60,7 @@ def cpwl_mesh_forms(f: CPWLMesh, ctx: Context) -> list[AffineForm]:
                             f"opposite vertex {f.simplices[k][i]} (minimum {format_rational(lo)} < 0)")
         raise Obstacle(step.note)
     ctx.add_step(f"For all x in D, the CPWL function {ctx.name.upper()} (on each simplex the barycentric interpolant of "
-                 "its vertex values) equals its lattice form $\\max_t \\min_{j \\in S_t} l_j$ (a two-layer maxout net): D lies "
-                 "in the support, and on every simplex one term is $\\ge f$ and every term $\\le f$ at the vertices",
+                 "its vertex values) equals its lattice form max_t min_(j in S_t) l_j (a two-layer maxout net): D lies "
+                 "in the support, and on every simplex one term is >= f and every term <= f at the vertices",
                  "cpwl-mesh-lattice", cert, PROVED, note)
     return maxout_forms(lattice_to_maxout(lattices, f.input_dim), ctx)

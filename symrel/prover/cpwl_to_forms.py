@@ -50,7 +50,7 @@ def cpwl_forms(f: CPWL1D, ctx: Context) -> list[AffineForm]:
     cert = {"points": [format_rational(p) for p in pts], "values": [format_rational(v[0]) for v in fv],
             "lattice": write_maxout(g)}
     step = ctx.add_step(f"For all x in D, the CPWL function {ctx.name.upper()} equals its lattice form "
-                        "$\\max_i \\min_{j \\in S_i} l_j$ (a two-layer maxout net)", "cpwl-lattice-check", cert,
+                        "max_i min_(j in S_i) l_j (a two-layer maxout net)", "cpwl-lattice-check", cert,
                         OPEN if bad else PROVED,
                         f"compared at {len(pts)} points: the ends of D, the breakpoints and the crossings of pieces")
     if bad:  # cannot happen for a correct lattice form; a guard: never proved

@@ -72,17 +72,6 @@ def _box_text(box) -> str:
     return " x ".join(f"[{format_rational(lo)}, {format_rational(hi)}]" for lo, hi in box)
 
 
-def _box_tex(box) -> str:
-    """The box as TeX: ``[-1, \\frac{1}{2}] \\times [0, 1]``."""
-    def tex(v):
-        text = str(format_rational(v))
-        if "/" not in text:
-            return text
-        p, q = text.lstrip("-").split("/")
-        return ("-" if text.startswith("-") else "") + "\\frac{" + p + "}{" + q + "}"
-    return " \\times ".join(f"[{tex(lo)}, {tex(hi)}]" for lo, hi in box)
-
-
 def _check_inputs(a, b, domain):
     for name, m in (("a", a), ("b", b)):
         try:
@@ -150,7 +139,7 @@ def _prove(a, b, domain, complete, executor, budget) -> Proof:
     if isinstance(domain, Box):
         box = list(domain.exact_bounds)
         names = ", ".join(f"x_{i}" for i in range(1, len(box) + 1)) if len(box) <= 3 else f"x_1, ..., x_{len(box)}"
-        lemma = f"$D$ is the box ${_box_tex(box)}$; the input{'s' if len(box) > 1 else ''} {names} range{'' if len(box) > 1 else 's'} over it"
+        lemma = f"D is the box {_box_text(box)}; the input{'s' if len(box) > 1 else ''} {names} range{'' if len(box) > 1 else 's'} over it"
     else:
         from ..models.domain import polytope_box
         from .domain_witness import lexmin_witness

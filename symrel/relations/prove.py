@@ -60,7 +60,7 @@ def prove_relation(
         proof.add(Step("psi = phi", "same-net", {}, REFUTED, note="a symmetric claim needs one feature map"))
         return proof
     if ldl is not None:
-        proof.add(Step("the table is positive semidefinite: $R = L \\operatorname{diag}(D) L^{\\top}$, $D \\ge 0$", "table-psd",
+        proof.add(Step("the table is positive semidefinite: R = L diag(D) L^T, D >= 0", "table-psd",
                        {"L": [[format_rational(v) for v in r] for r in ldl.L], "D": [format_rational(d) for d in ldl.D]},
                        PROVED))
     Phi, Psi = feature_matrices(relation, features)

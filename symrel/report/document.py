@@ -121,7 +121,9 @@ def figure_files(blocks: list, stem: str) -> list[tuple[str, bytes]]:
 #: notations written as text that are typeset as mathematics (TeX replacement):
 #: ``lambda = O(1/eps)``, ``ReLU(u) - ReLU(-u) = u``, ``A(x) = B(x)``, ``x in D``, boxes
 #: ``[-1, 1] x [0, 1]``, Greek names, node variables ``y5``, ``Sigma_b``, ``Q^d``, ``R^d``,
-#: ``[-1, 1]^2``, ``x_1``, ``y_12``
+#: ``[-1, 1]^2``, ``x_1``, ``y_12``; and the phrases of the provers' lemmas: the scores
+#: ``<phi_q(x), phi_k(y)>``, ``beta u(x, y)``, ``score(y) <= score(z)``, ``R = L diag(D) L^T``,
+#: ``|ReLU a - ReLU b| <= |a-b|``, the lattice form ``max_i min_(j in S_i) l_j``
 _GREEK = {"lambda": r"\lambda", "eps": r"\varepsilon", "beta": r"\beta"}
 def _operand(text: str) -> str:
     """One side of a relation written as text, as TeX (``e_lower`` -> ``e_{\\mathrm{lower}}``)."""
@@ -138,6 +140,12 @@ def _operand(text: str) -> str:
 
 _INTERVAL = r"\[-?[\w/]+, ?-?[\w/]+\]"
 MATH = [
+    (re.compile(r"<phi_q\(x\), phi_k\(y\)>"), lambda m: r"\langle \varphi_q(x), \varphi_k(y) \rangle"),
+    (re.compile(r"\bbeta u\(x, y\)"), lambda m: r"\beta\, u(x, y)"),
+    (re.compile(r"\bscore\(y\) <= score\(z\)"), lambda m: r"\mathrm{score}(y) \le \mathrm{score}(z)"),
+    (re.compile(r"\bR = L diag\(D\) L\^T"), lambda m: r"R = L \operatorname{diag}(D) L^{\top}"),
+    (re.compile(r"\|ReLU a - ReLU b\| <= \|a-b\|"), lambda m: r"|\mathrm{ReLU}(a) - \mathrm{ReLU}(b)| \le |a - b|"),
+    (re.compile(r"\bmax_([a-z]) min_\(j in S_([a-z])\) l_j\b"), lambda m: rf"\max_{m.group(1)} \min_{{j \in S_{m.group(2)}}} l_j"),
     (re.compile(r"\b(lambda|beta) = O\(1/eps\)"), lambda m: _GREEK[m.group(1)] + r" = O(1/\varepsilon)"),
     (re.compile(r"\bO\(1/eps\)"), lambda m: r"O(1/\varepsilon)"),
     (re.compile(r"\bReLU\((-?\w)\) - ReLU\((-?\w)\) = (-?\w)\b"),

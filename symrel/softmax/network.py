@@ -319,16 +319,16 @@ class NetworkBound(Displayed):
                     if h["block"] != b:
                         continue
                     if h["kind"] == "max":
-                        said.append(f"head {h['head']}: max head over {h['tokens']} tokens, error $\\le "
-                                    f"{_upper(h['score_error'])} + {_upper(h['gap'])}$ (score error plus gap)")
+                        said.append(f"head {h['head']}: max head over {h['tokens']} tokens, error at most the score error "
+                                    f"{_upper(h['score_error'])} plus the gap {_upper(h['gap'])}")
                     else:
                         left = "no other key" if h["margin"] is None else f"least margin left {_short(h['margin'])}"
                         said.append(f"head {h['head']}: selection head, {left}, "
-                                    f"output error $\\le {_upper(h['output_error'])}$")
+                                    f"output error at most {_upper(h['output_error'])}")
                 for f in tr.feedforwards:
                     if f["block"] == b:
                         said.append(f"feed-forward: {f['pairs']} linear pairs, {f['sign_fixed']} (unit, token) signs "
-                                    f"fixed by a gating margin, {f['lipschitz']} bounded by $|\\mathrm{{ReLU}}(a) - \\mathrm{{ReLU}}(b)| \\le |a - b|$")
+                                    f"fixed by a gating margin, {f['lipschitz']} bounded by |ReLU a - ReLU b| <= |a-b|")
                 cert = {"block": b, "errors": [[rational_str(v) for v in row] for row in E]}
                 ffp = self.plan.blocks[b].feedforward if self.plan is not None else None
                 if ffp is not None:  # the linear pairs ReLU(u) - ReLU(-u) = u the bound relied on

@@ -107,11 +107,21 @@ def test_matrices_tables_and_names_are_shown_as_maths():
     assert content_lines({"query": "q0"}, "p") == [[Math("\\mathrm{query} = \\mathrm{q0}")]]
 
 
-def test_prover_free_text_is_typeset():
+def test_the_provers_phrases_are_typeset_in_reports_and_plain_on_the_command_line():
+    from symrel.report.document import split_math
+
+    for text, tex in [
+        ("the realised scores <phi_q(x), phi_k(y)> for 3 queries", "\\langle \\varphi_q(x), \\varphi_k(y) \\rangle"),
+        ("y <= z iff score(y) <= score(z)", "\\mathrm{score}(y) \\le \\mathrm{score}(z)"),
+        ("the table is positive semidefinite: R = L diag(D) L^T, D >= 0", "R = L \\operatorname{diag}(D) L^{\\top}"),
+        ("bounded by |ReLU a - ReLU b| <= |a-b|", "|\\mathrm{ReLU}(a) - \\mathrm{ReLU}(b)| \\le |a - b|"),
+        ("its lattice form max_t min_(j in S_t) l_j (a two-layer", "\\max_t \\min_{j \\in S_t} l_j"),
+    ]:
+        assert Math(tex) in split_math(text), (text, split_math(text))
     net, _ = _nets()
     from symrel.compiler import compile_maxout
     from symrel.prover import prove_equivalence
 
-    proof = prove_equivalence(net, compile_maxout(net, Box([["-1/2", 1], [-1, 1]])).transformer, Box([["-1/2", 1], [-1, 1]]))
-    first = proof.steps[0].lemma
-    assert first.startswith("$D$ is the box $[-\\frac{1}{2}, 1] \\times [-1, 1]$"), first
+    box = Box([["-1/2", 1], [-1, 1]])
+    lemma = prove_equivalence(net, compile_maxout(net, box).transformer, box).steps[0].lemma
+    assert "$" not in lemma and Math("[-1/2, 1] \\times [-1, 1]") in split_math(lemma), lemma
