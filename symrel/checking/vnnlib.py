@@ -381,7 +381,9 @@ def _states(layers, lo, hi, facts, where, fixed=None):
                 lz, uz = lows[i], highs[i]
                 if not (ZERO <= alpha <= 1) or s < 0:
                     raise CertificateError("expected 0 <= alpha <= 1 and s >= 0", path=rw)
-                if any(s * w + t < 0 or s * w + t < w for w in (lz, uz)):
+                # an empty range (a split's side z >= 0 where the bounds give z < 0, or z <= 0 where
+                # they give z > 0): the leaf's part holds no point, so no line is wrong there
+                if lz <= uz and any(s * w + t < 0 or s * w + t < w for w in (lz, uz)):
                     raise CertificateError(f"the line s w + t is below max(0, w) on [{lz}, {uz}]", path=rw)
                 if (li, i) in fixed:   # side z >= 0 of a split: the line h <= z, alpha by the forward bounds
                     want = (relaxation(*forward[i])[0] if forward[i][0] < 0 < forward[i][1] else Q(1), Q(1), ZERO)

@@ -204,3 +204,28 @@ def test_a_split_neurons_relaxation_is_fixed_too():
     i = next(k for k, e in enumerate(tree(c)) if "leaf" in e and e["leaf"]["relaxations"] == [[1, 1, 0]])
     refused(c, lambda b: tree(b)[i]["leaf"]["relaxations"][0].__setitem__(1, 2), "expected the relaxation")
     refused(c, lambda b: tree(b)[i]["leaf"]["relaxations"][0].__setitem__(2, 1), "expected the relaxation")
+
+
+def test_a_split_side_the_bounds_show_empty_closes_without_a_line_check():
+    """z = x - 2 on [-1, 1] is at most -1, so a ReLU split's side z >= 0 holds no point: its
+    clipped range [0, -1] is empty. The relaxation there is the rule's [1, 1, 0], and no line
+    can be wrong on an empty range (the engine wrote such leaves on ACAS Xu 1_3 property 4,
+    which the checker refused before)."""
+    from symrel.fileformat import sha256_of, to_json
+
+    net = ReLUNet(1, [DenseLayer([[1]], [-2]), DenseLayer([[1]], [0], "none")])
+    obj = to_json(net)
+    prop = {"inputs": 1, "outputs": 1, "input_region": [[{"x": [1], "y": [0], "rhs": 1}, {"x": [-1], "y": [0], "rhs": 1}]],
+            "unsafe": [[{"x": [0], "y": [-1], "rhs": -1}]]}
+    tree = [{"relu": [0, 0]},
+            {"leaf": {"phases": ["i"], "relaxations": [], "closes": [{"atom": ["unsafe", 0], "bound": 0}]}},
+            {"leaf": {"phases": ["u"], "relaxations": [[1, 1, 0]], "closes": [{"atom": ["unsafe", 0], "bound": 1}]}}]
+    cert = {"symrel": 1, "kind": "certificate",
+            "claim": {"kind": "vnnlib-unsat", "network_sha256": sha256_of(obj), "property_sha256": "0" * 64,
+                      "property_source": "inline", "property": prop},
+            "inputs": {"network": {"object": obj, "sha256": sha256_of(obj)}},
+            "steps": [{"rule": "vnnlib-branch-and-bound", "status": "proved",
+                       "certificate": {"disjunct": 0, "box": {"lower": [-1], "upper": [1]}, "tree": tree}}]}
+    assert check_certificate(cert)["result"] == "checked"
+    refused(cert, lambda c: c["steps"][0]["certificate"]["tree"][2]["leaf"]["relaxations"].__setitem__(0, [0, 1, 0]),
+            "expected the relaxation [1, 1, 0]")
