@@ -68,7 +68,7 @@ def _acas_claim():
 
 
 @pytest.mark.slow
-def test_acas_whole_box_mutant_ends_open_within_a_second_of_its_limit():
+def test_acas_whole_box_mutant_ends_open_close_to_its_limit():
     """readout.W[0][31] + 1/10^6 on the whole normalised box: its node decision solves LPs of
     about 1,000 rows in 254 variables, several seconds each; with a 90 s limit it stopped at
     95.7 s when the budget was checked only between LPs."""
@@ -78,4 +78,6 @@ def test_acas_whole_box_mutant_ends_open_within_a_second_of_its_limit():
     proof = prove_equivalence(net, mutant, D, timeout=30)
     elapsed = time.monotonic() - start
     assert proof.result == "open" and "time limit of 30 s reached; open:" in proof.obstacle
-    assert elapsed < 31, elapsed
+    # within 2.5 s of the limit: a budget read only between LPs overshot by several seconds
+    # (one LP); a loaded machine's scheduling alone took it to 31.4 s in rehearsals
+    assert elapsed < 32.5, elapsed
