@@ -25,8 +25,8 @@ REGION = ((atom([1, 0], [0], 3), atom([-1, 0], [0], 1), atom([0, 1], [0], 1), at
 
 
 def certificate(net=NET, unsafe=((atom([0, 0], [1], "-1001/1000"),), (atom([0, 0], [-1], "-31/10"),)), region=REGION):
-    v = decide(net, VnnProperty(2, 1, region, unsafe, "0" * 64, "inline"))
-    assert v.status == "unsat"
+    v = decide(net, VnnProperty(2, 1, region, unsafe, "0" * 64, "inline"), timeout=120)
+    assert v.status == "unsat", v.status
     return json.loads(json.dumps(v.certificate))
 
 
@@ -107,6 +107,9 @@ SQUARE = ((atom([1, 0], [0], 1), atom([-1, 0], [0], 1), atom([0, 1], [0], 1), at
 
 @pytest.fixture(scope="module")
 def twin():
+    # ReLU splits need the float bounds (numpy); without them the engine splits inputs only,
+    # which never settles this threshold (it grew to 24 GB in the core-only CI stage)
+    pytest.importorskip("numpy")
     return certificate(TWIN, ((atom([0, 0], [-1], "-1/1000000000"),),), SQUARE)
 
 
