@@ -16,8 +16,8 @@ columns), so a layer acts on a whole batch with one matrix product.
 [[4], [-4]]
 >>> format_matrix(affine_batch(W, vector([0, "1/3"]), X))
 [[4], ['-11/3']]
->>> format_matrix(W.inv()), W.det(), W.rank()
-([[1, '1/2'], [0, -1]], -1, 2)
+>>> format_matrix(W.inv()), str(W.det()), W.rank()
+([[1, '1/2'], [0, -1]], '-1', 2)
 """
 
 from __future__ import annotations
