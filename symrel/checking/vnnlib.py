@@ -541,12 +541,7 @@ def _check_tree(layers, tree, lo, hi, d, region, unsafe, where, budget):
 def _leaf_operations(net, steps, disjuncts, n_in, closes) -> None:
     """Refuse, before any leaf is checked, a certificate whose leaves would cost more than
     :data:`MAX_LEAF_OPERATIONS` (the leaves are counted in the trees as written)."""
-    weights = 0
-    width = n_in
-    for layer in net.layers:
-        rows = len(layer.affine.exact_W.to_list())
-        weights += rows * width
-        width = rows
+    weights = sum(layer.affine.output_dim * layer.affine.input_dim for layer in net.layers)
     leaves = 0
     for d in range(min(disjuncts, len(steps))):
         data = steps[d].get("certificate") if type(steps[d]) is dict else None
