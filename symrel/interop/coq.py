@@ -229,10 +229,17 @@ def export_coq(cert: dict, out_dir) -> list[Path]:
     # the depth of the maxout form: one layer per ReLU layer (one for a purely affine net)
     depth = max(1, sum(l.activation == "relu" for l in net.layers)) if net.kind == "relu" else net.depth
     bounds = gating_bounds_of(transformer, depth, tpath)
-    texts = {name: (LIBRARY_DIR / name).read_text(encoding="utf-8") for name in LIBRARY}
-    texts["Instance.v"] = instance_text(net, box, transformer, bounds)
-    texts["_CoqProject"] = f"-R . {LOGICAL}\n" + "\n".join(list(LIBRARY) + ["Instance.v"]) + "\n"
-    out = Path(out_dir)    # everything is computed before the first file is written
+    return write_coq_folder(out_dir, LIBRARY, instance_text(net, box, transformer, bounds))
+
+
+def write_coq_folder(out_dir, library, instance: str) -> list[Path]:
+    """Write the library files ``library`` (names under :data:`LIBRARY_DIR`), ``Instance.v``
+    and a ``_CoqProject`` into ``out_dir``; returns the paths. Everything is computed before
+    the first file is written, and each file is written atomically."""
+    texts = {name: (LIBRARY_DIR / name).read_text(encoding="utf-8") for name in library}
+    texts["Instance.v"] = instance
+    texts["_CoqProject"] = f"-R . {LOGICAL}\n" + "\n".join(list(library) + ["Instance.v"]) + "\n"
+    out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for name, text in texts.items():

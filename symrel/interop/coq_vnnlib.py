@@ -29,8 +29,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..exact import rational
-from ..fileformat import write_text_atomic
-from .coq import LIBRARY_DIR, LOGICAL, _list, coq_q, coq_relu_net, coq_vec
+from .coq import LOGICAL, _list, coq_q, coq_relu_net, coq_vec, write_coq_folder
 
 #: the library files of a vnnlib-unsat replay, in build order (symrel/coq/)
 VNN_LIBRARY = ("Semantics.v", "VnnProp.v", "VnnCheck.v", "VnnSound.v")
@@ -200,16 +199,7 @@ def instance_text(cert: dict) -> str:
 
 def export_vnnlib_coq(cert: dict, out_dir) -> list[Path]:
     """Write the Coq folder of a vnnlib-unsat certificate into ``out_dir``; returns the paths."""
-    texts = {name: (LIBRARY_DIR / name).read_text(encoding="utf-8") for name in VNN_LIBRARY}
-    texts["Instance.v"] = instance_text(cert)
-    texts["_CoqProject"] = f"-R . {LOGICAL}\n" + "\n".join(list(VNN_LIBRARY) + ["Instance.v"]) + "\n"
-    out = Path(out_dir)    # everything is computed before the first file is written
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, text in texts.items():
-        write_text_atomic(out / name, text)
-        written.append(out / name)
-    return written
+    return write_coq_folder(out_dir, VNN_LIBRARY, instance_text(cert))
 
 
 def is_vnnlib(cert) -> bool:
