@@ -7,8 +7,10 @@ region has outputs ``y = net(x)`` meeting the unsafe condition:
   (computed by the net's own exact semantics) meet the unsafe condition;
 * ``"unsat"``: no such input; ``certificate`` is a ``vnnlib-unsat`` certificate
   (docs/format.md) that :mod:`symrel.checking.vnnlib` re-checks with rational arithmetic;
-* ``"unknown"``: the time limit came first; ``open_leaves`` are the boxes still open and
-  ``covered`` the exact fraction of the region's volume already closed.
+* ``"unknown"``: a limit came first (``limit``: ``"time"``, or ``"tree entries"`` or ``"leaf
+  operations"``, the trusted checker's limits, beyond which a certificate would be refused);
+  ``open_leaves`` are the boxes still open and ``covered`` the exact fraction of the region's
+  volume already closed.
 
 The search. Each input disjunct's box (its single-variable bounds; further atoms of the
 disjunct are kept as constraints) is the root of a tree. A node is a box and the ReLU splits
@@ -50,6 +52,7 @@ import zlib
 from dataclasses import dataclass, field
 
 from ..budget import Budget
+from ..checking.vnnlib import MAX_LEAF_OPERATIONS, MAX_TREE_ENTRIES
 from ..errors import InputError
 from ..exact import Q, ZERO, format_rational, rational
 from ..parallel import chunked, map_ordered
@@ -80,6 +83,7 @@ class Verdict:
     open_leaves: tuple = ()
     covered: object = ZERO
     stats: dict = field(default_factory=dict)
+    limit: str | None = None  # for "unknown": the limit that stopped the search
 
     def __repr__(self):
         return f"Verdict({self.status!r}, covered={format_rational(self.covered)}, stats={self.stats})"
@@ -418,11 +422,17 @@ def _volume(lo, hi, dims):
 
 
 # -- the search ------------------------------------------------------------------------------------
-def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int = 32) -> Verdict:
+def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int = 32,
+           max_tree_entries: int = MAX_TREE_ENTRIES, max_leaf_operations: int = MAX_LEAF_OPERATIONS) -> Verdict:
     """Decide ``prop`` on ``net`` exactly (module docstring). ``timeout``: seconds (None: no
     limit); ``executor``: a ``concurrent.futures`` executor or None; ``progress``: called as
     ``progress(stats)`` after each round; ``batch``: nodes per round (the verdict depends on
-    it, not on the executor)."""
+    it, not on the executor).
+
+    The search also stops, as ``"unknown"``, when its tree (nodes decided plus nodes open)
+    would exceed ``max_tree_entries`` or its leaves ``max_leaf_operations`` (counted as the
+    checker counts them): by default the trusted checker's limits, so that memory stays
+    bounded without a ``timeout`` and no certificate is built that the checker would refuse."""
     start = time.monotonic()
     budget = Budget(timeout)
     boxes = [region_box(conj, prop.n_inputs, f"input disjunct {d}") for d, conj in enumerate(prop.input_region)]
@@ -456,9 +466,15 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
         else:
             closed_points += 1
 
+    leaf_cost = sum(layer.output_dim * layer.input_dim for layer in net.layers) \
+        * (prop.n_inputs + 1 + len(prop.unsafe))
     while stack:
         if budget.expired():
-            return _unknown(stack, closed_volume, total, closed_points, stats, start)
+            return _unknown(stack, closed_volume, total, closed_points, stats, start, "time")
+        if len(trees) + len(stack) > max_tree_entries:
+            return _unknown(stack, closed_volume, total, closed_points, stats, start, "tree entries")
+        if stats["leaves"] * leaf_cost > max_leaf_operations:
+            return _unknown(stack, closed_volume, total, closed_points, stats, start, "leaf operations")
         round_ = [stack.pop() for _ in range(min(batch, len(stack)))]
         items = [(d, lo, hi, splits) for d, _, lo, hi, splits, _ in round_]
         left = budget.remaining()
@@ -467,7 +483,7 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
         results = [r for part in map_ordered(_evaluate_chunk, chunks, executor, shared=(ctx,)) for r in part]
         if any(r is None for r in results):  # the time limit came inside the round: its nodes stay open
             stack.extend(reversed(round_))
-            return _unknown(stack, closed_volume, total, closed_points, stats, start)
+            return _unknown(stack, closed_volume, total, closed_points, stats, start, "time")
         stats["rounds"] += 1
         children = []
         for (d, path, lo, hi, splits, owner), res in zip(round_, results):
@@ -520,11 +536,11 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
     return Verdict("unsat", None, None, cert, (), Q(1), stats)
 
 
-def _unknown(stack, closed_volume, total, closed_points, stats, start) -> Verdict:
+def _unknown(stack, closed_volume, total, closed_points, stats, start, limit) -> Verdict:
     stats["seconds"] = round(time.monotonic() - start, 3)
     open_leaves = tuple((d, lo, hi) for d, _, lo, hi, _, _ in reversed(stack))
     covered = closed_volume / total if total else ZERO
-    return Verdict("unknown", None, None, None, open_leaves, covered, stats)
+    return Verdict("unknown", None, None, None, open_leaves, covered, stats, limit)
 
 
 # -- the certificate -------------------------------------------------------------------------------

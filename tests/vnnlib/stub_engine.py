@@ -15,6 +15,7 @@ class Verdict:
     open_leaves: tuple = ()
     covered: object = None
     stats: dict = field(default_factory=dict)
+    limit: str | None = None
 
 
 def install(monkeypatch, answer):

@@ -58,10 +58,19 @@ def test_an_engine_witness_that_fails_exactly_is_never_printed(files, run_cli, m
 
 
 def test_unknown_says_what_stayed_open(files, run_cli, monkeypatch):
-    calls = stub_engine.install(monkeypatch, lambda net, prop: Verdict("unknown", open_leaves=((),) * 7, covered=q("3/4")))
+    calls = stub_engine.install(monkeypatch, lambda net, prop: Verdict("unknown", open_leaves=((),) * 7, covered=q("3/4"),
+                                                                       limit="time"))
     code, out, err = run_cli("verify", *files, "--timeout", "2.5", "--executor", "serial")
-    assert code == 3 and out.splitlines() == ["unknown", "open leaves: 7; covered: 3/4 of the region (~75%)"]
+    assert code == 3 and out.splitlines() == ["unknown", "open leaves: 7; covered: 3/4 of the region (~75%)",
+                                              "stopped at the limit: time (--timeout)"]
     assert calls == [{"timeout": 2.5, "executor": None, "progress": True}]
+
+
+def test_unknown_at_a_size_limit_names_it(files, run_cli, monkeypatch):
+    stub_engine.install(monkeypatch, lambda net, prop: Verdict("unknown", open_leaves=((),) * 2, covered=q("1/2"),
+                                                               limit="tree entries"))
+    code, out, err = run_cli("verify", *files, "--json")
+    assert code == 3 and '"limit": "tree entries"' in out
 
 
 def test_unsat_writes_the_certificate_and_checks_it(files, tmp_path, run_cli, monkeypatch):

@@ -73,7 +73,38 @@ def test_disjunctions_and_serial_equals_threads():
 
 def test_timeout_is_unknown_with_open_leaves():
     v = decide(NET, prop(((atom([0, 0], [1], "-1001/1000"),),)), timeout=0)
-    assert v.status == "unknown" and v.open_leaves and v.covered == 0
+    assert v.status == "unknown" and v.open_leaves and v.covered == 0 and v.limit == "time"
+
+
+
+
+# x0 + f <= -1001/1000 never holds on [-1, 1]^2; the search splits the root once and closes both halves
+SPLIT_ONCE = prop(((atom([1, 0], [1], "-1001/1000"),),))
+
+
+def test_tree_entries_limit_is_unknown_with_its_name():
+    """Without a timeout the search stops at a named size limit (no unbounded queue)."""
+    v = decide(NET, SPLIT_ONCE, max_tree_entries=1)
+    assert v.status == "unknown" and v.limit == "tree entries" and v.open_leaves
+    assert len(v.open_leaves) + v.stats["nodes"] > 1
+
+
+def test_leaf_operations_limit_is_unknown_with_its_name():
+    full = decide(NET, SPLIT_ONCE, batch=1)
+    assert full.status == "unsat" and full.stats["leaves"] == 2
+    v = decide(NET, SPLIT_ONCE, batch=1, max_leaf_operations=0)
+    assert v.status == "unknown" and v.limit == "leaf operations" and v.covered == q("1/2")
+
+
+def test_default_limits_are_the_checkers():
+    """A search never builds a certificate the trusted checker would refuse for its size."""
+    import inspect
+
+    from symrel.checking.vnnlib import MAX_LEAF_OPERATIONS, MAX_TREE_ENTRIES
+
+    params = inspect.signature(decide).parameters
+    assert params["max_tree_entries"].default == MAX_TREE_ENTRIES
+    assert params["max_leaf_operations"].default == MAX_LEAF_OPERATIONS
 
 
 @pytest.mark.skipif(not (DATA / "test").exists(), reason="../shared/data/vnncomp2021 absent")

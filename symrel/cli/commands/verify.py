@@ -44,7 +44,9 @@ from . import SUMMARIES
 EXIT_FLOAT_ONLY = 4
 
 EPILOG = """exit codes: 0 unsat (certificate written and checked); 1 sat (exact witness printed);
-3 unknown (time limit: the open leaves and the covered fraction are printed); 2 bad input.
+3 unknown (at a limit, named: the time, or the trusted checker's size limits on a certificate,
+tree entries and leaf operations; the open leaves and the covered fraction are printed);
+2 bad input.
 --check-witness: 0 the witness is confirmed exactly; 1 refuted; 4 refuted exactly but
 accepted by the competition's float check (tolerance 1e-4): a float-only counterexample.
 --instances: 0 all decided and every certificate checked; 1 a certificate rejected;
@@ -166,6 +168,9 @@ def _decide(args, net, prop) -> int:
         lines.append(f"open leaves: {n_open}; covered: "
                      + (f"{fmt(covered)} of the region (~{_percent(covered)})" if exact_cover
                         else f"{covered} of the region"))
+        limit = verdict.limit
+        info["limit"] = limit
+        lines.append(f"stopped at the limit: {limit}" + LIMIT_WHY.get(limit, ""))
         code = 3
     stats = dict(verdict.stats or {})
     if args.report:
@@ -179,6 +184,15 @@ def _decide(args, net, prop) -> int:
             print(line)
         print(f"{args.net} {args.prop}: {verdict.status} in {seconds:.3f} s", file=sys.stderr)
     return code
+
+
+#: what each of the engine's limits is (symrel.vnnlib.engine.decide)
+LIMIT_WHY = {
+    "time": " (--timeout)",
+    "tree entries": " (the trusted checker's limit on a certificate's tree: a larger one would be refused)",
+    "leaf operations": " (the trusted checker's limit on the cost of a certificate's leaves: a larger one "
+                       "would be refused)",
+}
 
 
 def _percent(q) -> str:
