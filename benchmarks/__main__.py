@@ -194,6 +194,8 @@ COMPARE_START = "<!-- before-and-after: written by python -m benchmarks --compar
 COMPARE_END = "<!-- end of before-and-after -->"
 CHECKER_START = "<!-- checker time: written by python -m benchmarks.bench_checker --compare-commit --out -->"
 CHECKER_END = "<!-- end of checker time -->"
+# the decision campaign's small claims against z3 as whole processes (benchmarks.decision_processes)
+DECISION_START, DECISION_END = "<!-- whole-processes -->", "<!-- /whole-processes -->"
 
 
 def main(argv=None) -> int:
@@ -252,6 +254,8 @@ def main(argv=None) -> int:
         lines += [old[old.index(COMPARE_START):old.index(COMPARE_END) + len(COMPARE_END)], ""]
     if CHECKER_START in old:  # and the checker's before-and-after (benchmarks.bench_checker)
         lines += [old[old.index(CHECKER_START):old.index(CHECKER_END) + len(CHECKER_END)], ""]
+    if DECISION_START in old:  # and the decision campaign against z3 (benchmarks.decision_processes)
+        lines += [old[old.index(DECISION_START):old.index(DECISION_END) + len(DECISION_END)], ""]
     write_text_atomic(args.out, "\n".join(lines))
     print(f"wrote {args.out}")
     return 0
@@ -264,7 +268,7 @@ def old_sections(page: str) -> dict:
     >>> old_sections("# B\n\n## bench_a\n\nrows\n\n## bench_b\n\nmore\n")
     {'bench_a': '## bench_a\n\nrows\n', 'bench_b': '## bench_b\n\nmore\n'}
     """
-    for marker in (COMPARE_START, CHECKER_START):
+    for marker in (COMPARE_START, CHECKER_START, DECISION_START):
         if marker in page:
             page = page[:page.index(marker)]
     out, name = {}, None

@@ -1,6 +1,6 @@
 """The decision campaign's small claims timed as whole processes: ``symrel prove`` against z3.
 
-``python -m benchmarks.decision_processes [--claims 65] [--repeat 1] [--out docs/decision.md]``
+``python -m benchmarks.decision_processes [--claims 65] [--repeat 1] [--out docs/benchmarks.md]``
 
 The claims are the first ``--claims`` of the seeded campaign of
 :mod:`symrel.mutation.decision_claims` on small nets (seeds 1000, 1001, ...: a net
@@ -217,7 +217,7 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.decision_processes", description=__doc__.split("\n")[0])
     p.add_argument("--claims", type=int, default=65)
     p.add_argument("--repeat", type=int, default=1)
-    p.add_argument("--out", help="replace the whole-processes section of this page (e.g. docs/decision.md)")
+    p.add_argument("--out", help="replace the whole-processes section of this page (e.g. docs/benchmarks.md)")
     p.add_argument("--save", help="also write the rows here (JSON)")
     p.add_argument("--before", metavar="COMMIT", help="also time the symrel of this commit (git archive)")
     p.add_argument("--progress", action="store_true")

@@ -264,21 +264,10 @@ def _acas_path():
     return None
 
 
-KEPT = ("<!-- whole-processes -->", "<!-- /whole-processes -->")
-
-
-def _kept_section(path) -> str:
-    """The part of the page at ``path`` that :mod:`benchmarks.decision_processes` wrote (the
-    small claims timed as whole processes), kept when this report is rewritten; ``""`` when absent."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            page = fh.read()
-    except OSError:
-        return ""
-    begin, end = KEPT
-    if begin not in page or end not in page:
-        return ""
-    return "\n" + begin + page.split(begin, 1)[1].split(end, 1)[0] + end + "\n"
+#: where the small claims timed as whole processes against z3 are (benchmarks.decision_processes)
+WHOLE_PROCESSES = ("\n## The small claims as whole processes\n\nsymrel against z3, both timed as whole processes "
+                   "on the first 65 claims of this campaign: [benchmarks](benchmarks.md#the-small-claims-as-whole-processes) "
+                   "(`python -m benchmarks.decision_processes --out docs/benchmarks.md`).\n")
 
 
 def main(argv=None) -> int:
@@ -348,7 +337,7 @@ def main(argv=None) -> int:
     command = " ".join(argv) + "".join(f"` after `{c}" for c in commands)
     text = report_markdown(rows, seconds, load, acas_full=args.acas_full or None, command=command)
     if args.out:
-        write_text_atomic(args.out, text + _kept_section(args.out))
+        write_text_atomic(args.out, text + WHOLE_PROCESSES)
     else:
         print(text, end="")
     return 0

@@ -20,3 +20,15 @@ def test_page_is_written_by_the_command(tmp_path):
 def test_table_has_every_key():
     lines = _table([{"a": 1.5, "b": "x"}, {"a": 2, "c": [1, 2]}])
     assert lines[0] == "| a | b | c |" and lines[3] == "| 2 |  | 1, 2 |"
+
+
+def test_a_rerun_keeps_the_hand_run_sections(tmp_path):
+    """The checker's before-and-after and the whole-process decision timings are written by their
+    own commands; ``python -m benchmarks`` keeps them when it rewrites the page."""
+    out = tmp_path / "benchmarks.md"
+    kept = ["<!-- checker time: written by python -m benchmarks.bench_checker --compare-commit --out -->\nC\n"
+            "<!-- end of checker time -->", "<!-- whole-processes -->\nW\n<!-- /whole-processes -->"]
+    out.write_text("# Benchmarks\n\n" + "\n\n".join(kept) + "\n")
+    assert main(["--only", "none-such", "--out", str(out)]) == 0
+    text = out.read_text()
+    assert all(part in text for part in kept)

@@ -44,12 +44,12 @@ def test_saved_rows_are_reported_beside_a_new_run(tmp_path):
     assert json.loads((tmp_path / "s.json").read_text())["rows"][0]["name"] == "seed 1: compiled"
 
 
-def test_the_whole_process_section_of_the_page_is_kept_when_the_report_is_rewritten(tmp_path):
+def test_the_report_points_to_the_whole_process_timings_in_the_benchmarks_page(tmp_path):
     saved = tmp_path / "rows.json"
     saved.write_text(json.dumps({"rows": [_row("seed 1: compiled", "compiled", "proved", 0.5)], "seconds": 7.0}))
     out = tmp_path / "report.md"
-    out.write_text("# old\n\n<!-- whole-processes -->\n| symrel prove | 0.1 |\n<!-- /whole-processes -->\n")
+    out.write_text("# old\n")
     assert main(["--rows", str(saved), "--only-acas-full", "--no-acas", "--no-z3", "--out", str(out)]) == 0
     text = out.read_text()
     assert "# old" not in text and "**1 claims" in text
-    assert text.endswith("<!-- whole-processes -->\n| symrel prove | 0.1 |\n<!-- /whole-processes -->\n")
+    assert text.endswith("(`python -m benchmarks.decision_processes --out docs/benchmarks.md`).\n")
