@@ -8,7 +8,14 @@
    leave the phase open, the bounds by back-substitution through the layers below (exact);
    and for every unsafe disjunct one atom (of it, or of the input disjunct) has a
    back-substituted lower bound equal to the recorded bound and above the atom's right-hand
-   side. *)
+   side.
+   ReLU splits: a split of a node on neuron i of layer k (counting every layer) covers the
+   node by its part where that neuron's pre-activation z is <= 0 and its part where z >= 0.
+   The splits on the path to a leaf clip the bounds of z to their sides before the phase is
+   checked (an empty clipped range: the leaf's part holds no point), and a close may carry
+   one multiplier beta >= 0 per split (beta-CROWN's): right after layer k's phases, the
+   coefficient of z gains -beta (side z >= 0) or +beta (side z <= 0), which lowers the bound
+   on the leaf's part only. *)
 From Coq Require Import QArith Qreduction List Bool Lia Lqa.
 From Symrel Require Import Semantics VnnProp.
 Import ListNotations.
@@ -25,6 +32,25 @@ Definition level := (dense * list phase)%type.
 
 (* a < b, decided *)
 Definition Qlt_bool (a b : Q) : bool := negb (Qle_bool b a).
+
+(* l with its entry i replaced by f of it *)
+Fixpoint set_nth {A} (i : nat) (f : A -> A) (l : list A) : list A :=
+  match l, i with
+  | [], _ => []
+  | a :: l', O => f a :: l'
+  | a :: l', S i' => a :: set_nth i' f l'
+  end.
+
+(* a ReLU split on the path to a leaf: (k, i, side), neuron i of layer k (every layer
+   counted, from 0 at the inputs), side true for the part z >= 0, false for z <= 0 *)
+Definition rsplit := (nat * nat * bool)%type.
+
+(* the splits of layer k: (neuron, side) *)
+Fixpoint sides_at (k : nat) (sp : list rsplit) : list (nat * bool) :=
+  match sp with
+  | [] => []
+  | (k', i, s) :: sp' => if Nat.eqb k k' then (i, s) :: sides_at k sp' else sides_at k sp'
+  end.
 
 Definition zeros (k : nat) : vec := repeat 0 k.
 
@@ -93,20 +119,31 @@ Fixpoint relax (ph : list phase) (mu : vec) : vec * Q :=
 Definition width (lv : list level) (n : nat) : nat :=
   match lv with [] => n | (l, _) :: _ => length (dn_W l) end.
 
+(* the multipliers of the splits of layer k added to the coefficients nu of its
+   pre-activations: -beta on side z >= 0, +beta on side z <= 0 *)
+Fixpoint add_betas (k : nat) (bs : list (rsplit * Q)) (nu : vec) : vec :=
+  match bs with
+  | [] => nu
+  | ((k', i, s), beta) :: bs' =>
+      add_betas k bs' (if Nat.eqb k k' then set_nth i (fun m => qadd m (if s then - beta else beta)) nu else nu)
+  end.
+
 (* a lower bound over the box B of mu . v + c + ax . x, where v is the output of the stack lv
-   (top first) at the input x: substitute the layers backwards *)
-Fixpoint back (lv : list level) (mu : vec) (c : Q) (ax : vec) (B : Box) : Q :=
+   (top first) at the input x: substitute the layers backwards; bs: the splits' multipliers
+   (none for the bounds of a pre-activation) *)
+Fixpoint back (lv : list level) (bs : list (rsplit * Q)) (mu : vec) (c : Q) (ax : vec) (B : Box) : Q :=
   match lv with
   | [] => Qred (box_min (vadd mu ax) B + c)
   | (l, ph) :: rest =>
-      let (nu, c1) := if dn_relu l then relax ph mu else (mu, 0) in
-      back rest (tmul (dn_W l) nu (zeros (width rest (length B)))) (qadd (qadd c c1) (qdot nu (dn_b l))) ax B
+      let (nu0, c1) := if dn_relu l then relax ph mu else (mu, 0) in
+      let nu := add_betas (length rest) bs nu0 in
+      back rest bs (tmul (dn_W l) nu (zeros (width rest (length B)))) (qadd (qadd c c1) (qdot nu (dn_b l))) ax B
   end.
 
 (* the pre-activation r . v + b of a neuron, bounded below and above on B *)
-Definition lower (lv : list level) (B : Box) (r : vec) (b : Q) : Q := back lv r b (zeros (length B)) B.
+Definition lower (lv : list level) (B : Box) (r : vec) (b : Q) : Q := back lv [] r b (zeros (length B)) B.
 Definition upper (lv : list level) (B : Box) (r : vec) (b : Q) : Q :=
-  - back lv (map Qopp r) (- b) (zeros (length B)) B.
+  - back lv [] (map Qopp r) (- b) (zeros (length B)) B.
 
 (* forward symbolic forms: f = (coefficients over the input x, constant) stands for f . x + c *)
 Definition form := (vec * Q)%type.
@@ -150,8 +187,9 @@ Definition act_forms (n : nat) (p : phase) (lf uf : form) : form * form :=
 
 Definition qmin (a b : Q) : Q := if Qle_bool a b then a else b.
 
-(* the phase follows from lz <= z <= uz *)
+(* the phase follows from lz <= z <= uz (any phase when uz < lz: no z) *)
 Definition phase_checks_with (lz uz : Q) (p : phase) : bool :=
+  Qlt_bool uz lz ||
   match p with
   | Act => Qle_bool 0 lz
   | Inact => Qle_bool uz 0
@@ -161,20 +199,32 @@ Definition phase_checks_with (lz uz : Q) (p : phase) : bool :=
       && Qle_bool 0 (s * uz + t) && Qle_bool uz (s * uz + t)
   end.
 
-(* first with the forward bounds; where they leave the phase open, with the back-substituted
-   bounds too *)
-Definition phase_checks (lv : list level) (B : Box) (r : vec) (b : Q) (lzf uzf : Q) (p : phase) : bool :=
-  if phase_checks_with lzf uzf p then true
-  else phase_checks_with (qmax lzf (lower lv B r b)) (qmin uzf (upper lv B r b)) p.
+(* the bounds lz <= z <= uz of neuron i clipped to the sides of its splits *)
+Fixpoint clip (sides : list (nat * bool)) (i : nat) (lz uz : Q) : Q * Q :=
+  match sides with
+  | [] => (lz, uz)
+  | (j, s) :: sides' =>
+      if Nat.eqb i j then (if s then clip sides' i (qmax lz 0) uz else clip sides' i lz (qmin uz 0))
+      else clip sides' i lz uz
+  end.
 
-(* a ReLU layer: every phase checked; the forms of its outputs *)
-Fixpoint relu_step (lv : list level) (B : Box) (W : mat) (b : vec) (zf : list (form * form)) (ph : list phase)
-  : option (list form * list form) :=
+(* first with the forward bounds; where they leave the phase open, with the back-substituted
+   bounds too; both clipped to the sides of neuron i's splits *)
+Definition phase_checks (lv : list level) (B : Box) (r : vec) (b : Q) (lzf uzf : Q) (p : phase)
+    (sides : list (nat * bool)) (i : nat) : bool :=
+  if phase_checks_with (fst (clip sides i lzf uzf)) (snd (clip sides i lzf uzf)) p then true
+  else let lu := clip sides i (qmax lzf (lower lv B r b)) (qmin uzf (upper lv B r b)) in
+       phase_checks_with (fst lu) (snd lu) p.
+
+(* a ReLU layer, from its neuron i on (sides: the splits of the layer): every phase checked;
+   the forms of its outputs *)
+Fixpoint relu_step (lv : list level) (B : Box) (sides : list (nat * bool)) (i : nat) (W : mat) (b : vec)
+    (zf : list (form * form)) (ph : list phase) : option (list form * list form) :=
   match W, b, zf, ph with
   | [], [], [], [] => Some ([], [])
   | r :: W', c :: b', (lf, uf) :: zf', p :: ph' =>
-      if phase_checks lv B r c (form_min lf B) (form_max uf B) p then
-        match relu_step lv B W' b' zf' ph' with
+      if phase_checks lv B r c (form_min lf B) (form_max uf B) p sides i then
+        match relu_step lv B sides (S i) W' b' zf' ph' with
         | Some (L', U') => let (l2, u2) := act_forms (length B) p lf uf in Some (l2 :: L', u2 :: U')
         | None => None
         end
@@ -187,16 +237,17 @@ Definition fits (l : dense) (m : nat) : bool :=
   forallb (fun r => Nat.eqb (length r) m) (dn_W l) && Nat.eqb (length (dn_b l)) (length (dn_W l)).
 
 (* the layers bottom-up with their phases and the forms L <= v <= U of the current layer's
-   input v: each layer fits, each ReLU's phase is checked on B *)
-Fixpoint check_levels (B : Box) (below : list level) (L U : list form) (Ls : list dense) (Ps : list (list phase))
-  : option (list level) :=
+   input v: each layer fits, each ReLU's phase is checked on B and the splits sp *)
+Fixpoint check_levels (B : Box) (sp : list rsplit) (below : list level) (L U : list form) (Ls : list dense)
+    (Ps : list (list phase)) : option (list level) :=
   match Ls, Ps with
   | [], [] => Some below
   | l :: Ls', ph :: Ps' =>
       if fits l (width below (length B)) then
         let zf := layer_forms (length B) L U (dn_W l) (dn_b l) in
-        match (if dn_relu l then relu_step below B (dn_W l) (dn_b l) zf ph else Some (map fst zf, map snd zf)) with
-        | Some (L', U') => check_levels B ((l, ph) :: below) L' U' Ls' Ps'
+        match (if dn_relu l then relu_step below B (sides_at (length below) sp) 0 (dn_W l) (dn_b l) zf ph
+               else Some (map fst zf, map snd zf)) with
+        | Some (L', U') => check_levels B sp ((l, ph) :: below) L' U' Ls' Ps'
         | None => None
         end
       else None
@@ -204,44 +255,44 @@ Fixpoint check_levels (B : Box) (below : list level) (L U : list form) (Ls : lis
   end.
 
 (* a leaf closes unsafe disjunct u with atom k of u (true) or of the input disjunct (false),
-   whose lower bound on the leaf is recorded *)
-Definition close := (bool * nat * Q)%type.
+   whose lower bound on the leaf is recorded, with the multipliers of the leaf's splits
+   (in path order; none: all 0) *)
+Definition close := (bool * nat * Q * list Q)%type.
 
-Fixpoint check_closes (lv : list level) (B : Box) (C : list atom) (U : list (list atom)) (cl : list close) : bool :=
+Fixpoint check_closes (lv : list level) (B : Box) (sp : list rsplit) (C : list atom) (U : list (list atom))
+    (cl : list close) : bool :=
   match U, cl with
   | [], [] => true
-  | D :: U', (side, k, bnd) :: cl' =>
+  | D :: U', (side, k, bnd, betas) :: cl' =>
       match nth_error (if side then D else C) k with
       | Some a =>
           Nat.eqb (length (at_x a)) (length B) && Nat.eqb (length (at_y a)) (width lv (length B))
-          && Qeq_bool (back lv (at_y a) 0 (at_x a) B) bnd && Qlt_bool (at_rhs a) bnd
+          && (Nat.eqb (length betas) 0 || Nat.eqb (length betas) (length sp)) && forallb (Qle_bool 0) betas
+          && Qeq_bool (back lv (combine sp betas) (at_y a) 0 (at_x a) B) bnd && Qlt_bool (at_rhs a) bnd
       | None => false
-      end && check_closes lv B C U' cl'
+      end && check_closes lv B sp C U' cl'
   | _, _ => false
   end.
 
 Inductive tree :=
   | Leaf (Ps : list (list phase)) (cl : list close)
   | Split (i : nat) (c : Q) (le ge : tree)    (* the part x_i <= c, then the part x_i >= c *)
+  | RSplit (k i : nat) (le ge : tree)         (* neuron i of layer k: the part z <= 0, then z >= 0 *)
   | Empty (i : nat).                            (* hi_i < lo_i: the box is empty *)
 
-Fixpoint set_nth {A} (i : nat) (f : A -> A) (l : list A) : list A :=
-  match l, i with
-  | [], _ => []
-  | a :: l', O => f a :: l'
-  | a :: l', S i' => a :: set_nth i' f l'
-  end.
-
-Fixpoint check_tree (N : ReluNet) (C : list atom) (U : list (list atom)) (B : Box) (t : tree) : bool :=
+(* sp: the ReLU splits on the path from the root, in order *)
+Fixpoint check_tree (N : ReluNet) (C : list atom) (U : list (list atom)) (B : Box) (sp : list rsplit) (t : tree)
+  : bool :=
   match t with
   | Leaf Ps cl =>
-      match check_levels B [] (id_forms (length B)) (id_forms (length B)) (rn_layers N) Ps with
-      | Some lv => check_closes lv B C U cl
+      match check_levels B sp [] (id_forms (length B)) (id_forms (length B)) (rn_layers N) Ps with
+      | Some lv => check_closes lv B sp C U cl
       | None => false
       end
   | Split i c le ge =>
-      check_tree N C U (set_nth i (fun lu => (fst lu, c)) B) le
-      && check_tree N C U (set_nth i (fun lu => (c, snd lu)) B) ge
+      check_tree N C U (set_nth i (fun lu => (fst lu, c)) B) sp le
+      && check_tree N C U (set_nth i (fun lu => (c, snd lu)) B) sp ge
+  | RSplit k i le ge => check_tree N C U B (sp ++ [(k, i, false)]) le && check_tree N C U B (sp ++ [(k, i, true)]) ge
   | Empty i => match nth_error B i with Some lu => Qlt_bool (snd lu) (fst lu) | None => false end
   end.
 
@@ -271,7 +322,7 @@ Fixpoint check_steps (N : ReluNet) (n : nat) (U : list (list atom)) (R : list (l
   match R, steps with
   | [], [] => true
   | C :: R', (B, t) :: S' =>
-      Nat.eqb (length B) n && box_implied C 0 B && check_tree N C U B t && check_steps N n U R' S'
+      Nat.eqb (length B) n && box_implied C 0 B && check_tree N C U B [] t && check_steps N n U R' S'
   | _, _ => false
   end.
 

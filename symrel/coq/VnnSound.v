@@ -151,8 +151,62 @@ Proof.
     + assert ((s - 1) * lz <= (s - 1) * z) by nra. lra.
 Qed.
 
+(* ---- ReLU splits and their multipliers ---- *)
+(* the side of a split: z >= 0 (true) or z <= 0 (false) *)
+Definition side_ok (s : bool) (z : Q) : Prop := if s then 0 <= z else z <= 0.
+
+Lemma set_nth_dot : forall nu z i d, d * nth i z 0 <= 0 ->
+  dot (set_nth i (fun m => qadd m d) nu) z <= dot nu z.
+Proof.
+  induction nu as [|m nu IH]; intros z i d H; [destruct i; simpl; lra|].
+  destruct z as [|y z]; [destruct i; simpl; lra|].
+  destruct i as [|i]; simpl in H |- *.
+  - rewrite qadd_correct. lra.
+  - specialize (IH z i d H). lra.
+Qed.
+
+(* the multipliers of layer k's splits are >= 0, and their sides hold at its pre-activations z *)
+Definition betas_ok (k : nat) (bs : list (rsplit * Q)) (z : vec) : Prop :=
+  forall k' i s beta, In ((k', i, s), beta) bs -> k' = k -> 0 <= beta /\ side_ok s (nth i z 0).
+
+Lemma add_betas_sound : forall k bs nu z, betas_ok k bs z -> dot (add_betas k bs nu) z <= dot nu z.
+Proof.
+  intros k. induction bs as [|[[[k' i] s] beta] bs IH]; intros nu z H; [simpl; lra|].
+  simpl. assert (H' : betas_ok k bs z) by (intros ? ? ? ? Hin; apply H; right; exact Hin).
+  eapply Qle_trans; [apply IH; exact H'|].
+  destruct (Nat.eqb k k') eqn:E; [|lra].
+  apply Nat.eqb_eq in E. destruct (H k' i s beta (or_introl eq_refl) (eq_sym E)) as [Hb Hs].
+  apply set_nth_dot. destruct s; simpl in Hs |- *; nra.
+Qed.
+
+Lemma sides_at_In : forall k sp j s, In (j, s) (sides_at k sp) -> In (k, j, s) sp.
+Proof.
+  intros k. induction sp as [|[[k' i] s'] sp IH]; intros j s H; simpl in H; [contradiction|].
+  destruct (Nat.eqb k k') eqn:E.
+  - apply Nat.eqb_eq in E. subst k'. destruct H as [H|H]; [injection H as <- <-; left; reflexivity|right; auto].
+  - right. auto.
+Qed.
+
 (* ---- a stack of levels (top first) ---- *)
 Definition out (lv : list level) (x : vec) : vec := fold_right (fun lp v => eval_dense (fst lp) v) x lv.
+
+(* the sides of the splits sp hold at the pre-activations of every level of lv (the level
+   of index k: the one with k levels below it) *)
+Fixpoint lv_sides (lv : list level) (sp : list rsplit) (x : vec) : Prop :=
+  match lv with
+  | [] => True
+  | (l, _) :: rest => lv_sides rest sp x /\
+      forall k i s, In (k, i, s) sp -> k = length rest -> side_ok s (nth i (affine (dn_W l) (dn_b l) (out rest x)) 0)
+  end.
+
+Lemma lv_sides_incl : forall lv sp sp' x, (forall a, In a sp' -> In a sp) -> lv_sides lv sp x -> lv_sides lv sp' x.
+Proof.
+  induction lv as [|[l ph] lv IH]; intros sp sp' x Hi H; simpl in *; auto.
+  destruct H as [H1 H2]. split; [exact (IH sp sp' x Hi H1)|]. intros k i s Hin Hk. exact (H2 k i s (Hi _ Hin) Hk).
+Qed.
+
+Lemma lv_sides_nil : forall lv x, lv_sides lv [] x.
+Proof. induction lv as [|[l ph] lv IH]; intros x; simpl; auto. split; [auto|]. intros ? ? ? []. Qed.
 
 Fixpoint levels_ok (lv : list level) (x : vec) : Prop :=
   match lv with
@@ -199,13 +253,14 @@ Proof.
 Qed.
 
 Lemma back_sound : forall lv x B, in_box B x -> lv_wf lv (length x) -> levels_ok lv x ->
-  forall mu c ax, length mu = width lv (length x) -> length ax = length x ->
-  back lv mu c ax B <= dot mu (out lv x) + c + dot ax x.
+  forall bs mu c ax, lv_sides lv (map fst bs) x -> Forall (fun b => 0 <= snd b) bs ->
+  length mu = width lv (length x) -> length ax = length x ->
+  back lv bs mu c ax B <= dot mu (out lv x) + c + dot ax x.
 Proof.
-  induction lv as [|[l ph] lv IH]; intros x B HB Hwf Hok mu c ax Hmu Hax.
+  induction lv as [|[l ph] lv IH]; intros x B HB Hwf Hok bs mu c ax Hsd Hbs Hmu Hax.
   - simpl. rewrite Qred_correct. simpl in Hmu.
     assert (H := box_min_le (vadd mu ax) B x HB). rewrite dot_vadd_l in H by lia. lra.
-  - destruct Hwf as [Hwf Hfit]. destruct Hok as [Hok Hph]. simpl in Hmu.
+  - destruct Hwf as [Hwf Hfit]. destruct Hok as [Hok Hph]. destruct Hsd as [Hsd Hside]. simpl in Hmu.
     destruct (fits_rows _ _ Hfit) as [Hrows Hb].
     rewrite <- (in_box_length B x HB) in Hrows.
     assert (Hz : length (zeros (width lv (length B))) = width lv (length B)) by apply length_zeros.
@@ -214,23 +269,32 @@ Proof.
     assert (Hv : length (out lv x) = width lv (length x)) by (apply length_out; exact Hwf).
     set (v := out lv x) in *.
     assert (Hmv : length (mat_vec (dn_W l) v) = length (dn_b l)) by (unfold mat_vec; rewrite map_length; lia).
+    (* the multipliers only lower the bound, by the splits' sides *)
+    assert (Hbeta : forall nu, dot (add_betas (length lv) bs nu) (mat_vec (dn_W l) v) + dot (add_betas (length lv) bs nu) (dn_b l)
+                               <= dot nu (mat_vec (dn_W l) v) + dot nu (dn_b l)).
+    { intro nu. rewrite <- !dot_vadd_r by exact Hmv. apply add_betas_sound. intros k' i s beta Hin Hk. split.
+      - rewrite Forall_forall in Hbs. exact (Hbs _ Hin).
+      - apply (Hside k' i s); [|exact Hk]. exact (in_map fst bs _ Hin). }
     simpl. fold v. unfold eval_dense.
     destruct (dn_relu l) eqn:Er.
-    + destruct (relax ph mu) as [nu c1] eqn:Erx.
+    + destruct (relax ph mu) as [nu0 c1] eqn:Erx. set (nu := add_betas (length lv) bs nu0) in *.
       destruct (tmul_dot (dn_W l) nu _ v Hrows') as [T1 T2].
-      assert (IH' := IH x B HB Hwf Hok (tmul (dn_W l) nu (zeros (width lv (length B))))
-                       (qadd (qadd c c1) (qdot nu (dn_b l))) ax
+      assert (IH' := IH x B HB Hwf Hok bs (tmul (dn_W l) nu (zeros (width lv (length B))))
+                       (qadd (qadd c c1) (qdot nu (dn_b l))) ax Hsd Hbs
                        ltac:(rewrite T2, Hz, (in_box_length B x HB); reflexivity) Hax).
       fold v in IH'. assert (Hc : qadd (qadd c c1) (qdot nu (dn_b l)) == c + c1 + dot nu (dn_b l)) by (rewrite !qadd_correct, qdot_correct; reflexivity). rewrite T1, dot_zeros in IH'.
       assert (R := relax_sound ph (affine (dn_W l) (dn_b l) v) mu (Hph eq_refl)
                      ltac:(rewrite length_affine by exact Hb; exact Hmu)).
       rewrite Erx in R. simpl in R. unfold affine in R. rewrite dot_vadd_r in R by exact Hmv.
+      assert (A := Hbeta nu0). fold nu in A.
       unfold affine. lra.
-    + destruct (tmul_dot (dn_W l) mu _ v Hrows') as [T1 T2].
-      assert (IH' := IH x B HB Hwf Hok (tmul (dn_W l) mu (zeros (width lv (length B))))
-                       (qadd (qadd c 0) (qdot mu (dn_b l))) ax
+    + set (nu := add_betas (length lv) bs mu) in *.
+      destruct (tmul_dot (dn_W l) nu _ v Hrows') as [T1 T2].
+      assert (IH' := IH x B HB Hwf Hok bs (tmul (dn_W l) nu (zeros (width lv (length B))))
+                       (qadd (qadd c 0) (qdot nu (dn_b l))) ax Hsd Hbs
                        ltac:(rewrite T2, Hz, (in_box_length B x HB); reflexivity) Hax).
-      fold v in IH'. assert (Hc : qadd (qadd c 0) (qdot mu (dn_b l)) == c + 0 + dot mu (dn_b l)) by (rewrite !qadd_correct, qdot_correct; reflexivity). rewrite T1, dot_zeros in IH'.
+      fold v in IH'. assert (Hc : qadd (qadd c 0) (qdot nu (dn_b l)) == c + 0 + dot nu (dn_b l)) by (rewrite !qadd_correct, qdot_correct; reflexivity). rewrite T1, dot_zeros in IH'.
+      assert (A := Hbeta mu). fold nu in A.
       unfold affine. rewrite dot_vadd_r by exact Hmv. lra.
 Qed.
 
@@ -238,7 +302,7 @@ Lemma lower_sound : forall lv x B r b, in_box B x -> lv_wf lv (length x) -> leve
   length r = width lv (length x) -> lower lv B r b <= dot r (out lv x) + b.
 Proof.
   intros lv x B r b HB Hwf Hok Hr. unfold lower.
-  assert (H := back_sound lv x B HB Hwf Hok r b (zeros (length B)) Hr
+  assert (H := back_sound lv x B HB Hwf Hok [] r b (zeros (length B)) (lv_sides_nil lv x) (Forall_nil _) Hr
                  ltac:(rewrite length_zeros; apply in_box_length; exact HB)).
   rewrite dot_zeros in H. lra.
 Qed.
@@ -247,7 +311,7 @@ Lemma upper_sound : forall lv x B r b, in_box B x -> lv_wf lv (length x) -> leve
   length r = width lv (length x) -> dot r (out lv x) + b <= upper lv B r b.
 Proof.
   intros lv x B r b HB Hwf Hok Hr. unfold upper.
-  assert (H := back_sound lv x B HB Hwf Hok (map Qopp r) (- b) (zeros (length B))
+  assert (H := back_sound lv x B HB Hwf Hok [] (map Qopp r) (- b) (zeros (length B)) (lv_sides_nil lv x) (Forall_nil _)
                  ltac:(rewrite map_length; exact Hr)
                  ltac:(rewrite length_zeros; apply in_box_length; exact HB)).
   rewrite dot_zeros, dot_opp in H. lra.
@@ -365,7 +429,9 @@ Definition params_ok (p : phase) : Prop := match p with Unst a s t => 0 <= a /\ 
 Lemma phase_checks_with_sound : forall lz uz z p, phase_checks_with lz uz p = true -> lz <= z -> z <= uz ->
   phase_ok p z /\ params_ok p.
 Proof.
-  intros lz uz z p H Hl Hu. destruct p as [| |a s t]; simpl in H |- *.
+  intros lz uz z p H Hl Hu. unfold phase_checks_with in H.
+  destruct (Qlt_bool uz lz) eqn:E; [apply Qlt_bool_true in E; exfalso; lra|]. simpl in H.
+  destruct p as [| |a s t]; simpl in H |- *.
   - apply Qle_bool_true in H. split; [lra | exact I].
   - apply Qle_bool_true in H. split; [lra | exact I].
   - repeat rewrite andb_true_iff in H.
@@ -374,16 +440,29 @@ Proof.
     split; [apply (unst_ok a s t lz uz); assumption | split; assumption].
 Qed.
 
-Lemma phase_checks_sound : forall lv x B r c lzf uzf p, in_box B x -> lv_wf lv (length x) -> levels_ok lv x ->
-  length r = width lv (length x) -> lzf <= dot r (out lv x) + c -> dot r (out lv x) + c <= uzf ->
-  phase_checks lv B r c lzf uzf p = true -> phase_ok p (dot r (out lv x) + c) /\ params_ok p.
+Lemma clip_sound : forall sides i lz uz z, lz <= z -> z <= uz -> (forall s, In (i, s) sides -> side_ok s z) ->
+  fst (clip sides i lz uz) <= z /\ z <= snd (clip sides i lz uz).
 Proof.
-  intros lv x B r c lzf uzf p HB Hwf Hok Hr Hl Hu H. unfold phase_checks in H.
-  destruct (phase_checks_with lzf uzf p) eqn:E.
-  - exact (phase_checks_with_sound _ _ _ _ E Hl Hu).
-  - apply (phase_checks_with_sound _ _ _ _ H).
-    + apply qmax_le; [exact Hl | apply lower_sound; assumption].
-    + apply qmin_ge; [exact Hu | apply upper_sound; assumption].
+  induction sides as [|[j s] sides IH]; intros i lz uz z Hl Hu Hs; simpl; [auto|].
+  assert (Hs' : forall s', In (i, s') sides -> side_ok s' z) by (intros s' Hin; apply Hs; right; exact Hin).
+  destruct (Nat.eqb i j) eqn:E; [|apply IH; auto].
+  apply Nat.eqb_eq in E. subst j. assert (Hz := Hs s (or_introl eq_refl)).
+  destruct s; simpl in Hz; apply IH; auto; [apply qmax_le | apply qmin_ge]; assumption.
+Qed.
+
+Lemma phase_checks_sound : forall lv x B r c lzf uzf p sides i, in_box B x -> lv_wf lv (length x) -> levels_ok lv x ->
+  length r = width lv (length x) -> lzf <= dot r (out lv x) + c -> dot r (out lv x) + c <= uzf ->
+  (forall s, In (i, s) sides -> side_ok s (dot r (out lv x) + c)) ->
+  phase_checks lv B r c lzf uzf p sides i = true -> phase_ok p (dot r (out lv x) + c) /\ params_ok p.
+Proof.
+  intros lv x B r c lzf uzf p sides i HB Hwf Hok Hr Hl Hu Hs H. unfold phase_checks in H. cbv zeta in H.
+  destruct (phase_checks_with (fst (clip sides i lzf uzf)) (snd (clip sides i lzf uzf)) p) eqn:E.
+  - destruct (clip_sound sides i lzf uzf _ Hl Hu Hs) as [C1 C2]. exact (phase_checks_with_sound _ _ _ _ E C1 C2).
+  - assert (Hl' : qmax lzf (lower lv B r c) <= dot r (out lv x) + c)
+      by (apply qmax_le; [exact Hl | apply lower_sound; assumption]).
+    assert (Hu' : dot r (out lv x) + c <= qmin uzf (upper lv B r c))
+      by (apply qmin_ge; [exact Hu | apply upper_sound; assumption]).
+    destruct (clip_sound sides i _ _ _ Hl' Hu' Hs) as [C1 C2]. exact (phase_checks_with_sound _ _ _ _ H C1 C2).
 Qed.
 
 Lemma act_forms_sound : forall p lf uf z x, phase_ok p z -> params_ok p ->
@@ -403,27 +482,33 @@ Proof.
 Qed.
 
 Lemma relu_step_sound : forall lv x B, in_box B x -> lv_wf lv (length x) -> levels_ok lv x ->
-  forall W b zf ph L' U', Forall (fun r => length r = width lv (length x)) W ->
+  forall sides W b i zf ph L' U', Forall (fun r => length r = width lv (length x)) W ->
   bounded_by (map fst zf) (map snd zf) (affine W b (out lv x)) x ->
   flen (length x) (map fst zf) -> flen (length x) (map snd zf) ->
-  relu_step lv B W b zf ph = Some (L', U') ->
+  (forall j s, In (j, s) sides -> (i <= j)%nat -> side_ok s (nth (j - i) (affine W b (out lv x)) 0)) ->
+  relu_step lv B sides i W b zf ph = Some (L', U') ->
   Forall2 phase_ok ph (affine W b (out lv x)) /\ bounded_by L' U' (map relu (affine W b (out lv x))) x
   /\ flen (length x) L' /\ flen (length x) U'.
 Proof.
-  intros lv x B HB Hwf Hok. induction W as [|r W IH]; intros b zf ph L' U' HW Hz HL HU H.
+  intros lv x B HB Hwf Hok sides. induction W as [|r W IH]; intros b i zf ph L' U' HW Hz HL HU Hs H.
   - destruct b, zf, ph; simpl in H; try discriminate. injection H as <- <-.
     unfold affine, mat_vec. simpl. repeat split; constructor.
   - destruct b as [|c b], zf as [|[lf uf] zf], ph as [|p ph]; simpl in H; try discriminate.
+    assert (Hs0 : forall s, In (i, s) sides -> side_ok s (dot r (out lv x) + c)).
+    { intros s Hin. specialize (Hs i s Hin (le_n i)). rewrite Nat.sub_diag in Hs. exact Hs. }
+    assert (Hs1 : forall j s, In (j, s) sides -> (S i <= j)%nat -> side_ok s (nth (j - S i) (affine W b (out lv x)) 0)).
+    { intros j s Hin Hj. specialize (Hs j s Hin ltac:(lia)). replace (j - i)%nat with (S (j - S i)) in Hs by lia.
+      exact Hs. }
     unfold affine, mat_vec in *. simpl in Hz |- *. destruct Hz as [[Hz1 Hz2] Hz].
     inversion HW as [|? ? Hr HW']; subst. simpl in HL, HU.
     inversion HL as [|? ? Hlf HL']; inversion HU as [|? ? Huf HU']; subst.
     rewrite (in_box_length B x HB) in H.
-    destruct (phase_checks lv B r c (form_min lf B) (form_max uf B) p) eqn:Ep; [|discriminate].
-    destruct (phase_checks_sound lv x B r c _ _ p HB Hwf Hok Hr
+    destruct (phase_checks lv B r c (form_min lf B) (form_max uf B) p sides i) eqn:Ep; [|discriminate].
+    destruct (phase_checks_sound lv x B r c _ _ p sides i HB Hwf Hok Hr
                 (Qle_trans _ _ _ (form_min_sound lf B x HB) Hz1)
-                (Qle_trans _ _ _ Hz2 (form_max_sound uf B x HB)) Ep) as [Hp Hpar].
-    destruct (relu_step lv B W b zf ph) as [[L2 U2]|] eqn:Er; [|discriminate].
-    destruct (IH b zf ph L2 U2 HW' Hz HL' HU' Er) as [I1 [I2 [I3 I4]]].
+                (Qle_trans _ _ _ Hz2 (form_max_sound uf B x HB)) Hs0 Ep) as [Hp Hpar].
+    destruct (relu_step lv B sides (S i) W b zf ph) as [[L2 U2]|] eqn:Er; [|discriminate].
+    destruct (IH b (S i) zf ph L2 U2 HW' Hz HL' HU' Hs1 Er) as [I1 [I2 [I3 I4]]].
     destruct (act_forms_sound p lf uf _ x Hp Hpar Hz1 Hz2 Hlf Huf) as [A1 [A2 [A3 A4]]].
     destruct (act_forms (length x) p lf uf) as [l2 u2]. injection H as <- <-. simpl in A1, A2, A3, A4.
     repeat split; try constructor; auto.
@@ -443,23 +528,48 @@ Proof.
     eapply Forall_impl; [|exact IH2]. intros f Hf. simpl in *. lia.
 Qed.
 
-Lemma check_levels_sound : forall B x Ls Ps below L U lv, in_box B x ->
-  lv_wf below (length x) -> levels_ok below x -> bounded_by L U (out below x) x ->
-  flen (length x) L -> flen (length x) U -> check_levels B below L U Ls Ps = Some lv ->
-  lv_wf lv (length x) /\ levels_ok lv x /\ out lv x = fold_left (fun v l => eval_dense l v) Ls (out below x).
+(* the pre-activation of neuron i of layer k of the layers Ls at their input v *)
+Fixpoint pre_from (Ls : list dense) (v : vec) (k i : nat) : Q :=
+  match Ls, k with
+  | [], _ => 0
+  | l :: _, O => nth i (affine (dn_W l) (dn_b l) v) 0
+  | l :: Ls', S k' => pre_from Ls' (eval_dense l v) k' i
+  end.
+
+(* the sides of the splits sp of layer d and above hold at the input v of layer d *)
+Definition splits_hold (Ls : list dense) (v : vec) (d : nat) (sp : list rsplit) : Prop :=
+  forall k i s, In (k, i, s) sp -> (d <= k)%nat -> side_ok s (pre_from Ls v (k - d) i).
+
+Lemma check_levels_sound : forall B x sp Ls Ps below L U lv, in_box B x ->
+  lv_wf below (length x) -> levels_ok below x -> lv_sides below sp x -> splits_hold Ls (out below x) (length below) sp ->
+  bounded_by L U (out below x) x ->
+  flen (length x) L -> flen (length x) U -> check_levels B sp below L U Ls Ps = Some lv ->
+  lv_wf lv (length x) /\ levels_ok lv x /\ lv_sides lv sp x
+  /\ out lv x = fold_left (fun v l => eval_dense l v) Ls (out below x).
 Proof.
-  intros B x. induction Ls as [|l Ls IH]; intros Ps below L U lv HB Hwf Hok HLU HL HU H.
+  intros B x sp. induction Ls as [|l Ls IH]; intros Ps below L U lv HB Hwf Hok Hsd Hsp HLU HL HU H.
   - destruct Ps; simpl in H; [|discriminate]. injection H as <-. auto.
   - destruct Ps as [|ph Ps]; simpl in H; [discriminate|].
     destruct (fits l (width below (length B))) eqn:Hf; [|discriminate].
     rewrite (in_box_length B x HB) in Hf, H.
     destruct (fits_rows _ _ Hf) as [Hrows Hb].
+    assert (Hs0 : forall k i s, In (k, i, s) sp -> k = length below ->
+                  side_ok s (nth i (affine (dn_W l) (dn_b l) (out below x)) 0)).
+    { intros k i s Hin Hk. specialize (Hsp k i s Hin ltac:(lia)). subst k. rewrite Nat.sub_diag in Hsp. exact Hsp. }
+    assert (Hsd' : lv_sides ((l, ph) :: below) sp x) by (simpl; split; [exact Hsd | exact Hs0]).
+    assert (Hsp' : splits_hold Ls (out ((l, ph) :: below) x) (S (length below)) sp).
+    { intros k i s Hin Hk. specialize (Hsp k i s Hin ltac:(lia)).
+      replace (k - length below)%nat with (S (k - S (length below))) in Hsp by lia. exact Hsp. }
     destruct (layer_forms_sound L U (out below x) x (dn_W l) (dn_b l) HLU HL HU Hb) as [Z1 [Z2 Z3]].
     set (zf := layer_forms (length x) L U (dn_W l) (dn_b l)) in *.
     destruct (dn_relu l) eqn:Er.
     + simpl in H.
-      destruct (relu_step below B (dn_W l) (dn_b l) zf ph) as [[L' U']|] eqn:Es; [|discriminate].
-      destruct (relu_step_sound below x B HB Hwf Hok (dn_W l) (dn_b l) zf ph L' U' Hrows Z1 Z2 Z3 Es)
+      destruct (relu_step below B (sides_at (length below) sp) 0 (dn_W l) (dn_b l) zf ph) as [[L' U']|] eqn:Es;
+        [|discriminate].
+      assert (Hs1 : forall j s, In (j, s) (sides_at (length below) sp) -> (0 <= j)%nat ->
+                    side_ok s (nth (j - 0) (affine (dn_W l) (dn_b l) (out below x)) 0)).
+      { intros j s Hin _. rewrite Nat.sub_0_r. exact (Hs0 _ j s (sides_at_In _ _ _ _ Hin) eq_refl). }
+      destruct (relu_step_sound below x B HB Hwf Hok _ (dn_W l) (dn_b l) 0 zf ph L' U' Hrows Z1 Z2 Z3 Hs1 Es)
         as [R1 [R2 [R3 R4]]].
       destruct (IH Ps ((l, ph) :: below) L' U' lv HB) as [H1 [H2 H3]]; auto.
       * simpl. split; assumption.
@@ -471,19 +581,25 @@ Proof.
       * simpl. unfold eval_dense. rewrite Er. exact Z1.
 Qed.
 
-Lemma check_closes_sound : forall lv x B C U cl, in_box B x -> lv_wf lv (length x) -> levels_ok lv x ->
-  check_closes lv B C U cl = true -> conj_holds C x (out lv x) -> ~ dnf_holds U x (out lv x).
+Lemma check_closes_sound : forall lv x B sp C U cl, in_box B x -> lv_wf lv (length x) -> levels_ok lv x ->
+  lv_sides lv sp x -> check_closes lv B sp C U cl = true -> conj_holds C x (out lv x) -> ~ dnf_holds U x (out lv x).
 Proof.
-  intros lv x B C U. induction U as [|D U IH]; intros cl HB Hwf Hok H HC HU.
+  intros lv x B sp C U. induction U as [|D U IH]; intros cl HB Hwf Hok Hsd H HC HU.
   - inversion HU.
-  - destruct cl as [|[[side k] bnd] cl]; simpl in H; [discriminate|].
+  - destruct cl as [|[[[side k] bnd] betas] cl]; simpl in H; [discriminate|].
     apply andb_true_iff in H as [H H']. inversion HU as [? ? HD|? ? HU']; subst.
-    2: exact (IH cl HB Hwf Hok H' HC HU').
+    2: exact (IH cl HB Hwf Hok Hsd H' HC HU').
     destruct (nth_error (if side then D else C) k) as [a|] eqn:Ea; [|discriminate].
-    repeat rewrite andb_true_iff in H. destruct H as [[[H1 H2] H3] H4].
+    repeat rewrite andb_true_iff in H. destruct H as [[[[[H1 H2] _] H5] H3] H4].
     apply Nat.eqb_eq in H1. apply Nat.eqb_eq in H2. apply Qeq_bool_true in H3. apply Qlt_bool_true in H4.
     rewrite (in_box_length B x HB) in H1, H2.
-    assert (Hb := back_sound lv x B HB Hwf Hok (at_y a) 0 (at_x a) H2 H1).
+    assert (Hsd' : lv_sides lv (map fst (combine sp betas)) x).
+    { apply (lv_sides_incl lv sp); [|exact Hsd]. intros [[k' i] s] Hin. apply in_map_iff in Hin as [[a' b'] [Ha' Hin]].
+      simpl in Ha'. subst a'. exact (in_combine_l _ _ _ _ Hin). }
+    assert (Hbs : Forall (fun b => 0 <= snd b) (combine sp betas)).
+    { apply Forall_forall. intros [a' b'] Hin. apply in_combine_r in Hin. rewrite forallb_forall in H5.
+      apply Qle_bool_true. exact (H5 b' Hin). }
+    assert (Hb := back_sound lv x B HB Hwf Hok (combine sp betas) (at_y a) 0 (at_x a) Hsd' Hbs H2 H1).
     assert (Hfail : ~ atom_holds a x (out lv x)) by (unfold atom_holds; lra).
     apply nth_error_In in Ea. destruct side.
     + apply Hfail. unfold conj_holds in HD. rewrite Forall_forall in HD. auto.
@@ -519,19 +635,27 @@ Lemma eval_relu_out : forall N x lv, out lv x = fold_left (fun v l => eval_dense
   out lv x = eval_relu N x.
 Proof. intros N x lv H. rewrite H. reflexivity. Qed.
 
-Lemma check_tree_sound : forall N C U t B x, check_tree N C U B t = true -> in_box B x ->
-  conj_holds C x (eval_relu N x) -> ~ dnf_holds U x (eval_relu N x).
+Lemma check_tree_sound : forall N C U t B sp x, check_tree N C U B sp t = true -> in_box B x ->
+  splits_hold (rn_layers N) x 0 sp -> conj_holds C x (eval_relu N x) -> ~ dnf_holds U x (eval_relu N x).
 Proof.
-  intros N C U. induction t as [Ps cl|i c le IHle ge IHge|i]; intros B x H HB HC.
-  - simpl in H. destruct (check_levels B [] (id_forms (length B)) (id_forms (length B)) (rn_layers N) Ps) as [lv|] eqn:E; [|discriminate].
+  intros N C U. induction t as [Ps cl|i c le IHle ge IHge|k i le IHle ge IHge|i]; intros B sp x H HB Hsp HC.
+  - simpl in H. destruct (check_levels B sp [] (id_forms (length B)) (id_forms (length B)) (rn_layers N) Ps) as [lv|] eqn:E; [|discriminate].
     rewrite (in_box_length B x HB) in E. destruct (id_forms_sound x) as [I1 I2].
-    destruct (check_levels_sound B x (rn_layers N) Ps [] _ _ lv HB I I I1 I2 I2 E) as [H1 [H2 H3]].
-    rewrite <- (eval_relu_out N x lv H3) in HC |- *.
-    exact (check_closes_sound lv x B C U cl HB H1 H2 H HC).
+    destruct (check_levels_sound B x sp (rn_layers N) Ps [] _ _ lv HB I I I Hsp I1 I2 I2 E) as [H1 [H2 [H3 H4]]].
+    rewrite <- (eval_relu_out N x lv H4) in HC |- *.
+    exact (check_closes_sound lv x B sp C U cl HB H1 H2 H3 H HC).
   - simpl in H. apply andb_true_iff in H as [H1 H2].
     destruct (Qlt_le_dec c (nth i x 0)) as [Hc|Hc].
-    + apply (IHge _ x H2); [apply in_box_set_ge; [exact HB | lra] | exact HC].
-    + apply (IHle _ x H1); [apply in_box_set_le; assumption | exact HC].
+    + apply (IHge _ sp x H2); [apply in_box_set_ge; [exact HB | lra] | exact Hsp | exact HC].
+    + apply (IHle _ sp x H1); [apply in_box_set_le; assumption | exact Hsp | exact HC].
+  - (* a ReLU split: the pre-activation is <= 0 or >= 0 *)
+    simpl in H. apply andb_true_iff in H as [H1 H2].
+    assert (Hadd : forall s, side_ok s (pre_from (rn_layers N) x k i) -> splits_hold (rn_layers N) x 0 (sp ++ [(k, i, s)])).
+    { intros s Hs k' i' s' Hin Hk. apply in_app_or in Hin as [Hin|[Hin|[]]]; [exact (Hsp k' i' s' Hin Hk)|].
+      injection Hin as <- <- <-. rewrite Nat.sub_0_r. exact Hs. }
+    destruct (Qlt_le_dec 0 (pre_from (rn_layers N) x k i)) as [Hz|Hz].
+    + apply (IHge B _ x H2 HB); [apply Hadd; simpl; lra | exact HC].
+    + apply (IHle B _ x H1 HB); [apply Hadd; exact Hz | exact HC].
   - simpl in H. destruct (nth_error B i) as [lu|] eqn:E; [|discriminate].
     apply Qlt_bool_true in H. destruct (in_box_nth B x i lu HB E). lra.
 Qed.
@@ -591,7 +715,7 @@ Proof.
   destruct steps as [|[B t] steps]; simpl in H; [discriminate|].
   repeat rewrite andb_true_iff in H. destruct H as [[[HB Himp] Ht] H].
   apply Nat.eqb_eq in HB. inversion HR as [? ? HC|? ? HR']; subst.
-  - apply (check_tree_sound N C U t B x Ht); [|exact HC].
+  - apply (check_tree_sound N C U t B [] x Ht); [| intros ? ? ? [] | exact HC].
     apply (box_implied_sound C B 0 x (eval_relu N x) Himp HC). simpl. lia.
   - exact (IH steps x H Hx HR').
 Qed.

@@ -8,8 +8,10 @@ atoms ``a . X + c . Y <= r`` in disjunctive normal form, and ``vnnlib_unsat``),
 and ``Instance.v``: the net, the property and the steps as exact rational data, the lemma
 ``checked : check net prop steps = true`` proved by ``vm_compute``, and ``Theorem claim :
 vnnlib_unsat net prop``. Nothing is decided here: the certificate's numbers are written as
-they are, so a tampered relaxation, phase, split or bound gives an ``Instance.v`` that
-``coqc`` rejects.
+they are, so a tampered relaxation, phase, split, ReLU split, beta or bound gives an
+``Instance.v`` that ``coqc`` rejects. A ReLU split ``{"relu": [k, i]}`` is written
+``RSplit`` with ``k`` counted over every layer of the net (the file counts the ReLU layers
+only), and a close's ``beta`` (none: ``[]``) follows its bound.
 
 The Coq checker recomputes every pre-activation bound by back-substitution through the
 layers below, exactly (docs/format.md's step 2 without the rounding, and for every neuron,
@@ -96,7 +98,9 @@ def coq_phases(phases, relaxations, relu, path="leaf") -> list:
 
 
 def coq_tree(tree, relu, path) -> str:
-    """The preorder tree as a nested ``tree`` term (VnnCheck.v)."""
+    """The preorder tree as a nested ``tree`` term (VnnCheck.v); a ReLU split ``[k, i]`` of the
+    file (``k`` counts the ReLU layers) becomes ``RSplit`` with ``k`` counted over every layer."""
+    relu_layers = [k for k, r in enumerate(relu) if r]
     _need(isinstance(tree, list) and tree, "expected a non-empty list of tree entries", path)
     pos = 0
 
@@ -113,9 +117,14 @@ def coq_tree(tree, relu, path) -> str:
             left = node()
             right = node()
             return f"(Split {i} {at} {left} {right})"
-        if "relu" in e:  # beta-CROWN's splits: VnnCheck.v does not know them yet
-            raise InputError("a ReLU split: the Coq checker (VnnCheck.v) replays input splits only, not yet "
-                             "ReLU splits; the Python checker checks this certificate", path=ew)
+        if "relu" in e:  # a ReLU split: VnnCheck.v counts every layer, the file only the ReLU layers
+            ref = e["relu"]
+            _need(isinstance(ref, list) and len(ref) == 2 and all(type(v) is int and v >= 0 for v in ref)
+                  and ref[0] < len(relu_layers), f"expected [k, i]: neuron i of ReLU layer k < {len(relu_layers)}",
+                  f"{ew}.relu")
+            le = node()
+            ge = node()
+            return f"(RSplit {relu_layers[ref[0]]} {ref[1]} {le} {ge})"
         if "empty" in e:
             i = e["empty"]
             _need(type(i) is int and i >= 0, "expected an input index", f"{ew}.empty")
@@ -131,9 +140,9 @@ def coq_tree(tree, relu, path) -> str:
             _need(isinstance(c, dict) and isinstance(c.get("atom"), list) and len(c["atom"]) == 2
                   and c["atom"][0] in ("unsafe", "region") and type(c["atom"][1]) is int and c["atom"][1] >= 0,
                   'expected {"atom": ["unsafe" or "region", k], "bound": b}', cw)
-            _need("beta" not in c, "a beta multiplier of a ReLU split: not replayed in Coq yet", f"{cw}.beta")
+            betas = _qvec(c["beta"], f"{cw}.beta") if "beta" in c else "[]"
             side = "true" if c["atom"][0] == "unsafe" else "false"
-            cl.append(f"({side}, {c['atom'][1]}%nat, {_q(c.get('bound'), cw + '.bound')})")
+            cl.append(f"({side}, {c['atom'][1]}%nat, {_q(c.get('bound'), cw + '.bound')}, {betas})")
         return f"(Leaf {_list(ps)} {_list(cl)})"
 
     t = node()

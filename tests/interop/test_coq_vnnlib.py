@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import subprocess
+from fractions import Fraction
 
 import pytest
 
@@ -79,20 +80,111 @@ def _split_dropped(c):
     c["steps"][0]["certificate"]["tree"] = [t[1]]           # one leaf's facts for the whole box
 
 
-@needs_coqc
-@pytest.mark.parametrize("tamper", [_line_below_relu, _bound_raised, _phase_active, _split_dropped])
-def test_a_tampered_certificate_is_rejected_by_coqc(library, tmp_path, cert, tamper):
+def rejected_by_coqc(library, tmp_path, bad, words="") -> None:
+    """The Python checker refuses ``bad`` (with ``words``), and coqc rejects its Instance.v at
+    the checker's vm_compute (its check is false), not elsewhere."""
     from symrel.checking import CertificateError, check_certificate
 
-    bad = copy.deepcopy(cert)
-    tamper(bad)
-    with pytest.raises(CertificateError):                   # the Python checker refuses it too
+    with pytest.raises(CertificateError) as err:            # the Python checker refuses it too
         check_certificate(bad)
+    assert words in str(err.value), str(err.value)
     r = replayed(library, tmp_path, bad)
     lines = (tmp_path / "Instance.v").read_text().splitlines()
     proof = lines.index("Lemma checked : check net prop steps = true.") + 2   # the vm_compute line, 1-based
     assert r.returncode != 0 and f'line {proof},' in r.stderr and 'Unable to unify "true" with "false"' in r.stderr, \
         r.stdout + r.stderr
+
+
+@needs_coqc
+@pytest.mark.parametrize("tamper", [_line_below_relu, _bound_raised, _phase_active, _split_dropped])
+def test_a_tampered_certificate_is_rejected_by_coqc(library, tmp_path, cert, tamper):
+    bad = copy.deepcopy(cert)
+    tamper(bad)
+    rejected_by_coqc(library, tmp_path, bad)
+
+
+# -- ReLU splits and betas --------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def twin():
+    """relu(x0 - x1) - relu(x0 - x1) >= 1e-9 on [-1, 1]^2, closed by two ReLU splits and a beta
+    (tests/checking/test_vnnlib.py); the engine splits ReLUs only with numpy (its float bounds)."""
+    pytest.importorskip("numpy")
+    from tests.checking.test_vnnlib import SQUARE, TWIN, atom, certificate
+
+    c = certificate(TWIN, ((atom([0, 0], [-1], "-1/1000000000"),),), SQUARE)
+    t = c["steps"][0]["certificate"]["tree"]
+    # the tampers below read this shape: z0 <= 0 then z1 <= 0, z1 >= 0 (with the beta), then z0 >= 0
+    assert t[:2] == [{"relu": [0, 0]}, {"relu": [0, 1]}] and len(t) == 5 and "beta" in t[3]["leaf"]["closes"][0], t
+    return c
+
+
+def twin_tree(c):
+    return c["steps"][0]["certificate"]["tree"]
+
+
+@needs_coqc
+def test_relu_splits_and_betas_replay_and_the_claim_is_closed(library, tmp_path, twin):
+    r = replayed(library, tmp_path, twin)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert print_assumptions(tmp_path, "Instance.claim") == "Closed under the global context"
+    text = (tmp_path / "Instance.v").read_text()
+    assert "(RSplit 0 0 (RSplit 0 1 " in text and "[0; 1])" in text     # the splits and the leaf's betas
+
+
+def _relu_phase_active(c):
+    twin_tree(c)[2]["leaf"]["phases"][0] = "ia"              # z1 <= 0 on this part (and in [-2, 0]): not active
+
+
+def _beta_changed(c):
+    beta = twin_tree(c)[3]["leaf"]["closes"][0]["beta"]
+    beta[1] = str(Fraction(str(beta[1])) + 1)                # the recomputed bound is lower
+
+
+def _beta_negative(c):
+    # beta adds + beta_0 z0 (side z0 <= 0) and - beta_1 z1 (side z1 >= 0) where z0 = z1 = x0 - x1:
+    # only beta_0 - beta_1 counts, so the bound is the same, but beta_0 < 0 is not sound
+    beta = twin_tree(c)[3]["leaf"]["closes"][0]["beta"]
+    b0, b1 = Fraction(str(beta[0])), Fraction(str(beta[1]))
+    beta[:] = ["-1", str(b1 - b0 - 1)]
+
+
+def _split_sides_swapped(c):
+    t = twin_tree(c)
+    t[1:] = [t[4], t[1], t[2], t[3]]                          # the part z0 >= 0 first: every leaf on the wrong side
+
+
+@needs_coqc
+@pytest.mark.parametrize("tamper, words", [(_relu_phase_active, "not active"), (_beta_changed, "recomputed"),
+                                           (_beta_negative, "beta >= 0"), (_split_sides_swapped, "")])
+def test_a_tampered_relu_split_or_beta_is_rejected_by_coqc(library, tmp_path, twin, tamper, words):
+    bad = copy.deepcopy(twin)
+    tamper(bad)
+    rejected_by_coqc(library, tmp_path, bad, words)
+
+
+@needs_coqc
+def test_a_split_side_with_no_point_closes_in_coq(library, tmp_path):
+    """z = x - 2 on [-1, 1] is at most -1: on the split's side z >= 0 the clipped range [0, -1]
+    is empty, and the leaf there closes with no line check (tests/checking/test_vnnlib.py)."""
+    from symrel.checking import check_certificate
+    from symrel.fileformat import sha256_of, to_json
+    from symrel.models import DenseLayer, ReLUNet
+
+    obj = to_json(ReLUNet(1, [DenseLayer([[1]], [-2]), DenseLayer([[1]], [0], "none")]))
+    prop = {"inputs": 1, "outputs": 1, "input_region": [[{"x": [1], "y": [0], "rhs": 1}, {"x": [-1], "y": [0], "rhs": 1}]],
+            "unsafe": [[{"x": [0], "y": [-1], "rhs": -1}]]}
+    tree = [{"relu": [0, 0]},
+            {"leaf": {"phases": ["i"], "relaxations": [], "closes": [{"atom": ["unsafe", 0], "bound": 0}]}},
+            {"leaf": {"phases": ["u"], "relaxations": [[1, 1, 0]], "closes": [{"atom": ["unsafe", 0], "bound": 1}]}}]
+    c = {"symrel": 1, "kind": "certificate",
+         "claim": {"kind": "vnnlib-unsat", "network_sha256": sha256_of(obj), "property_sha256": "0" * 64,
+                   "property_source": "inline", "property": prop},
+         "inputs": {"network": {"object": obj, "sha256": sha256_of(obj)}},
+         "steps": [{"rule": "vnnlib-branch-and-bound", "status": "proved",
+                    "certificate": {"disjunct": 0, "box": {"lower": [-1], "upper": [1]}, "tree": tree}}]}
+    assert check_certificate(c)["result"] == "checked"
+    r = replayed(library, tmp_path, c)
+    assert r.returncode == 0, r.stdout + r.stderr
 
 
 def test_export_writes_the_vnnlib_library_and_instance(tmp_path, cert):
@@ -106,8 +198,9 @@ def test_export_writes_the_vnnlib_library_and_instance(tmp_path, cert):
     (lambda c: leaf(c, 0).update(phases=["uuux"]), "steps[0].certificate.tree[1].leaf.phases[0]"),
     (lambda c: leaf(c, 0)["relaxations"].pop(), "steps[0].certificate.tree[1].leaf.relaxations[3]"),
     (lambda c: leaf(c, 0)["closes"][0].update(bound=0.5), "steps[0].certificate.tree[1].leaf.closes[0].bound"),
-    (lambda c: c["steps"][0]["certificate"]["tree"].insert(1, {"relu": [0, 0]}), "steps[0].certificate.tree[1]"),
-    (lambda c: leaf(c, 0)["closes"][0].update(beta=[1]), "steps[0].certificate.tree[1].leaf.closes[0].beta"),
+    (lambda c: c["steps"][0]["certificate"]["tree"].insert(1, {"relu": [1, 0]}), "steps[0].certificate.tree[1].relu"),
+    (lambda c: c["steps"][0]["certificate"]["tree"].insert(1, {"relu": [0]}), "steps[0].certificate.tree[1].relu"),
+    (lambda c: leaf(c, 0)["closes"][0].update(beta=[0.5]), "steps[0].certificate.tree[1].leaf.closes[0].beta[0]"),
 ])
 def test_a_malformed_certificate_gets_a_message_and_no_file(tmp_path, cert, edit, path):
     bad = copy.deepcopy(cert)
