@@ -55,12 +55,16 @@ _ACAS = ("import benchmarks.bench_regions as B\nfrom symrel.regions import count
          "net, box = B.acas_slice(0, 1, B.Q(1, 20))\n")
 _RANDOM = ("import benchmarks.bench_regions as B\nfrom symrel.models import Box\nfrom symrel.regions import count_regions\n"
            "net, box = B.random_relu_net(3, [16, 16]), Box([[-4, 4], [-4, 4]])\n")
-_EVAL = ("import random\nfrom symrel.constructions.random import random_maxout_net, random_point\n"
+# the random constructions left symrel.models for symrel.constructions (issue 26); an earlier
+# tree has them in their old place
+_RANDOM_IMPORT = ("try:\n    from symrel.constructions.random import random_maxout_net, random_point\n"
+                  "except ImportError:\n    from symrel.models.random import random_maxout_net, random_point\n")
+_EVAL = ("import random\n" + _RANDOM_IMPORT + ""
          "rng = random.Random(0)\n"
          "net = random_maxout_net(rng, 8, [16, 16, 16], rank=4, readout_dim=1, max_num=100, max_den=100)\n"
          "pts = [random_point(rng, 8, 100, 100) for _ in range(200)]\n")
 _PROVE = ("import json, random\nfrom symrel.compiler import compile_maxout\nfrom symrel.models import Box\n"
-          "from symrel.constructions.random import random_maxout_net\nfrom symrel.prover import prove_equivalence\n"
+          + _RANDOM_IMPORT + "from symrel.prover import prove_equivalence\n"
           "from symrel.checking import check_certificate\nfrom symrel.certificates.io import certificate_of\n"
           "net = random_maxout_net(random.Random(0), 8, [32] * 2, rank=4, max_num=8, max_den=4)\n"
           "D = Box.cube(8)\nT = compile_maxout(net, D).transformer\n")
