@@ -180,6 +180,12 @@ def instance_text(cert: dict) -> str:
                     for i, (a, b) in enumerate(zip(lo, hi)))
         coq_steps.append(f"({box},\n  {coq_tree(data.get('tree'), relu, where + '.tree')})")
     region = coq_dnf(prop.get("input_region"), "claim.property.input_region")
+    # VnnProp.v reads an atom of the region over X and Y alike, so a region atom on the outputs
+    # would be proved as part of the claim; the format allows only atoms over X there
+    for d, conj in enumerate(prop["input_region"]):
+        for k, a in enumerate(conj):
+            _need(all(rational(v) == 0 for v in a["y"]), "expected an atom over X alone",
+                  f"claim.property.input_region[{d}][{k}].y")
     unsafe = coq_dnf(prop.get("unsafe"), "claim.property.unsafe")
     lines = [
         "(* Instance.v, written by symrel export-coq: a vnnlib-unsat certificate replayed by",

@@ -203,6 +203,7 @@ def test_export_writes_the_vnnlib_library_and_instance(tmp_path, cert):
     (lambda c: c["steps"][0]["certificate"]["tree"].insert(1, {"relu": [1, 0]}), "steps[0].certificate.tree[1].relu"),
     (lambda c: c["steps"][0]["certificate"]["tree"].insert(1, {"relu": [0]}), "steps[0].certificate.tree[1].relu"),
     (lambda c: leaf(c, 0)["closes"][0].update(beta=[0.5]), "steps[0].certificate.tree[1].leaf.closes[0].beta[0]"),
+    (lambda c: c["claim"]["property"]["input_region"][0][2].update(y=[1]), "claim.property.input_region[0][2].y"),
 ])
 def test_a_malformed_certificate_gets_a_message_and_no_file(tmp_path, cert, edit, path):
     bad = copy.deepcopy(cert)
