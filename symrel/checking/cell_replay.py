@@ -23,11 +23,14 @@ the number of paths the certificate lists. Before replaying, the checker bounds
 Beyond one of them the check ends with :class:`~symrel.errors.LimitError` (exit 2) naming
 the limit.
 
->>> from symrel.models import ReLUNet, DenseLayer
->>> net = ReLUNet(1, [DenseLayer([["1e100"]], [0]), DenseLayer([["1e100"]], [0], "none")])
+>>> from symrel.checking.inputs import read_input
+>>> def relu_net(weight, acts):
+...     layers = [{"W": [[weight]], "b": [0], "activation": a} for a in acts]
+...     return read_input({"symrel": 1, "kind": "relu", "input_dim": 1, "layers": layers})
+>>> net = relu_net("1e100", ["relu", "none"])
 >>> growth_digits(net, 1) > 200, decisions([net])
 (True, 1)
->>> deep = ReLUNet(1, [DenseLayer([["1e9999"]], [0]) for _ in range(12)])
+>>> deep = relu_net("1e9999", ["relu"] * 12)
 >>> try:
 ...     check_limits([deep], 1, paths=1)
 ... except LimitError as err:
@@ -40,8 +43,8 @@ from __future__ import annotations
 from math import gcd
 
 from ..errors import LimitError
-from ..exact import Q, affine_batch, from_rationals, rows
-from ..exact.numbers import denominator, numerator
+from ..exact import Q
+from ..exact.numbers import GROUND_TYPES, denominator, numerator
 from . import CertificateError, model_class
 
 ZERO, ONE = Q(0), Q(1)
@@ -53,6 +56,13 @@ CONTINUOUS = (RELU, MAXOUT, CPWL1D, MESH)
 MAX_VALUE_DIGITS = 100_000
 #: the work limit: paths replayed x operations per replay x (1 + digits // 1000)
 MAX_REPLAY_WORK = 400_000_000
+
+#: flint's ``fmpq_mat`` when python-flint is the ground type (its ``fmpq`` are then the
+#: rationals), else None; a matrix of at least FLINT_ENTRIES entries is multiplied there
+FMPQ_MAT = None
+if GROUND_TYPES == "flint":
+    from flint import fmpq_mat as FMPQ_MAT
+FLINT_ENTRIES = 24
 
 
 # -- affine quantities as values at 0, e_1, .., e_d -----------------------------------------
@@ -73,8 +83,37 @@ def minus(f, g):
 
 
 def _points(d):
-    """The ``d x (d+1)`` matrix of the points 0, e_1, .., e_d."""
-    return from_rationals([[ONE if j == i + 1 else ZERO for j in range(d + 1)] for i in range(d)], (d, d + 1))
+    """The inputs x_1 .. x_d as rows of their values at the points 0, e_1, .., e_d."""
+    return [[ONE if j == i + 1 else ZERO for j in range(d + 1)] for i in range(d)]
+
+
+def weights(M, cols: int) -> tuple:
+    """The matrix ``M`` (a list of rows of ``cols`` rationals) as the replay multiplies by it:
+    ``(its rows as their nonzero (column, entry) pairs, flint's fmpq_mat of it or None)``;
+    the second only under python-flint and for a matrix of :data:`FLINT_ENTRIES` entries or
+    more, whose products are then taken by flint (exact too, and faster)."""
+    big = FMPQ_MAT is not None and len(M) * cols >= FLINT_ENTRIES
+    return ([[(j, a) for j, a in enumerate(r) if a] for r in M],
+            FMPQ_MAT(len(M), cols, [a for r in M for a in r]) if big else None)
+
+
+def affine_values(W, b, V, n):
+    """The rows of ``W V + b 1^T``: ``W`` as :func:`weights`, ``V`` rows of ``n`` values (the
+    quantities at the ``n`` points), ``b`` one number per row of W or None (no bias). Each
+    output row adds up the rows of V its row of W weighs, O(n) exact operations per nonzero
+    weight, or flint multiplies the two matrices."""
+    rows_, big = W
+    if big is not None and V:
+        e = (big * FMPQ_MAT(len(V), n, [v for r in V for v in r])).entries()
+        out = [e[i * n:(i + 1) * n] for i in range(len(rows_))]
+        return out if b is None else [[x + c for x in r] for r, c in zip(out, b)]
+    out = []
+    for i, r in enumerate(rows_):
+        acc = [b[i]] * n if b is not None else [ZERO] * n
+        for j, a in r:
+            acc = [x + a * y for x, y in zip(acc, V[j])] if a != ONE else [x + y for x, y in zip(acc, V[j])]
+        out.append(acc)
+    return out
 
 
 def _relu_choices(f, mode):
@@ -108,14 +147,14 @@ def _compare_choices(diff, mode):
 def _relu_net(net, d, mode):
     V = _points(d)
     for layer in net.layers:
-        V = affine_batch(layer.affine.exact_W, layer.affine.exact_b, V)
+        V = affine_values(layer.affine.replay_weights, layer.affine.b_list, V, d + 1)
         if layer.activation == "relu":
             out = []
-            for z in rows(V):
+            for z in V:
                 label = yield _relu_choices(coefficients_of_values(z), mode)
                 out.append(z if label == "+" else [ZERO] * (d + 1))
-            V = from_rationals(out, V.shape)
-    return [coefficients_of_values(r) for r in rows(V)]
+            V = out
+    return [coefficients_of_values(r) for r in V]
 
 
 def _maxout_net(net, d, mode):
@@ -123,13 +162,13 @@ def _maxout_net(net, d, mode):
     for layer in net.layers:
         out = []
         for unit in layer.units:
-            P = rows(affine_batch(unit.pieces.exact_W, unit.pieces.exact_b, V))
+            P = affine_values(unit.pieces.replay_weights, unit.pieces.b_list, V, d + 1)
             label = yield _max_choices([coefficients_of_values(p) for p in P], mode)
             out.append(P[int(label)])
-        V = from_rationals(out, (len(out), d + 1))
+        V = out
     if net.readout is not None:
-        V = affine_batch(net.readout.exact_W, net.readout.exact_b, V)
-    return [coefficients_of_values(r) for r in rows(V)]
+        V = affine_values(net.readout.replay_weights, net.readout.b_list, V, d + 1)
+    return [coefficients_of_values(r) for r in V]
 
 
 def _cpwl(f, d, mode):
@@ -158,14 +197,13 @@ def _mesh(f, d, mode):
 
 
 def _score_values(K, Qm, where):
-    """Values at 0, e_i of ``sum_j K_j(x) Q_j(x)``, after checking it is affine
-    (every second difference at 0, e_i, e_i + e_j vanishes)."""
-    Kr, Qr = rows(K), rows(Qm)
-    d = len(Kr[0]) - 1 if Kr else 0
+    """Values at 0, e_i of ``sum_j K_j(x) Q_j(x)`` (``K``, ``Qm``: rows of values at the
+    points), after checking it is affine (every second difference at 0, e_i, e_i + e_j vanishes)."""
+    d = len(K[0]) - 1 if K else 0
 
     def at(coeffs):  # coeffs: the point as a combination of the columns 0, e_1, .., e_d
         total = ZERO
-        for kr, qr in zip(Kr, Qr):
+        for kr, qr in zip(K, Qm):
             kv = sum((c * v for c, v in zip(coeffs, kr)), ZERO)
             qv = sum((c * v for c, v in zip(coeffs, qr)), ZERO)
             total += kv * qv
@@ -187,23 +225,31 @@ def _score_values(K, Qm, where):
     return vals
 
 
+def _add(A, B):
+    """The entrywise sum of two lists of rows."""
+    return [[x + y for x, y in zip(r, s)] for r, s in zip(A, B)]
+
+
 def _transformer(tf, d, mode):
-    T, m = tf.tokens, tf.width
+    """The state is one list of ``width`` rows per token, each row a quantity's values at the
+    points 0, e_1, .., e_d; matrices act on it by :func:`affine_values`."""
+    T, m, n = tf.tokens, tf.width, d + 1
     X = _points(d)
-    E = [[ZERO] * d for _ in range(m)]
-    for k, r in enumerate(tf.embedding.input_rows):
-        E[r][k] += ONE
-    EX = from_rationals(E, (m, d)) * X
-    off = rows(tf.embedding.exact_offsets)
-    Z = [EX + from_rationals([[off[i][t]] * (d + 1) for i in range(m)], (m, d + 1)) for t in range(T)]
+    off = tf.embedding.exact_offsets
+    Z = []
+    for t in range(T):
+        Z.append([[off[i][t]] * n for i in range(m)])
+        for k, r in enumerate(tf.embedding.input_rows):
+            Z[t][r] = [a + b for a, b in zip(Z[t][r], X[k])]
     for bi, block in enumerate(tf.blocks):
         if block.attention is not None:
             if block.attention.rule != "hardmax":
                 raise CertificateError(f"blocks[{bi}]: only hardmax attention has polyhedral cells")
             new = list(Z)
             for h, head in enumerate(block.attention.heads):
-                Ks = [head.exact_WK * Z[s] for s in range(T)]
-                Qs = [head.exact_WQ * Z[t] for t in range(T)]
+                WQ, WK, WV, WO = (weights(M, c) for M, c in zip(head.exact_matrices(), (m, m, m, len(head.exact_WV))))
+                Ks = [affine_values(WK, None, Z[s], n) for s in range(T)]
+                Qs = [affine_values(WQ, None, Z[t], n) for t in range(T)]
                 for t in range(T):
                     S = [_score_values(Ks[s], Qs[t], f"blocks[{bi}].heads[{h}]") for s in range(T)]
                     M = [0]
@@ -216,22 +262,24 @@ def _transformer(tf, d, mode):
                             M = [key]
                     mean = Z[M[0]]
                     for s in M[1:]:
-                        mean = mean + Z[s]
-                    new[t] = new[t] + head.exact_WO * (head.exact_WV * mean) * Q(1, len(M))
+                        mean = _add(mean, Z[s])
+                    w = Q(1, len(M))
+                    mixed = affine_values(WO, None, affine_values(WV, None, mean, n), n)
+                    new[t] = _add(new[t], [[w * v for v in r] for r in mixed])
             Z = new
         ff = block.feedforward
         if ff is not None:
+            W1, W2 = weights(ff.exact_W1, m), weights(ff.exact_W2, ff.hidden)
             out = []
             for t in range(T):
-                H = affine_batch(ff.exact_W1, ff.exact_b1, Z[t])
                 kept = []
-                for z in rows(H):
+                for z in affine_values(W1, ff.exact_b1, Z[t], n):
                     label = yield _relu_choices(coefficients_of_values(z), mode)
-                    kept.append(z if label == "+" else [ZERO] * (d + 1))
-                out.append(Z[t] + affine_batch(ff.exact_W2, ff.exact_b2, from_rationals(kept, H.shape)))
+                    kept.append(z if label == "+" else [ZERO] * n)
+                out.append(_add(Z[t], affine_values(W2, ff.exact_b2, kept, n)))
             Z = out
     ro = tf.readout
-    return [coefficients_of_values(r) for r in rows(affine_batch(ro.exact_W, ro.exact_b, Z[ro.token]))]
+    return [coefficients_of_values(r) for r in affine_values(weights(ro.exact_W, m), ro.exact_b, Z[ro.token], n)]
 
 
 def interpreter(model, d, mode):
@@ -282,7 +330,7 @@ def _bits(*matrices) -> int:
     bits, then the bits of every further distinct denominator added: an upper bound)."""
     top, den, extra, seen = 0, 1, 0, set()
     for M in matrices:
-        for r in (rows(M) if hasattr(M, "to_list") else M):
+        for r in M:
             for v in (r if isinstance(r, (list, tuple)) else (r,)):
                 top = max(top, abs(numerator(v)).bit_length())
                 q = denominator(v)
@@ -304,23 +352,23 @@ def _model_growth(model, d: int) -> tuple:
     if model_class(model) == RELU:
         bits, ops, dec = 1, 0, 0
         for layer in model.layers:
-            W, b = layer.affine.exact_W, layer.affine.exact_b
-            bits += _bits(W, b) + (W.shape[1] + 1).bit_length()
-            ops += (W.shape[0] * W.shape[1] + W.shape[0]) * p
-            dec += W.shape[0] if layer.activation == "relu" else 0
+            A = layer.affine
+            bits += _bits(A.W_rows, A.b_list) + (A.input_dim + 1).bit_length()
+            ops += (A.output_dim * A.input_dim + A.output_dim) * p
+            dec += A.output_dim if layer.activation == "relu" else 0
         return bits, ops, dec
     if model_class(model) == MAXOUT:
         bits, ops, dec = 1, 0, 0
         for layer in model.layers:
             units = [u.pieces for u in layer.units]
-            bits += _bits(*[m.exact_W for m in units], *[m.exact_b for m in units]) + \
-                (max(m.exact_W.shape[1] for m in units) + 1).bit_length() + 1
-            ops += sum((m.exact_W.shape[0] * (m.exact_W.shape[1] + 1) + m.exact_W.shape[0] ** 2) * p for m in units)
+            bits += _bits(*[m.W_rows for m in units], *[m.b_list for m in units]) + \
+                (max(m.input_dim for m in units) + 1).bit_length() + 1
+            ops += sum((m.output_dim * (m.input_dim + 1) + m.output_dim ** 2) * p for m in units)
             dec += len(units)
         if model.readout is not None:
-            W, b = model.readout.exact_W, model.readout.exact_b
-            bits += _bits(W, b) + (W.shape[1] + 1).bit_length()
-            ops += W.shape[0] * (W.shape[1] + 1) * p
+            A = model.readout
+            bits += _bits(A.W_rows, A.b_list) + (A.input_dim + 1).bit_length()
+            ops += A.output_dim * (A.input_dim + 1) * p
         return bits, ops, dec
     if model_class(model) == CPWL1D:
         return _bits(model.exact_x, [v for piece in model.exact_pieces() for v in piece]) + 2, \
@@ -346,7 +394,7 @@ def _transformer_growth(tf, d: int) -> tuple:
         if block.attention is not None:
             added = 0
             for head in block.attention.heads:
-                k = head.exact_WQ.shape[0]
+                k = len(head.exact_WQ)
                 score_bits = max(score_bits, 2 * (bits + _bits(head.exact_WK, head.exact_WQ) + wbits)
                                  + (k + 1).bit_length() + (p + 2).bit_length())
                 added += _bits(head.exact_WV, head.exact_WO) + 2 * wbits + (T + 1).bit_length() + 1
@@ -355,13 +403,13 @@ def _transformer_growth(tf, d: int) -> tuple:
             bits += added
         ff = block.feedforward
         if ff is not None:
-            h = ff.exact_W1.shape[0]
+            h = len(ff.exact_W1)
             bits += _bits(ff.exact_W1, ff.exact_b1) + _bits(ff.exact_W2, ff.exact_b2) + wbits + (h + 1).bit_length() + 2
             ops += T * (2 * h * m + h + m) * p
             dec += T * h
     ro = tf.readout
     bits += _bits(ro.exact_W, ro.exact_b) + wbits
-    ops += ro.exact_W.shape[0] * (m + 1) * p
+    ops += len(ro.exact_W) * (m + 1) * p
     return max(bits, score_bits), ops, dec
 
 

@@ -297,11 +297,7 @@ def as_rational_form(f: Form):
 
 # -- matrices of a model, read once into pairs ------------------------------------------
 def int_rows(M):
-    """A matrix's rows as their nonzero ``(column, (p, q))`` entries (read once per matrix)."""
-    if not isinstance(M, list):   # a matrix over Q (a Transformer's): its rows
-        from ..exact import rows
-
-        M = rows(M)
+    """A matrix's rows (a list of rows) as their nonzero ``(column, (p, q))`` entries (read once per matrix)."""
     return [[(j, pair(a)) for j, a in enumerate(row) if a] for row in M]
 
 
@@ -317,11 +313,7 @@ def add_sparse(u, v):
 
 
 def int_vector(b):
-    """A vector's entries as pairs ``(p, q)``."""
-    if not isinstance(b, list):   # a column over Q (a Transformer's): its entries
-        from ..exact import flat
-
-        b = flat(b)
+    """A vector's entries (a list) as pairs ``(p, q)``."""
     return [pair(a) for a in b]
 
 

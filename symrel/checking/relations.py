@@ -21,7 +21,7 @@ Shares no code with :mod:`symrel.relations.prove`.
 
 from __future__ import annotations
 
-from ..exact import Q, rows
+from ..exact import Q
 from . import CertificateError, at_step, beyond_limit, claim_checker, read
 
 #: the most operations of the entry check, ``n m d + (n + m) (net parameters)`` for an n x m
@@ -71,9 +71,9 @@ def check_relation(cert: dict, inputs: dict) -> None:
         raise beyond_limit("relation table-psd rows", n, MAX_LDL_ROWS, "steps[0].certificate.L")
 
     # every entry, recomputed by exact evaluation of the nets
-    Phi = features.phi.evaluate_matrix(xs)
-    Psi = features.psi.evaluate_matrix(ys)
-    G = rows(Phi.transpose() * Psi)
+    Phi = [features.phi.evaluate_exact(x) for x in xs]   # phi(x_i), one list per point
+    Psi = [features.psi.evaluate_exact(y) for y in ys]
+    G = [[sum((a * b for a, b in zip(u, v)), Q(0)) for v in Psi] for u in Phi]
     table = [list(r) for r in relation.r]
     for i in range(n):
         for j in range(m):
@@ -94,10 +94,10 @@ def check_relation(cert: dict, inputs: dict) -> None:
     read.record(data, where, ("phi",) if symmetric else ("phi", "psi"))
     d = features.phi.output_dim
     if [_numbers(r, f"{where}.phi[{k}]", d) for k, r in enumerate(read.array(data["phi"], f"{where}.phi", n))] \
-            != [list(c) for c in zip(*rows(Phi))]:
+            != Phi:
         raise CertificateError("recorded phi(x_i) differ from the evaluated nets", path=f"{where}.phi")
     if "psi" in data and [_numbers(r, f"{where}.psi[{k}]", d) for k, r in enumerate(read.array(data["psi"], f"{where}.psi", m))] \
-            != [list(c) for c in zip(*rows(Psi))]:
+            != Psi:
         raise CertificateError("recorded psi(y_j) differ from the evaluated nets", path=f"{where}.psi")
     for i in range(n):
         k = s + 1 + i

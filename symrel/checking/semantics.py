@@ -4,10 +4,9 @@ A certificate check reads the maxout nets, ReLU nets and CPWL functions of one v
 embeds into the small classes below (:mod:`symrel.checking.inputs` reads
 them), not into the library's models (:mod:`symrel.models`, with their display, public
 views and batched evaluation): the checker keeps its own, independent table of what these
-objects mean. Each class holds the numbers of its file (elements of ``QQ``, matrices over
-``QQ``) under the names the checkers read (``exact_W``, ``layers``, ``exact_x``, ...,
-the names of :mod:`symrel.models`, so that a checker reads either) and its ``kind``, the
-file's kind, on which the checkers dispatch.
+objects mean. Each class holds the numbers of its file (elements of ``QQ``, and lists of
+rows of them: no matrix class) under the names the checkers read (``W_rows``, ``layers``,
+``exact_x``, ...) and its ``kind``, the file's kind, on which the checkers dispatch.
 
 The definitions (docs/format.md, docs/theory.md):
 
@@ -50,9 +49,8 @@ ZERO = Q(0)
 
 class Affine:
     """``x -> W x + b``: ``W_rows`` (``output_dim`` rows of ``input_dim`` elements of ``QQ``) and
-    ``b_list``; ``exact_W``, ``exact_b`` (a column) the same as matrices over ``QQ``, built on
-    first use (the cell replay's batches; the equivalence replay reads the lists, so that its
-    checks do not load the matrix layer)."""
+    ``b_list``; ``replay_weights``, W as the cell replay multiplies by it
+    (:func:`symrel.checking.cell_replay.weights`), built there on first use."""
 
     kind = "affine"
 
@@ -61,23 +59,15 @@ class Affine:
         self.output_dim = len(W)
         self.W_rows = self._rows = [list(r) for r in W]
         self.b_list = self._b = list(b)
-        self._matrices = None
-
-    def _matrix_pair(self) -> tuple:
-        if self._matrices is None:
-            from ..exact import from_rationals
-
-            self._matrices = (from_rationals(self._rows, (self.output_dim, self.input_dim)),
-                              from_rationals([[c] for c in self._b], (self.output_dim, 1)))
-        return self._matrices
+        self._replay_weights = None
 
     @property
-    def exact_W(self):
-        return self._matrix_pair()[0]
+    def replay_weights(self) -> tuple:
+        if self._replay_weights is None:
+            from .cell_replay import weights
 
-    @property
-    def exact_b(self):
-        return self._matrix_pair()[1]
+            self._replay_weights = weights(self._rows, self.input_dim)
+        return self._replay_weights
 
     def exact_pieces(self) -> list:
         """Each output as ``(w, c)``, the form ``w . x + c``."""
@@ -115,13 +105,6 @@ class _Model:
         return type(other) is type(self) and other.key() == self.key()
 
     __hash__ = None
-
-    def evaluate_matrix(self, points) -> object:
-        """The outputs at N points as the ``output_dim x N`` matrix over ``QQ``."""
-        from ..exact import from_rationals
-
-        outs = [self.evaluate_exact(p) for p in points]
-        return from_rationals([[y[k] for y in outs] for k in range(self.output_dim)], (self.output_dim, len(outs)))
 
 
 class ReLULayer:

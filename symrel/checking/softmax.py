@@ -26,14 +26,14 @@ and a check beyond :data:`MAX_WORK` operations or :data:`MAX_GROWTH_BITS` bits o
 growth is refused with exit 2 (docs/format.md, "Limits of the checker"); a recorded
 ``log_upper(n)`` above the bit length of n is refused before its ``exp`` is taken.
 
->>> from symrel.models import FeedForward
+>>> from symrel.checking.transformers import FeedForward
 >>> fold_products(FeedForward([[1, 0, 0], [0, 2, 3]], [0, 0], [[1, 0], [0, 0], [0, 1]], [0, 0, 0]))
 3
 """
 
 from __future__ import annotations
 
-from ..exact import Q, denominator, flat, numerator, rows
+from ..exact import Q, denominator, numerator
 from . import CertificateError, at_step, beyond_limit, claim_checker, model_class, read
 from .exp_bounds import EXP_CAP, exp_lower, exp_upper
 
@@ -50,12 +50,19 @@ EXP_WORK = 1000
 
 
 def _size(M) -> int:
-    return M.shape[0] * M.shape[1]
+    """The entries of the matrix (a list of rows) or vector M."""
+    return sum(len(r) if isinstance(r, list) else 1 for r in M)
 
 
 def _bits(M) -> int:
-    """The longest entry of the matrix M, in bits of numerator and denominator."""
-    return max((abs(numerator(v)).bit_length() + denominator(v).bit_length() for r in rows(M) for v in r), default=0)
+    """The longest entry of the matrix (a list of rows) or vector M, in bits of numerator and denominator."""
+    return max((abs(numerator(v)).bit_length() + denominator(v).bit_length()
+                for r in M for v in (r if isinstance(r, list) else [r])), default=0)
+
+
+def _columns(ff) -> list:
+    """The columns of the feed-forward sublayer's W2 (one per hidden unit), as lists."""
+    return [[r[h] for r in ff.exact_W2] for h in range(ff.hidden)]
 
 
 def work(T) -> tuple[int, int]:
@@ -71,7 +78,7 @@ def work(T) -> tuple[int, int]:
         if block.attention is not None:
             for head in block.attention.heads:
                 mats = head.exact_matrices()
-                ops += n * sum(_size(M) for M in mats) + n * n * (mats[0].shape[0] + mats[2].shape[0] + 1) + n * EXP_WORK
+                ops += n * sum(_size(M) for M in mats) + n * n * (len(mats[0]) + len(mats[2]) + 1) + n * EXP_WORK
                 longest = max([longest] + [_bits(M) for M in mats])
         ff = block.feedforward
         if ff is not None:
@@ -136,8 +143,8 @@ def _derived_pairs(ff):
     O(k m) for k hidden units of width m: the units not yet paired wait in lists keyed by
     their (W1 row, b1 entry, W2 column), and a unit looks up the key of its negation.
     """
-    W1, b1 = rows(ff.exact_W1), flat(ff.exact_b1)
-    W2cols = [list(c) for c in zip(*rows(ff.exact_W2))]
+    W1, b1 = ff.exact_W1, ff.exact_b1
+    W2cols = _columns(ff)
     waiting: dict = {}  # key -> the earlier units with that key not yet paired, in order
     pairs = []
     for h in range(len(W1)):
@@ -189,16 +196,16 @@ def _sparse_absdot(row: dict, e):
 def fold_products(ff) -> int:
     """The products one fold of the feed-forward sublayer ``ff`` may take at most (every hidden
     unit linear): ``sum_h |W2[:, h]| |W1[h, :]|`` (nonzero entries)."""
-    W1nz = _nonzero(rows(ff.exact_W1))
-    W2nz = _nonzero(list(zip(*rows(ff.exact_W2))))
+    W1nz = _nonzero(ff.exact_W1)
+    W2nz = _nonzero(_columns(ff))
     return sum(len(a) * len(b) for a, b in zip(W1nz, W2nz))
 
 
 def _feedforward(ff, lo, hi, E, recorded, where):
-    W1, b1 = rows(ff.exact_W1), flat(ff.exact_b1)
-    W2cols = [list(c) for c in zip(*rows(ff.exact_W2))]
+    W1, b1 = ff.exact_W1, ff.exact_b1
+    W2cols = _columns(ff)
     W1nz, W2nz = _nonzero(W1), _nonzero(W2cols)
-    b2 = flat(ff.exact_b2)
+    b2 = ff.exact_b2
     m, T = len(lo[0]), len(lo)
     pairs, singles = _pairs(W1, b1, W2cols, recorded, where)
     firsts = [p for p, _ in pairs]
@@ -250,7 +257,7 @@ def _attention(att, lo, hi, E, lam, b, consts, record, where, used):
             for k, v in read.record(record.get("exp_upper", {}), f"{where}.exp_upper", optional=queries).items()}
     ties = read.record(record.get("tied_keys", {}), f"{where}.tied_keys", optional=queries)
     for i, head in enumerate(att.heads):
-        WQ, WK, WV, WO = (rows(M) for M in head.exact_matrices())
+        WQ, WK, WV, WO = head.exact_matrices()
         qs = [[_row_range(r, lo[t], hi[t]) for r in WQ] for t in range(T)]
         q = [a for a, _ in qs[0]] if all(a == b for t in range(T) for a, b in qs[t]) and all(
             [a for a, _ in qs[t]] == [a for a, _ in qs[0]] for t in range(T)) else None
@@ -405,8 +412,8 @@ def check_softmax_bound(cert: dict, inputs: dict) -> None:
             raise CertificateError(f"is not an upper bound of ln {n} within 2^-80", path=where)
         consts["log"][int(n)] = L
     # embedding
-    off = rows(T.embedding.exact_offsets.transpose())
-    lo, hi = [list(r) for r in off], [list(r) for r in off]
+    off = T.embedding.exact_offsets   # m rows of T numbers: token t's column is [r[t] for r in off]
+    lo, hi = ([[r[t] for r in off] for t in range(T.tokens)] for _ in range(2))
     for (l, u), r in zip(D.exact_bounds, T.embedding.input_rows):
         for t in range(T.tokens):
             lo[t][r] += l
@@ -450,7 +457,7 @@ def check_softmax_bound(cert: dict, inputs: dict) -> None:
     at_step(k)
     where, rc = f"steps[{k}].certificate", steps[k]["certificate"]
     _keys(rc, {"output_error", "bound", "eps"}, where)
-    out = [_absdot(r, E[T.readout.token]) for r in rows(T.readout.exact_W)]
+    out = [_absdot(r, E[T.readout.token]) for r in T.readout.exact_W]
     if read.rationals(rc["output_error"], f"{where}.output_error", length=len(out)) != out:
         raise CertificateError("the recorded output errors differ from the recomputed ones", path=f"{where}.output_error")
     bound = max(out) if out else ZERO

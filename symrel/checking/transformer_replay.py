@@ -16,11 +16,12 @@ ranges, the nodes and the step cursor; this module only reads the Transformer's 
 
 from __future__ import annotations
 
-from ..exact import rational, rational_ints, rows
+from ..exact import rational, rational_ints
 from . import CertificateError, MalformedCertificate
 from .kernel import (PAIR_MINUS_ONE, PAIR_ONE, READOUT_KEYS, ZERO_FORM, add_sparse, combine, constant, int_rows,
                      int_vector, mat_apply, neg, pair, read_form, single_var, to_q, var)
 from .read import indices, natural, record
+from .transformers import columns
 
 #: the keys of a hardmax head's record, by its rule
 HEAD_KEYS = {"max": ("rule", "alpha", "beta", "max", "query_sign"),
@@ -177,7 +178,7 @@ def _attention(att, state, recs_all, replay):
         if not isinstance(recs, list) or len(recs) != T:
             replay.fail("expected one record per query token")
         WO = {}   # the head's output rows, by their nonzero entries (read from the columns)
-        for r, column in enumerate(int_rows(head.exact_WO.transpose())):
+        for r, column in enumerate(int_rows(columns(head.exact_WO, len(head.exact_WV)))):
             for row, a in column:
                 WO.setdefault(row, []).append((r, a))
         WO = sorted(WO.items())
@@ -238,7 +239,7 @@ def _feedforward(ff, state, recs_all, replay):
     if not isinstance(recs_all, list) or len(recs_all) != ff.hidden \
             or any(not isinstance(unit, list) or len(unit) != T for unit in recs_all):
         replay.fail("expected one record list per hidden unit, one record per token")
-    int_cols = int_rows(ff.exact_W2.transpose())   # the output column of each hidden unit
+    int_cols = int_rows(columns(ff.exact_W2, ff.hidden))   # the output column of each hidden unit
     residuals = {}   # (h, g) -> the column of the residual max(0, -z) of a pair (the same on every token)
     b2 = int_vector(ff.exact_b2)
     new, W1, b1 = [], int_rows(ff.exact_W1), int_vector(ff.exact_b1)
@@ -289,7 +290,7 @@ def replay_transformer(tf, replay, name):
     """Replay a hardmax Transformer: the embedding (the inputs x_i added to their rows of the
     offsets), each block (attention, then feed-forward; the state after it compared with the
     recorded one), then the read-out of its token."""
-    off = rows(tf.embedding.exact_offsets)
+    off = tf.embedding.exact_offsets
     state = []
     for t in range(tf.tokens):
         col = [constant(pair(off[r][t])) for r in range(tf.width)]

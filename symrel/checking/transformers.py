@@ -12,8 +12,9 @@ A Transformer of width m on T tokens maps ``x`` in R^d to R^k (docs/theory.md):
   softmax-bound certificate bounds them, :mod:`symrel.checking.softmax`);
 * the read-out ``W z + b`` of the column ``token`` of the last state.
 
-The classes keep the names the checkers read (``exact_WQ``, ``exact_offsets`` as m x T,
-``blocks``, ``readout.token``, ...; those of :mod:`symrel.models.transformer`). The reader
+The classes keep the names the checkers read (``exact_WQ``, ``exact_offsets`` as m rows of
+T numbers, ``blocks``, ``readout.token``, ...; those of :mod:`symrel.models.transformer`), every
+matrix as a list of rows and every bias as a list (no matrix class). The reader
 checks what the file-format reader checks: every dimension against the width, the tokens
 and the head sizes, row and token indices in range, a scale exactly for softmax attention,
 and its sign; a refusal names the JSON path. Cost: one pass over the numbers.
@@ -28,7 +29,7 @@ and its sign; a refusal names the JSON path. Cost: one pass over the numbers.
 
 from __future__ import annotations
 
-from ..exact import Q, from_rationals, ones, rows
+from ..exact import Q
 from . import MalformedCertificate
 from . import read
 from .inputs import listed, matrix, need, positive, record_of, vector
@@ -38,20 +39,27 @@ ZERO = Q(0)
 
 
 def _matrix_of(obj, key, path, cols, rows_=None):
-    """The matrix ``obj[key]`` over QQ: rows of ``cols`` numbers, ``rows_`` of them when given."""
+    """The matrix ``obj[key]`` over QQ (a list of rows): rows of ``cols`` numbers, ``rows_`` of them when given."""
     data = matrix(need(obj, key, path), join(path, key), cols=cols)
     if rows_ is not None and len(data) != rows_:
         raise MalformedCertificate(f"expected {rows_} rows, got {len(data)}", path=join(path, key))
-    return from_rationals(data, (len(data), cols))
+    return data
 
 
-def _column(values) -> object:
-    return from_rationals([[v] for v in values], (len(values), 1))
+def apply(M: list, x: list, b: list | None = None) -> list:
+    """``M x (+ b)`` for the matrix ``M`` (a list of rows) and the vector ``x``."""
+    out = [sum((a * v for a, v in zip(row, x) if a), ZERO) for row in M]
+    return out if b is None else [v + c for v, c in zip(out, b)]
+
+
+def columns(M: list, n: int) -> list:
+    """The ``n`` columns of the matrix ``M`` (a list of rows of ``n`` entries), as lists."""
+    return [[row[j] for row in M] for j in range(n)]
 
 
 class Embedding:
     def __init__(self, input_rows: list, offsets):
-        self.input_rows, self.exact_offsets = input_rows, offsets   # offsets: m x T
+        self.input_rows, self.exact_offsets = input_rows, offsets   # offsets: m rows of T numbers
 
 
 class AttentionHead:
@@ -68,9 +76,12 @@ class Attention:
 
 
 class FeedForward:
+    """``z + W2 relu(W1 z + b1) + b2``: ``W1`` (hidden x width) and ``W2`` (width x hidden) lists
+    of rows, ``b1`` and ``b2`` lists."""
+
     def __init__(self, W1, b1, W2, b2):
         self.exact_W1, self.exact_b1, self.exact_W2, self.exact_b2 = W1, b1, W2, b2
-        self.width, self.hidden = W2.shape[0], W1.shape[0]
+        self.width, self.hidden = len(W2), len(W1)
 
     def exact_matrices(self) -> tuple:
         return self.exact_W1, self.exact_b1, self.exact_W2, self.exact_b2
@@ -94,7 +105,7 @@ class Transformer:
     def __init__(self, input_dim, width, tokens, embedding, blocks, readout, data):
         self.input_dim, self.width, self.tokens = input_dim, width, tokens
         self.embedding, self.blocks, self.readout = embedding, blocks, readout
-        self.output_dim = readout.exact_W.shape[0]
+        self.output_dim = len(readout.exact_W)
         self._data = data   # the numbers read, for equality
 
     def __eq__(self, other):
@@ -103,48 +114,44 @@ class Transformer:
     __hash__ = None
 
     def num_parameters(self) -> int:
-        return sum(M.shape[0] * M.shape[1] for block in self.blocks
+        """The numbers of the blocks' matrices and biases and of the read-out."""
+        return sum(sum(len(r) if isinstance(r, list) else 1 for r in M) for block in self.blocks
                    for sub in (block.attention and block.attention.heads or []) + [block.feedforward] if sub is not None
-                   for M in sub.exact_matrices()) + self.readout.exact_W.shape[0] * (self.width + 1)
+                   for M in sub.exact_matrices()) + len(self.readout.exact_W) * (self.width + 1)
 
     def evaluate_exact(self, x) -> list:
         """The output at ``x`` under hardmax attention (a softmax block is refused: its weights
-        are not rational)."""
+        are not rational). The state is one column of ``width`` numbers per token."""
         if len(x) != self.input_dim:
             raise ValueError(f"expected a point of {self.input_dim} coordinates, got {len(x)}")
         T = self.tokens
-        add = [[ZERO] for _ in range(self.width)]
+        Z = [[r[t] for r in self.embedding.exact_offsets] for t in range(T)]
         for xi, r in zip(x, self.embedding.input_rows):
-            add[r][0] += xi
-        Z = self.embedding.exact_offsets + from_rationals(add, (self.width, 1)) * ones(1, T)
+            for z in Z:
+                z[r] += xi
         for bi, block in enumerate(self.blocks):
             att = block.attention
             if att is not None:
                 if att.rule != "hardmax":
                     raise MalformedCertificate("expected hardmax attention: a softmax block has no exact value",
                                                path=f"blocks[{bi}].attention.rule")
-                out = Z
+                out = [list(z) for z in Z]
                 for head in att.heads:
-                    S = rows((head.exact_WK * Z).transpose() * (head.exact_WQ * Z))   # [key][query]
-                    A = [[ZERO] * T for _ in range(T)]
+                    K = [apply(head.exact_WK, z) for z in Z]
+                    V = [apply(head.exact_WV, z) for z in Z]
                     for t in range(T):
-                        top = max(S[s][t] for s in range(T))
-                        winners = [s for s in range(T) if S[s][t] == top]
-                        for s in winners:
-                            A[s][t] = Q(1, len(winners))
-                    out = out + head.exact_WO * (head.exact_WV * Z * from_rationals(A, (T, T)))
+                        q = apply(head.exact_WQ, Z[t])
+                        S = [sum((a * b for a, b in zip(k, q)), ZERO) for k in K]
+                        winners = [s for s in range(T) if S[s] == max(S)]
+                        mean = [sum((V[s][i] for s in winners), ZERO) * Q(1, len(winners)) for i in range(len(V[0]))]
+                        out[t] = [u + v for u, v in zip(out[t], apply(head.exact_WO, mean))]
                 Z = out
             ff = block.feedforward
             if ff is not None:
-                H = ff.exact_W1 * Z + ff.exact_b1 * ones(1, T)
-                H = from_rationals([[v if v > ZERO else ZERO for v in r] for r in rows(H)], H.shape)
-                Z = Z + ff.exact_W2 * H + ff.exact_b2 * ones(1, T)
-        column = _column([r[self.readout.token] for r in rows(Z)])
-        return [r[0] for r in rows(self.readout.exact_W * column + self.readout.exact_b)]
-
-    def evaluate_matrix(self, points) -> object:
-        outs = [self.evaluate_exact(p) for p in points]
-        return from_rationals([[y[k] for y in outs] for k in range(self.output_dim)], (self.output_dim, len(outs)))
+                for t in range(T):
+                    h = [v if v > ZERO else ZERO for v in apply(ff.exact_W1, Z[t], ff.exact_b1)]
+                    Z[t] = [u + v for u, v in zip(Z[t], apply(ff.exact_W2, h, ff.exact_b2))]
+        return apply(self.readout.exact_W, Z[self.readout.token], self.readout.exact_b)
 
 
 def _attention(A, path: str, m: int) -> Attention:
@@ -163,9 +170,9 @@ def _attention(A, path: str, m: int) -> Attention:
         hp = f"{path}.heads[{hi}]"
         record_of(H, hp, ("WQ", "WK", "WV", "WO"))
         WQ = _matrix_of(H, "WQ", hp, m)
-        WK = _matrix_of(H, "WK", hp, m, WQ.shape[0])
+        WK = _matrix_of(H, "WK", hp, m, len(WQ))
         WV = _matrix_of(H, "WV", hp, m)
-        WO = _matrix_of(H, "WO", hp, WV.shape[0], m)
+        WO = _matrix_of(H, "WO", hp, len(WV), m)
         heads.append(AttentionHead(WQ, WK, WV, WO))
     return Attention(heads, rule, scale)
 
@@ -173,10 +180,10 @@ def _attention(A, path: str, m: int) -> Attention:
 def _feedforward(F, path: str, m: int) -> FeedForward:
     record_of(F, path, ("W1", "b1", "W2", "b2"))
     W1 = _matrix_of(F, "W1", path, m)
-    h = W1.shape[0]
-    b1 = _column(vector(need(F, "b1", path), join(path, "b1"), h))
+    h = len(W1)
+    b1 = vector(need(F, "b1", path), join(path, "b1"), h)
     W2 = _matrix_of(F, "W2", path, h, m)
-    b2 = _column(vector(need(F, "b2", path), join(path, "b2"), m))
+    b2 = vector(need(F, "b2", path), join(path, "b2"), m)
     return FeedForward(W1, b1, W2, b2)
 
 
@@ -188,7 +195,7 @@ def _transformer(obj, path: str) -> Transformer:
     E = record_of(need(obj, "embedding", path), ep, ("input_rows", "offsets"))
     input_rows = read.array(need(E, "input_rows", ep), join(ep, "input_rows"), input_dim)
     input_rows = [read.index(r, m, f"{ep}.input_rows[{i}]") for i, r in enumerate(input_rows)]
-    offsets = _matrix_of(E, "offsets", ep, m, T).transpose()
+    offsets = columns(_matrix_of(E, "offsets", ep, m, T), m)
     blocks = []
     for bi, B in enumerate(listed(obj, "blocks", path, min_len=0)):
         bp = f"{path}.blocks[{bi}]"
@@ -200,7 +207,7 @@ def _transformer(obj, path: str) -> Transformer:
     R = record_of(need(obj, "readout", path), rp, ("token", "W", "b"))
     token = read.index(need(R, "token", rp), T, join(rp, "token"))
     W = _matrix_of(R, "W", rp, m)
-    b = _column(vector(R["b"], join(rp, "b"), W.shape[0]) if "b" in R else [ZERO] * W.shape[0])
+    b = vector(R["b"], join(rp, "b"), len(W)) if "b" in R else [ZERO] * len(W)
     layers = tuple((blk.attention and (blk.attention.rule, blk.attention.exact_scale,
                                        tuple(h.exact_matrices() for h in blk.attention.heads)),
                     blk.feedforward and blk.feedforward.exact_matrices()) for blk in blocks)

@@ -76,7 +76,7 @@ PARTS: tuple[tuple[str, str, dict[str, str]], ...] = (
     ("the exact number layer", "exact rationals and matrices over Q", {
         "symrel.exact": "the package (its names load on first use)",
         "symrel.exact.numbers": "rationals: parsing, limits, the ground type",
-        "symrel.exact.matrices": "dense matrices over Q",
+        "symrel.exact.matrices": "dense matrices over Q (a mesh's simplex inverses and lattice vertex table only)",
     }),
     ("the canonical text", "the sha256 of an embedded input", {
         "symrel.fileformat": "the package (its names load on first use: neither its readers nor its writers)",

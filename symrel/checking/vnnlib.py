@@ -130,8 +130,8 @@ def _layers(net):
     """Per layer: W as integer rows, the positive and negative parts, b as integers, D, relu."""
     out = []
     for layer in net.layers:
-        W = [list(r) for r in layer.affine.exact_W.to_list()]
-        b = [r[0] for r in layer.affine.exact_b.to_list()]
+        W = [list(r) for r in layer.affine.W_rows]
+        b = list(layer.affine.b_list)
         D = 1
         for v in [v for r in W for v in r] + b:
             D = D * int(v.denominator) // gcd(D, int(v.denominator))

@@ -2,16 +2,21 @@
 
 import pytest
 
+import json
+
 from symrel.checking.cell_replay import MAX_VALUE_DIGITS, check_limits, decisions, growth_digits
+from symrel.checking.inputs import read_input
 from symrel.errors import LimitError
-from symrel.models import DenseLayer, ReLUNet
+from symrel.fileformat import dumps
 
 from ..regions.regions_fixtures import jump_transformer
 
 
 def _net(depth, weight, width=1):
-    return ReLUNet(1, [DenseLayer([[weight]] * width, [0] * width)]
-                   + [DenseLayer([[weight] * width] * width, [0] * width) for _ in range(depth - 1)])
+    """A ReLU net of one input, as the checker reads it (its own semantics)."""
+    layers = [{"W": [[weight]] * width, "b": [0] * width, "activation": "relu"}]
+    layers += [{"W": [[weight] * width] * width, "b": [0] * width, "activation": "relu"} for _ in range(depth - 1)]
+    return read_input({"symrel": 1, "kind": "relu", "input_dim": 1, "layers": layers})
 
 
 def test_the_growth_bound_adds_the_digits_of_every_layer():
@@ -21,7 +26,7 @@ def test_the_growth_bound_adds_the_digits_of_every_layer():
 
 def test_a_path_is_no_longer_than_the_decisions():
     assert decisions([_net(3, 1, width=4)]) == 12
-    assert decisions([jump_transformer()]) == 3 * 2    # three queries, two comparisons each
+    assert decisions([read_input(json.loads(dumps(jump_transformer())))]) == 3 * 2    # three queries, two comparisons each
 
 
 def test_the_growth_limit_is_named():

@@ -9,17 +9,23 @@ import pytest
 
 from symrel.checking import CheckLimit, check_certificate
 from symrel.checking import softmax
-from symrel.exact import Q, flat, rows
-from symrel.models import FeedForward
+from symrel.checking.transformers import FeedForward as _FeedForward
+from symrel.exact import Q
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "valid" / "softmax-bound.json"
+
+
+def FeedForward(W1, b1, W2, b2):
+    """The checker's feed-forward sublayer (lists of rows of rationals)."""
+    return _FeedForward([[Q(v) for v in r] for r in W1], [Q(v) for v in b1], [[Q(v) for v in r] for r in W2],
+                        [Q(v) for v in b2])
 
 
 def quadratic_pairs(ff):
     """The pairing rule of docs/format.md as first written: for each unit h in order, the first
     earlier unit g not yet paired whose W1 row, b1 entry and W2 column are -h's."""
-    W1, b1 = rows(ff.exact_W1), flat(ff.exact_b1)
-    W2cols = [list(c) for c in zip(*rows(ff.exact_W2))]
+    W1, b1 = ff.exact_W1, ff.exact_b1
+    W2cols = [list(c) for c in zip(*ff.exact_W2)]
     pairs, paired = [], set()
     for h in range(len(W1)):
         if not any(W1[h]):
@@ -47,8 +53,8 @@ def test_the_derived_pairing_is_the_first_earlier_negation(seed):
 
 def test_the_fold_is_sparse_and_exact():
     ff = FeedForward([[1, 0, 0], [0, 2, 3]], [0, 0], [[1, 0], [0, 0], [0, 1]], [0, 0, 0])
-    W1 = softmax._nonzero(rows(ff.exact_W1))
-    W2 = softmax._nonzero([list(c) for c in zip(*rows(ff.exact_W2))])
+    W1 = softmax._nonzero(ff.exact_W1)
+    W2 = softmax._nonzero([list(c) for c in zip(*ff.exact_W2)])
     M = softmax._fold(W1, W2, [0, 1], 3)
     dense = [[M[r].get(c, 0) for c in range(3)] for r in range(3)]
     assert dense == [[2, 0, 0], [0, 1, 0], [0, 2, 4]]  # I + W2[:, 0] W1[0] + W2[:, 1] W1[1]
