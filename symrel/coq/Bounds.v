@@ -1,7 +1,7 @@
 (* Bounds.v: what [certify] returning true means, proved: on every x of the box, every
    piece l_ij of layer l satisfies -B_l <= l_ij(v_l) <= B_l at the layer's actual input v_l
    (the hypothesis of Block 1's gating, THEORY.md section 1). *)
-From Coq Require Import QArith Qminmax Lqa List Bool Arith Lia.
+From Coq Require Import QArith Qminmax Lqa List Bool Arith ZArith Lia.
 Import ListNotations.
 From Symrel Require Import Semantics Compiler.
 Open Scope Q_scope.
@@ -15,46 +15,57 @@ Fixpoint pieces_bounded (v : vec) (Ls : list mlayer) (Bs : list Q) : Prop :=
   | _, _ => True
   end.
 
-(* replace every Qred q of the goal by a fresh r with r == q *)
-Ltac qred_out := repeat match goal with
-  | |- context [Qred ?q] => let H := fresh "Hred" in pose proof (Qred_correct q) as H; revert H;
-                           generalize (Qred q); intros ? ? end.
+Lemma qexpand_eq : forall x k, qexpand x k == x.
+Proof. intros [n d] k. unfold qexpand, Qeq. simpl. rewrite Pos2Z.inj_mul. ring. Qed.
 
-Lemma qmin_le : forall a l x u, l <= x -> x <= u -> qmin (a * l) (a * u) <= a * x.
+Lemma over_eq : forall d x, over d x == x.
+Proof. intros d x. unfold over. destruct (Pos.eqb (Qden x) d); [reflexivity|apply qexpand_eq]. Qed.
+
+Lemma qadd_eq : forall a b, qadd a b == a + b.
 Proof.
-  intros a l x u H1 H2. unfold qmin. destruct (Qle_bool (a * l) (a * u)) eqn:E.
-  - apply Qle_bool_iff in E. destruct (Qlt_le_dec a 0); nra.
-  - assert (~ (a * l <= a * u)) by (intro H; rewrite <- Qle_bool_iff in H; congruence).
-    destruct (Qlt_le_dec a 0); nra.
+  intros [na da] [nb db]. unfold qadd. simpl. destruct (Pos.eqb_spec da db) as [<-|]; [|reflexivity].
+  unfold Qeq, Qplus. simpl. rewrite Pos2Z.inj_mul. ring.
 Qed.
 
-Lemma qmax_ge : forall a l x u, l <= x -> x <= u -> a * x <= qmax (a * l) (a * u).
+Lemma qle_eq : forall a b, qle a b = Qle_bool a b.
 Proof.
-  intros a l x u H1 H2. unfold qmax. destruct (Qle_bool (a * l) (a * u)) eqn:E.
-  - apply Qle_bool_iff in E. destruct (Qlt_le_dec a 0); nra.
-  - assert (~ (a * l <= a * u)) by (intro H; rewrite <- Qle_bool_iff in H; congruence).
-    destruct (Qlt_le_dec a 0); nra.
+  intros [na da] [nb db]. unfold qle, Qle_bool. simpl. destruct (Pos.eqb_spec da db) as [<-|]; [|reflexivity].
+  assert (0 < Z.pos da)%Z by reflexivity.
+  destruct (Z.leb_spec na nb), (Z.leb_spec (na * Z.pos da) (nb * Z.pos da)); try reflexivity; nia.
 Qed.
 
-Lemma range_lin_sound : forall w D v, in_box D v ->
-  fst (range_lin w D) <= dot w v /\ dot w v <= snd (range_lin w D).
+(* a.x lies between a.l and a.u, whichever is the smaller, when l <= x <= u *)
+Lemma mul_between : forall a l x u, l <= x -> x <= u ->
+  (a * l <= a * u -> a * l <= a * x /\ a * x <= a * u) /\
+  (~ a * l <= a * u -> a * u <= a * x /\ a * x <= a * l).
+Proof. intros a l x u H1 H2. split; intros H; destruct (Qlt_le_dec a 0); split; nra. Qed.
+
+Lemma range_lin_sound : forall W d w D v, in_box D v ->
+  fst (range_lin W d w D) <= dot w v /\ dot w v <= snd (range_lin W d w D).
 Proof.
   induction w as [|a w IH]; intros D v HD.
   - simpl. split; apply Qle_refl.
   - destruct HD as [|[l u] x D' v' Hx HD'].
     + simpl. split; apply Qle_refl.
     + cbn [range_lin dot fst snd] in Hx |- *. destruct Hx as [Hl Hu].
-      specialize (IH D' v' HD'). destruct (range_lin w D') as [lo hi]. cbn [fst snd] in IH |- *.
-      qred_out. pose proof (qmin_le a l x u Hl Hu). pose proof (qmax_ge a l x u Hl Hu).
-      destruct IH. split; lra.
+      specialize (IH D' v' HD'). destruct (range_lin W d w D') as [lo hi]. cbn [fst snd] in IH |- *.
+      assert (Hal : over W a * over d l == a * l) by (rewrite !over_eq; reflexivity).
+      assert (Hau : over W a * over d u == a * u) by (rewrite !over_eq; reflexivity).
+      destruct (mul_between a l x u Hl Hu) as [Hle Hgt]. rewrite qle_eq.
+      destruct (Qle_bool (over W a * over d l) (over W a * over d u)) eqn:E;
+        [apply Qle_bool_iff in E|assert (E' : ~ a * l <= a * u) by
+           (intro H'; rewrite <- Hal, <- Hau in H'; apply Qle_bool_iff in H'; congruence)];
+        cbn [fst snd]; rewrite !qadd_eq; destruct IH.
+      * rewrite Hal, Hau in E. destruct (Hle E). rewrite Hal, Hau. split; lra.
+      * destruct (Hgt E'). rewrite Hal, Hau. split; lra.
 Qed.
 
-Lemma range_piece_sound : forall D p v, in_box D v ->
-  fst (range_piece D p) <= eval_piece p v /\ eval_piece p v <= snd (range_piece D p).
+Lemma range_piece_sound : forall W d D p v, in_box D v ->
+  fst (range_piece W d D p) <= eval_piece p v /\ eval_piece p v <= snd (range_piece W d D p).
 Proof.
-  intros D [w c] v HD. unfold range_piece, eval_piece. cbn [fst snd].
-  pose proof (range_lin_sound w D v HD). destruct (range_lin w D) as [lo hi]. cbn [fst snd] in *.
-  qred_out. destruct H. split; lra.
+  intros W d D [w c] v HD. unfold range_piece, eval_piece. cbn [fst snd].
+  pose proof (range_lin_sound W d w D v HD). destruct (range_lin W d w D) as [lo hi]. cbn [fst snd] in *.
+  rewrite !qadd_eq, !over_eq. destruct H. split; lra.
 Qed.
 
 (* ---- max_list *)
@@ -116,17 +127,18 @@ Lemma layer_ok_sound : forall D B Ly v, in_box D v -> layer_ok D B Ly = true ->
 Proof.
   intros D B Ly v HD Hok u p Hu Hp. unfold layer_ok in Hok.
   rewrite forallb_forall in Hok. specialize (Hok u Hu). rewrite forallb_forall in Hok.
-  specialize (Hok p Hp). pose proof (range_piece_sound D p v HD).
-  destruct (range_piece D p) as [lo hi]. apply andb_true_iff in Hok. destruct Hok as [H1 H2].
+  specialize (Hok p Hp). pose proof (range_piece_sound (layer_den Ly) (box_den D) D p v HD).
+  destruct (range_piece (layer_den Ly) (box_den D) D p) as [lo hi]. apply andb_true_iff in Hok. destruct Hok as [H1 H2].
   apply Qle_bool_iff in H1. apply Qle_bool_iff in H2. simpl in H. destruct H. split; lra.
 Qed.
 
 Lemma next_box_sound : forall D Ly v, in_box D v -> in_box (next_box D Ly) (eval_layer Ly v).
 Proof.
   intros D Ly v HD. unfold next_box, eval_layer, in_box.
+  generalize (layer_den Ly) (box_den D). intros W d.
   induction Ly as [|u Ly IH]; simpl; constructor; [|exact IH]. simpl. unfold eval_unit.
   split; apply max_list_mono; rewrite !map_map; induction u as [|p u IHu]; simpl; constructor;
-    try exact IHu; pose proof (range_piece_sound D p v HD); destruct H; assumption.
+    try exact IHu; pose proof (range_piece_sound W d D p v HD); destruct H; assumption.
 Qed.
 
 Lemma layers_ok_sound : forall Ls n D Bs v, in_box D v -> layers_ok n D Ls Bs = true ->

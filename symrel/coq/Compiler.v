@@ -41,12 +41,13 @@ Definition gating_block (Lo : layout) (B : Q) (Ly : mlayer) : block :=
   {| attn := None;
      ff := Some {|
        W1 := map (fun ijp => let '(i, j, (w, c)) := ijp in
+                 let cB := Qred (c - B) in     (* once per row: Coq's VM evaluates ind's arguments *)
                  vec_of m (fun p => if p <? dx Lo then nth p w 0
                                     else if p =? slotP Lo (S j) then Qred (2 * B)
-                                    else ind (p =? slotC Lo) (Qred (c - B)))) ps;
+                                    else ind (p =? slotC Lo) cB)) ps;
        b1 := map (fun _ => 0) ps;
        W2 := vec_of m (fun p => map (fun ijp => let '(i, _, _) := ijp in ind (p =? slotS Lo i) 1) ps);
-       b2 := vec_of m (fun p => ind ((slotS Lo 0 <=? p) && (p <? slotS Lo (length Ly))) (Qred (- B))) |} |}.
+       b2 := let mB := Qred (- B) in vec_of m (fun p => ind ((slotS Lo 0 <=? p) && (p <? slotS Lo (length Ly))) mB) |} |}.
 
 (* ---- Block 2 (max, attention): head i has query C, key = value = S_i, output O_i. *)
 Definition unit_vec (m k : nat) : vec := vec_of m (fun p => ind (p =? k) 1).
@@ -105,28 +106,62 @@ Definition compile (N : MaxoutNet) (Bs : list Q) : Transformer :=
      t_out_b := match mx_readout N with Some (_, b) => b | None => map (fun _ => 0) (seq 0 q) end |}.
 
 (* ---- The computable check of the theorem's hypotheses. *)
-Definition qmin (a b : Q) : Q := if Qle_bool a b then a else b.
 
-(* the exact range of w.v + c over the box D (interval arithmetic, exact for one form);
-   Qred keeps the numbers small (unreduced sums multiply denominators) *)
-Fixpoint range_lin (w : vec) (D : Box) : Q * Q :=
+(* ---- The exact range of w.v + c over the box D (interval arithmetic, exact for one form).
+   The numbers are not reduced (a gcd of 200-bit numbers in Coq's VM costs far more than
+   the sums): every weight and bias of a layer is written over one common denominator W
+   (the lcm of the layer's denominators), every bound of the box over one denominator d,
+   so that every product a * l has the denominator W * d and the sums add numerators
+   only (qadd). The next layer's box then has the common denominator W * d again. *)
+
+(* x written over k times its denominator (the same rational) *)
+Definition qexpand (x : Q) (k : positive) : Q := Qmake (Qnum x * Zpos k) (Qden x * k).
+
+(* x written over the denominator d when its denominator divides d (else x itself) *)
+Definition over (d : positive) (x : Q) : Q :=
+  if Pos.eqb (Qden x) d then x else qexpand x (Z.to_pos (Zpos d / Zpos (Qden x))).
+
+(* a + b, adding the numerators when the denominators are equal *)
+Definition qadd (a b : Q) : Q :=
+  if Pos.eqb (Qden a) (Qden b) then Qmake (Qnum a + Qnum b) (Qden a) else a + b.
+
+(* a <= b, comparing the numerators when the denominators are equal *)
+Definition qle (a b : Q) : bool :=
+  if Pos.eqb (Qden a) (Qden b) then Z.leb (Qnum a) (Qnum b) else Qle_bool a b.
+
+Definition plcm (a b : positive) : positive := if Pos.eqb a b then a else Z.to_pos (Z.lcm (Zpos a) (Zpos b)).
+
+(* the common denominators: of a box's bounds, of a layer's weights and biases *)
+Definition box_den (D : Box) : positive := fold_left (fun d lu => plcm (plcm d (Qden (fst lu))) (Qden (snd lu))) D 1%positive.
+Definition layer_den (Ly : mlayer) : positive :=
+  fold_left (fun d u => fold_left (fun d p => fold_left (fun d a => plcm d (Qden a)) (fst p) (plcm d (Qden (snd p)))) u d)
+            Ly 1%positive.
+
+(* the range of w.v over D, each weight over W and each bound over d *)
+Fixpoint range_lin (W d : positive) (w : vec) (D : Box) : Q * Q :=
   match w, D with
   | a :: w', (l, u) :: D' =>
-      let '(lo, hi) := range_lin w' D' in
-      (Qred (qmin (a * l) (a * u) + lo), Qred (qmax (a * l) (a * u) + hi))
+      let '(lo, hi) := range_lin W d w' D' in
+      let a' := over W a in
+      let al := a' * over d l in
+      let au := a' * over d u in
+      if qle al au then (qadd al lo, qadd au hi) else (qadd au lo, qadd al hi)
   | _, _ => (0, 0)
   end.
 
-Definition range_piece (D : Box) (p : piece) : Q * Q :=
-  let '(lo, hi) := range_lin (fst p) D in (Qred (lo + snd p), Qred (hi + snd p)).
+Definition range_piece (W d : positive) (D : Box) (p : piece) : Q * Q :=
+  let '(lo, hi) := range_lin W d (fst p) D in
+  let c := over (W * d) (snd p) in (qadd lo c, qadd hi c).
 
 (* every piece of the layer within [-B, B] on D; the next box is the units' ranges *)
 Definition layer_ok (D : Box) (B : Q) (Ly : mlayer) : bool :=
-  forallb (fun u => forallb (fun p => let '(lo, hi) := range_piece D p in
+  let W := layer_den Ly in let d := box_den D in
+  forallb (fun u => forallb (fun p => let '(lo, hi) := range_piece W d D p in
                                       Qle_bool (- B) lo && Qle_bool hi B) u) Ly.
 
 Definition next_box (D : Box) (Ly : mlayer) : Box :=
-  map (fun u => let rs := map (range_piece D) u in (max_list (map fst rs), max_list (map snd rs))) Ly.
+  let W := layer_den Ly in let d := box_den D in
+  map (fun u => let rs := map (range_piece W d D) u in (max_list (map fst rs), max_list (map snd rs))) Ly.
 
 (* dimensions: every unit has a piece, every piece reads n inputs, the read-out fits *)
 Definition layer_wf (n : nat) (Ly : mlayer) : bool :=
