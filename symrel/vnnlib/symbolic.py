@@ -22,6 +22,10 @@ products and sums. Floats take no part; the numbers chosen here (rounded bounds,
 
 Cost: per affine layer ``2 * (n + 1) * m * k`` integer products (``n`` inputs, ``k -> m``
 widths); per ReLU four box minimisations of ``n + 1`` terms at most.
+The backward bounds of a layer substitute each of its open neurons through every layer
+below; with numpy they run in int64 limbs (:mod:`symrel.vnnlib.limbs`, the same integers,
+lower and upper bounds in one pass), else in Python integers (python-flint for the products
+where installed).
 
 >>> from symrel.models import DenseLayer, ReLUNet
 >>> net = ReLUNet(1, [DenseLayer([[1], [-1]], [0, 0]), DenseLayer([[1, 1]], [0], "none")])  # |x|
@@ -369,6 +373,109 @@ def layer_bounds(net: IntNet, states, li: int, box: ScaledBox, upper: bool, only
     return out
 
 
+try:  # optional (the "numeric" extra): the backward bounds in int64 limbs, exact
+    import numpy as _np
+
+    from . import limbs as _limbs
+except ImportError:  # pragma: no cover - exercised where numpy is absent
+    _np = None
+
+_LIMB_W: dict = {}  # id(layer) -> (layer, [W | b] as a limb matrix)
+
+
+def _limb_Wb(layer: IntLayer):
+    got = _LIMB_W.get(id(layer))
+    if got is None or got[0] is not layer:
+        if len(_LIMB_W) > 64:
+            _LIMB_W.clear()
+        Wb = [[p + q for p, q in zip(rp, rn)] + [c] for rp, rn, c in zip(layer.Wp, layer.Wn, layer.b)]
+        got = (layer, _limbs.from_ints(Wb))
+        _LIMB_W[id(layer)] = got
+    return got[1]
+
+
+def _limb_state(st):
+    """A ReLU layer's states as column arrays: the factor of a coefficient > 0 and of one < 0
+    (over ``2^SLOPE_BITS``, the lower rule of :func:`layer_bounds`), the unstable mask and
+    the intercepts ``t`` as a one-column limb matrix (None when no neuron is unstable)."""
+    P = 1 << SLOPE_BITS
+    pos = _np.array([P if sc == 1 else 0 if sc == 0 else sc[0] for sc in st], dtype=_np.int64)
+    neg = _np.array([P if sc == 1 else 0 if sc == 0 else sc[1] for sc in st], dtype=_np.int64)
+    unst = _np.array([sc != 1 and sc != 0 for sc in st], dtype=bool)
+    ts = _limbs.from_ints([[0 if sc == 1 or sc == 0 else sc[2]] for sc in st]) if unst.any() else None
+    return pos, neg, unst, ts
+
+
+def _layer_bounds_limbs(net: IntNet, states, li: int, box: ScaledBox, only, prepared=None):
+    """:func:`layer_bounds` of ``only`` (lower, upper) in one pass over int64 limbs
+    (:mod:`symrel.vnnlib.limbs`): the upper bound of ``z`` is minus the lower bound of
+    ``-z`` (rounding ``-z``'s rows down is rounding ``z``'s up, and the lower rule on ``-z``
+    picks the upper rule's lines), so the rows of ``z`` and ``-z`` go down together. The
+    same integers as :func:`layer_bounds`; None when a denominator is not a power of two or
+    an int64 bound cannot be guaranteed (the caller then uses :func:`layer_bounds`)."""
+    if any(layer.D & (layer.D - 1) for layer in net.layers[:li + 1]):
+        return None
+    K2 = 1 << BOUND_BITS
+    F = 1 << FORM_BITS
+    P = 1 << SLOPE_BITS
+    layer = net.layers[li]
+    pick = list(range(len(layer.b)) if only is None else only)
+    m = len(pick)
+    top = _limb_Wb(layer)[:, pick, :-1]
+    X = _limbs.normalize(_np.concatenate([top, -top], axis=1))  # -top: limbs in (-2^B, 2^B], normalized here
+    M = layer.D
+    cn, cd = [layer.b[i] for i in pick] + [-layer.b[i] for i in pick], layer.D
+
+    def add(vals, den):
+        nonlocal cn, cd
+        common = lcm(cd, den)
+        if common != cd:
+            f = common // cd
+            cn = [c * f for c in cn]
+            cd = common
+        g = common // den
+        cn = [c + v * g for c, v in zip(cn, vals)]
+
+    try:
+        k = len(states)
+        for j in range(li - 1, -1, -1):
+            below = net.layers[j]
+            if below.relu:
+                k -= 1
+                pos, negf, unst, ts = prepared[k] if prepared is not None else _limb_state(states[k])
+                X = _limbs.floor_shift(X, M.bit_length() - 1 - FORM_BITS)  # over h >= 0, over 2^FORM_BITS
+                neg = _limbs.negative(X)
+                if ts is not None:
+                    sel = neg & unst[None, :]
+                    if sel.any():  # h <= s z + t under a coefficient < 0: the intercepts
+                        tsums = [r[0] for r in _limbs.to_ints(_limbs.matmul(X * sel, ts))]
+                        add(tsums, F * P * K2)
+                X = _limbs.scale(X, _np.where(neg, negf[None, :], pos[None, :]))
+                M = F * P
+            C = _limbs.matmul(X, _limb_Wb(below))
+            add([r[0] for r in _limbs.to_ints(C[:, :, -1:])], M * below.D)
+            X = C[:, :, :-1]
+            M = M * below.D
+    except _limbs.TooWide:
+        return None
+    rows = _limbs.to_ints(X)
+    out = []
+    for r, c in zip(rows, cn):
+        num = _row_min(r + [0], box)
+        out.append(Q(num * cd + c * M * box.Q, M * box.Q * cd))
+    return out[:m], [-v for v in out[m:]]
+
+
+def layer_bounds_pair(net: IntNet, states, li: int, box: ScaledBox, only=None, prepared=None):
+    """``(lower, upper)``: :func:`layer_bounds` both ways, the same exact rationals, in int64
+    limbs where numpy is installed (``prepared``: :func:`_limb_state` of each state)."""
+    if _np is not None:
+        got = _layer_bounds_limbs(net, states, li, box, only, prepared)
+        if got is not None:
+            return got
+    return layer_bounds(net, states, li, box, False, only), layer_bounds(net, states, li, box, True, only)
+
+
 def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None) -> Bounds:
     """Symbolic intervals of every neuron of ``net`` on ``box`` (module docstring).
     ``fixed``: ``{(relu layer, neuron): 1 or 0}``, phases set by ReLU splits (the bounds are
@@ -382,6 +489,7 @@ def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None) -> Bou
     U = L
     H = 1
     relaxed, states = [], []
+    prepared = [] if _np is not None and deep else None  # the states as limb columns, for the backward bounds
     P = 1 << SLOPE_BITS
     K2 = 1 << BOUND_BITS
     for li, layer in enumerate(net.layers):
@@ -407,8 +515,7 @@ def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None) -> Bou
             fu = [Q(_row_max(r, box), qd) for r in zU]
             open_ = [i for i, (a, b) in enumerate(zip(fl, fu)) if a < 0 < b and (len(states), i) not in fixed]
             if open_:
-                bl = layer_bounds(net, states, li, box, False, open_)
-                bu = layer_bounds(net, states, li, box, True, open_)
+                bl, bu = layer_bounds_pair(net, states, li, box, open_, prepared)
                 for i, a, b in zip(open_, bl, bu):
                     fl[i], fu[i] = max(fl[i], a), min(fu[i], b)
         else:
@@ -454,6 +561,8 @@ def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None) -> Bou
             hU.append(_round_row(u, box, newden, True))
             relaxed.append((li, i, Q(a, P), Q(s, P), Q(t, P * K2)))
         states.append(state)
+        if prepared is not None:
+            prepared.append(_limb_state(state))
         L, U, H = hL, hU, 1 << FORM_BITS
     return Bounds([list(c) for c in zip(*L)], [list(c) for c in zip(*U)], H, box, relaxed, net, states)
 
