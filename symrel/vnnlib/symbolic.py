@@ -252,6 +252,17 @@ def _round_row(f, box: ScaledBox, den: int, upper: bool) -> list:
     n = len(box.plo)
     out = [0] * (n + 1)
     S = f[n] * F * box.Q
+    sh = den.bit_length() - 1 - FORM_BITS
+    if den & (den - 1) == 0 and sh > 0:  # den = 2^(FORM_BITS + sh): shifts, the same integers
+        S = S >> FORM_BITS  # = f[n] Q (exactly: F divides it), the terms below also come over F
+        for k in range(n):
+            a = f[k]
+            r = a >> sh if not upper else -((-a) >> sh)
+            out[k] = r
+            S += (a - (r << sh)) * box.plo[k]
+        dq = box.Q << sh
+        out[n] = S // dq if not upper else -((-S) // dq)
+        return out
     for k in range(n):
         a = f[k]
         r = (a * F) // den if not upper else -((-a * F) // den)
@@ -505,19 +516,18 @@ def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None) -> Bou
             continue
         f = K2 // gcd(den, K2)  # so that the new denominator is a multiple of 2^BOUND_BITS
         newden = den * P * f
-        scale = P * f
         tscale = newden // (P * K2)
         qd = box.Q * den
         zero = [0] * (n + 1)
         hL, hU, state = [], [], []  # state: 1 active, 0 inactive, (alpha, s, t) unstable
         if deep and states:  # backward bounds of this layer, where the forward ones leave a sign open
-            fl = [Q(_row_min(r, box), qd) for r in zL]
-            fu = [Q(_row_max(r, box), qd) for r in zU]
+            fl = [_row_min(r, box) for r in zL]  # the bounds as integers over qd
+            fu = [_row_max(r, box) for r in zU]
             open_ = [i for i, (a, b) in enumerate(zip(fl, fu)) if a < 0 < b and (len(states), i) not in fixed]
             if open_:
                 bl, bu = layer_bounds_pair(net, states, li, box, open_, prepared)
-                for i, a, b in zip(open_, bl, bu):
-                    fl[i], fu[i] = max(fl[i], a), min(fu[i], b)
+                for i, a, b in zip(open_, bl, bu):  # the tighter, rounded outward to the grid 1/qd
+                    fl[i], fu[i] = max(fl[i], floor(a * qd)), min(fu[i], ceil(b * qd))
         else:
             fl = fu = None
         for i in range(len(zL)):
@@ -528,15 +538,15 @@ def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None) -> Bou
                 hL.append(zero)
                 hU.append(zero)
                 continue
-            if fl is not None:  # the bounds as integers over qd (rounded outward)
-                lz = floor(fl[i] * qd)
-                uz = ceil(fu[i] * qd)
+            if fl is not None:
+                lz, uz = fl[i], fu[i]
             else:
                 lz = _row_min(lrow, box)
             if lz >= 0:  # active
                 state.append(1)
-                hL.append(_round_row([v * scale for v in lrow], box, newden, False))
-                hU.append(_round_row([v * scale for v in urow], box, newden, True))
+                # (the rounding of v * scale over newden = den * scale is that of v over den)
+                hL.append(_round_row(lrow, box, den, False))
+                hU.append(_round_row(urow, box, den, True))
                 continue
             if fl is None:
                 uz = _row_max(urow, box)
@@ -555,7 +565,7 @@ def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None) -> Bou
                 s = -((-uk * P) // (uk - lk))
                 t = -s * lk
             state.append((a, s, t))
-            hL.append(_round_row([v * a * f for v in lrow], box, newden, False))
+            hL.append(_round_row(lrow, box, den, False) if a == P else zero)  # alpha = a / P is 1 or 0
             u = [v * s * f for v in urow]
             u[n] += t * tscale
             hU.append(_round_row(u, box, newden, True))
