@@ -11,13 +11,19 @@ segments, the program of its lattice form ``max_i min_(j in S_i) l_j``
 
 from __future__ import annotations
 
-from ..models import CPWL1D
-from ..constructions import cpwl_to_maxout
-from .maxout_to_program import maxout_to_program
+from typing import TYPE_CHECKING
+
 from .program import Program, Segment, Stage
+
+if TYPE_CHECKING:
+    from ..models import CPWL1D
 
 
 def cpwl1d_to_program(f: CPWL1D) -> Program:
     """The program of ``f``. Cost O(n^2) for the lattice form of n pieces."""
+    # imported here: importing the lowering package (as every prover does) loads no construction
+    from ..constructions import cpwl_to_maxout
+    from .maxout_to_program import maxout_to_program
+
     return Program("cpwl1d", 1, 1, [Stage("segments", [Segment(list(f.exact_x), f.exact_pieces())])],
                    lattice=maxout_to_program(cpwl_to_maxout(f)), source=f)

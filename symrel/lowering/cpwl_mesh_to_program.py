@@ -15,14 +15,25 @@ first use: it costs far more than the rest.
 
 from __future__ import annotations
 
-from ..models import CPWLMesh
-from ..constructions import lattice_forms, lattice_to_maxout
-from .maxout_to_program import maxout_to_program
+from typing import TYPE_CHECKING
+
 from .program import Program, Simplices, Stage
+
+if TYPE_CHECKING:
+    from ..models import CPWLMesh
 
 
 def cpwl_mesh_to_program(f: CPWLMesh) -> Program:
     """The program of ``f``. Cost O(n d^2) for n simplices (their inverses are the mesh's)."""
     op = Simplices([g.inverse for g in f.exact_geometry], f.exact_pieces())
     return Program("cpwl", f.input_dim, f.output_dim, [Stage("simplices", [op])], source=f,
-                   build_lattice=lambda: maxout_to_program(lattice_to_maxout(lattice_forms(f), f.input_dim)))
+                   build_lattice=lambda: _lattice_program(f))
+
+
+def _lattice_program(f: CPWLMesh) -> Program:
+    """The program of ``f``'s lattice form (the construction and the exact LP behind it are
+    imported here, on first use: a program that never needs its lattice form loads neither)."""
+    from ..constructions import lattice_forms, lattice_to_maxout
+    from .maxout_to_program import maxout_to_program
+
+    return maxout_to_program(lattice_to_maxout(lattice_forms(f), f.input_dim))
