@@ -18,8 +18,8 @@ asserts. Checking it means, in this order:
    exact rational arithmetic, by the claim kind's checker.
 
 The checker is a small kernel apart from the provers: it imports the exact
-layer, the canonical text of the file format and the library's mesh check, nothing
-else of symrel (docs/trust.md lists the modules). A failure raises
+layer's rationals, the canonical text of the file format and the registry of rule
+names, nothing else of symrel (docs/trust.md lists the modules). A failure raises
 :class:`CertificateError` naming the JSON path of the failing field.
 
 >>> cert = {"symrel": True, "kind": "certificate", "claim": {"kind": "utility"}, "inputs": {}, "steps": []}

@@ -4,14 +4,13 @@ A conforming mesh in R^d (vertices, simplices of d + 1 vertex indices) and one o
 per vertex define ``f(x) = sum_i lambda_i(x) y_(v_i)`` on each simplex ``(v_0 .. v_d)``,
 ``lambda`` the barycentric coordinates of x in it; f is defined on the union of the simplices
 (its support). The reader checks the fields (a boolean is not a number, every vertex of d
-coordinates, one value vector per vertex, all of one length) and then that the mesh is
-conforming, with the library's mesh check (:func:`symrel.models.mesh_check.check_mesh`: no
-repeated or unused vertex, no degenerate simplex, no overlap, no hanging vertex, simplices
-meeting in common faces; its exact LP, :mod:`symrel.exact.lp`, is loaded only in dimension 3
-and more). ``exact_geometry`` holds each simplex's barycentric inverse
-(:class:`symrel.models.simplex.Simplex`), ``exact_pieces()`` each simplex's affine piece per
-output, ``support_halfspaces()`` the boundary facets. Cost: the mesh check's, plus
-``O(n d^3)`` for the inverses.
+coordinates, one value vector per vertex, all of one length), then that the mesh is
+*conforming* with its own check (:func:`check_conforming`, the rules of docs/format.md): every
+index in range and none repeated in a simplex, every vertex used, no two vertices at one
+point, no degenerate simplex, and any two simplices meet in a common face or not at all.
+``exact_geometry`` holds each :class:`Simplex` (its barycentric inverse), ``exact_pieces()``
+each simplex's affine piece per output, ``support_halfspaces()`` the boundary facets. Cost:
+``O(n d^3)`` for the inverses, and ``O(d^2)`` per pair of simplices whose bounding boxes meet.
 
 >>> f = READERS["cpwl"]({"symrel": 1, "kind": "cpwl", "input_dim": 1, "vertices": [[0], [1], [2]],
 ...     "simplices": [[0, 1], [1, 2]], "values": [[0], [1], [0]]}, "f")
@@ -22,12 +21,63 @@ output, ``support_halfspaces()`` the boundary facets. Cost: the mesh check's, pl
 
 from __future__ import annotations
 
-from ..errors import InputError
-from ..exact import from_rationals
-from ..models.mesh_check import check_mesh, mesh_index, simplices_of
+from itertools import combinations, product
+from math import lcm
+from operator import mul
+
+from ..exact import Q, floor
+from ..exact.numbers import denominator, numerator
 from . import MalformedCertificate
+from . import read
 from .inputs import listed, matrix, need, positive, vector
 from .read import join
+
+ZERO, ONE = Q(0), Q(1)
+
+
+def inverse(B: list) -> list | None:
+    """The inverse of the square matrix ``B`` (a list of rows over Q) by Gauss-Jordan
+    elimination, or None when B is singular. O(n^3) exact operations."""
+    n = len(B)
+    R = [list(r) + [ONE if i == j else ZERO for j in range(n)] for i, r in enumerate(B)]
+    for c in range(n):
+        p = next((i for i in range(c, n) if R[i][c]), None)
+        if p is None:
+            return None
+        R[c], R[p] = R[p], R[c]
+        top = R[c][c]
+        R[c] = [v / top for v in R[c]]
+        for i in range(n):
+            if i != c and R[i][c]:
+                m = R[i][c]
+                R[i] = [a - m * b for a, b in zip(R[i], R[c])]
+    return [r[n:] for r in R]
+
+
+class Simplex:
+    """The simplex of ``d + 1`` points of Q^d. With ``B`` the points as columns above a row of
+    ones, the barycentric coordinates of x are ``lambda = B^(-1) [x; 1]``; ``inverse`` holds the
+    rows of ``B^(-1)``, each ``[a_1 .. a_d, c]`` (``lambda_i(x) = a . x + c``, which vanishes on
+    the facet opposite point i), or None when the simplex is degenerate (B singular)."""
+
+    def __init__(self, points: list):
+        d = len(points) - 1
+        self.points, self.dim = points, d
+        self.inverse = inverse([[p[i] for p in points] for i in range(d)] + [[ONE] * (d + 1)])
+        self.lower = [min(p[i] for p in points) for i in range(d)]
+        self.upper = [max(p[i] for p in points) for i in range(d)]
+
+    def barycentric(self, x) -> list:
+        return [sum((a * v for a, v in zip(row, x)), row[-1]) for row in self.inverse]
+
+    def contains(self, x) -> bool:
+        """Whether x lies in the closed simplex (every barycentric coordinate >= 0)."""
+        return all(lo <= v <= hi for v, lo, hi in zip(x, self.lower, self.upper)) and min(self.barycentric(x)) >= 0
+
+    def interpolant(self, values) -> tuple:
+        """``(a, c)``: the affine ``a . x + c`` taking ``values[i]`` at point i (``values . B^(-1)``)."""
+        coeffs = [sum((y * row[k] for y, row in zip(values, self.inverse)), ZERO) for k in range(self.dim + 1)]
+        return coeffs[:-1], coeffs[-1]
 
 
 class CPWLMesh:
@@ -79,9 +129,113 @@ class CPWLMesh:
                 return [sum((a * v for a, v in zip(w, x)), c) for w, c in self.exact_pieces()[k]]
         raise MalformedCertificate("expected a point of the support of the CPWL function", path="input")
 
-    def evaluate_matrix(self, points) -> object:
-        outs = [self.evaluate_exact(p) for p in points]
-        return from_rationals([[y[k] for y in outs] for k in range(self.output_dim)], (self.output_dim, len(outs)))
+
+# -- conformity ------------------------------------------------------------------------------
+def simplices_of(vertices: list, simplices: list, path: str) -> list:
+    """The :class:`Simplex` of each index list: ``d + 1`` vertex indices in range, none
+    repeated, affinely independent points; and every vertex in some simplex."""
+    n, d = len(vertices), len(vertices[0])
+    used, out = [False] * n, []
+    for k, s in enumerate(simplices):
+        sp = f"{join(path, 'simplices')}[{k}]"
+        s = [read.index(i, n, f"{sp}[{j}]") for j, i in enumerate(read.array(s, sp, d + 1))]
+        if len(set(s)) != len(s):
+            raise MalformedCertificate(f"simplex {k} repeats a vertex index ({s})", path=sp)
+        simplex = Simplex([vertices[i] for i in s])
+        if simplex.inverse is None:
+            raise MalformedCertificate(f"simplex {k} is degenerate: its vertices {s} are affinely dependent", path=sp)
+        for i in s:
+            used[i] = True
+        out.append(simplex)
+    if not all(used):
+        raise MalformedCertificate(f"vertex {used.index(False)} belongs to no simplex",
+                                   path=f"{join(path, 'vertices')}[{used.index(False)}]")
+    return out
+
+
+def meeting_pairs(geometry: list, vertices: list):
+    """Every pair ``k < l`` of simplices whose closed bounding boxes meet, each once. The box of
+    all vertices is cut into ``g^d`` equal cells, g the integer d-th root of the number of
+    simplices; a simplex is filed under every cell its box meets (the cell of a coordinate,
+    ``floor((x - lo) g / (hi - lo))``, is exact and monotone in x), so two boxes that meet share
+    a cell: only simplices that share a cell are compared."""
+    d, n = len(vertices[0]), len(geometry)
+    lo = [min(v[i] for v in vertices) for i in range(d)]
+    hi = [max(v[i] for v in vertices) for i in range(d)]
+    g = 1
+    while (g + 1) ** d <= n:
+        g += 1
+
+    def cell(i, x):
+        return 0 if hi[i] == lo[i] else min(floor((x - lo[i]) * g / (hi[i] - lo[i])), g - 1)
+
+    cells: dict = {}
+    for k, s in enumerate(geometry):
+        for c in product(*(range(cell(i, s.lower[i]), cell(i, s.upper[i]) + 1) for i in range(d))):
+            cells.setdefault(c, []).append(k)
+    seen = set()
+    for members in cells.values():
+        for k, l in combinations(members, 2):
+            if (k, l) not in seen:
+                seen.add((k, l))
+                a, b = geometry[k], geometry[l]
+                if all(x <= v and u <= y for x, y, u, v in zip(a.lower, a.upper, b.lower, b.upper)):
+                    yield k, l
+
+
+def integers(v: list) -> list:
+    """The rational vector v times the least common multiple of its denominators (same signs)."""
+    m = lcm(*(denominator(x) for x in v))
+    return [numerator(x) * (m // denominator(x)) for x in v]
+
+
+def check_conforming(vertices: list, simplices: list, geometry: list, path: str) -> None:
+    """Refuse (naming the simplex or vertex) a mesh that is not conforming: two vertices at
+    one point; for two simplices whose boxes meet, a vertex of one in the other closed simplex
+    that is not one of its own vertices (inside it: an overlap; on its boundary: a hanging
+    vertex); or no facet of either separating them (every vertex of one on the outer closed
+    side of the facet of the other: in dimension 1 and 2 the interiors then meet). In
+    dimension 3 and more two simplices that a facet separates can still meet in more than a
+    common face: :func:`symrel.checking.mesh_faces.check_common_face` decides it (an exact LP,
+    loaded then). Only the signs of barycentric coordinates are read, so they are computed on
+    positive integer multiples of the inverses' rows and of the points."""
+    seen: dict = {}
+    for i, v in enumerate(vertices):
+        j = seen.setdefault(tuple(v), i)
+        if j != i:
+            raise MalformedCertificate(f"vertices {j} and {i} are the same point", path=f"{join(path, 'vertices')}[{i}]")
+    d = len(vertices[0])
+    rows = [[integers(row) for row in g.inverse] for g in geometry]
+    points = [integers(list(v) + [ONE]) for v in vertices]
+    for k, l in meeting_pairs(geometry, vertices):
+        coords = {}
+        for a, b in ((k, l), (l, k)):   # coords[a, b]: the coordinates in simplex a of the vertices of b
+            coords[a, b] = [[sum(map(mul, r, points[v])) for r in rows[a]] for v in simplices[b]]
+            own = set(simplices[a])
+            for v, lam in zip(simplices[b], coords[a, b]):
+                if v not in own and min(lam) > 0:
+                    raise MalformedCertificate(f"simplices {a} and {b} overlap: vertex {v} of simplex {b} lies inside "
+                                               f"simplex {a}", path=f"{join(path, 'simplices')}[{b}]")
+                if v not in own and min(lam) == 0:
+                    raise MalformedCertificate(f"vertex {v} lies on the boundary of simplex {a} without being one of its "
+                                               "vertices (a hanging vertex: the mesh is not conforming)",
+                                               path=f"{join(path, 'simplices')}[{a}]")
+        first, second, facet = k, l, separating_facet(coords[k, l])
+        if facet is None:
+            first, second, facet = l, k, separating_facet(coords[l, k])
+        if d <= 2 and facet is None:
+            raise MalformedCertificate(f"simplices {k} and {l} overlap (their interiors meet)",
+                                       path=f"{join(path, 'simplices')}[{l}]")
+        if d > 2:
+            from .mesh_faces import check_common_face   # dimension 3 and more only: loaded then
+
+            check_common_face(geometry, simplices, k, l, (first, second, facet), coords, path)
+
+
+def separating_facet(coords: list) -> int | None:
+    """Some i such that facet i of a simplex has every vertex of another on its outer closed
+    side (``coords``: their barycentric coordinates in the first), or None."""
+    return next((i for i in range(len(coords[0])) if all(lam[i] <= 0 for lam in coords)), None)
 
 
 def _cpwl_mesh(obj, path: str) -> CPWLMesh:
@@ -97,11 +251,8 @@ def _cpwl_mesh(obj, path: str) -> CPWLMesh:
         values.append(vector(y, f"{path}.values[{i}]", len(values[0]) if values else None))
         if not values[-1]:
             raise MalformedCertificate("expected at least one output value", path=f"{path}.values[{i}]")
-    try:   # the index checks, the simplices' inverses, then conformity: refusals name the simplex or vertex
-        geometry = simplices_of(vertices, simplices, d, path)
-        check_mesh(vertices, simplices, path=path, parsed=geometry, index=mesh_index(vertices, geometry))
-    except InputError as err:
-        raise MalformedCertificate(err.message, path=err.path) from None
+    geometry = simplices_of(vertices, simplices, path)
+    check_conforming(vertices, simplices, geometry, path)
     return CPWLMesh(vertices, [tuple(s) for s in simplices], values, geometry)
 
 

@@ -48,11 +48,15 @@ PARTS: tuple[tuple[str, str, dict[str, str]], ...] = (
         "symrel.checking.domains": "the checker's own semantics and reader of boxes and polytopes",
         "symrel.checking.transformers": "the checker's own semantics and reader of hardmax and softmax Transformers",
         "symrel.checking.sequences": "the checker's own semantics and reader of sequence Transformers (tracr audits)",
-        "symrel.checking.meshes": "the checker's own semantics and reader of CPWL functions on a mesh",
+        "symrel.checking.meshes": ("the checker's own semantics and reader of CPWL functions on a mesh, and its own "
+                                   "check that the mesh is conforming"),
         "symrel.checking.tables": ("the checker's own reader of plain tables: preorders, retrieval tasks, relations, "
                                    "relation features"),
         "symrel.checking.claims": "what a certificate proves, derived from its data; the claim's keys and inputs",
         "symrel.checking.equivalence": "equivalence claims: domain box, layer by layer replay, final identity",
+        "symrel.checking.polytope_domain": "the domain-box step of an equivalence on a polytope: inside the box, not empty",
+        "symrel.checking.cpwl_lattice": "the equivalence replay of a CPWL function of one variable: its lattice form",
+        "symrel.checking.mesh_lattice": "the equivalence replay of a CPWL function on a mesh: support, lattice forms",
         "symrel.checking.exp_bounds": "exp bounded by the checker's own series with an explicit remainder",
         "symrel.checking.kernel": "the affine forms of the equivalence replay",
         "symrel.checking.node_cells": "the node-cells step: outputs equal on the cells of the nodes they depend on",
@@ -73,27 +77,23 @@ PARTS: tuple[tuple[str, str, dict[str, str]], ...] = (
         "symrel.certificates": "the package (its names load on first use, so the proof objects are not loaded)",
         "symrel.certificates.rules": "the registered rule names and whether each can prove a step",
     }),
-    ("the exact number layer", "exact rationals and matrices over Q", {
+    ("the exact number layer", "exact rationals", {
         "symrel.exact": "the package (its names load on first use)",
         "symrel.exact.numbers": "rationals: parsing, limits, the ground type",
-        "symrel.exact.matrices": "dense matrices over Q (a mesh's simplex inverses and lattice vertex table only)",
     }),
     ("the canonical text", "the sha256 of an embedded input", {
         "symrel.fileformat": "the package (its names load on first use: neither its readers nor its writers)",
         "symrel.fileformat.canonical": "the canonical text of an embedded object and its sha256",
     }),
-    ("the mesh check", "a mesh is conforming: the library's check, run by the checker's mesh reader", {
-        "symrel.models": "the package (its names load on first use: no model class is loaded)",
-        "symrel.models.mesh_check": "a mesh is conforming: no overlap, no hanging vertex, simplices meeting in common faces",
-        "symrel.models.mesh_index": "the grid index of a mesh's simplices (the pairs the mesh check compares)",
-        "symrel.models.simplex": "a simplex and its barycentric coordinates",
-    }),
-    ("the exact LP of the mesh check", "loaded only to check a mesh in dimension 3 or more whose simplices no facet separates "
-     "(no golden certificate has one: its modules are listed here by hand, see ON_DEMAND)", {
+    ("the common-face test of a mesh", "loaded only to check a mesh in dimension 3 or more, the exact LP only when a facet "
+     "does not settle two of its simplices (no golden certificate has such a mesh: its modules are listed here by hand, "
+     "see ON_DEMAND)", {
+        "symrel.checking.mesh_faces": "the common-face test of the checker's mesh reader (dimension 3 and more)",
         "symrel.exact.lp": "exact feasibility (method exact), for the mesh check's common-face test",
         "symrel.exact.exact_simplex": "the exact simplex behind it",
         "symrel.exact.simplex": "the revised simplex, run over Q",
         "symrel.exact.lp_certificates": "the exact checks of LP witnesses and Farkas vectors",
+        "symrel.exact.matrices": "dense matrices over Q, for the exact simplex",
     }),
     ("the package root", "loaded with any module of symrel", {
         "symrel": "the package root (its names load on first use)",
@@ -105,8 +105,8 @@ PARTS: tuple[tuple[str, str, dict[str, str]], ...] = (
 
 #: the modules of the base that only some inputs load (no golden certificate loads them; a
 #: test checks that checking a 3-D mesh that needs the LP loads exactly these beyond the rest)
-ON_DEMAND: tuple[str, ...] = ("symrel.exact.lp", "symrel.exact.exact_simplex", "symrel.exact.simplex",
-                              "symrel.exact.lp_certificates")
+ON_DEMAND: tuple[str, ...] = ("symrel.checking.mesh_faces", "symrel.exact.lp", "symrel.exact.exact_simplex",
+                              "symrel.exact.simplex", "symrel.exact.lp_certificates", "symrel.exact.matrices")
 
 #: module -> why it is in the trusted base
 TRUSTED: dict[str, str] = {module: why for _, _, modules in PARTS for module, why in modules.items()}
@@ -184,8 +184,8 @@ def page(measured: dict[str, dict] | None = None) -> str:
         "The checker reads every input a certificate embeds with its own reader and its own table of",
         "semantics ({mod}`symrel.checking.inputs`: maxout and ReLU nets, CPWL functions, hardmax and softmax",
         "Transformers, sequence Transformers, boxes, polytopes, plain tables), not with the file-format readers",
-        "or the library's model classes; of {mod}`symrel.models` it runs the mesh check alone (a mesh is",
-        "conforming) and of {mod}`symrel.fileformat` the canonical text behind the inputs' sha256.",
+        "or the library's model classes (it checks that a mesh is conforming with its own code too); of",
+        "{mod}`symrel.fileformat` it runs the canonical text behind the inputs' sha256 alone.",
         "",
         "What a proof relied on is recorded in its certificate and checked there, not rebuilt by calling a",
         "construction: the lattice form of a CPWL function, the ReLU pairs of a feed-forward sublayer, the",
@@ -220,8 +220,9 @@ def page(measured: dict[str, dict] | None = None) -> str:
                 out.append(f"- `{name}`: {count:,} lines ({shares}).")
             out.append("")
         lp = sum(lines(m) for m in ON_DEMAND)
-        out.append(f"A check of a mesh in dimension 3 or more whose simplices no facet separates also loads the exact "
-                   f"LP of the mesh check ({len(ON_DEMAND)} modules, {lp:,} lines; no golden certificate has such a mesh).")
+        out.append(f"A check of a mesh in dimension 3 or more also loads its common-face test, and the exact LP when a "
+                   f"facet does not settle two simplices ({len(ON_DEMAND)} modules, {lp:,} lines in all; no golden "
+                   "certificate has such a mesh).")
         out.append("")
     total = 0
     for part, why, modules in PARTS:

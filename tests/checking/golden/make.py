@@ -29,6 +29,7 @@ def jump_transformer():
 
 def valid_certificates():
     from symrel.certificates.io import certificate_of
+    from symrel.checking import stated
     from symrel.compiler import compile_model
     from symrel.exact import rational
     from symrel.fileformat import canonical_dumps, loads
@@ -66,6 +67,10 @@ def valid_certificates():
     }
     out["regions"] = certificate_of(out["regions"])
     out["equivalence-scaled"] = certificate_of(prove_equivalence(*scaled_pair(), box))
+    from symrel.models import Polytope
+
+    # the interval [-1, 1] as a polytope: the domain-box step's duals, witness and lex records
+    out["equivalence-polytope"] = certificate_of(prove_equivalence(relu, unit, Polytope([[1], [-1]], [1, 1])))
     from symrel.constructions import freudenthal_mesh
 
     mesh = freudenthal_mesh([[0, 1]], [2], lambda x: [abs(x[0] - rational("1/2"))])
