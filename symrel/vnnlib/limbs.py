@@ -51,9 +51,9 @@ def from_ints(rows) -> np.ndarray:
     """The normalized limb matrix of a list of rows of Python integers."""
     m = len(rows)
     n = len(rows[0]) if m else 0
-    bits = max((abs(int(v)).bit_length() for r in rows for v in r), default=0)
+    O = np.array(rows, dtype=object).reshape(m, n)
+    bits = max(int(O.max()), -int(O.min())).bit_length() if O.size else 0
     L = bits // LIMB_BITS + 1
-    O = np.array([[int(v) for v in r] for r in rows], dtype=object).reshape(m, n)
     X = np.empty((L, m, n), dtype=np.int64)
     for l in range(L - 1):
         X[l] = ((O >> (LIMB_BITS * l)) & _MASK).astype(np.int64)

@@ -200,8 +200,34 @@ def _mats(layer: IntLayer):
     return got
 
 
+try:  # optional (the "numeric" extra): the backward bounds in int64 limbs, exact
+    import numpy as _np
+
+    from . import limbs as _limbs
+except ImportError:  # pragma: no cover - exercised where numpy is absent
+    _np = None
+
+_LIMB_W: dict = {}  # id(layer) -> (layer, [W | b] as a limb matrix)
+_LIMB_PN: dict = {}  # id(layer) -> (layer, [Wp | Wn] as a limb matrix)
+
+
 def _products(layer: IntLayer, L, U):
     """``(Wp L + Wn U, Wp U + Wn L)`` for forms as rows (neuron-major lists), as rows."""
+    if _np is not None:  # one limb product: [Wp | Wn] [[L, U], [U, L]]
+        got = _LIMB_PN.get(id(layer))
+        if got is None or got[0] is not layer:
+            if len(_LIMB_PN) > 64:
+                _LIMB_PN.clear()
+            got = (layer, _limbs.from_ints([list(rp) + list(rn) for rp, rn in zip(layer.Wp, layer.Wn)]))
+            _LIMB_PN[id(layer)] = got
+        w = len(L[0])
+        try:
+            z = _limbs.to_ints(_limbs.matmul(got[1], _limbs.from_ints(
+                [a + b for a, b in zip(L, U)] + [b + a for a, b in zip(L, U)])))
+        except _limbs.TooWide:
+            pass
+        else:
+            return [r[:w] for r in z], [r[w:] for r in z]
     if _flint is not None:
         _, Wp, Wn, _ = _mats(layer)
         Lm = _flint.fmpz_mat(L)
@@ -382,16 +408,6 @@ def layer_bounds(net: IntNet, states, li: int, box: ScaledBox, upper: bool, only
         num = _row_max(f, box) if upper else _row_min(f, box)
         out.append(Q(num * cd + c * M * box.Q, M * box.Q * cd))
     return out
-
-
-try:  # optional (the "numeric" extra): the backward bounds in int64 limbs, exact
-    import numpy as _np
-
-    from . import limbs as _limbs
-except ImportError:  # pragma: no cover - exercised where numpy is absent
-    _np = None
-
-_LIMB_W: dict = {}  # id(layer) -> (layer, [W | b] as a limb matrix)
 
 
 def _limb_Wb(layer: IntLayer):

@@ -34,3 +34,17 @@ def test_pair_of_backward_bounds_agrees_with_layer_bounds():
                 assert all(a <= b for a, b in zip(*want))
                 checked += 1
     assert checked == 12 and relaxed > 0  # unstable neurons: the intercepts' path is taken
+
+
+def test_propagate_is_the_same_without_numpy(monkeypatch):
+    rng = random.Random(11)
+    for den in (64, 48):
+        net = symbolic.integer_net(_net(rng, [3, 6, 6, 6, 2], den))
+        lo = [Q(rng.randint(-8, 0), 8) for _ in range(3)]
+        box = symbolic.box_scale(lo, [v + Q(rng.randint(1, 8), 8) for v in lo])
+        fast = symbolic.propagate(net, box, fixed={(1, 2): 1})
+        with monkeypatch.context() as m:
+            m.setattr(symbolic, "_np", None)
+            plain = symbolic.propagate(net, box, fixed={(1, 2): 1})
+        assert (fast.L, fast.U, fast.den, fast.relaxed, fast.states) == \
+            (plain.L, plain.U, plain.den, plain.relaxed, plain.states)
