@@ -34,9 +34,10 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser(command: str | None = None, *, every: bool = True) -> argparse.ArgumentParser:
     """The argument parser. By default every subcommand is registered in full (the CLI
-    documentation is generated from it); with ``every=False`` only ``command`` is (None:
-    none), and the others are placeholders carrying their summary, which is all that
-    ``symrel --help`` shows of them."""
+    documentation is generated from it); with ``every=False`` only ``command`` is, and the
+    others are left out (building twenty parsers costs a small claim's proof again); with
+    no command either, every subcommand is a placeholder carrying its summary, which is all
+    that ``symrel --help`` shows of them."""
     parser = _Parser(prog="symrel", description=__doc__.splitlines()[0])
     from .._version import __version__
 
@@ -46,10 +47,9 @@ def build_parser(command: str | None = None, *, every: bool = True) -> argparse.
     for name in sorted(SUMMARIES, key=module_name):
         if every or name == command:
             importlib.import_module(f"{__name__}.commands.{module_name(name)}").register(sub)
-        else:
+            _add_global_options(sub.choices[name], default=argparse.SUPPRESS)  # also after the subcommand
+        elif command is None:
             sub.add_parser(name, help=SUMMARIES[name])
-    for parser_of in sub.choices.values():  # the global options also after the subcommand
-        _add_global_options(parser_of, default=argparse.SUPPRESS)
     return parser
 
 
