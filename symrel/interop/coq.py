@@ -82,33 +82,122 @@ def coq_box(box) -> str:
     return _list(f"({coq_q(lo)}, {coq_q(hi)})" for lo, hi in box.exact_bounds)
 
 
-def coq_srow(row) -> str:
-    """The nonzero entries of a row as a Sparse.v ``srow``: ``(column, value)`` pairs.
+class Table:
+    """The values table of Sparse.v's runs: the net's own numbers in ``relu_values`` /
+    ``maxout_values`` order, then ``extras`` (the instance's repeated long values). A row
+    that copies a stretch of the table is written as one ``Run col k len``, not value by
+    value: Coq reads a number literal in about 0.3 ms, and a compiled Transformer copies
+    every weight of its net. Building it costs one pass over the values; :meth:`row` looks
+    up each nonzero value (at most 64 places where it occurs).
+
+    >>> from fractions import Fraction as F
+    >>> Table([F(1, 2), F(3), F(-1)]).row([F(0), F(1, 2), F(3), F(0), F(7)])
+    '[Run 1 0 2; At 4 7]'
+    """
+
+    def __init__(self, values, extras=()):
+        self.values = list(values) + list(extras)
+        self.positions: dict = {}
+        for k, v in enumerate(self.values):
+            self.positions.setdefault(v, []).append(k)
+
+    def row(self, row) -> str:
+        row, out, c = list(row), [], 0
+        while c < len(row):
+            v = row[c]
+            if not v:
+                c += 1
+                continue
+            length, start = 0, 0
+            for k in self.positions.get(v, ())[:64]:
+                n = 1
+                while c + n < len(row) and k + n < len(self.values) and row[c + n] == self.values[k + n]:
+                    n += 1
+                if n > length:
+                    length, start = n, k
+            if length >= 2 or (length == 1 and len(coq_q(v)) > 12):
+                out.append(f"Run {c} {start} {length}")
+                c += length
+            else:
+                q = coq_q(v)
+                out.append(f"At {c} ({q})" if q.startswith("-") else f"At {c} {q}")
+                c += 1
+        return _list(out)
+
+
+def coq_srow(row, table: Table | None = None) -> str:
+    """The nonzero entries of a row as a Sparse.v ``srow``: ``At column value`` entries,
+    or runs of the values table (:class:`Table`).
 
     >>> from fractions import Fraction
     >>> coq_srow([Fraction(0), Fraction(1, 2), Fraction(0), Fraction(-3)])
-    '[(1%N, (1#2)); (3%N, -3)]'
+    '[At 1 (1#2); At 3 (-3)]'
     """
-    return _list(f"({k}%N, {coq_q(v)})" for k, v in enumerate(row) if v)
+    return (table or Table(())).row(row)
 
 
-def coq_svec(M) -> str:
+def net_values(net) -> list:
+    """The net's numbers in the order of Sparse.v's ``relu_values`` (each layer: the rows of
+    W, then b) or ``maxout_values`` (each piece: w, then c; then the read-out's W and b)."""
+    if net.kind == "relu":
+        return [x for l in net.layers for x in flat(l.affine.exact_W) + flat(l.affine.exact_b)]
+    values = [x for layer in net.layers for u in layer.units
+              for w, c in zip(rows(u.pieces.exact_W), flat(u.pieces.exact_b)) for x in list(w) + [c]]
+    r = net.readout
+    return values + ([] if r is None else flat(r.exact_W) + flat(r.exact_b))
+
+
+def _vectors(t):
+    """Every row and vector :func:`coq_transformer` writes, as lists of rationals."""
+    for b in t.blocks:
+        for h in (b.attention.heads if b.attention is not None else ()):
+            for M in (h.exact_WQ, h.exact_WK, h.exact_WV, h.exact_WO):
+                yield from (list(r) for r in rows(M))
+        f = b.feedforward
+        if f is not None:
+            for M in (f.exact_W1, f.exact_W2):
+                yield from (list(r) for r in rows(M))
+            yield flat(f.exact_b1)
+            yield flat(f.exact_b2)
+    yield from (list(c) for c in rows(t.embedding.exact_offsets.transpose()))
+    yield from (list(r) for r in rows(t.readout.exact_W))
+    yield flat(t.readout.exact_b)
+
+
+def extras_of(t, values) -> list:
+    """The Transformer's long values (over 12 characters in Coq) that occur twice or more
+    and are not among ``values``, in the order they first occur: the tail of the table."""
+    known, counts = set(values), {}
+    for vec in _vectors(t):
+        for v in vec:
+            if v and v not in known and len(coq_q(v)) > 12:
+                counts[v] = counts.get(v, 0) + 1
+    return [v for v, n in counts.items() if n >= 2]
+
+
+def coq_svec(M, table: Table | None = None) -> str:
     """A vector (any matrix, its entries row by row) as a Sparse.v ``svec``: its length and
     its nonzero entries."""
     v = flat(M)
-    return f"({len(v)}%nat, {coq_srow(v)})"
+    return f"({len(v)}%nat, {coq_srow(v, table)})"
 
 
-def coq_smat(M) -> str:
+def coq_smat(M, table: Table | None = None) -> str:
     """A matrix as a Sparse.v ``smat``: its number of columns and its rows' nonzero entries."""
-    return f"({M.shape[1]}%nat, {_list(coq_srow(r) for r in rows(M))})"
+    return f"({M.shape[1]}%nat, {_list(coq_srow(r, table) for r in rows(M))})"
 
 
-def coq_transformer(t, path: str = "transformer") -> str:
+def coq_transformer(t, path: str = "transformer", table: Table | None = None) -> str:
     """A hardmax Transformer as a ``SparseTransformer`` record (Sparse.v), whose ``decode``
-    is the ``Transformer`` of Semantics.v: every matrix and vector by its nonzero entries
-    (a compiled Transformer is mostly zeros), the offsets token by token (``t_offsets[t]``
-    is token t's starting column)."""
+    (with the values table ``table``) is the ``Transformer`` of Semantics.v: every matrix
+    and vector by its nonzero entries (a compiled Transformer is mostly zeros), the offsets
+    token by token (``t_offsets[t]`` is token t's starting column)."""
+    def smat(M):
+        return coq_smat(M, table)
+
+    def svec(M):
+        return coq_svec(M, table)
+
     blocks = []
     for i, b in enumerate(t.blocks):
         if b.attention is None:
@@ -117,18 +206,18 @@ def coq_transformer(t, path: str = "transformer") -> str:
             raise InputError("Coq's semantics is the hardmax Transformer; this block uses softmax",
                              path=f"{path}.blocks[{i}].attention.rule")
         else:
-            attn = "Some " + _list(f"{{| sWQ := {coq_smat(h.exact_WQ)}; sWK := {coq_smat(h.exact_WK)}; "
-                                   f"sWV := {coq_smat(h.exact_WV)}; sWO := {coq_smat(h.exact_WO)} |}}"
+            attn = "Some " + _list(f"{{| sWQ := {smat(h.exact_WQ)}; sWK := {smat(h.exact_WK)}; "
+                                   f"sWV := {smat(h.exact_WV)}; sWO := {smat(h.exact_WO)} |}}"
                                    for h in b.attention.heads)
         f = b.feedforward
-        ff = "None" if f is None else (f"Some {{| sW1 := {coq_smat(f.exact_W1)}; sb1 := {coq_svec(f.exact_b1)}; "
-                                       f"sW2 := {coq_smat(f.exact_W2)}; sb2 := {coq_svec(f.exact_b2)} |}}")
+        ff = "None" if f is None else (f"Some {{| sW1 := {smat(f.exact_W1)}; sb1 := {svec(f.exact_b1)}; "
+                                       f"sW2 := {smat(f.exact_W2)}; sb2 := {svec(f.exact_b2)} |}}")
         blocks.append(f"{{| sattn := {attn}; sff := {ff} |}}")
     emb, out = t.embedding, t.readout
-    offsets = _list(f"({len(col)}%nat, {coq_srow(col)})" for col in rows(emb.exact_offsets.transpose()))
+    offsets = _list(f"({len(col)}%nat, {coq_srow(col, table)})" for col in rows(emb.exact_offsets.transpose()))
     return (f"{{| s_rows := {_list(str(r) for r in emb.input_rows)}%nat;\n   s_offsets := {offsets};\n"
             f"   s_blocks := {_list(blocks)};\n   s_out_token := {out.token};\n"
-            f"   s_out_W := {coq_smat(out.exact_W)};\n   s_out_b := {coq_svec(out.exact_b)} |}}")
+            f"   s_out_W := {smat(out.exact_W)};\n   s_out_b := {svec(out.exact_b)} |}}")
 
 
 def gating_bounds_of(t, depth: int, path: str = "transformer") -> list:
@@ -154,6 +243,9 @@ def instance_text(net, box, transformer, bounds) -> str:
     evaluate = "eval_relu" if relu else "eval_maxout"
     maxout = "(relu_to_maxout net)" if relu else "net"
     general = "compile_relu_correct" if relu else "compile_correct"
+    values = "relu_values" if relu else "maxout_values"
+    extras = extras_of(transformer, net_values(net))
+    table = Table(net_values(net), extras)
     lines = [
         "(* Instance.v, written by `symrel export-coq`: one claim of a certificate, replayed by Coq.",
         "   The claim is stated in Semantics.v's terms alone; the proof is by computation: the",
@@ -167,10 +259,15 @@ def instance_text(net, box, transformer, bounds) -> str:
         "",
         f"Definition box : Box := {coq_box(box)}.",
         "",
-        "(* the Transformer's nonzero entries (Sparse.v: decode puts them in place, zeros elsewhere) *)",
-        f"Definition transformer_data : SparseTransformer :=\n  {coq_transformer(transformer)}.",
+        "(* the values the Transformer's runs copy (Sparse.v): the net's numbers, then these *)",
+        f"Definition extras : list Q := {coq_vec(extras)}.",
         "",
-        "Definition transformer : Transformer := decode transformer_data.",
+        f"Definition table : list Q := {values} net ++ extras.",
+        "",
+        "(* the Transformer's nonzero entries (Sparse.v: decode puts them in place, zeros elsewhere) *)",
+        f"Definition transformer_data : SparseTransformer :=\n  {coq_transformer(transformer, table=table)}.",
+        "",
+        "Definition transformer : Transformer := decode table transformer_data.",
         "",
         "(* the gating bound B of every layer, as read off the Transformer *)",
         f"Definition Bs : list Q := {coq_vec(bounds)}.",

@@ -81,6 +81,39 @@ def test_an_understated_gating_bound_is_rejected(tmp_path, coq_library):
         or "Error" in r["log"]
 
 
+def test_the_sparse_rows_decode_to_the_transformers_rows():
+    # Sparse.v's pairs, in Python: At c a is a at column c; Run c k n is table[k..k+n-1] at c..c+n-1
+    import re
+    from fractions import Fraction
+
+    from symrel.interop.coq import Table, _vectors, extras_of, net_values
+
+    def fr(x):
+        return Fraction(int(x.numerator), int(x.denominator))
+
+    def q(text):
+        m = re.fullmatch(r"\(?(-?\d+)(?:#(\d+))?\)?", text)
+        return Fraction(int(m[1]), int(m[2] or 1))
+
+    for net in (MAXOUT, RELU):
+        t = compiled(net, BOX)
+        values = net_values(net)
+        table = Table(values, extras_of(t, values))
+        runs = 0
+        for vec in _vectors(t):
+            dense = [Fraction(0)] * len(vec)
+            for entry in re.findall(r"(At \d+ \S+?|Run \d+ \d+ \d+)(?:;|\]$)", table.row(vec)):
+                kind, col, *rest = entry.split(" ")
+                if kind == "At":
+                    dense[int(col)] = q(rest[0])
+                else:
+                    k, n = int(rest[0]), int(rest[1])
+                    dense[int(col):int(col) + n] = [fr(x) for x in table.values[k:k + n]]
+                    runs += 1
+            assert dense == [fr(x) for x in vec]
+        assert runs > 0      # the gating rows copy the net's rows
+
+
 def test_only_boxes_hardmax_and_compiled_shapes_are_exported(tmp_path):
     t = compiled(MAXOUT, BOX)
     square = Polytope([[1, 0], [-1, 0], [0, 1], [0, -1]], [1, 1, 1, 1])
@@ -109,7 +142,7 @@ def test_the_folder_builds_with_coq_makefile(tmp_path, coq_library):
     assert project[:3] == ["-R", ".", "Symrel"] and project[-1] == "Instance.v"
     text = (tmp_path / "Instance.v").read_text()
     assert "From Symrel Require Import Semantics Sparse Compiler Correctness Theorems." in text
-    assert "Definition transformer : Transformer := decode transformer_data." in text
+    assert "Definition transformer : Transformer := decode table transformer_data." in text
     for name in project[3:-1]:
         assert (tmp_path / name).read_text() == (coq_library / name).read_text()
         shutil.copy(coq_library / name.replace(".v", ".vo"), tmp_path)
@@ -124,7 +157,7 @@ def test_the_folder_builds_with_coq_makefile(tmp_path, coq_library):
 @needs_coqc
 @pytest.mark.slow
 @pytest.mark.skipif(not os.environ.get("SYMREL_COQ_ACAS"),
-                    reason="the ACAS Xu replay takes minutes of coqc CPU (docs/coq.md): run by "
+                    reason="the ACAS Xu replay takes about 40 s of coqc CPU (docs/coq.md): run by "
                            "`python -m benchmarks.coq_replay --acas`, or here with SYMREL_COQ_ACAS=1")
 def test_acas_xu_replays(tmp_path, coq_library, shared_dir):
     # ACAS Xu 1_1 (5-50x6-5 ReLU) and its 18-block Transformer on its box: written sparse
