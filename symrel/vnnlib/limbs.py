@@ -77,14 +77,17 @@ def normalize(X) -> np.ndarray:
     L = X.shape[0]
     for l in range(L - 1):
         c = X[l] >> LIMB_BITS
-        X[l] -= c << LIMB_BITS
+        X[l] &= _MASK  # = X[l] - c 2^B (two's complement)
         X[l + 1] += c
-    while (X[-1] >= (1 << LIMB_BITS)).any() or (X[-1] < -(1 << LIMB_BITS)).any():
-        c = X[-1] >> LIMB_BITS
-        X[-1] -= c << LIMB_BITS
+    if X[-1].size == 0:
+        return X[:1]
+    c = X[-1] >> LIMB_BITS  # in {-1, 0} everywhere exactly when the top limb is in [-2^B, 2^B)
+    while c.min() < -1 or c.max() > 0:
+        X[-1] &= _MASK
         X = np.concatenate([X, c[None]])
+        c = X[-1] >> LIMB_BITS
     # a top limb of 0 or -1 everywhere folds into the limb below
-    while X.shape[0] > 1 and ((X[-1] == 0) | (X[-1] == -1)).all():
+    while X.shape[0] > 1 and X[-1].min() >= -1 and X[-1].max() <= 0:
         below = X[-2] + (X[-1] << LIMB_BITS)
         X = np.concatenate([X[:-2], below[None]])
     return X

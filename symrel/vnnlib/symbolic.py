@@ -433,7 +433,7 @@ def _limb_state(st):
     return pos, neg, unst, ts
 
 
-def _layer_bounds_limbs(net: IntNet, states, li: int, box: ScaledBox, only, prepared=None):
+def _layer_bounds_limbs(net: IntNet, states, li: int, box: ScaledBox, only, prepared=None, grid=None):
     """:func:`layer_bounds` of ``only`` (lower, upper) in one pass over int64 limbs
     (:mod:`symrel.vnnlib.limbs`): the upper bound of ``z`` is minus the lower bound of
     ``-z`` (rounding ``-z``'s rows down is rounding ``z``'s up, and the lower rule on ``-z``
@@ -487,20 +487,26 @@ def _layer_bounds_limbs(net: IntNet, states, li: int, box: ScaledBox, only, prep
         return None
     rows = _limbs.to_ints(X)
     out = []
+    den = M * box.Q * cd
     for r, c in zip(rows, cn):
-        num = _row_min(r + [0], box)
-        out.append(Q(num * cd + c * M * box.Q, M * box.Q * cd))
+        num = _row_min(r + [0], box) * cd + c * M * box.Q
+        out.append(Q(num, den) if grid is None else (num * grid) // den)
     return out[:m], [-v for v in out[m:]]
 
 
-def layer_bounds_pair(net: IntNet, states, li: int, box: ScaledBox, only=None, prepared=None):
+def layer_bounds_pair(net: IntNet, states, li: int, box: ScaledBox, only=None, prepared=None, grid=None):
     """``(lower, upper)``: :func:`layer_bounds` both ways, the same exact rationals, in int64
-    limbs where numpy is installed (``prepared``: :func:`_limb_state` of each state)."""
+    limbs where numpy is installed (``prepared``: :func:`_limb_state` of each state).
+    ``grid``: a positive integer ``g``; the bounds are then returned as the integers
+    ``floor(g * lower)`` and ``ceil(g * upper)`` (rounded outward to the grid ``1/g``)."""
     if _np is not None:
-        got = _layer_bounds_limbs(net, states, li, box, only, prepared)
+        got = _layer_bounds_limbs(net, states, li, box, only, prepared, grid)
         if got is not None:
             return got
-    return layer_bounds(net, states, li, box, False, only), layer_bounds(net, states, li, box, True, only)
+    lows, highs = layer_bounds(net, states, li, box, False, only), layer_bounds(net, states, li, box, True, only)
+    if grid is None:
+        return lows, highs
+    return [floor(v * grid) for v in lows], [ceil(v * grid) for v in highs]
 
 
 def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None) -> Bounds:
@@ -541,9 +547,9 @@ def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None) -> Bou
             fu = [_row_max(r, box) for r in zU]
             open_ = [i for i, (a, b) in enumerate(zip(fl, fu)) if a < 0 < b and (len(states), i) not in fixed]
             if open_:
-                bl, bu = layer_bounds_pair(net, states, li, box, open_, prepared)
+                bl, bu = layer_bounds_pair(net, states, li, box, open_, prepared, grid=qd)
                 for i, a, b in zip(open_, bl, bu):  # the tighter, rounded outward to the grid 1/qd
-                    fl[i], fu[i] = max(fl[i], floor(a * qd)), min(fu[i], ceil(b * qd))
+                    fl[i], fu[i] = max(fl[i], a), min(fu[i], b)
         else:
             fl = fu = None
         for i in range(len(zL)):

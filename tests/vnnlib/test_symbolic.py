@@ -2,7 +2,7 @@
 
 import random
 
-from symrel.exact import Q
+from symrel.exact import Q, ceil, floor
 from symrel.models import DenseLayer, ReLUNet
 from symrel.vnnlib import symbolic
 
@@ -48,3 +48,14 @@ def test_propagate_is_the_same_without_numpy(monkeypatch):
             plain = symbolic.propagate(net, box, fixed={(1, 2): 1})
         assert (fast.L, fast.U, fast.den, fast.relaxed, fast.states) == \
             (plain.L, plain.U, plain.den, plain.relaxed, plain.states)
+
+
+def test_pair_on_a_grid_rounds_outward():
+    rng = random.Random(3)
+    net = symbolic.integer_net(_net(rng, [3, 6, 6, 2], 64))
+    box = symbolic.box_scale([Q(-1), Q(0), Q(-1, 2)], [Q(1), Q(1, 3), Q(1, 2)])
+    r = symbolic.propagate(net, box)
+    for g in (1, 3, 1 << 40):
+        lows, highs = symbolic.layer_bounds_pair(net, r.states[:1], 1, box)
+        glo, ghi = symbolic.layer_bounds_pair(net, r.states[:1], 1, box, grid=g)
+        assert glo == [floor(v * g) for v in lows] and ghi == [ceil(v * g) for v in highs]
