@@ -112,6 +112,14 @@ def floor_shift(X, sh: int) -> np.ndarray:
     return normalize(Z)
 
 
+def add(X, Y) -> np.ndarray:
+    """The entrywise sum of two normalized limb matrices of one shape, normalized."""
+    Z = np.zeros((max(X.shape[0], Y.shape[0]) + 1,) + X.shape[1:], dtype=np.int64)
+    Z[:X.shape[0]] += X
+    Z[:Y.shape[0]] += Y
+    return normalize(Z)
+
+
 def negative(X) -> np.ndarray:
     """The boolean mask of the negative entries of a normalized ``X``."""
     return X[-1] < 0

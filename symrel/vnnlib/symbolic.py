@@ -442,7 +442,6 @@ def _layer_bounds_limbs(net: IntNet, states, li: int, box: ScaledBox, only, prep
     an int64 bound cannot be guaranteed (the caller then uses :func:`layer_bounds`)."""
     if any(layer.D & (layer.D - 1) for layer in net.layers[:li + 1]):
         return None
-    K2 = 1 << BOUND_BITS
     F = 1 << FORM_BITS
     P = 1 << SLOPE_BITS
     layer = net.layers[li]
@@ -451,17 +450,17 @@ def _layer_bounds_limbs(net: IntNet, states, li: int, box: ScaledBox, only, prep
     top = _limb_Wb(layer)[:, pick, :-1]
     X = _limbs.normalize(_np.concatenate([top, -top], axis=1))  # -top: limbs in (-2^B, 2^B], normalized here
     M = layer.D
-    cn, cd = [layer.b[i] for i in pick] + [-layer.b[i] for i in pick], layer.D
+    b = _limb_Wb(layer)[:, pick, -1:]
+    # the constants: a limb column over 2^ce (every denominator here is a power of two)
+    cn, ce = _limbs.normalize(_np.concatenate([b, -b], axis=1)), layer.D.bit_length() - 1
 
-    def add(vals, den):
-        nonlocal cn, cd
-        common = lcm(cd, den)
-        if common != cd:
-            f = common // cd
-            cn = [c * f for c in cn]
-            cd = common
-        g = common // den
-        cn = [c + v * g for c, v in zip(cn, vals)]
+    def add(vals, de):  # vals: a limb column over 2^de
+        nonlocal cn, ce
+        if de > ce:
+            cn, ce = _limbs.floor_shift(cn, ce - de), de  # an exact left shift
+        elif de < ce:
+            vals = _limbs.floor_shift(vals, de - ce)
+        cn = _limbs.add(cn, vals)
 
     try:
         k = len(states)
@@ -475,17 +474,17 @@ def _layer_bounds_limbs(net: IntNet, states, li: int, box: ScaledBox, only, prep
                 if ts is not None:
                     sel = neg & unst[None, :]
                     if sel.any():  # h <= s z + t under a coefficient < 0: the intercepts
-                        tsums = [r[0] for r in _limbs.to_ints(_limbs.matmul(X * sel, ts))]
-                        add(tsums, F * P * K2)
+                        add(_limbs.matmul(X * sel, ts), FORM_BITS + SLOPE_BITS + BOUND_BITS)
                 X = _limbs.scale(X, _np.where(neg, negf[None, :], pos[None, :]))
                 M = F * P
             C = _limbs.matmul(X, _limb_Wb(below))
-            add([r[0] for r in _limbs.to_ints(C[:, :, -1:])], M * below.D)
+            add(C[:, :, -1:], (M * below.D).bit_length() - 1)
             X = C[:, :, :-1]
             M = M * below.D
     except _limbs.TooWide:
         return None
     rows = _limbs.to_ints(X)
+    cn, cd = [r[0] for r in _limbs.to_ints(cn)], 1 << ce
     out = []
     den = M * box.Q * cd
     for r, c in zip(rows, cn):

@@ -27,6 +27,8 @@ def test_operations_agree_with_python_integers():
         assert limbs.to_ints(limbs.scale(XA, np.array(F, dtype=np.int64))) == \
             [[a * f for a, f in zip(r, g)] for r, g in zip(A, F)]
         assert limbs.negative(XA).tolist() == [[v < 0 for v in r] for r in A]
+        B = _rows(rng, m, k, rng.randint(0, 150))
+        assert limbs.to_ints(limbs.add(XA, limbs.from_ints(B))) == [[a + b for a, b in zip(r, s)] for r, s in zip(A, B)]
 
 
 def test_extreme_limbs_stay_exact():
