@@ -75,7 +75,8 @@ PARTS: tuple[tuple[str, str, dict[str, str]], ...] = (
     }),
     ("the rule registry", "the names of the rules a step can name (the checker's own list of each claim kind's steps decides)", {
         "symrel.certificates": "the package (its names load on first use, so the proof objects are not loaded)",
-        "symrel.certificates.rules": "the registered rule names and whether each can prove a step",
+        "symrel.certificates.rules": ("the registered rule names, the keys each records and whether each can prove "
+                                      "a step (not their wording, symrel.certificates.rule_wording)"),
     }),
     ("the exact number layer", "exact rationals", {
         "symrel.exact": "the package (its names load on first use)",

@@ -137,6 +137,9 @@ def test_the_registry_holds_exactly_the_produced_rules():
 
 
 def test_every_rule_has_wording_and_distinct_keys():
+    from symrel.certificates.rule_wording import WORDING
+
+    assert sorted(WORDING) == sorted(RULES)   # the wording of every rule and of no other name
     for rule in RULES.values():
         assert rule.wording and rule.wording[0].islower() and not rule.wording.endswith(".")
         assert len(set(rule.records + rule.optional)) == len(rule.records + rule.optional), rule.name
