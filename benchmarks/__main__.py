@@ -196,6 +196,7 @@ CHECKER_START = "<!-- checker time: written by python -m benchmarks.bench_checke
 CHECKER_END = "<!-- end of checker time -->"
 # the decision campaign's small claims against z3 as whole processes (benchmarks.decision_processes)
 DECISION_START, DECISION_END = "<!-- whole-processes -->", "<!-- /whole-processes -->"
+COQ_START, COQ_END = "<!-- coq replay: written by python -m benchmarks.coq_replay --out -->", "<!-- /coq replay -->"
 
 
 def main(argv=None) -> int:
@@ -256,6 +257,8 @@ def main(argv=None) -> int:
         lines += [old[old.index(CHECKER_START):old.index(CHECKER_END) + len(CHECKER_END)], ""]
     if DECISION_START in old:  # and the decision campaign against z3 (benchmarks.decision_processes)
         lines += [old[old.index(DECISION_START):old.index(DECISION_END) + len(DECISION_END)], ""]
+    if COQ_START in old:  # and the Coq replay's timing (benchmarks.coq_replay)
+        lines += [old[old.index(COQ_START):old.index(COQ_END) + len(COQ_END)], ""]
     write_text_atomic(args.out, "\n".join(lines))
     print(f"wrote {args.out}")
     return 0
@@ -268,7 +271,7 @@ def old_sections(page: str) -> dict:
     >>> old_sections("# B\n\n## bench_a\n\nrows\n\n## bench_b\n\nmore\n")
     {'bench_a': '## bench_a\n\nrows\n', 'bench_b': '## bench_b\n\nmore\n'}
     """
-    for marker in (COMPARE_START, CHECKER_START, DECISION_START):
+    for marker in (COMPARE_START, CHECKER_START, DECISION_START, COQ_START):
         if marker in page:
             page = page[:page.index(marker)]
     out, name = {}, None

@@ -2,8 +2,10 @@
 checker's time, for the depth series of Theorem 3.2's script (d = 4, width 8, rank 3,
 depth 1 to 8, on [-1, 1]^4) and for ACAS Xu 1_1 (its 18-block Transformer on its box;
 the ``.nnet`` in ``../shared/data/acasxu``). Not part of ``python -m benchmarks`` (the
-replays take minutes); run ``python -m benchmarks.coq_replay [--depths 1,2,4,8] [--acas]``,
-which prints a markdown table.
+replays take minutes together: ACAS Xu alone about 40 s of coqc CPU and a minute of
+proving); run ``python -m benchmarks.coq_replay [--depths 1,2,4,8] [--acas] [--out
+docs/benchmarks.md]``, which prints a markdown table (and with ``--out`` writes it into the
+page's Coq replay part, which ``python -m benchmarks`` keeps).
 
 The library is compiled once (``build_library``; its CPU time is printed first) and every
 instance is replayed against it: the coqc figures are ``Instance.v`` alone (the data, the
@@ -104,15 +106,40 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--depths", default="1,2,3,4,5,6,7,8", help="the depths of the random series ('' for none)")
     p.add_argument("--acas", action="store_true", help="also ACAS Xu 1_1's 18-block Transformer (../shared)")
+    p.add_argument("--out", help="also write the table into this page's Coq replay part (docs/benchmarks.md)")
     args = p.parse_args(argv)
-    keys = None
+    keys, table = None, []
     for row in rows(tuple(int(d) for d in args.depths.split(",") if d), acas=args.acas):
         if keys is None:
             keys = list(row)
-            print("| " + " | ".join(keys) + " |")
-            print("|" + "---|" * len(keys))
-        print("| " + " | ".join(str(row.get(k, "")) for k in keys) + " |", flush=True)
+            table += ["| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
+            print("\n".join(table))
+        table.append("| " + " | ".join(str(row.get(k, "")) for k in keys) + " |")
+        print(table[-1], flush=True)
+    if args.out:
+        write_part(args.out, table, args.acas)
     return 0
+
+
+def write_part(page, table: list[str], acas: bool) -> None:
+    """Put the table into ``page`` between its Coq replay markers (replacing an earlier one,
+    else at the end): ``python -m benchmarks`` keeps that part when it rewrites the page."""
+    from datetime import datetime, timezone
+    from pathlib import Path
+
+    from benchmarks.__main__ import COQ_END, COQ_START
+
+    page = Path(page)
+    old = page.read_text() if page.exists() else ""
+    if COQ_START in old:
+        old = old[:old.index(COQ_START)] + old[old.index(COQ_END) + len(COQ_END):].lstrip("\n")
+    part = [COQ_START, "## The Coq replay (docs/coq.md)", "",
+            f"`python -m benchmarks.coq_replay{' --acas' if acas else ''} --out docs/benchmarks.md`, "
+            f"{datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}, {os.cpu_count()} cores: `coqc` on "
+            "each exported folder's `Instance.v` (the library built once), CPU and wall seconds, beside the "
+            "Python checker's CPU seconds on the same certificate; the load (1 minute) before and after "
+            "each row. The issue's goal for ACAS Xu: under a minute of `coqc`.", "", *table, COQ_END]
+    page.write_text(old.rstrip("\n") + "\n\n" + "\n".join(part) + "\n")
 
 
 if __name__ == "__main__":
