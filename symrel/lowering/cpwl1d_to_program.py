@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING
 
 from .program import Program, Segment, Stage
 
-if TYPE_CHECKING:
-    from ..models import CPWL1D
+if TYPE_CHECKING:  # the full name, which the API pages link to (symrel.checking has its own CPWL1D)
+    import symrel.models.cpwl
 
 
-def cpwl1d_to_program(f: CPWL1D) -> Program:
+def cpwl1d_to_program(f: symrel.models.cpwl.CPWL1D) -> Program:
     """The program of ``f``. Cost O(n^2) for the lattice form of n pieces."""
     # imported here: importing the lowering package (as every prover does) loads no construction
     from ..constructions import cpwl_to_maxout

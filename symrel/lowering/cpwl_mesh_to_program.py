@@ -19,18 +19,18 @@ from typing import TYPE_CHECKING
 
 from .program import Program, Simplices, Stage
 
-if TYPE_CHECKING:
-    from ..models import CPWLMesh
+if TYPE_CHECKING:  # the full name, which the API pages link to (symrel.checking has its own CPWLMesh)
+    import symrel.models.cpwl_mesh
 
 
-def cpwl_mesh_to_program(f: CPWLMesh) -> Program:
+def cpwl_mesh_to_program(f: symrel.models.cpwl_mesh.CPWLMesh) -> Program:
     """The program of ``f``. Cost O(n d^2) for n simplices (their inverses are the mesh's)."""
     op = Simplices([g.inverse for g in f.exact_geometry], f.exact_pieces())
     return Program("cpwl", f.input_dim, f.output_dim, [Stage("simplices", [op])], source=f,
                    build_lattice=lambda: _lattice_program(f))
 
 
-def _lattice_program(f: CPWLMesh) -> Program:
+def _lattice_program(f: symrel.models.cpwl_mesh.CPWLMesh) -> Program:
     """The program of ``f``'s lattice form (the construction and the exact LP behind it are
     imported here, on first use: a program that never needs its lattice form loads neither)."""
     from ..constructions import lattice_forms, lattice_to_maxout
