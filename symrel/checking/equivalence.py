@@ -186,22 +186,10 @@ class _ProofReplay:
             self.where = f".certificate.nodes[{k}].range"
             recorded = self.rational_range(nd["range"], "the node's range")
             self.where = f".certificate.nodes[{k}]"
-            if "scores" in nd:       # a select node: values averaged over the argmax set of scores
-                scores = [read_form(t, ("{}.scores[{}]", at, j)) for j, t in enumerate(array(nd["scores"], f"{at}.scores"))]
-                if len(scores) != len(terms) or not terms:
-                    self.fail(f"node y{nid}: a select node needs one value per score")
-                sel = ("select", tuple(key(t) for t in scores), tuple(key(t) for t in terms))
-                if sel in self.node_of:
-                    self.fail(f"node y{nid}: an existing node declared again")
-                for t in scores:
-                    self.bounds(t)
-                rs = [self.bounds(t) for t in terms]
-                rng = (min(lo for lo, _ in rs), max(hi for _, hi in rs))
-                if recorded != rng:
-                    self.fail(f"node y{nid}: range {nd['range']} differs from the recomputed [{rng[0]}, {rng[1]}]")
-                self.ranges.append(rng)
-                self.node_select[nid] = (scores, terms)
-                self.node_of[sel] = nid
+            if "scores" in nd:   # a select node, decided by the node-cells step: its module reads it
+                from .node_cells import declare_select
+
+                declare_select(self, nd, nid, terms, recorded, at)
                 continue
             if len(terms) < 2:
                 self.fail(f"node y{nid}: a max node needs two terms or more")

@@ -32,10 +32,49 @@ import itertools
 
 from ..exact import Q, rational
 from . import CertificateError, MalformedCertificate
-from .kernel import as_rational_form, minus
-from .read import natural, record
+from .kernel import as_rational_form, key, minus, read_form, single_var
+from .read import array, natural, record
 
 ZERO = Q(0)
+
+
+# -- select nodes (rule hardmax-select): declared by the replay, decided by this step ---------
+def declare_select(replay, nd, nid, terms, recorded, at) -> None:
+    """Declare node ``nid``, the select node of the record ``nd`` (at the JSON path ``at``): the
+    values ``terms`` averaged over the argmax set of its scores. Rule: one value per score, not
+    declared before (the same scores and values), and its range, the recorded one, is
+    ``[min lo_i, max hi_i]`` over its values' exact ranges on the box."""
+    scores = [read_form(t, ("{}.scores[{}]", at, j)) for j, t in enumerate(array(nd["scores"], f"{at}.scores"))]
+    if len(scores) != len(terms) or not terms:
+        replay.fail(f"node y{nid}: a select node needs one value per score")
+    sel = ("select", tuple(key(t) for t in scores), tuple(key(t) for t in terms))
+    if sel in replay.node_of:
+        replay.fail(f"node y{nid}: an existing node declared again")
+    for t in scores:
+        replay.bounds(t)
+    rs = [replay.bounds(t) for t in terms]
+    rng = (min(lo for lo, _ in rs), max(hi for _, hi in rs))
+    if recorded != rng:
+        replay.fail(f"node y{nid}: range {nd['range']} differs from the recomputed [{rng[0]}, {rng[1]}]")
+    replay.ranges.append(rng)
+    replay.node_select[nid] = (scores, terms)
+    replay.node_of[sel] = nid
+
+
+def select_head(scores, values, rec, replay):
+    """A hardmax head's output as select nodes (rule ``hardmax-select``), one per value
+    coordinate, each declared with exactly these scores and this coordinate's values on every
+    token."""
+    if not isinstance(rec.get("result"), list):
+        replay.fail("expected the result as a list of forms")
+    out = [read_form(f, ("{}{}.result[{}]", replay.here, replay.field(), i)) for i, f in enumerate(rec["result"])]
+    if len(out) != len(values[0]):
+        replay.fail("one select node per value coordinate expected")
+    for r, f in enumerate(out):
+        sel = replay.node_select.get(single_var(f))
+        if sel is None or sel[0] != scores or sel[1] != [v[r] for v in values]:
+            replay.fail(f"value coordinate {r}: not the select node of these scores and values")
+    return out
 
 
 def _in_x(f, lin, d, n):

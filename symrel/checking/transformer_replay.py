@@ -16,10 +16,10 @@ ranges, the nodes and the step cursor; this module only reads the Transformer's 
 
 from __future__ import annotations
 
-from ..exact import rational, rational_ints
+from ..exact import rational_ints
 from . import CertificateError, MalformedCertificate
 from .kernel import (PAIR_MINUS_ONE, PAIR_ONE, READOUT_KEYS, ZERO_FORM, add_sparse, combine, constant, int_rows,
-                     int_vector, mat_apply, neg, pair, read_form, single_var, to_q, var)
+                     int_vector, mat_apply, neg, pair, read_form, to_q, var)
 from .read import indices, natural, record
 from .transformers import columns
 
@@ -145,18 +145,9 @@ def _max_head(scores, values, rec, replay):
 
 
 def _select_head(scores, values, rec, replay):
-    """The head's output as select nodes, one per value coordinate, each declared with
-    exactly these scores and this coordinate's values on every token."""
-    if not isinstance(rec.get("result"), list):
-        replay.fail("expected the result as a list of forms")
-    out = [read_form(f, ("{}{}.result[{}]", replay.here, replay.field(), i)) for i, f in enumerate(rec["result"])]
-    if len(out) != len(values[0]):
-        replay.fail("one select node per value coordinate expected")
-    for r, f in enumerate(out):
-        sel = replay.node_select.get(single_var(f))
-        if sel is None or sel[0] != scores or sel[1] != [v[r] for v in values]:
-            replay.fail(f"value coordinate {r}: not the select node of these scores and values")
-    return out
+    from .node_cells import select_head   # select nodes are decided by the node-cells step: loaded with it
+
+    return select_head(scores, values, rec, replay)
 
 
 _HEAD_RULES = {"max": _max_head, "argmax-set": _argmax_set_head, "select": _select_head}
