@@ -19,6 +19,7 @@ Cost: :func:`matmul` of an ``(La, m, k)`` by an ``(Lw, k, n)`` limb matrix is on
 sum is an integer a double holds exactly, so the product is exact; ``k <= 512``), else in
 int64; the other operations are linear in the size.
 
+>>> import pytest; _ = pytest.importorskip("numpy")
 >>> X = from_ints([[3, -5], [2**70 + 1, -(2**50)]])
 >>> to_ints(floor_shift(X, 1))
 [[1, -3], [590295810358705651712, -562949953421312]]
@@ -28,7 +29,10 @@ True
 
 from __future__ import annotations
 
-import numpy as np
+try:  # the "numeric" extra; symbolic imports this module only where numpy is installed
+    import numpy as np
+except ImportError:  # pragma: no cover - a core-only install (the doctests below skip there)
+    np = None
 
 #: bits of a limb
 LIMB_BITS = 22
