@@ -49,6 +49,9 @@ Proof.
     + simpl. split; apply Qle_refl.
     + cbn [range_lin dot fst snd] in Hx |- *. destruct Hx as [Hl Hu].
       specialize (IH D' v' HD'). destruct (range_lin W d w D') as [lo hi]. cbn [fst snd] in IH |- *.
+      destruct (Z.eqb_spec (Qnum a) 0) as [Ha|Ha].
+      { assert (Hz : a * x == 0) by (unfold Qeq, Qmult; simpl; rewrite Ha; reflexivity).
+        cbn [fst snd]. rewrite Hz. destruct IH. split; lra. }
       assert (Hal : over W a * over d l == a * l) by (rewrite !over_eq; reflexivity).
       assert (Hau : over W a * over d u == a * u) by (rewrite !over_eq; reflexivity).
       destruct (mul_between a l x u Hl Hu) as [Hle Hgt]. rewrite qle_eq.
@@ -125,16 +128,17 @@ Qed.
 Lemma layer_ok_sound : forall D B Ly v, in_box D v -> layer_ok D B Ly = true ->
   forall u p, In u Ly -> In p u -> - B <= eval_piece p v /\ eval_piece p v <= B.
 Proof.
-  intros D B Ly v HD Hok u p Hu Hp. unfold layer_ok in Hok.
-  rewrite forallb_forall in Hok. specialize (Hok u Hu). rewrite forallb_forall in Hok.
-  specialize (Hok p Hp). pose proof (range_piece_sound (layer_den Ly) (box_den D) D p v HD).
+  intros D B Ly v HD Hok u p Hu Hp. unfold layer_ok, ranges_ok, layer_ranges in Hok.
+  rewrite forallb_forall in Hok. specialize (Hok _ (in_map (map (range_piece (layer_den Ly) (box_den D) D)) _ _ Hu)).
+  rewrite forallb_forall in Hok. specialize (Hok _ (in_map (range_piece (layer_den Ly) (box_den D) D) _ _ Hp)).
+  pose proof (range_piece_sound (layer_den Ly) (box_den D) D p v HD).
   destruct (range_piece (layer_den Ly) (box_den D) D p) as [lo hi]. apply andb_true_iff in Hok. destruct Hok as [H1 H2].
-  apply Qle_bool_iff in H1. apply Qle_bool_iff in H2. simpl in H. destruct H. split; lra.
+  apply Qle_bool_iff in H1. apply Qle_bool_iff in H2. simpl in H, H1, H2. destruct H. split; lra.
 Qed.
 
 Lemma next_box_sound : forall D Ly v, in_box D v -> in_box (next_box D Ly) (eval_layer Ly v).
 Proof.
-  intros D Ly v HD. unfold next_box, eval_layer, in_box.
+  intros D Ly v HD. unfold next_box, box_of, layer_ranges, eval_layer, in_box. rewrite map_map.
   generalize (layer_den Ly) (box_den D). intros W d.
   induction Ly as [|u Ly IH]; simpl; constructor; [|exact IH]. simpl. unfold eval_unit.
   split; apply max_list_mono; rewrite !map_map; induction u as [|p u IHu]; simpl; constructor;

@@ -142,6 +142,7 @@ Fixpoint range_lin (W d : positive) (w : vec) (D : Box) : Q * Q :=
   match w, D with
   | a :: w', (l, u) :: D' =>
       let '(lo, hi) := range_lin W d w' D' in
+      if Z.eqb (Qnum a) 0 then (lo, hi) else      (* a zero weight adds nothing *)
       let a' := over W a in
       let al := a' * over d l in
       let au := a' * over d u in
@@ -153,15 +154,18 @@ Definition range_piece (W d : positive) (D : Box) (p : piece) : Q * Q :=
   let '(lo, hi) := range_lin W d (fst p) D in
   let c := over (W * d) (snd p) in (qadd lo c, qadd hi c).
 
-(* every piece of the layer within [-B, B] on D; the next box is the units' ranges *)
-Definition layer_ok (D : Box) (B : Q) (Ly : mlayer) : bool :=
-  let W := layer_den Ly in let d := box_den D in
-  forallb (fun u => forallb (fun p => let '(lo, hi) := range_piece W d D p in
-                                      Qle_bool (- B) lo && Qle_bool hi B) u) Ly.
+(* the ranges of every piece of the layer on D *)
+Definition layer_ranges (D : Box) (Ly : mlayer) : list (list (Q * Q)) :=
+  let W := layer_den Ly in let d := box_den D in map (map (range_piece W d D)) Ly.
 
-Definition next_box (D : Box) (Ly : mlayer) : Box :=
-  let W := layer_den Ly in let d := box_den D in
-  map (fun u => let rs := map (range_piece W d D) u in (max_list (map fst rs), max_list (map snd rs))) Ly.
+(* every range within [-B, B]; the box of the units' ranges *)
+Definition ranges_ok (B : Q) (rs : list (list (Q * Q))) : bool :=
+  forallb (forallb (fun r => Qle_bool (- B) (fst r) && Qle_bool (snd r) B)) rs.
+Definition box_of (rs : list (list (Q * Q))) : Box := map (fun ru => (max_list (map fst ru), max_list (map snd ru))) rs.
+
+(* every piece of the layer within [-B, B] on D; the next box is the units' ranges *)
+Definition layer_ok (D : Box) (B : Q) (Ly : mlayer) : bool := ranges_ok B (layer_ranges D Ly).
+Definition next_box (D : Box) (Ly : mlayer) : Box := box_of (layer_ranges D Ly).
 
 (* dimensions: every unit has a piece, every piece reads n inputs, the read-out fits *)
 Definition layer_wf (n : nat) (Ly : mlayer) : bool :=
@@ -171,7 +175,9 @@ Definition layer_wf (n : nat) (Ly : mlayer) : bool :=
 Fixpoint layers_ok (n : nat) (D : Box) (Ls : list mlayer) (Bs : list Q) : bool :=
   match Ls, Bs with
   | [], [] => true
-  | Ly :: Ls', B :: Bs' => layer_wf n Ly && layer_ok D B Ly && layers_ok (length Ly) (next_box D Ly) Ls' Bs'
+  | Ly :: Ls', B :: Bs' =>
+      let rs := layer_ranges D Ly in       (* once, for the check and for the next box *)
+      layer_wf n Ly && ranges_ok B rs && layers_ok (length Ly) (box_of rs) Ls' Bs'
   | _, _ => false
   end.
 
