@@ -38,8 +38,11 @@ Definition pairs (table : list Q) (r : srow) : list (N * Q) :=
 Fixpoint entry (r : list (N * Q)) (k : N) : Q :=
   match r with [] => 0 | (j, a) :: r' => if N.eqb j k then a else entry r' k end.
 
-Definition dense_row (table : list Q) (m : nat) (r : srow) : vec :=
-  let ps := pairs table r in map (fun k => entry ps (N.of_nat k)) (seq 0 m).
+(* the entries k, k+1, .., k+m-1 (the column counted in binary, as the pairs are) *)
+Fixpoint dense_from (ps : list (N * Q)) (k : N) (m : nat) : vec :=
+  match m with O => [] | S m' => entry ps k :: dense_from ps (N.succ k) m' end.
+
+Definition dense_row (table : list Q) (m : nat) (r : srow) : vec := dense_from (pairs table r) 0 m.
 Definition dense_vec (table : list Q) (v : svec) : vec := dense_row table (fst v) (snd v).
 Definition dense_mat (table : list Q) (M : smat) : mat := map (dense_row table (fst M)) (snd M).
 
@@ -67,14 +70,19 @@ Definition decode (table : list Q) (S : SparseTransformer) : Transformer :=
      t_out_W := dense_mat table (s_out_W S); t_out_b := dense_vec table (s_out_b S) |}.
 
 (* what a decoded row is: m entries, entry k the value paired with k, or 0 *)
+Lemma dense_from_spec : forall m ps k0, length (dense_from ps k0 m) = m /\
+  forall k, (k < m)%nat -> nth k (dense_from ps k0 m) 0 = entry ps (k0 + N.of_nat k).
+Proof.
+  induction m as [|m IH]; intros ps k0; simpl.
+  - split; [reflexivity|]. intros k Hk. lia.
+  - split; [f_equal; apply IH|]. intros k Hk.
+    destruct k as [|k]; [rewrite N.add_0_r; reflexivity|].
+    rewrite (proj2 (IH ps (N.succ k0)) k) by lia. f_equal. rewrite Nat2N.inj_succ. lia.
+Qed.
+
 Lemma dense_row_spec : forall table m r, length (dense_row table m r) = m /\
   forall k, (k < m)%nat -> nth k (dense_row table m r) 0 = entry (pairs table r) (N.of_nat k).
-Proof.
-  intros table m r. unfold dense_row. generalize (pairs table r). intros r'. split; [rewrite map_length, seq_length; reflexivity|].
-  intros k Hk. rewrite nth_indep with (d' := (fun k => entry r' (N.of_nat k)) O)
-    by (rewrite map_length, seq_length; exact Hk).
-  rewrite (map_nth (fun k => entry r' (N.of_nat k))), seq_nth by exact Hk. reflexivity.
-Qed.
+Proof. intros table m r. exact (dense_from_spec m (pairs table r) 0). Qed.
 
 Lemma entry_spec : forall r k, (forall a, ~ In (k, a) r) -> entry r k = 0.
 Proof.
