@@ -18,7 +18,9 @@ DOCS = ROOT / "docs"
 
 
 def _sphinx(builder: str, out: Path) -> subprocess.CompletedProcess:
-    argv = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", builder,
+    # -j auto: the pages are read in parallel (docs/_ext declares itself parallel-safe), which
+    # uses the core the test run leaves idle
+    argv = [sys.executable, "-m", "sphinx", "-j", "auto", "-W", "--keep-going", "-q", "-b", builder,
             "-d", str(out / "doctrees"), str(DOCS), str(out / builder)]
     return subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, timeout=1800)
 
