@@ -1,7 +1,6 @@
 """symrel.interop.coq: certificates -> a Coq folder replayed by coqc. The replays need coqc
 (skipped without it); the refusals do not."""
 
-import os
 import shutil
 
 import pytest
@@ -156,9 +155,6 @@ def test_the_folder_builds_with_coq_makefile(tmp_path, coq_library):
 
 @needs_coqc
 @pytest.mark.slow
-@pytest.mark.skipif(not os.environ.get("SYMREL_COQ_ACAS"),
-                    reason="the ACAS Xu replay takes about 40 s of coqc CPU (docs/coq.md): run by "
-                           "`python -m benchmarks.coq_replay --acas`, or here with SYMREL_COQ_ACAS=1")
 def test_acas_xu_replays(tmp_path, coq_library, shared_dir):
     # ACAS Xu 1_1 (5-50x6-5 ReLU) and its 18-block Transformer on its box: written sparse
     from symrel.compiler import compile_model
