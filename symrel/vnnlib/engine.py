@@ -21,14 +21,14 @@ whether the node looks closed; only then are the exact bounds computed
 disjunct, one atom (or one constraint of the input disjunct) has a certified lower bound above
 its right-hand side. Otherwise a float attack (:mod:`symrel.vnnlib.attack`, on nodes without
 ReLU splits) proposes a point, kept only when exact evaluation confirms it, and failing that
-the node is split: on the input scored highest by ``|A_i| * width_i`` (``A``: the float lower
-form of the least-settled atom), or, where at most ``RELU_SPLIT_UNSTABLE`` ReLUs are unstable,
-on a ReLU when the float bounds of its two parts improve more than the input split's
-(:func:`_branch`). ReLU splits make the search complete: with every unstable neuron split,
-the bound with the LP's betas is the exact minimum over the part. Without numpy every node is
-bounded exactly and only inputs are split.
+the node is split where the float gaps of the two parts sum highest (:func:`_branch`), among
+the halvings of the inputs scored highest by ``|A_i| * width_i`` (``A``: the float lower form
+of the least-settled atom) and of the widest input, and, where at most
+``RELU_SPLIT_UNSTABLE`` ReLUs are unstable, the splits of a few ReLUs. ReLU splits make the
+search complete: with every unstable neuron split, the bound with the LP's betas is the exact
+minimum over the part. Without numpy every node is bounded exactly and only inputs are split.
 
-Cost: per node a few float propagations (the split's candidates), one exact propagation
+Cost: per node a few float propagations (two per candidate split), one exact propagation
 (:mod:`symrel.vnnlib.symbolic`) where the floats say closed, and, when it stays open, one
 float attack; the number of nodes is what the property needs (exponential in the worst case).
 
@@ -317,19 +317,29 @@ def _attack(ctx, d, lo, hi):
     return None
 
 
-#: ReLU neurons (highest BaBSR-style scores) whose split is tried against the best input split
+#: inputs (highest "sb" scores) whose split is tried in floats, besides the widest input
+INPUT_CANDIDATES = 2
+#: ReLU neurons (highest BaBSR-style scores) whose split is tried against the input splits
 RELU_CANDIDATES = 2
 #: a node with at most this many unstable ReLUs may be split on a ReLU
 RELU_SPLIT_UNSTABLE = 40
 
 
 def _branch(ctx, d, lo, hi, fixed, run, gaps, plan):
-    """The split of the node. Inputs are scored as alpha-beta-CROWN's "sb" input heuristic
-    does (``|A_i| * width_i`` for the lower form ``A x + c`` of the least-settled disjunct's
-    atom); where few ReLUs are unstable, the best input split and the ReLU splits of the
-    ``RELU_CANDIDATES`` neurons with the highest BaBSR-style scores are tried in floats and the
-    one whose children's gaps sum highest wins (a bound-improvement choice, as alpha-beta-CROWN's
-    filtered smart branching; ties: the input split)."""
+    """The split of the node, chosen by the float gaps of the parts it makes: the candidates
+    are the ``INPUT_CANDIDATES`` inputs scored highest by alpha-beta-CROWN's "sb" input
+    heuristic (``|A_i| * width_i`` for the lower form ``A x + c`` of the least-settled
+    disjunct's atom) and the widest input, and, where at most ``RELU_SPLIT_UNSTABLE`` ReLUs are
+    unstable, the ReLU splits of the ``RELU_CANDIDATES`` neurons with the highest BaBSR-style
+    scores; the one whose two parts' gaps sum highest wins (a bound-improvement choice, as
+    alpha-beta-CROWN's filtered smart branching; ties: input splits, in that order).
+
+    Why the widest input too: the "sb" score sees only the coefficients of the lower form, not
+    the slack of the unstable neurons' relaxations. An input can weigh nothing in the form
+    (its coefficients cancel through the relaxation lines) while its width is what keeps
+    neurons unstable: halving it closes both parts, yet its score is about 0, so the search
+    would halve the other inputs forever around a segment along it (ACAS Xu 5_1 prop_1: depth
+    90 with the gap stuck at -0.94, both halves of ``X_2`` closing at every level)."""
     n = len(lo)
     flo, fhi = [_fl(v) for v in lo], [_fl(v) for v in hi]
     u = min(range(len(gaps)), key=lambda k: gaps[k][0])
@@ -340,26 +350,32 @@ def _branch(ctx, d, lo, hi, fixed, run, gaps, plan):
     scores = [abs(float(A[i])) * widths[i] if hi[i] > lo[i] else -1.0 for i in range(n)]
     if max(scores) <= 0:
         scores = [w if hi[i] > lo[i] else -1.0 for i, w in enumerate(widths)]
-    best_i = max(range(n), key=lambda k: (scores[k], -k))
+    ranked = sorted((i for i in range(n) if scores[i] >= 0), key=lambda k: (-scores[k], k))
+    inputs = ranked[:INPUT_CANDIDATES]
+    widest = max(ranked, key=lambda k: (widths[k], -k), default=None)
+    if widest is not None and widest not in inputs:
+        inputs.append(widest)
     unstable = sum(int(((l < 0) & (h > 0)).sum()) for l, h in run.pre) - len(fixed)
-    if not any(ay) or unstable > RELU_SPLIT_UNSTABLE:
-        if scores[best_i] < 0:
+    relus = any(ay) and unstable <= RELU_SPLIT_UNSTABLE
+    if not any(ay) or (not relus and len(inputs) <= 1):
+        if not inputs:
             raise InputError("a node that is a single point stayed open (internal error)", path="engine")
-        return ("x", best_i)
+        return ("x", inputs[0])
     options = []
-    if scores[best_i] >= 0:
-        mid = (flo[best_i] + fhi[best_i]) / 2
-        a = _node_gap(ctx, d, flo, [mid if k == best_i else v for k, v in enumerate(fhi)], fixed)
-        b = _node_gap(ctx, d, [mid if k == best_i else v for k, v in enumerate(flo)], fhi, fixed)
-        options.append((a + b, 1, ("x", best_i)))
-    splits = tuple((k, i, ph) for (k, i), ph in fixed.items())
-    for score, k, i in ctx.fb.neuron_scores(run, ay, fixed)[:RELU_CANDIDATES]:
-        a = _node_gap(ctx, d, flo, fhi, dict(fixed) | {(k, i): 0}, splits + ((k, i, 0),))
-        b = _node_gap(ctx, d, flo, fhi, dict(fixed) | {(k, i): 1}, splits + ((k, i, 1),))
-        options.append((a + b, 0, ("relu", k, i)))
+    for rank, i in enumerate(inputs):
+        mid = (flo[i] + fhi[i]) / 2
+        a = _node_gap(ctx, d, flo, [mid if k == i else v for k, v in enumerate(fhi)], fixed)
+        b = _node_gap(ctx, d, [mid if k == i else v for k, v in enumerate(flo)], fhi, fixed)
+        options.append((a + b, 1, -rank, ("x", i)))
+    if relus:
+        splits = tuple((k, i, ph) for (k, i), ph in fixed.items())
+        for score, k, i in ctx.fb.neuron_scores(run, ay, fixed)[:RELU_CANDIDATES]:
+            a = _node_gap(ctx, d, flo, fhi, dict(fixed) | {(k, i): 0}, splits + ((k, i, 0),))
+            b = _node_gap(ctx, d, flo, fhi, dict(fixed) | {(k, i): 1}, splits + ((k, i, 1),))
+            options.append((a + b, 0, 0, ("relu", k, i)))
     if not options:
         raise InputError("a node that is a single point stayed open (internal error)", path="engine")
-    return max(options, key=lambda o: (o[0], o[1]))[2]
+    return max(options, key=lambda o: o[:3])[3]
 
 
 def _evaluate_exact(ctx: _Context, node, fixed):

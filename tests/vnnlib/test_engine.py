@@ -165,6 +165,25 @@ def test_acasxu_sub_box_unsat_certificate_checked_and_threads_agree():
         assert decide(net, sub, executor=pool, timeout=600).certificate == serial.certificate
 
 
+@pytest.mark.skipif(not (DATA / "acasxu").exists(), reason="../shared/data/vnncomp2021 absent")
+def test_acasxu_input_the_sb_score_misses_is_split():
+    """Property 1 on network 5-1: near one corner X_2 has no weight in the lower form (its
+    coefficients cancel through the relaxations) while its width keeps ~150 neurons unstable;
+    the "sb" score alone halved the other inputs forever (depth 90, issue 28). The widest
+    input, a candidate too, closes both its halves."""
+    pytest.importorskip("onnx")
+    pytest.importorskip("numpy")
+    from symrel.checking import check_certificate
+    from symrel.interop.onnx_import import read_onnx
+    from symrel.vnnlib.reader import read_vnnlib
+
+    net = read_onnx(DATA / "acasxu" / "ACASXU_run2a_5_1_batch_2000.onnx").model
+    p = read_vnnlib(DATA / "acasxu" / "prop_1.vnnlib")
+    v = decide(net, p, timeout=600)
+    assert v.status == "unsat" and v.stats["max_depth"] <= 20
+    assert check_certificate(json.loads(json.dumps(v.certificate)))["result"] == "checked"
+
+
 # relu(x0 - x1) - relu(x0 - x1) = 0: the bound 0 touches the threshold of "f >= 1e-9" on the
 # diagonal, where input splits never settle the ReLUs; ReLU splits (and a beta) close it
 TWIN = ReLUNet(2, [DenseLayer([[1, -1], [1, -1]], [0, 0]), DenseLayer([[1, -1]], [0], "none")])
