@@ -4,9 +4,10 @@ Definition. :meth:`FloatBounds.run` computes, in float64, what :mod:`symrel.vnnl
 computes exactly, by backward (CROWN/DeepPoly) substitution alone: for every ReLU layer the
 pre-activation bounds ``[l, u]`` of each neuron (the first layer's by interval arithmetic,
 the others by substituting the layers below), each neuron's relaxation (active, inactive,
-fixed by a ReLU split, or unstable: ``h >= alpha z`` with ``alpha = 1`` when ``u >= -l``
-else 0, ``h <= s z + t`` with ``s = u / (u - l)``, ``t = -s l``), and the linear forms of the
-pre-activations over the input. :meth:`FloatBounds.lower` then gives the lower bound of a
+fixed by a ReLU split: ``h = 0`` on its side ``z <= 0``, ``h = z`` on ``z >= 0``, as
+:func:`~symrel.vnnlib.symbolic.propagate` takes it; or unstable: ``h >= alpha z`` with
+``alpha = 1`` when ``u >= -l`` else 0, ``h <= s z + t`` with ``s = u / (u - l)``,
+``t = -s l``), and the linear forms of the pre-activations over the input. :meth:`FloatBounds.lower` then gives the lower bound of a
 linear function of outputs and inputs, with optional ``beta`` multipliers of the splits
 (beta-CROWN: where a split set ``z >= 0`` the function gains ``-beta z``, where it set
 ``z <= 0`` it gains ``+beta z``, which lowers it on the split's part only).
@@ -130,9 +131,9 @@ class FloatBounds:
                     continue
                 if ph == 0:  # z <= 0 on the split's part: h = 0
                     aL[fi] = aU[fi] = tU[fi] = 0.0
-                elif l[fi] < 0:  # z >= 0 there: h <= z, h >= alpha z
-                    aL[fi] = float(u[fi] >= -l[fi])
-                    aU[fi], tU[fi] = 1.0, 0.0
+                else:  # z >= 0 there: h = z (the exact bounds' phase a)
+                    aL[fi] = aU[fi] = 1.0
+                    tU[fi] = 0.0
             pre.append((l, u))
             relax.append((aL, aU, tU))
             forms.append((Al, cl, Au, cu))

@@ -511,7 +511,13 @@ def layer_bounds_pair(net: IntNet, states, li: int, box: ScaledBox, only=None, p
 def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None) -> Bounds:
     """Symbolic intervals of every neuron of ``net`` on ``box`` (module docstring).
     ``fixed``: ``{(relu layer, neuron): 1 or 0}``, phases set by ReLU splits (the bounds are
-    then those of the part of the box where the set phases hold)."""
+    then those of the part of the box where the set phases hold): a neuron set to ``z <= 0``
+    is inactive (``h = 0``), one set to ``z >= 0`` active (``h = z``), whatever its bounds on
+    the box (docs/format.md: a split clips the neuron's range to its side, which makes that
+    phase valid). Active rather than relaxed by ``h <= z``, ``h >= alpha z`` with ``alpha``
+    fixed by the forward bounds, as the float bounds (:mod:`symrel.vnnlib.floatbounds`) take
+    it too: the relaxation's ``alpha`` would come from bounds the floats do not compute, and
+    the engine's float gaps then promised closes the exact bounds refused."""
     fixed = fixed or {}
     n = net.n_inputs
     if len(box.plo) != n:
@@ -559,6 +565,11 @@ def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None) -> Bou
                 hL.append(zero)
                 hU.append(zero)
                 continue
+            if forced == 1:  # a split's part z >= 0: h = z there (the docstring)
+                state.append(1)
+                hL.append(_round_row(lrow, box, den, False))
+                hU.append(_round_row(urow, box, den, True))
+                continue
             if fl is not None:
                 lz, uz = fl[i], fu[i]
             else:
@@ -580,11 +591,8 @@ def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None) -> Bou
             lk = (lz * K2) // qd
             uk = -((-uz * K2) // qd)
             a = P if uk >= -lk else 0
-            if forced == 1:  # a split's part z >= 0: h = z there, so h <= z (s = 1, t = 0) and h >= alpha z
-                s, t = P, 0
-            else:
-                s = -((-uk * P) // (uk - lk))
-                t = -s * lk
+            s = -((-uk * P) // (uk - lk))
+            t = -s * lk
             state.append((a, s, t))
             hL.append(_round_row(lrow, box, den, False) if a == P else zero)  # alpha = a / P is 1 or 0
             u = [v * s * f for v in urow]

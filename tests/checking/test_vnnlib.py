@@ -137,8 +137,18 @@ def test_tampered_relu_splits_and_betas_are_refused(twin):
     # the part z <= 0 of a split neuron may not claim it active
     i = next(k for k, e in enumerate(tree(twin)) if "leaf" in e and e["leaf"]["phases"] == ["ii"])
     refused(twin, lambda c: tree(c)[i]["leaf"]["phases"].__setitem__(0, "ia"), "not active")
-    # a split neuron's active part keeps its relaxation's check (s w + t >= w at w = uz)
-    refused(twin, lambda c: tree(c)[b]["leaf"]["relaxations"][0].__setitem__(1, "1/2"), "below max(0, w)")
+    # the engine writes a split neuron's side z >= 0 as active; docs/format.md also admits u with
+    # [alpha, 1, 0] (alpha by the forward bounds, here [-2, 2]), which keeps its relaxation's check
+    # (s w + t >= w at w = uz)
+    assert tree(twin)[b]["leaf"]["phases"] == ["ia"] and tree(twin)[b]["leaf"]["relaxations"] == []
+
+    def as_u(c, s):
+        tree(c)[b]["leaf"].update(phases=["iu"], relaxations=[["1", s, "0"]])
+
+    relaxed = copy.deepcopy(twin)
+    as_u(relaxed, "1")
+    assert check_certificate(relaxed)["result"] == "checked"
+    refused(twin, lambda c: as_u(c, "1/2"), "below max(0, w)")
 
 
 def test_a_beta_without_a_relu_split_is_refused(cert):
@@ -204,7 +214,10 @@ def test_a_split_neurons_relaxation_is_fixed_too():
     v = decide(TWIN, prop(((engine_atom([0, 0], [-1], "-1/1000000000"),),)), timeout=120)
     c = json.loads(json.dumps(v.certificate))
     assert check_certificate(c)["result"] == "checked"
-    i = next(k for k, e in enumerate(tree(c)) if "leaf" in e and e["leaf"]["relaxations"] == [[1, 1, 0]])
+    # the engine writes that side as active (a); written as u, its relaxation is the rule's
+    i = next(k for k, e in enumerate(tree(c)) if "leaf" in e and e["leaf"]["phases"] == ["ia"])
+    tree(c)[i]["leaf"].update(phases=["iu"], relaxations=[[1, 1, 0]])
+    assert check_certificate(c)["result"] == "checked"
     refused(c, lambda b: tree(b)[i]["leaf"]["relaxations"][0].__setitem__(1, 2), "expected the relaxation")
     refused(c, lambda b: tree(b)[i]["leaf"]["relaxations"][0].__setitem__(2, 1), "expected the relaxation")
 
