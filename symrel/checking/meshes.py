@@ -22,12 +22,12 @@ each simplex's affine piece per output, ``support_halfspaces()`` the boundary fa
 from __future__ import annotations
 
 from itertools import combinations, product
-from math import lcm
+from math import lcm, prod
 from operator import mul
 
 from ..exact import Q, floor
 from ..exact.numbers import denominator, numerator
-from . import MalformedCertificate
+from . import MalformedCertificate, beyond_limit
 from . import read
 from .inputs import listed, matrix, need, positive, vector
 from .read import join
@@ -153,12 +153,23 @@ def simplices_of(vertices: list, simplices: list, path: str) -> list:
     return out
 
 
-def meeting_pairs(geometry: list, vertices: list):
+#: the most entries (a simplex filed under a cell) of the conformity check's grid
+MAX_MESH_GRID_ENTRIES = 4_000_000
+#: the most candidate pairs (two simplices filed under one cell) the conformity check compares
+MAX_MESH_PAIRS = 4_000_000
+
+
+def meeting_pairs(geometry: list, vertices: list, path: str):
     """Every pair ``k < l`` of simplices whose closed bounding boxes meet, each once. The box of
     all vertices is cut into ``g^d`` equal cells, g the integer d-th root of the number of
     simplices; a simplex is filed under every cell its box meets (the cell of a coordinate,
     ``floor((x - lo) g / (hi - lo))``, is exact and monotone in x), so two boxes that meet share
-    a cell: only simplices that share a cell are compared."""
+    a cell: only simplices that share a cell are compared.
+
+    Cost: the grid entries, then the candidate pairs, each counted before it is built and
+    refused beyond ``MAX_MESH_GRID_ENTRIES`` and ``MAX_MESH_PAIRS`` (limits ``mesh grid
+    entries`` and ``mesh pairs``): a conforming fan of n thin simplices around one vertex has
+    n^2 / 2 pairs whose boxes meet, from a file of n lines."""
     d, n = len(vertices[0]), len(geometry)
     lo = [min(v[i] for v in vertices) for i in range(d)]
     hi = [max(v[i] for v in vertices) for i in range(d)]
@@ -169,10 +180,18 @@ def meeting_pairs(geometry: list, vertices: list):
     def cell(i, x):
         return 0 if hi[i] == lo[i] else min(floor((x - lo[i]) * g / (hi[i] - lo[i])), g - 1)
 
+    where = join(path, "simplices")
+    spans = [[range(cell(i, s.lower[i]), cell(i, s.upper[i]) + 1) for i in range(d)] for s in geometry]
+    entries = sum(prod(len(r) for r in span) for span in spans)
+    if entries > MAX_MESH_GRID_ENTRIES:
+        raise beyond_limit("mesh grid entries", entries, MAX_MESH_GRID_ENTRIES, where)
     cells: dict = {}
-    for k, s in enumerate(geometry):
-        for c in product(*(range(cell(i, s.lower[i]), cell(i, s.upper[i]) + 1) for i in range(d))):
+    for k, span in enumerate(spans):
+        for c in product(*span):
             cells.setdefault(c, []).append(k)
+    candidates = sum(len(m) * (len(m) - 1) // 2 for m in cells.values())
+    if candidates > MAX_MESH_PAIRS:
+        raise beyond_limit("mesh pairs", candidates, MAX_MESH_PAIRS, where)
     seen = set()
     for members in cells.values():
         for k, l in combinations(members, 2):
@@ -207,7 +226,7 @@ def check_conforming(vertices: list, simplices: list, geometry: list, path: str)
     d = len(vertices[0])
     rows = [[integers(row) for row in g.inverse] for g in geometry]
     points = [integers(list(v) + [ONE]) for v in vertices]
-    for k, l in meeting_pairs(geometry, vertices):
+    for k, l in meeting_pairs(geometry, vertices, path):
         coords = {}
         for a, b in ((k, l), (l, k)):   # coords[a, b]: the coordinates in simplex a of the vertices of b
             coords[a, b] = [[sum(map(mul, r, points[v])) for r in rows[a]] for v in simplices[b]]

@@ -71,3 +71,20 @@ def test_conforming_meshes_are_read_with_their_values():
     h = _read(SQUARE, [[0, 1, 2], [1, 3, 2]], [[0], [1], [1], ["1/2"]])
     assert h.evaluate_exact([rational("3/4"), rational("3/4")]) == [Q(3, 4)]
     assert [(k, i) for _, _, k, i in h.support_halfspaces()] == [(0, 1), (0, 2), (1, 0), (1, 2)]
+
+
+@pytest.mark.parametrize("limit, name", [("MAX_MESH_GRID_ENTRIES", "mesh grid entries"),
+                                         ("MAX_MESH_PAIRS", "mesh pairs")])
+def test_the_conformity_check_counts_its_work_before_doing_it(monkeypatch, limit, name):
+    # the same conforming fan under lower limits: refused with the limit's name (CheckLimit,
+    # exit 2), and read when the limits are the checker's
+    from symrel.checking import CheckLimit, meshes
+
+    fan = [[0, 0]] + [[4, k] for k in range(9)]
+    simplices = [[0, k + 1, k + 2] for k in range(8)]
+    values = [[0]] * len(fan)
+    assert len(_read(fan, simplices, values).exact_geometry) == 8
+    monkeypatch.setattr(meshes, limit, 5)
+    with pytest.raises(CheckLimit, match=f"limit '{name}'") as err:
+        _read(fan, simplices, values)
+    assert err.value.path == "inputs.f.object.simplices"

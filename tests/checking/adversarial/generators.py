@@ -205,3 +205,21 @@ def embedded_transformer_with_an_unknown_top_key() -> str:
     cert["inputs"]["b"]["sha256"] = sha256_of(obj)
     cert["claim"].pop("statement", None)
     return json.dumps(cert)
+
+
+def equivalence_mesh_fan_of_slivers() -> str:
+    """The golden CPWL-mesh certificate, its mesh replaced by a conforming fan of 10,000 thin
+    triangles ``(0,0), (1,k), (1,k+1)`` (about 350 KB): every two bounding boxes meet at the
+    origin, so a conformity check that compares the pairs whose boxes meet does 5 x 10^7 of
+    them, and a grid index files each triangle under about half its cells."""
+    from symrel.fileformat import sha256_of
+
+    n = 10_000
+    cert = _golden("equivalence-cpwl-mesh")
+    mesh = {"symrel": 1, "kind": "cpwl", "input_dim": 2,
+            "vertices": [[0, 0]] + [[1, k] for k in range(n + 1)],
+            "simplices": [[0, k + 1, k + 2] for k in range(n)],
+            "values": [[0]] * (n + 2)}
+    cert["inputs"]["a"] = {"object": mesh, "sha256": sha256_of(mesh)}
+    cert["claim"].pop("statement", None)
+    return json.dumps(cert)
