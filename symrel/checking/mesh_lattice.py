@@ -17,6 +17,7 @@ from operator import mul
 
 from ..exact import Q
 from ..exact.numbers import denominator, numerator
+from . import beyond_limit
 from .kernel import PAIR_MINUS_ONE, PAIR_ONE, PAIR_ZERO, pair
 from .read import array, index, indices, natural, rational as strict_rational, rationals, record
 
@@ -87,6 +88,11 @@ def _lattice_layers(lattices, d):
     return [first, second, third]
 
 
+#: the most operations of one output's lattice check: vertices x pieces x (d + 2) for the
+#: vertex table, plus terms x simplices for the cover (both numbers the file spells out, but
+#: their product is not: 30,000 of each, a megabyte, would be 10^9 products)
+MAX_LATTICE_OPERATIONS = 100_000_000
+
 #: the keys of a mesh's recorded lattice form, of a split and of an empty part (docs/format.md)
 MESH_LATTICE_KEYS = ("output", "pieces", "terms", "lower", "combos")
 SPLIT_KEYS, EMPTY_KEYS = ("split", "above", "below"), ("empty",)
@@ -120,6 +126,9 @@ def _check_mesh_lattice(f, o, rec, replay, where):
     if len(lower) != n:
         replay.fail(f"expected one lower term (an index or a split tree) per simplex ({n}), got {len(lower)}",
                     f"{rel}.lower")
+    work = len(f.exact_vertices) * len(pieces) * (d + 2) + len(terms) * n + sum(map(len, terms))
+    if work > MAX_LATTICE_OPERATIONS:   # the vertex table and the term-by-simplex cover, counted first
+        raise beyond_limit("mesh lattice operations", work, MAX_LATTICE_OPERATIONS, f"{where}.pieces")
     at, under = _vertex_table(f, o, pieces)
     for k, tree in enumerate(lower):
         _check_lower(f, o, k, tree, pieces, terms, at, [], replay, f"{where}.lower[{k}]")

@@ -124,3 +124,15 @@ def test_split_trees_check_and_tampering_is_rejected(split_cert):
     tree["above"], tree["below"] = tree["below"], tree["above"]    # the sides swapped
     with pytest.raises(CertificateError):
         check_certificate(bad)
+
+
+def test_the_lattice_check_counts_its_work_before_doing_it(cert, monkeypatch):
+    # vertices x pieces and terms x simplices are products the file does not spell out:
+    # counted first, refused beyond the limit with its name (exit 2), checked under it
+    from symrel.checking import CheckLimit, mesh_lattice
+
+    check_certificate(copy.deepcopy(cert))
+    monkeypatch.setattr(mesh_lattice, "MAX_LATTICE_OPERATIONS", 10)
+    with pytest.raises(CheckLimit, match="limit 'mesh lattice operations'") as err:
+        check_certificate(copy.deepcopy(cert))
+    assert err.value.path.endswith(".lattice[0].pieces")
