@@ -153,5 +153,28 @@ def _report_error(args, line: str, label: str = "error") -> None:
     print(f"symrel: {label}: {line}", file=sys.stderr)
 
 
+#: the cyclic collector's thresholds in a ``symrel`` process: CPython's default (700, 10, 10)
+#: runs a collection every 700 allocations, and while a command imports its modules (a
+#: hundred of them, and python-flint's) the older generations are traversed again and again:
+#: about a tenth of a small claim's instructions (docs/benchmarks.md, "The small claims as
+#: whole processes"). Later collections stay as they were, only rarer.
+PROCESS_GC_THRESHOLDS = (20_000, 20, 20)
+
+
+def run() -> None:
+    """The ``symrel`` process (console script and ``python -m symrel``): :func:`main`, then
+    exit with its code. Only a process of its own is tuned: the collector's thresholds are
+    :data:`PROCESS_GC_THRESHOLDS`, and at the end every object still alive is frozen
+    (``gc.freeze``) so that the interpreter's shut-down does not traverse them all for cycles
+    a few more times; files and handlers close as usual. :func:`main` itself, called from
+    Python, changes nothing."""
+    import gc
+
+    gc.set_threshold(*PROCESS_GC_THRESHOLDS)
+    code = main()
+    gc.freeze()
+    sys.exit(code)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run()

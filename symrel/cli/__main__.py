@@ -1,8 +1,6 @@
 """``python -m symrel.cli``: the command line."""
 
-import sys
-
-from . import main
+from . import run
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

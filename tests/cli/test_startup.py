@@ -112,3 +112,32 @@ def test_a_small_prove_check_and_eval_do_not_import_sympy(tmp_path):
     assert lines[-4] == "1/6"   # max(0, -1/3 + 1/2)
     refuted = json.loads(lines[-3])
     assert refuted["result"] == "refuted" and refuted["max_abs_difference"] == "1/6"
+
+
+def test_the_process_entry_tunes_only_its_own_process():
+    """``python -m symrel`` and the console script run :func:`symrel.cli.run`: the collector's
+    thresholds of :data:`PROCESS_GC_THRESHOLDS` while the command runs, its exit code as the
+    process's, and the objects frozen only once the command is done. ``main()`` called from
+    Python leaves the caller's collector alone."""
+    import configparser
+    import gc
+
+    from symrel.cli import PROCESS_GC_THRESHOLDS, main
+
+    cfg = configparser.ConfigParser()
+    cfg.read(ROOT / "setup.cfg")
+    assert cfg["options.entry_points"]["console_scripts"].split() == ["symrel", "=", "symrel.cli:run"]
+    before, frozen = gc.get_threshold(), gc.get_freeze_count()
+    assert main(["check-certificate", str(ROOT / "no-such-file.json")]) == 2
+    assert (gc.get_threshold(), gc.get_freeze_count()) == (before, frozen)
+    code = ("import gc, sys\nfrom symrel import cli\n"
+            "seen = []\nreal = cli.main\n"
+            "cli.main = lambda: (seen.append((gc.get_threshold(), gc.get_freeze_count())), 3)[1]\n"
+            "import atexit\n"
+            "atexit.register(lambda: print('SEEN', *seen[0][0], seen[0][1] == 0, gc.get_freeze_count() > 0))\n"
+            "cli.run()\n")
+    out = _run("-c", code)
+    assert out.returncode == 3, out.stderr[-500:]
+    assert out.stdout.split() == ["SEEN", *map(str, PROCESS_GC_THRESHOLDS), "True", "True"]
+    done = _run("-m", "symrel", "check-certificate", str(ROOT / "no-such-file.json"))
+    assert done.returncode == 2 and "no-such-file.json" in done.stderr
