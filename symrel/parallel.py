@@ -8,7 +8,8 @@ order, whatever order they finish in, so the combined answer (a count, a certifi
 a report) is byte-identical to the serial run's. It also:
 
 * sends data every task needs (the models) once per worker instead of once per task
-  when the executor is a Dask one (``shared=``, scattered with ``broadcast=True``);
+  when the executor is a Dask one (``shared=``, scattered with ``broadcast=True``), and
+  has a process pool's workers unpickle it once each, not once per task;
 * has every worker import what the tasks need before the work starts (:func:`preload`,
   which the command line's ``--executor`` does), so start-up is not charged to the work;
 * reports progress from the driver as tasks finish (``progress=``), so a progress line
@@ -148,10 +149,68 @@ def _lost_worker(err: BaseException) -> bool:
 
 def _share(executor, shared):
     """The shared arguments as the tasks receive them: scattered once to every Dask
-    worker (the tasks then carry only a key), or as they are for other executors."""
-    if not shared or not is_dask(executor):
-        return tuple(shared)
-    return tuple(executor._client.scatter(list(shared), broadcast=True, hash=False))
+    worker (the tasks then carry only a key); pickled once here and unpickled once per
+    worker process for a process pool (:class:`_SentOnce`); as they are for other executors."""
+    if not shared:
+        return ()
+    if is_dask(executor):
+        return tuple(executor._client.scatter(list(shared), broadcast=True, hash=False))
+    from concurrent.futures import ProcessPoolExecutor
+
+    if isinstance(executor, (ProcessPoolExecutor, RestartingProcessPool)):
+        return tuple(_SentOnce.of(obj) for obj in shared)
+    return tuple(shared)
+
+
+_KEPT = 4  # shared objects remembered on each side: the calls of a few maps in a row
+
+
+class _SentOnce:
+    """A shared argument on its way to a process pool's workers. Here it is pickled once,
+    under a random token; each task carries those bytes, and a worker unpickles them only
+    the first time it meets the token, then hands every later task the same object. So a
+    search that maps round after round over one large context (``symrel verify``) neither
+    unpickles it per task nor rebuilds what the object caches (its matrices in another
+    form, say). The same object shared again here (by identity) keeps its token."""
+
+    _made: dict = {}  # here: id(obj) -> (obj, _SentOnce), the last few
+
+    def __init__(self, obj):
+        import pickle
+
+        self.token = os.urandom(8).hex()
+        self.payload = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+
+    @classmethod
+    def of(cls, obj) -> "_SentOnce":
+        got = cls._made.get(id(obj))
+        if got is None or got[0] is not obj:
+            got = (obj, cls(obj))
+            _remember(cls._made, id(obj), got)
+        return got[1]
+
+    def __reduce__(self):
+        return _received, (self.token, self.payload)
+
+
+_RECEIVED: dict = {}  # in a worker: token -> the object, the last few
+
+
+def _received(token: str, payload: bytes):
+    """In a worker: the object of ``token``, unpickled from ``payload`` the first time."""
+    obj = _RECEIVED.get(token, _RECEIVED)
+    if obj is _RECEIVED:
+        import pickle
+
+        obj = pickle.loads(payload)
+        _remember(_RECEIVED, token, obj)
+    return obj
+
+
+def _remember(table: dict, key, value) -> None:
+    table[key] = value
+    while len(table) > _KEPT:
+        del table[next(iter(table))]  # the oldest entry: dicts keep their insertion order
 
 
 def _impure(executor):

@@ -1,6 +1,7 @@
 """symrel.parallel: the serial order whatever the executor, shared data, progress, lost workers."""
 
 import os
+import time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import pytest
@@ -100,3 +101,39 @@ def test_a_worker_that_cannot_import_is_a_clear_error():
             preload_modules(pool, ["symrel.no_such_module"])
     finally:
         pool.shutdown()
+
+
+class Unpickled:
+    """A shared argument that counts, in each process, how often it was unpickled."""
+
+    count = 0
+
+    def __init__(self, value):
+        self.value = value
+
+    def __setstate__(self, state):
+        Unpickled.count += 1
+        self.__dict__.update(state)
+
+
+def _seen(shared, item):
+    time.sleep(0.01)  # long enough for both workers to take tasks
+    return os.getpid(), Unpickled.count, id(shared), shared.value + item
+
+
+def test_a_process_pool_unpickles_a_shared_argument_once_per_worker():
+    """Two maps over one shared object on two processes: each worker unpickles it once and
+    hands every later task the same object; a new object (by identity) is sent anew."""
+    shared = Unpickled(100)
+    with ProcessPoolExecutor(2) as pool:
+        first = map_ordered(_seen, range(20), pool, shared=(shared,))
+        again = map_ordered(_seen, range(20), pool, shared=(shared,))
+        other = map_ordered(_seen, range(4), pool, shared=(Unpickled(7),))
+    assert [r[3] for r in first + again] == [100 + i for i in range(20)] * 2
+    assert [r[3] for r in other] == [7 + i for i in range(4)]
+    per_worker = {}
+    for pid, count, ident, _ in first + again:
+        per_worker.setdefault(pid, set()).add((count, ident))
+    assert all(seen == {next(iter(seen))} and next(iter(seen))[0] == 1 for seen in per_worker.values())
+    assert all(count == 2 for pid, count, _, _ in other if pid in per_worker)
+    assert map_ordered(_seen, [1], shared=(shared,))[0][1:3] == (Unpickled.count, id(shared))  # serial: no copy
