@@ -32,8 +32,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import pkgutil
-from dataclasses import dataclass, fields
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from . import kind_plugins
 from .errors import InputError
@@ -61,8 +60,7 @@ class Lazy:
         return f"Lazy({self.module!r}, {self.name!r})"
 
 
-@dataclass(frozen=True)
-class ModelKind:
+class ModelKind(NamedTuple):
     """What symrel knows about one model kind. Only ``name``, ``model`` and ``summary`` are
     required; a missing function means the kind does not support that operation (the caller
     says so with an :class:`~symrel.errors.InputError` naming the kind).
@@ -128,7 +126,7 @@ class ModelKind:
         >>> get("cpwl").facets()
         ['read', 'write', 'lower', 'forms', 'describe', 'info', 'to_maxout', 'trace', 'check_domain', 'candidate_points']
         """
-        return [f.name for f in fields(self) if f.type.startswith("Callable") and getattr(self, f.name) is not None]
+        return [name for name in self._fields[3:] if callable(getattr(self, name))]  # after name, model, summary
 
 
 #: kind name -> its record (filled by the kind modules' :func:`register` as they are imported)

@@ -19,7 +19,6 @@ shares no code with the provers beyond the exact layer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..exact.display import Card, short_text
@@ -29,22 +28,34 @@ PROVED, REFUTED, OPEN = "proved", "refuted", "open"
 STATUSES = (PROVED, REFUTED, OPEN)
 
 
-@dataclass
 class Step:
     """One lemma of a proof: ``lemma`` (what is claimed, in words), ``rule`` (the
     named rule that establishes it), ``certificate`` (JSON data with exact
     rationals as strings), ``status`` and an optional ``note`` (why, or the
-    obstacle when open)."""
+    obstacle when open).
 
-    lemma: str
-    rule: str
-    certificate: dict = field(default_factory=dict)
-    status: str = OPEN
-    note: str = ""
+    Step and Proof are plain classes, not dataclasses: a dataclass costs a compilation of
+    its methods when it is defined, paid by every ``symrel prove`` process
+    (docs/benchmarks.md, "The small claims as whole processes")."""
 
-    def __post_init__(self):
-        if self.status not in STATUSES:
-            raise ValueError(f"status must be one of {STATUSES}, got {self.status!r}")
+    __slots__ = ("lemma", "rule", "certificate", "status", "note")
+
+    def __init__(self, lemma: str, rule: str, certificate: dict | None = None, status: str = OPEN, note: str = ""):
+        if status not in STATUSES:
+            raise ValueError(f"status must be one of {STATUSES}, got {status!r}")
+        self.lemma, self.rule, self.status, self.note = lemma, rule, status, note
+        self.certificate = {} if certificate is None else certificate
+
+    def _fields(self) -> tuple:
+        return self.lemma, self.rule, self.certificate, self.status, self.note
+
+    def __eq__(self, other):
+        return type(other) is Step and self._fields() == other._fields()
+
+    __hash__ = None
+
+    def __repr__(self):
+        return "Step(" + ", ".join(f"{k}={v!r}" for k, v in zip(self.__slots__, self._fields())) + ")"
 
     def to_json(self) -> dict:
         out = {"lemma": self.lemma, "rule": self.rule, "status": self.status, "certificate": self.certificate}
@@ -57,7 +68,6 @@ class Step:
         return cls(obj["lemma"], obj["rule"], obj.get("certificate", {}), obj.get("status", OPEN), obj.get("note", ""))
 
 
-@dataclass(repr=False)
 class Proof(Displayed):
     """A claim and its steps.
 
@@ -70,14 +80,23 @@ class Proof(Displayed):
     same point in symrel's own rationals, as the prover found it).
     """
 
-    claim: str
-    construction: str = ""
-    claim_data: dict = field(default_factory=dict)
-    inputs: dict[str, Any] = field(default_factory=dict)
-    steps: list[Step] = field(default_factory=list)
-    exact_counterexample: list | None = None
-    counterexample_note: str = ""
-    extra: dict = field(default_factory=dict)
+    _FIELDS = ("claim", "construction", "claim_data", "inputs", "steps", "exact_counterexample",
+               "counterexample_note", "extra")
+
+    def __init__(self, claim: str, construction: str = "", claim_data: dict | None = None,
+                 inputs: dict[str, Any] | None = None, steps: list[Step] | None = None,
+                 exact_counterexample: list | None = None, counterexample_note: str = "", extra: dict | None = None):
+        self.claim, self.construction = claim, construction
+        self.claim_data = {} if claim_data is None else claim_data
+        self.inputs = {} if inputs is None else inputs
+        self.steps = [] if steps is None else steps
+        self.exact_counterexample, self.counterexample_note = exact_counterexample, counterexample_note
+        self.extra = {} if extra is None else extra
+
+    def __eq__(self, other):
+        return type(other) is type(self) and all(getattr(self, k) == getattr(other, k) for k in self._FIELDS)
+
+    __hash__ = None
 
     def add(self, step: Step) -> Step:
         self.steps.append(step)

@@ -19,7 +19,6 @@ long to read is shortened in the display only (the object keeps it whole).
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
 
 from .numbers import Q, denominator, numerator, rational_str
 
@@ -147,16 +146,25 @@ def latex_text(text: str) -> str:
     return "".join(_LATEX_SPECIAL.get(c, c) for c in text)
 
 
-@dataclass
 class Card:
     """What an object shows: ``title`` (one line), ``fields`` (label, value)
-    and an optional table (``header``, ``rows``) of values."""
+    and an optional table (``header``, ``rows``) of values; ``more_rows``: the rows left out
+    of the table."""
 
-    title: str
-    fields: list = field(default_factory=list)
-    header: list = field(default_factory=list)
-    rows: list = field(default_factory=list)
-    more_rows: int = 0  # rows left out of the table
+    def __init__(self, title: str, fields: list | None = None, header: list | None = None,
+                 rows: list | None = None, more_rows: int = 0):
+        self.title, self.more_rows = title, more_rows
+        self.fields = [] if fields is None else fields
+        self.header = [] if header is None else header
+        self.rows = [] if rows is None else rows
+
+    def __eq__(self, other):
+        return type(other) is Card and vars(self) == vars(other)
+
+    __hash__ = None
+
+    def __repr__(self):
+        return f"Card({self.title!r}, fields={self.fields!r}, header={self.header!r}, rows={self.rows!r})"
 
     def markdown(self) -> str:
         out = [f"**{self.title}**", ""]

@@ -6,27 +6,38 @@ transposition theorem). Nothing of the float layer is trusted: every answer pass
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from .numbers import Q, Rational
 
 ZERO = Q(0)
 
 
-@dataclass
 class LPResult:
     """The outcome of :func:`feasibility`.
 
     ``feasible``; ``point`` (a witness) and ``slack`` (the smallest slack of the
     rows carrying the slack variable, capped at 1) when feasible; ``farkas`` =
-    ``(y, z)`` when not; ``method`` says which path produced the answer."""
+    ``(y, z)`` when not; ``method`` says which path produced the answer; ``stats`` (pivots).
 
-    feasible: bool
-    point: list | None = None
-    slack: Rational | None = None
-    farkas: tuple[list, list] | None = None
-    method: str = ""
-    stats: dict = field(default_factory=dict)
+    (A plain class, not a dataclass: defining a dataclass compiles its methods, a cost a
+    ``symrel prove`` process paid before its first LP.)"""
+
+    __slots__ = ("feasible", "point", "slack", "farkas", "method", "stats")
+
+    def __init__(self, feasible: bool, point: list | None = None, slack: Rational | None = None,
+                 farkas: tuple[list, list] | None = None, method: str = "", stats: dict | None = None):
+        self.feasible, self.point, self.slack, self.farkas, self.method = feasible, point, slack, farkas, method
+        self.stats = {} if stats is None else stats
+
+    def _fields(self) -> tuple:
+        return self.feasible, self.point, self.slack, self.farkas, self.method, self.stats
+
+    def __eq__(self, other):
+        return type(other) is LPResult and self._fields() == other._fields()
+
+    __hash__ = None
+
+    def __repr__(self):
+        return "LPResult(" + ", ".join(f"{k}={v!r}" for k, v in zip(self.__slots__, self._fields())) + ")"
 
 
 def sparse_dot(u, v, zero=ZERO) -> Rational:

@@ -31,9 +31,9 @@ import math
 import os
 import re
 import sys
-from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Integral
+from typing import NamedTuple
 
 from ..errors import InputError, LimitError
 
@@ -123,8 +123,7 @@ class FloatLiteral(str):
         return f"FloatLiteral({str.__repr__(self)})"
 
 
-@dataclass(frozen=True)
-class NumberLimits:
+class NumberLimits(NamedTuple):
     """Size limits on parsed numbers: digits of a numerator or denominator, and
     the absolute value of a decimal exponent. A number beyond them is refused
     with :class:`~symrel.errors.LimitError`, never expanded."""

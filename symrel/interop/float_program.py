@@ -14,7 +14,7 @@ and a reduction. A CPWL function runs as its lattice form (a maxout net).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..exact import from_rationals, rows
 from ..lowering import Affine, Maxout, Program, Stage, lower
@@ -62,8 +62,8 @@ def float_program(model) -> Program:
             else:
                 ops.append(op)
                 i += 1
-        stages.append(replace(st, ops=ops))
-    return replace(program, stages=stages)
+        stages.append(st._replace(ops=ops))
+    return program.with_stages(stages)
 
 
 

@@ -21,7 +21,6 @@ scores that are equal *in floats* (symrel's rule applied to float scores).
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 from ..exact import Public, Q, Rational, format_rational, inner, to_public
@@ -100,7 +99,7 @@ def rounded_stages(program: Program, fmt: FloatFormat):
                     scale = arr(from_rationals([[op.scale]], (1, 1)), f"{p}.scale", vector=True)[0]
                 op = AttentionOp(heads, op.rule, scale)
             ops.append(op)
-        stages.append(dataclasses.replace(st, ops=ops))
+        stages.append(st._replace(ops=ops))
     return stages, WeightRounding(fmt.name, entries)
 
 

@@ -28,35 +28,41 @@ itself. Weights are the models' own exact matrices, shared, not copied.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
 from ..exact import Matrix, Rational, from_rationals
 
 
-@dataclass
-class Affine:
+class Affine(NamedTuple):
     """``x -> W x + b`` (``b`` a column)."""
 
     W: Matrix
     b: Matrix
 
 
-@dataclass
 class Relu:
-    """``max(x, 0)`` entrywise."""
+    """``max(x, 0)`` entrywise. (A plain class: a named tuple without fields would be false.)"""
+
+    __slots__ = ()
+
+    def __eq__(self, other):
+        return type(other) is Relu
+
+    def __hash__(self):
+        return hash(Relu)
+
+    def __repr__(self):
+        return "Relu()"
 
 
-@dataclass
-class Maxout:
+class Maxout(NamedTuple):
     """The state, of size ``sum(ranks)``, split into consecutive groups of sizes
     ``ranks``; group u replaced by its maximum (unit u of a maxout layer)."""
 
     ranks: tuple[int, ...]
 
 
-@dataclass
-class Segment:
+class Segment(NamedTuple):
     """A CPWL function of one variable with breakpoints ``x`` and, on segment s
     (``x[s] <= t <= x[s+1]``), the piece ``pieces[s] = (a, c)``, ``a t + c``."""
 
@@ -64,8 +70,7 @@ class Segment:
     pieces: list[tuple[Rational, Rational]]
 
 
-@dataclass
-class Simplices:
+class Simplices(NamedTuple):
     """A CPWL function on a simplicial mesh in R^d: simplex k is ``{x : lambda(x) >= 0}``,
     where ``barycentric[k]`` lists its d + 1 barycentric coordinates as rows ``[a_1 .. a_d, c]``
     (``lambda_i(x) = a . x + c``); on it output o is ``pieces[k][o] = (a, c)``, ``a . x + c``.
@@ -75,8 +80,7 @@ class Simplices:
     pieces: list[list[tuple[list[Rational], Rational]]]
 
 
-@dataclass
-class Embed:
+class Embed(NamedTuple):
     """``x (d) -> Z (m x T)``: token t is ``offsets[:, t] + E x``; ``E`` puts input i in
     row ``input_rows[i]``."""
 
@@ -94,8 +98,7 @@ class Head(NamedTuple):
     WO: Matrix
 
 
-@dataclass
-class AttentionOp:
+class AttentionOp(NamedTuple):
     """``Z + sum_h W_O W_V Z sigma(S_h)`` with ``S_h[s, t] = (W_K z_s) . (W_Q z_t)``;
     ``rule`` is ``"hardmax"`` or ``"softmax"`` (with ``scale``)."""
 
@@ -104,8 +107,7 @@ class AttentionOp:
     scale: Rational | None = None
 
 
-@dataclass
-class FeedForwardOp:
+class FeedForwardOp(NamedTuple):
     """``Z + W2 ReLU(W1 Z + b1) + b2`` token by token."""
 
     W1: Matrix
@@ -121,8 +123,7 @@ class FeedForwardOp:
         return self.W1, self.b1, self.W2, self.b2
 
 
-@dataclass
-class ReadoutOp:
+class ReadoutOp(NamedTuple):
     """``W z_token + b``: the outputs read off one token."""
 
     token: int
@@ -130,8 +131,7 @@ class ReadoutOp:
     b: Matrix
 
 
-@dataclass
-class Stage:
+class Stage(NamedTuple):
     """A named step of the program (a layer or a sublayer); ``block`` is the
     Transformer block it belongs to (None elsewhere)."""
 
@@ -140,26 +140,44 @@ class Stage:
     block: int | None = None
 
 
-@dataclass
 class Program:
     """A lowered model: ``kind``, ``input_dim``, ``output_dim``, ``stages``; ``tokens``,
     ``width`` and ``blocks`` for Transformers (None for nets); for a CPWL function,
     ``lattice`` is the program of its lattice form (a maxout net), for the consumers
     that do not branch on segments or simplices, read through :meth:`lattice_program`
     (the mesh, whose lattice form is costly, gives ``build_lattice`` instead: built on
-    first use). ``source`` is the model lowered (a reference)."""
+    first use). ``source`` is the model lowered (a reference).
 
-    kind: str
-    input_dim: int
-    output_dim: int
-    stages: list[Stage]
-    tokens: int | None = None
-    width: int | None = None
-    blocks: int | None = None
-    lattice: "Program | None" = None
-    source: object = None
-    notes: list[str] = field(default_factory=list)
-    build_lattice: Callable | None = field(default=None, repr=False, compare=False)
+    The operations and stages are named tuples and this a plain class, not dataclasses: a
+    ``symrel prove`` process creates them all, and a dataclass costs a compilation of its
+    methods when it is defined (docs/benchmarks.md, "The small claims as whole processes")."""
+
+    def __init__(self, kind: str, input_dim: int, output_dim: int, stages: list[Stage], tokens: int | None = None,
+                 width: int | None = None, blocks: int | None = None, lattice: "Program | None" = None,
+                 source: object = None, notes: list[str] | None = None, build_lattice: Callable | None = None):
+        self.kind, self.input_dim, self.output_dim, self.stages = kind, input_dim, output_dim, stages
+        self.tokens, self.width, self.blocks = tokens, width, blocks
+        self.lattice, self.source, self.build_lattice = lattice, source, build_lattice
+        self.notes = [] if notes is None else notes
+
+    def _compared(self):
+        return (self.kind, self.input_dim, self.output_dim, self.stages, self.tokens, self.width, self.blocks,
+                self.lattice, self.source, self.notes)
+
+    def __eq__(self, other):
+        return type(other) is type(self) and self._compared() == other._compared()
+
+    __hash__ = None  # mutable (the lattice program is built on first use)
+
+    def __repr__(self):
+        return (f"Program(kind={self.kind!r}, input_dim={self.input_dim}, output_dim={self.output_dim}, "
+                f"stages=[{len(self.stages)} stages])")
+
+    def with_stages(self, stages: list) -> "Program":
+        """A copy of this program with other ``stages`` (the float back-ends' programs)."""
+        copy = Program.__new__(Program)
+        copy.__dict__.update(self.__dict__, stages=stages)
+        return copy
 
     def lattice_program(self) -> "Program | None":
         """The program of the lattice form (None for kinds without one), built once."""

@@ -18,7 +18,6 @@ ReLU net) is settled on the domain by one of the rules
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..exact import format_rational
@@ -33,16 +32,14 @@ class Obstacle(Exception):
     """A lemma that no rule establishes; the proof ends open with this message."""
 
 
-@dataclass
 class Context:
     """One model's execution: the shared registry, the proof steps are added to, the
     model's name (``"a"`` or ``"b"``) and the hints collected for counterexample search
     (forms whose sign was not fixed where a construction would need it)."""
 
-    registry: Registry
-    proof: object
-    name: str
-    hints: list = field(default_factory=list)
+    def __init__(self, registry: Registry, proof: object, name: str, hints: list | None = None):
+        self.registry, self.proof, self.name = registry, proof, name
+        self.hints = [] if hints is None else hints
 
     def add_step(self, lemma: str, rule: str, certificate: dict, status: str, note: str = "") -> Step:
         certificate = {"model": self.name, **certificate}

@@ -31,7 +31,6 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..exact import Q, Rational, format_rational
@@ -58,17 +57,24 @@ def canonical_terms(terms: Sequence[AffineForm]) -> tuple[Rational, Rational, li
     return c, k, u
 
 
-@dataclass
 class Node:
     """Variable ``id``: an input (no terms) or ``max(terms)``; ``range`` exact;
-    ``origin`` says which model first produced it (``"a"``, ``"b"`` or ``"domain"``)."""
+    ``origin`` says which model first produced it (``"a"``, ``"b"`` or ``"domain"``);
+    ``users``: the ids of the nodes whose terms read it; ``scores``: for a select node, whose
+    value is ``terms[s]`` averaged over the argmax set of ``scores``.
 
-    id: int
-    terms: tuple[AffineForm, ...]
-    range: tuple[Rational, Rational]
-    origin: str = "domain"
-    users: set = field(default_factory=set)
-    scores: tuple[AffineForm, ...] = ()   # a select node: terms[s] averaged over the argmax set of scores
+    (A plain class, not a dataclass: defining a dataclass compiles its methods, a cost every
+    ``symrel prove`` process paid.)"""
+
+    __slots__ = ("id", "terms", "range", "origin", "users", "scores")
+
+    def __init__(self, id: int, terms: tuple[AffineForm, ...], range: tuple[Rational, Rational],
+                 origin: str = "domain", users: set | None = None, scores: tuple[AffineForm, ...] = ()):
+        self.id, self.terms, self.range, self.origin, self.scores = id, terms, range, origin, scores
+        self.users = set() if users is None else users
+
+    def __repr__(self):
+        return f"Node(id={self.id}, terms={len(self.terms)}, range={self.range}, origin={self.origin!r})"
 
     def to_json(self) -> dict:
         out = {"id": self.id, "terms": [t.to_json() for t in self.terms],

@@ -44,7 +44,6 @@ head of the raw program).
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
 
 from ..budget import Budget
 from ..exact import Q, format_rational
@@ -56,20 +55,21 @@ from .nodes import NormalForms
 ZERO = Q(0)
 
 
-@dataclass
 class NodeDecision:
     """``status``: ``"proved"`` (``tree`` certifies it), ``"refuted"`` (``point`` with the
-    note) or ``"open"`` (``note``); ``nodes``: the dependency closure; ``cells``, ``lps``."""
+    note) or ``"open"`` (``note``); ``nodes``: the dependency closure; ``cells``, ``lps``.
+    (A plain class: a dataclass compiles its methods when defined, in every small claim's
+    process.)"""
 
-    status: str
-    nodes: list
-    tree: dict | None = None
-    point: list | None = None
-    note: str = ""
-    cells: int = 0
-    lps: int = 0
-    stats: dict = field(default_factory=dict)
-    free: list = field(default_factory=list)
+    def __init__(self, status: str, nodes: list, tree: dict | None = None, point: list | None = None,
+                 note: str = "", cells: int = 0, lps: int = 0, stats: dict | None = None, free: list | None = None):
+        self.status, self.nodes, self.tree, self.point, self.note = status, nodes, tree, point, note
+        self.cells, self.lps = cells, lps
+        self.stats = {} if stats is None else stats
+        self.free = [] if free is None else free
+
+    def __repr__(self):
+        return f"NodeDecision({self.status!r}, nodes={self.nodes!r}, note={self.note!r})"
 
 
 def _domain_rows(domain) -> list:
