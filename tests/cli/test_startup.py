@@ -141,3 +141,26 @@ def test_the_process_entry_tunes_only_its_own_process():
     assert out.stdout.split() == ["SEEN", *map(str, PROCESS_GC_THRESHOLDS), "True", "True"]
     done = _run("-m", "symrel", "check-certificate", str(ROOT / "no-such-file.json"))
     assert done.returncode == 2 and "no-such-file.json" in done.stderr
+
+
+def test_a_small_prove_defines_no_dataclass(tmp_path):
+    """``prove`` on a small claim, proved and refuted, imports no ``dataclasses``: defining a
+    dataclass compiles its methods, and the module and those compilations were about a tenth
+    of a small claim's process (docs/benchmarks.md, "The small claims as whole processes")."""
+    import json
+
+    from symrel.exact.numbers import GROUND_TYPES
+
+    if GROUND_TYPES == "python":
+        pytest.skip("pure-Python ground types load sympy, which defines dataclasses of its own")
+    net = {"symrel": 1, "kind": "maxout", "input_dim": 2, "readout": {"W": [[1]], "b": [0]},
+           "layers": [{"units": [{"pieces": [{"w": [1, 0], "b": 0}, {"w": [0, 1], "b": "1/2"}]}]}]}
+    box = {"symrel": 1, "kind": "box", "bounds": [[-1, 1], [-1, 1]]}
+    a, b, d = tmp_path / "a.json", tmp_path / "b.json", tmp_path / "d.json"
+    a.write_text(json.dumps(net))
+    net["layers"][0]["units"][0]["pieces"][1]["b"] = "1/3"
+    b.write_text(json.dumps(net))
+    d.write_text(json.dumps(box))
+    for other, code in ((a, 0), (b, 1)):
+        loaded = _loaded("prove", str(a), str(other), "--domain", str(d))
+        assert "symrel.prover.equivalence" in loaded and "dataclasses" not in loaded, code
