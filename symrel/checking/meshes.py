@@ -131,26 +131,29 @@ class CPWLMesh:
 
 
 # -- conformity ------------------------------------------------------------------------------
-def simplices_of(vertices: list, simplices: list, path: str) -> list:
-    """The :class:`Simplex` of each index list: ``d + 1`` vertex indices in range, none
-    repeated, affinely independent points; and every vertex in some simplex."""
+def simplices_of(vertices: list, simplices: list, path: str) -> tuple:
+    """``(lists, cells, geometry)``: the index lists (``d + 1`` vertex indices each, in range,
+    none repeated; every vertex used), :func:`grid_cells` of them (its limits are checked
+    before any simplex is solved) and the :class:`Simplex` of each (a degenerate one refused)."""
     n, d = len(vertices), len(vertices[0])
-    used, out = [False] * n, []
+    used, lists = [False] * n, []
     for k, s in enumerate(simplices):
         sp = f"{join(path, 'simplices')}[{k}]"
         s = [read.index(i, n, f"{sp}[{j}]") for j, i in enumerate(read.array(s, sp, d + 1))]
         if len(set(s)) != len(s):
             raise MalformedCertificate(f"simplex {k} repeats a vertex index ({s})", path=sp)
-        simplex = Simplex([vertices[i] for i in s])
-        if simplex.inverse is None:
-            raise MalformedCertificate(f"simplex {k} is degenerate: its vertices {s} are affinely dependent", path=sp)
         for i in s:
             used[i] = True
-        out.append(simplex)
+        lists.append(s)
     if not all(used):
         raise MalformedCertificate(f"vertex {used.index(False)} belongs to no simplex",
                                    path=f"{join(path, 'vertices')}[{used.index(False)}]")
-    return out
+    cells = grid_cells(vertices, lists, path)
+    geometry = [Simplex([vertices[i] for i in s]) for s in lists]
+    for k in (k for k, g in enumerate(geometry) if g.inverse is None):
+        raise MalformedCertificate(f"simplex {k} is degenerate: its vertices {lists[k]} are affinely dependent",
+                                   path=f"{join(path, 'simplices')}[{k}]")
+    return lists, cells, geometry
 
 
 #: the most entries (a simplex filed under a cell) of the conformity check's grid
@@ -159,20 +162,15 @@ MAX_MESH_GRID_ENTRIES = 4_000_000
 MAX_MESH_PAIRS = 4_000_000
 
 
-def meeting_pairs(geometry: list, vertices: list, path: str):
-    """Every pair ``k < l`` of simplices whose closed bounding boxes meet, each once. The box of
-    all vertices is cut into ``g^d`` equal cells, g the integer d-th root of the number of
-    simplices; a simplex is filed under every cell its box meets (the cell of a coordinate,
-    ``floor((x - lo) g / (hi - lo))``, is exact and monotone in x), so two boxes that meet share
-    a cell: only simplices that share a cell are compared.
-
-    Cost: the grid entries, then the candidate pairs, each counted before it is built and
-    refused beyond ``MAX_MESH_GRID_ENTRIES`` and ``MAX_MESH_PAIRS`` (limits ``mesh grid
-    entries`` and ``mesh pairs``): a conforming fan of n thin simplices around one vertex has
-    n^2 / 2 pairs whose boxes meet, from a file of n lines."""
-    d, n = len(vertices[0]), len(geometry)
-    lo = [min(v[i] for v in vertices) for i in range(d)]
-    hi = [max(v[i] for v in vertices) for i in range(d)]
+def grid_cells(vertices: list, lists: list, path: str) -> dict:
+    """The simplices (by number) filed under each cell of a grid of ``g^d`` equal cells on the
+    box of all vertices (g the integer d-th root of the number of simplices; the cell of x_i,
+    ``floor((x_i - lo_i) g / (hi_i - lo_i))``, is exact and monotone), each under every cell its
+    box meets: two simplices whose boxes meet share a cell. The entries, then the pairs in a
+    cell, are counted before they are built (limits ``mesh grid entries``, ``mesh pairs``): a
+    conforming fan of n thin simplices has n^2 / 2 pairs whose boxes meet, from n lines."""
+    d, n = len(vertices[0]), len(lists)
+    lo, hi = [min(c) for c in zip(*vertices)], [max(c) for c in zip(*vertices)]
     g = 1
     while (g + 1) ** d <= n:
         g += 1
@@ -181,7 +179,8 @@ def meeting_pairs(geometry: list, vertices: list, path: str):
         return 0 if hi[i] == lo[i] else min(floor((x - lo[i]) * g / (hi[i] - lo[i])), g - 1)
 
     where = join(path, "simplices")
-    spans = [[range(cell(i, s.lower[i]), cell(i, s.upper[i]) + 1) for i in range(d)] for s in geometry]
+    spans = [[range(cell(i, min(c)), cell(i, max(c)) + 1) for i, c in enumerate(zip(*(vertices[v] for v in s)))]
+             for s in lists]
     entries = sum(prod(len(r) for r in span) for span in spans)
     if entries > MAX_MESH_GRID_ENTRIES:
         raise beyond_limit("mesh grid entries", entries, MAX_MESH_GRID_ENTRIES, where)
@@ -192,6 +191,11 @@ def meeting_pairs(geometry: list, vertices: list, path: str):
     candidates = sum(len(m) * (len(m) - 1) // 2 for m in cells.values())
     if candidates > MAX_MESH_PAIRS:
         raise beyond_limit("mesh pairs", candidates, MAX_MESH_PAIRS, where)
+    return cells
+
+
+def meeting_pairs(cells: dict, geometry: list):
+    """Every pair ``k < l`` of simplices whose closed bounding boxes meet, each once (from :func:`grid_cells`)."""
     seen = set()
     for members in cells.values():
         for k, l in combinations(members, 2):
@@ -208,16 +212,14 @@ def integers(v: list) -> list:
     return [numerator(x) * (m // denominator(x)) for x in v]
 
 
-def check_conforming(vertices: list, simplices: list, geometry: list, path: str) -> None:
-    """Refuse (naming the simplex or vertex) a mesh that is not conforming: two vertices at
-    one point; for two simplices whose boxes meet, a vertex of one in the other closed simplex
-    that is not one of its own vertices (inside it: an overlap; on its boundary: a hanging
-    vertex); or no facet of either separating them (every vertex of one on the outer closed
-    side of the facet of the other: in dimension 1 and 2 the interiors then meet). In
-    dimension 3 and more two simplices that a facet separates can still meet in more than a
-    common face: :func:`symrel.checking.mesh_faces.check_common_face` decides it (an exact LP,
-    loaded then). Only the signs of barycentric coordinates are read, so they are computed on
-    positive integer multiples of the inverses' rows and of the points."""
+def check_conforming(vertices: list, simplices: list, geometry: list, cells: dict, path: str) -> None:
+    """Refuse (naming the simplex or vertex) a mesh that is not conforming: two vertices at one
+    point; for two simplices whose boxes meet, a vertex of one in the other closed simplex and
+    not its own vertex (inside: an overlap; on its boundary: a hanging vertex), or no facet of
+    either separating them (every vertex of one on the outer closed side of a facet of the
+    other; in dimension 1 and 2 the interiors then meet; in dimension 3 and more they can meet
+    beyond a common face even so: :func:`symrel.checking.mesh_faces.check_common_face`, an exact
+    LP, decides it). Only signs of barycentric coordinates are read: integer multiples serve."""
     seen: dict = {}
     for i, v in enumerate(vertices):
         j = seen.setdefault(tuple(v), i)
@@ -226,7 +228,7 @@ def check_conforming(vertices: list, simplices: list, geometry: list, path: str)
     d = len(vertices[0])
     rows = [[integers(row) for row in g.inverse] for g in geometry]
     points = [integers(list(v) + [ONE]) for v in vertices]
-    for k, l in meeting_pairs(geometry, vertices, path):
+    for k, l in meeting_pairs(cells, geometry):
         coords = {}
         for a, b in ((k, l), (l, k)):   # coords[a, b]: the coordinates in simplex a of the vertices of b
             coords[a, b] = [[sum(map(mul, r, points[v])) for r in rows[a]] for v in simplices[b]]
@@ -270,9 +272,9 @@ def _cpwl_mesh(obj, path: str) -> CPWLMesh:
         values.append(vector(y, f"{path}.values[{i}]", len(values[0]) if values else None))
         if not values[-1]:
             raise MalformedCertificate("expected at least one output value", path=f"{path}.values[{i}]")
-    geometry = simplices_of(vertices, simplices, path)
-    check_conforming(vertices, simplices, geometry, path)
-    return CPWLMesh(vertices, [tuple(s) for s in simplices], values, geometry)
+    lists, cells, geometry = simplices_of(vertices, simplices, path)
+    check_conforming(vertices, lists, geometry, cells, path)
+    return CPWLMesh(vertices, [tuple(s) for s in lists], values, geometry)
 
 
 READERS = {"cpwl": _cpwl_mesh}

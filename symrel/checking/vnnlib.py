@@ -140,8 +140,9 @@ def _layers(net):
         Wp = [[max(v, 0) for v in r] for r in Wi]
         Wn = [[min(v, 0) for v in r] for r in Wi]
         mats = (_flint.fmpz_mat(Wp), _flint.fmpz_mat(Wn)) if _flint is not None else None
+        Wq = _flint.fmpq_mat(W) if _flint is not None and Q.dtype is _flint.fmpq else None
         out.append({"W": W, "b": b, "Wp": Wp, "Wn": Wn, "bi": bi, "D": D, "relu": layer.activation == "relu",
-                    "mats": mats})
+                    "mats": mats, "Wq": Wq})
     return out
 
 
@@ -438,14 +439,17 @@ def _backward_min(layers, states, ay, ax, lo, hi, betas=()):
         for v, c in zip(mu, b):
             if v:
                 const += v * c
-        cols = len(W[0])
-        new = [ZERO] * cols
-        for v, row in zip(mu, W):
-            if v:
-                for j in range(cols):
-                    if row[j]:
-                        new[j] += v * row[j]
-        mu = new
+        if layer["Wq"] is not None:  # the row vector mu times W, exactly, in C
+            mu = (_flint.fmpq_mat([mu]) * layer["Wq"]).entries()
+        else:
+            cols = len(W[0])
+            new = [ZERO] * cols
+            for v, row in zip(mu, W):
+                if v:
+                    for j in range(cols):
+                        if row[j]:
+                            new[j] += v * row[j]
+            mu = new
     form = [m + a for m, a in zip(mu, ax)] + [const]
     return _form_min(form, lo, hi)
 
