@@ -19,9 +19,11 @@ on its path (a neuron set to ``z <= 0`` or ``z >= 0``). With numpy, float CROWN 
 whether the node looks closed; only then are the exact bounds computed
 (:mod:`symrel.vnnlib.symbolic`, integer arithmetic): the node closes when, for every unsafe
 disjunct, one atom (or one constraint of the input disjunct) has a certified lower bound above
-its right-hand side. Otherwise a float attack (:mod:`symrel.vnnlib.attack`, on nodes without
-ReLU splits) proposes a point, kept only when exact evaluation confirms it, and failing that
-the node is split where the float gaps of the two parts sum highest (:func:`_branch`), among
+its right-hand side. Otherwise a float attack (:mod:`symrel.vnnlib.attack`, on every new box:
+a root or an input split's part, with or without ReLU splits above it, but not the parts of a
+ReLU split, whose box was attacked as their parent's) proposes a point, kept only when exact evaluation confirms it, and failing that
+the node is split where the most of its two parts close in floats, then where their float
+gaps sum highest (:func:`_branch`), among
 the halvings of the inputs scored highest by ``|A_i| * width_i`` (``A``: the float lower form
 of the least-settled atom) and of the widest input, and, where at most
 ``RELU_SPLIT_UNSTABLE`` ReLUs are unstable, the splits of a few ReLUs. ReLU splits make the
@@ -258,8 +260,9 @@ def _node_gap(ctx, d, lo, hi, fixed, splits=()) -> float:
 def _evaluate(ctx: _Context, node):
     """``("closed", facts, relaxed)``, ``("sat", x, how)`` (an exact input proposed, to be
     confirmed; ``how``: the split should it not be) or ``("split", how, None)`` (``("x", i)`` or ``("relu", k, i)``) for the node
-    ``(disjunct, lo, hi, splits)``."""
-    d, lo, hi, splits = node
+    ``(disjunct, lo, hi, splits, fresh)``; ``fresh``: its box is not its parent's (a root or a
+    part of an input split), so that it is attacked."""
+    d, lo, hi, splits, fresh = node
     fixed = {(k, i): ph for k, i, ph in splits}
     if ctx.fb is None:
         return _evaluate_exact(ctx, node, fixed)
@@ -299,7 +302,7 @@ def _evaluate(ctx: _Context, node):
         if facts is not None:
             return ("closed", facts, len(bounds.relaxed))
     how = _branch(ctx, d, lo, hi, fixed, run, gaps, plan)
-    if not splits:  # a float attack on the box (the phase-split parts of a box were attacked as the box)
+    if fresh:  # a float attack on a new box (the phase-split parts of a box were attacked as the box)
         x = _attack(ctx, d, lo, hi)
         if x is not None:
             return ("sat", x, how)  # how: the split, should exact evaluation refute x
@@ -331,8 +334,16 @@ def _branch(ctx, d, lo, hi, fixed, run, gaps, plan):
     heuristic (``|A_i| * width_i`` for the lower form ``A x + c`` of the least-settled
     disjunct's atom) and the widest input, and, where at most ``RELU_SPLIT_UNSTABLE`` ReLUs are
     unstable, the ReLU splits of the ``RELU_CANDIDATES`` neurons with the highest BaBSR-style
-    scores; the one whose two parts' gaps sum highest wins (a bound-improvement choice, as
-    alpha-beta-CROWN's filtered smart branching; ties: input splits, in that order).
+    scores; the one that closes the most of its two parts in floats wins, and among those the
+    one whose two parts' gaps sum highest (a bound-improvement choice, as alpha-beta-CROWN's
+    filtered smart branching; ties: input splits, in that order).
+
+    Why closed parts first: a part whose float gap is positive is finished (the exact close
+    almost always confirms it), while a raised negative gap may still need many splits; the sum
+    alone preferred, say, two halves at -0.003 and -0.002 to one at +0.02 and one at -0.01, and
+    on ACAS Xu 1_1 prop_3 it halved ``X_0`` down to a width of 1e-5 (its weight in the outputs
+    is about 0.06) where halving ``X_2`` closed both halves: 16% of the box covered in 40 s of
+    CPU; with closed parts first, unsat in 56 s (1,222 leaves).
 
     Why the widest input too: the "sb" score sees only the coefficients of the lower form, not
     the slack of the unstable neurons' relaxations. An input can weigh nothing in the form
@@ -366,21 +377,21 @@ def _branch(ctx, d, lo, hi, fixed, run, gaps, plan):
         mid = (flo[i] + fhi[i]) / 2
         a = _node_gap(ctx, d, flo, [mid if k == i else v for k, v in enumerate(fhi)], fixed)
         b = _node_gap(ctx, d, [mid if k == i else v for k, v in enumerate(flo)], fhi, fixed)
-        options.append((a + b, 1, -rank, ("x", i)))
+        options.append(((a > 0) + (b > 0), a + b, 1, -rank, ("x", i)))
     if relus:
         splits = tuple((k, i, ph) for (k, i), ph in fixed.items())
         for score, k, i in ctx.fb.neuron_scores(run, ay, fixed)[:RELU_CANDIDATES]:
             a = _node_gap(ctx, d, flo, fhi, dict(fixed) | {(k, i): 0}, splits + ((k, i, 0),))
             b = _node_gap(ctx, d, flo, fhi, dict(fixed) | {(k, i): 1}, splits + ((k, i, 1),))
-            options.append((a + b, 0, 0, ("relu", k, i)))
+            options.append(((a > 0) + (b > 0), a + b, 0, 0, ("relu", k, i)))
     if not options:
         raise InputError("a node that is a single point stayed open (internal error)", path="engine")
-    return max(options, key=lambda o: o[:3])[3]
+    return max(options, key=lambda o: o[:4])[4]
 
 
 def _evaluate_exact(ctx: _Context, node, fixed):
     """Without numpy: the exact bounds at every node, input splits only."""
-    d, lo, hi, _ = node
+    d, lo, hi, _, _ = node
     n = len(lo)
     facts, bounds = _exact_close(ctx, d, lo, hi, fixed, None)
     if facts is not None:
@@ -492,7 +503,9 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
         if stats["leaves"] * leaf_cost > max_leaf_operations:
             return _unknown(stack, closed_volume, total, closed_points, stats, start, "leaf operations")
         round_ = [stack.pop() for _ in range(min(batch, len(stack)))]
-        items = [(d, lo, hi, splits) for d, _, lo, hi, splits, _ in round_]
+        # a node is fresh when its box is new: a root, or a part of an input split (not of a ReLU split)
+        items = [(d, lo, hi, splits, not path or trees[(d, path[:-1])][0] != "relu")
+                 for d, path, lo, hi, splits, _ in round_]
         left = budget.remaining()
         deadline = None if left is None else time.time() + left
         chunks = [(deadline, part) for part in chunked(items, executor)]
