@@ -158,36 +158,27 @@ def _share(executor, shared):
     from concurrent.futures import ProcessPoolExecutor
 
     if isinstance(executor, (ProcessPoolExecutor, RestartingProcessPool)):
-        return tuple(_SentOnce.of(obj) for obj in shared)
+        return tuple(_SentOnce(obj) for obj in shared)
     return tuple(shared)
 
 
-_KEPT = 4  # shared objects remembered on each side: the calls of a few maps in a row
+_KEPT = 4  # shared objects a worker keeps: those of the last few maps
 
 
 class _SentOnce:
-    """A shared argument on its way to a process pool's workers. Here it is pickled once,
-    under a random token; each task carries those bytes, and a worker unpickles them only
-    the first time it meets the token, then hands every later task the same object. So a
+    """A shared argument on its way to a process pool's workers, pickled once here and named
+    by the sha256 of its bytes; each task carries the bytes, and a worker unpickles them only
+    the first time it meets the name, then hands every later task the same object. So a
     search that maps round after round over one large context (``symrel verify``) neither
-    unpickles it per task nor rebuilds what the object caches (its matrices in another
-    form, say). The same object shared again here (by identity) keeps its token."""
-
-    _made: dict = {}  # here: id(obj) -> (obj, _SentOnce), the last few
+    unpickles it per task nor rebuilds what the object caches. The name is the content's, not
+    the object's: an object changed between two maps is sent anew, never stale."""
 
     def __init__(self, obj):
+        import hashlib
         import pickle
 
-        self.token = os.urandom(8).hex()
         self.payload = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
-
-    @classmethod
-    def of(cls, obj) -> "_SentOnce":
-        got = cls._made.get(id(obj))
-        if got is None or got[0] is not obj:
-            got = (obj, cls(obj))
-            _remember(cls._made, id(obj), got)
-        return got[1]
+        self.token = hashlib.sha256(self.payload).hexdigest()
 
     def __reduce__(self):
         return _received, (self.token, self.payload)

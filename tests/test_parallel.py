@@ -123,17 +123,21 @@ def _seen(shared, item):
 
 def test_a_process_pool_unpickles_a_shared_argument_once_per_worker():
     """Two maps over one shared object on two processes: each worker unpickles it once and
-    hands every later task the same object; a new object (by identity) is sent anew."""
+    hands every later task the same object. An object whose content changed between two maps
+    is sent anew (never a worker's stale copy), and so is another object."""
     shared = Unpickled(100)
     with ProcessPoolExecutor(2) as pool:
         first = map_ordered(_seen, range(20), pool, shared=(shared,))
         again = map_ordered(_seen, range(20), pool, shared=(shared,))
+        shared.value = 200
+        changed = map_ordered(_seen, range(4), pool, shared=(shared,))
         other = map_ordered(_seen, range(4), pool, shared=(Unpickled(7),))
     assert [r[3] for r in first + again] == [100 + i for i in range(20)] * 2
+    assert [r[3] for r in changed] == [200 + i for i in range(4)]
     assert [r[3] for r in other] == [7 + i for i in range(4)]
     per_worker = {}
     for pid, count, ident, _ in first + again:
         per_worker.setdefault(pid, set()).add((count, ident))
     assert all(seen == {next(iter(seen))} and next(iter(seen))[0] == 1 for seen in per_worker.values())
-    assert all(count == 2 for pid, count, _, _ in other if pid in per_worker)
+    assert all(count >= 2 for pid, count, _, _ in changed + other if pid in per_worker)
     assert map_ordered(_seen, [1], shared=(shared,))[0][1:3] == (Unpickled.count, id(shared))  # serial: no copy
