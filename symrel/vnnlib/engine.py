@@ -25,7 +25,9 @@ ReLU split, whose box was attacked as their parent's) proposes a point, kept onl
 the node is split where the most of its two parts close in floats, then where their float
 gaps sum highest (:func:`_branch`), among
 the halvings of the inputs scored highest by ``|A_i| * width_i`` (``A``: the float lower form
-of the least-settled atom) and of the widest input, and, where at most
+of the least-settled atom) and of the widest input (inputs far thinner than the widest, relative
+to the root box, left out), the cuts of an input through the zeros of the few neurons whose
+relaxations lose the most (:func:`_crossing`), and, where at most
 ``RELU_SPLIT_UNSTABLE`` ReLUs are unstable, the splits of a few ReLUs. ReLU splits make the
 search complete: with every unstable neuron split, the bound with the LP's betas is the exact
 minimum over the part. Without numpy every node is bounded exactly and only inputs are split.
@@ -49,6 +51,7 @@ float attack; the number of nodes is what the property needs (exponential in the
 
 from __future__ import annotations
 
+import math
 import time
 import zlib
 from dataclasses import dataclass, field
@@ -109,6 +112,7 @@ class _Context:
     fb: object = None  # FloatBounds (None without numpy)
     float_atoms: tuple = ()  # per input disjunct: (AY, AX, rhs) arrays of every candidate atom
     float_groups: tuple = ()  # per input disjunct: (first row, count) per unsafe disjunct
+    root_widths: tuple = ()  # per input disjunct: the float widths of its root box
 
 
 def region_box(conj, n: int, where: str):
@@ -175,7 +179,8 @@ def _context(net, prop, boxes) -> _Context:
                       _np.array([r[1] for r in rows], dtype=float).reshape(len(rows), inet.n_inputs),
                       _np.array([r[2] for r in rows], dtype=float)))
         groups.append(tuple(gr))
-    return _Context(inet, ctx.fnet, unsafe, extra, fu, FloatBounds(inet), tuple(atoms), tuple(groups))
+    widths = tuple(tuple(_fl(b) - _fl(a) for a, b in zip(lo, hi)) for lo, hi, _ in boxes)
+    return _Context(inet, ctx.fnet, unsafe, extra, fu, FloatBounds(inet), tuple(atoms), tuple(groups), widths)
 
 
 # -- one node --------------------------------------------------------------------------------------
@@ -324,6 +329,12 @@ def _attack(ctx, d, lo, hi):
 INPUT_CANDIDATES = 2
 #: ReLU neurons (highest BaBSR-style scores) whose split is tried against the input splits
 RELU_CANDIDATES = 2
+#: an input whose width, relative to its width in the root box, is below 2^-INPUT_BALANCE times
+#: the relatively widest input's is not split (see :func:`_branch`)
+INPUT_BALANCE = 8
+#: unstable neurons (highest BaBSR-style scores) through whose zero an input cut is tried
+#: (:func:`_crossing`)
+CROSSING_CANDIDATES = 2
 #: a node with at most this many unstable ReLUs may be split on a ReLU
 RELU_SPLIT_UNSTABLE = 40
 
@@ -350,7 +361,16 @@ def _branch(ctx, d, lo, hi, fixed, run, gaps, plan):
     (its coefficients cancel through the relaxation lines) while its width is what keeps
     neurons unstable: halving it closes both parts, yet its score is about 0, so the search
     would halve the other inputs forever around a segment along it (ACAS Xu 5_1 prop_1: depth
-    90 with the gap stuck at -0.94, both halves of ``X_2`` closing at every level)."""
+    90 with the gap stuck at -0.94, both halves of ``X_2`` closing at every level).
+
+    Why the parts' gaps are floored at the node's, and thin inputs left alone: the float bounds
+    are not monotone in the box (a part's relaxation slopes can flip and its bound fall below
+    the node's), so halving the one wide input could score below halving an input a thousand
+    times thinner, which changes nothing. On ACAS Xu 3_3 prop_2 a box 1/64 wide in ``X_1`` and
+    a few millionths in the others had ``X_4`` halved for ever (depth 127, no leaf closed in a
+    minute). The node's bound holds on its parts, so the floor is sound as a score; and an
+    input whose width relative to the root box is below ``2^-INPUT_BALANCE`` times the
+    relatively widest input's is not a candidate."""
     n = len(lo)
     flo, fhi = [_fl(v) for v in lo], [_fl(v) for v in hi]
     u = min(range(len(gaps)), key=lambda k: gaps[k][0])
@@ -361,32 +381,71 @@ def _branch(ctx, d, lo, hi, fixed, run, gaps, plan):
     scores = [abs(float(A[i])) * widths[i] if hi[i] > lo[i] else -1.0 for i in range(n)]
     if max(scores) <= 0:
         scores = [w if hi[i] > lo[i] else -1.0 for i, w in enumerate(widths)]
-    ranked = sorted((i for i in range(n) if scores[i] >= 0), key=lambda k: (-scores[k], k))
+    rel = [w / r if r > 0 else 0.0 for w, r in zip(widths, ctx.root_widths[d])]
+    keep = max(rel) / 2 ** INPUT_BALANCE
+    ranked = sorted((i for i in range(n) if scores[i] >= 0 and rel[i] >= keep), key=lambda k: (-scores[k], k))
     inputs = ranked[:INPUT_CANDIDATES]
     widest = max(ranked, key=lambda k: (widths[k], -k), default=None)
     if widest is not None and widest not in inputs:
         inputs.append(widest)
     unstable = sum(int(((l < 0) & (h > 0)).sum()) for l, h in run.pre) - len(fixed)
     relus = any(ay) and unstable <= RELU_SPLIT_UNSTABLE
-    if not any(ay) or (not relus and len(inputs) <= 1):
+    if not any(ay):
         if not inputs:
             raise InputError("a node that is a single point stayed open (internal error)", path="engine")
         return ("x", inputs[0])
     options = []
+    floor = min(g for g, _ in gaps)  # the node's bound holds on its parts (theirs may be lower: see above)
     for rank, i in enumerate(inputs):
         mid = (flo[i] + fhi[i]) / 2
-        a = _node_gap(ctx, d, flo, [mid if k == i else v for k, v in enumerate(fhi)], fixed)
-        b = _node_gap(ctx, d, [mid if k == i else v for k, v in enumerate(flo)], fhi, fixed)
+        a = max(floor, _node_gap(ctx, d, flo, [mid if k == i else v for k, v in enumerate(fhi)], fixed))
+        b = max(floor, _node_gap(ctx, d, [mid if k == i else v for k, v in enumerate(flo)], fhi, fixed))
         options.append(((a > 0) + (b > 0), a + b, 1, -rank, ("x", i)))
+    for t, (_, k, j) in enumerate(ctx.fb.neuron_scores(run, ay, fixed)[:CROSSING_CANDIDATES]):
+        how = _crossing(run, k, j, lo, hi, [i for i in range(n) if scores[i] >= 0 and rel[i] >= keep])
+        if how is not None:
+            i, c = how[1], _fl(how[2])
+            a = max(floor, _node_gap(ctx, d, flo, [c if k == i else v for k, v in enumerate(fhi)], fixed))
+            b = max(floor, _node_gap(ctx, d, [c if k == i else v for k, v in enumerate(flo)], fhi, fixed))
+            options.append(((a > 0) + (b > 0), a + b, 1, -len(inputs) - t, how))
     if relus:
         splits = tuple((k, i, ph) for (k, i), ph in fixed.items())
         for score, k, i in ctx.fb.neuron_scores(run, ay, fixed)[:RELU_CANDIDATES]:
-            a = _node_gap(ctx, d, flo, fhi, dict(fixed) | {(k, i): 0}, splits + ((k, i, 0),))
-            b = _node_gap(ctx, d, flo, fhi, dict(fixed) | {(k, i): 1}, splits + ((k, i, 1),))
+            a = max(floor, _node_gap(ctx, d, flo, fhi, dict(fixed) | {(k, i): 0}, splits + ((k, i, 0),)))
+            b = max(floor, _node_gap(ctx, d, flo, fhi, dict(fixed) | {(k, i): 1}, splits + ((k, i, 1),)))
             options.append(((a > 0) + (b > 0), a + b, 0, 0, ("relu", k, i)))
     if not options:
         raise InputError("a node that is a single point stayed open (internal error)", path="engine")
     return max(options, key=lambda o: o[:4])[4]
+
+
+def _crossing(run, k, j, lo, hi, allowed):
+    """The input split ``("x", i, c)`` through the zero of neuron ``j`` of ReLU layer ``k``:
+    ``i``, among the ``allowed`` inputs, the one along which the neuron's float form (the mean
+    of its lower and upper forms over the box) varies most, and ``c`` where that form vanishes
+    with the other inputs at the box's centre, rounded to a dyadic of about 1/64 of the
+    width; None when that point is not at least 1/32 of the width inside.
+
+    Why: in a box thin in every input but one, an unstable neuron's pre-activation is nearly a
+    function of that input, and a cut through its zero leaves it (nearly) stable on both
+    sides, where halving the input leaves it unstable in one half. On ACAS Xu 3_3 prop_2 a
+    node whose halvings of ``X_1`` leave both halves open at gaps -0.0033 and -0.067 has a
+    part closed by the cut through the zero of each of five of its seven unstable neurons."""
+    Al, cl, Au, cu = run.forms[k]
+    form = (Al[j] + Au[j]) / 2
+    const = (float(cl[j]) + float(cu[j])) / 2
+    flo, fhi = [_fl(v) for v in lo], [_fl(v) for v in hi]
+    i = max(allowed, key=lambda m: (abs(float(form[m])) * (fhi[m] - flo[m]), -m), default=None)
+    if i is None or not form[i]:
+        return None
+    x = -(const + sum(float(form[m]) * (flo[m] + fhi[m]) / 2 for m in range(len(lo)) if m != i)) / float(form[i])
+    w = hi[i] - lo[i]
+    e = math.floor(math.log2(_fl(w) / 64))
+    grid = Q(2) ** e if e >= 0 else Q(1, 2 ** -e)
+    c = Q(round(x / 2.0 ** e)) * grid
+    if not lo[i] + w / 32 <= c <= hi[i] - w / 32:
+        return None
+    return ("x", i, c)
 
 
 def _evaluate_exact(ctx: _Context, node, fixed):
@@ -552,7 +611,9 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
                 raise InputError("a node that is a single point stayed open (internal error)", path="engine")
             if owner is not None:
                 owners[owner][0] += 1
-            mid = (lo[i] + hi[i]) / 2
+            mid = how[2] if len(how) > 2 else (lo[i] + hi[i]) / 2  # the cut, or the halving
+            if not lo[i] < mid < hi[i]:
+                raise InputError("a split outside its node's box (internal error)", path="engine")
             trees[(d, path)] = ("split", i, mid)
             hi0 = tuple(mid if k == i else v for k, v in enumerate(hi))
             lo1 = tuple(mid if k == i else v for k, v in enumerate(lo))
