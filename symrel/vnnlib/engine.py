@@ -15,7 +15,8 @@ region has outputs ``y = net(x)`` meeting the unsafe condition:
 The search. Each input disjunct's box (its single-variable bounds; further atoms of the
 disjunct are kept as constraints) is the root of a tree. A node is a box and the ReLU splits
 on its path (a neuron set to ``z <= 0`` or ``z >= 0``). With numpy, float CROWN bounds
-(:mod:`symrel.vnnlib.floatbounds`, beta multipliers of the splits from a float LP) decide
+(:mod:`symrel.vnnlib.floatbounds`, beta multipliers of the splits from a float LP, over the splits'
+forms in the inputs and, where that leaves the node open, over the whole relaxed net) decide
 whether the node looks closed; only then are the exact bounds computed
 (:mod:`symrel.vnnlib.symbolic`, integer arithmetic): the node closes when, for every unsafe
 disjunct, one atom (or one constraint of the input disjunct) has a certified lower bound above
@@ -67,7 +68,8 @@ from .symbolic import IntNet, box_scale, integer_net, propagate
 try:  # optional (the "numeric" extra): float bounds propose, so that only leaves are computed exactly
     import numpy as _np
 
-    from .floatbounds import FloatBounds, split_betas
+    from .betas import network_betas, split_betas
+    from .floatbounds import FloatBounds
 except ImportError:  # pragma: no cover - exercised where numpy is absent
     _np = None
 
@@ -300,6 +302,15 @@ def _evaluate(ctx: _Context, node):
                     betas = tuple((k, i, ph, b) for (k, i, ph), b in zip(splits, bq))
                 if g > 0:
                     break
+            if g <= 0 and any(ay):  # the cheap betas leave it open: the LP over the whole net, best atom only
+                fay, fax = [_fl(v) for v in ay], [_fl(v) for v in ax]
+                bt = network_betas(ctx.fb, run, splits, fay, fax, _fl(rhs))
+                if bt is not None:
+                    bq = [_dyadic(v) for v in bt]
+                    g2 = ctx.fb.lower(run, fay, fax, [(k, i, ph, _fl(b)) for (k, i, ph), b in zip(splits, bq)])[0] \
+                        - _fl(rhs)
+                    if g2 > g:
+                        g, betas = g2, tuple((k, i, ph, b) for (k, i, ph), b in zip(splits, bq))
         plan.append((ref, ay, ax, rhs, betas))
         gaps[u] = (g, j)
     if all(g > 0 for g, _ in gaps):

@@ -14,9 +14,9 @@ linear function of outputs and inputs, with optional ``beta`` multipliers of the
 
 Nothing here is trusted: the engine uses these numbers to choose what to split and which
 leaves are worth an exact check, and a leaf closes only on :mod:`symrel.vnnlib.symbolic`'s
-exact bounds. :func:`split_betas` proposes the betas by a small float LP (the dual values of
-the split constraints, Neumaier-Shcherbina style: floats propose, the exact recomputation of
-the bound with the rounded betas decides).
+exact bounds. :mod:`symrel.vnnlib.betas` proposes the splits' betas by float LPs (the dual values of the
+split constraints, Neumaier-Shcherbina style: floats propose, the exact recomputation of the
+bound with the rounded betas decides).
 
 Cost: per run ``O(L^2 w^2)`` float operations (``L`` layers of width ``w``), a few
 milliseconds on ACAS Xu.
@@ -179,95 +179,3 @@ class FloatBounds:
             C = C @ W
         out.sort(key=lambda e: (-e[0], e[1], e[2]))
         return out
-
-
-def _highs_binding():
-    """scipy's own binding of HiGHS, or None (a private module: its absence is not an error)."""
-    try:
-        from scipy.optimize._highspy import _core
-        return _core if hasattr(_core, "_Highs") else None
-    except ImportError:  # pragma: no cover - an older or a newer scipy
-        return None
-
-
-def _box_lp(c, G, h, lo, hi):
-    """``min c . x`` over ``lo <= x <= hi``, ``G x <= h``, by HiGHS in float64:
-    ``("optimal", value, duals)`` (one dual per row, each ``<= 0``), ``("infeasible", None,
-    None)``, or ``(None, None, None)`` when it fails. Proposals only. The LP is handed to
-    scipy's binding of HiGHS directly: ``linprog`` checks its options and arguments on each
-    call, about 1 ms, five times the solve of the small LPs met here; ``linprog`` where the
-    binding is missing or refuses the model."""
-    hc = _highs_binding()
-    if hc is not None:
-        try:
-            m, n = G.shape
-            lp = hc.HighsLp()
-            lp.num_col_, lp.num_row_ = n, m
-            lp.col_cost_ = np.asarray(c, dtype=float)
-            lp.col_lower_, lp.col_upper_ = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
-            lp.row_lower_, lp.row_upper_ = np.full(m, -hc.kHighsInf), np.asarray(h, dtype=float)
-            A = hc.HighsSparseMatrix()
-            A.format_, A.num_col_, A.num_row_ = hc.MatrixFormat.kRowwise, n, m
-            A.start_ = np.arange(0, m * n + 1, n, dtype=np.int32)
-            A.index_ = np.tile(np.arange(n, dtype=np.int32), m)
-            A.value_ = np.ascontiguousarray(G, dtype=float).ravel()
-            lp.a_matrix_ = A
-            solver = hc._Highs()
-            solver.setOptionValue("output_flag", False)
-            solver.passModel(lp)
-            solver.run()
-            status = solver.modelStatusToString(solver.getModelStatus())
-            if status == "Optimal":
-                sol = solver.getSolution()
-                return "optimal", float(np.dot(c, sol.col_value)), np.array(sol.row_dual, dtype=float)
-            if status == "Infeasible":
-                return "infeasible", None, None
-            return None, None, None
-        except Exception:  # pragma: no cover - a binding that changed: linprog below
-            pass
-    try:
-        from scipy.optimize import linprog
-    except ImportError:  # pragma: no cover
-        return None, None, None
-    try:
-        res = linprog(c, A_ub=G, b_ub=h, bounds=list(zip(np.asarray(lo).tolist(), np.asarray(hi).tolist())),
-                      method="highs")
-    except ValueError:  # pragma: no cover
-        return None, None, None
-    if res.status == 0:
-        return "optimal", float(res.fun), np.asarray(res.ineqlin.marginals, dtype=float)
-    return ("infeasible", None, None) if res.status == 2 else (None, None, None)
-
-
-def split_betas(fb: FloatBounds, run: FloatRun, splits, A, c):
-    """Betas (floats >= 0, one per split ``(k, i, phase)``) proposed for the lower bound of the
-    form ``A x + c`` on the box where the splits' phases hold: the dual values of the LP
-    ``min A x + c`` over the box with ``U_z(x) >= 0`` (phase 1) or ``L_z(x) <= 0`` (phase 0)
-    for each split (``L_z``, ``U_z``: the run's forms). None when scipy is absent or the LP
-    fails; a large multiple of the infeasibility duals when the constraints exclude the box."""
-    rows, rhs = [], []
-    for k, i, ph in splits:
-        Al, cl, Au, cu = run.forms[k]
-        if ph == 1:  # -(Au x + cu) <= 0
-            rows.append(-Au[i])
-            rhs.append(cu[i])
-        else:  # Al x + cl <= 0
-            rows.append(Al[i])
-            rhs.append(-cl[i])
-    A_ub = np.array(rows)
-    b_ub = np.array(rhs)
-    status, _, duals = _box_lp(A, A_ub, b_ub, run.lo, run.hi)
-    if status == "optimal":
-        return [max(0.0, -float(v)) for v in duals]
-    if status != "infeasible":
-        return None
-    # infeasible: the duals of min s with A_ub x - s <= b_ub prove it; scaled so they dominate A
-    n = len(A)
-    A2 = np.hstack([A_ub, -np.ones((len(rows), 1))])
-    status, fun, duals = _box_lp(np.r_[np.zeros(n), 1.0], A2, b_ub, np.r_[run.lo, -np.inf], np.r_[run.hi, np.inf])
-    if status != "optimal" or fun <= 0:
-        return None
-    y = np.maximum(0.0, -duals)
-    width = np.abs(A) @ (run.hi - run.lo) + 1.0
-    scale = 2.0 * float(width) / float(fun)
-    return [float(v) * scale for v in y]

@@ -224,8 +224,11 @@ def test_acasxu_split_of_a_thin_box_is_its_wide_input():
                          "-301431/655360")]
     splits = ((5, 49, 0), (5, 20, 1))
     ctx = engine._context(net, p, [engine.region_box(c, 5, "d") for c in p.input_region])
-    kind, how, _ = engine._evaluate(ctx, (0, lo, hi, splits, False))
-    assert kind == "split" and how[0] in ("x", "relu") and how not in [("x", i) for i in (0, 2, 3, 4)]
+    for path in (splits, splits[1:]):  # the LP's betas now close both: then no split at all
+        kind, how, _ = engine._evaluate(ctx, (0, lo, hi, path, False))
+        assert kind == "closed" or (kind == "split" and how not in [("x", i) for i in (0, 2, 3, 4)])
+    kind, how, _ = engine._evaluate(ctx, (0, lo, hi, (), False))
+    assert kind == "split" and how not in [("x", i) for i in (0, 2, 3, 4)]
 
 
 def test_crossing_cuts_an_input_through_a_neurons_zero():

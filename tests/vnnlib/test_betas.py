@@ -1,0 +1,61 @@
+"""The splits' betas proposed by float LPs (symrel.vnnlib.betas)."""
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("scipy")
+
+from symrel.vnnlib import betas, floatbounds  # noqa: E402
+
+
+def _cases():
+    rng = np.random.default_rng(7)
+    for m in (1, 3, 8):
+        for _ in range(5):
+            yield rng.normal(size=5), rng.normal(size=(m, 5)), rng.normal(size=m), -np.ones(5), np.ones(5)
+    # x_0 >= 2 on the unit box: infeasible
+    yield np.ones(2), np.array([[-1.0, 0.0]]), np.array([-2.0]), np.zeros(2), np.ones(2)
+
+
+@pytest.mark.parametrize("case", list(_cases()))
+def test_lp_binding_and_linprog_agree(case, monkeypatch):
+    """The direct HiGHS call and scipy's linprog (the fallback) give the same status, value
+    and duals; a dual is <= 0 and the duals certify the value (weak duality: for y <= 0,
+    min over the box of (c - G^T y) . x + h . y is a lower bound, here attained)."""
+    if betas._highs_binding() is None:
+        pytest.skip("this scipy has no HiGHS binding to call directly")
+    c, G, h, lo, hi = case
+    fast = betas._dense_lp(c, G, h, lo, hi)
+    monkeypatch.setattr(betas, "_highs_binding", lambda: None)
+    slow = betas._dense_lp(c, G, h, lo, hi)
+    assert fast[0] == slow[0] and fast[0] in ("optimal", "infeasible")
+    if fast[0] == "optimal":
+        assert abs(fast[1] - slow[1]) <= 1e-9 * (1 + abs(slow[1]))
+        y = fast[2]
+        assert (y <= 1e-12).all()
+        r = c - G.T @ y
+        dual = float(np.minimum(r * lo, r * hi).sum() + h @ y)
+        assert abs(dual - fast[1]) <= 1e-9 * (1 + abs(fast[1]))
+
+
+@pytest.mark.parametrize("binding", [True, False])
+def test_network_betas_reach_the_lp_and_refute_contradicting_splits(binding, monkeypatch):
+    """With scipy's HiGHS binding and with linprog (its equality rows too): |x| on [-1, 2] with x >= 0 split: beta = 1 lifts the bound to 0, the minimum there.
+    z_1 = x <= 0 and z_2 = x - 1 >= 0 contradict each other on [0, 2]: the betas lift the
+    bound of -h_1 - h_2 (at most 0 everywhere) above 10."""
+    from symrel.models import DenseLayer, ReLUNet
+    from symrel.vnnlib.symbolic import integer_net
+
+    if not binding:
+        monkeypatch.setattr(betas, "_highs_binding", lambda: None)
+    fb = floatbounds.FloatBounds(integer_net(ReLUNet(1, [DenseLayer([[1], [-1]], [0, 0]),
+                                                         DenseLayer([[1, 1]], [0], "none")])))
+    run = fb.run([-1.0], [2.0], {(0, 0): 1})
+    bt = betas.network_betas(fb, run, [(0, 0, 1)], [1.0], [0.0], 0.0)
+    assert fb.lower(run, [1.0], [0.0])[0] < 0 <= fb.lower(run, [1.0], [0.0], [(0, 0, 1, bt[0])])[0] + 1e-12
+    fb = floatbounds.FloatBounds(integer_net(ReLUNet(1, [DenseLayer([[1], [1]], [0, -1]),
+                                                         DenseLayer([[-1, -1]], [0], "none")])))
+    splits = [(0, 0, 0), (0, 1, 1)]
+    run = fb.run([0.0], [2.0], {(0, 0): 0, (0, 1): 1})
+    bt = betas.network_betas(fb, run, splits, [1.0], [0.0], 10.0)
+    assert fb.lower(run, [1.0], [0.0], [(k, i, ph, b) for (k, i, ph), b in zip(splits, bt)])[0] > 10
