@@ -146,10 +146,10 @@ def equivalence_row_of_distinct_huge_denominators() -> str:
 
 def vnnlib_many_leaves_over_a_wide_net() -> str:
     """A vnnlib-unsat certificate over a 5-250-250-1 ReLU net (63,750 weights, mostly 0) whose
-    tree is a chain of 1,200 splits of x0, each with a leaf: about 446,000 operations a leaf,
-    5.4e8 in all, from a file of a few hundred kilobytes. Refused by the limit 'leaf operations'
-    before any leaf is checked."""
-    n_in, width, n = 5, 250, 1200
+    tree is a chain of 5,000 splits of x0, each with a leaf: about 446,000 operations a leaf,
+    2.2e9 in all, from a file of about 3 MB. Refused by the limit 'leaf operations' before any
+    leaf is checked."""
+    n_in, width, n = 5, 250, 5000
     layers = [{"W": [[0] * n_in for _ in range(width)], "b": [0] * width, "activation": "relu"},
               {"W": [[0] * width for _ in range(width)], "b": [0] * width, "activation": "relu"},
               {"W": [[1] * width], "b": [0], "activation": "none"}]
