@@ -57,8 +57,8 @@ MAX_RELAXATION_BITS = 512
 #: most operations of the leaves together: a leaf's forward forms cost about (weights) x
 #: (inputs + 1) products, and each of its closes one backward pass over the weights, so a
 #: few kilobytes of leaves over a large network would otherwise buy hours (ACAS Xu: about
-#: 91,000 a leaf, so some 22,000 leaves, a few minutes of checking; the two hardest ACAS Xu
-#: instances of property 2 need about 11,000)
+#: 91,000 a leaf, so some 22,000 leaves and minutes of checking: ACAS Xu 3_3 prop_2 needs
+#: 10,386 leaves, checked in about 200 s)
 MAX_LEAF_OPERATIONS = 2_000_000_000
 
 
