@@ -412,7 +412,8 @@ def _branch(ctx, d, lo, hi, fixed, run, gaps, plan):
         a = max(floor, _node_gap(ctx, d, flo, [mid if k == i else v for k, v in enumerate(fhi)], fixed))
         b = max(floor, _node_gap(ctx, d, [mid if k == i else v for k, v in enumerate(flo)], fhi, fixed))
         options.append(((a > 0) + (b > 0), a + b, 1, -rank, ("x", i)))
-    for t, (_, k, j) in enumerate(ctx.fb.neuron_scores(run, ay, fixed)[:CROSSING_CANDIDATES]):
+    scored = ctx.fb.neuron_scores(run, ay, fixed)  # the neurons whose relaxations lose the most, first
+    for t, (_, k, j) in enumerate(scored[:CROSSING_CANDIDATES]):
         how = _crossing(run, k, j, lo, hi, [i for i in range(n) if scores[i] >= 0 and rel[i] >= keep])
         if how is not None:
             i, c = how[1], _fl(how[2])
@@ -421,7 +422,7 @@ def _branch(ctx, d, lo, hi, fixed, run, gaps, plan):
             options.append(((a > 0) + (b > 0), a + b, 1, -len(inputs) - t, how))
     if relus:
         splits = tuple((k, i, ph) for (k, i), ph in fixed.items())
-        for score, k, i in ctx.fb.neuron_scores(run, ay, fixed)[:RELU_CANDIDATES]:
+        for score, k, i in scored[:RELU_CANDIDATES]:
             a = max(floor, _node_gap(ctx, d, flo, fhi, dict(fixed) | {(k, i): 0}, splits + ((k, i, 0),)))
             b = max(floor, _node_gap(ctx, d, flo, fhi, dict(fixed) | {(k, i): 1}, splits + ((k, i, 1),)))
             options.append(((a > 0) + (b > 0), a + b, 0, 0, ("relu", k, i)))
