@@ -167,7 +167,11 @@ def _context(net, prop, boxes) -> _Context:
     unsafe = tuple(tuple(_atom(a) for a in conj) for conj in prop.unsafe)
     extra = tuple(tuple((k, _atom(prop.input_region[d][k])) for k in ex) for d, (_, _, ex) in enumerate(boxes))
     fu = tuple(tuple(([_fl(v) for v in a.x], [_fl(v) for v in a.y], _fl(a.rhs)) for a in conj) for conj in unsafe)
-    ctx = _Context(inet, FloatNet(_float_layers(net)), unsafe, extra, fu)
+    try:
+        ctx = _Context(inet, FloatNet(_float_layers(net)), unsafe, extra, fu)
+    except OverflowError:
+        raise InputError("a weight or bias beyond the range of a double (about 1.8e308): the float "
+                         "proposals (attacks, bounds) cannot represent the network", path="network") from None
     if _np is None:
         return ctx
     atoms, groups = [], []
@@ -452,6 +456,8 @@ def _crossing(run, k, j, lo, hi, allowed):
         return None
     x = -(const + sum(float(form[m]) * (flo[m] + fhi[m]) / 2 for m in range(len(lo)) if m != i)) / float(form[i])
     w = hi[i] - lo[i]
+    if not math.isfinite(x) or not _fl(w) > 0:  # a form of a denormal slope, or a box too thin for a double
+        return None
     e = math.floor(math.log2(_fl(w) / 64))
     grid = Q(2) ** e if e >= 0 else Q(1, 2 ** -e)
     c = Q(round(x / 2.0 ** e)) * grid

@@ -67,8 +67,12 @@ class FloatBounds:
     def __init__(self, inet):
         self.layers = []
         for layer in inet.layers:
-            W = (np.array(layer.Wp, dtype=float) + np.array(layer.Wn, dtype=float)) / float(layer.D)
-            b = np.array(layer.b, dtype=float) / float(layer.D)
+            # each entry rounded from its exact quotient: the integers and the common
+            # denominator may each lie beyond a double's range while their quotient does not
+            D = layer.D
+            W = np.array([[(p + n) / D for p, n in zip(rp, rn)] for rp, rn in zip(layer.Wp, layer.Wn)],
+                         dtype=float).reshape(len(layer.b), -1)
+            b = np.array([v / D for v in layer.b], dtype=float)
             self.layers.append((W, b, layer.relu))
         self.relu_at = [li for li, (_, _, r) in enumerate(self.layers) if r]
 

@@ -244,3 +244,33 @@ def test_crossing_cuts_an_input_through_a_neurons_zero():
         net = ReLUNet(2, [DenseLayer([[1, 0], [0, 1]], [bias, "-1/2"]), DenseLayer([[1, 1]], [0], "none")])
         run = FloatBounds(integer_net(net)).run([0.0, 0.0], [1.0, 1.0], {})
         assert engine._crossing(run, 0, 0, lo, hi, [0, 1]) == want
+
+
+def test_weights_at_the_ends_of_the_double_range():
+    """A weight of 2^-1070 (its layer's common denominator beyond a double's range, its
+    quotient a denormal) is decided and certified as any other; the crossing cut through a
+    neuron of that slope, whose zero the floats put at infinity, is no candidate. A weight
+    of 2^1100, which no double holds, is refused with an InputError naming the network."""
+    from symrel.checking import check_certificate
+    from symrel.errors import InputError
+
+    tiny = q(1) / q(2) ** 1070
+    net = ReLUNet(2, [DenseLayer([[tiny, 0], [0, 1]], ["-1/2", "-1/2"]), DenseLayer([[1, 1]], [0], "none")])
+    v = decide(net, prop(((atom([0, 0], [-1], "-1"),),)))  # f >= 1: f <= 1/2 on the box
+    assert v.status == "unsat"
+    check_certificate(v.certificate)
+    try:
+        import numpy
+    except ImportError:  # the exact path alone: no float bounds to look at
+        numpy = None
+    if numpy is not None:
+        from symrel.vnnlib import engine
+        from symrel.vnnlib.floatbounds import FloatBounds
+        from symrel.vnnlib.symbolic import integer_net
+
+        run = FloatBounds(integer_net(net)).run([-1.0, -1.0], [1.0, 1.0], {})
+        assert engine._crossing(run, 0, 0, [q(-1), q(-1)], [q(1), q(1)], [0, 1]) is None
+    huge = ReLUNet(2, [DenseLayer([[q(2) ** 1100, 0], [0, 1]], [0, 0]), DenseLayer([[1, 1]], [0], "none")])
+    with pytest.raises(InputError, match="range of a double") as err:
+        decide(huge, prop(((atom([0, 0], [-1], "-1"),),)))
+    assert err.value.path == "network"
