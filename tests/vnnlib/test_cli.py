@@ -122,6 +122,12 @@ def test_bad_network_and_usage(files, tmp_path, run_cli):
     assert code == 2 and "expected NET and PROP.vnnlib" in err
     code, _, err = run_cli("verify", *files, "--instances", "x.csv")
     assert code == 2 and "give --instances alone" in err
+    huge = tmp_path / "huge.json"  # exact, but beyond the doubles the engine's proposals need
+    save(ReLUNet(2, [DenseLayer([[q(2) ** 1100, 0], [0, 1]], [0, 0]), DenseLayer([[1, 0], [0, 1]], [0, 0], "none")]),
+         huge)
+    code, _, err = run_cli("verify", huge, files[1])
+    assert code == 2 and f"{huge}: network: a weight or bias beyond the range of a double" in err
+    assert "Traceback" not in err
 
 
 def test_instances_write_the_results_csv(files, tmp_path, run_cli, monkeypatch):

@@ -99,8 +99,8 @@ def run(args) -> int:
         return _referee(args, net, prop)
     try:
         return _decide(args, net, prop)
-    except InputError as err:  # what the engine cannot take (an unbounded region) is the property's
-        raise err.in_file(args.prop) from None
+    except InputError as err:  # what the engine cannot take is the property's (an unbounded region)
+        raise err.in_file(args.net if err.path == "network" else args.prop) from None  # or the network's
 
 
 def _decide(args, net, prop) -> int:
