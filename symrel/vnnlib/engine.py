@@ -159,6 +159,10 @@ def _fl(v) -> float:
     return int(v.numerator) / int(v.denominator)
 
 
+def _fl_atom(a: _Atom):
+    return [_fl(v) for v in a.x], [_fl(v) for v in a.y], _fl(a.rhs)
+
+
 def _context(net, prop, boxes) -> _Context:
     inet = integer_net(net)
     if prop.n_inputs != inet.n_inputs or prop.n_outputs != inet.n_outputs:
@@ -166,7 +170,17 @@ def _context(net, prop, boxes) -> _Context:
                          f"{inet.n_inputs} and {inet.n_outputs}", path="property")
     unsafe = tuple(tuple(_atom(a) for a in conj) for conj in prop.unsafe)
     extra = tuple(tuple((k, _atom(prop.input_region[d][k])) for k in ex) for d, (_, _, ex) in enumerate(boxes))
-    fu = tuple(tuple(([_fl(v) for v in a.x], [_fl(v) for v in a.y], _fl(a.rhs)) for a in conj) for conj in unsafe)
+    # the float proposals (attacks, bounds) need the problem in doubles; a node's box lies in
+    # its root's, so the roots' corners and the constants are all that can overflow
+    try:
+        fu = tuple(tuple(_fl_atom(a) for a in conj) for conj in unsafe)
+        widths = tuple(tuple(_fl(b) - _fl(a) for a, b in zip(lo, hi)) for lo, hi, _ in boxes)
+        for conj in extra:
+            for _, a in conj:
+                _fl_atom(a)
+    except OverflowError:
+        raise InputError("a bound or coefficient beyond the range of a double (about 1.8e308): the float "
+                         "proposals (attacks, bounds) cannot represent the property", path="property") from None
     try:
         ctx = _Context(inet, FloatNet(_float_layers(net)), unsafe, extra, fu)
     except OverflowError:
@@ -185,7 +199,6 @@ def _context(net, prop, boxes) -> _Context:
                       _np.array([r[1] for r in rows], dtype=float).reshape(len(rows), inet.n_inputs),
                       _np.array([r[2] for r in rows], dtype=float)))
         groups.append(tuple(gr))
-    widths = tuple(tuple(_fl(b) - _fl(a) for a, b in zip(lo, hi)) for lo, hi, _ in boxes)
     return _Context(inet, ctx.fnet, unsafe, extra, fu, FloatBounds(inet), tuple(atoms), tuple(groups), widths)
 
 

@@ -128,6 +128,11 @@ def test_bad_network_and_usage(files, tmp_path, run_cli):
     code, _, err = run_cli("verify", huge, files[1])
     assert code == 2 and f"{huge}: network: a weight or bias beyond the range of a double" in err
     assert "Traceback" not in err
+    for old, new in (("(<= X_0 1)", "(<= X_0 1" + "0" * 400 + ")"), ("(>= Y_0 0.5)", "(>= Y_0 1" + "0" * 400 + ")")):
+        far = tmp_path / "far.vnnlib"  # a bound of the box, then a constant of the unsafe condition
+        far.write_text(PROP.replace(old, new))
+        code, _, err = run_cli("verify", files[0], far)
+        assert code == 2 and f"{far}: property: a bound or coefficient beyond the range of a double" in err
 
 
 def test_instances_write_the_results_csv(files, tmp_path, run_cli, monkeypatch):

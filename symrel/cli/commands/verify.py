@@ -46,7 +46,7 @@ EXIT_FLOAT_ONLY = 4
 EPILOG = """exit codes: 0 unsat (certificate written and checked); 1 sat (exact witness printed);
 3 unknown (at a limit, named: the time, or the trusted checker's size limits on a certificate,
 tree entries and leaf operations; the open leaves and the covered fraction are printed);
-2 bad input.
+2 bad input (also numbers beyond a double's range, which the search's float proposals need).
 --check-witness: 0 the witness is confirmed exactly; 1 refuted; 4 refuted exactly but
 accepted by the competition's float check (tolerance 1e-4): a float-only counterexample.
 --instances: 0 all decided and every certificate checked; 1 a certificate rejected;
