@@ -357,7 +357,8 @@ def _attack(ctx, d, lo, hi):
 INPUT_CANDIDATES = 2
 #: ReLU neurons (highest BaBSR-style scores) whose split is tried against the input splits
 #: (measured on ACAS Xu 3_3 and 4_2 prop_2, docs/benchmarks.md: 4 makes 3_3 faster by as much
-#: as it makes 4_2 slower, 8 both slower; so do other values of the constants below)
+#: as it makes 4_2 slower, 8 is slower on 3_3; the other values tried of the constants below
+#: were slower too)
 RELU_CANDIDATES = 2
 #: an input whose width, relative to its width in the root box, is below 2^-INPUT_BALANCE times
 #: the relatively widest input's is not split (see :func:`_branch`)
