@@ -58,7 +58,7 @@ import zlib
 from dataclasses import dataclass, field
 
 from ..budget import Budget
-from ..checking.vnnlib import MAX_LEAF_OPERATIONS, MAX_TREE_ENTRIES
+from ..checking.vnnlib import MAX_LEAF_OPERATIONS, MAX_RELAXATION_BITS, MAX_TREE_ENTRIES
 from ..errors import InputError
 from ..exact import Q, ZERO, format_rational, rational
 from ..parallel import chunked, map_ordered
@@ -94,6 +94,11 @@ class Verdict:
 
     def __repr__(self):
         return f"Verdict({self.status!r}, covered={format_rational(self.covered)}, stats={self.stats})"
+
+
+class _BeyondChecker(Exception):
+    """A closed leaf whose facts the trusted checker would refuse (its argument: the name of
+    the checker's limit); the search stops as unknown at that limit."""
 
 
 # -- the problem, prepared -------------------------------------------------------------------------
@@ -178,9 +183,11 @@ def _context(net, prop, boxes) -> _Context:
         for conj in extra:
             for _, a in conj:
                 _fl_atom(a)
+        if not all(math.isfinite(w) for ws in widths for w in ws):
+            raise OverflowError
     except OverflowError:
-        raise InputError("a bound or coefficient beyond the range of a double (about 1.8e308): the float "
-                         "proposals (attacks, bounds) cannot represent the property", path="property") from None
+        raise InputError("a bound, width or coefficient beyond the range of a double (about 1.8e308): the "
+                         "float proposals (attacks, bounds) cannot represent the property", path="property") from None
     try:
         ctx = _Context(inet, FloatNet(_float_layers(net)), unsafe, extra, fu)
     except OverflowError:
@@ -219,7 +226,7 @@ def _exact_close(ctx: _Context, d, lo, hi, fixed, plan):
     """The leaf's facts when the exact bounds close every unsafe disjunct (``plan``: per
     disjunct the float's choice ``(ref, ay, ax, rhs, betas)`` tried first), else None."""
     bounds = propagate(ctx.inet, box_scale(lo, hi), fixed=fixed)
-    closes = []
+    closes, used_betas = [], []
     for u, conj in enumerate(ctx.unsafe):
         tries = []
         if plan is not None and plan[u] is not None:
@@ -233,10 +240,15 @@ def _exact_close(ctx: _Context, d, lo, hi, fixed, plan):
                 done = {"atom": list(ref), "bound": format_rational(m)}
                 if betas:
                     done["beta"] = [format_rational(b[3]) for b in betas]
+                    used_betas += [b[3] for b in betas]
                 break
         if done is None:
             return None, bounds
         closes.append(done)
+    numbers = [v for _, _, a, s, t in bounds.relaxed for v in (a, s, t)] + used_betas
+    if any(max(int(v.numerator).bit_length(), int(v.denominator).bit_length()) > MAX_RELAXATION_BITS
+           for v in numbers):  # the net's own numbers are that large: a smaller box does not help
+        raise _BeyondChecker("relaxation bits")
     phases = ["".join("a" if st == 1 else "i" if st == 0 else "u" for st in layer) for layer in bounds.states]
     relax = [[format_rational(a), format_rational(s), format_rational(t)] for _, _, a, s, t in bounds.relaxed]
     return {"phases": phases, "relaxations": relax, "closes": closes}, bounds
@@ -330,7 +342,8 @@ def _evaluate(ctx: _Context, node):
                         g, betas = g2, tuple((k, i, ph, b) for (k, i, ph), b in zip(splits, bq))
         plan.append((ref, ay, ax, rhs, betas))
         gaps[u] = (g, j)
-    if all(g > 0 for g, _ in gaps):
+    # a gap the floats could not compute (they overflowed: NaN or infinite) is the exact bounds' to judge
+    if all(g > 0 or (j is not None and not math.isfinite(g)) for g, j in gaps):
         facts, bounds = _exact_close(ctx, d, lo, hi, fixed, plan)
         if facts is not None:
             return ("closed", facts, len(bounds.relaxed))
@@ -415,6 +428,8 @@ def _branch(ctx, d, lo, hi, fixed, run, gaps, plan):
     rel = [w / r if r > 0 else 0.0 for w, r in zip(widths, ctx.root_widths[d])]
     keep = max(rel) / 2 ** INPUT_BALANCE
     ranked = sorted((i for i in range(n) if scores[i] >= 0 and rel[i] >= keep), key=lambda k: (-scores[k], k))
+    if not ranked:  # the floats overflowed (scores of NaN): the exactly widest input
+        ranked = sorted((i for i in range(n) if hi[i] > lo[i]), key=lambda k: (lo[k] - hi[k], k))[:1]
     inputs = ranked[:INPUT_CANDIDATES]
     widest = max(ranked, key=lambda k: (widths[k], -k), default=None)
     if widest is not None and widest not in inputs:
@@ -521,8 +536,11 @@ def _evaluate_chunk(ctx, chunk):
     for node in nodes:
         if deadline is not None and time.time() >= deadline:
             out.append(None)
-        else:
+        elif _np is None:
             out.append(_evaluate(ctx, node))
+        else:  # floats that overflow (NaN, infinite) only propose less: the exact bounds judge
+            with _np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+                out.append(_evaluate(ctx, node))
     return out
 
 
@@ -552,7 +570,9 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
     The search also stops, as ``"unknown"``, when its tree (nodes decided plus nodes open)
     would exceed ``max_tree_entries`` or its leaves ``max_leaf_operations`` (counted as the
     checker counts them): by default the trusted checker's limits, so that memory stays
-    bounded without a ``timeout`` and no certificate is built that the checker would refuse."""
+    bounded without a ``timeout`` and no certificate is built that the checker would refuse;
+    and, for the same reason, when a closed leaf's numbers exceed the checker's ``relaxation
+    bits`` (a network or region of numbers beyond about 2^512)."""
     start = time.monotonic()
     budget = Budget(timeout)
     boxes = [region_box(conj, prop.n_inputs, f"input disjunct {d}") for d, conj in enumerate(prop.input_region)]
@@ -602,7 +622,11 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
         left = budget.remaining()
         deadline = None if left is None else time.time() + left
         chunks = [(deadline, part) for part in chunked(items, executor)]
-        results = [r for part in map_ordered(_evaluate_chunk, chunks, executor, shared=(ctx,)) for r in part]
+        try:
+            results = [r for part in map_ordered(_evaluate_chunk, chunks, executor, shared=(ctx,)) for r in part]
+        except _BeyondChecker as limit:  # no certificate the checker would refuse: the round stays open
+            stack.extend(reversed(round_))
+            return _unknown(stack, closed_volume, total, closed_points, stats, start, limit.args[0])
         if any(r is None for r in results):  # the time limit came inside the round: its nodes stay open
             stack.extend(reversed(round_))
             return _unknown(stack, closed_volume, total, closed_points, stats, start, "time")

@@ -132,7 +132,7 @@ def test_bad_network_and_usage(files, tmp_path, run_cli):
         far = tmp_path / "far.vnnlib"  # a bound of the box, then a constant of the unsafe condition
         far.write_text(PROP.replace(old, new))
         code, _, err = run_cli("verify", files[0], far)
-        assert code == 2 and f"{far}: property: a bound or coefficient beyond the range of a double" in err
+        assert code == 2 and f"{far}: property: a bound, width or coefficient beyond the range of a double" in err
 
 
 def test_instances_write_the_results_csv(files, tmp_path, run_cli, monkeypatch):

@@ -274,3 +274,19 @@ def test_weights_at_the_ends_of_the_double_range():
     with pytest.raises(InputError, match="range of a double") as err:
         decide(huge, prop(((atom([0, 0], [-1], "-1"),),)))
     assert err.value.path == "network"
+
+
+def test_a_leaf_the_checker_would_refuse_stops_the_search_at_its_limit():
+    """relu(10^200 (x_0 - x_1)) on x_0 in [-10^200, 10^200]: the floats overflow (their gaps
+    are NaN), so the exact bounds judge the root; they close it (the output is never below -1),
+    but the relaxation's slope needs more bits than the checker's ``relaxation bits`` limit.
+    The answer is unknown at that limit, at once and the same on threads, never a certificate
+    the checker refuses (nor a search that splits until the time runs out)."""
+    w = q(10) ** 200
+    net = ReLUNet(2, [DenseLayer([[w, -w]], [0]), DenseLayer([[1]], [0], "none")])
+    p = prop(((atom([0, 0], [1], "-1"),),), lo=(str(-w), "0"), hi=(str(w), "1"))
+    with ThreadPoolExecutor(2) as pool:
+        for executor in (None, pool):
+            v = decide(net, p, timeout=60, executor=executor)
+            assert v.status == "unknown" and v.limit == "relaxation bits"
+            assert v.stats["nodes"] == 0 and len(v.open_leaves) == 1 and v.covered == 0

@@ -45,7 +45,8 @@ EXIT_FLOAT_ONLY = 4
 
 EPILOG = """exit codes: 0 unsat (certificate written and checked); 1 sat (exact witness printed);
 3 unknown (at a limit, named: the time, or the trusted checker's size limits on a certificate,
-tree entries and leaf operations; the open leaves and the covered fraction are printed);
+tree entries, leaf operations and relaxation bits; the open leaves and the covered fraction
+are printed);
 2 bad input (also numbers beyond a double's range, which the search's float proposals need).
 --check-witness: 0 the witness is confirmed exactly; 1 refuted; 4 refuted exactly but
 accepted by the competition's float check (tolerance 1e-4): a float-only counterexample.
@@ -192,6 +193,8 @@ LIMIT_WHY = {
     "tree entries": " (the trusted checker's limit on a certificate's tree: a larger one would be refused)",
     "leaf operations": " (the trusted checker's limit on the cost of a certificate's leaves: a larger one "
                        "would be refused)",
+    "relaxation bits": " (the trusted checker's limit on the size of a leaf's numbers: the network's or "
+                       "the region's numbers are too large for a certificate it accepts)",
 }
 
 
