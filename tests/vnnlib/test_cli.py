@@ -128,9 +128,13 @@ def test_bad_network_and_usage(files, tmp_path, run_cli):
     code, _, err = run_cli("verify", huge, files[1])
     assert code == 2 and f"{huge}: network: a weight or bias beyond the range of a double" in err
     assert "Traceback" not in err
-    for old, new in (("(<= X_0 1)", "(<= X_0 1" + "0" * 400 + ")"), ("(>= Y_0 0.5)", "(>= Y_0 1" + "0" * 400 + ")")):
-        far = tmp_path / "far.vnnlib"  # a bound of the box, then a constant of the unsafe condition
-        far.write_text(PROP.replace(old, new))
+    big = "1" + "0" * 400
+    e308 = "1" + "0" * 308
+    wide = PROP.replace("(<= X_0 1)", f"(<= X_0 {e308})").replace("(>= X_0 0)", f"(>= X_0 -{e308})")
+    # a bound of the box, a constant of the unsafe condition, a box whose bounds are doubles but not its width
+    for text in (PROP.replace("(<= X_0 1)", f"(<= X_0 {big})"), PROP.replace("(>= Y_0 0.5)", f"(>= Y_0 {big})"), wide):
+        far = tmp_path / "far.vnnlib"
+        far.write_text(text)
         code, _, err = run_cli("verify", files[0], far)
         assert code == 2 and f"{far}: property: a bound, width or coefficient beyond the range of a double" in err
 
