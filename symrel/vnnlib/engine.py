@@ -59,7 +59,7 @@ from dataclasses import dataclass, field
 
 from ..budget import Budget
 from ..checking.vnnlib import MAX_LEAF_OPERATIONS, MAX_RELAXATION_BITS, MAX_TREE_ENTRIES
-from ..errors import InputError
+from ..errors import InputError, InternalError
 from ..exact import Q, ZERO, format_rational, rational
 from ..parallel import chunked, map_ordered
 from .attack import FloatNet, margin, propose
@@ -347,6 +347,8 @@ def _evaluate(ctx: _Context, node):
         facts, bounds = _exact_close(ctx, d, lo, hi, fixed, plan)
         if facts is not None:
             return ("closed", facts, len(bounds.relaxed))
+    if all(a == b for a, b in zip(lo, hi)):  # a single point (a root: splits never make one): no split helps
+        return _point(ctx, d, lo, fixed)
     how = _branch(ctx, d, lo, hi, fixed, run, gaps, plan)
     if fresh:  # a float attack on a new box (the phase-split parts of a box were attacked as the box)
         x = _attack(ctx, d, lo, hi)
@@ -438,7 +440,7 @@ def _branch(ctx, d, lo, hi, fixed, run, gaps, plan):
     relus = any(ay) and unstable <= RELU_SPLIT_UNSTABLE
     if not any(ay):
         if not inputs:
-            raise InputError("a node that is a single point stayed open (internal error)", path="engine")
+            raise InternalError("a node that is a single point stayed open")
         return ("x", inputs[0])
     options = []
     floor = min(g for g, _ in gaps)  # the node's bound holds on its parts (theirs may be lower: see above)
@@ -462,7 +464,7 @@ def _branch(ctx, d, lo, hi, fixed, run, gaps, plan):
             b = max(floor, _node_gap(ctx, d, flo, fhi, dict(fixed) | {(k, i): 1}, splits + ((k, i, 1),)))
             options.append(((a > 0) + (b > 0), a + b, 0, 0, ("relu", k, i)))
     if not options:
-        raise InputError("a node that is a single point stayed open (internal error)", path="engine")
+        raise InternalError("a node that is a single point stayed open")
     return max(options, key=lambda o: o[:4])[4]
 
 
@@ -504,6 +506,8 @@ def _evaluate_exact(ctx: _Context, node, fixed):
     facts, bounds = _exact_close(ctx, d, lo, hi, fixed, None)
     if facts is not None:
         return ("closed", facts, len(bounds.relaxed))
+    if all(a == b for a, b in zip(lo, hi)):
+        return _point(ctx, d, lo, fixed)
     x = _attack(ctx, d, lo, hi)
     if x is not None:
         return ("sat", x, None)
@@ -522,6 +526,18 @@ def _evaluate_exact(ctx: _Context, node, fixed):
     if not any(scores):
         scores = widths
     return ("split", ("x", max(range(n), key=lambda k: (scores[k], -k))), None)
+
+
+def _point(ctx: _Context, d, x, fixed):
+    """A node whose box is the single point ``x``: closed when its exact bounds close it, else
+    ``x`` itself is proposed. At a point every neuron's range is its value (no relaxation), so
+    the bounds are the outputs' exact values: they fail to close only where, for some unsafe
+    disjunct, every atom and every constraint of the input disjunct holds, that is at a
+    counterexample."""
+    facts, bounds = _exact_close(ctx, d, x, x, fixed, None)
+    if facts is not None:
+        return ("closed", facts, len(bounds.relaxed))
+    return ("sat", tuple(x), None)
 
 
 def _ratio(v: float):
@@ -666,7 +682,7 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
                 continue
             i = how[1]
             if not hi[i] > lo[i]:
-                raise InputError("a node that is a single point stayed open (internal error)", path="engine")
+                raise InternalError("a node that is a single point stayed open")
             if owner is not None:
                 owners[owner][0] += 1
             mid = how[2] if len(how) > 2 else (lo[i] + hi[i]) / 2  # the cut, or the halving

@@ -290,3 +290,24 @@ def test_a_leaf_the_checker_would_refuse_stops_the_search_at_its_limit():
             v = decide(net, p, timeout=60, executor=executor)
             assert v.status == "unknown" and v.limit == "relaxation bits"
             assert v.stats["nodes"] == 0 and len(v.open_leaves) == 1 and v.covered == 0
+
+
+@pytest.mark.parametrize("point, rhs, status", [
+    (("0", "0"), "-1", "sat"),  # f(0, 0) = -1 <= -1: the point itself, where f touches the bound
+    (("0", "0"), "-2", "unsat"),
+    (("1/3", "1/7"), "-1/2", "sat"),  # f = -11/21, below -1/2 by 1/42
+    (("1/3", "1/7"), "-1", "unsat"),
+])
+def test_a_region_that_is_one_point(point, rhs, status):
+    """A region of one point is decided by the point's exact values: a counterexample is the
+    point itself, exactly (an internal error 'a node that is a single point stayed open'
+    before, when the floats did not see the counterexample), and unsat comes with a
+    certificate the checker accepts."""
+    from symrel.checking import check_certificate
+
+    v = decide(NET, prop(((atom([0, 0], [1], rhs),),), lo=point, hi=point))
+    assert v.status == status and v.stats["nodes"] == 1
+    if status == "sat":
+        assert list(v.witness_x) == [q(c) for c in point] and NET.evaluate_exact(list(v.witness_x))[0] <= q(rhs)
+    else:
+        check_certificate(v.certificate)
