@@ -22,8 +22,10 @@ whether the node looks closed; only then are the exact bounds computed
 disjunct, one atom (or one constraint of the input disjunct) has a certified lower bound above
 its right-hand side. Otherwise a float attack (:mod:`symrel.vnnlib.attack`, on every new box:
 a root or an input split's part, with or without ReLU splits above it, but not the parts of a
-ReLU split, whose box was attacked as their parent's) proposes a point, kept only when exact evaluation confirms it, and failing that
-the node is split where the most of its two parts close in floats, then where their float
+ReLU split, whose box was attacked as their parent's) proposes a point, kept only when exact
+evaluation confirms it; a refuted point's linear region gets one exact LP
+(:mod:`symrel.vnnlib.pattern`: the counterexamples may form a set no double reaches, such as a
+single point off the dyadic grid), and failing that the node is split where the most of its two parts close in floats, then where their float
 gaps sum highest (:func:`_branch`), among
 the halvings of the inputs scored highest by ``|A_i| * width_i`` (``A``: the float lower form
 of the least-settled atom) and of the widest input (inputs far thinner than the widest, relative
@@ -63,6 +65,7 @@ from ..errors import InputError, InternalError
 from ..exact import Q, ZERO, format_rational, rational
 from ..parallel import chunked, map_ordered
 from .attack import FloatNet, margin, propose
+from .pattern import pattern_of, region_witness
 from .symbolic import IntNet, box_scale, integer_net, propagate
 
 try:  # optional (the "numeric" extra): float bounds propose, so that only leaves are computed exactly
@@ -605,7 +608,9 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
         dims[d] = [i for i in range(len(lo)) if hi[i] > lo[i]]
         total += _volume(lo, hi, dims[d])
         stack.append((d, (), lo, hi, (), None))
-    stats = {"nodes": 0, "leaves": 0, "rounds": 0, "max_depth": 0, "relaxed": 0, "attacks": 0, "relu_splits": 0}
+    stats = {"nodes": 0, "leaves": 0, "rounds": 0, "max_depth": 0, "relaxed": 0, "attacks": 0, "relu_splits": 0,
+             "region_lps": 0}
+    tried = set()  # (input disjunct, linear region) of the refuted proposals whose region LP ran
     closed_volume = Q(0)
     closed_points = 0
     owners: dict = {}  # (d, path) of a box whose parts are phase-split: [its open parts, its volume or None]
@@ -658,10 +663,17 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
                 close_part(d, lo, hi, owner)
             elif res[0] == "sat":
                 stats["attacks"] += 1
-                y = _confirm(net, prop, res[1])
+                x = res[1]
+                y = _confirm(net, prop, x)
+                key = (d, pattern_of(ctx.inet, x)) if y is None else None
+                if key is not None and key not in tried:  # the floats missed: the exact LP on x's linear region
+                    tried.add(key)
+                    stats["region_lps"] += 1
+                    x = region_witness(ctx.inet, x, lo, hi, ctx.unsafe, [a for _, a in ctx.extra[d]])
+                    y = None if x is None else _confirm(net, prop, x)
                 if y is not None:
                     stats["seconds"] = round(time.monotonic() - start, 3)
-                    return Verdict("sat", tuple(res[1]), y, None, (), closed_volume / total if total else ZERO, stats)
+                    return Verdict("sat", tuple(x), y, None, (), closed_volume / total if total else ZERO, stats)
                 children.append((d, path, lo, hi, splits, owner, res[2]))  # a false alarm of the floats: split
             else:
                 children.append((d, path, lo, hi, splits, owner, res[1]))

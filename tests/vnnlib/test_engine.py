@@ -311,3 +311,38 @@ def test_a_region_that_is_one_point(point, rhs, status):
         assert list(v.witness_x) == [q(c) for c in point] and NET.evaluate_exact(list(v.witness_x))[0] <= q(rhs)
     else:
         check_certificate(v.certificate)
+
+
+# |x0 - 1/3| + |x1 - 1/5| - 1: its minimum -1 only at (1/3, 1/5), a point no halving reaches
+OFF_GRID = ReLUNet(2, [DenseLayer([[1, 0], [-1, 0], [0, 1], [0, -1]], ["-1/3", "1/3", "-1/5", "1/5"]),
+                       DenseLayer([[1, 1, 1, 1]], [-1], "none")])
+
+
+def test_a_counterexample_off_the_dyadic_grid_is_found_exactly_and_threads_agree():
+    """f <= -1 holds only at (1/3, 1/5): every float proposal misses it, and the search once
+    halved the box round it until the time ran out (unknown at 20 s, depth 1,102). The exact LP
+    on the linear region of the first refuted proposal finds the point itself."""
+    p = prop(((atom([0, 0], [1], "-1"),),))
+    serial = decide(OFF_GRID, p, timeout=60)
+    assert serial.status == "sat" and list(serial.witness_x) == [q("1/3"), q("1/5")]
+    assert list(serial.witness_y) == [-1] and serial.stats["region_lps"] >= 1
+    with ThreadPoolExecutor(2) as pool:
+        threads = decide(OFF_GRID, p, timeout=60, executor=pool)
+    assert threads.witness_x == serial.witness_x and threads.stats == dict(serial.stats, seconds=threads.stats["seconds"])
+
+
+def test_region_lp_of_a_near_miss_finds_nothing():
+    """Just below the minimum (f <= -1 - 10^-6): unsat, with a certificate the checker accepts;
+    a region LP of a point there finds no counterexample."""
+    from symrel.checking import check_certificate
+    from symrel.vnnlib.pattern import region_witness
+    from symrel.vnnlib.symbolic import integer_net
+
+    p = prop(((atom([0, 0], [1], "-1000001/1000000"),),))
+    v = decide(OFF_GRID, p, timeout=60)
+    assert v.status == "unsat"
+    check_certificate(v.certificate)
+    near = [q("3333/10000"), q("2/10")]
+    assert region_witness(integer_net(OFF_GRID), near, [q(-1)] * 2, [q(1)] * 2, p.unsafe) is None
+    assert region_witness(integer_net(OFF_GRID), near, [q(-1)] * 2, [q(1)] * 2,
+                          prop(((atom([0, 0], [1], "-1"),),)).unsafe) == (q("1/3"), q("1/5"))
