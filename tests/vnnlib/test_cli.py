@@ -51,6 +51,20 @@ def test_sat_prints_exact_witness_and_writes_vnncomp_file(files, tmp_path, run_c
     assert "**sat**" in report.read_text()
 
 
+def test_outputs_pinned_by_equalities_get_their_one_exact_witness(files, tmp_path, run_cli):
+    """Y_0 = 3/10 and Y_1 = 7/10 (each as <= and >=) hold only at X = (1, 7/10): no float
+    proposal is a counterexample there, and the search ran until its time (unknown); the exact
+    LP on the region of the first refuted proposal gives the point itself."""
+    pinned = tmp_path / "pinned.vnnlib"
+    pinned.write_text(PROP.replace("(assert (>= Y_0 0.5))", "(assert (>= Y_0 0.3)) (assert (<= Y_0 0.3))\n"
+                                   "(assert (>= Y_1 0.7)) (assert (<= Y_1 0.7))"))
+    code, out, _ = run_cli("verify", files[0], pinned, "--timeout", "60")
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == "sat" and "X_0 = 1" in lines and "X_1 = 7/10 (~0.7)" in lines
+    assert "Y_0 = 3/10 (~0.3)" in lines and "Y_1 = 7/10 (~0.7)" in lines
+
+
 def test_an_engine_witness_that_fails_exactly_is_never_printed(files, run_cli, monkeypatch):
     stub_engine.install(monkeypatch, lambda net, prop: Verdict("sat", (q("1/4"), q("1/8")), None))
     code, out, err = run_cli("verify", *files)
