@@ -55,6 +55,7 @@ def test_outputs_pinned_by_equalities_get_their_one_exact_witness(files, tmp_pat
     """Y_0 = 3/10 and Y_1 = 7/10 (each as <= and >=) hold only at X = (1, 7/10): no float
     proposal is a counterexample there, and the search ran until its time (unknown); the exact
     LP on the region of the first refuted proposal gives the point itself."""
+    pytest.importorskip("numpy")  # the float attack whose refuted proposal the LP starts from
     pinned = tmp_path / "pinned.vnnlib"
     pinned.write_text(PROP.replace("(assert (>= Y_0 0.5))", "(assert (>= Y_0 0.3)) (assert (<= Y_0 0.3))\n"
                                    "(assert (>= Y_1 0.7)) (assert (<= Y_1 0.7))"))
@@ -78,6 +79,19 @@ def test_unknown_says_what_stayed_open(files, run_cli, monkeypatch):
     assert code == 3 and out.splitlines() == ["unknown", "open leaves: 7; covered: 3/4 of the region (~75%)",
                                               "stopped at the limit: time (--timeout)"]
     assert calls == [{"timeout": 2.5, "executor": None, "progress": True}]
+
+
+def test_a_long_covered_fraction_is_shown_as_a_percentage(files, run_cli, monkeypatch):
+    """Boxes halved a thousand times have volumes of thousands of digits: the text shows the
+    percentage and the fraction's length, --json the fraction whole."""
+    covered = 1 - q(1) / q(3) ** 1000
+    stub_engine.install(monkeypatch, lambda net, prop: Verdict("unknown", open_leaves=((),) * 2, covered=covered,
+                                                               limit="time"))
+    code, out, _ = run_cli("verify", *files)
+    assert code == 3 and out.splitlines()[1] == ("open leaves: 2; covered: ~100% of the region (the exact fraction "
+                                                 "has 957 characters: --json)")
+    code, out, _ = run_cli("verify", *files, "--json")
+    assert code == 3 and json.loads(out)["covered"] == str(covered)
 
 
 def test_unknown_at_a_size_limit_names_it(files, run_cli, monkeypatch):

@@ -166,9 +166,8 @@ def _decide(args, net, prop) -> int:
         covered = verdict.covered
         exact_cover = covered is not None and not isinstance(covered, float)
         info["covered"] = format_rational(covered) if exact_cover else covered
-        lines.append(f"open leaves: {n_open}; covered: "
-                     + (f"{fmt(covered)} of the region (~{_percent(covered)})" if exact_cover
-                        else f"{covered} of the region"))
+        lines.append(f"open leaves: {n_open}; covered: " + (_covered_text(covered) if exact_cover
+                                                              else f"{covered} of the region"))
         limit = verdict.limit
         info["limit"] = limit
         lines.append(f"stopped at the limit: {limit}" + LIMIT_WHY.get(limit, ""))
@@ -196,6 +195,19 @@ LIMIT_WHY = {
     "relaxation bits": " (the trusted checker's limit on the size of a leaf's numbers: the network's or "
                        "the region's numbers are too large for a certificate it accepts)",
 }
+
+
+#: longest exact covered fraction the text output prints (the volumes of boxes halved a
+#: thousand times have denominators of thousands of digits; --json keeps them whole)
+COVERED_CHARS = 40
+
+
+def _covered_text(covered) -> str:
+    """``3/4 of the region (~75%)``, or the percentage alone when the fraction is long."""
+    exact = fmt(covered)
+    if len(exact) <= COVERED_CHARS:
+        return f"{exact} of the region (~{_percent(covered)})"
+    return f"~{_percent(covered)} of the region (the exact fraction has {len(exact):,} characters: --json)"
 
 
 def _percent(q) -> str:
