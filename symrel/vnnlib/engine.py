@@ -59,13 +59,13 @@ import time
 import zlib
 from dataclasses import dataclass, field
 
-from ..budget import Budget
+from ..budget import Budget, BudgetExceeded
 from ..checking.vnnlib import MAX_LEAF_OPERATIONS, MAX_RELAXATION_BITS, MAX_TREE_ENTRIES
 from ..errors import InputError, InternalError
 from ..exact import Q, ZERO, format_rational, rational
 from ..parallel import chunked, map_ordered
 from .attack import FloatNet, margin, propose
-from .pattern import pattern_of, region_witness
+from .pattern import linear_region, region_witness
 from .symbolic import IntNet, box_scale, integer_net, propagate
 
 try:  # optional (the "numeric" extra): float bounds propose, so that only leaves are computed exactly
@@ -665,11 +665,14 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
                 stats["attacks"] += 1
                 x = res[1]
                 y = _confirm(net, prop, x)
-                key = (d, pattern_of(ctx.inet, x)) if y is None else None
-                if key is not None and key not in tried:  # the floats missed: the exact LP on x's linear region
-                    tried.add(key)
+                region = linear_region(ctx.inet, x) if y is None else None
+                if region is not None and (d, region.phases) not in tried:  # the floats missed: an exact LP
+                    tried.add((d, region.phases))
                     stats["region_lps"] += 1
-                    x = region_witness(ctx.inet, x, lo, hi, ctx.unsafe, [a for _, a in ctx.extra[d]])
+                    try:
+                        x = region_witness(region, lo, hi, ctx.unsafe, [a for _, a in ctx.extra[d]], budget)
+                    except BudgetExceeded:  # the time is up: the next round's check says so
+                        x = None
                     y = None if x is None else _confirm(net, prop, x)
                 if y is not None:
                     stats["seconds"] = round(time.monotonic() - start, 3)

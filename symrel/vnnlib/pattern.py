@@ -13,8 +13,9 @@ exact LP (:func:`symrel.exact.lp.feasibility`); the LP's witness is a counterexa
 which the caller confirms by exact evaluation all the same.
 
 Cost: one forward pass of affine forms in ``x`` (integers over a common denominator, the
-net's own numbers, no rounding), then one exact LP per unsafe disjunct, in as many
-variables as inputs, with a row per ReLU, two per input and one per atom.
+net's own numbers, no rounding; the layer products of :mod:`symrel.vnnlib.symbolic`), then one
+exact LP per unsafe disjunct, in as many variables as inputs, with a row per ReLU, two per
+input and one per atom.
 
 >>> from symrel.exact import Q
 >>> from symrel.models import DenseLayer, ReLUNet
@@ -22,34 +23,43 @@ variables as inputs, with a row per ReLU, two per input and one per atom.
 >>> from symrel.vnnlib import LinearAtom
 >>> net = ReLUNet(1, [DenseLayer([[1], [-1]], ["-1/3", "1/3"]), DenseLayer([[1, 1]], [-1], "none")])
 >>> touch = [[LinearAtom((Q(0),), (Q(1),), Q(-1))]]        # |x - 1/3| - 1 <= -1: only at 1/3
->>> [str(v) for v in region_witness(integer_net(net), [Q(3333, 10000)], [Q(0)], [Q(1)], touch)]
+>>> region = linear_region(integer_net(net), [Q(3333, 10000)])   # the floats' 0.3333
+>>> [str(v) for v in region_witness(region, [Q(0)], [Q(1)], touch)]
 ['1/3']
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ..exact import Q
 from ..exact.lp import feasibility
+from .symbolic import _products
 
 
-def _pattern_rows(inet, x):
-    """The rows ``r`` (``r . (x, 1) <= 0``, integers) of the linear region of ``x``, the
-    outputs' affine forms (integer rows over ``H``) and ``H``; the phases as a tuple."""
+class LinearRegion(NamedTuple):
+    """The linear region of a point: ``rows`` (integer rows ``r``, meaning ``r . (x, 1) <=
+    0``), the outputs' affine forms (integer rows over ``H``) and the phases (True: active),
+    which name the region."""
+
+    rows: list
+    outputs: list
+    H: int
+    phases: tuple
+
+
+def linear_region(inet, x) -> LinearRegion:
+    """The linear region of the exact point ``x`` in the integer net ``inet`` (module
+    docstring)."""
     n = inet.n_inputs
     forms = [[int(i == k) for i in range(n + 1)] for k in range(n)]  # h = x, over H = 1
     H = 1
     rows, phases = [], []
     for layer in inet.layers:
-        z = []
-        for rp, rn, b in zip(layer.Wp, layer.Wn, layer.b):
-            row = [0] * (n + 1)
-            for w, f in zip((p + m for p, m in zip(rp, rn)), forms):
-                if w:
-                    for c in range(n + 1):
-                        row[c] += w * f[c]
-            row[n] += b * H
-            z.append(row)
-        H *= layer.D  # the rows of z are over the new H
+        z = [list(r) for r in _products(layer, forms, forms)[0]]  # W h, over H * D
+        for row, c in zip(z, layer.b):
+            row[n] += c * H
+        H *= layer.D
         if not layer.relu:
             forms = z
             continue
@@ -59,16 +69,16 @@ def _pattern_rows(inet, x):
             rows.append([-v for v in row] if active else row)
             forms.append(row if active else [0] * (n + 1))
             phases.append(active)
-    return rows, forms, H, tuple(phases)
+    return LinearRegion(rows, forms, H, tuple(phases))
 
 
-def region_witness(inet, x, lo, hi, conjunctions, extra=()):
-    """An exact point of the box ``[lo, hi]`` in the linear region of ``x`` (module docstring)
-    where every atom of one of ``conjunctions`` holds (each atom ``a``: ``a.x . X + a.y . Y <=
+def region_witness(region: LinearRegion, lo, hi, conjunctions, extra=(), budget=None):
+    """An exact point of the box ``[lo, hi]`` in ``region`` (:func:`linear_region`) where
+    every atom of one of ``conjunctions`` holds (each atom ``a``: ``a.x . X + a.y . Y <=
     a.rhs``) and every atom of ``extra`` (constraints on the inputs alone); None where there
-    is none."""
-    n = inet.n_inputs
-    rows, outputs, H, _ = _pattern_rows(inet, [Q(v) for v in x])
+    is none. ``budget``: checked by the LPs (:func:`symrel.exact.lp.feasibility`)."""
+    n = len(lo)
+    rows, outputs, H = region.rows, region.outputs, region.H
     A = [[Q(v) for v in r[:n]] for r in rows]
     b = [Q(-r[n]) for r in rows]
     for k in range(n):  # the box
@@ -83,12 +93,7 @@ def region_witness(inet, x, lo, hi, conjunctions, extra=()):
             A2.append([Q(a.x[c]) * H + sum(Q(a.y[j]) * outputs[j][c] for j in range(len(outputs)))
                        for c in range(n)])
             b2.append(Q(a.rhs) * H - sum(Q(a.y[j]) * outputs[j][n] for j in range(len(outputs))))
-        res = feasibility(A2, b2)
+        res = feasibility(A2, b2, budget=budget)
         if res.feasible:
             return tuple(res.point)
     return None
-
-
-def pattern_of(inet, x) -> tuple:
-    """The phases of the ReLUs at ``x`` (True: active), the key of its linear region."""
-    return _pattern_rows(inet, [Q(v) for v in x])[3]

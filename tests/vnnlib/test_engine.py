@@ -335,7 +335,7 @@ def test_region_lp_of_a_near_miss_finds_nothing():
     """Just below the minimum (f <= -1 - 10^-6): unsat, with a certificate the checker accepts;
     a region LP of a point there finds no counterexample."""
     from symrel.checking import check_certificate
-    from symrel.vnnlib.pattern import region_witness
+    from symrel.vnnlib.pattern import linear_region, region_witness
     from symrel.vnnlib.symbolic import integer_net
 
     p = prop(((atom([0, 0], [1], "-1000001/1000000"),),))
@@ -343,6 +343,8 @@ def test_region_lp_of_a_near_miss_finds_nothing():
     assert v.status == "unsat"
     check_certificate(v.certificate)
     near = [q("3333/10000"), q("2/10")]
-    assert region_witness(integer_net(OFF_GRID), near, [q(-1)] * 2, [q(1)] * 2, p.unsafe) is None
-    assert region_witness(integer_net(OFF_GRID), near, [q(-1)] * 2, [q(1)] * 2,
+    region = linear_region(integer_net(OFF_GRID), near)
+    assert region.phases == (False, True, True, True)  # x0 < 1/3; x1 = 1/5: both of its ReLUs at 0, active
+    assert region_witness(region, [q(-1)] * 2, [q(1)] * 2, p.unsafe) is None
+    assert region_witness(region, [q(-1)] * 2, [q(1)] * 2,
                           prop(((atom([0, 0], [1], "-1"),),)).unsafe) == (q("1/3"), q("1/5"))
