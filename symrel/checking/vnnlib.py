@@ -27,8 +27,10 @@ a leaf entry ``{"leaf": facts}`` closes its box ``B`` (its part where the sides 
    the layers backwards (``h = z``, ``h = 0``, ``h >= alpha z`` under a coefficient >= 0,
    ``h <= s z + t`` under one < 0; with a close's ``beta``, one multiplier >= 0 per ReLU
    split on the path, the split neuron's coefficient gains ``-beta`` (side ``z >= 0``) or
-   ``+beta`` (side ``z <= 0``)) and minimising over ``B``; and ``bound > rhs``, so the
-   atom fails on all of the leaf's part and the unsafe disjunct with it.
+   ``+beta`` (side ``z <= 0``); with a close's ``alpha``, one lower slope in ``[0, 1]`` per
+   unstable neuron replaces the relaxations' in this substitution) and minimising over ``B``;
+   and ``bound > rhs``, so the atom fails on all of the leaf's part and the unsafe disjunct
+   with it.
 
 An empty box (``lo_i > hi_i``) has the tree ``[{"empty": i}]``.
 
@@ -455,6 +457,29 @@ def _backward_min(layers, states, ay, ax, lo, hi, betas=()):
     return _form_min(form, lo, hi)
 
 
+def _slopes(states, raw, where):
+    """The states with a close's own lower slopes: ``raw`` holds one ``alpha`` per unstable
+    neuron, in the order of the relaxations, each with ``0 <= alpha <= 1`` (``h >= alpha z``
+    then holds for every ``z``, so any such slope is sound, whatever the neuron's range)."""
+    raw = array(raw, where, sum(1 for layer in states for st in layer if isinstance(st, tuple)))
+    out, at = [], 0
+    for layer in states:
+        row = []
+        for st in layer:
+            if isinstance(st, tuple):
+                alpha = rational(raw[at], f"{where}[{at}]")
+                bits = max(int(alpha.numerator).bit_length(), int(alpha.denominator).bit_length())
+                if bits > MAX_RELAXATION_BITS:
+                    raise beyond_limit("relaxation bits", bits, MAX_RELAXATION_BITS, f"{where}[{at}]")
+                if not ZERO <= alpha <= 1:
+                    raise CertificateError(f"expected 0 <= alpha <= 1, got {alpha}", path=f"{where}[{at}]")
+                st = (alpha, st[1], st[2])
+                at += 1
+            row.append(st)
+        out.append(row)
+    return out
+
+
 def _check_leaf(layers, facts, lo, hi, d, region, unsafe, where, splits=()):
     """One leaf (docs/format.md); ``splits``: the ReLU splits on its path, ``(layer, neuron,
     phase)`` from the root down. Returns whether it closed an unsafe disjunct by an atom of
@@ -465,7 +490,7 @@ def _check_leaf(layers, facts, lo, hi, d, region, unsafe, where, splits=()):
     closes = array(facts["closes"], f"{where}.closes", len(unsafe))
     for u, entry in enumerate(closes):
         cw = f"{where}.closes[{u}]"
-        entry = record(entry, cw, keys=("atom", "bound"), optional=("beta",))
+        entry = record(entry, cw, keys=("atom", "bound"), optional=("beta", "alpha"))
         betas = ()
         if "beta" in entry:
             if not splits:
@@ -480,13 +505,16 @@ def _check_leaf(layers, facts, lo, hi, d, region, unsafe, where, splits=()):
                 if beta < 0:
                     raise CertificateError(f"expected beta >= 0, got {beta}", path=f"{cw}.beta[{j}]")
                 betas.append((k, i, c, beta))
+        slopes = states
+        if "alpha" in entry:
+            slopes = _slopes(states, entry["alpha"], f"{cw}.alpha")
         ref = array(entry["atom"], f"{cw}.atom", 2)
         side = string(ref[0], f"{cw}.atom[0]", choices=("unsafe", "region"))
         outside = outside or side == "region"
         pool = unsafe[u] if side == "unsafe" else region[d]
         x, y, rhs = pool[index(ref[1], len(pool), f"{cw}.atom[1]")]
         bound = rational(entry["bound"], f"{cw}.bound")
-        got = _backward_min(layers, states, y, x, lo, hi, betas)
+        got = _backward_min(layers, slopes, y, x, lo, hi, betas)
         if got != bound:
             raise CertificateError(f"the bound recomputed is {got}, not {bound}", path=f"{cw}.bound")
         if not bound > rhs:

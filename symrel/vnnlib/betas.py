@@ -5,9 +5,10 @@ bound of a linear function of the outputs and inputs may add ``beta * z`` (side 
 or ``-beta * z`` (side ``z >= 0``) for any ``beta >= 0``: the term is ``<= 0`` on the node's
 part. The best betas are the duals of the split constraints in an LP; two are offered:
 :func:`split_betas`, an LP in the inputs alone over the splits' linear forms (cheap, weak),
-and :func:`network_betas`, the LP over the whole relaxed net (a few milliseconds on ACAS Xu,
-and with the run's own lines the backward pass with its betas reaches its value). The
-engine asks the second only where the first leaves a node open. The exact bounds
+and :func:`network_multipliers`, the LP over the whole relaxed net (a few milliseconds on ACAS
+Xu), which also gives each unstable neuron's lower slope ``alpha`` (the triangle relaxation:
+the backward pass with its betas and slopes reaches its value). The engine asks the second
+only where the first leaves a node open. The exact bounds
 (:mod:`symrel.vnnlib.symbolic`) recompute every bound with the betas rounded to rationals:
 nothing here is trusted.
 
@@ -21,9 +22,14 @@ binding is missing.
 >>> fb = FloatBounds(integer_net(ReLUNet(1, [DenseLayer([[1], [-1]], [0, 0]),
 ...                                          DenseLayer([[1, 1]], [0], "none")])))  # |x|
 >>> run = fb.run([-1.0], [2.0], {(0, 0): 1})          # the part where x >= 0
->>> bt = network_betas(fb, run, [(0, 0, 1)], [1.0], [0.0], 0.0)
+>>> bt, lam = network_multipliers(fb, run, [(0, 0, 1)], [1.0], [0.0], 0.0)
 >>> round(fb.lower(run, [1.0], [0.0])[0], 3), round(fb.lower(run, [1.0], [0.0], [(0, 0, 1, bt[0])])[0], 3)
 (-1.0, 0.0)
+>>> run = fb.run([-1.0], [2.0], {})                   # no split: the slopes alone
+>>> _, lam = network_multipliers(fb, run, [], [1.0], [0.0], 0.0)
+>>> alphas = {}
+>>> round(fb.lower(run, [1.0], [0.0], lam=lam, alphas=alphas)[0], 3), sorted(alphas.values())
+(0.0, [0.0, 0.0])
 """
 
 from __future__ import annotations
@@ -158,115 +164,106 @@ def split_betas(fb: FloatBounds, run: FloatRun, splits, A, c):
     return [float(v) * scale for v in y]
 
 
-def network_betas(fb: FloatBounds, run: FloatRun, splits, ay, ax, rhs):
-    """Betas (floats >= 0, one per split ``(k, i, phase)``) for the lower bound of
-    ``ay . y + ax . x`` on the box where the splits hold, optimal for the run's lines: the
-    duals of the split constraints in the LP over the whole relaxed net (``x`` in the box,
-    ``z = W h + b``, ``aL z <= h <= aU z + tU`` for each unstable neuron, ``h = z`` or
-    ``h = 0`` for the settled and the split ones, and each split's ``z >= 0`` or ``z <= 0``).
-    The backward pass with these betas is the LP's Lagrangian dual over the same lines, so it
-    reaches the LP's value. (An LP over the splits' linear forms in ``x`` alone, used before,
-    is much weaker: of 36 nodes it left open on ACAS Xu 3_3 prop_2, 17 close with these betas,
-    none with those.) When the splits contradict one another (the LP is empty) the duals of
-    the least violation of the splits, scaled to exceed ``rhs`` minus the plain bound. None
-    when the LP fails.
+def network_multipliers(fb: FloatBounds, run: FloatRun, splits, ay, ax, rhs):
+    """``(betas, lam)`` for the lower bound of ``ay . y + ax . x`` on the box where the splits
+    hold, optimal for the run's intermediate bounds: the duals of the LP over the whole relaxed
+    net (``x`` in the box, ``z = W h + b``, for each unstable neuron the triangle ``h >= 0``,
+    ``h >= z``, ``h <= aU z + tU``, ``h = z`` or ``h = 0`` for the settled and the split ones,
+    and each split's ``z >= 0`` or ``z <= 0``). ``betas``: one float >= 0 per split ``(k, i,
+    phase)``, the duals of the split rows; ``lam``: ``{k: array}``, per ReLU layer the duals of
+    the rows ``h >= z`` (NaN where a neuron has none), from which :meth:`FloatBounds.lower`
+    derives each unstable neuron's lower slope ``alpha = lam / mu`` in ``[0, 1]`` (the rest of
+    its coefficient ``mu`` is the dual of ``h >= 0``). The backward pass with these betas and
+    slopes is the LP's Lagrangian dual, so it reaches the LP's value.
 
-    Cost: one LP of ``n + 2 * neurons`` columns, a few milliseconds on ACAS Xu."""
-    if not splits:
-        return []
-    where = {}
-    for j, (k, i, ph) in enumerate(splits):
-        where[(k, i)] = (j, ph)
+    Why the whole net: an LP over the splits' linear forms in ``x`` alone (:func:`split_betas`)
+    is much weaker: of 36 nodes it left open on ACAS Xu 3_3 prop_2, 17 close with the network
+    LP's betas, none with its. Why the triangle, not the run's own lower line: of 150 nodes
+    left open by the search on 3_3 prop_2 with the network LP's betas over the run's lines, the
+    triangle's betas and slopes close 36.
+
+    When the splits contradict one another (the LP is empty): the duals of the least violation
+    of the splits, scaled to exceed ``rhs`` minus the plain bound. None when the LP fails.
+
+    Cost: one LP of ``n + unstable`` columns and about ``3 * unstable`` rows, after ``layers``
+    products of a layer's matrix with the substituted maps; about a millisecond on ACAS Xu."""
+    where = {(k, i): (j, ph) for j, (k, i, ph) in enumerate(splits)}
     n = len(run.lo)
-    blocks = []  # (columns, values) of rows of equal length, with their bounds
-    lo_cols, hi_cols = [np.asarray(run.lo, dtype=float)], [np.asarray(run.hi, dtype=float)]
+    # the LP in the inputs and one column per unstable neuron (its h): a settled or split
+    # neuron's h is an affine map of these, substituted (with them the LP is some 40 columns
+    # on ACAS Xu, against 600 with a column per neuron, and ten times faster)
+    settled = [((aL == 0) & (aU == 0) & (tU == 0), (aL == 1) & (aU == 1) & (tU == 0)) for aL, aU, tU in run.relax]
+    total = n + sum(int((~zero & ~same).sum()) for zero, same in settled)
+    H = np.zeros((n, total + 1))  # the layer's h as rows over (x, h columns, 1)
+    H[:, :n] = np.eye(n)
     ncol = n
-    prev = np.arange(n)
-    split_rows = []  # (row index, split index), in the order the rows are made
-    nrows = 0
-
-    def add(cols, vals, rlo, rhi):
-        nonlocal nrows
-        blocks.append((np.asarray(cols), np.asarray(vals, dtype=float), np.asarray(rlo, dtype=float),
-                       np.asarray(rhi, dtype=float)))
-        nrows += len(rlo)
-
+    rows, tops = [], []  # rows over (x, h columns) with their right-hand sides: G v <= tops
+    split_rows = []  # (row index, split index)
+    lam_rows = []  # (relu layer, neuron, row index) of the rows h >= z
+    widths = []
     k = 0
     last = len(fb.layers) - 1
     for li, (W, b, relu) in enumerate(fb.layers):
         if li == last and not relu:
             break
-        w = W.shape[0]
-        z = ncol + np.arange(w)
-        ncol += w
-        lo_cols.append(np.full(w, -np.inf))
-        hi_cols.append(np.full(w, np.inf))
-        add(np.column_stack([z, np.tile(prev, (w, 1))]), np.column_stack([np.ones(w), -W]), b, b)  # z - W h = b
+        Z = W @ H
+        Z[:, -1] += b
         if not relu:
-            prev = z
+            H = Z
             continue
-        h = ncol + np.arange(w)
-        ncol += w
-        aL, aU, tU = run.relax[k]
-        zero = (aL == 0) & (aU == 0) & (tU == 0)
-        same = (aL == 1) & (aU == 1) & (tU == 0)
-        lines = ~zero & ~same
-        lo_cols.append(np.where(zero, 0.0, -np.inf))
-        hi_cols.append(np.where(zero, 0.0, np.inf))
-        if same.any():  # h - z = 0
-            add(np.column_stack([h[same], z[same]]), np.tile([1.0, -1.0], (int(same.sum()), 1)),
-                np.zeros(int(same.sum())), np.zeros(int(same.sum())))
-        if lines.any():  # aL z - h <= 0 and h - aU z <= tU
-            m = int(lines.sum())
-            add(np.column_stack([h[lines], z[lines]]), np.column_stack([-np.ones(m), aL[lines]]),
-                np.full(m, -np.inf), np.zeros(m))
-            add(np.column_stack([h[lines], z[lines]]), np.column_stack([np.ones(m), -aU[lines]]),
-                np.full(m, -np.inf), tU[lines])
-        for i in range(w):
-            if (k, i) in where:
+        aU, tU = run.relax[k][1], run.relax[k][2]
+        zero, same = settled[k]
+        H = np.where(same[:, None], Z, 0.0)
+        for i in np.nonzero(~zero & ~same)[0]:  # h >= z and h <= aU z + tU (h >= 0: the column's bound)
+            H[i, ncol] = 1.0
+            lam_rows.append((k, int(i), len(rows)))
+            r = Z[i].copy()
+            r[ncol] -= 1.0
+            rows.append(r[:-1])
+            tops.append(-r[-1])
+            r = -aU[i] * Z[i]
+            r[ncol] += 1.0
+            rows.append(r[:-1])
+            tops.append(tU[i] - r[-1])
+            ncol += 1
+        for i in range(len(Z)):
+            if (k, i) in where:  # -z <= 0 (z >= 0) or z <= 0
                 j, ph = where[(k, i)]
-                split_rows.append((nrows, j))
-                add([[z[i]]], [[-1.0 if ph == 1 else 1.0]], [-np.inf], [0.0])  # -z <= 0 or z <= 0
-        prev = h
+                split_rows.append((len(rows), j))
+                r = -Z[i] if ph == 1 else Z[i]
+                rows.append(r[:-1])
+                tops.append(-r[-1])
+        widths.append(len(Z))
         k += 1
-    c = np.zeros(ncol)
-    c[:n] += np.asarray(ax, dtype=float)
     Wo, _, relu = fb.layers[-1]
-    c[prev] += np.asarray(ay, dtype=float) if relu else np.asarray(ay, dtype=float) @ Wo
-    cols = np.concatenate([bl[0].ravel() for bl in blocks])
-    vals = np.concatenate([bl[1].ravel() for bl in blocks])
-    lengths = np.concatenate([np.full(len(bl[2]), bl[0].shape[1]) for bl in blocks])
-    starts = np.r_[0, np.cumsum(lengths)]
-    rlo = np.concatenate([bl[2] for bl in blocks])
-    rhi = np.concatenate([bl[3] for bl in blocks])
-    clo, chi = np.concatenate(lo_cols), np.concatenate(hi_cols)
-    status, _, duals = _lp(c, (starts, cols, vals), rlo, rhi, clo, chi)
-    rows = [r for r, _ in split_rows]
-    if status == "optimal":
+    out = H if relu else Wo @ H
+    c = np.asarray(ay, dtype=float) @ out[:, :-1]
+    c[:n] += np.asarray(ax, dtype=float)
+    G = np.array(rows).reshape(len(rows), ncol)
+    h = np.array(tops, dtype=float)
+    lo = np.r_[np.asarray(run.lo, dtype=float), np.zeros(ncol - n)]
+    hi = np.r_[np.asarray(run.hi, dtype=float), np.full(ncol - n, np.inf)]
+
+    def multipliers(duals, scale):
         betas = [0.0] * len(splits)
         for r, j in split_rows:
-            betas[j] = max(0.0, -float(duals[r]))
-        return betas
-    if status != "infeasible":
+            betas[j] = max(0.0, -float(duals[r])) * scale
+        lam = {k: np.full(w, np.nan) for k, w in enumerate(widths)}
+        for k, i, r in lam_rows:
+            lam[k][i] = max(0.0, -float(duals[r])) * scale
+        return betas, lam
+
+    status, _, duals = _dense_lp(c, G, h, lo, hi)
+    if status == "optimal":
+        return multipliers(duals, 1.0)
+    if status != "infeasible" or not splits:
         return None
     # the least violation s of the splits (each split row minus s): its duals, scaled
-    slack = np.zeros(len(rlo))
-    slack[rows] = 1.0
-    starts2 = np.r_[0, np.cumsum(lengths + slack.astype(int))]
-    cols2, vals2 = [], []
-    for r in range(len(rlo)):
-        cols2.append(cols[starts[r]:starts[r + 1]])
-        vals2.append(vals[starts[r]:starts[r + 1]])
-        if slack[r]:
-            cols2.append([ncol])
-            vals2.append([-1.0])
-    status, s, duals = _lp(np.r_[np.zeros(ncol), 1.0], (starts2, np.concatenate(cols2), np.concatenate(vals2)),
-                           rlo, rhi, np.r_[clo, 0.0], np.r_[chi, np.inf])
+    slack = np.zeros((len(h), 1))
+    slack[[r for r, _ in split_rows]] = -1.0
+    status, s, duals = _dense_lp(np.r_[np.zeros(ncol), 1.0], np.hstack([G, slack]), h, np.r_[lo, 0.0],
+                                 np.r_[hi, np.inf])
     if status != "optimal" or s <= 0:
         return None
     plain = fb.lower(run, ay, ax)[0]
-    scale = 4.0 * (abs(float(rhs) - plain) + 1.0) / s
-    betas = [0.0] * len(splits)
-    for r, j in split_rows:
-        betas[j] = max(0.0, -float(duals[r])) * scale
-    return betas
+    return multipliers(duals, 4.0 * (abs(float(rhs) - plain) + 1.0) / s)

@@ -76,15 +76,31 @@ class FloatBounds:
             self.layers.append((W, b, layer.relu))
         self.relu_at = [li for li, (_, _, r) in enumerate(self.layers) if r]
 
-    def _back(self, C, const, top, relax, upper=False, betas=None):
+    def _back(self, C, const, top, relax, upper=False, betas=None, alphas=None, lam=None):
         """Substitute rows ``C`` (coefficients over the output of layer ``top``) down to the
-        input; returns ``(A, c)`` with ``C . h_top + const >= A x + c`` (``<=`` when ``upper``)."""
+        input; returns ``(A, c)`` with ``C . h_top + const >= A x + c`` (``<=`` when ``upper``).
+        ``alphas``: ``{(k, i): alpha}``, lower slopes of unstable neurons replacing the run's
+        (one row ``C`` only); with ``lam`` (``{k: array}``, per ReLU layer the multipliers of the
+        lines ``h >= z``, NaN where the neuron has no such line) they are chosen here instead,
+        ``alpha = lam / mu`` for a neuron whose coefficient ``mu`` is positive, and recorded in
+        ``alphas``."""
         k = sum(1 for li in range(top + 1) if self.layers[li][2])
         for li in range(top, -1, -1):
             W, b, relu = self.layers[li]
             if relu:
                 k -= 1
                 aL, aU, tU = relax[k]
+                if lam is not None and k in lam:  # the LP's slopes: mu = lam + (the multiplier of h >= 0)
+                    pick = ~np.isnan(lam[k]) & (C[0] > 0)
+                    aL = aL.copy()
+                    aL[pick] = np.clip(lam[k][pick] / C[0][pick], 0.0, 1.0)
+                    for i in np.nonzero(pick)[0]:
+                        alphas[(k, int(i))] = float(aL[i])
+                elif alphas and lam is None:
+                    aL = aL.copy()
+                    for (ak, ai), a in alphas.items():
+                        if ak == k:
+                            aL[ai] = a
                 Cp, Cn = np.maximum(C, 0.0), np.minimum(C, 0.0)
                 if upper:
                     const = const + Cp @ tU
@@ -143,11 +159,12 @@ class FloatBounds:
             forms.append((Al, cl, Au, cu))
         return FloatRun(pre, relax, forms, lo, hi)
 
-    def lower(self, run: FloatRun, ay, ax, betas=None):
+    def lower(self, run: FloatRun, ay, ax, betas=None, alphas=None, lam=None):
         """``(bound, A, c)``: the float lower bound over the box of ``ay . y + ax . x`` and its
-        form ``A x + c``; ``betas``: ``(k, i, phase, beta)`` per split."""
+        form ``A x + c``; ``betas``: ``(k, i, phase, beta)`` per split; ``alphas``, ``lam``:
+        the lower slopes of unstable neurons, given or chosen (:meth:`_back`)."""
         top = len(self.layers) - 1
-        C, c = self._back(np.asarray([ay], dtype=float), np.zeros(1), top, run.relax, False, betas)
+        C, c = self._back(np.asarray([ay], dtype=float), np.zeros(1), top, run.relax, False, betas, alphas, lam)
         A = C[0] + np.asarray(ax, dtype=float)
         bound = float(np.maximum(A, 0) @ run.lo + np.minimum(A, 0) @ run.hi + c[0])
         return bound, A, float(c[0])

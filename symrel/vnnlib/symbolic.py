@@ -141,9 +141,9 @@ class Bounds:
     net: IntNet = None
     states: list = None
 
-    def backward(self, y_coeffs, x_coeffs, betas=()):
+    def backward(self, y_coeffs, x_coeffs, betas=(), alphas=None):
         """:func:`backward_form` on this box (exact rationals, constant last)."""
-        return backward_form(self.net, self.states, y_coeffs, x_coeffs, betas)
+        return backward_form(self.net, self.states, y_coeffs, x_coeffs, betas, alphas)
 
     def lower_form(self, y_coeffs, x_coeffs):
         """``sum_j c_j Y_j + sum_k d_k x_k >= form(x)`` on the box: the coefficients (exact
@@ -606,13 +606,16 @@ def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None) -> Bou
     return Bounds([list(c) for c in zip(*L)], [list(c) for c in zip(*U)], H, box, relaxed, net, states)
 
 
-def backward_form(net: IntNet, states, y_coeffs, x_coeffs, betas=()):
+def backward_form(net: IntNet, states, y_coeffs, x_coeffs, betas=(), alphas=None):
     """A lower affine form (exact rationals, constant last) of ``sum_j c_j Y_j + sum_k d_k x_k``
     on the box, by substituting the layers backwards: an affine layer exactly, a ReLU by
     its state (active: ``h = z``; inactive: ``h = 0``; unstable: ``h >= alpha z`` for a
     coefficient >= 0, ``h <= s z + t`` for one < 0). ``betas``: ``(relu layer, neuron, phase,
     beta)`` for ReLU splits (phase 1: ``z >= 0`` holds, so the form may gain ``-beta z``; 0:
-    ``+beta z``), ``beta >= 0`` rationals; the form is then a lower bound where the phases hold."""
+    ``+beta z``), ``beta >= 0`` rationals; the form is then a lower bound where the phases hold.
+    ``alphas``: ``{(relu layer, neuron): a}`` replaces the lower slope ``alpha`` of those
+    unstable neurons by ``a / 2^SLOPE_BITS`` (``0 <= a <= 2^SLOPE_BITS``: ``h >= alpha z``
+    holds for every ``alpha`` in ``[0, 1]``, whatever the neuron's range)."""
     P = 1 << SLOPE_BITS
     K2 = 1 << BOUND_BITS
     if not any(y_coeffs):  # no output: the form is the atom's own
@@ -637,7 +640,7 @@ def backward_form(net: IntNet, states, y_coeffs, x_coeffs, betas=()):
                 elif sti == 0 or not v:
                     continue
                 elif v > 0:
-                    nu[i] = v * sti[0]
+                    nu[i] = v * (sti[0] if alphas is None else alphas.get((relu_k, i), sti[0]))
                 else:
                     nu[i] = v * sti[1]
                     tsum += v * sti[2]

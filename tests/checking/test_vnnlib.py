@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from symrel.checking import CertificateError, MalformedCertificate, check_certificate
+from symrel.checking import CertificateError, CheckLimit, MalformedCertificate, check_certificate
 from symrel.exact import rational as q
 from symrel.models import DenseLayer, ReLUNet
 from symrel.vnnlib import LinearAtom, VnnProperty
@@ -24,15 +24,30 @@ NET2 = ReLUNet(2, [DenseLayer([[1, 0], [-1, 0], [0, 1], [0, -1]], [0, 0, 0, 0], 
 REGION = ((atom([1, 0], [0], 3), atom([-1, 0], [0], 1), atom([0, 1], [0], 1), atom([0, -1], [0], 1)),)
 
 
-def certificate(net=NET, unsafe=((atom([0, 0], [1], "-1001/1000"),), (atom([0, 0], [-1], "-31/10"),)), region=REGION):
-    v = decide(net, VnnProperty(2, 1, region, unsafe, "0" * 64, "inline"), timeout=120)
+def certificate(net=NET, unsafe=((atom([0, 0], [1], "-1001/1000"),), (atom([0, 0], [-1], "-31/10"),)), region=REGION,
+                slopes=True):
+    """The engine's certificate; ``slopes=False``: with the rule's lower slopes only (the
+    network LP's betas kept), as the engine wrote them before the LP chose slopes. The LP's
+    slopes close these small nets at the root, and most tests below need a tree."""
+    from symrel.vnnlib import engine
+
+    with pytest.MonkeyPatch.context() as patch:
+        if not slopes and hasattr(engine, "network_multipliers"):
+            real = engine.network_multipliers
+
+            def betas_only(*args):
+                got = real(*args)
+                return None if got is None else (got[0], {})
+
+            patch.setattr(engine, "network_multipliers", betas_only)
+        v = decide(net, VnnProperty(2, 1, region, unsafe, "0" * 64, "inline"), timeout=120)
     assert v.status == "unsat", v.status
     return json.loads(json.dumps(v.certificate))
 
 
 @pytest.fixture(scope="module")
 def cert():
-    return certificate()
+    return certificate(slopes=False)
 
 
 def refused(cert, edit, words, error=CertificateError):
@@ -110,7 +125,7 @@ def twin():
     # ReLU splits need the float bounds (numpy); without them the engine splits inputs only,
     # which never settles this threshold (it grew to 24 GB in the core-only CI stage)
     pytest.importorskip("numpy")
-    return certificate(TWIN, ((atom([0, 0], [-1], "-1/1000000000"),),), SQUARE)
+    return certificate(TWIN, ((atom([0, 0], [-1], "-1/1000000000"),),), SQUARE, slopes=False)
 
 
 def test_relu_splits_and_betas_are_replayed(twin):
@@ -205,14 +220,10 @@ def test_an_empty_unsafe_condition_or_region_is_reported_vacuous(cert):
     assert got["result"] == "vacuous" and "input region is empty" in got["vacuous"]
 
 
-def test_a_split_neurons_relaxation_is_fixed_too():
+def test_a_split_neurons_relaxation_is_fixed_too(twin):
     """On the side z >= 0 of a ReLU split the relaxation is [alpha, 1, 0] (docs/format.md): a
     changed slope or intercept there is refused (both were accepted before)."""
-    pytest.importorskip("numpy")
-    from tests.vnnlib.test_engine import TWIN, atom as engine_atom, prop
-
-    v = decide(TWIN, prop(((engine_atom([0, 0], [-1], "-1/1000000000"),),)), timeout=120)
-    c = json.loads(json.dumps(v.certificate))
+    c = copy.deepcopy(twin)
     assert check_certificate(c)["result"] == "checked"
     # the engine writes that side as active (a); written as u, its relaxation is the rule's
     i = next(k for k, e in enumerate(tree(c)) if "leaf" in e and e["leaf"]["phases"] == ["ia"])
@@ -245,3 +256,51 @@ def test_a_split_side_the_bounds_show_empty_closes_without_a_line_check():
     assert check_certificate(cert)["result"] == "checked"
     refused(cert, lambda c: c["steps"][0]["certificate"]["tree"][2]["leaf"]["relaxations"].__setitem__(0, [0, 1, 0]),
             "expected the relaxation [1, 1, 0]")
+
+
+def test_a_closes_own_slopes_are_replayed_and_tampering_is_refused():
+    """A close may give every unstable neuron its own lower slope alpha in [0, 1] (the
+    network LP's, docs/format.md): on |x0| + |x1| - 1 the slopes 0 close the root where the
+    rule's slopes (1 on [-1, 3]) do not. A slope out of [0, 1], a list of the wrong length, or
+    a changed slope is refused; without its slopes the close's bound is not the one recorded."""
+    c = certificate()
+    closes = tree(c)[0]["leaf"]["closes"]
+    assert len(tree(c)) == 1 and closes[0]["alpha"] == [0, 0, 0, 0]
+    assert check_certificate(c)["result"] == "checked"
+
+    def close(b):
+        return tree(b)[0]["leaf"]["closes"][0]
+
+    refused(c, lambda b: close(b)["alpha"].__setitem__(0, "2"), "0 <= alpha <= 1")
+    refused(c, lambda b: close(b)["alpha"].__setitem__(1, "-1/2"), "0 <= alpha <= 1")
+    refused(c, lambda b: close(b)["alpha"].pop(), "a list of 4 entries", MalformedCertificate)
+    refused(c, lambda b: close(b)["alpha"].__setitem__(0, 0.5), "exact rational", MalformedCertificate)
+    refused(c, lambda b: close(b)["alpha"].__setitem__(0, "1/2"), "the bound recomputed is")
+    refused(c, lambda b: close(b).pop("alpha"), "the bound recomputed is")
+    refused(c, lambda b: close(b)["alpha"].__setitem__(0, "1/" + "3" * 200), "relaxation bits", CheckLimit)
+
+
+def test_a_hand_written_slope_above_one_cannot_prove_a_false_claim():
+    """relu(x) - 2 x <= -1 holds at x = 3 (value -3) on [-1, 3]. A slope of 2 would give the
+    lower form (2 - 2) x = 0 > -1, a false proof: ``h >= 2 z`` fails for z > 0. The checker
+    refuses the slope; with the largest slope it admits, 1, the bound is -3."""
+    from symrel.fileformat import sha256_of, to_json
+
+    net = ReLUNet(1, [DenseLayer([[1]], [0]), DenseLayer([[1]], [0], "none")])
+    obj = to_json(net)
+    prop = {"inputs": 1, "outputs": 1, "input_region": [[{"x": [1], "y": [0], "rhs": 3}, {"x": [-1], "y": [0], "rhs": 1}]],
+            "unsafe": [[{"x": [-2], "y": [1], "rhs": -1}]]}
+    forged = {"leaf": {"phases": ["u"], "relaxations": [[1, "3/4", "3/4"]],
+                       "closes": [{"atom": ["unsafe", 0], "bound": 0, "alpha": [2]}]}}
+    cert = {"symrel": 1, "kind": "certificate",
+            "claim": {"kind": "vnnlib-unsat", "network_sha256": sha256_of(obj), "property_sha256": "0" * 64,
+                      "property_source": "inline", "property": prop},
+            "inputs": {"network": {"object": obj, "sha256": sha256_of(obj)}},
+            "steps": [{"rule": "vnnlib-branch-and-bound", "status": "proved",
+                       "certificate": {"disjunct": 0, "box": {"lower": [-1], "upper": [3]}, "tree": [forged]}}]}
+    refused(cert, lambda c: None, "0 <= alpha <= 1")
+
+    def most(c):
+        c["steps"][0]["certificate"]["tree"][0]["leaf"]["closes"][0]["alpha"] = [1]
+
+    refused(cert, most, "the bound recomputed is -3")

@@ -39,7 +39,7 @@ def test_lp_binding_and_linprog_agree(case, monkeypatch):
 
 
 @pytest.mark.parametrize("binding", [True, False])
-def test_network_betas_reach_the_lp_and_refute_contradicting_splits(binding, monkeypatch):
+def test_network_multipliers_reach_the_lp_and_refute_contradicting_splits(binding, monkeypatch):
     """With scipy's HiGHS binding and with linprog (its equality rows too): |x| on [-1, 2] with x >= 0 split: beta = 1 lifts the bound to 0, the minimum there.
     z_1 = x <= 0 and z_2 = x - 1 >= 0 contradict each other on [0, 2]: the betas lift the
     bound of -h_1 - h_2 (at most 0 everywhere) above 10."""
@@ -51,11 +51,39 @@ def test_network_betas_reach_the_lp_and_refute_contradicting_splits(binding, mon
     fb = floatbounds.FloatBounds(integer_net(ReLUNet(1, [DenseLayer([[1], [-1]], [0, 0]),
                                                          DenseLayer([[1, 1]], [0], "none")])))
     run = fb.run([-1.0], [2.0], {(0, 0): 1})
-    bt = betas.network_betas(fb, run, [(0, 0, 1)], [1.0], [0.0], 0.0)
+    bt, _ = betas.network_multipliers(fb, run, [(0, 0, 1)], [1.0], [0.0], 0.0)
     assert fb.lower(run, [1.0], [0.0])[0] < 0 <= fb.lower(run, [1.0], [0.0], [(0, 0, 1, bt[0])])[0] + 1e-12
     fb = floatbounds.FloatBounds(integer_net(ReLUNet(1, [DenseLayer([[1], [1]], [0, -1]),
                                                          DenseLayer([[-1, -1]], [0], "none")])))
     splits = [(0, 0, 0), (0, 1, 1)]
     run = fb.run([0.0], [2.0], {(0, 0): 0, (0, 1): 1})
-    bt = betas.network_betas(fb, run, splits, [1.0], [0.0], 10.0)
+    bt, _ = betas.network_multipliers(fb, run, splits, [1.0], [0.0], 10.0)
     assert fb.lower(run, [1.0], [0.0], [(k, i, ph, b) for (k, i, ph), b in zip(splits, bt)])[0] > 10
+
+
+def test_network_slopes_beat_every_slope_on_a_grid():
+    """The triangle LP's slopes: on random nets of two hidden layers, the backward bound with
+    the lower slopes derived from its duals is at least the bound with any choice of slopes
+    from a grid (each is a feasible point of the LP's dual, whose optimum the LP reaches), and
+    at least the rule's."""
+    import itertools
+    import random
+
+    from symrel.models import DenseLayer, ReLUNet
+    from symrel.vnnlib.symbolic import integer_net
+
+    rng = random.Random(7)
+    for _ in range(5):
+        layers = [DenseLayer([[rng.randint(-3, 3) for _ in range(2)] for _ in range(3)], [rng.randint(-2, 2) for _ in range(3)]),
+                  DenseLayer([[rng.randint(-3, 3) for _ in range(3)] for _ in range(2)], [rng.randint(-2, 2) for _ in range(2)]),
+                  DenseLayer([[rng.randint(-3, 3) for _ in range(2)]], [0], "none")]
+        fb = floatbounds.FloatBounds(integer_net(ReLUNet(2, layers)))
+        run = fb.run([-1.0, -1.0], [1.0, 1.0], {})
+        unstable = [(k, i) for k, (l, u) in enumerate(run.pre) for i in range(len(l)) if l[i] < 0.0 < u[i]]
+        _, lam = betas.network_multipliers(fb, run, [], [1.0], [0.0], 0.0)
+        chosen = {}
+        got = fb.lower(run, [1.0], [0.0], lam=lam, alphas=chosen)[0]
+        assert all(0.0 <= a <= 1.0 for a in chosen.values()) and set(chosen) <= set(unstable)
+        assert got >= fb.lower(run, [1.0], [0.0])[0] - 1e-9
+        for grid in itertools.product([0.0, 0.25, 0.5, 0.75, 1.0], repeat=len(unstable)):
+            assert got >= fb.lower(run, [1.0], [0.0], alphas=dict(zip(unstable, grid)))[0] - 1e-9

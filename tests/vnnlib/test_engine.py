@@ -78,21 +78,24 @@ def test_timeout_is_unknown_with_open_leaves():
 
 
 
-# x0 + f <= -1001/1000 never holds on [-1, 1]^2; the search splits the root once and closes both halves
-SPLIT_ONCE = prop(((atom([1, 0], [1], "-1001/1000"),),))
+# g = relu(x0) - 2 relu(x0 - 1/2) >= 0 on [-1, 1]^2, so g <= -1/4 never holds; at the root the
+# best relaxation (the triangle LP's) bounds g by -1/2 only (at x0 = 0), and one split closes
+# both parts. (NET's functions are sums of |x_i|: the LP's slopes bound them exactly.)
+HUMP = ReLUNet(2, [DenseLayer([[1, 0], [1, 0]], [0, "-1/2"]), DenseLayer([[1, -2]], [0], "none")])
+SPLIT_ONCE = prop(((atom([0, 0], [1], "-1/4"),),))
 
 
 def test_tree_entries_limit_is_unknown_with_its_name():
     """Without a timeout the search stops at a named size limit (no unbounded queue)."""
-    v = decide(NET, SPLIT_ONCE, max_tree_entries=1)
+    v = decide(HUMP, SPLIT_ONCE, max_tree_entries=1)
     assert v.status == "unknown" and v.limit == "tree entries" and v.open_leaves
     assert len(v.open_leaves) + v.stats["nodes"] > 1
 
 
 def test_leaf_operations_limit_is_unknown_with_its_name():
-    full = decide(NET, SPLIT_ONCE, batch=1)
+    full = decide(HUMP, SPLIT_ONCE, batch=1)
     assert full.status == "unsat" and full.stats["leaves"] == 2
-    v = decide(NET, SPLIT_ONCE, batch=1, max_leaf_operations=0)
+    v = decide(HUMP, SPLIT_ONCE, batch=1, max_leaf_operations=0)
     assert v.status == "unknown" and v.limit == "leaf operations" and v.covered == q("1/2")
 
 
@@ -209,7 +212,9 @@ def test_acasxu_split_of_a_thin_box_is_its_wide_input():
     of the parts' gaps chose ``X_4``, 7.6e-7 wide, and the search halved the thin inputs for
     ever (depth 127, no leaf closed in 60 s). The parts' gaps are now floored at the node's
     (its bound holds on them), and an input 2^-8 thinner, relatively, than the widest is not
-    split: the node is split on ``X_1`` or on a ReLU."""
+    split: the node is split on ``X_1`` or on a ReLU. (The network LP's betas and slopes now
+    close the node and its two ReLU-split parts: the split rule is asked directly, with the
+    plain float bounds it was given then.)"""
     pytest.importorskip("onnx")
     pytest.importorskip("numpy")
     from symrel.interop.onnx_import import read_onnx
@@ -224,11 +229,15 @@ def test_acasxu_split_of_a_thin_box_is_its_wide_input():
                          "-301431/655360")]
     splits = ((5, 49, 0), (5, 20, 1))
     ctx = engine._context(net, p, [engine.region_box(c, 5, "d") for c in p.input_region])
-    for path in (splits, splits[1:]):  # the LP's betas now close both: then no split at all
-        kind, how, _ = engine._evaluate(ctx, (0, lo, hi, path, False))
-        assert kind == "closed" or (kind == "split" and how not in [("x", i) for i in (0, 2, 3, 4)])
-    kind, how, _ = engine._evaluate(ctx, (0, lo, hi, (), False))
-    assert kind == "split" and how not in [("x", i) for i in (0, 2, 3, 4)]
+    for path in (splits, splits[1:], ()):
+        assert engine._evaluate(ctx, (0, lo, hi, path, False))[0] == "closed"
+    fixed = {}
+    run = ctx.fb.run([engine._fl(v) for v in lo], [engine._fl(v) for v in hi], fixed)
+    gaps = engine._float_gaps(ctx, 0, run)
+    assert max(g for g, _ in gaps) < 0
+    plan = [engine._candidates(ctx, 0, conj)[j] + (None, None) for conj, (_, j) in zip(ctx.unsafe, gaps)]
+    how = engine._branch(ctx, 0, lo, hi, fixed, run, gaps, plan)
+    assert how not in [("x", i) for i in (0, 2, 3, 4)]
 
 
 def test_crossing_cuts_an_input_through_a_neurons_zero():
