@@ -254,21 +254,42 @@ Fixpoint check_levels (B : Box) (sp : list rsplit) (below : list level) (L U : l
   | _, _ => None
   end.
 
+(* a close's own lower slopes: one entry per neuron of a level, the new alpha of each
+   unstable one (the other entries are not read) *)
+Fixpoint slope_ph (ph : list phase) (al : list Q) : list phase :=
+  match ph, al with
+  | Unst _ s t :: ph', a :: al' => Unst a s t :: slope_ph ph' al'
+  | p :: ph', _ :: al' => p :: slope_ph ph' al'
+  | _, _ => ph
+  end.
+
+(* the levels (top first) with the slopes sl, one list per level, top first (none: as they are) *)
+Fixpoint with_slopes (lv : list level) (sl : list (list Q)) : list level :=
+  match lv, sl with
+  | (l, ph) :: lv', al :: sl' => (l, slope_ph ph al) :: with_slopes lv' sl'
+  | _, _ => lv
+  end.
+
+Definition slopes_ok (sl : list (list Q)) : bool :=
+  forallb (forallb (fun a => Qle_bool 0 a && Qle_bool a 1)) sl.
+
 (* a leaf closes unsafe disjunct u with atom k of u (true) or of the input disjunct (false),
    whose lower bound on the leaf is recorded, with the multipliers of the leaf's splits
-   (in path order; none: all 0) *)
-Definition close := (bool * nat * Q * list Q)%type.
+   (in path order; none: all 0) and its own lower slopes, each in [0, 1] (none: the phases') *)
+Definition close := (bool * nat * Q * list Q * list (list Q))%type.
 
 Fixpoint check_closes (lv : list level) (B : Box) (sp : list rsplit) (C : list atom) (U : list (list atom))
     (cl : list close) : bool :=
   match U, cl with
   | [], [] => true
-  | D :: U', (side, k, bnd, betas) :: cl' =>
+  | D :: U', (side, k, bnd, betas, sl) :: cl' =>
       match nth_error (if side then D else C) k with
       | Some a =>
           Nat.eqb (length (at_x a)) (length B) && Nat.eqb (length (at_y a)) (width lv (length B))
           && (Nat.eqb (length betas) 0 || Nat.eqb (length betas) (length sp)) && forallb (Qle_bool 0) betas
-          && Qeq_bool (back lv (combine sp betas) (at_y a) 0 (at_x a) B) bnd && Qlt_bool (at_rhs a) bnd
+          && slopes_ok sl
+          && Qeq_bool (back (with_slopes lv sl) (combine sp betas) (at_y a) 0 (at_x a) B) bnd
+          && Qlt_bool (at_rhs a) bnd
       | None => false
       end && check_closes lv B sp C U' cl'
   | _, _ => false

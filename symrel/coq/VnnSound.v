@@ -581,25 +581,74 @@ Proof.
       * simpl. unfold eval_dense. rewrite Er. exact Z1.
 Qed.
 
+(* ---- a close's own lower slopes ---- *)
+Lemma slope_ph_ok : forall ph al z, Forall2 phase_ok ph z -> Forall (fun a => 0 <= a /\ a <= 1) al ->
+  Forall2 phase_ok (slope_ph ph al) z.
+Proof.
+  intros ph al z H. revert al. induction H as [|p z0 ph z Hp H IH]; intros al Ha.
+  - destruct al; simpl; constructor.
+  - destruct al as [|a al]; [destruct p; simpl; constructor; assumption|].
+    inversion Ha as [|? ? [Ha0 Ha1] Ha']; subst.
+    destruct p as [| |a0 s t]; simpl; constructor; auto.
+    simpl in Hp |- *. destruct Hp as [_ Hp2]. split; [|exact Hp2].
+    destruct (relu_cases z0) as [[H1 H2]|[H1 H2]]; rewrite H2; nra.
+Qed.
+
+Lemma with_slopes_out : forall lv sl x, out (with_slopes lv sl) x = out lv x.
+Proof.
+  induction lv as [|[l ph] lv IH]; intros sl x; destruct sl as [|al sl]; simpl; auto.
+  unfold out in *. simpl. f_equal. apply IH.
+Qed.
+
+Lemma with_slopes_width : forall lv sl n, width (with_slopes lv sl) n = width lv n.
+Proof. intros [|[l ph] lv] [|al sl] n; reflexivity. Qed.
+
+Lemma with_slopes_length : forall lv sl, length (with_slopes lv sl) = length lv.
+Proof. induction lv as [|[l ph] lv IH]; intros [|al sl]; simpl; auto. Qed.
+
+Lemma with_slopes_wf : forall lv sl n, lv_wf lv n -> lv_wf (with_slopes lv sl) n.
+Proof.
+  induction lv as [|[l ph] lv IH]; intros sl n H; destruct sl as [|al sl]; simpl in *; auto.
+  destruct H as [H1 H2]. split; [exact (IH sl n H1)|]. rewrite with_slopes_width. exact H2.
+Qed.
+
+Lemma with_slopes_sides : forall lv sl sp x, lv_sides lv sp x -> lv_sides (with_slopes lv sl) sp x.
+Proof.
+  induction lv as [|[l ph] lv IH]; intros sl sp x H; destruct sl as [|al sl]; simpl in *; auto.
+  destruct H as [H1 H2]. split; [exact (IH sl sp x H1)|].
+  intros k i s Hin Hk. rewrite with_slopes_out. rewrite with_slopes_length in Hk. exact (H2 k i s Hin Hk).
+Qed.
+
+Lemma with_slopes_ok : forall lv sl x, slopes_ok sl = true -> levels_ok lv x -> levels_ok (with_slopes lv sl) x.
+Proof.
+  unfold slopes_ok. induction lv as [|[l ph] lv IH]; intros sl x Hs H; destruct sl as [|al sl]; simpl in *; auto.
+  apply andb_true_iff in Hs as [Ha Hs]. destruct H as [H1 H2]. split; [exact (IH sl x Hs H1)|].
+  intros Hr. rewrite with_slopes_out. apply slope_ph_ok; [exact (H2 Hr)|].
+  apply Forall_forall. intros a Hin. rewrite forallb_forall in Ha. specialize (Ha a Hin).
+  apply andb_true_iff in Ha as [Ha0 Ha1]. split; apply Qle_bool_iff; assumption.
+Qed.
+
 Lemma check_closes_sound : forall lv x B sp C U cl, in_box B x -> lv_wf lv (length x) -> levels_ok lv x ->
   lv_sides lv sp x -> check_closes lv B sp C U cl = true -> conj_holds C x (out lv x) -> ~ dnf_holds U x (out lv x).
 Proof.
   intros lv x B sp C U. induction U as [|D U IH]; intros cl HB Hwf Hok Hsd H HC HU.
   - inversion HU.
-  - destruct cl as [|[[[side k] bnd] betas] cl]; simpl in H; [discriminate|].
+  - destruct cl as [|[[[[side k] bnd] betas] sl] cl]; simpl in H; [discriminate|].
     apply andb_true_iff in H as [H H']. inversion HU as [? ? HD|? ? HU']; subst.
     2: exact (IH cl HB Hwf Hok Hsd H' HC HU').
     destruct (nth_error (if side then D else C) k) as [a|] eqn:Ea; [|discriminate].
-    repeat rewrite andb_true_iff in H. destruct H as [[[[[H1 H2] _] H5] H3] H4].
+    repeat rewrite andb_true_iff in H. destruct H as [[[[[[H1 H2] _] H5] H6] H3] H4].
     apply Nat.eqb_eq in H1. apply Nat.eqb_eq in H2. apply Qeq_bool_true in H3. apply Qlt_bool_true in H4.
-    rewrite (in_box_length B x HB) in H1, H2.
-    assert (Hsd' : lv_sides lv (map fst (combine sp betas)) x).
-    { apply (lv_sides_incl lv sp); [|exact Hsd]. intros [[k' i] s] Hin. apply in_map_iff in Hin as [[a' b'] [Ha' Hin]].
-      simpl in Ha'. subst a'. exact (in_combine_l _ _ _ _ Hin). }
+    rewrite (in_box_length B x HB) in H1, H2. rewrite <- (with_slopes_width lv sl) in H2.
+    assert (Hsd' : lv_sides (with_slopes lv sl) (map fst (combine sp betas)) x).
+    { apply with_slopes_sides. apply (lv_sides_incl lv sp); [|exact Hsd]. intros [[k' i] s] Hin.
+      apply in_map_iff in Hin as [[a' b'] [Ha' Hin]]. simpl in Ha'. subst a'. exact (in_combine_l _ _ _ _ Hin). }
     assert (Hbs : Forall (fun b => 0 <= snd b) (combine sp betas)).
     { apply Forall_forall. intros [a' b'] Hin. apply in_combine_r in Hin. rewrite forallb_forall in H5.
       apply Qle_bool_true. exact (H5 b' Hin). }
-    assert (Hb := back_sound lv x B HB Hwf Hok (combine sp betas) (at_y a) 0 (at_x a) Hsd' Hbs H2 H1).
+    assert (Hb := back_sound (with_slopes lv sl) x B HB (with_slopes_wf lv sl _ Hwf) (with_slopes_ok lv sl x H6 Hok)
+                    (combine sp betas) (at_y a) 0 (at_x a) Hsd' Hbs H2 H1).
+    rewrite with_slopes_out in Hb.
     assert (Hfail : ~ atom_holds a x (out lv x)) by (unfold atom_holds; lra).
     apply nth_error_In in Ea. destruct side.
     + apply Hfail. unfold conj_holds in HD. rewrite Forall_forall in HD. auto.

@@ -97,6 +97,30 @@ def coq_phases(phases, relaxations, relu, path="leaf") -> list:
     return out
 
 
+def coq_slopes(phases, alphas, relu, path) -> str:
+    """A close's lower slopes (one per ``u`` of the leaf, in order) as VnnCheck.v's ``list
+    (list Q)``: one list per layer, the top layer first, with one entry per neuron (its slope
+    when it is unstable, else 0, which ``slope_ph`` does not read)."""
+    _need(isinstance(alphas, list), "expected a list of slopes", path)
+    out, at, li = [], 0, 0
+    for r in relu:
+        if not r:
+            out.append("[]")
+            continue
+        row = []
+        for c in phases[li]:
+            if c == "u":
+                _need(at < len(alphas), "expected one slope per u of the leaf", path)
+                row.append(_q(alphas[at], f"{path}[{at}]"))
+                at += 1
+            else:
+                row.append("0")
+        out.append(_list(row))
+        li += 1
+    _need(at == len(alphas), f"expected {at} slopes (one per u of the leaf)", path)
+    return _list(reversed(out))
+
+
 def coq_tree(tree, relu, path) -> str:
     """The preorder tree as a nested ``tree`` term (VnnCheck.v); a ReLU split ``[k, i]`` of the
     file (``k`` counts the ReLU layers) becomes ``RSplit`` with ``k`` counted over every layer."""
@@ -141,8 +165,9 @@ def coq_tree(tree, relu, path) -> str:
                   and c["atom"][0] in ("unsafe", "region") and type(c["atom"][1]) is int and c["atom"][1] >= 0,
                   'expected {"atom": ["unsafe" or "region", k], "bound": b}', cw)
             betas = _qvec(c["beta"], f"{cw}.beta") if "beta" in c else "[]"
+            slopes = coq_slopes(leaf["phases"], c["alpha"], relu, f"{cw}.alpha") if "alpha" in c else "[]"
             side = "true" if c["atom"][0] == "unsafe" else "false"
-            cl.append(f"({side}, {c['atom'][1]}%nat, {_q(c.get('bound'), cw + '.bound')}, {betas})")
+            cl.append(f"({side}, {c['atom'][1]}%nat, {_q(c.get('bound'), cw + '.bound')}, {betas}, {slopes})")
         return f"(Leaf {_list(ps)} {_list(cl)})"
 
     t = node()

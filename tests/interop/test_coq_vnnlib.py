@@ -20,9 +20,20 @@ needs_coqc = pytest.mark.skipif(shutil.which("coqc") is None, reason="coqc is no
 
 @pytest.fixture(scope="module")
 def cert():
+    """A tree of several leaves (the engine with the rule's slopes: the LP's close the root)."""
     from tests.checking.test_vnnlib import certificate
 
-    return certificate()
+    return certificate(slopes=False)
+
+
+@pytest.fixture(scope="module")
+def sloped():
+    """One leaf whose first close has its own lower slopes (the LP's)."""
+    from tests.checking.test_vnnlib import certificate
+
+    c = certificate()
+    assert "alpha" in c["steps"][0]["certificate"]["tree"][0]["leaf"]["closes"][0]
+    return c
 
 
 @pytest.fixture(scope="module")
@@ -103,6 +114,30 @@ def test_a_tampered_certificate_is_rejected_by_coqc(library, tmp_path, cert, tam
     rejected_by_coqc(library, tmp_path, bad)
 
 
+# -- a close's own lower slopes ----------------------------------------------------------------------
+@needs_coqc
+def test_a_closes_own_slopes_replay(library, tmp_path, sloped):
+    r = replayed(library, tmp_path, sloped)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "[[]; [0; 0; 0; 0]])" in (tmp_path / "Instance.v").read_text()   # top layer first: the output's, then the ReLUs'
+
+
+def _slope_above_one(c):
+    c["steps"][0]["certificate"]["tree"][0]["leaf"]["closes"][0]["alpha"][0] = "2"
+
+
+def _slope_changed(c):
+    c["steps"][0]["certificate"]["tree"][0]["leaf"]["closes"][0]["alpha"][0] = "1/2"
+
+
+@needs_coqc
+@pytest.mark.parametrize("tamper, words", [(_slope_above_one, "0 <= alpha <= 1"), (_slope_changed, "recomputed")])
+def test_a_tampered_slope_is_rejected_by_coqc(library, tmp_path, sloped, tamper, words):
+    bad = copy.deepcopy(sloped)
+    tamper(bad)
+    rejected_by_coqc(library, tmp_path, bad, words)
+
+
 # -- ReLU splits and betas --------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def twin():
@@ -111,7 +146,7 @@ def twin():
     pytest.importorskip("numpy")
     from tests.checking.test_vnnlib import SQUARE, TWIN, atom, certificate
 
-    c = certificate(TWIN, ((atom([0, 0], [-1], "-1/1000000000"),),), SQUARE)
+    c = certificate(TWIN, ((atom([0, 0], [-1], "-1/1000000000"),),), SQUARE, slopes=False)
     t = c["steps"][0]["certificate"]["tree"]
     # the tampers below read this shape: z0 <= 0 then z1 <= 0, z1 >= 0 (with the beta), then z0 >= 0
     assert t[:2] == [{"relu": [0, 0]}, {"relu": [0, 1]}] and len(t) == 5 and "beta" in t[3]["leaf"]["closes"][0], t
@@ -130,7 +165,7 @@ def test_relu_splits_and_betas_replay(library, tmp_path, twin):
     assert r.returncode == 0, r.stdout + r.stderr
     text = (tmp_path / "Instance.v").read_text()
     assert "Proof. exact (check_sound net prop steps checked). Qed." in text
-    assert "(RSplit 0 0 (RSplit 0 1 " in text and "[0; 1])" in text     # the splits and the leaf's betas
+    assert "(RSplit 0 0 (RSplit 0 1 " in text and "[0; 1], [])" in text     # the splits and the leaf's betas
 
 
 def _relu_phase_active(c):
