@@ -28,7 +28,9 @@ def cert():
 
 @pytest.fixture(scope="module")
 def sloped():
-    """One leaf whose first close has its own lower slopes (the LP's)."""
+    """One leaf whose first close has its own lower slopes (the LP's: numpy and scipy)."""
+    pytest.importorskip("numpy")
+    pytest.importorskip("scipy")
     from tests.checking.test_vnnlib import certificate
 
     c = certificate()
