@@ -287,6 +287,16 @@ def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick):
     return [_extreme(r + [0], M, plo, phi, Qb, not upper) + Q(c, cd) for r, c in zip(rows, cn)]
 
 
+def _relaxation_number(value, where):
+    """An exact rational of a relaxation, a slope or a beta, whose numerator and denominator
+    have at most ``MAX_RELAXATION_BITS`` bits (else the limit ``relaxation bits``)."""
+    v = rational(value, where)
+    bits = max(int(v.numerator).bit_length(), int(v.denominator).bit_length())
+    if bits > MAX_RELAXATION_BITS:
+        raise beyond_limit("relaxation bits", bits, MAX_RELAXATION_BITS, where)
+    return v
+
+
 #: fractional bits of a relaxation's slopes, and of the rounded lower bound behind its intercept
 SLOPE_BITS, BOUND_BITS = 16, 24
 
@@ -376,11 +386,7 @@ def _states(layers, lo, hi, facts, where, fixed=None):
                 rw = f"{where}.relaxations[{r_at}]"
                 if r_at >= len(relax):
                     raise CertificateError(f"expected a relaxation for neuron {i} of layer {li}", path=rw)
-                alpha, s, t = (rational(v, f"{rw}[{k}]") for k, v in enumerate(array(relax[r_at], rw, 3)))
-                for k, v in enumerate((alpha, s, t)):
-                    bits = max(int(v.numerator).bit_length(), int(v.denominator).bit_length())
-                    if bits > MAX_RELAXATION_BITS:
-                        raise beyond_limit("relaxation bits", bits, MAX_RELAXATION_BITS, f"{rw}[{k}]")
+                alpha, s, t = (_relaxation_number(v, f"{rw}[{k}]") for k, v in enumerate(array(relax[r_at], rw, 3)))
                 r_at += 1
                 lz, uz = lows[i], highs[i]
                 if not (ZERO <= alpha <= 1) or s < 0:
@@ -467,10 +473,7 @@ def _slopes(states, raw, where):
         row = []
         for st in layer:
             if isinstance(st, tuple):
-                alpha = rational(raw[at], f"{where}[{at}]")
-                bits = max(int(alpha.numerator).bit_length(), int(alpha.denominator).bit_length())
-                if bits > MAX_RELAXATION_BITS:
-                    raise beyond_limit("relaxation bits", bits, MAX_RELAXATION_BITS, f"{where}[{at}]")
+                alpha = _relaxation_number(raw[at], f"{where}[{at}]")
                 if not ZERO <= alpha <= 1:
                     raise CertificateError(f"expected 0 <= alpha <= 1, got {alpha}", path=f"{where}[{at}]")
                 st = (alpha, st[1], st[2])
@@ -498,10 +501,7 @@ def _check_leaf(layers, facts, lo, hi, d, region, unsafe, where, splits=()):
             raw = array(entry["beta"], f"{cw}.beta", len(splits))
             betas = []
             for j, ((k, i, c), v) in enumerate(zip(splits, raw)):
-                beta = rational(v, f"{cw}.beta[{j}]")
-                bits = max(int(beta.numerator).bit_length(), int(beta.denominator).bit_length())
-                if bits > MAX_RELAXATION_BITS:
-                    raise beyond_limit("relaxation bits", bits, MAX_RELAXATION_BITS, f"{cw}.beta[{j}]")
+                beta = _relaxation_number(v, f"{cw}.beta[{j}]")
                 if beta < 0:
                     raise CertificateError(f"expected beta >= 0, got {beta}", path=f"{cw}.beta[{j}]")
                 betas.append((k, i, c, beta))

@@ -26,9 +26,9 @@ a root or an input split's part, with or without ReLU splits above it, but not t
 ReLU split, whose box was attacked as their parent's) proposes a point, kept only when exact
 evaluation confirms it; a refuted point's linear region gets one exact LP
 (:mod:`symrel.vnnlib.pattern`: the counterexamples may form a set no double reaches, such as a
-single point off the dyadic grid), and failing that the node is split where the most of its two parts close in floats, then where their float
-gaps sum highest (:func:`_branch`), among
-the halvings of the inputs scored highest by ``|A_i| * width_i`` (``A``: the float lower form
+single point off the dyadic grid), and failing that the node is split where the most of its
+two parts close in floats, then where their float gaps sum highest (:func:`_branch`), among the
+halvings of the inputs scored highest by ``|A_i| * width_i`` (``A``: the float lower form
 of the least-settled atom) and of the widest input (inputs far thinner than the widest, relative
 to the root box, left out), the cuts of an input through the zeros of the few neurons whose
 relaxations lose the most (:func:`_crossing`), and, where at most
@@ -234,6 +234,7 @@ LP_UNSTABLE = 80
 
 
 def _unstable(run) -> int:
+    """The number of ReLUs whose float range straddles 0 (split ones included)."""
     return sum(int(((l < 0) & (h > 0)).sum()) for l, h in run.pre)
 
 
@@ -476,7 +477,7 @@ def _branch(ctx, d, lo, hi, fixed, run, gaps, plan):
     widest = max(ranked, key=lambda k: (widths[k], -k), default=None)
     if widest is not None and widest not in inputs:
         inputs.append(widest)
-    unstable = sum(int(((l < 0) & (h > 0)).sum()) for l, h in run.pre) - len(fixed)
+    unstable = _unstable(run) - len(fixed)
     relus = any(ay) and unstable <= RELU_SPLIT_UNSTABLE
     if not any(ay):
         if not inputs:
