@@ -128,6 +128,32 @@ def _dense_lp(c, G, h, lo, hi):
     return _lp(c, (np.arange(0, m * n + 1, n), np.tile(np.arange(n), m), np.ravel(G)), np.full(m, -np.inf), h, lo, hi)
 
 
+def _one_row_beta(A, g, h, lo, hi):
+    """The optimal ``beta >= 0`` of the dual of ``min A x`` over the box ``[lo, hi]`` with one
+    row ``g x <= h``: the maximum of the concave piecewise-linear ``phi(beta) = min_box (A +
+    beta g) x - beta h``, found by walking its breakpoints ``beta_i = -A_i / g_i`` upwards
+    while its slope ``sum_i g_i x_i(beta) - h`` (``x_i`` at ``lo_i`` or ``hi_i`` by the sign
+    of ``A_i + beta g_i``) stays positive. None when the slope stays positive after the last
+    breakpoint: the row excludes the box (the LP's infeasible case).
+
+    Why: most nodes whose splits' betas are asked have one split (60 % on ACAS Xu 3_3 prop_2),
+    and this takes some 20 microseconds where the LP takes 500."""
+    w = hi - lo
+    coef = A  # the sign of A_i + beta g_i at beta = 0 (0: either end; the lower, as the LP's vertex)
+    slope = float(g @ np.where(coef > 0, lo, np.where(coef < 0, hi, np.where(g > 0, lo, hi)))) - h
+    if slope <= 0:
+        return 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        at = np.where(g != 0, -A / np.where(g != 0, g, 1.0), np.inf)
+    # past its breakpoint (at > 0; one at 0 is in the slope above) coordinate i's slope term drops by |g_i| w_i
+    order = [i for i in np.argsort(at, kind="stable") if 0 < at[i] < np.inf]
+    for i in order:
+        slope -= abs(float(g[i])) * float(w[i])
+        if slope <= 0:
+            return float(at[i])
+    return None
+
+
 def split_betas(fb: FloatBounds, run: FloatRun, splits, A, c):
     """Betas (floats >= 0, one per split ``(k, i, phase)``) proposed for the lower bound of the
     form ``A x + c`` on the box where the splits' phases hold: the dual values of the LP
@@ -147,6 +173,10 @@ def split_betas(fb: FloatBounds, run: FloatRun, splits, A, c):
             rhs.append(-cl[i])
     A_ub = np.array(rows)
     b_ub = np.array(rhs)
+    if len(rows) == 1:
+        beta = _one_row_beta(np.asarray(A, dtype=float), A_ub[0], float(b_ub[0]), run.lo, run.hi)
+        if beta is not None:
+            return [beta]
     status, _, duals = _dense_lp(A, A_ub, b_ub, run.lo, run.hi)
     if status == "optimal":
         return [max(0.0, -float(v)) for v in duals]

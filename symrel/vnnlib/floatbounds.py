@@ -117,23 +117,36 @@ class FloatBounds:
             C = C @ W
         return C, const
 
-    def run(self, lo, hi, fixed) -> FloatRun:
-        """The bounds on the box ``[lo, hi]`` with the phases ``fixed`` (``{(k, i): 0 or 1}``)."""
+    def run(self, lo, hi, fixed, base: FloatRun | None = None, start: int = 0) -> FloatRun:
+        """The bounds on the box ``[lo, hi]`` with the phases ``fixed`` (``{(k, i): 0 or 1}``).
+        ``base``: a run on the same box whose phases agree with ``fixed`` below ReLU layer
+        ``start``; its layers below ``start`` and the bounds and forms of layer ``start`` are
+        taken as they are (they depend on nothing else), the rest is computed: the same floats
+        as a run without ``base``."""
         lo = np.asarray(lo, dtype=float)
         hi = np.asarray(hi, dtype=float)
         pre, relax, forms = [], [], []
+        if base is not None:
+            pre, forms = base.pre[:start + 1], base.forms[:start + 1]
+            relax = base.relax[:start]
+        k = -1
         for li, (W, b, relu) in enumerate(self.layers):
             if not relu:
                 continue
-            k = len(relax)
-            if k == 0 and li == 0:
+            k += 1
+            if k < len(relax):  # from ``base``
+                continue
+            if k < len(pre):  # from ``base``: the bounds; the phases and lines below
+                l, u = pre[k]
+            elif k == 0 and li == 0:
                 Al, cl = W, b.copy()
                 Au, cu = W, b.copy()
             else:
                 Al, cl = self._back(W, b.copy(), li - 1, relax, False)
                 Au, cu = self._back(W, b.copy(), li - 1, relax, True)
-            l = np.maximum(Al, 0) @ lo + np.minimum(Al, 0) @ hi + cl
-            u = np.maximum(Au, 0) @ hi + np.minimum(Au, 0) @ lo + cu
+            if k >= len(pre):
+                l = np.maximum(Al, 0) @ lo + np.minimum(Al, 0) @ hi + cl
+                u = np.maximum(Au, 0) @ hi + np.minimum(Au, 0) @ lo + cu
             aL = np.zeros_like(l)
             aU = np.zeros_like(l)
             tU = np.zeros_like(l)
@@ -154,9 +167,10 @@ class FloatBounds:
                 else:  # z >= 0 there: h = z (the exact bounds' phase a)
                     aL[fi] = aU[fi] = 1.0
                     tU[fi] = 0.0
-            pre.append((l, u))
             relax.append((aL, aU, tU))
-            forms.append((Al, cl, Au, cu))
+            if k >= len(pre):
+                pre.append((l, u))
+                forms.append((Al, cl, Au, cu))
         return FloatRun(pre, relax, forms, lo, hi)
 
     def lower(self, run: FloatRun, ay, ax, betas=None, alphas=None, lam=None):

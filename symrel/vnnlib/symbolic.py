@@ -433,26 +433,26 @@ def _limb_state(st):
     return pos, neg, unst, ts
 
 
-def _layer_bounds_limbs(net: IntNet, states, li: int, box: ScaledBox, only, prepared=None, grid=None):
-    """:func:`layer_bounds` of ``only`` (lower, upper) in one pass over int64 limbs
-    (:mod:`symrel.vnnlib.limbs`): the upper bound of ``z`` is minus the lower bound of
-    ``-z`` (rounding ``-z``'s rows down is rounding ``z``'s up, and the lower rule on ``-z``
-    picks the upper rule's lines), so the rows of ``z`` and ``-z`` go down together. The
-    same integers as :func:`layer_bounds`; None when a denominator is not a power of two or
-    an int64 bound cannot be guaranteed (the caller then uses :func:`layer_bounds`)."""
+def _layer_bounds_limbs(net: IntNet, states, li: int, box: ScaledBox, lows, ups, prepared=None, grid=None):
+    """:func:`layer_bounds` of the neurons ``lows`` (lower) and ``ups`` (upper) in one pass
+    over int64 limbs (:mod:`symrel.vnnlib.limbs`): the upper bound of ``z`` is minus the
+    lower bound of ``-z`` (rounding ``-z``'s rows down is rounding ``z``'s up, and the lower
+    rule on ``-z`` picks the upper rule's lines), so the rows of ``z`` and ``-z`` go down
+    together. The same integers as :func:`layer_bounds`; None when a denominator is not a
+    power of two or an int64 bound cannot be guaranteed (the caller then uses
+    :func:`layer_bounds`)."""
     if any(layer.D & (layer.D - 1) for layer in net.layers[:li + 1]):
         return None
     F = 1 << FORM_BITS
     P = 1 << SLOPE_BITS
     layer = net.layers[li]
-    pick = list(range(len(layer.b)) if only is None else only)
-    m = len(pick)
-    top = _limb_Wb(layer)[:, pick, :-1]
-    X = _limbs.normalize(_np.concatenate([top, -top], axis=1))  # -top: limbs in (-2^B, 2^B], normalized here
+    m = len(lows)
+    Wb = _limb_Wb(layer)
+    # -rows: limbs in (-2^B, 2^B], normalized here
+    X = _limbs.normalize(_np.concatenate([Wb[:, lows, :-1], -Wb[:, ups, :-1]], axis=1))
     M = layer.D
-    b = _limb_Wb(layer)[:, pick, -1:]
     # the constants: a limb column over 2^ce (every denominator here is a power of two)
-    cn, ce = _limbs.normalize(_np.concatenate([b, -b], axis=1)), layer.D.bit_length() - 1
+    cn, ce = _limbs.normalize(_np.concatenate([Wb[:, lows, -1:], -Wb[:, ups, -1:]], axis=1)), layer.D.bit_length() - 1
 
     def add(vals, de):  # vals: a limb column over 2^de
         nonlocal cn, ce
@@ -493,22 +493,26 @@ def _layer_bounds_limbs(net: IntNet, states, li: int, box: ScaledBox, only, prep
     return out[:m], [-v for v in out[m:]]
 
 
-def layer_bounds_pair(net: IntNet, states, li: int, box: ScaledBox, only=None, prepared=None, grid=None):
+def layer_bounds_pair(net: IntNet, states, li: int, box: ScaledBox, only=None, prepared=None, grid=None, ups=None):
     """``(lower, upper)``: :func:`layer_bounds` both ways, the same exact rationals, in int64
-    limbs where numpy is installed (``prepared``: :func:`_limb_state` of each state).
-    ``grid``: a positive integer ``g``; the bounds are then returned as the integers
-    ``floor(g * lower)`` and ``ceil(g * upper)`` (rounded outward to the grid ``1/g``)."""
+    limbs where numpy is installed (``prepared``: :func:`_limb_state` of each state), the
+    lower bounds of the neurons ``only`` (all when None) and the upper bounds of ``ups``
+    (``only`` when None). ``grid``: a positive integer ``g``; the bounds are then returned as
+    the integers ``floor(g * lower)`` and ``ceil(g * upper)`` (rounded outward to the grid ``1/g``)."""
+    lows = list(range(len(net.layers[li].b)) if only is None else only)
+    ups = lows if ups is None else list(ups)
     if _np is not None:
-        got = _layer_bounds_limbs(net, states, li, box, only, prepared, grid)
+        got = _layer_bounds_limbs(net, states, li, box, lows, ups, prepared, grid)
         if got is not None:
             return got
-    lows, highs = layer_bounds(net, states, li, box, False, only), layer_bounds(net, states, li, box, True, only)
+    lower = layer_bounds(net, states, li, box, False, lows) if lows else []
+    upper = layer_bounds(net, states, li, box, True, ups) if ups else []
     if grid is None:
-        return lows, highs
-    return [floor(v * grid) for v in lows], [ceil(v * grid) for v in highs]
+        return lower, upper
+    return [floor(v * grid) for v in lower], [ceil(v * grid) for v in upper]
 
 
-def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None) -> Bounds:
+def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None, hints=None) -> Bounds:
     """Symbolic intervals of every neuron of ``net`` on ``box`` (module docstring).
     ``fixed``: ``{(relu layer, neuron): 1 or 0}``, phases set by ReLU splits (the bounds are
     then those of the part of the box where the set phases hold): a neuron set to ``z <= 0``
@@ -517,7 +521,14 @@ def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None) -> Bou
     phase valid). Active rather than relaxed by ``h <= z``, ``h >= alpha z`` with ``alpha``
     fixed by the forward bounds, as the float bounds (:mod:`symrel.vnnlib.floatbounds`) take
     it too: the relaxation's ``alpha`` would come from bounds the floats do not compute, and
-    the engine's float gaps then promised closes the exact bounds refused."""
+    the engine's float gaps then promised closes the exact bounds refused.
+
+    ``hints``: per ReLU layer the float bounds ``(l, u)`` of its pre-activations on the same
+    box and phases (:class:`~symrel.vnnlib.floatbounds.FloatRun`'s ``pre``), or None. A
+    neuron the floats call active (``l > 0``) then gets its backward lower bound alone, one
+    they call inactive its upper bound alone, and the other side only where that one did not
+    settle the phase: the same result, with fewer rows substituted (about half of the open
+    neurons of a leaf turn out stable)."""
     fixed = fixed or {}
     n = net.n_inputs
     if len(box.plo) != n:
@@ -551,10 +562,23 @@ def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None) -> Bou
             fl = [_row_min(r, box) for r in zL]  # the bounds as integers over qd
             fu = [_row_max(r, box) for r in zU]
             open_ = [i for i, (a, b) in enumerate(zip(fl, fu)) if a < 0 < b and (len(states), i) not in fixed]
-            if open_:
-                bl, bu = layer_bounds_pair(net, states, li, box, open_, prepared, grid=qd)
-                for i, a, b in zip(open_, bl, bu):  # the tighter, rounded outward to the grid 1/qd
-                    fl[i], fu[i] = max(fl[i], a), min(fu[i], b)
+            lows = ups = open_
+            if hints is not None and open_:  # the side that settles the phase the floats expect, alone
+                hl, hu = hints[len(states)]
+                lows = [i for i in open_ if not hu[i] < 0]
+                ups = [i for i in open_ if not hl[i] > 0]
+            low_only, up_only = set(lows) - set(ups), set(ups) - set(lows)
+            for _ in range(2):  # the second round: the other side, where the floats were wrong
+                if lows or ups:
+                    bl, bu = layer_bounds_pair(net, states, li, box, lows, prepared, grid=qd, ups=ups)
+                    for i, a in zip(lows, bl):  # the tighter, rounded outward to the grid 1/qd
+                        fl[i] = max(fl[i], a)
+                    for i, b in zip(ups, bu):
+                        fu[i] = min(fu[i], b)
+                # active needs fl >= 0 and inactive fu <= 0, but at fu = 0 an fl of 0 would
+                # make the neuron active (the rule tests that first): fl is then needed too
+                lows = [i for i in open_ if i in up_only and fu[i] >= 0]
+                ups = [i for i in open_ if i in low_only and fl[i] < 0]
         else:
             fl = fu = None
         for i in range(len(zL)):

@@ -87,3 +87,27 @@ def test_network_slopes_beat_every_slope_on_a_grid():
         assert got >= fb.lower(run, [1.0], [0.0])[0] - 1e-9
         for grid in itertools.product([0.0, 0.25, 0.5, 0.75, 1.0], repeat=len(unstable)):
             assert got >= fb.lower(run, [1.0], [0.0], alphas=dict(zip(unstable, grid)))[0] - 1e-9
+
+
+def test_one_split_beta_is_the_lp_optimum():
+    """The breakpoint walk for one split row reaches the LP's value (its dual bound equals the
+    LP's optimum), and says None exactly where the LP is infeasible."""
+    rng = np.random.default_rng(11)
+    feasible = infeasible = 0
+    for t in range(400):
+        A, g = rng.normal(size=5), rng.normal(size=5)
+        if t % 5 == 0:
+            A[rng.integers(5)] = 0.0  # a breakpoint at beta = 0
+        lo, hi = -rng.random(5), rng.random(5)
+        h = float(rng.normal()) * 0.5
+        beta = betas._one_row_beta(A, g, h, lo, hi)
+        status, value, _ = betas._dense_lp(A, g[None, :], np.array([h]), lo, hi)
+        if beta is None:
+            assert status == "infeasible"
+            infeasible += 1
+            continue
+        assert status == "optimal" and beta >= 0
+        r = A + beta * g
+        assert abs(float(np.minimum(r * lo, r * hi).sum()) - beta * h - value) <= 1e-9 * (1 + abs(value))
+        feasible += 1
+    assert feasible > 300 and infeasible > 0

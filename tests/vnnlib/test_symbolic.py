@@ -59,3 +59,56 @@ def test_pair_on_a_grid_rounds_outward():
         lows, highs = symbolic.layer_bounds_pair(net, r.states[:1], 1, box)
         glo, ghi = symbolic.layer_bounds_pair(net, r.states[:1], 1, box, grid=g)
         assert glo == [floor(v * g) for v in lows] and ghi == [ceil(v * g) for v in highs]
+
+
+def test_pair_with_other_neurons_for_each_side():
+    """``ups``: the upper bounds of other neurons than the lower ones, the same numbers as
+    :func:`layer_bounds` of each side (and none of a side with no neuron)."""
+    rng = random.Random(5)
+    for den in (64, 48):
+        net = symbolic.integer_net(_net(rng, [3, 6, 6, 6, 2], den))
+        lo = [Q(rng.randint(-8, 0), 8) for _ in range(3)]
+        box = symbolic.box_scale(lo, [v + Q(rng.randint(1, 8), 8) for v in lo])
+        r = symbolic.propagate(net, box)
+        for lows, ups in (([0, 3], [1, 3, 5]), ([], [2]), ([4], [])):
+            got = symbolic.layer_bounds_pair(net, r.states[:2], 2, box, lows, ups=ups)
+            assert got == (symbolic.layer_bounds(net, r.states[:2], 2, box, False, lows) if lows else [],
+                           symbolic.layer_bounds(net, r.states[:2], 2, box, True, ups) if ups else [])
+
+
+def test_hints_change_the_work_not_the_result(monkeypatch):
+    """With the floats' bounds as hints, fewer rows are substituted and the bounds are the
+    same; with wrong hints (every neuron called active, or inactive) they are the same too."""
+    np = __import__("pytest").importorskip("numpy")
+    from symrel.vnnlib.floatbounds import FloatBounds
+
+    rows = []
+    pair = symbolic.layer_bounds_pair
+
+    def counted(net, states, li, box, only=None, prepared=None, grid=None, ups=None):
+        rows.append(len(only) + len(only if ups is None else ups))
+        return pair(net, states, li, box, only, prepared, grid, ups)
+
+    monkeypatch.setattr(symbolic, "layer_bounds_pair", counted)
+    rng = random.Random(13)
+    plain_rows = hinted_rows = 0
+    for _ in range(6):
+        net = symbolic.integer_net(_net(rng, [3, 8, 8, 8, 2], 64))
+        lo = [Q(rng.randint(-8, 0), 8) for _ in range(3)]
+        hi = [v + Q(rng.randint(1, 8), 8) for v in lo]
+        box = symbolic.box_scale(lo, hi)
+        fixed = {(1, rng.randrange(8)): rng.randrange(2)}
+        want = symbolic.propagate(net, box, fixed=fixed)
+        plain_rows += sum(rows)
+        rows.clear()
+        pre = FloatBounds(net).run([float(v) for v in lo], [float(v) for v in hi], fixed).pre
+        wrong = [[(np.ones(len(l)), np.ones(len(l))) for l, _ in pre],
+                 [(-np.ones(len(l)), -np.ones(len(l))) for l, _ in pre]]
+        for k, hints in enumerate([pre] + wrong):
+            got = symbolic.propagate(net, box, fixed=fixed, hints=hints)
+            assert (got.L, got.U, got.den, got.relaxed, got.states) == \
+                (want.L, want.U, want.den, want.relaxed, want.states)
+            if k == 0:
+                hinted_rows += sum(rows)
+            rows.clear()
+    assert 0 < hinted_rows < plain_rows
