@@ -37,6 +37,7 @@ except ImportError:  # pragma: no cover - a core-only install (the doctests belo
 #: bits of a limb
 LIMB_BITS = 22
 _MASK = (1 << LIMB_BITS) - 1
+_PAIR_MASK = (1 << (2 * LIMB_BITS)) - 1
 #: the bound every int64 intermediate stays under
 _LIMIT = 1 << 61
 #: the integers a double holds exactly (each one of magnitude at most this)
@@ -59,25 +60,37 @@ def from_ints(rows) -> np.ndarray:
     bits = max(int(O.max()), -int(O.min())).bit_length() if O.size else 0
     L = bits // LIMB_BITS + 1
     X = np.empty((L, m, n), dtype=np.int64)
-    for l in range(L - 1):
-        X[l] = ((O >> (LIMB_BITS * l)) & _MASK).astype(np.int64)
+    # two limbs at a time leave the Python integers (the object operations are the cost)
+    for l in range(0, L - 1, 2):
+        if l + 1 < L - 1:
+            pair = ((O >> (LIMB_BITS * l)) & _PAIR_MASK).astype(np.int64)
+            X[l], X[l + 1] = pair & _MASK, pair >> LIMB_BITS
+        else:
+            X[l] = ((O >> (LIMB_BITS * l)) & _MASK).astype(np.int64)
     X[L - 1] = (O >> (LIMB_BITS * (L - 1))).astype(np.int64)  # in [-2^B, 2^B) by the choice of L
     return X
 
 
 def to_ints(X) -> list:
-    """The rows of Python integers of a limb matrix."""
+    """The rows of Python integers of a limb matrix (normalized: below the top, a limb and
+    the one above it make an int64 of ``2 B`` bits, two limbs a step)."""
     L = X.shape[0]
     acc = X[L - 1].astype(object)
-    for l in range(L - 2, -1, -1):
-        acc = (acc << LIMB_BITS) + X[l].astype(object)
+    l = L - 2
+    while l >= 1:
+        acc = (acc << (2 * LIMB_BITS)) + (X[l - 1] + (X[l] << LIMB_BITS)).astype(object)
+        l -= 2
+    if l == 0:
+        acc = (acc << LIMB_BITS) + X[0].astype(object)
     return acc.tolist()
 
 
-def normalize(X) -> np.ndarray:
+def normalize(X, fresh: bool = False) -> np.ndarray:
     """``X`` normalized (module docstring), with no more top limbs than needed; entries of
-    ``X`` must be below ``2^62`` in magnitude."""
-    X = X.copy()
+    ``X`` must be below ``2^62`` in magnitude. ``fresh``: ``X`` is the caller's own new
+    array, normalized in place (no copy)."""
+    if not fresh:
+        X = X.copy()
     L = X.shape[0]
     for l in range(L - 1):
         c = X[l] >> LIMB_BITS
@@ -104,7 +117,7 @@ def floor_shift(X, sh: int) -> np.ndarray:
     if sh <= 0:
         q, r = divmod(-sh, LIMB_BITS)
         Y = np.concatenate([np.zeros((q,) + X.shape[1:], dtype=np.int64), X << r]) if q else X << r
-        return normalize(Y)
+        return normalize(Y, fresh=True)
     q, r = divmod(sh, LIMB_BITS)
     if q >= X.shape[0]:  # every entry is below 2^(B L) <= 2^sh in magnitude
         return np.where(X[-1] < 0, -1, 0)[None].astype(np.int64)
@@ -113,7 +126,7 @@ def floor_shift(X, sh: int) -> np.ndarray:
         return normalize(Y)
     Z = Y >> r
     Z[:-1] += (Y[1:] & ((1 << r) - 1)) << (LIMB_BITS - r)
-    return normalize(Z)
+    return normalize(Z, fresh=True)
 
 
 def add(X, Y) -> np.ndarray:
@@ -121,7 +134,7 @@ def add(X, Y) -> np.ndarray:
     Z = np.zeros((max(X.shape[0], Y.shape[0]) + 1,) + X.shape[1:], dtype=np.int64)
     Z[:X.shape[0]] += X
     Z[:Y.shape[0]] += Y
-    return normalize(Z)
+    return normalize(Z, fresh=True)
 
 
 def negative(X) -> np.ndarray:
@@ -134,7 +147,7 @@ def scale(X, F) -> np.ndarray:
     2^(61 - B)``), normalized."""
     if F.size and int(np.abs(F).max()) >= _LIMIT >> (LIMB_BITS + 1):
         raise TooWide("factor too large for int64 limbs")
-    return normalize(X * F)
+    return normalize(X * F, fresh=True)
 
 
 def matmul(A, W) -> np.ndarray:
@@ -165,4 +178,4 @@ def matmul(A, W) -> np.ndarray:
     for i in range(La):
         for j in range(Lw):
             C[i + j] += P[i, :, j, :]
-    return normalize(C)
+    return normalize(C, fresh=True)

@@ -449,10 +449,11 @@ def _layer_bounds_limbs(net: IntNet, states, li: int, box: ScaledBox, lows, ups,
     m = len(lows)
     Wb = _limb_Wb(layer)
     # -rows: limbs in (-2^B, 2^B], normalized here
-    X = _limbs.normalize(_np.concatenate([Wb[:, lows, :-1], -Wb[:, ups, :-1]], axis=1))
+    X = _limbs.normalize(_np.concatenate([Wb[:, lows, :-1], -Wb[:, ups, :-1]], axis=1), fresh=True)
     M = layer.D
     # the constants: a limb column over 2^ce (every denominator here is a power of two)
-    cn, ce = _limbs.normalize(_np.concatenate([Wb[:, lows, -1:], -Wb[:, ups, -1:]], axis=1)), layer.D.bit_length() - 1
+    cn, ce = (_limbs.normalize(_np.concatenate([Wb[:, lows, -1:], -Wb[:, ups, -1:]], axis=1), fresh=True),
+              layer.D.bit_length() - 1)
 
     def add(vals, de):  # vals: a limb column over 2^de
         nonlocal cn, ce
