@@ -139,8 +139,9 @@ def _one_row_beta(A, g, h, lo, hi):
     Why: most nodes whose splits' betas are asked have one split (60 % on ACAS Xu 3_3 prop_2),
     and this takes some 20 microseconds where the LP takes 500."""
     w = hi - lo
-    coef = A  # the sign of A_i + beta g_i at beta = 0 (0: either end; the lower, as the LP's vertex)
-    slope = float(g @ np.where(coef > 0, lo, np.where(coef < 0, hi, np.where(g > 0, lo, hi)))) - h
+    # the slope just above beta = 0: x_i at lo_i where A_i + beta g_i > 0 there, else hi_i
+    # (for A_i = 0 the sign of g_i decides)
+    slope = float(g @ np.where(A > 0, lo, np.where(A < 0, hi, np.where(g > 0, lo, hi)))) - h
     if slope <= 0:
         return 0.0
     with np.errstate(divide="ignore", invalid="ignore"):
