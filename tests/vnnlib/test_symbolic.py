@@ -2,6 +2,8 @@
 
 import random
 
+import pytest
+
 from symrel.exact import Q, ceil, floor
 from symrel.models import DenseLayer, ReLUNet
 from symrel.vnnlib import symbolic
@@ -79,7 +81,7 @@ def test_pair_with_other_neurons_for_each_side():
 def test_hints_change_the_work_not_the_result(monkeypatch):
     """With the floats' bounds as hints, fewer rows are substituted and the bounds are the
     same; with wrong hints (every neuron called active, or inactive) they are the same too."""
-    np = __import__("pytest").importorskip("numpy")
+    np = pytest.importorskip("numpy")
     from symrel.vnnlib.floatbounds import FloatBounds
 
     rows = []
