@@ -24,7 +24,7 @@ This module imports only :mod:`symrel.errors` and :mod:`symrel.kind_plugins`.
 >>> model_kind("a string")
 Traceback (most recent call last):
 ...
-symrel.errors.InputError: kind: expected a model (one of cpwl, cpwl1d, maxout, relu, transformer), got str
+symrel.errors.InputError: kind: expected a model (one of cpwl, cpwl1d, layered, maxout, relu, transformer), got str
 """
 
 from __future__ import annotations

@@ -86,6 +86,52 @@ def write_relu(net: ReLUNet) -> dict:
     }
 
 
+# -- layered ------------------------------------------------------------------------------
+@reader("layered")
+def read_layered(obj, path=""):
+    """A layered net (docs/format.md): ``input_dim`` and ``ops``, each ``{"op": "affine", "rows":
+    [[[column, value], ...], ...], "b": [...]}``, ``{"op": "relu"}`` or ``{"op": "max", "groups":
+    [[index, ...], ...]}``; an operator object holds its listed keys only."""
+    from ..models import layered
+
+    input_dim = get_int(obj, "input_dim", path, minimum=1)
+    ops, width = [], input_dim
+    for k, O in enumerate(get_list(obj, "ops", path, "operators", min_len=1)):
+        op_path = join(join(path, "ops"), k)
+        expect_object(O, op_path)
+        name = get_str(O, "op", op_path, choices=("affine", "relu", "max"))
+        allowed = {"affine": {"op", "rows", "b"}, "relu": {"op"}, "max": {"op", "groups"}}[name]
+        extra = sorted(set(O) - allowed)
+        if extra:
+            raise InputError(f"expected only the keys {', '.join(sorted(allowed))} of a {name} operator, got "
+                             f"{extra[0]!r}", path=join(op_path, extra[0]))
+        if name == "affine":
+            rows_ = get_list(O, "rows", op_path, "rows", min_len=1)
+            b = numbers(get(O, "b", op_path), join(op_path, "b"), length=len(rows_))
+            op = layered.SparseAffine(rows_, b, input_dim=width, path=op_path)
+        elif name == "relu":
+            op = layered.Relu(width, path=op_path)
+        else:
+            op = layered.MaxGroups(get_list(O, "groups", op_path, "groups", min_len=1), input_dim=width, path=op_path)
+        ops.append(op)
+        width = op.output_dim
+    return layered.LayeredNet(input_dim, ops, path=path)
+
+
+@writer("symrel.models.layered.LayeredNet")
+def write_layered(net) -> dict:
+    ops = []
+    for op in net.ops:
+        if op.op == "affine":
+            ops.append({"op": "affine", "rows": [[[j, format_rational(v)] for j, v in row] for row in op.rows],
+                        "b": [format_rational(v) for v in op.b]})
+        elif op.op == "relu":
+            ops.append({"op": "relu"})
+        else:
+            ops.append({"op": "max", "groups": [list(g) for g in op.groups]})
+    return {**HEADER, "kind": "layered", "input_dim": net.input_dim, "ops": ops}
+
+
 # -- cpwl1d -------------------------------------------------------------------------------
 @reader("cpwl1d")
 def read_cpwl1d(obj, path=""):

@@ -43,6 +43,7 @@ KIND_MODULES = {
     "certificate": "symrel.fileformat.registry",
     "cpwl": "symrel.fileformat.models_io",
     "cpwl1d": "symrel.fileformat.models_io",
+    "layered": "symrel.fileformat.models_io",
     "maxout": "symrel.fileformat.models_io",
     "points": "symrel.fileformat.models_io",
     "polytope": "symrel.fileformat.models_io",

@@ -11,5 +11,5 @@ certificate checker keeps its own table (:mod:`symrel.checking`), on purpose.
 
 >>> from symrel.model_kinds import names
 >>> names()
-('cpwl', 'cpwl1d', 'maxout', 'relu', 'transformer')
+('cpwl', 'cpwl1d', 'layered', 'maxout', 'relu', 'transformer')
 """

@@ -8,7 +8,7 @@ names its lowering (its ``lower`` function).
 >>> lower("a string")
 Traceback (most recent call last):
     ...
-symrel.errors.InputError: kind: expected a model (one of cpwl, cpwl1d, maxout, relu, transformer), got str
+symrel.errors.InputError: kind: expected a model (one of cpwl, cpwl1d, layered, maxout, relu, transformer), got str
 """
 
 from __future__ import annotations

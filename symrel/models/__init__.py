@@ -22,6 +22,7 @@ _FROM = {
     "CPWLMesh": "cpwl_mesh",
     **dict.fromkeys(["Box", "Domain", "Polytope", "polytope_box"], "domain"),
     **dict.fromkeys(["MaxoutLayer", "MaxoutNet", "MaxoutUnit"], "maxout"),
+    **dict.fromkeys(["LayeredNet", "MaxGroups", "Relu", "SparseAffine", "from_maxout_net", "from_relu_net"], "layered"),
     **dict.fromkeys(["DenseLayer", "ReLUNet"], "relu"),
     **dict.fromkeys(["SequenceAttention", "SequenceHead", "SequenceLayer", "SequenceMLP", "SequenceTransformer",
                      "Tie", "all_sequences", "count_sequences"], "sequence"),

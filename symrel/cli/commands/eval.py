@@ -26,9 +26,9 @@ def register(sub):
 
 def _load(args):
     """The model to evaluate; a relation-features file needs ``--part`` to pick phi or psi."""
-    from ...fileformat import MODEL_KINDS
+    from ...model_kinds import names
 
-    thing = load(args.model, kinds=MODEL_KINDS + ("relation-features",), exact_floats=args.exact_floats)
+    thing = load(args.model, kinds=names() + ("relation-features",), exact_floats=args.exact_floats)
     if hasattr(thing, "phi") and hasattr(thing, "psi"):
         if args.part is None:
             raise InputError("a relation-features file holds two models: choose one with --part phi|psi", path="--part")
