@@ -72,6 +72,13 @@ def _machine() -> str:
 
 
 def _cell(v) -> str:
+    """A table cell: floats to 4 significant digits, nothing (not ``None``) for a missing value.
+
+    >>> [_cell(v) for v in (None, 0.0, 1234.5, 0.1234567, [1, 2.5], "a|b")]
+    ['', '0', '1.23e+03', '0.1235', '1, 2.5', 'a\\|b']
+    """
+    if v is None:
+        return ""
     if isinstance(v, float):
         if v == 0:
             return "0"
