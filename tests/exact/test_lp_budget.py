@@ -83,13 +83,14 @@ def test_an_expired_clock_stops_the_lp_with_the_budgets_record():
 
 
 @pytest.mark.slow
-def test_a_long_exact_lp_stops_within_a_second_of_its_time_limit():
-    """A wall-clock smoke test: this LP (30 variables, 260 rows, from scratch) takes about
-    1,900 pivots and half a minute; with a 1 s limit it stops at the limit."""
-    import time
+def test_a_long_exact_lp_stops_at_its_time_limit():
+    """This LP (30 variables, 260 rows, from scratch) takes about 1,900 pivots and half a
+    minute; with a limit of 1 s (of CPU time, which a loaded machine does not stretch:
+    tests/cpu_budget.py) it stops within a few pivots of the limit."""
+    from tests.cpu_budget import CpuBudget
 
     A, b = _system(5, m=200, n=30)
-    start = time.monotonic()
+    budget = CpuBudget(timeout=1)
     with pytest.raises(BudgetExceeded, match="time limit of 1 s reached"):
-        feasibility(A, b, method="exact", budget=Budget(timeout=1))
-    assert time.monotonic() - start < 2
+        feasibility(A, b, method="exact", budget=budget)
+    assert 0 <= budget.overshoot() < 0.5, budget.overshoot()

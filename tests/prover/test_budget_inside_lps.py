@@ -2,7 +2,6 @@
 seconds), and the claim then ends open saying what stayed open."""
 
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -10,6 +9,7 @@ import pytest
 from symrel.budget import Budget, BudgetExceeded
 from symrel.models import Box, MaxoutLayer, MaxoutNet, MaxoutUnit
 from symrel.prover import prove_equivalence
+from tests.cpu_budget import CpuBudget
 
 
 class ExpiringBudget(Budget):
@@ -70,14 +70,14 @@ def _acas_claim():
 @pytest.mark.slow
 def test_acas_whole_box_mutant_ends_open_close_to_its_limit():
     """readout.W[0][31] + 1/10^6 on the whole normalised box: its node decision solves LPs of
-    about 1,000 rows in 254 variables, several seconds each; with a 90 s limit it stopped at
-    95.7 s when the budget was checked only between LPs."""
+    about 1,000 rows in 254 variables, several seconds each; with a 90 s limit it stopped 5.7 s
+    late when the budget was checked only between LPs. The limit here is on the process's CPU
+    time (tests/cpu_budget.py), which a loaded machine does not stretch: the work let through
+    after it is one gap between checks inside an LP and the unwinding, well under one LP."""
     pytest.importorskip("scipy")
     net, mutant, D = _acas_claim()
-    start = time.monotonic()
-    proof = prove_equivalence(net, mutant, D, timeout=30)
-    elapsed = time.monotonic() - start
+    budget = CpuBudget(timeout=30)
+    proof = prove_equivalence(net, mutant, D, budget=budget)
+    overshoot = budget.overshoot()
     assert proof.result == "open" and "time limit of 30 s reached; open:" in proof.obstacle
-    # within 2.5 s of the limit: a budget read only between LPs overshot by several seconds
-    # (one LP); a loaded machine's scheduling alone took it to 31.4 s in rehearsals
-    assert elapsed < 32.5, elapsed
+    assert 0 <= overshoot < 1.0, overshoot
