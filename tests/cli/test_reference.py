@@ -25,3 +25,18 @@ def test_help_shows_no_rest_markup(run_cli):
     for name in ("preorder", "retrieval", "softmax-bound", "audit-tracr"):
         code, out, _ = run_cli(name, "--help")
         assert code == 0 and "``" not in out, name
+
+
+#: arguments still without help text, in modules being rewritten elsewhere (remove an entry when
+#: its help is written; the test fails on any other argument without help)
+WITHOUT_HELP_YET = {("check-certificate", "certificate"), ("info", "model")}
+
+
+def test_every_argument_says_what_it_is():
+    missing = set()
+    for name in SUMMARIES:
+        sub = build_parser(name, every=False)._subparsers._group_actions[0].choices[name]
+        for action in sub._actions:
+            if not action.help and action.dest != "help":
+                missing.add((name, action.dest))
+    assert missing <= WITHOUT_HELP_YET, sorted(missing - WITHOUT_HELP_YET)

@@ -20,7 +20,8 @@ from . import SUMMARIES
 
 def register(sub):
     p = sub.add_parser("convert", help=SUMMARIES["convert"])
-    p.add_argument("model")
+    p.add_argument("model", help="the model file: a ReLU net, a CPWL function (1-D or on a mesh) for --to maxout; "
+                                 "a ReLU or maxout net for --to cpwl")
     p.add_argument("--to", required=True, choices=["maxout", "cpwl"], help="target kind")
     p.add_argument("--domain", help="domain file (with --to cpwl: the box or polytope the mesh covers)")
     p.add_argument("--max-cells", type=int, default=None,

@@ -11,11 +11,13 @@ from . import SUMMARIES
 def register(sub):
     p = sub.add_parser("crossval", help=SUMMARIES["crossval"])
     p.add_argument("model", help="model file (relu, maxout, cpwl1d, transformer)")
-    p.add_argument("--backend", default="numpy", choices=("numpy", "torch", "onnxruntime"))
-    p.add_argument("--dtype", default="float32", choices=("float64", "float32", "float16", "bfloat16"))
+    p.add_argument("--backend", default="numpy", choices=("numpy", "torch", "onnxruntime"),
+                   help="the float library whose outputs are checked against the exact ones")
+    p.add_argument("--dtype", default="float32", choices=("float64", "float32", "float16", "bfloat16"),
+                   help="the float format the backend computes in")
     p.add_argument("--points", type=int, default=1000, help="random points (plus near-tie, boundary, grid and extreme points)")
     p.add_argument("--domain", help="box domain file (default [-1,1]^d)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seed of the random points (the same seed, the same points)")
     p.add_argument("--no-special", action="store_true", help="random points only")
     p.add_argument("--onnx-file", help="run this ONNX file as it is in onnxruntime (e.g. the file MODEL.json was "
                                        "imported from) instead of exporting MODEL.json")

@@ -11,9 +11,10 @@ def register(sub):
     p = sub.add_parser("export", help=SUMMARIES["export"])
     p.add_argument("model", help="model file (relu, maxout, cpwl1d, transformer)")
     p.add_argument("--to", choices=("onnx", "torch"), help="the format (default: from the extension of -o)")
-    p.add_argument("-o", "--output", required=True)
-    p.add_argument("--dtype", default="float32", choices=("float64", "float32", "float16", "bfloat16"))
-    p.add_argument("--exact-floats", action="store_true")
+    p.add_argument("-o", "--output", required=True, help="the file to write: .onnx, or .pt/.pth for PyTorch")
+    p.add_argument("--dtype", default="float32", choices=("float64", "float32", "float16", "bfloat16"),
+                   help="the float format of the weights (each rounded to nearest; the largest error is printed)")
+    p.add_argument("--exact-floats", action="store_true", help="read JSON floats in the model as their exact binary values")
     add_json_flag(p)
     p.set_defaults(func=run)
 

@@ -24,7 +24,8 @@ from . import SUMMARIES
 
 def register(sub):
     p = sub.add_parser("export-coq", help=SUMMARIES["export-coq"])
-    p.add_argument("certificate")
+    p.add_argument("certificate", help="a certificate JSON file (an equivalence of a maxout/ReLU net and its "
+                                       "compiled Transformer on a box, or vnnlib-unsat; docs/coq.md)")
     p.add_argument("-o", "--output", required=True, help="folder to write (created if missing)")
     p.add_argument("--replay", action="store_true", help="also build the folder with coqc and report")
     add_json_flag(p)
