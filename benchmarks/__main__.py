@@ -180,8 +180,10 @@ def _header(extra=()) -> list[str]:
     return [
         "# Benchmarks",
         "",
-        "Produced by `python -m benchmarks` (do not edit by hand). Every row is measured side by",
-        "side in one process: symrel's exact path against its baseline, with the ratio. Times in",
+        "Produced by `python -m benchmarks` and by the commands the sections name (do not edit by",
+        "hand). The figures are the current ones; earlier runs are in git's history of this page.",
+        "Every row is measured side by side in one process: symrel's exact path against its",
+        "baseline, with the ratio. Times in",
         "seconds unless a column says otherwise. Each section gives the load average (1 minute)",
         "before and after it; a section run under a load above the core count is marked **loaded**:",
         "its times are inflated and its ratios are not to be trusted. Wall times on these shared",

@@ -61,11 +61,12 @@ def instance(net_name: str, prop: int, limit: float, cpu: bool = False, executor
     else:
         v = decide(net, p, timeout=limit, executor=executor)
     took, cpu = time.perf_counter() - t, time.process_time() - c
-    if executor is not None:
-        cpu = None  # the search ran in the workers: this process's CPU time is not its cost
+    # with an executor the search ran in the workers: this process's CPU time is not its cost,
+    # and the row has no CPU column
+    cpu_cell = {} if executor is not None else {"cpu s": round(cpu, 2)}
     if v is None:
         return {"instance": f"{net_name} prop_{prop}", "verdict": "unknown", "seconds": round(took, 2),
-                "cpu s": None if cpu is None else round(cpu, 2), "check s": None, "nodes": None, "relu splits": None, "covered": None,
+                **cpu_cell, "check s": None, "nodes": None, "relu splits": None, "covered": None,
                 "load": round(os.getloadavg()[0], 2)}
     check = None  # the check runs in this process, on one core
     if v.status == "unsat":
@@ -78,7 +79,7 @@ def instance(net_name: str, prop: int, limit: float, cpu: bool = False, executor
         assert p.in_region(list(v.witness_x)) and p.holds(list(v.witness_x), y)
         check = time.perf_counter() - t
     return {"instance": f"{net_name} prop_{prop}", "verdict": v.status, "seconds": round(took, 2),
-            "cpu s": None if cpu is None else round(cpu, 2), "check s": None if check is None else round(check, 2),
+            **cpu_cell, "check s": None if check is None else round(check, 2),
             "nodes": v.stats.get("nodes"), "relu splits": v.stats.get("relu_splits"),
             "covered": f"{float(v.covered):.3f}", "load": round(os.getloadavg()[0], 2)}
 
@@ -86,16 +87,17 @@ def instance(net_name: str, prop: int, limit: float, cpu: bool = False, executor
 def summary(rows) -> dict:
     decided = [r for r in rows if r["verdict"] in ("sat", "unsat")]
     times = [r["seconds"] for r in decided]
-    cpus = [r["cpu s"] for r in decided if r["cpu s"] is not None]
+    cpus = [r["cpu s"] for r in decided if r.get("cpu s") is not None]
     checks = [r["check s"] for r in decided if r["check s"] is not None]
     med = statistics.median(times) if times else None
-    return {"instance": f"summary: {len(decided)} of {len(rows)} decided",
-            "verdict": f"median {med} s, max {max(times) if times else None} s",
-            "seconds": None if med is None else f"{med / NNENUM_MEDIAN_S:.1f} x nnenum's ~1 s median",
-            "cpu s": f"median {statistics.median(cpus):.2f} ({statistics.median(cpus) / NNENUM_MEDIAN_S:.1f} x "
-                     f"nnenum), max {max(cpus):.2f}" if cpus else None,
-            "check s": f"median {statistics.median(checks):.2f}, max {max(checks):.2f} (CPU)" if checks else None,
-            "nodes": None, "relu splits": None, "covered": None, "load": None}
+    out = {"instance": f"summary: {len(decided)} of {len(rows)} decided",
+           "verdict": f"median {med} s, max {max(times) if times else None} s",
+           "seconds": None if med is None else f"{med / NNENUM_MEDIAN_S:.1f} x nnenum's ~1 s median"}
+    if cpus:
+        out["cpu s"] = (f"median {statistics.median(cpus):.2f} ({statistics.median(cpus) / NNENUM_MEDIAN_S:.1f} x "
+                        f"nnenum), max {max(cpus):.2f}")
+    out["check s"] = f"median {statistics.median(checks):.2f}, max {max(checks):.2f} (CPU)" if checks else None
+    return out
 
 
 def _parse(spec: str):

@@ -194,7 +194,7 @@ def compare(commit: str, rounds: int = 3, repeat: int = 3, depths=DEPTHS) -> lis
 
 
 def page_part(rows: list[dict], commit: str, rounds: int, repeat: int) -> list[str]:
-    """The "Checker time after issue 26" part of docs/benchmarks.md, between its markers."""
+    """The "Checker time" part of docs/benchmarks.md, between its markers."""
     from datetime import datetime, timezone
 
     from benchmarks.__main__ import CHECKER_END, CHECKER_START, _table
@@ -204,7 +204,7 @@ def page_part(rows: list[dict], commit: str, rounds: int, repeat: int) -> list[s
     slower = [r["certificate"] for r in rows if r.get("after/before", 0) > 1.05]
     refusals = list(dict.fromkeys(r["cross refusal"] for r in rows if "cross refusal" in r))
     rows = [{k: v for k, v in r.items() if k != "cross refusal"} for r in rows]
-    return [CHECKER_START, f"## Checker time after issue 26: {commit} -> {head}", "",
+    return [CHECKER_START, f"## Checker time: {commit} -> {head}", "",
             f"`python -m benchmarks.bench_checker --compare-commit {commit} --rounds {rounds} --repeat {repeat} "
             f"--out docs/benchmarks.md`, {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}, "
             f"{os.cpu_count()} cores: CPU seconds of one `check_certificate` call, best of {repeat} calls in "

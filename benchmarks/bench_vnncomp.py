@@ -504,7 +504,9 @@ def main(argv=None) -> int:  # pragma: no cover - a script
     from benchmarks.__main__ import _table
 
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    shown = " ".join(a for a in (argv if argv is not None else sys.argv[1:]) if a != "--out" and a != args.out)
+    import shlex
+
+    shown = " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
     note = (f"`python -m benchmarks.bench_vnncomp {shown}`, {stamp}: {len(rows)} instances in {took:.0f} s; "
             f"{_machine()}; each search on {workers} worker process(es); {load_note(before, load(), cores())}. "
             "`RSS MiB`: peak resident memory of the main process / of the largest worker.")

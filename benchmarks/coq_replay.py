@@ -138,7 +138,7 @@ def write_part(page, table: list[str], acas: bool) -> None:
             f"{datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}, {os.cpu_count()} cores: `coqc` on "
             "each exported folder's `Instance.v` (the library built once), CPU and wall seconds, beside the "
             "Python checker's CPU seconds on the same certificate; the load (1 minute) before and after "
-            "each row. The issue's goal for ACAS Xu: under a minute of `coqc`.", "", *table, COQ_END]
+            "each row. The goal for ACAS Xu: under a minute of `coqc`.", "", *table, COQ_END]
     page.write_text(old.rstrip("\n") + "\n\n" + "\n".join(part) + "\n")
 
 
