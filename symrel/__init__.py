@@ -31,6 +31,7 @@ _FROM = {
                      "Embedding", "FeedForward", "MaxoutLayer", "MaxoutNet", "MaxoutUnit", "Polytope",
                      "Readout", "ReLUNet", "Transformer", "hardmax"], "models"),
     **dict.fromkeys(["cpwl_to_maxout", "relu_to_maxout", "to_maxout"], "constructions"),
+    **dict.fromkeys(["verify", "Verdict"], "verification"),
 }
 
 __all__ = ["__version__", *_FROM]

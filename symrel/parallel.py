@@ -111,6 +111,97 @@ class RestartingProcessPool(Executor):
         self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
 
 
+def usable_cores() -> int:
+    """The cores this process may run on: ``os.sched_getaffinity`` where the platform has it
+    (a container or ``taskset`` may allow fewer than the machine has), else ``os.cpu_count()``.
+
+    >>> usable_cores() >= 1
+    True
+    """
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def loaded_packages() -> list[str]:
+    """The symrel packages this process has imported (but the command line's): what a worker
+    needs to import to run the tasks of this process (:func:`preload`)."""
+    import sys
+
+    return sorted({".".join(m.split(".")[:2]) for m in list(sys.modules)
+                   if m.startswith("symrel.") and m.split(".")[1] != "cli"})
+
+
+class WarmingProcessPool(RestartingProcessPool):
+    """A :class:`RestartingProcessPool` of ``max_workers`` processes that starts only when the
+    work outlasts ``warmup`` seconds: until then each task runs here, at once, when it is
+    submitted (its future is done on return). A short computation thus pays neither the
+    start of the processes nor their import of symrel (about a second each), and a long one
+    gets every worker from then on. The results are those of any executor
+    (:func:`map_ordered`); only where the tasks ran differs.
+
+    >>> pool = WarmingProcessPool(2, warmup=60)
+    >>> map_ordered(divmod, [7, 9], pool, shared=(100,)), pool.started
+    ([(14, 2), (11, 1)], False)
+    >>> pool.shutdown()
+    """
+
+    def __init__(self, max_workers: int | None = None, mp_context=None, warmup: float = 1.0):
+        self._max_workers = max_workers or usable_cores()
+        self._mp_context, self._warmup = mp_context, warmup
+        self._modules: list = []
+        self._pool = None
+        self._first = None   # when the first task was submitted (time.monotonic())
+        self._used = False
+
+    @property
+    def started(self) -> bool:
+        """Whether the worker processes were started."""
+        return self._pool is not None
+
+    def preload(self, modules) -> None:
+        """The modules each worker will import when the pool starts (it does not start here)."""
+        self._modules = list(modules)
+
+    def submit(self, fn, *args, **kwargs):
+        import time
+
+        now = time.monotonic()
+        if self._pool is None:
+            if self._first is None:
+                self._first = now
+            if now - self._first < self._warmup:
+                return _run_here(fn, args, kwargs)
+            RestartingProcessPool.__init__(self, self._max_workers, self._mp_context)
+            RestartingProcessPool.preload(self, self._modules or loaded_packages())
+        return RestartingProcessPool.submit(self, fn, *args, **kwargs)
+
+    def restart(self) -> None:
+        if self._pool is not None:
+            RestartingProcessPool.restart(self)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        if self._pool is not None:
+            RestartingProcessPool.shutdown(self, wait=wait, cancel_futures=cancel_futures)
+
+
+def _run_here(fn, args, kwargs):
+    """``fn(*args, **kwargs)`` run now, in this process, as a done future (a shared argument
+    sent once, :class:`_SentOnce`, is the object it carries)."""
+    from concurrent.futures import Future
+
+    args = tuple(a.obj() if isinstance(a, _SentOnce) else a for a in args)
+    future: Future = Future()
+    try:
+        future.set_result(fn(*args, **kwargs))
+    except BaseException as err:  # raised again by future.result(), as a worker's would be
+        if not isinstance(err, Exception):
+            raise
+        future.set_exception(err)
+    return future
+
+
 def chunked(items, executor=None, per_worker: int = 4) -> list[list]:
     """``items`` cut into consecutive runs, about ``per_worker`` per worker of ``executor``
     (one run in all when it is ``None``): tasks big enough to pay for their transfer,
@@ -153,6 +244,8 @@ def _share(executor, shared):
     worker process for a process pool (:class:`_SentOnce`); as they are for other executors."""
     if not shared:
         return ()
+    if isinstance(executor, WarmingProcessPool) and not executor.started:
+        return tuple(shared)   # the tasks may run here: nothing to pickle yet
     if is_dask(executor):
         return tuple(executor._client.scatter(list(shared), broadcast=True, hash=False))
     from concurrent.futures import ProcessPoolExecutor
@@ -182,6 +275,10 @@ class _SentOnce:
 
     def __reduce__(self):
         return _received, (self.token, self.payload)
+
+    def obj(self):
+        """The object itself, as a worker gets it (unpickled once per name in this process)."""
+        return _received(self.token, self.payload)
 
 
 _RECEIVED: dict = {}  # in a worker: token -> the object, the last few

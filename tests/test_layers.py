@@ -38,7 +38,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("constructions",),  # models built from models (maxout forms, meshes, interpolation): above the checker
     ("lowering",),
     ("regions", "softmax", "relations", "interop", "vnnlib"),  # vnnlib: VNN-LIB properties, the exact engine
-    ("compiler", "prover", "preorders", "crossval"),
+    ("compiler", "prover", "preorders", "crossval", "verification"),  # verification: symrel.verify, the
+    # files it reads (interop's imports, vnnlib's properties) and the trusted check of its certificates
     ("kinds",),  # one module per model kind: its reader, lowering, prover execution, description
     ("mutation",),
     ("report",),

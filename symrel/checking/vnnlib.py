@@ -42,6 +42,9 @@ Shares no code with :mod:`symrel.vnnlib`.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from math import gcd
 
 from ..exact import Q, ZERO
@@ -523,12 +526,13 @@ def _check_leaf(layers, facts, lo, hi, d, region, unsafe, where, splits=()):
     return outside
 
 
-def _check_tree(layers, tree, lo, hi, d, region, unsafe, where, budget):
-    """The preorder tree covers [lo, hi]; every leaf closes its box. Returns whether every
-    leaf was shown to hold no point of the region (:func:`_check_leaf`)."""
-    widths = [len(layer["bi"]) for layer in layers if layer["relu"]]
+def _tree_leaves(tree, lo, hi, d, where, budget, widths):
+    """The leaves of the preorder tree of disjunct ``d`` that covers [lo, hi], as
+    ``(d, where, lo, hi, splits, facts)`` in order, the tree's structure checked on the way
+    (each split inside its node, no neuron split twice on a path, no entry left over): a
+    generator, so that a leaf is checked (:func:`_run_leaves`) before the entries after it
+    are read, as a walk that checks each leaf where it meets it would."""
     todo = [(list(lo), list(hi), ())]
-    outside = True
     pos = 0
     while todo:
         if pos >= len(tree):
@@ -564,16 +568,16 @@ def _check_tree(layers, tree, lo, hi, d, region, unsafe, where, budget):
             todo.append((blo, bhi, splits + ((k, i, "i"),)))  # the part z <= 0, first
         else:
             entry = record(entry, ew, keys=("leaf",))
-            outside = _check_leaf(layers, entry["leaf"], blo, bhi, d, region, unsafe, f"{ew}.leaf", splits) and outside
+            yield d, f"{ew}.leaf", blo, bhi, splits, entry["leaf"]
     if pos != len(tree):
         raise CertificateError(f"unexpected entries after the tree's last leaf ({len(tree) - pos} more)",
                                path=f"{where}[{pos}]")
-    return outside
 
 
-def _leaf_operations(net, steps, disjuncts, n_in, closes) -> None:
+def _leaf_operations(net, steps, disjuncts, n_in, closes) -> int:
     """Refuse, before any leaf is checked, a certificate whose leaves would cost more than
-    :data:`MAX_LEAF_OPERATIONS` (the leaves are counted in the trees as written)."""
+    :data:`MAX_LEAF_OPERATIONS` (the leaves are counted in the trees as written); returns
+    the number of leaves."""
     weights = sum(layer.affine.output_dim * layer.affine.input_dim for layer in net.layers)
     leaves = 0
     for d in range(min(disjuncts, len(steps))):
@@ -584,6 +588,146 @@ def _leaf_operations(net, steps, disjuncts, n_in, closes) -> None:
     work = leaves * weights * (n_in + 1 + closes)
     if work > MAX_LEAF_OPERATIONS:
         raise beyond_limit("leaf operations", work, MAX_LEAF_OPERATIONS, "steps")
+    return leaves
+
+
+# -- where the leaves are checked: here, or on an executor's workers -------------------------------
+@dataclass(frozen=True)
+class LeafRun:
+    """How :func:`check_vnnlib_unsat` checks its leaves (:func:`leaves_checked_on`):
+    ``executor``, a ``concurrent.futures``-style executor (``submit``) whose workers check
+    runs of :data:`LEAVES_PER_TASK` leaves, or None (here, one after the other);
+    ``progress(done, total)`` after each leaf or run of leaves; ``deadline``: wall-clock
+    seconds (``time.time()``) past which the check stops with :class:`~symrel.errors.UndecidedError`."""
+
+    executor: object = None
+    progress: object = None
+    deadline: float | None = None
+
+
+_RUN: ContextVar = ContextVar("symrel_vnnlib_leaf_run", default=LeafRun())
+
+#: leaves per task on an executor (about a second of work each on ACAS Xu)
+LEAVES_PER_TASK = 64
+
+
+@contextmanager
+def leaves_checked_on(executor=None, progress=None, deadline=None):
+    """Within this block, vnnlib-unsat certificates have their leaves checked on
+    ``executor`` (:class:`LeafRun`). The leaves are independent, so the verdict is the one
+    of the serial check, failure included: the first leaf in the trees' order that fails
+    is the one reported, and an entry of a tree after it is never blamed first. The
+    workers run this module's own code (:func:`_check_run`) on the certificate's data;
+    nothing of the caller's is trusted but the executor's ``submit``."""
+    token = _RUN.set(LeafRun(executor, progress, deadline))
+    try:
+        yield
+    finally:
+        _RUN.reset(token)
+
+
+def _out_of_time(done, total):
+    from ..errors import UndecidedError
+
+    return UndecidedError(f"time: the check of the certificate stopped at its deadline, {done} of {total} leaves "
+                          "checked")
+
+
+def _check_run(net, region, unsafe, leaves, deadline):
+    """A worker's task: the leaves ``leaves`` checked in order (:func:`_check_leaf`); per leaf
+    whether it lies outside the region, then ``None`` for the leaves left at ``deadline``; a
+    failure ends the list as ``("failed", its disjunct, the error)``."""
+    import time
+
+    layers = _layers(net)
+    out = []
+    for d, where, lo, hi, splits, facts in leaves:
+        if deadline is not None and time.time() >= deadline:
+            out.append(None)
+            continue
+        try:
+            out.append(_check_leaf(layers, facts, lo, hi, d, region, unsafe, where, splits))
+        except Exception as err:  # raised in the parent, where the serial check would raise it
+            out.append(("failed", d, err))
+            break
+    return out
+
+
+def _run_leaves(net, layers, leaves, region, unsafe, total) -> bool:
+    """Check every leaf of ``leaves`` (an iterator, in the trees' order) as the current
+    :class:`LeafRun` says; whether every leaf lies outside the region."""
+    import time
+
+    run = _RUN.get()
+    done, outside = 0, True
+    if run.executor is None:
+        for d, where, lo, hi, splits, facts in leaves:
+            if run.deadline is not None and time.time() >= run.deadline:
+                raise _out_of_time(done, total)
+            outside = _check_leaf(layers, facts, lo, hi, d, region, unsafe, where, splits) and outside
+            done += 1
+            if run.progress is not None:
+                run.progress(done, total)
+        return outside
+    from collections import deque
+    from concurrent.futures.process import BrokenProcessPool
+
+    executor = run.executor
+    workers = getattr(executor, "_max_workers", None) or 2
+    pending: deque = deque()   # (future or None, the run's leaves), in the trees' order
+
+    def settle(future, chunk):
+        nonlocal done, outside
+        try:
+            results = future.result() if future is not None else None
+        except BrokenProcessPool:   # a worker died: this run is checked here instead
+            results = None
+        if results is None:
+            results = _check_run(net, region, unsafe, chunk, run.deadline)
+        for r in results:
+            if r is None:
+                raise _out_of_time(done, total)
+            if type(r) is tuple:
+                at_step(r[1])
+                raise r[2]
+            outside = r and outside
+            done += 1
+        if run.progress is not None:
+            run.progress(done, total)
+
+    def submit(chunk):
+        try:
+            pending.append((executor.submit(_check_run, net, region, unsafe, chunk, run.deadline), chunk))
+        except (BrokenProcessPool, RuntimeError):   # a broken or shut pool: this run is checked here
+            pending.append((None, chunk))
+        while len(pending) > 2 * workers:
+            settle(*pending.popleft())
+
+    chunk, failure, it = [], None, iter(leaves)
+    try:
+        while True:
+            try:
+                leaf = next(it)
+            except StopIteration:
+                break
+            except Exception as err:   # the trees' error: reported after the leaves before it
+                failure = err
+                break
+            chunk.append(leaf)
+            if len(chunk) == LEAVES_PER_TASK:
+                submit(chunk)
+                chunk = []
+        if chunk:
+            submit(chunk)
+        while pending:
+            settle(*pending.popleft())
+    finally:
+        for future, _ in pending:   # left by a failure: not run
+            if future is not None:
+                future.cancel()
+    if failure is not None:
+        raise failure
+    return outside
 
 
 def _order(claim, inputs):
@@ -595,10 +739,59 @@ def _order(claim, inputs):
     return [RULE] * max(1, len(region))
 
 
+#: characters a file name in a certificate may not hold: certificates record file names, never
+#: paths (a directory of the machine that wrote them)
+_PATH_CHARACTERS = ("/", "\\")
+
+
+def file_name(value, path: str) -> str:
+    """A file name as a certificate records it: a non-empty string without a directory (no
+    ``/`` or ``\\``), not ``.`` or ``..``, and printable.
+
+    >>> file_name("prop_3.vnnlib", "claim.property_source")
+    'prop_3.vnnlib'
+    >>> try:
+    ...     file_name("/home/me/prop_3.vnnlib", "claim.property_source")
+    ... except CertificateError as err:
+    ...     print(err)
+    claim.property_source: expected a file name without a directory (certificates record no paths), got the string '/home/me/prop_3.vnnlib'
+    """
+    from . import MalformedCertificate
+    from .read import describe
+
+    name = string(value, path)
+    if not name or name in (".", "..") or any(c in name for c in _PATH_CHARACTERS) or not name.isprintable():
+        raise MalformedCertificate("expected a file name without a directory (certificates record no paths), got "
+                                   f"{describe(value)}", path=path)
+    return name
+
+
+def sha256_text(value, path: str) -> str:
+    """A sha256 as a certificate records it: 64 lowercase hexadecimal digits."""
+    from . import MalformedCertificate
+    from .read import describe
+
+    text = string(value, path)
+    if len(text) != 64 or any(c not in "0123456789abcdef" for c in text):
+        raise MalformedCertificate(f"expected a sha256 (64 lowercase hexadecimal digits), got {describe(value)}",
+                                   path=path)
+    return text
+
+
+def read_network_file(claim) -> dict | None:
+    """``claim.network_file`` (optional): ``{"name": the network file's name, "sha256": the
+    sha256 of its bytes}``, the file ``symrel verify`` read the network from."""
+    if "network_file" not in claim:
+        return None
+    entry = record(claim["network_file"], "claim.network_file", keys=("name", "sha256"))
+    return {"name": file_name(entry["name"], "claim.network_file.name"),
+            "sha256": sha256_text(entry["sha256"], "claim.network_file.sha256")}
+
+
 @claim_checker("vnnlib-unsat", rules={RULE}, order=_order)
 def check_vnnlib_unsat(cert: dict, inputs: dict) -> None:
     claim = record(cert["claim"], "claim", keys=("kind", "network_sha256", "property_sha256", "property"),
-                   optional=("property_source", "statement", "construction"))
+                   optional=("property_source", "network_file", "statement", "construction"))
     n_in, n_out, region, unsafe = read_property(claim)
     net = inputs.get("network")
     if set(inputs) != {"network"} or getattr(net, "kind", None) != "relu":
@@ -606,16 +799,32 @@ def check_vnnlib_unsat(cert: dict, inputs: dict) -> None:
     if string(claim["network_sha256"], "claim.network_sha256") != cert["inputs"]["network"]["sha256"]:
         raise CertificateError("is not the sha256 of the embedded network", path="claim.network_sha256")
     string(claim["property_sha256"], "claim.property_sha256")
+    if "property_source" in claim:
+        file_name(claim["property_source"], "claim.property_source")
+    read_network_file(claim)
     if net.input_dim != n_in or net.output_dim != n_out:
         raise CertificateError(f"the network has {net.input_dim} inputs and {net.output_dim} outputs, the property "
                                f"{n_in} and {n_out}", path="claim.property")
     if not region:
         raise CertificateError("expected at least one input disjunct", path="claim.property.input_region")
     layers = _layers(net)
-    _leaf_operations(net, cert["steps"], len(region), n_in, len(unsafe))
+    total = _leaf_operations(net, cert["steps"], len(region), n_in, len(unsafe))
+    widths = [len(layer["bi"]) for layer in layers if layer["relu"]]
+    # every step's box empty, or every leaf outside the region by one of its atoms
+    empty_region = _run_leaves(net, layers, _leaves(cert["steps"], region, n_in, widths), region, unsafe, total)
+    if not unsafe:
+        return {"vacuous": "the unsafe condition is an empty disjunction (claim.property.unsafe is []): no output "
+                           "meets it, whatever the network"}
+    if empty_region:
+        return {"vacuous": "the input region is empty: every part of it was closed by an atom of the region itself "
+                           "(or has an empty box), so no input meets it, whatever the network"}
+    return None
+
+
+def _leaves(steps, region, n_in, widths):
+    """Every leaf of the certificate, step by step (:func:`_tree_leaves`), each step's box
+    and empty tree checked when its turn comes."""
     budget = [MAX_TREE_ENTRIES]
-    empty_region = True   # every step's box empty, or every leaf outside the region by one of its atoms
-    steps = cert["steps"]
     for d, conj in enumerate(region):
         at_step(d)
         where = f"steps[{d}].certificate"
@@ -643,14 +852,7 @@ def check_vnnlib_unsat(cert: dict, inputs: dict) -> None:
         if empty is not None:
             raise CertificateError(f"the box is empty (input {empty}); expected the tree [{{\"empty\": {empty}}}]",
                                    path=f"{where}.tree")
-        empty_region = _check_tree(layers, tree, lo, hi, d, region, unsafe, f"{where}.tree", budget) and empty_region
-    if not unsafe:
-        return {"vacuous": "the unsafe condition is an empty disjunction (claim.property.unsafe is []): no output "
-                           "meets it, whatever the network"}
-    if empty_region:
-        return {"vacuous": "the input region is empty: every part of it was closed by an atom of the region itself "
-                           "(or has an empty box), so no input meets it, whatever the network"}
-    return None
+        yield from _tree_leaves(tree, lo, hi, d, f"{where}.tree", budget, widths)
 
 
 # -- what a checked certificate proves (symrel.checking.claims) ----------------------------
@@ -658,7 +860,7 @@ from .claims import claim_statement, model_words  # noqa: E402  (the hook below 
 
 
 @claim_statement("vnnlib-unsat", keys=("network_sha256", "property_sha256", "property"),
-                 optional=("property_source",), inputs=("network",))
+                 optional=("property_source", "network_file"), inputs=("network",))
 def statement(claim, inputs) -> str:
     """No input of the property's region has outputs meeting its unsafe condition."""
     n_in, n_out, region, unsafe = read_property(claim)

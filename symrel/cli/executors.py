@@ -50,10 +50,10 @@ def parse_executor(spec: str):
     raise InputError(f"expected {SPECS}, got {spec!r}", path="--executor")
 
 
-def add_executor_option(parser, what: str = "the tasks") -> None:
-    """Add ``--executor SPEC`` to a subcommand's parser."""
+def add_executor_option(parser, what: str = "the tasks", default: str = "serial") -> None:
+    """Add ``--executor SPEC`` to a subcommand's parser (``default``: what runs without it, in words)."""
     parser.add_argument("--executor", default=None, metavar="SPEC",
-                        help=f"where {what} run: {SPECS} (default serial; docs/cluster.md)")
+                        help=f"where {what} run: {SPECS} (default {default}; docs/cluster.md)")
 
 
 def _distributed():

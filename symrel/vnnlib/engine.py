@@ -755,8 +755,9 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
             lo1 = tuple(mid if k == i else v for k, v in enumerate(lo))
             stack.append((d, path + (1,), lo1, hi, splits, owner))
             stack.append((d, path + (0,), lo, hi0, splits, owner))
-        if progress is not None:
-            progress(dict(stats, open=len(stack)))
+        if progress is not None:  # the covered fraction as the verdict would give it (its float: for reading)
+            covered = closed_volume / total if total else ZERO
+            progress(dict(stats, open=len(stack), covered=covered, seconds=time.monotonic() - start))
     stats["seconds"] = round(time.monotonic() - start, 3)
     cert = _certificate(net, prop, roots, trees)
     return Verdict("unsat", None, None, cert, (), Q(1), stats)
@@ -799,6 +800,19 @@ def _tree(trees, d):
     return out
 
 
+def _file_name(source) -> str:
+    """The name of the property's file without its directory (certificates record no paths).
+
+    >>> _file_name("/data/acasxu/prop_3.vnnlib"), _file_name("inline")
+    ('prop_3.vnnlib', 'inline')
+    """
+    import os
+
+    name = os.path.basename(str(source).replace("\\", "/"))
+    name = "".join(c if c.isprintable() else "?" for c in name)
+    return name if name not in ("", ".", "..") else "inline"
+
+
 def _certificate(net, prop, roots, trees) -> dict:
     from ..certificates.core import PROVED, Step
     from ..fileformat import sha256_of
@@ -815,7 +829,7 @@ def _certificate(net, prop, roots, trees) -> dict:
         steps.append(Step(lemma, "vnnlib-branch-and-bound", data, PROVED).to_json())
     sha = sha256_of(obj)
     claim = {"kind": CLAIM_KIND, "network_sha256": sha, "property_sha256": prop.sha256,
-             "property_source": str(prop.source), "property": property_object(prop)}
+             "property_source": _file_name(prop.source), "property": property_object(prop)}
     from ..checking import stated  # the statement the checker derives from the data
 
     return stated({"symrel": 1, "kind": "certificate", "claim": claim,

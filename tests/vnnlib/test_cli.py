@@ -48,7 +48,7 @@ def test_sat_prints_exact_witness_and_writes_vnncomp_file(files, tmp_path, run_c
     assert ce.read_text().startswith("sat\n((X_0 0.75)\n (X_1 0.125)\n (Y_0 0.625)")
     w = read_witness(ce, n_inputs=2, n_outputs=2)
     assert w.x == (q("3/4"), q("1/8")) and w.y == (q("5/8"), q("1/8"))
-    assert "**sat**" in report.read_text()
+    assert report.read_text().splitlines()[2].startswith("**Result: sat.**")
 
 
 def test_outputs_pinned_by_equalities_get_their_one_exact_witness(files, tmp_path, run_cli):
@@ -78,7 +78,9 @@ def test_unknown_says_what_stayed_open(files, run_cli, monkeypatch):
     code, out, err = run_cli("verify", *files, "--timeout", "2.5", "--executor", "serial")
     assert code == 3 and out.splitlines() == ["unknown", "open leaves: 7; covered: 3/4 of the region (~75%)",
                                               "stopped at the limit: time (--timeout)"]
-    assert calls == [{"timeout": 2.5, "executor": None, "progress": True}]
+    # the search gets what the reading of the files left of the command's 2.5 s
+    assert len(calls) == 1 and 0 < calls[0].pop("timeout") <= 2.5
+    assert calls == [{"executor": None, "progress": True}]   # serial: the engine's None
 
 
 def test_a_long_covered_fraction_is_shown_as_a_percentage(files, run_cli, monkeypatch):
@@ -120,7 +122,10 @@ def test_json_output(files, run_cli, monkeypatch):
     stub_engine.install(monkeypatch, lambda net, prop: Verdict("sat", (q(1), q(0)), None, stats={"leaves": 3}))
     code, out, _ = run_cli("verify", *files, "--json")
     obj = json.loads(out)
-    assert code == 1 and obj["result"] == "sat" and obj["witness"] == [1, 0] and obj["stats"] == {"leaves": 3}
+    assert code == 1 and obj["result"] == "sat" and obj["witness"] == [1, 0] and obj["stats"]["leaves"] == 3
+    # the times of the stages, by the command's own clock: the stages add up to the whole
+    stages = obj["stats"]["import_seconds"] + obj["stats"]["search_seconds"]
+    assert 0 <= stages <= obj["stats"]["seconds"] + 0.002 and obj["time"] == obj["stats"]["seconds"]
 
 
 MALFORMED = [

@@ -3,15 +3,27 @@
 ``symrel verify --instances instances.csv [--out results.csv]``.
 
 Decides a VNN-LIB property of a ReLU network exactly (``.onnx`` read bit for bit, ``.nnet``,
-or symrel JSON; docs/tutorials/acasxu.md). The first line printed is the verdict:
+or symrel JSON; docs/tutorials/acasxu.md), with :func:`symrel.verify` (docs/api.md). The
+first line printed is the verdict:
 
 * ``unsat``: no input of the region meets the unsafe condition. Exit 0. The trusted checker
   checks the engine's ``vnnlib-unsat`` certificate before ``unsat`` is printed (``--no-check``:
   not), and ``--certificate`` keeps it.
 * ``sat``: an exact input of the region at which the exact outputs meet the unsafe
   condition, both printed; ``--counterexample`` writes it in VNN-COMP's format. Exit 1.
-* ``unknown``: the time ran out; the leaves left open and the fraction of the region
-  covered are printed. Exit 3.
+* ``unknown``: a limit came first, named with where it came (the import, the search or the
+  trusted check); the leaves left open and the fraction of the region covered are printed.
+  Exit 3.
+
+``--timeout S`` bounds the whole command: reading the files, the search and the trusted
+check (a search that ends late leaves the check the time left; a check that cannot finish
+in it is unknown, naming the check, and ``--certificate`` keeps the unchecked certificate).
+The search and the check run on one worker process per usable core by default (started
+when the work outlasts a second; ``--executor serial`` runs them here); the verdict and the
+certificate are the same on any executor. ``--progress`` shows the covered fraction of the
+region, the open leaves, nodes per second and the time, then the leaves checked.
+``--report`` writes a report in the format its extension names (``.md``, ``.html``,
+``.tex``; ``.json``: the verdict as ``--json`` prints it).
 
 Referee mode, ``--check-witness W.txt``: another tool's counterexample (VNN-COMP format) is
 checked exactly (in the region? exact outputs against the claimed ones; unsafe condition
@@ -30,11 +42,11 @@ stays undecided or fails.
 
 from __future__ import annotations
 
+import contextlib
 import sys
-from pathlib import Path
 
-from ...errors import InputError, InternalError
-from ..common import add_json_flag, add_progress_option, fmt, positive_seconds, print_json, resolve_progress, shown
+from ...errors import InputError
+from ..common import add_json_flag, add_progress_option, fmt, positive_seconds, print_json, shown
 
 #: significant digits of the decimal shown beside a long exact output (--digits N overrides)
 DIGITS = 8
@@ -61,18 +73,23 @@ def register(sub):
                        epilog=EPILOG)
     p.add_argument("net", nargs="?", help="the network: .onnx (read bit for bit), .nnet or a symrel JSON ReLU net")
     p.add_argument("prop", nargs="?", help="the property, a VNN-LIB file")
-    p.add_argument("--timeout", type=positive_seconds, help="stop after S seconds (unknown, exit 3)")
+    p.add_argument("--timeout", type=positive_seconds,
+                   help="the whole command's time limit in seconds: reading, search and trusted check (unknown, "
+                        "exit 3, naming where the time ran out)")
     p.add_argument("--certificate", help="unsat: keep the vnnlib-unsat certificate here (checked before unsat is printed)")
     p.add_argument("--no-check", action="store_true", help="do not run the trusted checker on the certificate before printing unsat")
     p.add_argument("--counterexample", help="sat: write the witness here in VNN-COMP's format")
-    p.add_argument("--report", help="write a Markdown report of the run")
+    p.add_argument("--report", help="write a report of the run in the format the extension names (.md, .html, .tex; "
+                                    ".json: the verdict as --json prints it)")
     p.add_argument("--check-witness", metavar="W.txt",
                    help="referee mode: check another tool's counterexample exactly (exit 0/1/4)")
     p.add_argument("--instances", metavar="L.csv", help="run a competition instance list (onnx,vnnlib,timeout)")
     p.add_argument("--out", help="with --instances: the results CSV (default results.csv)")
     p.add_argument("--certificate-dir", help="with --instances: where certificates and counterexamples go")
-    add_executor_option(p, "the branch-and-bound leaves")
-    add_progress_option(p, "show the rounds of the search on standard error")
+    add_executor_option(p, "the branch-and-bound nodes and the certificate's leaves",
+                        default="one worker process per usable core, started after a second of work")
+    add_progress_option(p, "show the search (covered fraction, open leaves, nodes/s, time) and the check (leaves "
+                           "checked) on standard error")
     add_json_flag(p)
     p.set_defaults(func=run)
 
@@ -88,68 +105,75 @@ def run(args) -> int:
         raise InputError("expected NET and PROP.vnnlib (or --instances L.csv)", path="net")
     if args.out or args.certificate_dir:
         raise InputError("--out and --certificate-dir apply to --instances", path="--out")
-    from ...vnnlib.reader import read_vnnlib
-    from ..vnn import load_net, output_dim
+    if args.report:
+        from ...report import report_format
 
-    net = load_net(args.net)
-    prop = read_vnnlib(args.prop, n_inputs=net.input_dim, n_outputs=output_dim(net))
+        report_format(args.report)   # a report name the extension of which says no format: refused before the work
     if args.check_witness:
         if args.certificate or args.counterexample:
             raise InputError("--check-witness checks a witness; it writes no certificate or counterexample",
                              path="--check-witness")
+        from ...verification.files import output_dim, read_network
+        from ...vnnlib.reader import read_vnnlib
+
+        net = read_network(args.net)
+        prop = read_vnnlib(args.prop, n_inputs=net.input_dim, n_outputs=output_dim(net))
         return _referee(args, net, prop)
-    try:
-        return _decide(args, net, prop)
-    except InputError as err:  # what the engine cannot take is the property's (an unbounded region)
-        raise err.in_file(args.net if err.path == "network" else args.prop) from None  # or the network's
+    return _decide(args)
 
 
-def _decide(args, net, prop) -> int:
-    from ...exact import format_rational
-    from ...fileformat import write_json_atomic
-
-    from ...progress import Progress
-    from ..vnn import decide_one, write_counterexample
-
-    resolve_progress(args)
-    with open_executor(args.executor) as executor, Progress("rounds", enabled=args.progress) as bar:
-        verdict, outputs, seconds = decide_one(net, prop, timeout=args.timeout, executor=executor,
-                                               progress=lambda stats: bar.update(1, open=stats.get("open")))
-    info = {"result": verdict.status, "net": args.net, "property": args.prop, "time": round(seconds, 3),
-            "property_sha256": prop.sha256}
+def verdict_lines(verdict, certificate=None, no_check=False) -> list[str]:
+    """The lines printed after the verdict's first line (module docstring)."""
     lines = []
-    code = 0
-    if verdict.status == "unsat":
-        if not args.no_check:  # the trusted checker on the file as written (a scratch copy without --certificate)
-            import tempfile
+    if verdict.result == "unsat":
+        where = f"certificate {certificate}" if certificate else "certificate (not kept: --certificate C.json)"
+        check = verdict.stats.get("check_seconds")
+        lines.append(f"{where}: " + (f"checked in {check:.3f} s" if not no_check else "not checked (--no-check)"))
+    elif verdict.result == "sat":
+        lines += [f"X_{i} = {shown(v, DIGITS)}" for i, v in enumerate(verdict.witness.exact_x)]
+        lines += [f"Y_{j} = {shown(v, DIGITS)}" for j, v in enumerate(verdict.witness.exact_y)]
+    else:
+        lines.append(f"open leaves: {verdict.open_leaves}; covered: {_covered_text(verdict.exact_covered)}")
+        lines.append(f"stopped at the limit: {verdict.limit}" + LIMIT_WHY.get(verdict.limit, "")
+                     + STAGE_WHY.get(verdict.stage, ""))
+        if verdict.stage == "check":
+            lines[-1] += f" ({verdict.stats.get('leaves_checked', 0)} of {verdict.stats.get('leaves', '?')} leaves checked)"
+            if certificate:
+                lines.append(f"certificate {certificate}: written, its check not finished (symrel check-certificate "
+                             f"{certificate} checks it)")
+    return lines
 
-            from ..vnn import check_certificate_file
 
-            with tempfile.TemporaryDirectory(prefix="symrel-verify-") as scratch:
-                path = Path(scratch) / "certificate.json"
-                write_json_atomic(path, verdict.certificate)
-                ok, check_seconds, message = check_certificate_file(path)
-            if not ok:
-                raise InternalError(f"the trusted checker rejects the engine's certificate: {message}")
-            info["check_time"] = round(check_seconds, 3)
+def _decide(args) -> int:
+    from ...verification.api import verify
+
+    try:
+        with _executor(args.executor) as executor:
+            verdict = verify(args.net, args.prop, timeout=args.timeout, executor=executor,
+                             certificate=args.certificate, progress=bool(args.progress), check=not args.no_check)
+    except InputError as err:   # a file's error names it (the reader's or the engine's)
+        raise err.in_file(args.net if err.path == "network" else args.prop) from None
+    seconds = verdict.stats.get("seconds", 0.0)
+    info = {"result": verdict.result, "net": args.net, "property": args.prop, "time": seconds,
+            "property_sha256": verdict.files.get("property", {}).get("sha256"),
+            **{k: v for k, v in verdict.to_json().items() if k != "result"}}
+    lines = verdict_lines(verdict, args.certificate, args.no_check)
+    code = {"unsat": 0, "sat": 1, "unknown": 3}[verdict.result]
+    if verdict.result == "unsat":
+        if not args.no_check:
+            info["check_time"] = verdict.stats.get("check_seconds")
         if args.certificate:
-            write_json_atomic(args.certificate, verdict.certificate)
             info["certificate"] = args.certificate
-        where = f"certificate {args.certificate}" if args.certificate else "certificate (not kept: --certificate C.json)"
-        lines.append(f"{where}: " + (f"checked in {check_seconds:.3f} s" if not args.no_check
-                                     else "not checked (--no-check)"))
-    elif verdict.status == "sat":
-        x = tuple(verdict.witness_x)
-        info["witness"] = [format_rational(v) for v in x]
-        info["outputs"] = [format_rational(v) for v in outputs]
-        lines += [f"X_{i} = {shown(v, DIGITS)}" for i, v in enumerate(x)]
-        lines += [f"Y_{j} = {shown(v, DIGITS)}" for j, v in enumerate(outputs)]
-        from ..vnn import float_outputs
+    elif verdict.result == "sat":
+        x, outputs = verdict.witness.exact_x, verdict.witness.exact_y
+        from ..vnn import float_outputs, write_counterexample
 
         floats = float_outputs(args.net, x)
         if floats is not None:  # the second confirmation, as the competition would check it
+            from ...vnnlib.reader import read_vnnlib
             from ...vnnlib.referee import float_check
 
+            prop = read_vnnlib(args.prop, n_inputs=len(x), n_outputs=len(outputs))
             passes = float_check(prop, x, outputs, floats)["passes"]
             info["onnxruntime_check"] = passes
             lines.append("onnxruntime: " + ("the witness passes the competition's check" if passes else
@@ -159,31 +183,34 @@ def _decide(args, net, prop) -> int:
             info["counterexample"] = args.counterexample
             lines.append(f"counterexample {args.counterexample}" + ("" if exact else
                          " (values rounded to decimals: the exact witness is the one printed above)"))
-        code = 1
-    else:
-        n_open = verdict.open_leaves if isinstance(verdict.open_leaves, int) else len(verdict.open_leaves)
-        info["open_leaves"] = n_open
-        covered = verdict.covered
-        exact_cover = covered is not None and not isinstance(covered, float)
-        info["covered"] = format_rational(covered) if exact_cover else covered
-        lines.append(f"open leaves: {n_open}; covered: " + (_covered_text(covered) if exact_cover
-                                                              else f"{covered} of the region"))
-        limit = verdict.limit
-        info["limit"] = limit
-        lines.append(f"stopped at the limit: {limit}" + LIMIT_WHY.get(limit, ""))
-        code = 3
-    stats = dict(verdict.stats or {})
+    elif verdict.certificate is not None and args.certificate:
+        info["certificate"] = args.certificate
     if args.report:
-        _write_report(args.report, info, lines, stats)
+        from ...report.verdict import write_verdict_report
+
+        write_verdict_report(args.report, verdict, info, lines)
     if args.json:
-        info["stats"] = stats
         print_json(info)
     else:
-        print(verdict.status)
+        print(verdict.result)
         for line in lines:
             print(line)
-        print(f"{args.net} {args.prop}: {verdict.status} in {seconds:.3f} s", file=sys.stderr)
+        print(f"{args.net} {args.prop}: {verdict.result} in {seconds:.3f} s", file=sys.stderr)
     return code
+
+
+@contextlib.contextmanager
+def _executor(spec):
+    """``--executor SPEC`` opened (:func:`symrel.cli.executors.open_executor`); without it the
+    default of verify: one worker process per usable core, started when the work outlasts a
+    second (:func:`symrel.verification.api.open_executor`). Yields what :func:`symrel.verify`
+    takes: an executor, or ``"serial"``."""
+    if spec is None:
+        from ...verification.api import open_executor as default
+    else:
+        default = open_executor
+    with default(spec) as executor:
+        yield "serial" if executor is None else executor
 
 
 #: what each of the engine's limits is (symrel.vnnlib.engine.decide)
@@ -195,6 +222,10 @@ LIMIT_WHY = {
     "relaxation bits": " (the trusted checker's limit on the size of a leaf's numbers: the network's or "
                        "the region's numbers are too large for a certificate it accepts)",
 }
+
+#: where a limit came, when not in the search (the verdict's stage)
+STAGE_WHY = {"import": ", while reading the network and the property",
+             "check": ", during the trusted check of the certificate"}
 
 
 #: longest exact covered fraction the text output prints (the volumes of boxes halved a
@@ -216,22 +247,11 @@ def _percent(q) -> str:
     return f"{100 * to_float(q):.4g}%"
 
 
-def _write_report(path, info, lines, stats) -> None:
-    from ...fileformat.jsonio import write_text_atomic
-
-    out = [f"# symrel verify: {info['result']}", "", f"- network: `{info['net']}`",
-           f"- property: `{info['property']}` (sha256 {info['property_sha256']})",
-           f"- result: **{info['result']}**" + (f" in {info['time']} s" if info.get("time") is not None else ""), ""]
-    out += [f"    {line}" for line in lines]
-    if stats:
-        out += ["", "| statistic | value |", "| --- | --- |"] + [f"| {k} | {v} |" for k, v in sorted(stats.items())]
-    write_text_atomic(path, "\n".join(out) + "\n")
-
-
 def _referee(args, net, prop) -> int:
     from ...vnnlib.referee import referee
     from ...vnnlib.witness import read_witness
-    from ..vnn import float_outputs, output_dim
+    from ...verification.files import output_dim
+    from ..vnn import float_outputs
 
     witness = read_witness(args.check_witness, n_inputs=net.input_dim, n_outputs=output_dim(net))
     floats = float_outputs(args.net, witness.x)
@@ -256,9 +276,11 @@ def _referee(args, net, prop) -> int:
                      + f" (in region {fc['in_region']}, outputs match {fc['outputs_match']}, "
                        f"unsafe {fc['unsafe_holds']})")
     if args.report:
+        from ...report.verdict import write_referee_report
+
         info = {"result": f"witness {report.verdict}", "net": args.net, "property": args.prop,
-                "property_sha256": prop.sha256}
-        _write_report(args.report, info, [f"witness {args.check_witness}"] + lines, {})
+                "property_sha256": prop.sha256, **report.to_json(), "witness": args.check_witness}
+        write_referee_report(args.report, info, [f"witness {args.check_witness}"] + lines)
     if args.json:
         print_json(dict(report.to_json(), witness=args.check_witness))
         return code
