@@ -175,7 +175,8 @@ GENUINE_TYPE_CHECKS = {
     "symrel.compiler.compiling": {"MaxoutNet"},              # compile_maxout takes a maxout net
     "symrel.cli.commands.eval": {"Transformer"},             # --scale: softmax evaluation of a Transformer
     "symrel.cli.commands.softmax_bound": {"Transformer"},    # softmax-bound takes a Transformer
-    "symrel.cli.vnn": {"ReLUNet"}, "symrel.vnnlib.symbolic": {"ReLUNet"},   # VNN-LIB: ReLU nets
+    "symrel.verification.files": {"ReLUNet"}, "symrel.verification.api": {"ReLUNet"},   # VNN-LIB: ReLU nets
+    "symrel.vnnlib.symbolic": {"ReLUNet"},
 }
 MODEL_CLASSES = {"MaxoutNet", "ReLUNet", "CPWL1D", "CPWLMesh", "Transformer", "SequenceTransformer"}
 

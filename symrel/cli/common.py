@@ -107,3 +107,35 @@ def resolve_progress(args) -> None:
     """Turn an unset ``--progress`` into whether standard error is a terminal."""
     if getattr(args, "progress", False) is None:
         args.progress = bool(getattr(sys.stderr, "isatty", lambda: False)())
+
+
+#: the extensions of the model files that are imported on the fly where a JSON model is expected
+IMPORTED_EXTENSIONS = (".onnx", ".nnet")
+
+
+def load_model_file(path, *, exact_floats: bool = False, kinds=None):
+    """The model in the file ``path`` where a symrel JSON model is expected: a ``.onnx`` or
+    ``.nnet`` file is imported on the fly, exactly as ``symrel import`` would (without
+    ``--normalise``), and standard error says so; any other file is read as JSON (``kinds``:
+    the kinds accepted, default the models'). A file that is not text gets a hint."""
+    from pathlib import Path
+
+    if Path(str(path)).suffix.lower() in IMPORTED_EXTENSIONS:
+        from ..verification.files import imported_model
+
+        imported = imported_model(path)
+        warn(f"symrel: {path}: imported on the fly as symrel import would ({imported.provenance()['numbers']}); "
+             "symrel import writes it as JSON once")
+        return imported.model
+    from ..fileformat import load, load_model
+
+    try:
+        if kinds is None:
+            return load_model(path, exact_floats=exact_floats)
+        return load(path, kinds=kinds, exact_floats=exact_floats)
+    except InputError as err:
+        if str(err.message).startswith("expected UTF-8 text"):
+            err.message = (f"{err.message}: not a symrel JSON file (an ONNX model must end in .onnx and a .nnet "
+                           "model in .nnet to be imported; symrel import converts them)")
+            err.args = (err.one_line(),)
+        raise

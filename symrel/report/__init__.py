@@ -80,6 +80,31 @@ def render_proof(proof, fmt: str = "md", title: str = "") -> str:
     return _typeset([Heading(1, [title])] + body + glossary_blocks(body), fmt, title)
 
 
+def write_markdown_report(path, markdown: str, title: str, proof=None, data=None) -> str:
+    """Write a command's report, written as Markdown text, in the format the extension of
+    ``path`` names (:func:`report_format`): ``.md`` the text, ``.tex`` and ``.html`` typeset from
+    it (:mod:`~symrel.report.markdown_in`), ``.json`` the certificate of ``proof`` (a proved
+    claim only; nothing is written otherwise) or, without a proof, ``data``. Returns what was
+    done, in words, for standard error."""
+    from ..fileformat.jsonio import write_text_atomic
+
+    fmt = report_format(path)
+    if fmt != "json":
+        from .markdown_in import render_markdown
+
+        write_text_atomic(path, render_markdown(markdown, fmt, title))
+        return f"report written to {path}"
+    if proof is None:
+        from ..fileformat import canonical_dumps
+
+        write_text_atomic(path, canonical_dumps(data))
+        return f"report (the JSON summary) written to {path}"
+    if proof.result != "proved":
+        return f"no report written to {path}: a {proof.result} claim has no certificate; ask for .md, .tex or .html"
+    write_text_atomic(path, render_proof(proof, "json"))
+    return f"report (the certificate) written to {path}"
+
+
 def render_outcome(outcome: Outcome, fmt: str = "md", figure_stem: str = "") -> str:
     """The report of one statement (all its instances) in ``md``, ``tex`` or ``html``;
     LaTeX and Markdown include their figures from ``outcome_figures`` files."""
@@ -100,4 +125,4 @@ def render_index(outcomes: list, formats: list, seconds: float, fmt: str = "md")
 
 
 __all__ = ["EXTENSIONS", "FORMATS", "Figure", "Instance", "Outcome", "Statement", "outcome_figures", "render_proof",
-           "render_outcome", "render_index", "report_format"]
+           "render_outcome", "render_index", "report_format", "write_markdown_report"]

@@ -1,6 +1,7 @@
 """The report of an equivalence proof, for a mathematician reading it next to Paper A.
 
-A short preamble says what the variables ``y_v`` and the states ``Sigma_b`` are, then
+The claim and its result come first (a proved claim with the sha256 of its certificate),
+then a short preamble says what the variables ``y_v`` and the states ``Sigma_b`` are, then
 the proof follows, in any report format (:func:`equivalence_report`).
 
 >>> from symrel.models import MaxoutNet, MaxoutLayer, MaxoutUnit, Box
@@ -18,7 +19,7 @@ True
 from __future__ import annotations
 
 from . import _typeset
-from .document import Code, Heading, Para, Strong
+from .document import Code, Heading, Items, Para, Strong
 from .proof_to_document import glossary_blocks, proof_blocks
 
 PREAMBLE = """\
@@ -62,13 +63,24 @@ def preamble_blocks(proof) -> list:
     return [Heading(2, [paras[0].lstrip("# ").strip()])] + [Para(_with_code(p)) for p in paras[1:]]
 
 
-def equivalence_report(proof, fmt: str = "md", title: str = "") -> str:
+def equivalence_report(proof, fmt: str = "md", title: str = "", certificate_sha256: str | None = None) -> str:
     """An equivalence proof (:func:`symrel.prover.prove_equivalence`) as a report in
-    ``fmt`` (``md``, ``tex``, ``html``): the claim, the preamble, then the steps in words."""
+    ``fmt`` (``md``, ``tex``, ``html``): the claim and the result first (with the sha256 of the
+    certificate file, ``certificate_sha256``, for a proved claim), then the construction and
+    the inputs, the preamble on how to read the proof, then the steps in words."""
     title = title or proof.claim
     body = proof_blocks(proof)
     k = next(i for i, b in enumerate(body) if isinstance(b, Para) and b.text[:1] == [Strong("Claim. ")]) + 1
-    return _typeset([Heading(1, [title])] + body[:k] + preamble_blocks(proof) + body[k:] + glossary_blocks(body), fmt, title)
+    r = next((i for i, b in enumerate(body) if i >= k and isinstance(b, Para) and b.text
+              and isinstance(b.text[0], Strong) and b.text[0].text.startswith("Result:")), None)
+    lead = [] if r is None else [body[r]]
+    if certificate_sha256 and proof.result == "proved":
+        lead.append(Para([Strong("Certificate. "), "sha256 ", Code(certificate_sha256), " (of the file ",
+                          Code("--certificate"), " writes; ", Code("symrel check-certificate"), " checks it)."]))
+    rest = body[k:] if r is None else body[k:r] + body[r + 1:]
+    steps = next((i for i, b in enumerate(rest) if not isinstance(b, (Para, Items))), len(rest))
+    blocks = [Heading(1, [title])] + body[:k] + lead + rest[:steps] + preamble_blocks(proof) + rest[steps:]
+    return _typeset(blocks + glossary_blocks(body), fmt, title)
 
 
 def equivalence_markdown(proof) -> str:

@@ -170,6 +170,11 @@ def test_input_binds_the_vnnlib_property_and_the_network(run_cli, vnn_files, tmp
 
     save(ReLUNet(2, [DenseLayer([[1, 1]], [0], "none")]), tmp_path / "net2.json")
     code, _, err = run_cli("check-certificate", cert, "--input", f"network={tmp_path / 'net2.json'}")
+    assert code == 1 and "claim.network_file.sha256" in err   # not the bytes verify read
+    older = json.loads(cert.read_text())   # a certificate that records no file: the object read is compared
+    older["claim"].pop("network_file")
+    code, _, err = run_cli("check-certificate", write(tmp_path, older, "older.json"), "--input",
+                           f"network={tmp_path / 'net2.json'}")
     assert code == 1 and "inputs.network.sha256" in err
     for bad in ("nosuch=x.json", "network", f"network={net}"):
         extra = ["--input", f"network={net}"] if bad == f"network={net}" else []

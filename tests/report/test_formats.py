@@ -71,7 +71,29 @@ def test_prove_report_follows_the_extension(run_cli, files):  # noqa: F811
     code, _, err = run_cli("prove", files["net"], d / "t.json", "--domain", files["box"], "--report", d / "r.txt")
     assert code == 2 and "--report" in err and not (d / "r.txt").exists()
     code, _, err = run_cli("crossval", files["net"], "--points", "3", "--report", d / "x.tex")
-    assert code == 2 and ".md" in err and not (d / "x.tex").exists()
+    assert code in (0, 1) and (d / "x.tex").read_text().startswith(r"\documentclass"), err
+    code, _, err = run_cli("crossval", files["net"], "--points", "3", "--report", d / "x.txt")
+    assert code == 2 and ".md" in err and not (d / "x.txt").exists()
+
+
+def test_a_proved_report_leads_with_the_claim_the_result_and_the_certificate(run_cli, files):  # noqa: F811
+    """The claim, "proved" and the sha256 of the certificate file come first; how to read the
+    proof follows them."""
+    import hashlib
+
+    d = files["dir"]
+    assert run_cli("compile", files["net"], "--domain", files["box"], "-o", d / "t.json")[0] == 0
+    code, _, err = run_cli("prove", files["net"], d / "t.json", "--domain", files["box"], "--report", d / "r.md",
+                           "--certificate", d / "c.json")
+    assert code == 0, err
+    text = (d / "r.md").read_text()
+    digest = hashlib.sha256((d / "c.json").read_bytes()).hexdigest()
+    claim, result, cert, how = (text.index(s) for s in ("**Claim.**", "**Result: proved.**", digest,
+                                                        "How to read this proof"))
+    assert claim < result < cert < how
+    assert run_cli("prove", files["net"], d / "t.json", "--domain", files["box"], "--report", d / "r.html")[0] == 0
+    page = (d / "r.html").read_text()
+    assert page.index("Result: proved.") < page.index(digest) < page.index("How to read this proof")
 
 
 @pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")

@@ -42,7 +42,7 @@ def test_refuted_witness_exits_1_saying_why(files, tmp_path, run_cli):  # noqa: 
     report = tmp_path / "r.md"
     code, out, _ = run_cli("verify", *files, "--check-witness", w, "--report", report)
     lines = out.splitlines()
-    assert code == 1 and lines[0] == "refuted" and "**witness refuted**" in report.read_text()
+    assert code == 1 and lines[0] == "refuted" and "**Result: witness refuted.**" in report.read_text()
     assert "input in the region: no (the nearest disjunct misses by 1/10000000 (~1e-7))" in lines
     assert any(line.startswith("unsafe condition at the exact outputs: fails") for line in lines)
 

@@ -31,7 +31,8 @@ def register(sub):
     p.add_argument("--max-inputs", type=int, default=10**6, help="open (exit 3) beyond this many inputs")
     p.add_argument("--no-coldness", action="store_true", help="skip the certified coldness")
     add_progress_option(p, "show the inputs evaluated on standard error")
-    p.add_argument("--report", help="write the Markdown report")
+    p.add_argument("--report", help="write the report in the format the extension names (.md, .tex, .html; "
+                   ".json: the certificate of a proved audit)")
     p.add_argument("--certificate", help="write the certificate (proved claims only)")
     p.add_argument("--counterexample", help="write the refuting input and outputs (refuted claims only)")
     add_executor_option(p, "the inputs' checks")
@@ -80,10 +81,14 @@ def run(args) -> int:
     import inspect
 
     from ...errors import InputError
-    from ...fileformat import write_json_atomic, write_text_atomic
+    from ...fileformat import write_json_atomic
     from ...interop.tracr import audit_tracr, require_tracr
     from ...interop.tracr.report import audit_markdown, coldness_line, counterexample_json
 
+    if args.report:  # a name whose extension names no format is refused before the work
+        from ...report import report_format
+
+        report_format(args.report)
     require_tracr()
     vocab = parse_vocab(args.vocab)
     if args.max_seq_len < 1:
@@ -112,7 +117,11 @@ def run(args) -> int:
     if cold is not None:
         out["coldness"] = cold.to_json()
     if args.report:
-        write_text_atomic(args.report, audit_markdown(proof))
+        from ...report import write_markdown_report
+
+        said = write_markdown_report(args.report, audit_markdown(proof), "symrel audit-tracr", proof=proof)
+        if not said.startswith("report"):
+            print(f"symrel: {said}", file=sys.stderr)
     if proof.result == "proved" and args.certificate:
         from ...certificates.io import certificate_of
         from ...checking import stated

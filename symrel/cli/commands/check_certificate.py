@@ -11,21 +11,27 @@ of the wrong type, an unknown key, a number beyond a limit: one line naming the 
 JSON path and what was expected; docs/format.md, "What the checker refuses").
 
 ``--input NAME=FILE`` binds the certificate to a file of yours: the check then also requires
-the input ``NAME`` embedded in the certificate to be that file (the sha256 of its canonical
-text, as ``inputs.NAME.sha256``), and prints that it is. For a ``vnnlib-unsat`` claim,
-``--input property=FILE.vnnlib`` requires ``claim.property_sha256`` to be the sha256 of the
-file's bytes and ``claim.property`` to be the property read from it
-(:mod:`symrel.vnnlib.reader`, exactly); without it the check says that the property was not
-read. A file that differs rejects the certificate (exit 1).
+the input ``NAME`` embedded in the certificate to be the object read from that file (the
+sha256 of its canonical text is ``inputs.NAME.sha256``; the file may be that JSON, another
+JSON file of the same object, or the ``.onnx`` or ``.nnet`` file it was imported from, which
+is imported again exactly), and prints that it is. For a ``vnnlib-unsat`` claim that
+records the network's file (``claim.network_file``, written by ``symrel verify``),
+``--input network=FILE`` also requires the file's bytes to have the recorded sha256: the
+very file the verification read. ``--input property=FILE.vnnlib`` requires
+``claim.property_sha256`` to be the sha256 of the file's bytes and ``claim.property`` to be
+the property read from it (:mod:`symrel.vnnlib.reader`, exactly); without it the check says
+that the property was not read. A file that differs rejects the certificate (exit 1).
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 
 from ...errors import InputError
 from ...fileformat import read_json
-from ..common import add_json_flag, print_json
+from ..common import add_json_flag, add_progress_option, print_json
+from ..executors import add_executor_option
 from . import SUMMARIES
 
 
@@ -33,17 +39,20 @@ def register(sub):
     p = sub.add_parser("check-certificate", help=SUMMARIES["check-certificate"])
     p.add_argument("certificate")
     p.add_argument("--input", action="append", default=[], metavar="NAME=FILE",
-                   help="also require the certificate's input NAME to be FILE (its sha256); for a vnnlib-unsat "
-                        "claim, property=FILE.vnnlib binds the claim's property to the file (sha256 and content)")
+                   help="also require the certificate's input NAME to be the object read from FILE (JSON, or .onnx "
+                        "or .nnet imported again; for a vnnlib-unsat network also the bytes' sha256 it records); "
+                        "property=FILE.vnnlib binds the claim's property to the file (sha256 and content)")
     p.add_argument("--coq", action="store_true",
                    help="also replay the claim in Coq (equivalence of a maxout/ReLU net and its compiled "
                         "Transformer on a box, or vnnlib-unsat; needs coqc; docs/coq.md) and say which checks ran")
+    add_executor_option(p, "the leaves of a vnnlib-unsat certificate are checked")
+    add_progress_option(p, "show the leaves of a vnnlib-unsat certificate checked, out of the total")
     add_json_flag(p)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    from ...checking import CertificateError, MalformedCertificate, check_certificate
+    from ...checking import CertificateError, MalformedCertificate
     from ...checking.read import shorten_numbers
 
     try:
@@ -57,7 +66,8 @@ def run(args) -> int:
             raise InputError("--coq needs coqc (Coq 8.16: apt-get install coq); nothing was checked", path="--coq")
     bindings = _parse_bindings(args.input)
     try:
-        summary = check_certificate(cert)
+        with _leaves_on(cert, args) as checked:
+            summary = checked(cert)
         summary = {**summary, **_bind(cert, bindings)}
     except MalformedCertificate as err:
         raise InputError(shorten_numbers(str(err)), path=None).in_file(args.certificate) from None
@@ -69,6 +79,8 @@ def run(args) -> int:
         else:
             print("rejected")
         where = f" at {at}" if at else ""
+        if at and at == err.path and said.startswith(f"{at}: "):   # the path once
+            said = said[len(at) + 2:]
         print(f"symrel: {args.certificate}: certificate rejected{where}: {said}", file=sys.stderr)
         return 1
     coq = _coq_replay(cert, args) if getattr(args, "coq", False) else None
@@ -97,6 +109,31 @@ def run(args) -> int:
         return 0
     print("checked")
     return 0
+
+
+@contextlib.contextmanager
+def _leaves_on(cert, args):
+    """The checker (:func:`symrel.checking.check_certificate`), with the leaves of a
+    vnnlib-unsat certificate on ``--executor`` and their count shown with ``--progress``
+    (:func:`symrel.checking.vnnlib.leaves_checked_on`); the same verdict either way."""
+    from ...checking import check_certificate
+
+    vnn = type(cert) is dict and type(cert.get("claim")) is dict and cert["claim"].get("kind") == "vnnlib-unsat"
+    if not vnn or (args.executor is None and not args.progress):
+        yield check_certificate
+        return
+    from ...checking.vnnlib import leaves_checked_on
+    from ...progress import Progress
+    from ..executors import open_executor
+
+    with open_executor(args.executor) as executor, Progress("leaves checked", unit="leaves", elapsed=True,
+                                                            enabled=bool(args.progress)) as bar:
+        def shown(done, total):
+            bar.total = total
+            bar.update(done - bar.count)
+
+        with leaves_checked_on(executor, shown):
+            yield check_certificate
 
 
 def _coq_replay(cert, args) -> dict:
@@ -134,9 +171,6 @@ def _bind(cert, bindings) -> dict:
     ``{"bound": [what was bound, in words]}`` and, for a vnnlib-unsat claim whose property was
     not bound, ``{"unbound": why it matters}``. A file that differs raises CertificateError;
     a name the certificate does not have, or a file that cannot be read, InputError."""
-    from ...checking import CertificateError
-    from ...fileformat import sha256_of
-
     out = {"bound": []}
     vnn = cert["claim"].get("kind") == "vnnlib-unsat"
     for name, path in bindings.items():
@@ -147,12 +181,7 @@ def _bind(cert, bindings) -> dict:
             known = sorted(cert["inputs"]) + (["property"] if vnn else [])
             raise InputError(f"expected the name of an input of the certificate ({', '.join(known)}), got {name!r}",
                              path="--input")
-        digest = sha256_of(read_json(path))
-        if digest != cert["inputs"][name]["sha256"]:
-            raise CertificateError(f"the file {path} has sha256 {digest[:16]}.., the certificate's input "
-                                   f"{cert['inputs'][name]['sha256'][:16]}..: not the same object",
-                                   path=f"inputs.{name}.sha256")
-        out["bound"].append(f"input {name!r} is the file {path} (sha256 {digest[:16]})")
+        out["bound"].append(_bind_input(cert, name, path))
     if vnn and "property" not in bindings:
         out["unbound"] = ("the property was not read from a file: claim.property_sha256 "
                           f"({str(cert['claim'].get('property_sha256'))[:16]}) is only what the certificate says; "
@@ -160,6 +189,50 @@ def _bind(cert, bindings) -> dict:
     if not out["bound"]:
         del out["bound"]
     return out
+
+
+def _bind_input(cert, name, path) -> str:
+    """The input ``name`` is the object read from the file at ``path``: the sha256 of its
+    canonical text is ``inputs.NAME.sha256``. The file may be the canonical JSON itself, any
+    JSON file that reads as the same object (an imported model with its ``provenance``), or
+    an ``.onnx`` or ``.nnet`` file, imported exactly as ``symrel import`` does. For a
+    ``vnnlib-unsat`` claim that records the network's file (``claim.network_file``), the
+    file's bytes must also have the sha256 recorded: the very file ``symrel verify`` read."""
+    from pathlib import Path
+
+    from ...checking import CertificateError
+    from ...fileformat import sha256_of
+    from ...verification.files import IMPORTED, bytes_sha256, imported_model, model_sha256
+
+    recorded = cert["inputs"][name]["sha256"]
+    digest = bytes_sha256(path)
+    said = []
+    network_file = cert["claim"].get("network_file") if cert["claim"].get("kind") == "vnnlib-unsat" else None
+    if name == "network" and network_file is not None:
+        if digest != network_file["sha256"]:
+            raise CertificateError(f"the file {path} has sha256 {digest[:16]}.. (its bytes), the certificate was "
+                                   f"written from {network_file['name']} of sha256 {network_file['sha256'][:16]}..: "
+                                   "not the same file (a certificate of symrel verify binds the file it read)",
+                                   path="claim.network_file.sha256")
+        said.append(f"its bytes are those of {network_file['name']} (sha256 {digest[:16]})")
+    if Path(path).suffix.lower() in IMPORTED:
+        got = model_sha256(imported_model(path).model)
+        how = "imported exactly"
+    else:
+        raw = read_json(path)
+        got, how = sha256_of(raw), "its canonical text"
+        if got != recorded:   # the same object written otherwise (an imported model's provenance, key order)
+            from ...fileformat.registry import from_json
+
+            try:
+                got, how = model_sha256(from_json(raw)), "read"
+            except InputError:
+                pass
+    if got != recorded:
+        raise CertificateError(f"the file {path} holds an object of sha256 {got[:16]}.. ({how}), the certificate's "
+                               f"input {recorded[:16]}..: not the same object", path=f"inputs.{name}.sha256")
+    said.append(f"the object {how} from it is the embedded one (sha256 {recorded[:16]})")
+    return f"input {name!r} is the file {path}: " + ", and ".join(said)
 
 
 def _bind_property(claim, path) -> str:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from ...errors import InputError
 from ...exact import inner, rational
-from ...fileformat import load_domain, load_model, save
-from ..common import add_json_flag, print_json, shown
+from ...fileformat import load_domain, save
+from ..common import add_json_flag, load_model_file, print_json, shown
 from . import SUMMARIES
 
 
@@ -29,7 +29,7 @@ def run(args) -> int:
 
     from ...model_kinds import expected, model_kind
 
-    model = load_model(args.model)
+    model = load_model_file(args.model)
     if not model_kind(model).has("to_maxout"):   # compiled through its maxout form
         raise InputError(f"expected {expected('to_maxout')}, got a {model.kind}", path="kind").in_file(args.model)
     domain = load_domain(args.domain)

@@ -12,9 +12,9 @@ exceed ``--max-simplices`` simplices.
 from __future__ import annotations
 
 from ...errors import InputError
-from ...fileformat import load_domain, load_model, save
+from ...fileformat import load_domain, save
 from ...constructions import to_maxout
-from ..common import add_progress_option
+from ..common import add_progress_option, load_model_file
 from . import SUMMARIES
 
 
@@ -35,7 +35,7 @@ def register(sub):
 
 
 def run(args) -> int:
-    model = load_model(args.model)
+    model = load_model_file(args.model)
     if args.to == "cpwl":
         return _to_cpwl(model, args)
     try:

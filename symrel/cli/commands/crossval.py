@@ -21,7 +21,8 @@ def register(sub):
     p.add_argument("--no-special", action="store_true", help="random points only")
     p.add_argument("--onnx-file", help="run this ONNX file as it is in onnxruntime (e.g. the file MODEL.json was "
                                        "imported from) instead of exporting MODEL.json")
-    p.add_argument("--report", help="write a Markdown report here")
+    p.add_argument("--report", help="write a report here, in the format the extension names (.md, .tex, "
+                   ".html; .json: the JSON summary)")
     p.add_argument("--fail-on-flip", action="store_true",
                    help="exit 1 when the float argmax differs from the exact one at some point")
     p.add_argument("--exact-floats", action="store_true", help="read JSON floats in the model as their exact binary values")
@@ -33,13 +34,14 @@ def register(sub):
 
 def run(args) -> int:
     from ...crossval.compare import crossvalidate
-    from ...fileformat import load_domain, load_model, write_text_atomic
+    from ...fileformat import load_domain
+    from ..common import load_model_file
 
-    if args.report:  # Markdown only: a .tex or .html name is refused, not filled with Markdown
+    if args.report:  # a name whose extension names no format is refused before the work
         from ...report import report_format
 
-        report_format(args.report, allowed=("md",))
-    model = load_model(args.model, exact_floats=args.exact_floats)
+        report_format(args.report)
+    model = load_model_file(args.model, exact_floats=args.exact_floats)
     domain = load_domain(args.domain) if args.domain else None
     if args.points < 0:
         raise InputError(f"expected a number of points >= 0, got {args.points}", path="--points")
@@ -60,7 +62,9 @@ def run(args) -> int:
             raise err.in_file(args.domain) from None
         raise
     if args.report:
-        write_text_atomic(args.report, rep.to_markdown())
+        from ...report import write_markdown_report
+
+        write_markdown_report(args.report, rep.to_markdown(), "symrel crossval", data=rep.to_json())
     if args.json:
         print_json(rep.to_json())
     else:

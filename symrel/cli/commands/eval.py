@@ -27,8 +27,9 @@ def register(sub):
 def _load(args):
     """The model to evaluate; a relation-features file needs ``--part`` to pick phi or psi."""
     from ...model_kinds import names
+    from ..common import load_model_file
 
-    thing = load(args.model, kinds=names() + ("relation-features",), exact_floats=args.exact_floats)
+    thing = load_model_file(args.model, kinds=names() + ("relation-features",), exact_floats=args.exact_floats)
     if hasattr(thing, "phi") and hasattr(thing, "psi"):
         if args.part is None:
             raise InputError("a relation-features file holds two models: choose one with --part phi|psi", path="--part")

@@ -20,7 +20,7 @@ def register(sub):
 
 
 def run(args) -> int:
-    from ...fileformat import load_model
+    from ..common import load_model_file
 
     import os
 
@@ -32,7 +32,7 @@ def run(args) -> int:
         if args.to is None:
             raise InputError(f"expected an output ending in .onnx, .pt or .pth, or --to onnx|torch, got "
                              f"{args.output!r}", path="-o")
-    model = load_model(args.model, exact_floats=args.exact_floats)
+    model = load_model_file(args.model, exact_floats=args.exact_floats)
     if args.to == "onnx":
         from ...interop.onnx_export import save_onnx
 

@@ -1,4 +1,9 @@
-"""``symrel import M.onnx|M.nnet -o M.json [--normalise] [--box B.json]``."""
+"""``symrel import M.onnx|M.nnet -o M.json [--normalise] [--box B.json]``.
+
+The model is written with a ``provenance``: the source file's name (never its directory)
+and the sha256 of its bytes, the format and how its numbers were read. A reader of the
+model ignores it: the model's canonical text, and so its sha256 in a certificate, is that
+of the model alone (``symrel info`` prints both hashes)."""
 
 from __future__ import annotations
 
@@ -43,14 +48,18 @@ def run(args) -> int:
         box = None
     else:
         raise InputError(f"expected a file ending in .onnx or .nnet, got {Path(args.source).name!r}", path="source")
+    from ...verification.files import bytes_sha256
+
+    provenance = imported.provenance()   # the file's name and the sha256 of its bytes, never its directory
+    provenance.update(source=Path(args.source).name, source_sha256=bytes_sha256(args.source))
     obj = to_json(imported.model)
-    obj["provenance"] = imported.provenance()
+    obj["provenance"] = provenance
     write_json_atomic(args.output, obj)
     if box is not None and args.box:
         write_json_atomic(args.box, box.to_json())
     sizes = imported.model.sizes() if hasattr(imported.model, "sizes") else {}
     if args.json:
-        print_json({"output": args.output, "provenance": imported.provenance(), "sizes": sizes})
+        print_json({"output": args.output, "provenance": provenance, "sizes": sizes})
     else:
         print(f"{imported.model!r} from {args.source}: {imported.provenance()['numbers']} "
               f"({', '.join(imported.number_types)})")

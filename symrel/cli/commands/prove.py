@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 
 from ...exact import format_rational
-from ...fileformat import Points, load_domain, load_model, save, write_text_atomic
+from ...fileformat import Points, load_domain, save, write_text_atomic
 from ...budget import Budget
 from ...errors import InputError
 from ..common import (DISPLAY_DIGITS, add_json_flag, add_progress_option, in_domain_file, positive_seconds,
@@ -52,7 +52,9 @@ def run(args) -> int:
         from ...report.equivalence import equivalence_report
 
         fmt = report_format(args.report)
-    a, b = load_model(args.a), load_model(args.b)
+    from ..common import load_model_file
+
+    a, b = load_model_file(args.a), load_model_file(args.b)
     domain = load_domain(args.domain)
     budget = Budget(args.timeout, args.max_cells, args.progress)
     try:
@@ -61,14 +63,16 @@ def run(args) -> int:
     except InputError as err:
         raise in_domain_file(err, args.domain) from None
     out = {"result": proof.result, "steps": len(proof.steps), "summary": proof.summary()}
-    if proof.result == "proved" and args.certificate:
+    certificate_text = None
+    if proof.result == "proved" and (args.certificate or args.report):
         import json
 
         from ...certificates.io import certificate_of
         from ...checking import stated
 
-        text = json.dumps(stated(certificate_of(proof)), sort_keys=True, separators=(",", ":")) + "\n"
-        write_text_atomic(args.certificate, text)
+        certificate_text = json.dumps(stated(certificate_of(proof)), sort_keys=True, separators=(",", ":")) + "\n"
+    if certificate_text is not None and args.certificate:
+        write_text_atomic(args.certificate, certificate_text)
     if proof.result == "refuted":
         point = proof.exact_counterexample     # symrel's own rationals: printing them needs no sympy
         x = [format_rational(v) for v in point]
@@ -84,7 +88,10 @@ def run(args) -> int:
     said = ""
     if args.report:
         if fmt != "json":
-            write_text_atomic(args.report, equivalence_report(proof, fmt))
+            import hashlib
+
+            digest = None if certificate_text is None else hashlib.sha256(certificate_text.encode("utf-8")).hexdigest()
+            write_text_atomic(args.report, equivalence_report(proof, fmt, certificate_sha256=digest))
             said = f"report written to {args.report}"
         elif proof.result == "proved":
             write_text_atomic(args.report, render_proof(proof, "json"))

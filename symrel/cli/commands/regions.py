@@ -14,8 +14,8 @@ from __future__ import annotations
 import sys
 
 from ...errors import InputError
-from ...fileformat import load_domain, load_model
-from ..common import add_json_flag, add_progress_option, in_domain_file, print_json, shown_point
+from ...fileformat import load_domain
+from ..common import add_json_flag, add_progress_option, in_domain_file, load_model_file, print_json, shown_point
 from ..executors import add_executor_option, open_executor
 from . import SUMMARIES
 
@@ -42,7 +42,7 @@ def register(sub):
 def run(args) -> int:
     from ...regions import count_regions
 
-    model = load_model(args.model)
+    model = load_model_file(args.model)
     domain = load_domain(args.domain)
     if domain.dim != model.input_dim:
         raise InputError(

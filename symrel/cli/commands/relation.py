@@ -18,7 +18,7 @@ import sys
 
 from ...errors import SymrelError
 from ...exact import format_rational
-from ...fileformat import load, save, write_json_atomic, write_text_atomic
+from ...fileformat import load, save, write_json_atomic
 from ..common import add_json_flag, print_json, shown
 from . import SUMMARIES
 
@@ -30,7 +30,8 @@ def register(sub):
     target = p.add_mutually_exclusive_group(required=True)
     target.add_argument("-o", "--output", help="relation-features file to write (atomically)")
     target.add_argument("--check", metavar="FEATURES", help="check a relation-features file against the table")
-    p.add_argument("--report", help="write a Markdown report (neurons against the table size)")
+    p.add_argument("--report", help="write a report (neurons against the table size) in the format the extension names "
+                   "(.md, .tex, .html; .json: the certificate)")
     p.add_argument("--certificate", help="write the certificate of the entrywise proof")
     add_json_flag(p)
     p.set_defaults(func=run)
@@ -42,10 +43,10 @@ def run(args) -> int:
     from ...relations import NotPSDWitness, factor_relation, factors_to_features, prove_relation
     from ...relations.report import relation_report, relation_summary
 
-    if args.report:  # Markdown only: a .tex or .html name is refused, not filled with Markdown
+    if args.report:  # a name whose extension names no format is refused before the work
         from ...report import report_format
 
-        report_format(args.report, allowed=("md",))
+        report_format(args.report)
     relation = load(args.relation, kinds=("relation",))
     if args.check:
         return _check(args, relation)
@@ -65,7 +66,10 @@ def run(args) -> int:
     summary = relation_summary(relation, factors, features)
     outputs = [(args.output, lambda p: save(features, p))]
     if args.report:
-        outputs.append((args.report, lambda p: write_text_atomic(p, relation_report(relation, factors, features, proof))))
+        from ...report import write_markdown_report
+
+        outputs.append((args.report, lambda p: write_markdown_report(
+            p, relation_report(relation, factors, features, proof), "symrel relation", proof=proof)))
     if args.certificate:
         outputs.append((args.certificate, lambda p: write_json_atomic(p, stated(certificate_of(proof)))))
     for path, write in outputs:

@@ -34,7 +34,8 @@ def register(sub):
     p.add_argument("--jobs", type=int, default=None, metavar="N", help="check the queries in N processes (--executor processes:N)")
     add_executor_option(p, "the queries' checks")
     add_progress_option(p, "a line per checked query on standard error")
-    p.add_argument("--report", metavar="R.md", help="write the proof as Markdown")
+    p.add_argument("--report", metavar="R.md", help="write the proof in the format the extension names (.md, .tex, "
+                   ".html; .json: the certificate)")
     p.add_argument("--certificate", metavar="C.json", help="write the certificate")
     add_json_flag(p)
     p.set_defaults(func=run)
@@ -43,16 +44,16 @@ def register(sub):
 def run(args) -> int:
     from ...errors import InputError
     from ...exact import rational
-    from ...fileformat import load, to_json, write_json_atomic, write_text_atomic
+    from ...fileformat import load, to_json, write_json_atomic
     from ...preorders import IncompletePreorderError, build_retrieval_attention
     from ...certificates.io import certificate_of
     from ...checking import stated
     from ...relations.table import RelationFeatures
 
-    if args.report:  # Markdown only: a .tex or .html name is refused, not filled with Markdown
+    if args.report:  # a name whose extension names no format is refused before the work
         from ...report import report_format
 
-        report_format(args.report, allowed=("md",))
+        report_format(args.report)
 
     task = load(args.task, kinds=("retrieval",))
     eps = None
@@ -103,7 +104,9 @@ def run(args) -> int:
     if args.certificate:
         write_json_atomic(args.certificate, stated(certificate_of(proof)))
     if args.report:
-        write_text_atomic(args.report, _report(proof, summary))
+        from ...report import write_markdown_report
+
+        write_markdown_report(args.report, _report(proof, summary), "symrel retrieval", proof=proof)
     if args.json:
         print_json(summary)
     else:

@@ -39,11 +39,12 @@ def register(sub):
 def run(args) -> int:
     from ...errors import InputError
     from ...exact import rational
-    from ...fileformat import load_domain, load_model
+    from ...fileformat import load_domain
+    from ..common import load_model_file
     from ...models import Transformer
     from ...softmax import empirical_check, lambda_min
 
-    model = load_model(args.model)
+    model = load_model_file(args.model)
     if not isinstance(model, Transformer):
         raise InputError(f"expected a transformer, got a {model.kind} model", path="kind").in_file(args.model)
     domain = load_domain(args.domain)
