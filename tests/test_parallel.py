@@ -24,6 +24,10 @@ def die_once(marker, x):
     return -x
 
 
+def worker_pid(_):
+    return os.getpid()
+
+
 def always_die(x):
     os._exit(1)
 
@@ -141,3 +145,32 @@ def test_a_process_pool_unpickles_a_shared_argument_once_per_worker():
     assert all(seen == {next(iter(seen))} and next(iter(seen))[0] == 1 for seen in per_worker.values())
     assert all(count >= 2 for pid, count, _, _ in changed + other if pid in per_worker)
     assert map_ordered(_seen, [1], shared=(shared,))[0][1:3] == (Unpickled.count, id(shared))  # serial: no copy
+
+
+def test_a_warming_pool_runs_short_work_here_and_starts_for_long_work():
+    """Until its warm-up has passed, a WarmingProcessPool runs each task here (no process is
+    started); after it, its workers run them; the results are the serial ones either way."""
+    from symrel.parallel import WarmingProcessPool
+
+    pool = WarmingProcessPool(2, warmup=3600)
+    try:
+        assert map_ordered(slow_square, range(6), pool, shared=(0,)) == [x * x for x in range(6)]
+        assert not pool.started and worker_count(pool) == 2
+        with pytest.raises(ZeroDivisionError):   # a task's error, raised as a worker's would be
+            map_ordered(divmod, [1, 0], pool, shared=(1,))
+    finally:
+        pool.shutdown()
+    pool = WarmingProcessPool(2, warmup=0)
+    try:
+        assert map_ordered(slow_square, range(6), pool, shared=(0,)) == [x * x for x in range(6)]
+        assert pool.started
+        assert os.getpid() not in set(map_ordered(worker_pid, range(4), pool))
+    finally:
+        pool.shutdown()
+
+
+def test_usable_cores_follow_the_affinity(monkeypatch):
+    from symrel.parallel import usable_cores
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 3}, raising=False)
+    assert usable_cores() == 2

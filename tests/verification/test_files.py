@@ -1,0 +1,60 @@
+"""symrel.verification.files: the networks and properties read, and their two hashes."""
+
+import hashlib
+import json
+
+import pytest
+
+from symrel.errors import InputError
+from symrel.fileformat import save, sha256_of
+from symrel.verification.files import bytes_sha256, file_hashes, read_model, read_network
+
+from .cases import NET, UNSAT
+
+
+def test_a_json_model_has_the_hash_of_its_bytes_and_of_its_object(tmp_path):
+    save(NET, tmp_path / "net.json")
+    with_provenance = json.loads((tmp_path / "net.json").read_text())
+    with_provenance["provenance"] = {"source": "net.onnx", "format": "onnx"}
+    (tmp_path / "imported.json").write_text(json.dumps(with_provenance))
+    a, b = file_hashes(tmp_path / "net.json"), file_hashes(tmp_path / "imported.json")
+    assert a["sha256"] == hashlib.sha256((tmp_path / "net.json").read_bytes()).hexdigest()
+    assert a["sha256"] != b["sha256"] and a["canonical_sha256"] == b["canonical_sha256"] == sha256_of(
+        json.loads((tmp_path / "net.json").read_text()))
+    assert a["kind"] == "relu" and a["name"] == "net.json"
+
+
+def test_a_property_hashes_its_bytes_and_the_object_a_claim_records(tmp_path):
+    from symrel.vnnlib.engine import property_object
+    from symrel.vnnlib.reader import read_vnnlib
+
+    (tmp_path / "p.vnnlib").write_text(UNSAT)
+    (tmp_path / "q.vnnlib").write_text("; the same property, spaced otherwise\n" + UNSAT.replace(") (", ")\n("))
+    p, q = file_hashes(tmp_path / "p.vnnlib"), file_hashes(tmp_path / "q.vnnlib")
+    assert p["sha256"] == read_vnnlib(tmp_path / "p.vnnlib").sha256 != q["sha256"]
+    assert p["canonical_sha256"] == q["canonical_sha256"] == sha256_of(property_object(read_vnnlib(tmp_path / "p.vnnlib")))
+
+
+def test_onnx_and_nnet_are_imported_as_symrel_import_would(shared_dir, tmp_path, run_cli):
+    pytest.importorskip("onnx")
+    onnx = shared_dir / "data" / "vnncomp2021" / "test" / "test_small.onnx"
+    assert run_cli("import", onnx, "-o", tmp_path / "small.json")[0] == 0
+    hashes = file_hashes(onnx)
+    assert hashes["canonical_sha256"] == file_hashes(tmp_path / "small.json")["canonical_sha256"]
+    assert hashes["sha256"] == bytes_sha256(onnx) and hashes["kind"] == "relu"
+    nnet = shared_dir / "data" / "acasxu" / "ACASXU_experimental_v2a_1_1.nnet"
+    assert run_cli("import", nnet, "-o", tmp_path / "acas.json")[0] == 0
+    assert read_model(nnet) == read_model(tmp_path / "acas.json") == read_network(nnet)
+
+
+def test_bad_files_are_one_line_input_errors(tmp_path):
+    with pytest.raises(InputError, match="no such file"):
+        bytes_sha256(tmp_path / "absent.onnx")
+    (tmp_path / "net.txt").write_text("x")
+    with pytest.raises(InputError, match="expected a network ending in .onnx, .nnet or .json"):
+        read_network(tmp_path / "net.txt")
+    from symrel.models import MaxoutLayer, MaxoutNet, MaxoutUnit
+
+    save(MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], [-1]], [0, 0])])]), tmp_path / "maxout.json")
+    with pytest.raises(InputError, match="expected a ReLU network, got maxout"):
+        read_network(tmp_path / "maxout.json")
