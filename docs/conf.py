@@ -93,7 +93,7 @@ pygments_style = "friendly"
 API_ORDER = [
     "exact", "models", "constructions", "fileformat", "compiler", "prover", "regions", "softmax",
     "preorders", "relations", "certificates", "checking", "report", "statements", "interop",
-    "crossval", "cli", "errors",
+    "crossval", "verification", "cli", "errors",
 ]
 API_SKIP: set[str] = set()
 

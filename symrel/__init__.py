@@ -26,12 +26,11 @@ MODEL_KIND_PACKAGES.append("symrel.kinds")   # a module per model kind (symrel.m
 #: the public names of the package and the submodule each comes from
 _FROM = {
     **dict.fromkeys(["DimensionError", "InputError", "LimitError", "SymrelError", "UndecidedError"], "errors"),
-    "rational": "exact",
+    "rational": "exact", "verify": "verification", "Verdict": "verification",
     **dict.fromkeys(["CPWL1D", "AffineMap", "Attention", "AttentionHead", "Block", "Box", "DenseLayer",
                      "Embedding", "FeedForward", "MaxoutLayer", "MaxoutNet", "MaxoutUnit", "Polytope",
                      "Readout", "ReLUNet", "Transformer", "hardmax"], "models"),
     **dict.fromkeys(["cpwl_to_maxout", "relu_to_maxout", "to_maxout"], "constructions"),
-    **dict.fromkeys(["verify", "Verdict"], "verification"),
 }
 
 __all__ = ["__version__", *_FROM]

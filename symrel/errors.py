@@ -18,26 +18,6 @@ from __future__ import annotations
 class SymrelError(Exception):
     """Base class of every exception symrel raises on purpose."""
 
-    def __reduce__(self):
-        """Pickled with its attributes, so that an error raised in a worker process keeps its
-        file, path and the rest when it reaches the parent (``Exception`` pickles its
-        arguments alone and calls the constructor again, whose signature differs by class).
-
-        >>> import pickle
-        >>> err = pickle.loads(pickle.dumps(InputError("expected 1", path="b", file="f.json")))
-        >>> err.path, str(err)
-        ('b', 'f.json: b: expected 1')
-        """
-        return _rebuilt, (type(self), self.args, dict(self.__dict__))
-
-
-def _rebuilt(cls, args, state):
-    """The error of class ``cls`` with ``args`` and attributes ``state`` (no constructor run)."""
-    err = cls.__new__(cls)
-    err.args = args
-    err.__dict__.update(state)
-    return err
-
 
 class InputError(SymrelError, ValueError):
     """Bad input: a field has the wrong type, shape or value.

@@ -648,9 +648,26 @@ def _check_run(net, region, unsafe, leaves, deadline):
         try:
             out.append(_check_leaf(layers, facts, lo, hi, d, region, unsafe, where, splits))
         except Exception as err:  # raised in the parent, where the serial check would raise it
-            out.append(("failed", d, err))
+            out.append(("failed", d, _portable(err)))
             break
     return out
+
+
+def _portable(err):
+    """``err`` as it crosses to the parent process: symrel's errors as their class and parts
+    (pickling one keeps only its message), any other as it is."""
+    from ..errors import InputError
+
+    if isinstance(err, CertificateError):
+        return type(err), err.message, err.path, err.rule
+    if isinstance(err, InputError) and type(err).__init__ is InputError.__init__:
+        return type(err), err.message, err.path, err.file
+    return err
+
+
+def _rebuilt(sent):
+    """The error :func:`_portable` sent."""
+    return sent[0](*sent[1:]) if type(sent) is tuple else sent
 
 
 def _run_leaves(net, layers, leaves, region, unsafe, total) -> bool:
@@ -689,7 +706,7 @@ def _run_leaves(net, layers, leaves, region, unsafe, total) -> bool:
                 raise _out_of_time(done, total)
             if type(r) is tuple:
                 at_step(r[1])
-                raise r[2]
+                raise _rebuilt(r[2])
             outside = r and outside
             done += 1
         if run.progress is not None:

@@ -2,7 +2,8 @@
 
 ``--executor SPEC`` with SPEC one of
 
-* ``serial`` (the default): in this process;
+* ``serial`` (the default, but for ``symrel verify``: one worker process per usable core,
+  :func:`symrel.verification.api.open_executor`): in this process;
 * ``processes[:N]``: N local worker processes (default: one per core), restarted
   when one dies (:class:`symrel.parallel.RestartingProcessPool`);
 * ``dask://HOST:PORT``: the workers of a running Dask scheduler (``dask scheduler``,

@@ -3,8 +3,9 @@ as LaTeX or HTML too (``--report R.html`` of the commands whose reports are Mark
 
 The subset read is the one symrel's Markdown reports use: ``#`` headings, paragraphs,
 ``-`` lists (an indented item joins the one above), tables (``| a | b |`` rows with a
-``|---|`` rule under the header), fenced (```` ``` ````) and indented (four spaces) code,
-and inline ``**strong**``, ```code``` and ``[text](target)``; mathematics between dollars
+``|---|`` rule under the header), fenced (between lines of three backticks) and indented
+(four spaces) code, and inline ``**strong**``, code between backticks and
+``[text](target)``; mathematics between dollars
 is kept for the back ends (:func:`~symrel.report.document.split_math`). Anything else is
 text. Cost: linear in the text.
 

@@ -42,7 +42,7 @@ import time
 from pathlib import Path
 
 from ..errors import InputError, InternalError, UndecidedError
-from ..exact import ZERO
+from ..exact import ZERO, format_rational
 
 #: seconds past the limit at which the backstop timer stops whatever runs
 ALARM_SLACK = 1.0
@@ -238,7 +238,7 @@ def _search_stats(verdict) -> dict:
     s.pop("seconds", None)
     nodes, leaves = s.get("nodes", 0), s.get("leaves", 0)
     s["splits"] = max(0, nodes - leaves - (1 if verdict.status == "sat" else 0))
-    s["covered"] = verdict.covered
+    s["covered"] = format_rational(verdict.covered) if verdict.covered is not None else None   # exact, as JSON writes it
     s["open_leaves"] = len(verdict.open_leaves)
     return s
 

@@ -13,10 +13,11 @@
   check did not finish in the time left is unknown, naming the check).
 
 ``bool(verdict)`` is true only for ``"unsat"``, so that ``if symrel.verify(net, prop):``
-takes the proved branch alone. ``stats`` holds the search's figures (``nodes``, ``splits``,
-``leaves``, ``covered``: the exact fraction of the region's volume closed) and the times of
-each stage (``import_seconds``, ``search_seconds``, ``check_seconds``, ``seconds`` in all),
-measured by the verification's own clock. Beside ``stats``, other results (output bounds,
+takes the proved branch alone. ``stats`` holds JSON values: the search's figures (``nodes``,
+``splits``, ``leaves``, ``covered``: the exact fraction of the region's volume closed, written
+as in a JSON file, ``1`` or ``"3/4"``) and the times of each stage (``import_seconds``,
+``search_seconds``, ``check_seconds``, ``seconds`` in all), measured by the verification's own
+clock. Beside ``stats``, other results (output bounds,
 say) can be added to a verdict as further fields without changing these.
 
 >>> v = Verdict("unknown", limit="time", stage="search", open_leaves=3, covered=Q(3, 4),
@@ -207,8 +208,14 @@ def _fraction_text(q) -> str:
 
 
 def _stat_text(v) -> str:
+    """A statistic for reading: an exact fraction too long to read as a percentage."""
+    from ..exact import rational
+    from ..exact.numbers import is_rational_text
+
     if Q.of_type(v):
         return _fraction_text(v)
+    if isinstance(v, str) and len(v) > 12 and is_rational_text(v):
+        return _fraction_text(rational(v))
     return str(v)
 
 

@@ -755,7 +755,7 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
             lo1 = tuple(mid if k == i else v for k, v in enumerate(lo))
             stack.append((d, path + (1,), lo1, hi, splits, owner))
             stack.append((d, path + (0,), lo, hi0, splits, owner))
-        if progress is not None:  # the covered fraction as the verdict would give it (its float: for reading)
+        if progress is not None:  # the exact fraction of the region closed so far, and the time
             covered = closed_volume / total if total else ZERO
             progress(dict(stats, open=len(stack), covered=covered, seconds=time.monotonic() - start))
     stats["seconds"] = round(time.monotonic() - start, 3)
