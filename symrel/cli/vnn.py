@@ -4,6 +4,7 @@ referee, the counterexample file, and the competition's instance lists.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,20 @@ def write_counterexample(path, x, y) -> bool:
     text, exact = format_witness(x, y)
     write_text_atomic(path, text)
     return exact
+
+
+@contextlib.contextmanager
+def verify_executor(spec):
+    """``--executor SPEC`` opened (:func:`symrel.cli.executors.open_executor`); without it the
+    default of verify: one worker process per usable core, started when the work outlasts a
+    second (:func:`symrel.verification.api.open_executor`). Yields what :func:`symrel.verify`
+    takes: an executor, or ``"serial"``."""
+    if spec is None:
+        from ..verification.api import open_executor as default
+    else:
+        from .executors import open_executor as default
+    with default(spec) as executor:
+        yield "serial" if executor is None else executor
 
 
 # -- instance lists ---------------------------------------------------------------------------------
@@ -92,7 +107,6 @@ def run_instances(args) -> int:
     import sys
 
     from ..verification.api import CertificateRejected, verify
-    from .commands.verify import _executor
     from .common import print_json
 
     instances = read_instances(args.instances)
@@ -100,7 +114,7 @@ def run_instances(args) -> int:
     cert_dir = Path(args.certificate_dir) if args.certificate_dir else out.with_name(out.name + ".d")
     cert_dir.mkdir(parents=True, exist_ok=True)
     rows, rejected, undecided = [], False, False
-    with _executor(args.executor) as executor, open(out, "w", newline="", encoding="utf-8") as fh:
+    with verify_executor(args.executor) as executor, open(out, "w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh)
         writer.writerow(RESULT_COLUMNS)
         for k, inst in enumerate(instances):

@@ -90,9 +90,9 @@ def write_markdown_report(path, markdown: str, title: str, proof=None, data=None
 
     fmt = report_format(path)
     if fmt != "json":
-        from .markdown_in import render_markdown
+        from .markdown_in import blocks_of_markdown
 
-        write_text_atomic(path, render_markdown(markdown, fmt, title))
+        write_text_atomic(path, markdown if fmt == "md" else _typeset(blocks_of_markdown(markdown), fmt, title))
         return f"report written to {path}"
     if proof is None:
         from ..fileformat import canonical_dumps

@@ -121,12 +121,3 @@ def blocks_of_markdown(text: str) -> list:
             i += 1
     flush()
     return blocks
-
-
-def render_markdown(text: str, fmt: str, title: str) -> str:
-    """A Markdown report in ``fmt``: ``md`` (the text itself), ``tex`` or ``html``."""
-    if fmt == "md":
-        return text
-    from . import _typeset
-
-    return _typeset(blocks_of_markdown(text), fmt, title)

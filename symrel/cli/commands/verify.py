@@ -42,7 +42,6 @@ stays undecided or fails.
 
 from __future__ import annotations
 
-import contextlib
 import sys
 
 from ...errors import InputError
@@ -50,7 +49,7 @@ from ..common import add_json_flag, add_progress_option, fmt, positive_seconds, 
 
 #: significant digits of the decimal shown beside a long exact output (--digits N overrides)
 DIGITS = 8
-from ..executors import add_executor_option, open_executor
+from ..executors import add_executor_option
 from . import SUMMARIES
 
 EXIT_FLOAT_ONLY = 4
@@ -147,8 +146,10 @@ def verdict_lines(verdict, certificate=None, no_check=False) -> list[str]:
 def _decide(args) -> int:
     from ...verification.api import verify
 
+    from ..vnn import verify_executor
+
     try:
-        with _executor(args.executor) as executor:
+        with verify_executor(args.executor) as executor:
             verdict = verify(args.net, args.prop, timeout=args.timeout, executor=executor,
                              certificate=args.certificate, progress=bool(args.progress), check=not args.no_check)
     except InputError as err:   # a file's error names it (the reader's or the engine's)
@@ -197,20 +198,6 @@ def _decide(args) -> int:
             print(line)
         print(f"{args.net} {args.prop}: {verdict.result} in {seconds:.3f} s", file=sys.stderr)
     return code
-
-
-@contextlib.contextmanager
-def _executor(spec):
-    """``--executor SPEC`` opened (:func:`symrel.cli.executors.open_executor`); without it the
-    default of verify: one worker process per usable core, started when the work outlasts a
-    second (:func:`symrel.verification.api.open_executor`). Yields what :func:`symrel.verify`
-    takes: an executor, or ``"serial"``."""
-    if spec is None:
-        from ...verification.api import open_executor as default
-    else:
-        default = open_executor
-    with default(spec) as executor:
-        yield "serial" if executor is None else executor
 
 
 #: what each of the engine's limits is (symrel.vnnlib.engine.decide)
