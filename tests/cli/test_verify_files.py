@@ -221,3 +221,14 @@ def test_a_search_that_ends_late_is_unknown_naming_the_check(verified, run_cli, 
     assert lines[3].startswith(f"certificate {cert}: written, its check not finished")
     monkeypatch.undo()
     assert run_cli("check-certificate", cert)[0] == 0   # given the time, it checks
+
+
+def test_info_hashes_a_domain_file_as_a_certificate_records_it(tmp_path, run_cli):
+    from symrel.models import Box
+
+    save(Box([[0, 1], ["-1/2", 2]]), tmp_path / "box.json")
+    (tmp_path / "respaced.json").write_text(json.dumps(json.loads((tmp_path / "box.json").read_text())))
+    outs = [json.loads(run_cli("info", tmp_path / name, "--json")[1]) for name in ("box.json", "respaced.json")]
+    assert outs[0]["kind"] == "box" and outs[0]["file"]["sha256"] != outs[1]["file"]["sha256"]
+    assert outs[0]["file"]["canonical_sha256"] == outs[1]["file"]["canonical_sha256"] == sha256_of(
+        json.loads((tmp_path / "box.json").read_text()))

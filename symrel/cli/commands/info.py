@@ -8,7 +8,8 @@ stars is slow (a lattice form of the whole mesh per such vertex): past ``--timeo
 succeeds with the other sizes.
 
 The file may also be an ``.onnx`` or ``.nnet`` model (imported on the fly, as ``symrel
-import`` would) or a ``.vnnlib`` property (its inputs, outputs, disjuncts and atoms). Last
+import`` would), a ``.vnnlib`` property (its inputs, outputs, disjuncts and atoms) or another
+symrel file (a domain, points: its kind). Last
 come the file's two hashes (:mod:`symrel.verification.files`): the sha256 of its bytes
 (what ``sha256sum`` prints, and what a ``vnnlib-unsat`` certificate records of the files
 ``symrel verify`` read) and the sha256 of the canonical text of the exact object read from
@@ -60,15 +61,17 @@ def run(args) -> int:
 
 def _model_sizes(args) -> dict:
     """The model's table (module docstring), with the model itself under ``_model``."""
-    from ...fileformat import read_json
     from ...model_kinds import kind_of
     from ..common import IMPORTED_EXTENSIONS, load_model_file
 
     from pathlib import Path
 
-    if Path(args.model).suffix.lower() not in IMPORTED_EXTENSIONS and isinstance(raw := _json_or_none(args.model), dict) \
-            and raw.get("kind") == "sequence-transformer":
+    raw = None if Path(args.model).suffix.lower() in IMPORTED_EXTENSIONS else _json_or_none(args.model)
+    if isinstance(raw, dict) and raw.get("kind") == "sequence-transformer":
         model = load(args.model, kinds=("sequence-transformer",))  # a token model (e.g. imported from tracr)
+    elif isinstance(raw, dict) and raw.get("kind") not in _model_kind_names():
+        thing = load(args.model)   # another input file (a domain, points): its kind and its hashes
+        return {"kind": getattr(thing, "kind", None) or raw.get("kind"), "_model": thing}
     else:
         model = load_model_file(args.model)
     kind = kind_of(model)
@@ -79,6 +82,13 @@ def _model_sizes(args) -> dict:
     else:
         sizes = model.sizes()
     return {**sizes, "_model": model}
+
+
+def _model_kind_names() -> tuple:
+    from ...fileformat import MODEL_KINDS
+    from ...model_kinds import names
+
+    return tuple(MODEL_KINDS) + tuple(names())
 
 
 def _json_or_none(path):
