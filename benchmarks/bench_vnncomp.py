@@ -260,10 +260,12 @@ def decide_instance(onnx, vnnlib, timeout: float, workers: int, started: float) 
     """What ``symrel verify`` does, measured: read, search (on ``workers`` processes, the time
     left of ``timeout`` counted from ``started``, a ``time.time()``), then the trusted check of
     an unsat certificate read back from its file. Runs in the child process."""
+    from symrel.checking import CertificateError, check_certificate
     from symrel.cli.executors import open_executor
-    from symrel.cli.vnn import check_certificate_file, decide_one, load_net, output_dim
     from symrel.errors import InputError
-    from symrel.fileformat import write_json_atomic
+    from symrel.fileformat import read_json, write_json_atomic
+    from symrel.verification.files import output_dim, read_network as load_net
+    from symrel.vnnlib.engine import decide
     from symrel.vnnlib.reader import read_vnnlib
 
     out = {"started": started}
@@ -280,7 +282,7 @@ def decide_instance(onnx, vnnlib, timeout: float, workers: int, started: float) 
     t, c = time.time(), _cpu()
     try:
         with open_executor(f"processes:{workers}" if workers > 1 else None) as executor:
-            verdict, _, _ = decide_one(net, prop, timeout=left, executor=executor)
+            verdict = decide(net, prop, timeout=left, executor=executor)
     except InputError as err:
         return dict(out, result="error", reason=err.one_line())
     out.update(search_s=time.time() - t, search_cpu_s=_cpu() - c, nodes=verdict.stats.get("nodes"),
@@ -290,9 +292,13 @@ def decide_instance(onnx, vnnlib, timeout: float, workers: int, started: float) 
             path = Path(scratch) / "certificate.json"
             write_json_atomic(path, verdict.certificate)
             t, c = time.time(), _cpu()
-            ok, _, message = check_certificate_file(path)
+            try:   # here, serially: the CPU of a pool's workers is counted only once it is shut down
+                check_certificate(read_json(path))
+                message = None
+            except CertificateError as err:
+                message = str(err)
             out.update(check_s=time.time() - t, check_cpu_s=_cpu() - c)
-        if not ok:
+        if message is not None:
             out.update(result="error", reason=f"certificate rejected: {message}")
     out["rss_mib"], out["worker_rss_mib"] = _peak_mib()
     return out

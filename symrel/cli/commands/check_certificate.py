@@ -37,7 +37,7 @@ from . import SUMMARIES
 
 def register(sub):
     p = sub.add_parser("check-certificate", help=SUMMARIES["check-certificate"])
-    p.add_argument("certificate")
+    p.add_argument("certificate", help="the certificate file (JSON) to check")
     p.add_argument("--input", action="append", default=[], metavar="NAME=FILE",
                    help="also require the certificate's input NAME to be the object read from FILE (JSON, or .onnx "
                         "or .nnet imported again; for a vnnlib-unsat network also the bytes' sha256 it records); "
