@@ -232,3 +232,8 @@ def test_info_hashes_a_domain_file_as_a_certificate_records_it(tmp_path, run_cli
     assert outs[0]["kind"] == "box" and outs[0]["file"]["sha256"] != outs[1]["file"]["sha256"]
     assert outs[0]["file"]["canonical_sha256"] == outs[1]["file"]["canonical_sha256"] == sha256_of(
         json.loads((tmp_path / "box.json").read_text()))
+
+
+def test_a_bad_executor_is_named_as_the_option(verified, run_cli):
+    code, _, err = run_cli("verify", verified / "net.json", verified / "prop.vnnlib", "--executor", "threads")
+    assert code == 2 and err.startswith("symrel: error: --executor: expected serial") and "prop.vnnlib" not in err

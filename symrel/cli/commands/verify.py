@@ -148,12 +148,9 @@ def _decide(args) -> int:
 
     from ..vnn import verify_executor
 
-    try:
-        with verify_executor(args.executor) as executor:
-            verdict = verify(args.net, args.prop, timeout=args.timeout, executor=executor,
-                             certificate=args.certificate, progress=bool(args.progress), check=not args.no_check)
-    except InputError as err:   # a file's error names it (the reader's or the engine's)
-        raise err.in_file(args.net if err.path == "network" else args.prop) from None
+    with verify_executor(args.executor) as executor:   # a file's error names it (symrel.verify says which)
+        verdict = verify(args.net, args.prop, timeout=args.timeout, executor=executor,
+                         certificate=args.certificate, progress=bool(args.progress), check=not args.no_check)
     seconds = verdict.stats.get("seconds", 0.0)
     info = {"result": verdict.result, "net": args.net, "property": args.prop, "time": seconds,
             "property_sha256": verdict.files.get("property", {}).get("sha256"),
