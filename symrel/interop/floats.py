@@ -154,18 +154,53 @@ def exact_array(array, *, path: str = "tensor") -> list:
 
 def exact_flat(array, *, path: str = "tensor") -> list:
     """The entries of a numpy array, in C order, as exact rationals (see :func:`exact_array`)."""
+    return exact_tensor(array, path=path).reshape(-1).tolist()
+
+
+def exact_tensor(array, *, path: str = "tensor"):
+    """A numpy array of floats or integers as a numpy object array of exact rationals of the
+    same shape, bit for bit; NaN and infinity are refused naming the first bad index.
+
+    Definition: a finite binary float is ``m 2^e`` with ``m = frexp mantissa * 2^53`` an
+    integer; numpy computes ``m`` and ``e`` for the whole array at once (``numpy.frexp``), and
+    one rational is then made from two integers per *distinct* value (repeated weights share
+    it). Cost: a sort of the values and one rational per distinct value.
+
+    >>> import numpy as np
+    >>> [str(v) for v in exact_tensor(np.array([0.1, -3, 0.1], np.float32))]
+    ['13421773/134217728', '-3', '13421773/134217728']
+    >>> exact_tensor(np.array([[1.0, np.inf]]), path="W")
+    Traceback (most recent call last):
+    ...
+    symrel.errors.InputError: W: expected finite values, got inf at index [0, 1]
+    """
     np = require("numpy", "numeric")
     a = np.asarray(array)
-    if a.dtype.kind not in "fiub" and a.dtype.name != "bfloat16":
+    is_float = a.dtype.kind == "f" or a.dtype.name == "bfloat16"
+    if not is_float and a.dtype.kind not in "iub":
         raise InputError(f"expected a numeric tensor, got dtype {a.dtype}", path=path)
-    a64 = a.astype(np.float64) if a.dtype.kind == "f" or a.dtype.name == "bfloat16" else a
-    if a64.dtype.kind == "f" and not np.isfinite(a64).all():
-        bad = tuple(int(i) for i in np.argwhere(~np.isfinite(a64))[0])
+    out = np.empty(a.shape, dtype=object)
+    if a.size == 0:
+        return out
+    if not is_float:
+        distinct, where = np.unique(a.reshape(-1), return_inverse=True)
+        values = np.empty(distinct.size, dtype=object)
+        values[:] = [Q(v) for v in distinct.tolist()]
+        out.reshape(-1)[:] = values[where.reshape(-1)]
+        return out
+    a64 = a.astype(np.float64)  # exact: every float16/bfloat16/float32 value is a float64 value
+    finite = np.isfinite(a64)
+    if not finite.all():
+        bad = tuple(int(i) for i in np.argwhere(~finite)[0])
         raise InputError(f"expected finite values, got {a64[bad]} at index {list(bad)}", path=path)
-    flat = a64.ravel().tolist()
-    if a64.dtype.kind == "f":
-        return [Q(*v.as_integer_ratio()) for v in flat]
-    return [Q(int(v)) for v in flat]
+    distinct, where = np.unique(a64.reshape(-1), return_inverse=True)
+    mantissa, exp = np.frexp(distinct)
+    m = (mantissa * 2.0**53).astype(np.int64)  # exact: 53 significant bits at most
+    k = exp.astype(np.int64) - 53
+    values = np.empty(distinct.size, dtype=object)
+    values[:] = [Q(p, 1 << -e) if e < 0 else Q(p << e) for p, e in zip(m.tolist(), k.tolist())]
+    out.reshape(-1)[:] = values[where.reshape(-1)]
+    return out
 
 
 def _nest(vals, shape):

@@ -1,13 +1,22 @@
-"""An ONNX graph read exactly, and the one way its nodes are executed symbolically.
+"""An ONNX graph read exactly: its constants, its one input and output, its shapes.
 
-:class:`OnnxGraph` holds the parsed graph: every initializer and ``Constant`` node as
-exact rationals (:func:`tensor_to_exact`), the one real input and the one output.
+:class:`OnnxGraph` holds the parsed graph: every initializer and ``Constant`` node as exact
+rationals (:func:`tensor_to_exact`, bit for bit), beside its float values; the one real
+input (an initializer listed among the inputs is a constant); the nodes that the one output
+depends on, in order; the default-domain opset; and the shape ONNX's own shape inference
+gives every tensor (:meth:`OnnxGraph.inferred_shape`), against which the importer checks the
+shape it computes.
+
+The input tensor (:meth:`OnnxGraph.input_shape`). VNN-LIB numbers the inputs ``X_i`` by the
+row-major flattening of the whole input tensor of one sample, and so does symrel: an axis is
+a *batch axis* when it is the first axis and symbolic (or of unknown size); the tensor is then
+read with that axis of size 1. A first axis of fixed size, even 1, is part of the tensor
+(size 1 changes nothing). Any other symbolic axis is refused, naming it.
+
 :class:`GraphTracer` runs the nodes in order, handing each to the tracer's method
-``op_<OpType>``; a tracer says what a tensor *is* (an affine map of the input, a state
-of a Transformer, ...) by the values those methods return. The MLP/maxout importer
-(:mod:`symrel.interop.onnx_import`) and the attention importer
-(:mod:`symrel.interop.onnx_attention`) are two such tracers. An operation that a
-tracer has no method for is refused, naming the node and the operations it supports.
+``op_<OpType>``; the attention importer (:mod:`symrel.interop.onnx_attention`) is such a
+tracer. An operation that a tracer has no method for is refused, naming the node and the
+operations it supports.
 """
 
 from __future__ import annotations
@@ -17,6 +26,11 @@ from dataclasses import dataclass
 from ..errors import InputError
 from ..exact import Q
 from .extras import require
+
+#: ONNX element types symrel reads as input tensors (float types: read bit for bit)
+FLOAT_TYPES = {1: "float32", 11: "float64", 10: "float16", 16: "bfloat16"}
+#: the oldest default-domain opset read (Gemm, Max, ... broadcast as numpy does from opset 7 on)
+MIN_OPSET = 7
 
 
 def exact_zeros(np, shape):
@@ -35,16 +49,19 @@ def exact_identity(np, n: int):
 
 
 def tensor_to_exact(tensor, path):
-    """An ONNX ``TensorProto`` as a numpy object array of exact rationals, and its type name."""
-    np = require("numpy", "onnx")
+    """An ONNX ``TensorProto`` as ``(exact, floats, dtype name)``: a numpy object array of
+    exact rationals, the numpy array as stored, and its type name."""
+    require("numpy", "onnx")
     from onnx import numpy_helper
 
-    from .floats import exact_flat
+    from .floats import exact_tensor
 
-    arr = numpy_helper.to_array(tensor)
-    out = np.empty(arr.size, dtype=object)
-    out[:] = exact_flat(arr, path=path)
-    return out.reshape(arr.shape), str(arr.dtype)
+    try:
+        arr = numpy_helper.to_array(tensor)
+    except Exception as err:  # a malformed tensor: its bytes do not match its dims or type
+        raise InputError(f"cannot read the tensor: {str(err).splitlines()[0] if str(err) else type(err).__name__}",
+                         path=path) from None
+    return exact_tensor(arr, path=path), arr, str(arr.dtype)
 
 
 def load_onnx_proto(path):
@@ -53,53 +70,183 @@ def load_onnx_proto(path):
     try:
         return onnx.load(str(path))
     except Exception as err:
-        raise InputError(f"cannot read the ONNX file: {str(err).splitlines()[0]}", file=str(path)) from None
+        text = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise InputError(f"cannot read the ONNX file: {text}", file=str(path)) from None
+
+
+def _dims(value_info) -> list:
+    """The dims of a tensor's declared shape: ints, or None where symbolic or unknown
+    (None for the whole list when the rank is unknown)."""
+    t = value_info.type.tensor_type
+    if not t.HasField("shape"):
+        return None
+    return [d.dim_value if d.HasField("dim_value") else None for d in t.shape.dim]
 
 
 class OnnxGraph:
-    """The parsed graph: constants (exact), the real input, nodes in order, the output."""
+    """The parsed graph: constants (exact), the real input, the nodes in order, the output."""
 
     def __init__(self, proto, path):
         self.path = path
+        self.proto = proto
         self.onnx = require("onnx", "onnx")
         g = proto.graph
-        self.consts: dict = {}
+        self.opset = next((o.version for o in proto.opset_import if o.domain in ("", "ai.onnx")), None)
+        self.consts: dict = {}  # name -> exact object array
+        self.floats: dict = {}  # name -> the array as stored (its float values, for error bounds)
+        self.dtypes: dict = {}  # name -> numpy dtype name
         self.types: set = set()
         for t in g.initializer:
-            a, ty = tensor_to_exact(t, f"initializer {t.name}")
-            self.consts[t.name] = a
-            if ty.startswith(("float", "bfloat")):
-                self.types.add(ty)
+            self._add_const(t.name, t, f"initializer {t.name}")
         self.nodes = list(g.node)
         for n in self.nodes:
-            if n.op_type == "Constant":
-                val = [a for a in n.attribute if a.name == "value"]
-                if not val:
-                    raise self.error(n, "only Constant nodes with a tensor 'value' are supported")
-                a, ty = tensor_to_exact(val[0].t, f"node {n.name or n.output[0]}")
-                self.consts[n.output[0]] = a
+            if n.op_type == "Constant" and n.domain in ("", "ai.onnx") and n.output:
+                self._add_constant_node(n)
         inputs = [i for i in g.input if i.name not in self.consts]
         if len(inputs) != 1:
-            raise InputError(f"expected one graph input, got {len(inputs)}", file=path)
+            raise InputError(f"expected one graph input (besides initializers), got {len(inputs)}", file=path)
         self.input = inputs[0]
-        dims = [d.dim_value if d.HasField("dim_value") else None for d in self.input.type.tensor_type.shape.dim]
-        if len(dims) == 1 and dims[0] is not None:
-            self.input_feat = tuple(dims)  # one unbatched vector (the VNN-COMP test networks)
-        elif len(dims) < 2 or any(d is None for d in dims[1:]):
-            raise InputError(f"expected an input of shape (batch, features...) or (features,), got {dims}",
-                             path=self.input.name, file=path)
-        else:
-            self.input_feat = tuple(dims[1:])
         if len(g.output) != 1:
             raise InputError(f"expected one graph output, got {len(g.output)}", file=path)
         self.output = g.output[0].name
         self.metadata = {p.key: p.value for p in proto.metadata_props}
 
+    def _add_const(self, name, tensor, where):
+        a, f, ty = tensor_to_exact(tensor, where)
+        self.consts[name], self.floats[name], self.dtypes[name] = a, f, ty
+        if ty.startswith(("float", "bfloat")):
+            self.types.add(ty)
+
+    def _add_constant_node(self, n):
+        np = require("numpy", "onnx")
+        attrs = {a.name: a for a in n.attribute}
+        where = f"node {n.name or n.output[0]} (Constant)"
+        if "value" in attrs:
+            self._add_const(n.output[0], attrs["value"].t, where)
+            return
+        lists = {"value_float": np.float32, "value_floats": np.float32, "value_int": np.int64, "value_ints": np.int64}
+        for key, dtype in lists.items():
+            if key in attrs:
+                v = self.onnx.helper.get_attribute_value(attrs[key])
+                from onnx import numpy_helper
+
+                self._add_const(n.output[0], numpy_helper.from_array(np.array(v, dtype=dtype)), where)
+                return
+        raise InputError("expected a Constant with a tensor, float(s) or int(s) value "
+                         f"(got {', '.join(sorted(attrs)) or 'no value'})", path=where, file=self.path)
+
+    # -- the input tensor
+    def input_shape(self) -> tuple:
+        """The shape of one sample's input tensor (the module docstring): the declared shape,
+        a symbolic (or unknown) first axis read as 1; any other symbolic axis refused."""
+        name = self.input.name
+        elem = self.input.type.tensor_type.elem_type
+        if elem not in FLOAT_TYPES:
+            raise InputError(f"expected a float input tensor, got element type {elem}", path=f"input {name}",
+                             file=self.path)
+        dims = _dims(self.input)
+        if dims is None:
+            raise InputError("expected an input with a declared shape", path=f"input {name}", file=self.path)
+        shape = []
+        for axis, d in enumerate(dims):
+            if d is None and axis == 0:
+                d = 1  # the batch axis: one sample
+            if d is None:
+                param = self.input.type.tensor_type.shape.dim[axis].dim_param
+                raise InputError(f"axis {axis} is symbolic ({param or 'unknown size'}): expected a fixed size "
+                                 "(only the first axis may be a symbolic batch axis)", path=f"input {name}",
+                                 file=self.path)
+            if d <= 0:
+                raise InputError(f"axis {axis} has size {d}: expected a positive size", path=f"input {name}",
+                                 file=self.path)
+            shape.append(d)
+        return tuple(shape)
+
+    @property
+    def input_feat(self) -> tuple:
+        """The attention importer's reading of the input: ``(batch, features...)`` or
+        ``(features,)``, the per-sample features."""
+        dims = _dims(self.input) or []
+        if len(dims) == 1 and dims[0] is not None:
+            return tuple(dims)
+        if len(dims) < 2 or any(d is None for d in dims[1:]):
+            raise InputError(f"expected an input of shape (batch, features...) or (features,), got {dims}",
+                             path=self.input.name, file=self.path)
+        return tuple(dims[1:])
+
+    # -- checks
+    def check(self):
+        """The ONNX checker's verdict on the model (a failure is a one-line InputError)."""
+        try:
+            self.onnx.checker.check_model(self.proto)
+        except Exception as err:
+            raise InputError(f"not a valid ONNX model: {_first_line(err)}", file=self.path) from None
+        if self.opset is None or self.opset < MIN_OPSET:
+            raise InputError(f"expected the default ONNX opset {MIN_OPSET} or newer, got {self.opset}", file=self.path)
+
+    def needed_nodes(self) -> list:
+        """The nodes the graph output depends on, in the graph's order."""
+        producer = {o: n for n in self.nodes for o in n.output if o}
+        need, stack = set(), [self.output]
+        while stack:
+            name = stack.pop()
+            n = producer.get(name)
+            if n is None or id(n) in need:
+                continue
+            need.add(id(n))
+            stack.extend(i for i in n.input if i)
+        return [n for n in self.nodes if id(n) in need]
+
+    def infer_shapes(self, input_shape) -> None:
+        """Run ONNX shape inference on the graph with the input of ``input_shape`` (the batch
+        axis fixed to 1); :meth:`inferred_shape` then answers per tensor."""
+        from onnx import shape_inference
+
+        proto = self.onnx.ModelProto()
+        proto.CopyFrom(self.proto)
+        for i in proto.graph.input:
+            if i.name == self.input.name:
+                for d, size in zip(i.type.tensor_type.shape.dim, input_shape):
+                    d.Clear()
+                    d.dim_value = size
+        try:
+            inferred = shape_inference.infer_shapes(proto, strict_mode=True, data_prop=True)
+        except Exception as err:
+            raise InputError(f"ONNX shape inference fails: {_first_line(err)}", file=self.path) from None
+        g = inferred.graph
+        self._inferred = {}
+        for v in list(g.value_info) + list(g.output):
+            dims = _dims(v)
+            if dims is not None:
+                self._inferred[v.name] = tuple(dims)
+
+    def inferred_shape(self, name):
+        """The shape ONNX shape inference gives tensor ``name`` (None for an unknown size),
+        or None when it gives none."""
+        return getattr(self, "_inferred", {}).get(name)
+
+    # -- nodes
     def error(self, node, message) -> InputError:
-        return InputError(message, path=f"node {node.name or node.output[0]} ({node.op_type})", file=self.path)
+        return InputError(message, path=node_label(node), file=self.path)
 
     def attrs(self, node) -> dict:
-        return {a.name: self.onnx.helper.get_attribute_value(a) for a in node.attribute}
+        """The node's attributes as Python values (strings decoded)."""
+        out = {}
+        for a in node.attribute:
+            v = self.onnx.helper.get_attribute_value(a)
+            out[a.name] = v.decode("utf-8", "replace") if isinstance(v, bytes) else v
+        return out
+
+
+def node_label(node) -> str:
+    """How errors name a node: ``node NAME (OpType)``."""
+    return f"node {node.name or (node.output[0] if node.output else '?')} ({node.op_type})"
+
+
+def _first_line(err) -> str:
+    text = str(err).strip()
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    return lines[0] if lines else type(err).__name__
 
 
 @dataclass
