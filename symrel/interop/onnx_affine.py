@@ -143,7 +143,7 @@ class AffineTensor:
 
     def scale(self, s) -> "AffineTensor":
         """``t'_i = s_i t_i`` for an object array ``s`` of the tensor's size."""
-        s = s.reshape(-1)
+        s = np.asarray(s, dtype=object).reshape(-1)
         keep = _nonzero(s)
         vals = self.vals * s[self.rows]
         rows, cols = self.rows, self.cols

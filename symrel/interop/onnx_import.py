@@ -194,8 +194,8 @@ class ExactTracer:
                 raise InputError(f"symrel computes the output shape {out.shape}, the graph declares {dims}",
                                  path=self.label, file=g.path)
         t = self.symbolic.values[out.id]
-        if t.entries == 0:
-            raise InputError("expected the graph output to depend on the input", path=self.label, file=g.path)
+        if t.entries == 0:  # computed from the input, but every weight on the way is zero: constant
+            t = t.with_base(self.symbolic.last, self.symbolic.widths[self.symbolic.last])
         if t.base != self.symbolic.last:
             raise InputError("the output is computed before the last nonlinearity (a skip connection), which a "
                              "layered net cannot hold", path=self.label, file=g.path)
@@ -319,7 +319,8 @@ class ExactTracer:
         self.need_float(b)
         zero = np.flatnonzero(b.a.reshape(-1) == ZERO)
         if zero.size:
-            self.fail(f"division by zero (entry {np.unravel_index(int(zero[0]), b.shape)} of the divisor)")
+            self.fail(f"division by zero (entry {[int(i) for i in np.unravel_index(int(zero[0]), b.shape)]} of the "
+                      "divisor)")
         if isinstance(a, Const):
             self.need_float(a)
             _, err = self.bounds.divide(a.mag(), a.errs(), np.abs(b.f), b.err)
@@ -578,7 +579,7 @@ class ExactTracer:
 
     def op_AveragePool(self, node):
         x = self.arg(0)
-        out_idx, in_idx, divisor, shape, terms = average_pool_triples(x.shape, self.attrs())
+        out_idx, in_idx, divisor, shape, terms = average_pool_triples(x.shape, self.attrs(), self.g.opset)
         distinct, where = np.unique(divisor[out_idx], return_inverse=True)
         inverses = object_array([Q(1, int(d)) for d in distinct.tolist()])
         w = Const(inverses[where.reshape(-1)], 1.0 / distinct.astype(np.float64)[where.reshape(-1)], "float32")
@@ -587,7 +588,7 @@ class ExactTracer:
 
     def op_MaxPool(self, node):
         x = self.arg(0)
-        ptr, members, shape = max_pool_groups(x.shape, self.attrs())
+        ptr, members, shape = max_pool_groups(x.shape, self.attrs(), self.g.opset)
         self.convolutional |= isinstance(x, Var)
         return self.groups_max(x, ptr, members, shape)
 

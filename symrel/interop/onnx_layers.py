@@ -83,7 +83,7 @@ class SymbolicRun:
         elif op == "mul":
             r = a[0].scale(p["c"].a)
         elif op == "div":
-            r = a[0].scale(1 / p["c"].a)
+            r = a[0].scale(np.asarray([ONE / v for v in p["c"].a.reshape(-1)] or [ONE], dtype=object)[:p["c"].size])
         elif op == "add":
             r = a[0].shift(p["c"].a)
         elif op == "sum":
@@ -143,7 +143,8 @@ def build_model(run: SymbolicRun, out: AffineTensor, *, layered: bool = False):
     """The net the records and the output tensor ``out`` (over the last operator's output)
     make (module docstring); ``layered`` asks for a layered net whatever the layers."""
     ops = list(run.ops)
-    final = None if (out.is_identity() and ops) else out
+    # the output is the last operator's output itself only when no arithmetic came after it
+    final = None if (out.unit and out.is_identity() and ops) else out
     kinds = {r[0] for r in ops}
     alternate = _alternates(ops)
     dense = alternate and _dense_entries(run, ops, final) <= DENSE_LIMIT

@@ -71,10 +71,12 @@ def _ints(value, length, name, default):
     return value
 
 
-def geometry(spatial, kernel, attrs, kind):
-    """``(out_sizes, pad_begin, strides, dilations)`` of a window operation over the spatial
-    sizes ``spatial`` with kernel sizes ``kernel`` (the module docstring); ``kind`` is
-    ``"conv"`` or ``"pool"`` (pooling has ``ceil_mode``)."""
+def geometry(spatial, kernel, attrs, kind, opset=22):
+    """``(out_sizes, pad_begin, strides, dilations, pad_end)`` of a window operation over the
+    spatial sizes ``spatial`` with kernel sizes ``kernel`` (the module docstring); ``kind`` is
+    ``"conv"`` or ``"pool"`` (pooling has ``ceil_mode``). Before opset 22 the specification
+    keeps a last ``ceil_mode`` window that starts in the end padding, where onnxruntime drops
+    it: such a window is refused as ambiguous."""
     D = len(spatial)
     strides = _ints(attrs.get("strides"), D, "strides", 1)
     dilations = _ints(attrs.get("dilations"), D, "dilations", 1)
@@ -94,10 +96,17 @@ def geometry(spatial, kernel, attrs, kind):
             raise GeometryError(f"ceil_mode with auto_pad {auto_pad} is not read (the specification leaves it open)")
         if attrs.get("pads") is not None and any(int(p) for p in attrs["pads"]):
             raise GeometryError(f"expected no pads with auto_pad {auto_pad}")
+        if auto_pad != "VALID" and any(d != 1 for d in dilations):
+            raise GeometryError(f"dilations with auto_pad {auto_pad} are not read (the specification leaves the "
+                                "padding open)")
         begin, end = [0] * D, [0] * D
         if auto_pad != "VALID":
             for i in range(D):
-                total = max(0, (ceil(spatial[i] / strides[i]) - 1) * strides[i] + span[i] - spatial[i])
+                total = (ceil(spatial[i] / strides[i]) - 1) * strides[i] + span[i] - spatial[i]
+                if total < 0 and kind == "pool":
+                    raise GeometryError(f"auto_pad {auto_pad} asks for negative padding along spatial axis {i} (a "
+                                        "window smaller than the stride): not read")
+                total = max(0, total)  # a convolution pads nothing there
                 small, big = total // 2, total - total // 2
                 begin[i], end[i] = (small, big) if auto_pad == "SAME_UPPER" else (big, small)
     else:
@@ -110,6 +119,9 @@ def geometry(spatial, kernel, attrs, kind):
                                 f"{begin[i]} + {end[i]}) along spatial axis {i}")
         size = (-(-room // strides[i]) if ceil_mode else room // strides[i]) + 1
         if ceil_mode and (size - 1) * strides[i] >= spatial[i] + begin[i]:
+            if opset < 22:
+                raise GeometryError(f"with ceil_mode the last window along spatial axis {i} starts in the end padding: "
+                                    "ONNX before opset 22 keeps it, onnxruntime drops it (ambiguous, not read)")
             size -= 1  # the last window would start in the end padding
         out.append(size)
     return tuple(out), begin, strides, dilations, end
@@ -165,7 +177,7 @@ def conv_triples(x_shape, w_shape, attrs):
             (N, M) + out, Cg * K + 1)
 
 
-def _pool_setup(x_shape, attrs):
+def _pool_setup(x_shape, attrs, opset):
     if len(x_shape) < 3:
         raise GeometryError(f"expected an input (N, C, spatial...), got {tuple(x_shape)}")
     kernel = attrs.get("kernel_shape")
@@ -173,20 +185,20 @@ def _pool_setup(x_shape, attrs):
         raise GeometryError(f"expected kernel_shape with one size per spatial axis, got {kernel}")
     kernel = tuple(int(k) for k in kernel)
     spatial = tuple(x_shape[2:])
-    out, begin, strides, dilations, end = geometry(spatial, kernel, attrs, "pool")
+    out, begin, strides, dilations, end = geometry(spatial, kernel, attrs, "pool", opset)
     pos = windows(spatial, kernel, out, begin, strides, dilations)
     N, C = x_shape[0], x_shape[1]
     base = (np.arange(N * C, dtype=np.int64) * prod(spatial)).reshape(-1, 1, 1)
     return N, C, spatial, kernel, out, begin, strides, end, pos, base
 
 
-def average_pool_triples(x_shape, attrs):
+def average_pool_triples(x_shape, attrs, opset=22):
     """AveragePool: ``(out_idx, in_idx, divisor, out_shape, terms)``; output ``o`` is the sum of
     its window's input cells divided by ``divisor[o]``: the cells inside the input, or with
     ``count_include_pad`` the window's cells up to the end of the padding."""
     if any(int(d) != 1 for d in attrs.get("dilations") or []):
         raise GeometryError("AveragePool with dilations is not read")
-    N, C, spatial, kernel, out, begin, strides, end, pos, base = _pool_setup(x_shape, attrs)
+    N, C, spatial, kernel, out, begin, strides, end, pos, base = _pool_setup(x_shape, attrs, opset)
     valid = pos >= 0  # (O, K)
     if attrs.get("count_include_pad", 0):
         divisor = np.ones(prod(out), dtype=np.int64)
@@ -205,12 +217,12 @@ def average_pool_triples(x_shape, attrs):
     return out_idx[keep], in_idx[keep], np.tile(divisor, N * C), (N, C) + out, prod(kernel) + 1
 
 
-def max_pool_groups(x_shape, attrs):
+def max_pool_groups(x_shape, attrs, opset=22):
     """MaxPool: ``(ptr, members, out_shape)``: output ``g`` is the max of the input cells of its
     window that lie inside the input (padding is never a piece)."""
     if int(attrs.get("storage_order", 0)) not in (0, 1):
         raise GeometryError("expected storage_order 0 or 1")
-    N, C, spatial, kernel, out, begin, strides, end, pos, base = _pool_setup(x_shape, attrs)
+    N, C, spatial, kernel, out, begin, strides, end, pos, base = _pool_setup(x_shape, attrs, opset)
     valid = pos >= 0
     counts = valid.sum(axis=1)
     if (counts == 0).any():

@@ -63,9 +63,17 @@ class Const:
     dtype: str
     err: object = None
 
+    def __post_init__(self):
+        # numpy gives back a bare number for an operation on 0-d object arrays
+        self.a = np.asarray(self.a, dtype=object)
+        self.f = np.asarray(self.f, dtype=np.float64)
+        if self.err is not None:
+            self.err = np.asarray(self.err, dtype=np.float64)
+
     @classmethod
     def of(cls, a, dtype: str, err=None, f=None) -> "Const":
         """A constant from its exact values (``f`` computed when not given)."""
+        a = np.asarray(a, dtype=object)
         return cls(a, to_floats(a) if f is None else f, dtype, err)
 
     @property
@@ -137,11 +145,13 @@ class FloatBounds:
         ``gamma_terms`` times the magnitude of the terms."""
         xm, xe = x_mag[in_idx], x_err[in_idx]
         wm = w_abs if w_err is None else w_abs + w_err
-        mag_terms = np.bincount(out_idx, weights=wm * xm, minlength=n_out)
-        carried = np.bincount(out_idx, weights=wm * xe, minlength=n_out)
+
+        def total(weights):
+            return np.bincount(out_idx, weights=weights, minlength=n_out).astype(np.float64)
+
+        mag_terms, carried, wsum = total(wm * xm), total(wm * xe), total(wm)
         if w_err is not None:
-            carried += np.bincount(out_idx, weights=w_err * (xm + xe), minlength=n_out)
-        wsum = np.bincount(out_idx, weights=wm, minlength=n_out)
+            carried += total(w_err * (xm + xe))
         if b_abs is not None:
             bm = b_abs if b_err is None else b_abs + b_err
             mag_terms += bm
