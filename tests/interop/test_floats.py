@@ -87,3 +87,26 @@ def test_round_matrix_reports_exact_error():
         round_points([[Q(10**6)]], FORMATS["float16"])
     with pytest.raises(InputError, match="expected a dtype"):
         float_format("float8")
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "int64", "uint8"])
+def test_exact_tensor_is_bit_for_bit(dtype):
+    """numpy.frexp and a shared rational per distinct value give as_integer_ratio's value for
+    every entry: normal, subnormal, zero of both signs, repeated, huge and tiny."""
+    np = pytest.importorskip("numpy")
+    from symrel.interop.floats import exact_tensor
+
+    rng = np.random.default_rng(3)
+    if dtype.startswith("float"):
+        info = np.finfo(dtype)
+        special = [0.0, -0.0, float(info.tiny), float(info.tiny) / 4, float(info.max), -float(info.max), 1.0, 1.0]
+        top = 3 if dtype == "float16" else 6
+        vals = np.concatenate([rng.normal(size=200) * 10.0 ** rng.integers(-top, top, 200), special]).astype(dtype)
+    else:
+        vals = rng.integers(0, 200, 100).astype(dtype)
+    got = exact_tensor(vals.reshape(-1, 2))
+    assert got.shape == (vals.size // 2, 2)
+    assert [v for v in got.reshape(-1)] == [Q(*float(v).as_integer_ratio()) if dtype.startswith("float") else Q(int(v))
+                                           for v in vals]
+    with pytest.raises(InputError, match=r"W: expected finite values, got nan at index \[1\]"):
+        exact_tensor(np.array([1.0, np.nan]), path="W")

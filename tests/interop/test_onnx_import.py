@@ -124,3 +124,132 @@ def test_vnncomp_test_nets_without_a_batch_axis(shared_dir):
     for name, values in expected.items():
         net = read_onnx(base / f"{name}.onnx").model
         assert [net.evaluate_exact([q(x)])[0] for x in (-1, 0, 1)] == [q(v) for v in values], name
+
+
+# -- the full-shape reading (issue 39): axes, broadcasting, refusals, the onnxruntime guard -----------
+def _graph(tmp_path, nodes, inits, in_dims, out_dims=None, opset=17, name="g.onnx"):
+    g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, in_dims)],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, out_dims)],
+                          [numpy_helper.from_array(a, n) for n, a in inits.items()])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = 8
+    return _save(tmp_path, m, name)
+
+
+def _q(v):
+    return Q(*float(v).as_integer_ratio())
+
+
+def test_a_fixed_first_axis_of_2_is_part_of_the_input(tmp_path):
+    """Input (2, 3): both rows are inputs (X_0..X_5 row-major) and both outputs are read,
+    where the old importer took the 2 for a batch axis and read one row."""
+    W = np.array([[1.0], [-2.0], [0.5]], np.float32)
+    p = _graph(tmp_path, [helper.make_node("MatMul", ["x", "W"], ["h"]), helper.make_node("Relu", ["h"], ["y"])],
+               {"W": W}, [2, 3], [2, 1])
+    net = read_onnx(p).model
+    assert isinstance(net, ReLUNet) and (net.input_dim, net.widths) == (6, [2])
+    x = [Q(1), Q(0), Q(0), Q(0), Q(-1), Q(0)]
+    assert net.evaluate_exact(x) == [Q(1), Q(2)]   # the second row: relu(-(-1) * 2)
+
+
+def test_reshape_then_reduce_max_over_axis_1_gives_two_outputs(tmp_path):
+    nodes = [helper.make_node("Reshape", ["x", "shape"], ["r"]),
+             helper.make_node("ReduceMax", ["r"], ["y"], axes=[1], keepdims=0)]
+    p = _graph(tmp_path, nodes, {"shape": np.array([2, -1], np.int64)}, ["N", 4], [2], opset=13)
+    imported = read_onnx(p)
+    net = imported.model
+    assert (net.input_dim, net.output_dim) == (4, 2)
+    assert net.evaluate_exact([Q(1), Q(3), Q(-2), Q(-5)]) == [Q(3), Q(-2)]
+    assert any("batch axis" in n for n in imported.notes)
+
+
+def test_broadcasting_mul_after_reshape(tmp_path):
+    nodes = [helper.make_node("Reshape", ["x", "shape"], ["r"]), helper.make_node("Mul", ["r", "s"], ["m"]),
+             helper.make_node("Relu", ["m"], ["y"])]
+    s = np.array([[0.5], [-3.0]], np.float32)
+    p = _graph(tmp_path, nodes, {"shape": np.array([0, 2, 3], np.int64), "s": s}, ["N", 6], ["N", 2, 3])
+    net = read_onnx(p).model
+    x = [Q(v) for v in (1, -1, 2, 1, -1, 2)]
+    assert net.evaluate_exact(x) == [Q(1, 2), 0, Q(1), 0, Q(3), 0]
+
+
+def test_division_by_a_constant_is_its_exact_reciprocal(tmp_path):
+    d = np.array([0.3081], np.float32)
+    p = _graph(tmp_path, [helper.make_node("Div", ["x", "d"], ["y"])], {"d": d}, [1, 2], [1, 2])
+    net = read_onnx(p).model
+    assert net.evaluate_exact([Q(1), Q(-2)]) == [1 / _q(d[0]), -2 / _q(d[0])]
+
+
+@pytest.mark.parametrize("case, match", [
+    ("symbolic", r"input x: axis 1 is symbolic \(H\)"),
+    ("div0", r"node d \(Div\).*division by zero"),
+    ("div_by_input", r"node d \(Div\).*division by a tensor that depends on the input"),
+    ("square", r"node m \(Mul\).*product of two tensors that depend on the input"),
+    ("skip", r"node a \(Add\).*skip connection"),
+    ("reflect", r"node p \(Pad\).*pad mode 'reflect'"),
+    ("dynamic_conv", r"node c \(Conv\).*input 1 \(the weights\) to be a constant"),
+    ("unsupported", r"node s \(Sin\).*not supported"),
+])
+def test_refusals_name_the_node(tmp_path, case, match):
+    one = {"one": np.array([1.0], np.float32)}
+    if case == "symbolic":
+        p = _graph(tmp_path, [helper.make_node("Relu", ["x"], ["y"])], {}, ["N", "H"], ["N", "H"])
+    elif case == "div0":
+        p = _graph(tmp_path, [helper.make_node("Div", ["x", "z"], ["y"], name="d")],
+                   {"z": np.array([1.0, 0.0], np.float32)}, [1, 2], [1, 2])
+    elif case == "div_by_input":
+        p = _graph(tmp_path, [helper.make_node("Div", ["one", "x"], ["y"], name="d")], one, [1, 2], [1, 2])
+    elif case == "square":
+        p = _graph(tmp_path, [helper.make_node("Mul", ["x", "x"], ["y"], name="m")], {}, [1, 2], [1, 2])
+    elif case == "skip":
+        p = _graph(tmp_path, [helper.make_node("Relu", ["x"], ["r"]), helper.make_node("Add", ["r", "x"], ["y"],
+                                                                                       name="a")], {}, [1, 2], [1, 2])
+    elif case == "reflect":
+        p = _graph(tmp_path, [helper.make_node("Pad", ["x", "pads"], ["y"], name="p", mode="reflect")],
+                   {"pads": np.array([0, 1, 0, 1], np.int64)}, [1, 3], [1, 5])
+    elif case == "dynamic_conv":
+        nodes = [helper.make_node("Reshape", ["x", "s"], ["w"]), helper.make_node("Conv", ["x", "w"], ["y"], name="c")]
+        p = _graph(tmp_path, nodes, {"s": np.array([1, 1, 2, 2], np.int64)}, [1, 1, 2, 2], [1, 1, 1, 1])
+    else:
+        p = _graph(tmp_path, [helper.make_node("Sin", ["x"], ["y"], name="s")], {}, [1, 2], [1, 2])
+    with pytest.raises(InputError, match=match) as info:
+        read_onnx(p)
+    assert "\n" not in str(info.value) and str(info.value).startswith(str(p))
+
+
+def test_batch_norm_folds_exactly_when_the_factor_is_rational(tmp_path):
+    # var + eps = 2.25 = 1.5^2: factor scale / 1.5; var + eps = 1.25: irrational, refused
+    params = {"s": np.array([3.0], np.float32), "b": np.array([0.5], np.float32), "m": np.array([1.0], np.float32)}
+    node = helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"], name="bn", epsilon=0.25)
+    p = _graph(tmp_path, [node], {**params, "v": np.array([2.0], np.float32)}, [1, 1, 2], [1, 1, 2])
+    net = read_onnx(p).model
+    assert net.evaluate_exact([Q(1), Q(4)]) == [Q(1, 2), Q(13, 2)]   # 2 (x - 1) + 1/2
+    p = _graph(tmp_path, [node], {**params, "v": np.array([1.0], np.float32)}, [1, 1, 2], [1, 1, 2], name="i.onnx")
+    with pytest.raises(InputError, match=r"node bn \(BatchNormalization\).*channel 0 is not rational"):
+        read_onnx(p)
+
+
+def test_the_guard_names_a_misread_node(tmp_path, monkeypatch):
+    """Read Sub as Add (a planted misreading): onnxruntime disagrees, and the refusal names the
+    Sub node, not the ReLU after it."""
+    pytest.importorskip("onnxruntime")
+    from symrel.interop.onnx_import import ExactTracer
+
+    nodes = [helper.make_node("Sub", ["x", "c"], ["d"], name="minus"), helper.make_node("Relu", ["d"], ["y"])]
+    p = _graph(tmp_path, nodes, {"c": np.array([0.25, -1.5], np.float32)}, ["N", 2], ["N", 2])
+    assert read_onnx(p).notes[-1].startswith("agrees with onnxruntime at 3 points")
+    monkeypatch.setattr(ExactTracer, "op_Sub", ExactTracer.op_Add)
+    with pytest.raises(InputError, match=r"node minus \(Sub\): symrel's reading of node minus \(Sub\) differs from "
+                                         r"onnxruntime"):
+        read_onnx(p)
+    assert read_onnx(p, check_runtime=False).model.input_dim == 2  # without the guard the misreading goes through
+
+
+def test_the_guard_bound_is_rigorous_on_ill_conditioned_sums(tmp_path):
+    """Huge cancelling weights: onnxruntime's float32 result is far from the exact one, within
+    the bound; the guard accepts the (correct) import."""
+    pytest.importorskip("onnxruntime")
+    W = np.array([[1e8, 1.0], [-1e8, 1.0], [3.0, 1e-7]], np.float32)
+    nodes = [helper.make_node("MatMul", ["x", "W"], ["y"])]
+    p = _graph(tmp_path, nodes, {"W": W}, ["N", 3], ["N", 2])
+    assert read_onnx(p).notes[-1].startswith("agrees with onnxruntime")
