@@ -224,33 +224,30 @@ class OnnxRuntimeRunner:
 
 class OnnxFileRunner:
     """An ONNX file run by onnxruntime as it is (e.g. a network symrel did not
-    write); only its output is traced. The file's input shape is kept (a fixed
-    batch of 1 is run point by point)."""
+    write); only its output is traced. Each point is one sample: the whole input
+    tensor, read as the importer reads it (:meth:`~symrel.interop.onnx_graph.OnnxGraph.input_shape`:
+    a symbolic first axis of size 1, every fixed axis part of the input), so the points are
+    run one at a time."""
 
     hardmax_rule = "first"
 
     def __init__(self, path, dtype: str = "float32"):
+        from .onnx_graph import OnnxGraph, load_onnx_proto
+
         ort = require("onnxruntime", "onnx")
         self.format = float_format(dtype)
+        graph = OnnxGraph(load_onnx_proto(path), str(path))
+        self.shape = graph.input_shape()
         try:
             self.session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
         except Exception as err:
             raise InputError(f"onnxruntime cannot load the file: {str(err).splitlines()[0]}", file=str(path)) from None
-        inits = set()
-        import onnx as _onnx
-
-        inits = {t.name for t in _onnx.load(str(path)).graph.initializer}
-        self.input = [i for i in self.session.get_inputs() if i.name not in inits][0]
+        self.input_name = graph.input.name
         self.name = f"onnxruntime {ort.__version__} ({path})"
         self.rounding = None
 
     def trace(self, X):
         np = require("numpy", "onnx")
-        shape = list(self.input.shape)
         X = np.asarray(X).astype(numpy_dtype(self.format))
-        if isinstance(shape[0], int) and shape[0] == 1 and X.shape[0] != 1:
-            outs = [self.session.run(None, {self.input.name: x.reshape(shape)})[0].reshape(-1) for x in X]
-            return [("output", np.stack(outs))]
-        dims = [X.shape[0]] + [d if isinstance(d, int) else -1 for d in shape[1:]]
-        out = self.session.run(None, {self.input.name: X.reshape(dims)})[0]
-        return [("output", out.reshape(X.shape[0], -1))]
+        outs = [self.session.run(None, {self.input_name: x.reshape(self.shape)})[0].reshape(-1) for x in X]
+        return [("output", np.stack(outs) if outs else np.zeros((0, 0)))]
