@@ -83,7 +83,7 @@ def check_with_onnxruntime(tracer, model) -> str | None:
         FLOAT_TYPES[g.input.type.tensor_type.elem_type] != "bfloat16" else None
     if dtype is None:
         return "onnxruntime guard skipped: bfloat16 inputs"
-    compared = 0
+    runs = []
     for kind, seed in POINTS:
         x = _point(kind, seed, tracer.input_shape, dtype)
         try:
@@ -92,38 +92,72 @@ def check_with_onnxruntime(tracer, model) -> str | None:
             text = str(err).strip().splitlines()
             raise InputError(f"onnxruntime cannot run the graph: {text[0] if text else type(err).__name__}",
                              file=g.path) from None
-        if not all(np.isfinite(np.asarray(v, dtype=np.float64)).all() for v in got.values()):
-            continue  # the runtime overflowed: its values say nothing here
+        if all(np.isfinite(np.asarray(v, dtype=np.float64)).all() for v in got.values()):
+            runs.append((kind, x, got))  # else the runtime overflowed: its values say nothing here
+    if not runs:
+        return "onnxruntime overflowed at every point compared: the import is not cross-checked"
+    points = [exact_tensor(x).reshape(-1) for _, x, _ in runs]
+    outputs = exact_outputs(model, points)
+    for (kind, x, got), exact_x, y in zip(runs, points, outputs):
         bounds = run_bounds(tracer.program, x.astype(np.float64).reshape(-1), got, tracer.bounds)
-        exact_x = exact_tensor(x).reshape(-1)
-        y = exact_outputs(model, list(exact_x))
         out_err = bounds[tracer.output.id][1]
         ort_y = np.asarray(got[g.output], dtype=np.float64).reshape(-1)
         for j, (exact, f, e) in enumerate(zip(y, ort_y, out_err)):
             if abs(Q(*float(f).as_integer_ratio()) - exact) > Q(*float(SLACK * e).as_integer_ratio()):
                 _localise(tracer, exact_x, got, bounds, kind, j, f, exact, e)
-        compared += 1
-    if not compared:
-        return "onnxruntime overflowed at every point compared: the import is not cross-checked"
-    return (f"agrees with onnxruntime at {compared} points within its float error bound "
+    return (f"agrees with onnxruntime at {len(runs)} points within its float error bound "
             f"({tracer.format} arithmetic)")
 
 
-def exact_outputs(model, x) -> list:
-    """The model's exact output at ``x``: a ReLU net layer by layer with exact matrix products
-    (python-flint's when installed), any other model by its own evaluation."""
+def exact_outputs(model, points) -> list:
+    """The model's exact outputs at ``points`` (flat object arrays), one list per point: a ReLU
+    net by exact matrix products over the batch (python-flint's when installed), a layered net
+    operator by operator on numpy object arrays, any other model by its own evaluation."""
     from ..exact import ZERO, from_rationals
     from ..models import ReLUNet
+    from ..models.layered import LayeredNet, MaxGroups, Relu
 
-    if not isinstance(model, ReLUNet):
-        return model.evaluate_exact(x)
-    X = from_rationals([[v] for v in x], (len(x), 1))
-    for layer in model.layers:
-        Y = layer.affine.exact_W * X + layer.affine.exact_b
-        if layer.activation == "relu":
-            Y = from_rationals([[v if v > ZERO else ZERO for v in r] for r in Y.to_list()], Y.shape)
-        X = Y
-    return [r[0] for r in X.to_list()]
+    if isinstance(model, ReLUNet):
+        X = from_rationals([list(r) for r in zip(*points)], (len(points[0]), len(points)))
+        for layer in model.layers:
+            Y = layer.affine.exact_W * X
+            rows_ = [[v + b[0] for v in r] for r, b in zip(Y.to_list(), layer.affine.exact_b.to_list())]
+            if layer.activation == "relu":
+                rows_ = [[v if v > ZERO else ZERO for v in r] for r in rows_]
+            X = from_rationals(rows_, (len(rows_), len(points)))
+        return [list(c) for c in zip(*X.to_list())]
+    if isinstance(model, LayeredNet):
+        X = np.stack([np.asarray(p, dtype=object) for p in points], axis=1)
+        for op in model.ops:
+            if isinstance(op, Relu):
+                X = np.where(X > ZERO, X, ZERO)
+            elif isinstance(op, MaxGroups):
+                members = np.fromiter((j for grp in op.groups for j in grp), dtype=np.int64)
+                starts = np.cumsum([0] + [len(grp) for grp in op.groups[:-1]])
+                X = np.maximum.reduceat(X[members], starts, axis=0)
+            else:
+                X = _sparse_apply(op, X)
+        return [list(c) for c in X.T]
+    return [model.evaluate_exact(list(p)) for p in points]
+
+
+def _sparse_apply(op, X):
+    """``W X + b`` for a :class:`~symrel.models.layered.SparseAffine` and a batch ``X`` (columns)."""
+    from ..exact import ZERO
+
+    lengths = np.fromiter((len(r) for r in op.rows), dtype=np.int64, count=op.output_dim)
+    cols = np.fromiter((j for r in op.rows for j, _ in r), dtype=np.int64, count=int(lengths.sum()))
+    vals = np.empty(cols.size, dtype=object)
+    vals[:] = [v for r in op.rows for _, v in r]
+    Y = np.empty((op.output_dim, X.shape[1]), dtype=object)
+    Y[:] = np.asarray(op.b, dtype=object).reshape(-1, 1)
+    live = np.flatnonzero(lengths)
+    if live.size:
+        starts = np.cumsum(lengths) - lengths
+        sums = np.add.reduceat(vals[:, None] * X[cols], starts[live], axis=0)
+        Y[live] = Y[live] + sums
+    del ZERO
+    return Y
 
 
 def _localise(tracer, exact_x, got, bounds, kind, j, f, exact, e):
