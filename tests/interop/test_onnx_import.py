@@ -253,3 +253,21 @@ def test_the_guard_bound_is_rigorous_on_ill_conditioned_sums(tmp_path):
     nodes = [helper.make_node("MatMul", ["x", "W"], ["y"])]
     p = _graph(tmp_path, nodes, {"W": W}, ["N", 3], ["N", 2])
     assert read_onnx(p).notes[-1].startswith("agrees with onnxruntime")
+
+
+@pytest.mark.parametrize("net, digest", [
+    ("1_1", "40a7f1546f0378f95c42a725fad88c900760f785ac3700dfd859616f8da29957"),
+    ("3_3", "5853a0b6885a1adf872c5ab2a06b0426f5b4b21b2cad87bf45cd20251369ddc3"),
+    ("5_9", "435b38590842a87b26f3d7e9a7e8f14df3341306f252e54938fe913d6dc8c16c"),
+])
+def test_acas_xu_imports_to_the_same_relu_net_as_before(shared_dir, net, digest):
+    """The canonical JSON of three ACAS Xu imports, as the importer before the full-shape
+    reading wrote it (the same for all 45 nets when the two were compared)."""
+    import hashlib
+
+    from symrel.fileformat import to_json
+    from symrel.fileformat.canonical import canonical_dumps
+
+    path = shared_dir / "data" / "vnncomp2021" / "acasxu" / f"ACASXU_run2a_{net}_batch_2000.onnx"
+    model = read_onnx(path).model
+    assert hashlib.sha256(canonical_dumps(to_json(model)).encode()).hexdigest() == digest
