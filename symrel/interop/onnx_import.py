@@ -44,6 +44,10 @@ from .onnx_linear import (GeometryError, average_pool_triples, conv_triples, mat
 from .onnx_values import ONE, ZERO, Const, FloatBounds, np, object_array, to_floats
 
 
+#: the most entries a tensor of the graph may have
+TENSOR_LIMIT = 10_000_000
+
+
 @dataclass
 class ImportedModel:
     """A model read from a file, with where it came from and how its numbers were read."""
@@ -137,6 +141,7 @@ class ExactTracer:
         g = self.g
         g.check()
         shape = g.input_shape()
+        self._check_size(shape)
         g.infer_shapes(shape)
         for name, a in g.consts.items():
             self.values[name] = Const(a, np.asarray(g.floats[name], dtype=np.float64)
@@ -169,6 +174,7 @@ class ExactTracer:
                 self.program.tensors[name] = value.id
             if prod(value.shape) == 0:
                 self.fail(f"the output {name!r} has no entries (shape {value.shape})")
+            self._check_size(value.shape)
             self._check_shape(name, value.shape)
         return self._finish()
 
@@ -254,6 +260,7 @@ class ExactTracer:
 
     def index(self, v, idx, fill=ZERO):
         """The tensor ``out[...] = v.flat[idx[...]]`` (``-1``: ``fill``)."""
+        self._check_size(idx.shape)
         if isinstance(v, Const):
             return v.gather(idx, fill)
         return self.var("gather", (v,), idx.shape, src=idx.reshape(-1).astype(np.int64), fill=fill)
@@ -270,9 +277,16 @@ class ExactTracer:
 
     def common_shape(self, *vs):
         try:
-            return tuple(np.broadcast_shapes(*[tuple(v.shape) for v in vs]))
+            shape = tuple(np.broadcast_shapes(*[tuple(v.shape) for v in vs]))
         except ValueError:
             self.fail(f"operand shapes {', '.join(str(tuple(v.shape)) for v in vs)} do not broadcast")
+        self._check_size(shape)
+        return shape
+
+    def _check_size(self, shape):
+        if prod(shape) > TENSOR_LIMIT:
+            self.fail(f"a tensor of shape {tuple(shape)} has {prod(shape)} entries, beyond the limit of {TENSOR_LIMIT} "
+                      "(the importer's size limit)")
 
     def full(self, value, shape, dtype) -> Const:
         return Const.of(np.full(shape, value, dtype=object), dtype)
@@ -621,6 +635,7 @@ class ExactTracer:
         shape = tuple(s + b + e for s, b, e in zip(x.shape, begin, end))
         if any(s <= 0 for s in shape):
             self.fail(f"padding {pads} leaves no entries of {x.shape}")
+        self._check_size(shape)
         idx = np.zeros(shape, dtype=np.int64)
         valid = np.ones(shape, dtype=bool)
         for a in range(r):

@@ -117,8 +117,10 @@ class SymbolicRun:
             live = w != ZERO
             w, out_idx, in_idx = w[live], out_idx[live], in_idx[live]
         b = None if p["b"] is None else p["b"].a.reshape(-1)
+        # a tensor that reads h directly composes into exactly the step's own entries: no limit
+        limit = None if t.unit and t.reads_directly() else COMPOSE_LIMIT
         try:
-            return t.compose(out_idx, in_idx, w, b, step.shape, limit=COMPOSE_LIMIT)
+            return t.compose(out_idx, in_idx, w, b, step.shape, limit=limit)
         except LimitError as err:
             if t.base != self.last:
                 raise self._error(step, f"{err.message}, and the tensor it reads cannot be made an operator of its own "

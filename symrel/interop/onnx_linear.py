@@ -36,6 +36,17 @@ class GeometryError(ValueError):
     """Attributes or shapes that the operation does not accept (the message says which)."""
 
 
+#: the most index triples one operation may spell out (a larger product or convolution is
+#: refused before any array is made)
+TRIPLES_LIMIT = 20_000_000
+
+
+def _check_size(count, what):
+    if count > TRIPLES_LIMIT:
+        raise GeometryError(f"{what} has {count} products, beyond the limit of {TRIPLES_LIMIT} (the importer's size "
+                            "limit)")
+
+
 def matmul_triples(sl, sr):
     """numpy's ``matmul`` of tensors of shapes ``sl`` and ``sr`` as triples: ``(out_idx,
     left_idx, right_idx, out_shape, k)``: ``y_o = sum left_{left_idx} right_{right_idx}`` over
@@ -52,6 +63,7 @@ def matmul_triples(sl, sr):
         batch = np.broadcast_shapes(a2[:-2], b2[:-2])
     except ValueError:
         raise GeometryError(f"the leading axes of shapes {tuple(sl)} and {tuple(sr)} do not broadcast") from None
+    _check_size(prod(batch) * n * m * k, "the product")
     ia = np.broadcast_to(np.arange(prod(sl), dtype=np.int64).reshape(a2), batch + (n, k))
     ib = np.broadcast_to(np.arange(prod(sr), dtype=np.int64).reshape(b2), batch + (k, m))
     full = batch + (n, m, k)
@@ -159,8 +171,9 @@ def conv_triples(x_shape, w_shape, attrs):
     if attrs.get("kernel_shape") is not None and tuple(int(k) for k in attrs["kernel_shape"]) != kernel:
         raise GeometryError(f"kernel_shape {list(attrs['kernel_shape'])} differs from the weights' {list(kernel)}")
     out, begin, strides, dilations, _ = geometry(spatial, kernel, attrs, "conv")
-    pos = windows(spatial, kernel, out, begin, strides, dilations)  # (O, K)
     O, K, S = prod(out), prod(kernel), prod(spatial)
+    _check_size(N * M * O * Cg * K, "the convolution")
+    pos = windows(spatial, kernel, out, begin, strides, dilations)  # (O, K)
     n = np.arange(N).reshape(N, 1, 1, 1, 1)
     m = np.arange(M).reshape(1, M, 1, 1, 1)
     c = np.arange(Cg).reshape(1, 1, 1, Cg, 1)
@@ -186,8 +199,9 @@ def _pool_setup(x_shape, attrs, opset):
     kernel = tuple(int(k) for k in kernel)
     spatial = tuple(x_shape[2:])
     out, begin, strides, dilations, end = geometry(spatial, kernel, attrs, "pool", opset)
-    pos = windows(spatial, kernel, out, begin, strides, dilations)
     N, C = x_shape[0], x_shape[1]
+    _check_size(N * C * prod(out) * prod(kernel), "the pooling")
+    pos = windows(spatial, kernel, out, begin, strides, dilations)
     base = (np.arange(N * C, dtype=np.int64) * prod(spatial)).reshape(-1, 1, 1)
     return N, C, spatial, kernel, out, begin, strides, end, pos, base
 
