@@ -28,6 +28,7 @@ same for the result.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import prod
 
 from ..exact import Q
 from .extras import require
@@ -118,6 +119,19 @@ class Const:
     def ints(self) -> list:
         """The entries as Python ints (for shapes, axes, pads)."""
         return [int(v) for v in self.a.reshape(-1)]
+
+
+@dataclass(frozen=True)
+class Var:
+    """A tensor that depends on the network input: the id of its value in the importer's
+    program (:mod:`symrel.interop.onnx_ir`), and its shape."""
+
+    id: int
+    shape: tuple
+
+    @property
+    def size(self) -> int:
+        return prod(self.shape)
 
 
 class FloatBounds:
