@@ -39,10 +39,9 @@ meshes (:mod:`symrel.checking.mesh_lattice`), and the replay of a Transformer
 
 from __future__ import annotations
 
-from ..errors import InputError
-from ..exact import Q, rational, rational_ints
+from ..exact import Q
 from . import CertificateError, MalformedCertificate, at_step, claim_checker, model_class
-from .read import array, index, natural, rational as strict_rational, record
+from .read import array, index, natural, rational as strict_rational, rational_pair, record
 from .kernel import (PAIR_MINUS_ONE, PAIR_ONE, PAIR_ZERO, READOUT_KEYS, ZERO_FORM, bounds, combine, extreme, int_rows,
                      int_vector, key, mat_apply, read_form, single_var, to_q, var)
 
@@ -153,8 +152,8 @@ class _ProofReplay:
         """``value`` (at ``sub`` inside the field being checked) as an exact rational; the path
         is built only when the value is refused (:func:`symrel.checking.read.rational`)."""
         try:
-            return rational(value)
-        except InputError:
+            return strict_rational(value, None)
+        except MalformedCertificate:
             return strict_rational(value, self.here + self.field() + sub)
 
     def rational_range(self, rec, what):
@@ -245,10 +244,7 @@ class _ProofReplay:
         else:   # max-scale-shift: the kept terms are c u + k for the terms u of node y_v, so the max is c y_v + k
             if not isinstance(scale, list) or len(scale) != 2:
                 self.fail("expected a scale [c, k]", rel + ".scale")
-            try:
-                c, k = rational_ints(scale[0]), rational_ints(scale[1])
-            except InputError:
-                c, k = (strict_rational(scale[e], f"{at}.scale[{e}]") for e in (0, 1))
+            c, k = (rational_pair(scale[e], f"{at}.scale[{e}]") for e in (0, 1))
             if c[0] <= 0 or (c == PAIR_ONE and k == PAIR_ZERO):
                 self.fail(f"scale {scale}: expected c > 0 and not the identity (c, k) = (1, 0)", rel + ".scale")
             v = next(iter(result[2])) if len(result[2]) == 1 else None

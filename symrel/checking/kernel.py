@@ -10,8 +10,9 @@ so equal forms are equal triples (``==`` compares them, the dict order aside), a
 :func:`key` (a tuple of ints) is cheap to build and to hash. A linear combination brings its
 terms to the least common denominator, adds integers and divides by the gcd once
 (:func:`combine`). Numbers are read from a certificate once, straight into integers
-(:func:`symrel.exact.rational_ints`); a variable index that is a boolean, a string or a float
-is refused (the other indices of a certificate are read by :mod:`symrel.checking.read`).
+(:func:`symrel.checking.read.rational_pair`, the checker's own reader); a variable index
+that is a boolean, a string or a float is refused (the other indices of a certificate are
+read by :mod:`symrel.checking.read`).
 
 Sizes are bounded. Every step's forms are compared with recorded ones, whose numbers are
 within the digit limit (``--max-digits``), so growth through the layers stops at the first
@@ -39,10 +40,10 @@ from __future__ import annotations
 from math import gcd, lcm
 from typing import NamedTuple
 
-from ..exact import Q, rational, rational_ints
+from ..exact import Q
 from ..exact.numbers import current_limits
-from ..errors import InputError
 from . import MalformedCertificate
+from .read import rational_pair
 
 #: the keys of a read-out step's record (of a maxout net's read-out and of a Transformer's)
 READOUT_KEYS = ("model", "layer", "nodes", "outputs")
@@ -92,7 +93,7 @@ def pair(q) -> tuple[int, int]:
 
 def to_q(a):
     """A pair ``(p, q)`` as an element of Q."""
-    return rational(a[0]) / rational(a[1])
+    return Q(a[0], a[1])
 
 
 def combine(pairs, const=PAIR_ZERO) -> Form:
@@ -211,7 +212,7 @@ def read_form(obj, path=None) -> Form:
     """
     try:
         return _read_form(obj)
-    except (MalformedCertificate, InputError) as err:
+    except MalformedCertificate as err:
         if path is None:
             raise
         if isinstance(path, tuple):
@@ -224,8 +225,8 @@ def _form_fault(obj) -> str:
     if not isinstance(obj, list) or len(obj) != 2:
         return ""
     try:
-        rational_ints(obj[0])
-    except InputError:
+        rational_pair(obj[0])
+    except MalformedCertificate:
         return "[0]"
     if not isinstance(obj[1], list):
         return "[1]"
@@ -237,8 +238,8 @@ def _form_fault(obj) -> str:
             return f"[1][{k}][0]"
         seen.add(item[0])
         try:
-            rational_ints(item[1])
-        except InputError:
+            rational_pair(item[1])
+        except MalformedCertificate:
             return f"[1][{k}][1]"
     return ""
 
@@ -247,7 +248,7 @@ def _read_form(obj) -> Form:
     if not isinstance(obj, list) or len(obj) != 2 or not isinstance(obj[1], list):
         raise MalformedCertificate(f"expected a form [constant, [[variable, coefficient], ..]], got {obj!r:.80}")
     const, items = obj
-    nums = [rational_ints(const)]
+    nums = [rational_pair(const)]
     vs = []
     for item in items:
         if type(item) is not list or len(item) != 2:
@@ -256,7 +257,7 @@ def _read_form(obj) -> Form:
         if type(v) is not int or v < 0:   # as _variable, inline: a form's variables are many
             _variable(v)
         vs.append(v)
-        nums.append(rational_ints(item[1]))
+        nums.append(rational_pair(item[1]))
     if len(set(vs)) != len(vs):
         raise MalformedCertificate("expected each variable once in a form, got one listed twice")
     den = lcm(*[q for _, q in nums])
@@ -278,7 +279,7 @@ def extreme(f: Form, ranges, end: int):
     variable at the end of its range that its coefficient's sign makes smallest (largest).
     Raises IndexError naming the first variable outside ``ranges``."""
     d, c, co = f
-    total = rational(c)
+    total = Q(c)
     n = len(ranges)
     other = 1 - end
     for v, a in co.items():
@@ -291,8 +292,8 @@ def extreme(f: Form, ranges, end: int):
 def as_rational_form(f: Form):
     """``f`` as ``(const, {v: coeff})`` over Q (for the checks that work in Q)."""
     d, c, co = f
-    inv = Q(1) / rational(d)
-    return rational(c) * inv, {v: rational(x) * inv for v, x in co.items()}
+    inv = Q(1, d)
+    return Q(c) * inv, {v: Q(x) * inv for v, x in co.items()}
 
 
 # -- matrices of a model, read once into pairs ------------------------------------------

@@ -30,10 +30,10 @@ from __future__ import annotations
 
 import itertools
 
-from ..exact import Q, rational
+from ..exact import Q
 from . import CertificateError, MalformedCertificate
 from .kernel import as_rational_form, key, minus, read_form, single_var
-from .read import array, natural, record
+from .read import array, natural, rational, record
 
 ZERO = Q(0)
 
@@ -160,7 +160,7 @@ def _farkas(rows, obj, where, path):
     for entry in obj:
         if not isinstance(entry, list) or len(entry) != 2:
             raise MalformedCertificate(f"{where}: expected a Farkas entry [row, multiplier], got {entry!r:.80}")
-        i, m = natural(entry[0], path), rational(entry[1])
+        i, m = natural(entry[0], path), rational(entry[1], path)
         if not 0 <= i < len(rows) or i in mult:
             raise CertificateError(f"{where}: Farkas row {i} out of range or repeated")
         if m < 0 and rows[i][1] != "=":

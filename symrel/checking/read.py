@@ -11,7 +11,8 @@ refuses"):
 * an index lies in ``range(n)``; a list of indices holds no index twice;
 * an exact number is a JSON integer or a string ``"3"``, ``"-2/7"``, ``"0.125"``,
   ``"1e-3"`` (docs/format.md, "Numbers"), within the digit and exponent limits; a JSON
-  float is refused;
+  float is refused; the text is read by the checker's own copy of the ASCII number grammar
+  (:func:`rational_pair`), not by the library's reader (docs/trust.md);
 * an object holds exactly its listed keys (and its optional ones); an unknown key is
   refused with its own path.
 
@@ -29,10 +30,11 @@ steps[0].certificate.winners[1]: expected an index in 0..2 (a JSON integer), got
 
 from __future__ import annotations
 
-from ..errors import InputError
-from ..exact import FloatLiteral
-from ..exact.numbers import unlimited_int_digits
-from ..exact import rational as _exact_rational
+import re
+from math import gcd
+
+from ..exact import FloatLiteral, Q
+from ..exact.numbers import current_limits, unlimited_int_digits
 from . import MalformedCertificate
 
 #: messages show a number of more digits than this shortened (see :func:`shorten_number`)
@@ -48,7 +50,7 @@ def shorten_number(text: str) -> str:
     >>> shorten_number("7" + "0" * 4998 + "1")
     '7000000000…0000000001 (5000 digits)'
     """
-    digits = sum(ch.isdigit() for ch in text)
+    digits = sum(map(text.count, "0123456789"))
     if digits <= SHOWN_DIGITS:
         return text
     return f"{text[:10]}…{text[-10:]} ({digits} digits)"
@@ -154,10 +156,136 @@ def indices(values, n: int, path: str, distinct: bool = True) -> list:
     return out
 
 
+# -- numbers: the checker's own copy of the grammar ------------------------------------------
+# Written apart from the library's reader (symrel.exact.numbers.number_from_text), to the same
+# grammar (docs/format.md, "Numbers") and the same limits (current_limits: --max-digits,
+# --max-exponent): ASCII only, spelled [0-9] and [ \t\n\r\f\v], since Python's \d, \s,
+# str.isdigit and int() also take other scripts' digits ("٣" is 3 to int()) and superscripts.
+_BLANK = r"[ \t\n\r\f\v]*"
+_RATIO = re.compile(_BLANK + r"([+-]?[0-9]+)" + _BLANK + "/" + _BLANK + r"([+-]?[0-9]+)" + _BLANK)
+_DECIMAL = re.compile(_BLANK + r"([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?" + _BLANK)
+_FORMS = '"3", "-2/7", "0.125" or "1e-3"'
+#: the small integers as pairs, made once (most numbers of a model are small integers)
+_SMALL_PAIRS = {i: (i, 1) for i in range(-256, 257)}
+
+
+def _plain_pair(value):
+    """``(p, q)`` of a plain number, ``q > 0`` in lowest terms, or None: an int within the digit
+    limit, or ASCII text ``"p"`` / ``"p/q"`` (the commonest forms, read without the grammar's
+    regular expressions; everything else goes through :func:`rational_pair` and its path)."""
+    tv = type(value)
+    if tv is int:
+        small = _SMALL_PAIRS.get(value)
+        if small is not None:
+            return small
+        if value.bit_length() * 0.30103 < current_limits().max_digits - 1:
+            return value, 1
+        return None
+    if tv is not str or not value.isascii() or len(value) > min(current_limits().max_digits, 4000):
+        return None
+    num, slash, den = value.partition("/")
+    if not (num.isdigit() or (len(num) > 1 and num[0] in "+-" and num[1:].isdigit())):
+        return None
+    if not slash:
+        return int(num), 1
+    if not den.isdigit():
+        return None
+    p, q = int(num), int(den)
+    if q == 0:
+        return None
+    g = gcd(p, q)
+    return (p // g, q // g) if g != 1 else (p, q)
+
+
+def _digits_within(digits: str, value, path: str) -> None:
+    limit = current_limits().max_digits
+    if len(digits.lstrip("+-")) > limit:
+        raise MalformedCertificate(f"expected at most {limit} digits, got {describe(value)} (the digit limit)", path=path)
+
+
+def _not_ascii(text: str) -> str:
+    import unicodedata
+
+    ch = next(c for c in text if not c.isascii())
+    name = unicodedata.name(ch, "")
+    return f": U+{ord(ch):04X}{' ' + name if name else ''} is not ASCII (a number is written with 0-9, + -, ., / and e)"
+
+
+def rational_pair(value, path: str | None = None) -> tuple[int, int]:
+    """An exact rational as two ints ``(p, q)``, ``q > 0``, in lowest terms: a JSON integer or
+    a string of the number grammar (docs/format.md, "Numbers"), ASCII only: an optional sign
+    and digits, then ``/`` and an integer, or a decimal with an optional point and exponent;
+    blanks around the number and the slash allowed. Within the digit and exponent limits
+    (checked on the text, before any conversion). A JSON float, a boolean, any other type or
+    text is refused. Cost: linear in the text, then the conversion of its digits.
+
+    >>> rational_pair("-4/6"), rational_pair(3), rational_pair("0.125"), rational_pair("1e2")
+    ((-2, 3), (3, 1), (1, 8), (100, 1))
+    >>> try:
+    ...     rational_pair("\u00b2", "bound")
+    ... except MalformedCertificate as err:
+    ...     print(err)
+    bound: expected an exact rational such as "3", "-2/7", "0.125" or "1e-3", got the string '²': U+00B2 SUPERSCRIPT TWO is not ASCII (a number is written with 0-9, + -, ., / and e)
+    """
+    plain = _plain_pair(value)
+    if plain is not None:
+        return plain
+    tv = type(value)
+    if tv is int:  # beyond the fast path's estimate: count its digits, when that is cheap
+        limit = current_limits().max_digits
+        if value.bit_length() > 3.33 * limit + 8:
+            raise MalformedCertificate(f"expected at most {limit} digits, got {describe(value)} (the digit limit)",
+                                       path=path)
+        with unlimited_int_digits():
+            _digits_within(str(abs(value)), value, path)
+        return value, 1
+    if tv is not str:  # a FloatLiteral (a JSON float) is a str subclass: refused here
+        raise refuse(path, 'an exact rational (a JSON integer or a string such as "1/2")', value)
+    with unlimited_int_digits():
+        return _pair_of_text(value, path)
+
+
+def _pair_of_text(text: str, path) -> tuple[int, int]:
+    m = _RATIO.fullmatch(text)
+    if m:
+        num, den = m.group(1), m.group(2)
+        _digits_within(num, text, path)
+        _digits_within(den, text, path)
+        p, q = int(num), int(den)
+        if q == 0:
+            raise MalformedCertificate(f"expected a rational, got {describe(text)} with denominator 0", path=path)
+        if q < 0:
+            p, q = -p, -q
+        g = gcd(p, q)
+        return p // g, q // g
+    m = _DECIMAL.fullmatch(text)
+    if m and (m.group(2) or m.group(3)):
+        sign, whole, frac, exp = m.group(1), m.group(2) or "", m.group(3) or "", m.group(4)
+        _digits_within(whole + frac, text, path)
+        e = 0
+        if exp is not None:
+            limit = current_limits().max_exponent
+            if len(exp.lstrip("+-")) > len(str(limit)) or abs(int(exp)) > limit:
+                raise MalformedCertificate(f"expected a decimal exponent of at most {limit} in absolute value, "
+                                           f"got {shorten_number(exp)} (the exponent limit)", path=path)
+            e = int(exp)
+        p = int(whole + frac or "0")
+        if sign == "-":
+            p = -p
+        e -= len(frac)
+        if e >= 0:
+            return p * 10**e, 1
+        q = 10 ** (-e)
+        g = gcd(p, q)
+        return p // g, q // g
+    why = "" if text.isascii() else _not_ascii(text)
+    raise MalformedCertificate(f"expected an exact rational such as {_FORMS}, got {describe(text)}{why}", path=path)
+
+
 def rational(value, path: str):
-    """An exact rational (docs/format.md, "Numbers"): a JSON integer or a string ``"3"``,
-    ``"-2/7"``, ``"0.125"``, ``"1e-3"``, within the digit and exponent limits. A JSON
-    float and a boolean are refused.
+    """An exact rational (docs/format.md, "Numbers") as an element of Q: a JSON integer or a
+    string ``"3"``, ``"-2/7"``, ``"0.125"``, ``"1e-3"``, read by :func:`rational_pair`
+    within the digit and exponent limits. A JSON float and a boolean are refused.
 
     >>> from symrel.exact import format_rational
     >>> format_rational(rational("-4/6", "bound"))
@@ -173,20 +301,27 @@ def rational(value, path: str):
     ...     print(err)
     bound: expected a decimal exponent of at most 10000 in absolute value, got 99999 (the exponent limit)
     """
-    tv = type(value)
-    if tv is not int and tv is not str:  # a FloatLiteral (a JSON float) is a str subclass
-        raise refuse(path, 'an exact rational (a JSON integer or a string such as "1/2")', value)
-    try:
-        return _exact_rational(value, path=path)
-    except InputError as err:
-        message = str(err.message)
-        if "digit limit" in message:
-            message = message.split(", got")[0].replace(" (the digit limit)", "") + f", got {describe(value)} (the digit limit)"
-        elif "exponent limit" in message:
-            pass
-        elif tv is str:
-            message = f'expected an exact rational such as "3", "-2/7", "0.125" or "1e-3", got {describe(value)}'
-        raise MalformedCertificate(message, path=path) from None
+    p, q = rational_pair(value, path)
+    return Q(p) if q == 1 else Q(p, q)
+
+
+def vector_fast(values) -> list | None:
+    """The entries of a list of plain numbers (ints within the limit, ASCII ``"p"``,
+    ``"p/q"``) as elements of Q, or None when some entry is not plain (then read the list
+    with :func:`rationals`, which names the entry). The bulk read of a model's matrices.
+
+    >>> vector_fast([1, "-2/4"]) == [Q(1), Q(-1, 2)], vector_fast([1, "0.5"])
+    (True, None)
+    """
+    out = []
+    put = out.append
+    plain = _plain_pair
+    for v in values:
+        pq = plain(v)
+        if pq is None:
+            return None
+        put(Q(pq[0]) if pq[1] == 1 else Q(*pq))
+    return out
 
 
 def rationals(values, path: str, length: int | None = None) -> list:
@@ -286,7 +421,7 @@ def _short_key(key: str) -> str:
     return key if len(key) <= 40 else key[:37] + "..."
 
 
-_LONG_NUMBER = None
+_LONG_NUMBER = re.compile(r"[0-9]{%d,}" % (SHOWN_DIGITS + 1))
 
 
 def shorten_numbers(text: str) -> str:
@@ -296,9 +431,4 @@ def shorten_numbers(text: str) -> str:
     >>> shorten_numbers("got " + "9" * 5000 + "/7")
     'got 9999999999…9999999999 (5000 digits)/7'
     """
-    global _LONG_NUMBER
-    if _LONG_NUMBER is None:
-        import re
-
-        _LONG_NUMBER = re.compile(r"[0-9]{%d,}" % (SHOWN_DIGITS + 1))
     return _LONG_NUMBER.sub(lambda m: shorten_number(m.group()), text)

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import itertools
 
-from ..exact import Q, rational, to_fraction
+from ..exact import Q, to_fraction
 from . import MalformedCertificate
 from . import read
 from .inputs import listed, matrix, need, record_of, vector
@@ -64,7 +64,7 @@ def label_from_json(obj, path: str):
             f = float(to_fraction(q))
         except OverflowError:   # beyond the largest float: no float has this value
             f = None
-        if f is None or rational(f, exact_floats=True) != q:
+        if f is None or Q(*f.as_integer_ratio()) != q:
             raise MalformedCertificate("expected the exact value of a binary float", path=join(path, "float"))
         return f
     raise read.refuse(path, 'a label: a string, integer, boolean, null or {"float": "p/q"}', obj)

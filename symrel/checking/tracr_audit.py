@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from itertools import islice
 
-from ..exact import Q, rational
+from ..exact import Q
 from . import CertificateError, beyond_limit, claim_checker, model_class, read
 from .sequences import Tie, all_sequences, label_from_json, label_key
 from .softmax_enclosure import BITS, EXP_BITS, EXP_GRID, softmax_enclosure
@@ -68,9 +68,9 @@ def _num(r, where):
         raise CertificateError("a numerical output of None matches no model output", path=where)
     if isinstance(r, bool):
         return Q(int(r))
-    if isinstance(r, float):
-        return rational(r, exact_floats=True)
-    return rational(r, path=where)
+    if isinstance(r, float):  # a label {"float": "p/q"}, which is a finite binary float
+        return Q(*r.as_integer_ratio())
+    return read.rational(r, where)
 
 
 def _agrees_softmax(model, enc, p, r, value_set, tol) -> bool:

@@ -16,11 +16,10 @@ ranges, the nodes and the step cursor; this module only reads the Transformer's 
 
 from __future__ import annotations
 
-from ..exact import rational_ints
 from . import CertificateError, MalformedCertificate
 from .kernel import (PAIR_MINUS_ONE, PAIR_ONE, READOUT_KEYS, ZERO_FORM, add_sparse, combine, constant, int_rows,
                      int_vector, mat_apply, neg, pair, read_form, to_q, var)
-from .read import indices, natural, record
+from .read import indices, natural, rational_pair, record
 from .transformers import columns
 
 #: the keys of a hardmax head's record, by its rule
@@ -134,7 +133,7 @@ def _max_head(scores, values, rec, replay):
     dim = len(values[0])
     if not isinstance(rec.get("alpha"), list) or not isinstance(rec.get("beta"), list):
         replay.fail("expected alpha and beta as lists")
-    alphas, betas = [rational_ints(a) for a in rec["alpha"]], [rational_ints(b) for b in rec["beta"]]
+    alphas, betas = [rational_pair(a) for a in rec["alpha"]], [rational_pair(b) for b in rec["beta"]]
     if len(alphas) != dim or len(betas) != dim:
         replay.fail("one alpha and one beta per value coordinate expected")
     for r, (al, be) in enumerate(zip(alphas, betas)):

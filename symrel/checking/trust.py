@@ -41,7 +41,8 @@ GOAL_LINES = 4000
 PARTS: tuple[tuple[str, str, dict[str, str]], ...] = (
     ("the checker", "the claim kinds, their steps and checks; its own reading and semantics of the inputs; the exp enclosures", {
         "symrel.checking": "the header, the inputs' hashes, the step list and its order; dispatch to one claim kind",
-        "symrel.checking.read": "strict typed reading of certificate fields, naming the JSON path",
+        "symrel.checking.read": ("strict typed reading of certificate fields, naming the JSON path; its own copy of "
+                                 "the ASCII number grammar"),
         "symrel.checking.inputs": "the checker's own reading of an embedded input: its kind and numbers; dispatch by kind",
         "symrel.checking.semantics": ("the checker's own semantics and reader of maxout and ReLU nets and CPWL functions "
                                       "of one variable"),
@@ -80,7 +81,8 @@ PARTS: tuple[tuple[str, str, dict[str, str]], ...] = (
     }),
     ("the exact number layer", "exact rationals", {
         "symrel.exact": "the package (its names load on first use)",
-        "symrel.exact.numbers": "rationals: parsing, limits, the ground type",
+        "symrel.exact.numbers": ("rationals: the ground type, the number limits, JSON floats kept apart (not the "
+                                 "library's number grammar, symrel.exact.number_text, which a check does not load)"),
     }),
     ("the canonical text", "the sha256 of an embedded input", {
         "symrel.fileformat": "the package (its names load on first use: neither its readers nor its writers)",

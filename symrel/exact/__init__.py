@@ -26,6 +26,7 @@ _FROM = {
                      "number_limits", "numerator", "rational", "rational_ints", "rational_str", "rationals", "sign",
                      "to_float", "to_fraction", "to_sympy"],
                     "numbers"),
+    **dict.fromkeys(["integer_from_text", "json_float", "not_a_number", "number_from_text"], "number_text"),
     **dict.fromkeys(["Matrix", "SingularMatrixError", "affine_batch", "column", "columns", "dot", "entry", "flat",
                      "format_matrix", "format_vector", "from_columns", "from_rationals", "hstack", "identity", "is_zero",
                      "matrix", "nonzeros", "ones", "rows", "scale", "sparse_columns", "sparse_rows", "vector",

@@ -5,14 +5,15 @@ type is sympy's ground type, chosen here as sympy chooses it (``SYMPY_GROUND_TYP
 else python-flint, else gmpy2, else pure Python): ``flint.fmpq`` with python-flint,
 ``gmpy2.mpq`` with gmpy2, sympy's pure-Python ``PythonMPQ`` otherwise. All three
 compare, add and multiply exactly; this module is the only place that turns user
-data into them and back. With python-flint or gmpy2 the type is used directly, so
+data into them and back (number text through :mod:`symrel.exact.number_text`, the one
+grammar). With python-flint or gmpy2 the type is used directly, so
 reading, evaluating and checking do not import sympy (a 0.4 s import); the numbers
 are the very elements of sympy's ``QQ`` once sympy is loaded. Pure-Python ground
 types take ``PythonMPQ`` from sympy, which is then imported, so that every ground
 type computes on the element type of sympy's ``QQ`` and gives the same results.
 
 Accepted forms (docs/format.md, "Numbers"): a Python/JSON integer, a
-string ``"3"``, ``"-2/7"``, ``"0.125"``, ``"1e-3"``, a :class:`fractions.Fraction`,
+string ``"3"``, ``"-2/7"``, ``"0.125"``, ``"1e-3"`` (ASCII only), a :class:`fractions.Fraction`,
 a sympy ``Rational``, an element of ``QQ``. A float is refused unless the caller
 asks for the exact binary value (``exact_floats=True``).
 
@@ -110,10 +111,6 @@ Q = RationalField(_MPQ, _MPZ)
 #: The type of elements of :data:`Q` under the current ground types.
 Rational = _MPQ
 
-_FRACTION = re.compile(r"^\s*([+-]?\d+)\s*/\s*([+-]?\d+)\s*$")
-_DECIMAL = re.compile(r"^\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$")
-
-
 class FloatLiteral(str):
     """The text of a JSON float (``0.5``) as read from a file, kept apart from
     decimal strings (``"0.5"``), which are exact. :func:`rational` refuses it
@@ -167,14 +164,6 @@ class number_limits:
         return False
 
 
-def _check_digits(digits: str, path: str, limits: NumberLimits) -> None:
-    if len(digits.lstrip("+-")) > limits.max_digits:
-        raise LimitError(
-            f"expected at most {limits.max_digits} digits, got a number with {len(digits)} (the digit limit)",
-            path=path,
-        )
-
-
 class unlimited_int_digits:
     """Context lifting Python's limit on int <-> decimal text conversion (4,300 digits),
     which would otherwise break numbers that symrel's own limits allow (10,000 digits
@@ -202,47 +191,10 @@ def _from_ints(p: int, q: int) -> Rational:
 
 
 def _is_int_text(t: str) -> bool:
-    return t.isdigit() or (len(t) > 1 and t[0] in "+-" and t[1:].isdigit())
-
-
-def _parse_string(text: str, path: str, limits: NumberLimits) -> Rational:
-    with unlimited_int_digits():
-        return _parse_string_digits(text, path, limits)
-
-
-def _parse_string_digits(text: str, path: str, limits: NumberLimits) -> Rational:
-    m = _FRACTION.match(text)
-    if m:
-        num, den = m.group(1), m.group(2)
-        _check_digits(num, path, limits)
-        _check_digits(den, path, limits)
-        if int(den) == 0:
-            raise InputError(f"expected a rational, got {text!r} with denominator 0", path=path)
-        return _from_ints(int(num), int(den))
-    m = _DECIMAL.match(text)
-    if m and (m.group(2) or m.group(3)):
-        sign, whole, frac, exp = m.group(1), m.group(2) or "", m.group(3) or "", m.group(4)
-        _check_digits(whole + frac, path, limits)
-        e = 0
-        if exp is not None:
-            if len(exp.lstrip("+-")) > len(str(limits.max_exponent)) or abs(int(exp)) > limits.max_exponent:
-                raise LimitError(
-                    f"expected a decimal exponent of at most {limits.max_exponent} in absolute value, "
-                    f"got {exp[:24]}{'...' if len(exp) > 24 else ''} (the exponent limit)",
-                    path=path,
-                )
-            e = int(exp)
-        mantissa = int(whole + frac or "0")
-        if sign == "-":
-            mantissa = -mantissa
-        e -= len(frac)
-        if e >= 0:
-            return _from_ints(mantissa * 10**e, 1)
-        return _from_ints(mantissa, 10 ** (-e))
-    raise InputError(
-        f'expected an exact rational such as "3", "-2/7", "0.125" or "1e-3", got {text!r}',
-        path=path,
-    )
+    """Whether ``t`` is ASCII digits after an optional sign: the commonest number text, read
+    by ``int`` at once (``isascii`` first: ``"²".isdigit()`` is true, and ``int`` reads
+    Arabic-Indic digits)."""
+    return t.isascii() and (t.isdigit() or (len(t) > 1 and t[0] in "+-" and t[1:].isdigit()))
 
 
 def rational(
@@ -254,8 +206,12 @@ def rational(
 ) -> Rational:
     """Convert ``value`` to an exact rational (an element of ``QQ``).
 
-    ``path`` names the field in error messages. A float is refused unless
-    ``exact_floats`` is set, in which case its binary value is taken exactly.
+    ``path`` names the field in error messages. Text is read by
+    :func:`symrel.exact.number_text.number_from_text` (the one grammar, ASCII only). A float
+    is refused unless ``exact_floats`` is set, in which case its binary value is taken
+    exactly; so is a JSON float (a :class:`FloatLiteral`), whose value is then the double
+    nearest to its decimal text, exactly, not the decimal itself
+    (:func:`symrel.exact.number_text.json_float`).
 
     >>> rational("1e-3") == rational("1/1000")
     True
@@ -274,12 +230,16 @@ def rational(
             return small
         if value.bit_length() * 0.30103 < limits.max_digits - 1:
             return _MPQ(value)
-    elif tv is str and len(value) <= min(limits.max_digits, 4000):
-        if _is_int_text(value):
-            return _MPQ(int(value))
-        num, slash, den = value.partition("/")
-        if slash and den.isdigit() and _is_int_text(num) and int(den) != 0:
-            return _MPQ(int(num), int(den))
+    elif tv is str:
+        if len(value) <= min(limits.max_digits, 4000) and value.isascii():   # the plain forms, as number_from_text reads them
+            if value.isdigit() or (len(value) > 1 and value[0] in "+-" and value[1:].isdigit()):
+                return _MPQ(int(value))
+            num, slash, den = value.partition("/")
+            if slash and den.isdigit() and _is_int_text(num) and int(den) != 0:
+                return _MPQ(int(num), int(den))
+        from .number_text import number_from_text   # the grammar (a check does not load it)
+
+        return number_from_text(value, path=path, limits=limits)
     if isinstance(value, bool):
         raise InputError(f"expected an exact rational, got the boolean {value}", path=path)
     if isinstance(value, _MPQ):
@@ -290,23 +250,13 @@ def rational(
             raise LimitError(f"expected at most {limits.max_digits} digits (the digit limit)", path=path)
         return _from_ints(v, 1)
     if isinstance(value, FloatLiteral):
-        if not exact_floats:
-            raise InputError(
-                f"expected an exact rational (an integer or a string such as \"1/2\"), got the JSON float "
-                f"{value}; write it as a string or pass --exact-floats",
-                path=path,
-            )
-        _check_digits(value.split("e")[0].split("E")[0].replace(".", "").replace("-", ""), path, limits)
-        try:
-            f = float(value)
-        except OverflowError:
-            f = math.inf
-        if not math.isfinite(f):
-            raise InputError(f"expected a finite number, got {value}", path=path)
-        p, q = f.as_integer_ratio()
-        return _from_ints(p, q)
+        from .number_text import json_float
+
+        return json_float(value, path=path, exact_floats=exact_floats, limits=limits)
     if isinstance(value, str):
-        return _parse_string(value, path, limits)
+        from .number_text import number_from_text
+
+        return number_from_text(str(value), path=path, limits=limits)
     if isinstance(value, Fraction):
         return _from_ints(value.numerator, value.denominator)
     if isinstance(value, getattr(sys.modules.get("sympy"), "Rational", ())):  # none without sympy
@@ -363,7 +313,7 @@ def rational_ints(value, *, path: str = "value") -> tuple[int, int]:
     if tv is int:
         if value.bit_length() * 0.30103 < _limits[-1].max_digits - 1:
             return value, 1
-    elif tv is str and len(value) <= min(_limits[-1].max_digits, 4000):
+    elif tv is str and len(value) <= min(_limits[-1].max_digits, 4000) and value.isascii():
         if _is_int_text(value):
             return int(value), 1
         num, slash, den = value.partition("/")
@@ -394,7 +344,7 @@ def format_rational(q: Rational) -> int | str:
         return f"{p}/{d}"
 
 
-_RATIONAL_TEXT = re.compile(r"^-?\d+(/\d+)?$")
+_RATIONAL_TEXT = re.compile(r"-?[0-9]+(/[0-9]+)?")
 
 
 def is_rational_text(value) -> bool:
@@ -406,7 +356,7 @@ def is_rational_text(value) -> bool:
     """
     if isinstance(value, bool):
         return False
-    return isinstance(value, int) or (isinstance(value, str) and bool(_RATIONAL_TEXT.match(value)))
+    return isinstance(value, int) or (isinstance(value, str) and bool(_RATIONAL_TEXT.fullmatch(value)))
 
 
 def rational_str(q: Rational) -> str:
