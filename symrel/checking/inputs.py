@@ -51,9 +51,7 @@ DOMAIN_KINDS = ("box", "polytope")
 
 def vector(values, path: str, length: int | None = None) -> list:
     """A list of exact rationals; the fast bulk reader, and entry by entry only to name a refused one."""
-    read.array(values, path, length)
-    fast = read.vector_fast(values)
-    return fast if fast is not None else read.rationals(values, path)
+    return read.rationals(values, path, length)
 
 
 def matrix(values, path: str, cols: int | None = None, min_rows: int = 0) -> list:

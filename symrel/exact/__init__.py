@@ -22,11 +22,12 @@ from ..lazy_names import lazy_names
 #: the public names of the package and the submodule each comes from
 _FROM = {
     **dict.fromkeys(["DEFAULT_LIMITS", "FloatLiteral", "GROUND_TYPES", "NumberLimits", "ONE", "Q", "Rational", "ZERO",
-                     "ceil", "denominator", "floor", "format_rational", "is_integral", "is_rational_text",
-                     "number_limits", "numerator", "rational", "rational_ints", "rational_str", "rationals", "sign",
+                     "ceil", "denominator", "floor", "format_rational", "is_integral",
+                     "number_limits", "numerator", "rational", "rational_str", "sign",
                      "to_float", "to_fraction", "to_sympy"],
                     "numbers"),
-    **dict.fromkeys(["integer_from_text", "json_float", "not_a_number", "number_from_text"], "number_text"),
+    **dict.fromkeys(["integer_from_text", "is_rational_text", "json_float", "not_a_number", "number_from_text",
+                     "rational_ints", "rationals"], "number_text"),
     **dict.fromkeys(["Matrix", "SingularMatrixError", "affine_batch", "column", "columns", "dot", "entry", "flat",
                      "format_matrix", "format_vector", "from_columns", "from_rationals", "hstack", "identity", "is_zero",
                      "matrix", "nonzeros", "ones", "rows", "scale", "sparse_columns", "sparse_rows", "vector",

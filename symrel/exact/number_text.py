@@ -34,7 +34,7 @@ import math
 import re
 
 from ..errors import InputError, LimitError
-from .numbers import _MPQ, FloatLiteral, NumberLimits, Rational, _is_int_text, current_limits, unlimited_int_digits
+from .numbers import _MPQ, _SMALL, FloatLiteral, NumberLimits, Rational, _is_int_text, current_limits, rational, unlimited_int_digits
 
 _BLANK = r"[ \t\n\r\f\v]*"
 #: ``p/q``: two integers (the denominator may carry a sign), blanks around them allowed
@@ -208,3 +208,61 @@ def json_float(value: FloatLiteral, *, path: str = "value", exact_floats: bool =
         raise InputError(f"expected a finite number, got {_shown_text(text, quoted=False)}", path=path)
     p, q = f.as_integer_ratio()
     return _MPQ(p, q)
+
+
+def rationals(values) -> list:
+    """``[rational(v) for v in values]``, with the small integers (most entries of a model's
+    matrices) looked up inline; any refusal is :func:`rational`'s own (its path is ``value``,
+    so callers that name entries redo a refused list entry by entry).
+
+    >>> from symrel.exact import format_rational
+    >>> [format_rational(q) for q in rationals([0, "-2/7", 3])]
+    [0, '-2/7', 3]
+    """
+    small = _SMALL
+    out = []
+    put = out.append
+    for v in values:
+        r = small.get(v) if type(v) is int else None
+        put(r if r is not None else rational(v))
+    return out
+
+
+def rational_ints(value, *, path: str = "value") -> tuple[int, int]:
+    """``rational(value)`` as two Python ints ``(p, q)``: ``q > 0``, in lowest terms.
+
+    The plain forms (an int, ``"p"``, ``"p/q"``) are read straight into integers, within the
+    same digit limits as :func:`rational`; anything else, and every refusal, is :func:`rational`'s.
+
+    >>> rational_ints("-4/6"), rational_ints(3), rational_ints("0.125")
+    ((-2, 3), (3, 1), (1, 8))
+    """
+    tv = type(value)
+    if tv is int:
+        if value.bit_length() * 0.30103 < current_limits().max_digits - 1:
+            return value, 1
+    elif tv is str and len(value) <= min(current_limits().max_digits, 4000) and value.isascii():
+        if _is_int_text(value):
+            return int(value), 1
+        num, slash, den = value.partition("/")
+        if slash and den.isdigit() and _is_int_text(num) and int(den) != 0:
+            p, q = int(num), int(den)
+            g = math.gcd(p, q)
+            return (p // g, q // g) if g != 1 else (p, q)
+    r = rational(value, path=path)
+    return int(r.numerator), int(r.denominator)
+
+
+_RATIONAL_TEXT = re.compile(r"-?[0-9]+(/[0-9]+)?")
+
+
+def is_rational_text(value) -> bool:
+    """Whether a JSON value is a number as :func:`format_rational` writes them: an
+    integer (not a bool), or a string ``"p"`` or ``"p/q"`` of decimal digits.
+
+    >>> [is_rational_text(v) for v in (3, "-2/7", True, "0.5", [1])]
+    [True, True, False, False, False]
+    """
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (isinstance(value, str) and bool(_RATIONAL_TEXT.fullmatch(value)))

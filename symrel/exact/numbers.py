@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 import sys
 from fractions import Fraction
 from numbers import Integral
@@ -283,48 +282,6 @@ def rational(
     )
 
 
-def rationals(values) -> list:
-    """``[rational(v) for v in values]``, with the small integers (most entries of a model's
-    matrices) looked up inline; any refusal is :func:`rational`'s own (its path is ``value``,
-    so callers that name entries redo a refused list entry by entry).
-
-    >>> [format_rational(q) for q in rationals([0, "-2/7", 3])]
-    [0, '-2/7', 3]
-    """
-    small = _SMALL
-    out = []
-    put = out.append
-    for v in values:
-        r = small.get(v) if type(v) is int else None
-        put(r if r is not None else rational(v))
-    return out
-
-
-def rational_ints(value, *, path: str = "value") -> tuple[int, int]:
-    """``rational(value)`` as two Python ints ``(p, q)``: ``q > 0``, in lowest terms.
-
-    The plain forms (an int, ``"p"``, ``"p/q"``) are read straight into integers, within the
-    same digit limits as :func:`rational`; anything else, and every refusal, is :func:`rational`'s.
-
-    >>> rational_ints("-4/6"), rational_ints(3), rational_ints("0.125")
-    ((-2, 3), (3, 1), (1, 8))
-    """
-    tv = type(value)
-    if tv is int:
-        if value.bit_length() * 0.30103 < _limits[-1].max_digits - 1:
-            return value, 1
-    elif tv is str and len(value) <= min(_limits[-1].max_digits, 4000) and value.isascii():
-        if _is_int_text(value):
-            return int(value), 1
-        num, slash, den = value.partition("/")
-        if slash and den.isdigit() and _is_int_text(num) and int(den) != 0:
-            p, q = int(num), int(den)
-            g = math.gcd(p, q)
-            return (p // g, q // g) if g != 1 else (p, q)
-    r = rational(value, path=path)
-    return int(r.numerator), int(r.denominator)
-
-
 def numerator(q: Rational) -> int:
     """The numerator of ``q`` in lowest terms, as a Python int."""
     return int(q.numerator)
@@ -342,21 +299,6 @@ def format_rational(q: Rational) -> int | str:
         return p
     with unlimited_int_digits():
         return f"{p}/{d}"
-
-
-_RATIONAL_TEXT = re.compile(r"-?[0-9]+(/[0-9]+)?")
-
-
-def is_rational_text(value) -> bool:
-    """Whether a JSON value is a number as :func:`format_rational` writes them: an
-    integer (not a bool), or a string ``"p"`` or ``"p/q"`` of decimal digits.
-
-    >>> [is_rational_text(v) for v in (3, "-2/7", True, "0.5", [1])]
-    [True, True, False, False, False]
-    """
-    if isinstance(value, bool):
-        return False
-    return isinstance(value, int) or (isinstance(value, str) and bool(_RATIONAL_TEXT.fullmatch(value)))
 
 
 def rational_str(q: Rational) -> str:
