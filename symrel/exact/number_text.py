@@ -34,7 +34,8 @@ import math
 import re
 
 from ..errors import InputError, LimitError
-from .numbers import _MPQ, _SMALL, FloatLiteral, NumberLimits, Rational, _is_int_text, current_limits, rational, unlimited_int_digits
+from .numbers import (_MPQ, _SMALL, FloatLiteral, NumberLimits, Rational, _is_int_text, current_limits, rational,
+                      unlimited_int_digits)
 
 _BLANK = r"[ \t\n\r\f\v]*"
 #: ``p/q``: two integers (the denominator may carry a sign), blanks around them allowed

@@ -230,7 +230,8 @@ def rational(
         if value.bit_length() * 0.30103 < limits.max_digits - 1:
             return _MPQ(value)
     elif tv is str:
-        if len(value) <= min(limits.max_digits, 4000) and value.isascii():   # the plain forms, as number_from_text reads them
+        # the plain forms, read as number_from_text reads them (isascii: "²".isdigit() is true)
+        if len(value) <= min(limits.max_digits, 4000) and value.isascii():
             if value.isdigit() or (len(value) > 1 and value[0] in "+-" and value[1:].isdigit()):
                 return _MPQ(int(value))
             num, slash, den = value.partition("/")

@@ -1,21 +1,33 @@
 """The canonical text of a symrel JSON object, and its sha256: what a certificate records
 for every input it embeds, and what the checker recomputes.
 
+Reading the canonical text back gives the same object, so two objects have the same text
+(and sha256) only if symrel reads them as the same exact object. A JSON float (``0.1``, read
+as a :class:`~symrel.exact.FloatLiteral`) stays a JSON float, written as its token: refused,
+or with exact floats its binary value, not the 1/10 of the string ``"0.1"`` (docs/format.md).
+
 Kept apart from :mod:`symrel.fileformat.jsonio` (reading files, atomic writing), so that a
 certificate check, which hashes its inputs but reads no file, loads this alone
 (docs/trust.md).
 
 >>> sha256_of({"a": 1}) == sha256_of({"a": 1}) != sha256_of({"a": 2})
 True
+>>> from symrel.exact import FloatLiteral
+>>> canonical_dumps([FloatLiteral("0.1"), "0.1"]).split()
+['[', '0.1,', '"0.1"', ']']
 """
 
 from __future__ import annotations
 
 import json
+import re
 from json.encoder import c_make_encoder
 from json.encoder import encode_basestring as _encode_string
 
-from ..exact.numbers import unlimited_int_digits
+from ..exact.numbers import FloatLiteral, unlimited_int_digits
+
+#: a JSON float token as the JSON reader hands one to FloatLiteral: a fraction or an exponent
+_FLOAT_TOKEN = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+(?:[eE][+-]?[0-9]+)?|[eE][+-]?[0-9]+)")
 
 
 def canonical_dumps(obj) -> str:
@@ -24,7 +36,8 @@ def canonical_dumps(obj) -> str:
     It is ``json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False)`` character for
     character, written directly for the plain values a symrel object holds (the standard
     encoder takes its slow pure-Python path whenever it indents; every certificate check
-    hashes its inputs' canonical text).
+    hashes its inputs' canonical text), except that a JSON float (a FloatLiteral, which the
+    standard encoder would quote as the string of its text) is written as its token.
 
     >>> obj = {"b": [1, "x", [], {}], "a": {"é": None, "t": True}}
     >>> canonical_dumps(obj) == json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + chr(10)
@@ -59,7 +72,11 @@ def _is_plain_row(r) -> bool:
 
 
 def _canonical(o, pad: str, put) -> None:
-    if isinstance(o, str):
+    if type(o) is FloatLiteral:   # before str, its base: a JSON float is its token, not a string
+        if not _FLOAT_TOKEN.fullmatch(o):   # made by hand, not by the JSON reader: no faithful text
+            raise ValueError(f"a FloatLiteral holds a JSON float token, not {str(o)[:40]!r}")
+        put(str(o))
+    elif isinstance(o, str):
         put(_encode_string(o))
     elif o is None:
         put("null")
@@ -106,11 +123,12 @@ def _canonical(o, pad: str, put) -> None:
             _canonical(o[key], inner, put)
         put("\n" + pad + "}")
     else:  # anything else (a float, an int subclass, other keys) as the standard encoder writes it
-        put(json.dumps(o, indent=2, sort_keys=True, ensure_ascii=False).replace("\n", "\n" + pad))
+        put(json.dumps(o, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False).replace("\n", "\n" + pad))
 
 
 def sha256_of(obj) -> str:
-    """sha256 (hex) of the canonical text of ``obj``."""
+    """sha256 (hex) of the canonical text of ``obj``, encoded in UTF-8 (a lone surrogate, which
+    JSON's ``\\ud800`` escape allows, as its own three bytes: the encoding stays one-to-one)."""
     import hashlib      # here: loading OpenSSL is a cost every command would pay at start-up
 
-    return hashlib.sha256(canonical_dumps(obj).encode("utf-8")).hexdigest()
+    return hashlib.sha256(canonical_dumps(obj).encode("utf-8", "surrogatepass")).hexdigest()

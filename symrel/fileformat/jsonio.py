@@ -113,6 +113,23 @@ def loads(text: str):
         raise LimitError("expected JSON nested less deeply (the depth limit)", path=None) from None
 
 
+def first_json_float(obj, path: str = ""):
+    """``(path, float)``: the first JSON float (a :class:`~symrel.exact.FloatLiteral`) in
+    ``obj``, depth first, and its JSON path; None when ``obj`` holds none.
+
+    >>> first_json_float(loads('{"w": [1, "0.5", 0.5]}'))
+    ('w[2]', FloatLiteral('0.5'))
+    """
+    if isinstance(obj, FloatLiteral):
+        return path, obj
+    items = obj.items() if isinstance(obj, dict) else enumerate(obj) if isinstance(obj, list) else ()
+    for key, value in items:
+        found = first_json_float(value, f"{path}[{key}]" if isinstance(key, int) else f"{path}.{key}" if path else key)
+        if found is not None:
+            return found
+    return None
+
+
 def read_json(path: str | os.PathLike):
     """Read and parse a JSON file; every error names the file."""
     p = Path(path)

@@ -202,6 +202,7 @@ def _bind_input(cert, name, path) -> str:
 
     from ...checking import CertificateError
     from ...fileformat import sha256_of
+    from ...fileformat.jsonio import first_json_float
     from ...verification.files import IMPORTED, bytes_sha256, imported_model, model_sha256
 
     recorded = cert["inputs"][name]["sha256"]
@@ -229,8 +230,10 @@ def _bind_input(cert, name, path) -> str:
             except InputError:
                 pass
     if got != recorded:
+        found = first_json_float(raw) if how == "its canonical text" else None   # a float is its binary value
+        why = f" (the file holds the JSON float {found[1][:30]} at {found[0]}, no exact number)" if found else ""
         raise CertificateError(f"the file {path} holds an object of sha256 {got[:16]}.. ({how}), the certificate's "
-                               f"input {recorded[:16]}..: not the same object", path=f"inputs.{name}.sha256")
+                               f"input {recorded[:16]}..: not the same object{why}", path=f"inputs.{name}.sha256")
     said.append(f"the object {how} from it is the embedded one (sha256 {recorded[:16]})")
     return f"input {name!r} is the file {path}: " + ", and ".join(said)
 
