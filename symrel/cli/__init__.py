@@ -62,13 +62,21 @@ def _command_named(argv: list[str]) -> str | None:
 def _add_global_options(parser, default) -> None:
     """``--max-digits``, ``--max-exponent`` and ``--digits``; on a subcommand their default is
     SUPPRESS, so a value given before the subcommand is kept."""
-    parser.add_argument("--max-digits", type=int, default=default, metavar="N",
+    parser.add_argument("--max-digits", type=_integer, default=default, metavar="N",
                         help="refuse numbers with more than N digits in a numerator or denominator (default 10000)")
-    parser.add_argument("--max-exponent", type=int, default=default, metavar="N",
+    parser.add_argument("--max-exponent", type=_integer, default=default, metavar="N",
                         help="refuse decimal exponents beyond N in absolute value (default 10000)")
-    parser.add_argument("--digits", type=int, default=default, metavar="N",
+    parser.add_argument("--digits", type=_integer, default=default, metavar="N",
                         help="also show every rational of the text output as a decimal with N significant digits "
                              "(for reading; the exact value comes first, and JSON output keeps it alone)")
+
+
+def _integer(text: str) -> int:
+    """argparse type of an integer option (:func:`symrel.cli.common.integer_option`, loaded only
+    when an option is given: ``symrel --version`` loads no number code)."""
+    from .common import integer_option
+
+    return integer_option(text)
 
 
 def _fix_negative_values(argv: list[str]) -> list[str]:
@@ -85,7 +93,7 @@ def _fix_negative_values(argv: list[str]) -> list[str]:
             and i + 1 < len(argv)
             and len(argv[i + 1]) > 1
             and argv[i + 1][0] == "-"
-            and (argv[i + 1][1].isdigit() or argv[i + 1][1] in "./")
+            and argv[i + 1][1] in "0123456789./"
         ):
             out.append(f"{tok}={argv[i + 1]}")
             i += 2

@@ -7,28 +7,59 @@ import json
 import sys
 
 from ..errors import InputError
-from ..exact import format_rational, rational
+from ..exact import format_rational, rational, to_fraction
+from ..exact.number_text import BLANKS, integer_from_text, why_not_ascii
 
 
 def parse_point(text: str, option: str = "--input") -> list:
-    """``"1/2,-1/4"`` -> a list of exact rationals; errors name the option."""
-    parts = [p.strip() for p in text.split(",")]
-    if not text.strip() or any(p == "" for p in parts):
+    """``"1/2,-1/4"`` -> a list of exact rationals (the number grammar, ASCII only); errors name
+    the option."""
+    parts = [p.strip(BLANKS) for p in text.split(",")]
+    if not text.strip(BLANKS) or any(p == "" for p in parts):
         raise InputError(f"expected comma-separated rationals such as 1/2,-1/4, got {text!r}", path=option)
     return [rational(p, path=f"{option}[{i}]") for i, p in enumerate(parts)]
 
 
+def seconds(text: str) -> float | None:
+    """A positive number of seconds written as ``text`` (the number grammar: ``"10"``,
+    ``"2.5"``, ``"1/2"``), as a float (a time limit, not a proof's number); None when ``text``
+    is not one (not a number, not positive, beyond the floats, or below them).
+
+    >>> seconds("2.5"), seconds("1/4"), seconds("0"), seconds("\u0661\u0660"), seconds("1e400")
+    (2.5, 0.25, None, None, None)
+    """
+    try:
+        q = rational(text, path="seconds")
+        value = float(to_fraction(q)) if q > 0 else 0.0
+    except (InputError, OverflowError):
+        return None
+    return value if 0 < value < float("inf") else None
+
+
 def positive_seconds(text: str) -> float:
-    """argparse type of a ``--timeout``: a positive finite number of seconds."""
+    """argparse type of a ``--timeout``: a positive finite number of seconds (:func:`seconds`)."""
+    import argparse
+
+    value = seconds(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}{why_not_ascii(text)}")
+    return value
+
+
+def integer_option(text: str) -> int:
+    """argparse type of an integer option (``--max-cells N``): the integer form of the number
+    grammar, ASCII digits after an optional sign (argparse's ``int`` would also read other
+    scripts' digits, ``"\u0663"`` as 3, and ``"1_000"``).
+
+    >>> integer_option("12"), integer_option("-3")
+    (12, -3)
+    """
     import argparse
 
     try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
-    return value
+        return integer_from_text(text, path="value")
+    except InputError as err:
+        raise argparse.ArgumentTypeError(err.message) from None
 
 
 def add_json_flag(parser) -> None:

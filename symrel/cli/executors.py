@@ -39,13 +39,13 @@ def parse_executor(spec: str):
     """``SPEC`` -> ``(kind, argument)``: ``("serial", None)``, ``("processes", N or None)``,
     ``("dask", "tcp://HOST:PORT")`` or ``("dask-local", N or None)``; errors name the option."""
     text = spec.strip()
-    m = re.fullmatch(r"(serial|processes|dask-local)(?::(\d+))?", text)
+    m = re.fullmatch(r"(serial|processes|dask-local)(?::([0-9]+))?", text)
     if m and not (m.group(1) == "serial" and m.group(2)):
         n = int(m.group(2)) if m.group(2) else None
         if n is not None and n < 1:
             raise InputError(f"expected at least 1 worker, got {text!r}", path="--executor")
         return m.group(1), n
-    m = re.fullmatch(r"dask://([^\s:/]+|\[[0-9a-fA-F:]+\]):(\d{1,5})", text)
+    m = re.fullmatch(r"dask://([^\s:/]+|\[[0-9a-fA-F:]+\]):([0-9]{1,5})", text, re.ASCII)
     if m and 0 < int(m.group(2)) < 65536:
         return "dask", f"tcp://{m.group(1)}:{m.group(2)}"
     raise InputError(f"expected {SPECS}, got {spec!r}", path="--executor")

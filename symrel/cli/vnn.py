@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError, InternalError
+from ..exact.number_text import BLANKS, why_not_ascii
+from .common import seconds
 
 
 def float_outputs(net_path, x):
@@ -80,13 +82,10 @@ def read_instances(path) -> list[Instance]:
         if len(row) != 3:
             raise InputError(f"expected onnx,vnnlib,timeout, got {len(row)} fields", path=f"line {number}",
                              file=str(path))
-        try:
-            timeout = float(row[2])
-        except ValueError:
-            timeout = -1.0
-        if not timeout > 0 or timeout == float("inf"):
-            raise InputError(f"expected a positive timeout in seconds, got {row[2].strip()!r}", path=f"line {number}",
-                             file=str(path))
+        timeout = seconds(row[2])   # the number grammar, ASCII only ("١٠" is no timeout)
+        if timeout is None:
+            raise InputError(f"expected a positive timeout in seconds, got {row[2].strip(BLANKS)!r}"
+                             f"{why_not_ascii(row[2])}", path=f"line {number}", file=str(path))
         out.append(Instance(path.parent / row[0].strip(), path.parent / row[1].strip(), timeout, number))
     if not out:
         raise InputError("expected at least one instance", file=str(path))

@@ -27,7 +27,7 @@ _FROM = {
                      "to_float", "to_fraction", "to_sympy"],
                     "numbers"),
     **dict.fromkeys(["integer_from_text", "is_rational_text", "json_float", "not_a_number", "number_from_text",
-                     "rational_ints", "rationals"], "number_text"),
+                     "rational_ints", "rationals", "shown_text", "why_not_ascii"], "number_text"),
     **dict.fromkeys(["Matrix", "SingularMatrixError", "affine_batch", "column", "columns", "dot", "entry", "flat",
                      "format_matrix", "format_vector", "from_columns", "from_rationals", "hstack", "identity", "is_zero",
                      "matrix", "nonzeros", "ones", "rows", "scale", "sparse_columns", "sparse_rows", "vector",

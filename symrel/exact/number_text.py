@@ -37,6 +37,8 @@ from ..errors import InputError, LimitError
 from .numbers import (_MPQ, _SMALL, FloatLiteral, NumberLimits, Rational, _is_int_text, current_limits, rational,
                       unlimited_int_digits)
 
+#: the blanks allowed around a number (ASCII only; str.strip() would also take Unicode spaces)
+BLANKS = " \t\n\r\f\v"
 _BLANK = r"[ \t\n\r\f\v]*"
 #: ``p/q``: two integers (the denominator may carry a sign), blanks around them allowed
 _RATIO = re.compile(_BLANK + r"([+-]?[0-9]+)" + _BLANK + "/" + _BLANK + r"([+-]?[0-9]+)" + _BLANK)
@@ -58,28 +60,38 @@ def _check_digits(digits: str, path: str, limits: NumberLimits) -> None:
         )
 
 
-def _shown_text(text: str, quoted: bool = True) -> str:
-    """``text`` for a one-line message (quoted, escaped), shortened beyond 60 characters."""
+def shown_text(text: str, quoted: bool = True) -> str:
+    """``text`` for a one-line message (quoted and escaped), shortened beyond 60 characters.
+
+    >>> shown_text("1/2"), shown_text("9" * 100)[-20:]
+    ("'1/2'", '... (100 characters)')
+    """
     short = text if len(text) <= 60 else text[:57]
     shown = repr(short) if quoted else short
     return shown if short is text else f"{shown}... ({len(text)} characters)"
 
 
-def _foreign_character(text: str) -> str:
-    """Why a text with a character outside ASCII is no number: the character named (a
-    superscript two, an Arabic-Indic digit and a minus sign look like number text)."""
+def why_not_ascii(text: str) -> str:
+    """``""`` for ASCII text; else the first character outside ASCII, named, for a message that
+    refuses ``text`` as a number (a superscript two, an Arabic-Indic digit, a minus sign and a
+    fullwidth digit all look like number text).
+
+    >>> why_not_ascii("12"), why_not_ascii("\u22121")
+    ('', ': U+2212 MINUS SIGN is not ASCII (a number is written with 0-9, + -, ., / and e)')
+    """
+    ch = next((c for c in text if not c.isascii()), None)
+    if ch is None:
+        return ""
     import unicodedata
 
-    ch = next(c for c in text if not c.isascii())
     name = unicodedata.name(ch, "")
     return f": U+{ord(ch):04X}{' ' + name if name else ''} is not ASCII (a number is written with 0-9, + -, ., / and e)"
 
 
-def not_a_number(text: str, path: str) -> InputError:
-    """The refusal of ``text``, which is not number text: one line naming ``path``, the text
-    (shortened) and, when the text holds a character outside ASCII, that character."""
-    why = "" if text.isascii() else _foreign_character(text)
-    return InputError(f"expected an exact rational such as {NUMBER_FORMS}, got {_shown_text(text)}{why}", path=path)
+def not_a_number(text: str, path: str, expected: str = f"an exact rational such as {NUMBER_FORMS}") -> InputError:
+    """The refusal of ``text`` as a number: one line naming ``path``, what was ``expected``, the
+    text (shortened) and, when it holds one, its first character outside ASCII."""
+    return InputError(f"expected {expected}, got {shown_text(text)}{why_not_ascii(text)}", path=path)
 
 
 def number_from_text(text: str, *, path: str = "value", limits: NumberLimits | None = None) -> Rational:
@@ -124,7 +136,7 @@ def _parse_text(text: str, path: str, limits: NumberLimits) -> Rational:
         _check_digits(num, path, limits)
         _check_digits(den, path, limits)
         if int(den) == 0:
-            raise InputError(f"expected a rational, got {_shown_text(text)} with denominator 0", path=path)
+            raise InputError(f"expected a rational, got {shown_text(text)} with denominator 0", path=path)
         return _MPQ(int(num), int(den))
     m = _DECIMAL.fullmatch(text)
     if m and (m.group(2) or m.group(3)):
@@ -166,9 +178,7 @@ def integer_from_text(text: str, *, path: str = "value", minimum: int | None = N
     if limits is None:
         limits = current_limits()
     if not _INTEGER.fullmatch(text):
-        why = "" if text.isascii() else _foreign_character(text)
-        raise InputError(f"expected an integer (ASCII digits 0-9 after an optional sign), got {_shown_text(text)}{why}",
-                         path=path)
+        raise not_a_number(text, path, "an integer (ASCII digits 0-9 after an optional sign)")
     _check_digits(text, path, limits)
     with unlimited_int_digits():
         value = int(text)
@@ -193,7 +203,7 @@ def json_float(value: FloatLiteral, *, path: str = "value", exact_floats: bool =
     if not exact_floats:
         raise InputError(
             f"expected an exact rational (an integer or a string such as \"1/2\"), got the JSON float "
-            f"{_shown_text(str(value), quoted=False)}; write it as a string or pass --exact-floats",
+            f"{shown_text(str(value), quoted=False)}; write it as a string or pass --exact-floats",
             path=path,
         )
     text = str(value)
@@ -206,7 +216,7 @@ def json_float(value: FloatLiteral, *, path: str = "value", exact_floats: bool =
     except OverflowError:
         f = math.inf
     if not math.isfinite(f):
-        raise InputError(f"expected a finite number, got {_shown_text(text, quoted=False)}", path=path)
+        raise InputError(f"expected a finite number, got {shown_text(text, quoted=False)}", path=path)
     p, q = f.as_integer_ratio()
     return _MPQ(p, q)
 

@@ -59,8 +59,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from ..errors import InputError
+from ..errors import InputError, LimitError
 from ..exact import Q, Rational, from_rationals
+from ..exact.number_text import BLANKS, integer_from_text, number_from_text, shown_text, why_not_ascii
 from ..models import Box, DenseLayer, ReLUNet
 
 
@@ -138,12 +139,12 @@ class _Lines:
         self.path = path
         try:
             with open(path, encoding="utf-8") as fh:
-                raw = fh.read().splitlines()
+                raw = fh.read().split("\n")   # not splitlines(), which also breaks at U+2028 and U+0085
         except OSError as err:
             raise InputError(f"cannot read the file: {err.strerror}", file=str(path)) from None
         except UnicodeDecodeError:
             raise InputError("expected a .nnet text file, got binary data", file=str(path)) from None
-        self.lines = [(i + 1, t) for i, t in enumerate(raw) if t.strip() and not t.lstrip().startswith("//")]
+        self.lines = [(i + 1, t) for i, t in enumerate(raw) if t.strip(BLANKS) and not t.lstrip(BLANKS).startswith("//")]
         self.pos = 0
 
     def error(self, lineno, message) -> InputError:
@@ -155,19 +156,17 @@ class _Lines:
             raise InputError(f"expected {what}, got the end of the file", path=f"line {last + 1}", file=self.path)
         lineno, text = self.lines[self.pos]
         self.pos += 1
-        fields = [f.strip() for f in text.split(",")]
+        fields = [f.strip(BLANKS) for f in text.split(",")]   # ASCII blanks: a Unicode space is refused
         while fields and fields[-1] == "":
             fields.pop()
         return lineno, fields
 
     def numbers(self, what: str, count: int) -> list[Rational]:
-        from ..exact import rational
-
         lineno, fields = self.next_fields(what)
         if len(fields) != count:
             raise self.error(lineno, f"expected {what}: {count} numbers, got {len(fields)}")
         try:
-            return [rational(f, path=f"line {lineno}, field {j + 1}") for j, f in enumerate(fields)]
+            return [number_from_text(f, path=f"line {lineno}, field {j + 1}") for j, f in enumerate(fields)]
         except InputError as err:
             raise err.in_file(self.path) from None
 
@@ -175,10 +174,15 @@ class _Lines:
         lineno, fields = self.next_fields(what)
         if count is not None and len(fields) != count:
             raise self.error(lineno, f"expected {what}: {count} integers, got {len(fields)}")
-        try:
-            values = [int(f) for f in fields]
-        except ValueError:
-            raise self.error(lineno, f"expected {what} as integers, got {','.join(fields)!r}") from None
+        values = []
+        for j, f in enumerate(fields):
+            try:
+                values.append(integer_from_text(f, path=f"line {lineno}, field {j + 1}"))
+            except LimitError as err:
+                raise err.in_file(self.path) from None
+            except InputError as err:
+                raise InputError(f"expected {what} as integers, got {shown_text(f)}{why_not_ascii(f)}", path=err.path,
+                                 file=self.path) from None
         if any(v < 0 for v in values):
             raise self.error(lineno, f"expected {what} to be non-negative, got {values}")
         return values

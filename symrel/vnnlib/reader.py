@@ -54,6 +54,7 @@ from pathlib import Path
 
 from ..errors import InputError, LimitError
 from ..exact import ZERO, denominator, numerator, rational
+from ..exact.number_text import BLANKS, integer_from_text, not_a_number, number_from_text, why_not_ascii
 from .property import LinearAtom, VnnProperty
 
 #: The largest disjunctive normal form read (conjunctions in one side).
@@ -61,9 +62,15 @@ MAX_DISJUNCTS = 100_000
 #: The deepest nesting of parentheses read (the formulas are read recursively).
 MAX_DEPTH = 200
 
-_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
-_VAR_1 = re.compile(r"^([XY])_(\d+)$")
-_VAR_2 = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\[([0-9,\s]*)\]$")
+#: a decimal constant (ASCII: \d and str.isdigit also take other scripts' digits); read exactly
+#: by the number grammar (symrel.exact.number_text)
+_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+_VAR_1 = re.compile(r"([XY])_([0-9]+)")
+_VAR_2 = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\[([0-9, \t\r\n]*)\]")
+#: SMT-LIB's blanks (space, tab, line feed, carriage return; form feed and vertical tab too): a
+#: Unicode space is no separator but part of a token, which is then refused (a thin space in
+#: "1 000" would otherwise make two constants of one number)
+_BLANKS = frozenset(BLANKS)
 
 
 @dataclass
@@ -103,6 +110,22 @@ class _Reader:
     def fail(self, line: int, message: str, cls=InputError):
         raise cls(message, path=f"line {line}", file=self.source)
 
+    def number(self, text: str, line: int):
+        """A constant, read exactly by the number grammar; a refusal names the file and line."""
+        try:
+            return number_from_text(text, path=f"line {line}")
+        except InputError as err:
+            raise err.in_file(self.source) from None
+
+    def integer(self, text: str, line: int, what: str = "an index"):
+        """An index or a size: an ASCII integer >= 0; a refusal names the file and line."""
+        try:
+            return integer_from_text(text, path=f"line {line}", minimum=0)
+        except LimitError as err:
+            raise err.in_file(self.source) from None
+        except InputError:
+            self.fail(line, f"expected {what} (ASCII digits 0-9), got {text!r}{why_not_ascii(text)}")
+
     # -- tokens and S-expressions ---------------------------------------------------------
 
     def tokens(self):
@@ -112,7 +135,7 @@ class _Reader:
             if c == "\n":
                 line += 1
                 i += 1
-            elif c.isspace():
+            elif c in _BLANKS:
                 i += 1
             elif c == ";":
                 while i < n and text[i] != "\n":
@@ -122,7 +145,7 @@ class _Reader:
                 i += 1
             else:
                 start, start_line = i, line
-                while i < n and not text[i].isspace() and text[i] not in "();":
+                while i < n and text[i] not in _BLANKS and text[i] not in "();":
                     if text[i] == "[":  # a 2.0 shape or index: spaces allowed up to "]"
                         close = text.find("]", i)
                         if close < 0:
@@ -163,10 +186,10 @@ class _Reader:
         name, sort = items[1].atom, items[2].atom
         if sort != "Real":
             self.fail(form.line, f"expected the sort Real for {name}, got {sort!r}")
-        m = _VAR_1.match(name)
+        m = _VAR_1.fullmatch(name)
         if not m:
-            self.fail(form.line, f"expected a variable named X_i (input) or Y_j (output), got {name!r}")
-        key = (m.group(1), int(m.group(2)))
+            self.fail(form.line, f"expected a variable named X_i (input) or Y_j (output), got {name!r}{why_not_ascii(name)}")
+        key = (m.group(1), self.integer(m.group(2), form.line))
         self.check_in_network(form.line, *key)
         if key in self.declared:
             self.fail(form.line, f"expected each variable declared once, {name} was declared on line "
@@ -196,10 +219,8 @@ class _Reader:
             name, shape_text = part.items[1].atom, part.items[3].atom
             if not (shape_text.startswith("[") and shape_text.endswith("]")):
                 self.fail(part.line, f"expected a shape such as [1, 5], got {shape_text!r}")
-            try:
-                shape = tuple(int(s) for s in shape_text[1:-1].split(",") if s.strip())
-            except ValueError:
-                self.fail(part.line, f"expected a shape of integers such as [1, 5], got {shape_text!r}")
+            shape = tuple(self.integer(s.strip(BLANKS), part.line, "a shape of integers such as [1, 5]")
+                          for s in shape_text[1:-1].split(",") if s.strip(BLANKS))
             kind = "X" if head == "declare-input" else "Y"
             if any(k == kind for k, _ in self.v2_names.values()):
                 self.fail(part.line, f"expected one {head} (several tensors are not supported)")
@@ -218,21 +239,18 @@ class _Reader:
     def variable(self, node: _Node):
         """``(kind, index)`` of a variable token, or None when the token is not one."""
         tok = node.atom
-        m = _VAR_1.match(tok)
+        m = _VAR_1.fullmatch(tok)
         if m and not self.version2:
-            key = (m.group(1), int(m.group(2)))
+            key = (m.group(1), self.integer(m.group(2), node.line))
         else:
-            m2 = _VAR_2.match(tok)
+            m2 = _VAR_2.fullmatch(tok)
             if not (m2 and self.version2):
                 return None
             name = m2.group(1)
             if name not in self.v2_names:
                 self.fail(node.line, f"expected a declared input or output tensor, got {name!r}")
             kind, shape = self.v2_names[name]
-            try:
-                idx = [int(s) for s in m2.group(2).split(",")]
-            except ValueError:
-                self.fail(node.line, f"expected integer indices, got {tok!r}")
+            idx = [self.integer(s.strip(BLANKS), node.line, "integer indices") for s in m2.group(2).split(",")]
             if len(idx) != len(shape) and not (len(idx) == 1):
                 self.fail(node.line, f"expected {len(shape)} indices for {name} of shape {list(shape)}, got {tok!r}")
             flat = 0
@@ -253,10 +271,12 @@ class _Reader:
         """A linear term as ``({(kind, index): coeff}, constant)``."""
         if node.atom is not None:
             tok = node.atom
-            if _NUMBER.match(tok):
-                return {}, rational(tok, path=f"line {node.line}")
+            if _NUMBER.fullmatch(tok):
+                return {}, self.number(tok, node.line)
             key = self.variable(node)
             if key is None:
+                if not tok.isascii():  # name the character: a Unicode digit, minus sign or space
+                    raise not_a_number(tok, f"line {node.line}", "a number or a variable X_i / Y_j").in_file(self.source)
                 self.fail(node.line, f"expected a number or a variable X_i / Y_j, got {tok!r}")
             return {key: rational(1)}, ZERO
         head = node.head()
@@ -321,7 +341,7 @@ class _Reader:
         """Whether an output variable occurs anywhere under ``node`` (an assert over outputs
         belongs to the unsafe condition even where its comparisons are constant)."""
         if node.atom is not None:
-            key = self.variable(node) if _VAR_1.match(node.atom) or _VAR_2.match(node.atom) else None
+            key = self.variable(node) if _VAR_1.fullmatch(node.atom) or _VAR_2.fullmatch(node.atom) else None
             return key is not None and key[0] == "Y"
         return any(self.mentions_outputs(item) for item in node.items)
 

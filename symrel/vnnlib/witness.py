@@ -34,12 +34,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
-from ..exact import denominator, numerator, rational
+from ..exact import denominator, numerator
+from ..exact.number_text import number_from_text, shown_text, why_not_ascii
 
 #: significant digits of a value that has no finite decimal expansion
 ROUND_DIGITS = 40
 
-_PAIR = re.compile(r"\(\s*([XY])_(\d+)\s+([^\s()]+)\s*\)")
+#: a pair ``(X_0 v)``: ASCII only (re.ASCII: \s and \d would also take Unicode spaces and digits)
+_PAIR = re.compile(r"\(\s*([XY])_([0-9]+)\s+([^\s()]+)\s*\)", re.ASCII)
+#: a value: a decimal, signs and an exponent allowed
+_DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 
 
 @dataclass(frozen=True)
@@ -129,17 +133,23 @@ def read_witness_text(text: str, *, n_inputs: int, n_outputs: int, source: str =
                 m = _PAIR.match(line, pos)
                 if not m:
                     raise InputError("expected a pair such as (X_0 0.5)", path=f"line {number}", file=source)
-                key = (m.group(1), int(m.group(2)))
-                limit = n_inputs if key[0] == "X" else n_outputs
-                if key[1] >= limit:
-                    raise InputError(f"expected a variable of the network ({limit} {'inputs' if key[0] == 'X' else 'outputs'}), "
-                                     f"got {key[0]}_{key[1]}", path=f"line {number}", file=source)
+                kind, index = m.group(1), m.group(2)   # ASCII digits (the pattern says so)
+                limit = n_inputs if kind == "X" else n_outputs
+                if len(index) > 18 or int(index) >= limit:   # a long index is beyond any network
+                    raise InputError(f"expected a variable of the network ({limit} {'inputs' if kind == 'X' else 'outputs'}), "
+                                     f"got {kind}_{shown_text(index, quoted=False)}", path=f"line {number}", file=source)
+                key = (kind, int(index))
                 if key in values:
                     raise InputError(f"expected each variable once, {key[0]}_{key[1]} is given twice",
                                      path=f"line {number}", file=source)
-                if not re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", m.group(3)):
-                    raise InputError(f"expected a decimal value, got {m.group(3)!r}", path=f"line {number}", file=source)
-                values[key] = rational(m.group(3), path=f"line {number}")
+                text = m.group(3)
+                if not _DECIMAL.fullmatch(text):
+                    raise InputError(f"expected a decimal value, got {text[:60]!r}{why_not_ascii(text)}",
+                                     path=f"line {number}", file=source)
+                try:
+                    values[key] = number_from_text(text, path=f"line {number}")
+                except InputError as err:  # beyond the digit or exponent limit
+                    raise err.in_file(source) from None
                 pos = m.end()
             elif ch == "(" and depth == 0 and not seen_any:
                 depth, seen_any = 1, True

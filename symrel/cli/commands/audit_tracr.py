@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 
-from ..common import add_json_flag, add_progress_option, print_json
+from ..common import add_json_flag, add_progress_option, integer_option, print_json
 from ..executors import add_executor_option, open_executor
 from . import SUMMARIES
 
@@ -25,10 +25,10 @@ def register(sub):
                        description=__doc__.splitlines()[0])
     p.add_argument("program", metavar="FILE.py:FUNCTION", help="a Python file and a function returning a RASP program")
     p.add_argument("--vocab", required=True, help="comma-separated tokens (integers stay integers), e.g. 1,2,3 or a,b")
-    p.add_argument("--max-seq-len", type=int, required=True, help="the longest input (every length 1..N is audited)")
+    p.add_argument("--max-seq-len", type=integer_option, required=True, help="the longest input (every length 1..N is audited)")
     p.add_argument("--causal", action="store_true", help="compile and audit with causal masking")
     p.add_argument("--compiler-bos", default="BOS", help="tracr's BOS token (default BOS)")
-    p.add_argument("--max-inputs", type=int, default=10**6, help="open (exit 3) beyond this many inputs")
+    p.add_argument("--max-inputs", type=integer_option, default=10**6, help="open (exit 3) beyond this many inputs")
     p.add_argument("--no-coldness", action="store_true", help="skip the certified coldness")
     add_progress_option(p, "show the inputs evaluated on standard error")
     p.add_argument("--report", help="write the report in the format the extension names (.md, .tex, .html; "
@@ -41,13 +41,20 @@ def register(sub):
 
 
 def parse_vocab(text: str) -> list:
-    """``"1,2,3"`` -> ``[1, 2, 3]``; tokens that are not integers stay strings."""
-    from ...errors import InputError
+    """``"1,2,3"`` -> ``[1, 2, 3]``; tokens that are not integers (ASCII digits after an optional
+    minus: ``"²"`` and ``"٣"`` stay strings) stay strings.
 
-    parts = [t.strip() for t in text.split(",")]
-    if not text.strip() or any(t == "" for t in parts):
+    >>> parse_vocab("1, -2,a,\u00b2")
+    [1, -2, 'a', '²']
+    """
+    from ...errors import InputError
+    from ...exact.number_text import BLANKS, integer_from_text
+
+    parts = [t.strip(BLANKS) for t in text.split(",")]
+    if not text.strip(BLANKS) or any(t == "" for t in parts):
         raise InputError(f"expected comma-separated tokens such as 1,2,3, got {text!r}", path="--vocab")
-    out = [int(t) if t.lstrip("-").isdigit() else t for t in parts]
+    out = [integer_from_text(t, path="--vocab") if t.lstrip("-").isascii() and t.lstrip("-").isdigit() else t
+           for t in parts]
     if len(set(map(repr, out))) != len(out):
         raise InputError("a token is listed twice", path="--vocab")
     return out

@@ -14,7 +14,7 @@ from __future__ import annotations
 from ...errors import InputError
 from ...fileformat import load_domain, save
 from ...constructions import to_maxout
-from ..common import add_progress_option, load_model_file
+from ..common import add_progress_option, integer_option, load_model_file
 from . import SUMMARIES
 
 
@@ -24,9 +24,9 @@ def register(sub):
                                  "a ReLU or maxout net for --to cpwl")
     p.add_argument("--to", required=True, choices=["maxout", "cpwl"], help="target kind")
     p.add_argument("--domain", help="domain file (with --to cpwl: the box or polytope the mesh covers)")
-    p.add_argument("--max-cells", type=int, default=None,
+    p.add_argument("--max-cells", type=integer_option, default=None,
                    help="with --to cpwl: stop (exit 3, nothing written) beyond this many cells of the net")
-    p.add_argument("--max-simplices", type=int, default=None,
+    p.add_argument("--max-simplices", type=integer_option, default=None,
                    help="with --to cpwl: stop (exit 3, nothing written) beyond this many simplices "
                         "(default: the library's limit, regions.cells_to_simplices.MAX_SIMPLICES = 100,000)")
     add_progress_option(p, "with --to cpwl: show progress on standard error")

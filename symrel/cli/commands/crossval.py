@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...errors import InputError
-from ..common import add_json_flag, add_progress_option, print_json, shown, warn
+from ..common import add_json_flag, add_progress_option, integer_option, print_json, shown, warn
 from ..executors import add_executor_option, open_executor
 from . import SUMMARIES
 
@@ -15,9 +15,9 @@ def register(sub):
                    help="the float library whose outputs are checked against the exact ones")
     p.add_argument("--dtype", default="float32", choices=("float64", "float32", "float16", "bfloat16"),
                    help="the float format the backend computes in")
-    p.add_argument("--points", type=int, default=1000, help="random points (plus near-tie, boundary, grid and extreme points)")
+    p.add_argument("--points", type=integer_option, default=1000, help="random points (plus near-tie, boundary, grid and extreme points)")
     p.add_argument("--domain", help="box domain file (default [-1,1]^d)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the random points (the same seed, the same points)")
+    p.add_argument("--seed", type=integer_option, default=0, help="seed of the random points (the same seed, the same points)")
     p.add_argument("--no-special", action="store_true", help="random points only")
     p.add_argument("--onnx-file", help="run this ONNX file as it is in onnxruntime (e.g. the file MODEL.json was "
                                        "imported from) instead of exporting MODEL.json")

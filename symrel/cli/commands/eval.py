@@ -5,7 +5,7 @@ from __future__ import annotations
 from ...errors import InputError
 from ...exact import columns
 from ...fileformat import Points, Values, load, to_json
-from ..common import add_json_flag, fmt, parse_point, print_json, shown
+from ..common import add_json_flag, fmt, integer_option, parse_point, print_json, shown
 from . import SUMMARIES
 
 
@@ -17,7 +17,7 @@ def register(sub):
     g.add_argument("--inputs", help="a points file")
     p.add_argument("--exact-floats", action="store_true", help="read JSON floats as their exact binary values")
     p.add_argument("--scale", help="evaluate every attention block as softmax with this lambda (mpmath)")
-    p.add_argument("--precision", type=int, default=50, help="decimal digits for softmax evaluation (default 50)")
+    p.add_argument("--precision", type=integer_option, default=50, help="decimal digits for softmax evaluation (default 50)")
     p.add_argument("--part", choices=["phi", "psi"],
                    help="for a relation-features file: evaluate the query map phi or the key map psi")
     add_json_flag(p)

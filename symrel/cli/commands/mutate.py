@@ -8,7 +8,7 @@ import time
 
 from ...errors import InputError
 from ...fileformat import write_text_atomic
-from ..common import add_json_flag, add_progress_option, print_json
+from ..common import add_json_flag, add_progress_option, integer_option, print_json
 from ..executors import add_executor_option, open_executor
 from . import SUMMARIES
 
@@ -20,7 +20,7 @@ def register(sub):
     p.add_argument("--out", help="write the Markdown report here (atomically)")
     p.add_argument("--prover", action="append", choices=sorted(CAMPAIGNS),
                    help="run only this prover's campaign (repeatable; default: all)")
-    p.add_argument("--per-instance", type=int, default=None, metavar="N",
+    p.add_argument("--per-instance", type=integer_option, default=None, metavar="N",
                    help="mutants per correct instance (default: each campaign's own)")
     add_progress_option(p, "a line per prover on standard error")
     add_executor_option(p, "the instances' mutants")

@@ -10,6 +10,7 @@ with json, every certificate passes check-certificate), 1 otherwise.
 
 from __future__ import annotations
 
+from ..common import integer_option
 from ..executors import add_executor_option, open_executor
 from . import SUMMARIES
 
@@ -20,7 +21,7 @@ def register(sub):
     p.add_argument("dir", nargs="?", default=None, help="folder of proof scripts (default: the shipped ones)")
     p.add_argument("--out", default="symrel-proofs", help="output folder (default: ./symrel-proofs)")
     p.add_argument("--format", default="md", help="comma-separated formats: md (default), tex, html, json")
-    p.add_argument("--jobs", type=int, default=None, help="run statements in N worker processes (--executor processes:N)")
+    p.add_argument("--jobs", type=integer_option, default=None, help="run statements in N worker processes (--executor processes:N)")
     add_executor_option(p, "the statements")
     p.add_argument("--quiet", action="store_true", help="no progress on standard error")
     p.set_defaults(func=run)

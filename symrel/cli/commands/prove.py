@@ -17,7 +17,7 @@ from ...exact import format_rational
 from ...fileformat import Points, load_domain, save, write_text_atomic
 from ...budget import Budget
 from ...errors import InputError
-from ..common import (DISPLAY_DIGITS, add_json_flag, add_progress_option, in_domain_file, positive_seconds,
+from ..common import (DISPLAY_DIGITS, add_json_flag, add_progress_option, in_domain_file, integer_option, positive_seconds,
                       print_json, shown, shown_point)
 from ..executors import add_executor_option, open_executor
 from . import SUMMARIES
@@ -33,7 +33,7 @@ def register(sub):
     p.add_argument("--certificate", help="write the certificate (proved claims only)")
     p.add_argument("--counterexample", help="write the counterexample as a points file (refuted claims only)")
     p.add_argument("--complete", action="store_true", help="use the complete linear-regions decision procedure")
-    p.add_argument("--max-cells", type=int, default=None,
+    p.add_argument("--max-cells", type=integer_option, default=None,
                    help="cell limit of the decision procedures when the layers do not correspond (then open, exit 3)")
     p.add_argument("--timeout", type=positive_seconds, default=600.0,
                    help="time limit in seconds (default 600); at the limit: open, exit 3, what stayed open printed")

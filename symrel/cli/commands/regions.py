@@ -15,7 +15,8 @@ import sys
 
 from ...errors import InputError
 from ...fileformat import load_domain
-from ..common import add_json_flag, add_progress_option, in_domain_file, load_model_file, print_json, shown_point
+from ..common import (add_json_flag, add_progress_option, in_domain_file, integer_option, load_model_file, print_json,
+                      shown_point)
 from ..executors import add_executor_option, open_executor
 from . import SUMMARIES
 
@@ -29,9 +30,9 @@ def register(sub):
     p.add_argument("--slice", help="I,J (or I): count and draw the slice in which inputs I and J vary "
                    "(numbered from 1; ReLU or maxout net, box domain)")
     p.add_argument("--at", help="the point the slice goes through, comma-separated (default: the box's centre)")
-    p.add_argument("--jobs", type=int, default=None, help="N worker processes (the same as --executor processes:N)")
+    p.add_argument("--jobs", type=integer_option, default=None, help="N worker processes (the same as --executor processes:N)")
     add_executor_option(p, "the subtrees of the cell search")
-    p.add_argument("--max-cells", type=int, default=None, help="stop (exit 3) beyond this many cells")
+    p.add_argument("--max-cells", type=integer_option, default=None, help="stop (exit 3) beyond this many cells")
     p.add_argument("--ties", action="store_true", help="also count lower-dimensional tie cells (hardmax)")
     add_progress_option(p, "show progress on standard error")
     p.add_argument("--certificate", help="also write a certificate of the count (claim kind 'regions'; exact LPs)")
@@ -104,10 +105,11 @@ def _slice(model, domain, args):
     from ...regions import restrict_to_affine_slice
     from ..common import parse_point
 
-    parts = [p.strip() for p in args.slice.split(",")]
+    from ...exact.number_text import BLANKS, integer_from_text
+
     try:
-        idx = [int(p) for p in parts]
-    except ValueError:
+        idx = [integer_from_text(p.strip(BLANKS), path="--slice") for p in args.slice.split(",")]
+    except InputError:
         raise InputError(f"expected one or two input numbers such as 1,3, got {args.slice!r}", path="--slice") from None
     d = model.input_dim
     if not 1 <= len(idx) <= 2 or len(set(idx)) != len(idx) or any(not 1 <= i <= d for i in idx):

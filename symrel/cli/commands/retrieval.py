@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sys
 
-from ..common import add_json_flag, add_progress_option, fmt, print_json, shown
+from ..common import add_json_flag, add_progress_option, fmt, integer_option, print_json, shown
 from ..executors import add_executor_option, open_executor
 from . import SUMMARIES
 
@@ -25,13 +25,13 @@ def register(sub):
     p.add_argument("task", help="retrieval task file (kind: retrieval)")
     p.add_argument("--eps", help="also prove softmax weight >= 1 - eps on the maximal keys (e.g. 1/100)")
     p.add_argument("--beta", help="scale of the query features (default: the certified beta for --eps, else 1)")
-    p.add_argument("--max-subset", type=int, default=3, metavar="L", help="enumerate every set of at most L keys (default 3)")
+    p.add_argument("--max-subset", type=integer_option, default=3, metavar="L", help="enumerate every set of at most L keys (default 3)")
     p.add_argument("--factorisation", choices=("rank", "one-hot"), default="rank",
                    help="exact rank factorisation of the utility matrix (default) or one-hot key features")
     g = p.add_mutually_exclusive_group()
     g.add_argument("-o", "--output", metavar="F.json", help="write the features (relation-features: phi = query map, psi = key map)")
     g.add_argument("--check", metavar="F.json", help="prove given features instead of building them")
-    p.add_argument("--jobs", type=int, default=None, metavar="N", help="check the queries in N processes (--executor processes:N)")
+    p.add_argument("--jobs", type=integer_option, default=None, metavar="N", help="check the queries in N processes (--executor processes:N)")
     add_executor_option(p, "the queries' checks")
     add_progress_option(p, "a line per checked query on standard error")
     p.add_argument("--report", metavar="R.md", help="write the proof in the format the extension names (.md, .tex, "

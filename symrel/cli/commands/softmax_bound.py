@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 
 from ...exact.display import decimal_upper_text
-from ..common import add_json_flag, fmt, print_json, shown
+from ..common import add_json_flag, fmt, integer_option, print_json, shown
 from ..executors import add_executor_option, open_executor
 from . import SUMMARIES
 
@@ -26,7 +26,7 @@ def register(sub):
     p.add_argument("--eps", required=True, help="target sup-norm error, an exact rational such as 1/1000")
     p.add_argument("--strict-gating", action="store_true",
                    help="require every ReLU to keep its sign (the paper's argument) instead of using |ReLU a - ReLU b| <= |a-b|")
-    p.add_argument("--check", type=int, default=0, metavar="N",
+    p.add_argument("--check", type=integer_option, default=0, metavar="N",
                    help="also evaluate the softmax model at N points (mpmath, 50 digits) and report the worst error")
     p.add_argument("--certificate", metavar="OUT", help="write the certificate (only when certified); "
                    "symrel check-certificate re-checks it")
