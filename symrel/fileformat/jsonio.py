@@ -19,6 +19,7 @@ symrel.errors.InputError: a: duplicate key 'a' in a JSON object
 from __future__ import annotations
 
 import json
+import json.scanner
 import os
 import re
 import tempfile
@@ -96,13 +97,26 @@ def _prescan(text: str) -> None:
                              f"line {line} has one of {pos - token.start()}", path=None)
 
 
+def _ascii(read):
+    def read_ascii(text: str):
+        if not text.isascii():   # the pure-Python scanner's pattern says \d, which takes any script's digits
+            raise InputError(f"expected a JSON number (ASCII digits), got {text[:40]!r}", path=None)
+        return read(text)
+    return read_ascii
+
+
+#: how a JSON number's text is read: by int (FloatLiteral) itself under the C scanner, which reads
+#: only ASCII digits (and is fastest with int); without it (a Python without _json), checked first
+_PARSE_INT, _PARSE_FLOAT = (int, FloatLiteral) if json.scanner.c_make_scanner else (_ascii(int), _ascii(FloatLiteral))
+
+
 def loads(text: str):
     """Parse JSON text strictly (see the module docstring)."""
     _prescan(text)
     try:
         with unlimited_int_digits():
             return json.loads(
-                text, object_pairs_hook=_pairs, parse_float=FloatLiteral, parse_constant=_constant
+                text, object_pairs_hook=_pairs, parse_float=_PARSE_FLOAT, parse_constant=_constant, parse_int=_PARSE_INT
             )
     except json.JSONDecodeError as err:
         raise InputError(

@@ -34,8 +34,11 @@ def label_from_json(obj, path: str):
         return obj
     if isinstance(obj, dict) and set(obj) == {"float"}:
         q = rational(obj["float"], path=join(path, "float"))
-        f = float(to_fraction(q))
-        if rational(f, exact_floats=True) != q:
+        try:
+            f = float(to_fraction(q))
+        except OverflowError:   # beyond the largest float: no float has this value
+            f = None
+        if f is None or rational(f, exact_floats=True) != q:
             raise InputError("expected the exact value of a binary float", path=join(path, "float"))
         return f
     raise InputError('expected a label: a string, integer, boolean, null or {"float": "p/q"}', path=path)

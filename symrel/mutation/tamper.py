@@ -19,7 +19,7 @@ import re
 
 from ..exact import format_rational, is_rational_text, rational
 
-_INDEX = re.compile(r"\[(\d+)\]")
+_INDEX = re.compile(r"\[([0-9]+)\]")
 
 
 def number_leaves(obj, path: str = ""):
