@@ -84,7 +84,7 @@ PARTS: tuple[tuple[str, str, dict[str, str]], ...] = (
         "symrel.exact.numbers": ("rationals: the ground type, the number limits, JSON floats kept apart (not the "
                                  "library's number grammar, symrel.exact.number_text, which a check does not load)"),
     }),
-    ("the canonical text", "the sha256 of an embedded input", {
+    ("the canonical text", "the sha256 of an embedded input (equal only for inputs read as the same exact object)", {
         "symrel.fileformat": "the package (its names load on first use: neither its readers nor its writers)",
         "symrel.fileformat.canonical": "the canonical text of an embedded object and its sha256",
     }),
@@ -188,7 +188,15 @@ def page(measured: dict[str, dict] | None = None) -> str:
         "semantics ({mod}`symrel.checking.inputs`: maxout and ReLU nets, CPWL functions, hardmax and softmax",
         "Transformers, sequence Transformers, boxes, polytopes, plain tables), not with the file-format readers",
         "or the library's model classes (it checks that a mesh is conforming with its own code too); of",
-        "{mod}`symrel.fileformat` it runs the canonical text behind the inputs' sha256 alone.",
+        "{mod}`symrel.fileformat` it runs the canonical text behind the inputs' sha256 alone. Its numbers it",
+        "reads with its own copy of the ASCII number grammar ({func}`symrel.checking.read.rational_pair`), not",
+        "with the library's ({mod}`symrel.exact.number_text`, which a check does not load).",
+        "",
+        "The sha256 of an input is that of its canonical text, which writes every value as the JSON reader",
+        "gave it, so that reading the text back gives the same object: two inputs have the same sha256 only",
+        "if symrel reads them as the same exact object. A JSON float stays a JSON float (`0.1`, never the",
+        "string `\"0.1\"`, which is 1/10): a certificate's inputs hold none (the checker refuses them), so a",
+        "file holding one never binds to a certificate's input (`check-certificate --input NAME=FILE`).",
         "",
         "What a proof relied on is recorded in its certificate and checked there, not rebuilt by calling a",
         "construction: the lattice form of a CPWL function, the ReLU pairs of a feed-forward sublayer, the",
