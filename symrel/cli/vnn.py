@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import io
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError, InternalError
-from ..exact.number_text import BLANKS, why_not_ascii
+from ..exact.number_text import BLANKS, shown_text, why_not_ascii
 from .common import seconds
 
 
@@ -76,7 +77,15 @@ def read_instances(path) -> list[Instance]:
     except (OSError, UnicodeDecodeError) as err:
         raise InputError(f"expected a readable instance list ({err})", file=str(path)) from None
     out = []
-    for number, row in enumerate(csv.reader(text.splitlines()), 1):
+    rows = csv.reader(io.StringIO(text, newline=""))   # CSV's line breaks (CR, LF), not str.splitlines' U+2028
+    while True:
+        try:
+            row = next(rows, None)
+        except csv.Error as err:   # a field beyond csv's size limit, say
+            raise InputError(f"expected CSV ({err})", path=f"line {rows.line_num}", file=str(path)) from None
+        if row is None:
+            break
+        number = rows.line_num
         if not row or not "".join(row).strip() or row[0].lstrip().startswith("#"):
             continue
         if len(row) != 3:
@@ -84,8 +93,8 @@ def read_instances(path) -> list[Instance]:
                              file=str(path))
         timeout = seconds(row[2])   # the number grammar, ASCII only ("١٠" is no timeout)
         if timeout is None:
-            raise InputError(f"expected a positive timeout in seconds, got {row[2].strip(BLANKS)!r}"
-                             f"{why_not_ascii(row[2])}", path=f"line {number}", file=str(path))
+            raise InputError(f"expected a positive timeout in seconds, got {shown_text(row[2].strip(BLANKS))}"
+                             f"{why_not_ascii(row[2])}", path=f"line {number}, field 3", file=str(path))
         out.append(Instance(path.parent / row[0].strip(), path.parent / row[1].strip(), timeout, number))
     if not out:
         raise InputError("expected at least one instance", file=str(path))
