@@ -68,14 +68,16 @@ class Instance:
     line: int
 
 
-def read_instances(path) -> list[Instance]:
+def read_instances(path, text: str | None = None) -> list[Instance]:
     """The instances of a VNN-COMP ``instances.csv`` (``onnx,vnnlib,timeout`` per line, paths
-    relative to the file); errors name the file and the line."""
+    relative to the file); errors name the file and the line. ``text``, when given, is the
+    file's text (``path`` then only names it and its folder)."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(f"expected a readable instance list ({err})", file=str(path)) from None
+    if text is None:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            raise InputError(f"expected a readable instance list ({err})", file=str(path)) from None
     out = []
     rows = csv.reader(io.StringIO(text, newline=""))   # CSV's line breaks (CR, LF), not str.splitlines' U+2028
     while True:

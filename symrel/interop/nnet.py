@@ -135,15 +135,17 @@ def _fold_output_denormalisation(W, b, mean, rng):
 class _Lines:
     """The data lines of a .nnet file with their line numbers, read one at a time."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, text: str | None = None):
         self.path = path
-        try:
-            with open(path, encoding="utf-8") as fh:
-                raw = fh.read().split("\n")   # not splitlines(), which also breaks at U+2028 and U+0085
-        except OSError as err:
-            raise InputError(f"cannot read the file: {err.strerror}", file=str(path)) from None
-        except UnicodeDecodeError:
-            raise InputError("expected a .nnet text file, got binary data", file=str(path)) from None
+        if text is None:
+            try:
+                with open(path, encoding="utf-8") as fh:
+                    text = fh.read()
+            except OSError as err:
+                raise InputError(f"cannot read the file: {err.strerror}", file=str(path)) from None
+            except UnicodeDecodeError:
+                raise InputError("expected a .nnet text file, got binary data", file=str(path)) from None
+        raw = text.replace("\r\n", "\n").split("\n")   # not splitlines(), which also breaks at U+2028, U+0085
         self.lines = [(i + 1, t) for i, t in enumerate(raw) if t.strip(BLANKS) and not t.lstrip(BLANKS).startswith("//")]
         self.pos = 0
 
@@ -188,10 +190,11 @@ class _Lines:
         return values
 
 
-def load_nnet(path: str | os.PathLike) -> NNetFile:
-    """Parse a ``.nnet`` file exactly; errors name the file and the line."""
+def load_nnet(path: str | os.PathLike, text: str | None = None) -> NNetFile:
+    """Parse a ``.nnet`` file exactly; errors name the file and the line. ``text``, when given,
+    is the file's text (``path`` then only names it)."""
     path = str(path)
-    lines = _Lines(path)
+    lines = _Lines(path, text)
     head_line = lines.lines[0][0] if lines.lines else 1
     n_layers, n_in, n_out, _max_width = lines.integers("the header 'layers, inputs, outputs, max width'", 4)
     if n_layers < 1:

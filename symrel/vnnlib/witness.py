@@ -107,7 +107,8 @@ def read_witness_text(text: str, *, n_inputs: int, n_outputs: int, source: str =
     """Read a counterexample (see the module docstring); every input must be given,
     the outputs all or none. Errors name the source and the line."""
     body_lines = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.split("\n"), 1):   # not splitlines(): U+2028 is no line break here
+        line = line.removesuffix("\r")
         body_lines.append((number, line.split(";", 1)[0]))
     # the first nonblank word may be the verdict
     for k, (number, line) in enumerate(body_lines):
