@@ -81,8 +81,9 @@ PARTS: tuple[tuple[str, str, dict[str, str]], ...] = (
     }),
     ("the exact number layer", "exact rationals", {
         "symrel.exact": "the package (its names load on first use)",
-        "symrel.exact.numbers": ("rationals: the ground type, the number limits, JSON floats kept apart (not the "
-                                 "library's number grammar, symrel.exact.number_text, which a check does not load)"),
+        "symrel.exact.numbers": ("the rational field (the ground type), the number limits, printing; JSON floats kept "
+                                 "apart (not the library's reading of numbers, symrel.exact.number_text: a check does "
+                                 "not load it)"),
     }),
     ("the canonical text", "the sha256 of an embedded input (equal only for inputs read as the same exact object)", {
         "symrel.fileformat": "the package (its names load on first use: neither its readers nor its writers)",

@@ -8,13 +8,14 @@ where they leave the library (:mod:`symrel.exact.public`). No other module of sy
 parses numbers or builds matrices by itself.
 
 The names below are imported from their module on first use (PEP 562): a module that
-needs rationals loads :mod:`symrel.exact.numbers` alone, not the LP solvers. (The exact
+needs rationals loads :mod:`symrel.exact.numbers` (the field) and, to read them from user
+data, :mod:`symrel.exact.number_text` (the one number grammar), not the LP solvers. (The exact
 simplex is :func:`symrel.exact.exact_simplex.exact_simplex`: ``symrel.exact.exact_simplex``
 names its module.)
 
 >>> from symrel.exact import rational
 >>> rational.__module__
-'symrel.exact.numbers'
+'symrel.exact.number_text'
 """
 
 from ..lazy_names import lazy_names
@@ -23,10 +24,10 @@ from ..lazy_names import lazy_names
 _FROM = {
     **dict.fromkeys(["DEFAULT_LIMITS", "FloatLiteral", "GROUND_TYPES", "NumberLimits", "ONE", "Q", "Rational", "ZERO",
                      "ceil", "denominator", "floor", "format_rational", "is_integral",
-                     "number_limits", "numerator", "rational", "rational_str", "sign",
+                     "number_limits", "numerator", "rational_str", "sign",
                      "to_float", "to_fraction", "to_sympy"],
                     "numbers"),
-    **dict.fromkeys(["integer_from_text", "is_rational_text", "json_float", "not_a_number", "number_from_text",
+    **dict.fromkeys(["integer_from_text", "is_rational_text", "json_float", "not_a_number", "number_from_text", "rational",
                      "rational_ints", "rationals", "shown_text", "why_not_ascii"], "number_text"),
     **dict.fromkeys(["Matrix", "SingularMatrixError", "affine_batch", "column", "columns", "dot", "entry", "flat",
                      "format_matrix", "format_vector", "from_columns", "from_rationals", "hstack", "identity", "is_zero",

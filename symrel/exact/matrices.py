@@ -27,7 +27,8 @@ from operator import mul
 from typing import Iterable, Sequence
 
 from ..errors import DimensionError, InputError
-from .numbers import GROUND_TYPES, ONE, ZERO, NumberLimits, Rational, format_rational, rational
+from .number_text import rational
+from .numbers import GROUND_TYPES, ONE, ZERO, NumberLimits, Rational, format_rational
 
 #: flint's ``fmpq_mat`` when python-flint is the ground type (its ``fmpq`` are then the
 #: elements of Q), else None; called directly where a product or an elimination is big

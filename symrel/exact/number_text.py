@@ -1,4 +1,4 @@
-"""Number text: the one grammar by which symrel reads a number written as text.
+"""Reading numbers: user data to exact rationals, and the one grammar of number text.
 
 Every number symrel reads from a file or an option is text of this grammar (docs/format.md,
 "Numbers"): JSON strings of models, domains, points and certificates' inputs, VNN-LIB
@@ -19,9 +19,12 @@ true, then ``int`` raises) and Unicode spaces. A text outside the grammar is ref
 character outside ASCII; a number beyond the limits (:class:`~symrel.exact.NumberLimits`)
 with a :class:`~symrel.errors.LimitError`, before it is expanded.
 
+:func:`rational` turns any user value into an element of Q (an int, a Fraction, a sympy
+Rational, a float on request, and text through :func:`number_from_text`); :func:`rationals`
+and :func:`rational_ints` are its bulk and integer-pair forms. The plain forms (``"3"``,
+``"-2/7"``) are read inline (millions of them make a model), everything else by the grammar.
 The trusted checker does not load this module: it reads certificates with its own copy of
-the grammar (:mod:`symrel.checking.read`, docs/trust.md). :func:`symrel.exact.rational` reads
-the plain forms (``"3"``, ``"-2/7"``) inline, as this module does, and hands it every other text.
+the grammar (:mod:`symrel.checking.read`, docs/trust.md).
 
 >>> from symrel.exact import format_rational
 >>> [format_rational(number_from_text(t)) for t in ("3", "-2/7", "0.125", "1e-3", " 12 / 8 ")]
@@ -32,10 +35,12 @@ from __future__ import annotations
 
 import math
 import re
+import sys
+from fractions import Fraction
+from numbers import Integral
 
 from ..errors import InputError, LimitError
-from .numbers import (_MPQ, _SMALL, FloatLiteral, NumberLimits, Rational, _is_int_text, current_limits, rational,
-                      unlimited_int_digits)
+from .numbers import _MPQ, FloatLiteral, NumberLimits, Rational, current_limits, unlimited_int_digits
 
 #: the blanks allowed around a number (ASCII only; str.strip() would also take Unicode spaces)
 BLANKS = " \t\n\r\f\v"
@@ -50,6 +55,103 @@ _INTEGER = re.compile(r"[+-]?[0-9]+")
 _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 #: the forms a number may take, for messages
 NUMBER_FORMS = '"3", "-2/7", "0.125" or "1e-3"'
+
+
+#: the small integers as rationals, made once (rationals are immutable; most entries of a
+#: compiled model are small integers, and building an element of QQ is the cost of a read)
+_SMALL = {i: _MPQ(i) for i in range(-256, 257)}
+
+
+def _from_ints(p: int, q: int) -> Rational:
+    return _MPQ(p, q)
+
+
+def _is_int_text(t: str) -> bool:
+    """Whether ``t`` is ASCII digits after an optional sign: the commonest number text, read
+    by ``int`` at once (``isascii`` first: ``"²".isdigit()`` is true, and ``int`` reads
+    Arabic-Indic digits)."""
+    return t.isascii() and (t.isdigit() or (len(t) > 1 and t[0] in "+-" and t[1:].isdigit()))
+
+
+def rational(
+    value,
+    *,
+    path: str = "value",
+    exact_floats: bool = False,
+    limits: NumberLimits | None = None,
+) -> Rational:
+    """Convert ``value`` to an exact rational (an element of ``QQ``).
+
+    ``path`` names the field in error messages. Text is read by
+    :func:`symrel.exact.number_text.number_from_text` (the one grammar, ASCII only). A float
+    is refused unless ``exact_floats`` is set, in which case its binary value is taken
+    exactly; so is a JSON float (a :class:`FloatLiteral`), whose value is then the double
+    nearest to its decimal text, exactly, not the decimal itself
+    (:func:`symrel.exact.number_text.json_float`).
+
+    >>> rational("1e-3") == rational("1/1000")
+    True
+    >>> rational(0.5)
+    Traceback (most recent call last):
+    ...
+    symrel.errors.InputError: value: expected an exact rational (an integer or a string such as "1/2"), got the float 0.5; pass exact_floats=True to convert it exactly
+    """
+    if limits is None:
+        limits = current_limits()
+    # fast paths for the common forms (ints, "p", "p/q"); everything else below
+    tv = type(value)
+    if tv is int:
+        small = _SMALL.get(value)
+        if small is not None:
+            return small
+        if value.bit_length() * 0.30103 < limits.max_digits - 1:
+            return _MPQ(value)
+    elif tv is str:
+        # the plain forms, read as number_from_text reads them (isascii: "²".isdigit() is true)
+        if len(value) <= min(limits.max_digits, 4000) and value.isascii():
+            if value.isdigit() or (len(value) > 1 and value[0] in "+-" and value[1:].isdigit()):
+                return _MPQ(int(value))
+            num, slash, den = value.partition("/")
+            if slash and den.isdigit() and _is_int_text(num) and int(den) != 0:
+                return _MPQ(int(num), int(den))
+        return number_from_text(value, path=path, limits=limits)
+    if isinstance(value, bool):
+        raise InputError(f"expected an exact rational, got the boolean {value}", path=path)
+    if isinstance(value, _MPQ):
+        return value
+    if isinstance(value, Integral):
+        v = int(value)
+        if abs(v) >= 10**limits.max_digits:
+            raise LimitError(f"expected at most {limits.max_digits} digits (the digit limit)", path=path)
+        return _from_ints(v, 1)
+    if isinstance(value, FloatLiteral):
+        return json_float(value, path=path, exact_floats=exact_floats, limits=limits)
+    if isinstance(value, str):
+        return number_from_text(str(value), path=path, limits=limits)
+    if isinstance(value, Fraction):
+        return _from_ints(value.numerator, value.denominator)
+    if isinstance(value, getattr(sys.modules.get("sympy"), "Rational", ())):  # none without sympy
+        return _from_ints(int(value.p), int(value.q))
+    if isinstance(value, float) or type(value).__name__ in ("float16", "float32", "float64", "longdouble"):
+        f = float(value)
+        if not exact_floats:
+            raise InputError(
+                'expected an exact rational (an integer or a string such as "1/2"), '
+                f"got the float {f!r}; pass exact_floats=True to convert it exactly",
+                path=path,
+            )
+        if not math.isfinite(f):
+            raise InputError(f"expected a finite number, got {f!r}", path=path)
+        p, q = f.as_integer_ratio()
+        return _from_ints(p, q)
+    if hasattr(value, "numerator") and hasattr(value, "denominator"):
+        try:
+            return _from_ints(int(value.numerator), int(value.denominator))
+        except (TypeError, ValueError):
+            pass
+    raise InputError(
+        f"expected an exact rational, got a value of type {type(value).__name__}", path=path
+    )
 
 
 def _check_digits(digits: str, path: str, limits: NumberLimits) -> None:

@@ -1,22 +1,23 @@
-"""Exact rational scalars: parsing, printing and conversion.
+"""Exact rational scalars: the field, its limits on parsed numbers, printing and conversion.
 
 Every number in symrel is an element of the rational field :data:`Q`, whose element
 type is sympy's ground type, chosen here as sympy chooses it (``SYMPY_GROUND_TYPES``,
 else python-flint, else gmpy2, else pure Python): ``flint.fmpq`` with python-flint,
 ``gmpy2.mpq`` with gmpy2, sympy's pure-Python ``PythonMPQ`` otherwise. All three
-compare, add and multiply exactly; this module is the only place that turns user
-data into them and back (number text through :mod:`symrel.exact.number_text`, the one
-grammar). With python-flint or gmpy2 the type is used directly, so
+compare, add and multiply exactly. With python-flint or gmpy2 the type is used directly, so
 reading, evaluating and checking do not import sympy (a 0.4 s import); the numbers
 are the very elements of sympy's ``QQ`` once sympy is loaded. Pure-Python ground
 types take ``PythonMPQ`` from sympy, which is then imported, so that every ground
 type computes on the element type of sympy's ``QQ`` and gives the same results.
 
-Accepted forms (docs/format.md, "Numbers"): a Python/JSON integer, a
-string ``"3"``, ``"-2/7"``, ``"0.125"``, ``"1e-3"`` (ASCII only), a :class:`fractions.Fraction`,
-a sympy ``Rational``, an element of ``QQ``. A float is refused unless the caller
-asks for the exact binary value (``exact_floats=True``).
+User data becomes a rational through :func:`symrel.exact.rational` and the one number
+grammar (:mod:`symrel.exact.number_text`, docs/format.md, "Numbers"): a Python/JSON integer,
+a string ``"3"``, ``"-2/7"``, ``"0.125"``, ``"1e-3"`` (ASCII only), a
+:class:`fractions.Fraction`, a sympy ``Rational``, an element of ``QQ``; a float only when the
+caller asks for its exact binary value (``exact_floats=True``). This module holds the field,
+the limits (:class:`NumberLimits`) and the printing; the trusted checker loads it, not the grammar.
 
+>>> from symrel.exact import rational
 >>> q = rational("-2/7")
 >>> format_rational(q)
 '-2/7'
@@ -28,14 +29,11 @@ asks for the exact binary value (``exact_floats=True``).
 
 from __future__ import annotations
 
-import math
 import os
 import sys
 from fractions import Fraction
-from numbers import Integral
 from typing import NamedTuple
 
-from ..errors import InputError, LimitError
 
 #: python-flint versions sympy uses without being asked (sympy.external.gmpy, sympy 1.14)
 _FLINT_TESTED = ("0.6", "0.7", "0.8", "0.9", "0.10")
@@ -140,6 +138,7 @@ def current_limits() -> NumberLimits:
 class number_limits:
     """Context manager setting the size limits for numbers parsed inside it.
 
+    >>> from symrel.exact import rational
     >>> with number_limits(max_digits=3):
     ...     rational("12345")
     Traceback (most recent call last):
@@ -178,109 +177,6 @@ class unlimited_int_digits:
         if self.old:
             sys.set_int_max_str_digits(self.old)
         return False
-
-
-#: the small integers as rationals, made once (rationals are immutable; most entries of a
-#: compiled model are small integers, and building an element of QQ is the cost of a read)
-_SMALL = {i: _MPQ(i) for i in range(-256, 257)}
-
-
-def _from_ints(p: int, q: int) -> Rational:
-    return _MPQ(p, q)
-
-
-def _is_int_text(t: str) -> bool:
-    """Whether ``t`` is ASCII digits after an optional sign: the commonest number text, read
-    by ``int`` at once (``isascii`` first: ``"²".isdigit()`` is true, and ``int`` reads
-    Arabic-Indic digits)."""
-    return t.isascii() and (t.isdigit() or (len(t) > 1 and t[0] in "+-" and t[1:].isdigit()))
-
-
-def rational(
-    value,
-    *,
-    path: str = "value",
-    exact_floats: bool = False,
-    limits: NumberLimits | None = None,
-) -> Rational:
-    """Convert ``value`` to an exact rational (an element of ``QQ``).
-
-    ``path`` names the field in error messages. Text is read by
-    :func:`symrel.exact.number_text.number_from_text` (the one grammar, ASCII only). A float
-    is refused unless ``exact_floats`` is set, in which case its binary value is taken
-    exactly; so is a JSON float (a :class:`FloatLiteral`), whose value is then the double
-    nearest to its decimal text, exactly, not the decimal itself
-    (:func:`symrel.exact.number_text.json_float`).
-
-    >>> rational("1e-3") == rational("1/1000")
-    True
-    >>> rational(0.5)
-    Traceback (most recent call last):
-    ...
-    symrel.errors.InputError: value: expected an exact rational (an integer or a string such as "1/2"), got the float 0.5; pass exact_floats=True to convert it exactly
-    """
-    if limits is None:
-        limits = _limits[-1]
-    # fast paths for the common forms (ints, "p", "p/q"); everything else below
-    tv = type(value)
-    if tv is int:
-        small = _SMALL.get(value)
-        if small is not None:
-            return small
-        if value.bit_length() * 0.30103 < limits.max_digits - 1:
-            return _MPQ(value)
-    elif tv is str:
-        # the plain forms, read as number_from_text reads them (isascii: "²".isdigit() is true)
-        if len(value) <= min(limits.max_digits, 4000) and value.isascii():
-            if value.isdigit() or (len(value) > 1 and value[0] in "+-" and value[1:].isdigit()):
-                return _MPQ(int(value))
-            num, slash, den = value.partition("/")
-            if slash and den.isdigit() and _is_int_text(num) and int(den) != 0:
-                return _MPQ(int(num), int(den))
-        from .number_text import number_from_text   # the grammar (a check does not load it)
-
-        return number_from_text(value, path=path, limits=limits)
-    if isinstance(value, bool):
-        raise InputError(f"expected an exact rational, got the boolean {value}", path=path)
-    if isinstance(value, _MPQ):
-        return value
-    if isinstance(value, Integral):
-        v = int(value)
-        if abs(v) >= 10**limits.max_digits:
-            raise LimitError(f"expected at most {limits.max_digits} digits (the digit limit)", path=path)
-        return _from_ints(v, 1)
-    if isinstance(value, FloatLiteral):
-        from .number_text import json_float
-
-        return json_float(value, path=path, exact_floats=exact_floats, limits=limits)
-    if isinstance(value, str):
-        from .number_text import number_from_text
-
-        return number_from_text(str(value), path=path, limits=limits)
-    if isinstance(value, Fraction):
-        return _from_ints(value.numerator, value.denominator)
-    if isinstance(value, getattr(sys.modules.get("sympy"), "Rational", ())):  # none without sympy
-        return _from_ints(int(value.p), int(value.q))
-    if isinstance(value, float) or type(value).__name__ in ("float16", "float32", "float64", "longdouble"):
-        f = float(value)
-        if not exact_floats:
-            raise InputError(
-                'expected an exact rational (an integer or a string such as "1/2"), '
-                f"got the float {f!r}; pass exact_floats=True to convert it exactly",
-                path=path,
-            )
-        if not math.isfinite(f):
-            raise InputError(f"expected a finite number, got {f!r}", path=path)
-        p, q = f.as_integer_ratio()
-        return _from_ints(p, q)
-    if hasattr(value, "numerator") and hasattr(value, "denominator"):
-        try:
-            return _from_ints(int(value.numerator), int(value.denominator))
-        except (TypeError, ValueError):
-            pass
-    raise InputError(
-        f"expected an exact rational, got a value of type {type(value).__name__}", path=path
-    )
 
 
 def numerator(q: Rational) -> int:

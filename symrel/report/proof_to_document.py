@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..certificates import OPEN, PROVED, REFUTED, Proof
+from ..exact import is_rational_text
 from .document import Code, Figure, Math, Heading, Items, Link, Para, Pre, StepBlock, Strong, Table, slug
 from .statement import CHECKED, Instance, Outcome, Statement
 from .content import content_lines
@@ -45,7 +46,7 @@ def _fact_text(v) -> str:
     """A fact for a table: exact when short, else its decimal value marked as rounded
     (the exact number is in the certificate)."""
     text = _number_text(v)
-    if len(text) > 24 and "/" in text and text.replace("/", "").lstrip("-").isdigit():
+    if len(text) > 24 and is_rational_text(text) and "/" in text:   # ASCII digits: "²".isdigit() is true
         p, q = (int(t) for t in text.split("/"))
         from fractions import Fraction
 
@@ -84,7 +85,7 @@ def counterexample_blocks(proof: Proof) -> list:
     if proof.counterexample is None:
         return [Para([Strong("Refuted."), " The claim fails; no counterexample point was recorded."])]
     x = proof.counterexample
-    point = _tuple_tex(x) if not any(isinstance(v, str) and not v.lstrip("-").replace("/", "").isdigit() for v in x) else None
+    point = _tuple_tex(x) if not any(isinstance(v, str) and not is_rational_text(v) for v in x) else None
     lead = [Strong("Refuted. Counterexample: "), Math(f"x = {point}") if point else "x = " + _point(x), "."]
     out = [Para(lead)]
     try:
