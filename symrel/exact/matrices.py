@@ -27,7 +27,6 @@ from operator import mul
 from typing import Iterable, Sequence
 
 from ..errors import DimensionError, InputError
-from .number_text import rational
 from .numbers import GROUND_TYPES, ONE, ZERO, NumberLimits, Rational, format_rational
 
 #: flint's ``fmpq_mat`` when python-flint is the ground type (its ``fmpq`` are then the
@@ -290,6 +289,8 @@ def from_rationals(data: Sequence[Sequence[Rational]], shape: tuple[int, int] | 
     sympy Rationals a result hands out, ints, Fractions) are converted first."""
     data = [list(r) for r in data]
     if set(map(type, chain.from_iterable(data))) - {Rational}:
+        from .number_text import rational   # here: the checker's LP builds from elements of Q alone
+
         data = [[v if type(v) is Rational else rational(v) for v in r] for r in data]
     if shape is None:
         shape = (len(data), len(data[0]) if data else 0)
@@ -334,6 +335,8 @@ def matrix(
         data = data.tolist() if data.shape[0] else []
     if not isinstance(data, (list, tuple)):
         raise InputError(f"expected a matrix (a list of rows), got {type(data).__name__}", path=path)
+    from .number_text import rational   # user data: the one reader of numbers
+
     n_rows = len(data)
     want_cols = shape[1] if shape else None
     out = []
@@ -389,6 +392,8 @@ def vector(
         raise InputError(f"expected a vector (a list of numbers), got {type(data).__name__}", path=path)
     if length is not None and len(data) != length:
         raise DimensionError(f"expected a vector of length {length}, got {len(data)}", path=path)
+    from .number_text import rational   # user data: the one reader of numbers
+
     vals = [rational(v, path=f"{path}[{i}]", exact_floats=exact_floats, limits=limits) for i, v in enumerate(data)]
     return from_rationals([[v] for v in vals], (len(vals), 1))
 
