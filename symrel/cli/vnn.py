@@ -96,7 +96,7 @@ def read_instances(path, text: str | None = None) -> list[Instance]:
         timeout = seconds(row[2])   # the number grammar, ASCII only ("١٠" is no timeout)
         if timeout is None:
             raise InputError(f"expected a positive timeout in seconds, got {shown_text(row[2].strip(BLANKS))}"
-                             f"{why_not_ascii(row[2])}", path=f"line {number}, field 3", file=str(path))
+                             f"{why_not_ascii(row[2])}", path=f"line {number}", file=str(path))
         out.append(Instance(path.parent / row[0].strip(), path.parent / row[1].strip(), timeout, number))
     if not out:
         raise InputError("expected at least one instance", file=str(path))
