@@ -262,7 +262,8 @@ def open_executor(executor=None):
     if spec == "default":
         n = usable_cores()
         pool = WarmingProcessPool(n) if n > 1 else None
-    elif spec == "processes" or (spec.startswith("processes:") and spec[10:].isdigit() and int(spec[10:]) >= 1):
+    elif spec == "processes" or (spec.startswith("processes:") and spec[10:].isascii() and spec[10:].isdigit()
+                                 and int(spec[10:]) >= 1):   # isascii: "²".isdigit() is true, then int raises
         pool = RestartingProcessPool(int(spec[10:]) if spec != "processes" else None)
     else:
         raise InputError(f"expected serial, processes[:N] or an executor, got {executor!r}", path="executor")

@@ -210,7 +210,7 @@ def _fraction_text(q) -> str:
 def _stat_text(v) -> str:
     """A statistic for reading: an exact fraction too long to read as a percentage."""
     from ..exact import rational
-    from ..exact.numbers import is_rational_text
+    from ..exact import is_rational_text
 
     if Q.of_type(v):
         return _fraction_text(v)

@@ -14,9 +14,9 @@ JSON path and what was expected; docs/format.md, "What the checker refuses").
 the input ``NAME`` embedded in the certificate to be the object read from that file (the
 sha256 of its canonical text is ``inputs.NAME.sha256``, equal only when symrel reads both as
 the same exact object, so a file holding the JSON float ``0.1`` never binds to an input
-holding ``"0.1"``; the file may be that JSON, another
-JSON file of the same object, or the ``.onnx`` or ``.nnet`` file it was imported from, which
-is imported again exactly), and prints that it is. For a ``vnnlib-unsat`` claim that
+holding ``"0.1"``; the file may be that JSON, another JSON file of the same object, or the
+``.onnx`` or ``.nnet`` file it was imported from, which is imported again exactly), and
+prints that it is. For a ``vnnlib-unsat`` claim that
 records the network's file (``claim.network_file``, written by ``symrel verify``),
 ``--input network=FILE`` also requires the file's bytes to have the recorded sha256: the
 very file the verification read. ``--input property=FILE.vnnlib`` requires
