@@ -81,6 +81,8 @@ PARTS: tuple[tuple[str, str, dict[str, str]], ...] = (
     ("the exact number layer", "exact rationals", {
         "symrel.exact": "the package (its names load on first use)",
         "symrel.exact.numbers": "rationals: parsing, limits, the ground type",
+        "symrel.exact.sizes": ("the limits on the numbers exact arithmetic may build (denominator bits, product "
+                               "bits), bounded from the numbers as written before the arithmetic"),
     }),
     ("the canonical text", "the sha256 of an embedded input", {
         "symrel.fileformat": "the package (its names load on first use: neither its readers nor its writers)",
@@ -187,6 +189,14 @@ def page(measured: dict[str, dict] | None = None) -> str:
         "Transformers, sequence Transformers, boxes, polytopes, plain tables), not with the file-format readers",
         "or the library's model classes (it checks that a mesh is conforming with its own code too); of",
         "{mod}`symrel.fileformat` it runs the canonical text behind the inputs' sha256 alone.",
+        "",
+        "Its arithmetic is bounded before it is done ({mod}`symrel.exact.sizes`): from the bit lengths and",
+        "counts a certificate spells out, a common denominator of its numbers beyond `denominator bits`",
+        "(`--max-denominator-bits`, 100,000 bits) and numbers a chain of products could build beyond",
+        "`product bits` (`--max-product-bits`, 200,000 bits) are refused with exit 2 naming the limit, and its",
+        "operation limits weigh an operation on long numbers by their size; so a check costs time and memory",
+        "in proportion to what the file spells out, whatever its numbers ([format](format.md), \"Limits of the",
+        "checker\").",
         "",
         "What a proof relied on is recorded in its certificate and checked there, not rebuilt by calling a",
         "construction: the lattice form of a CPWL function, the ReLU pairs of a feed-forward sublayer, the",
