@@ -417,6 +417,15 @@ def _digits(bits: int) -> int:
     return bits * 30103 // 100000 + 1
 
 
+def evaluation_bits(model, input_bits: int) -> int:
+    """An upper bound on the bits of any numerator or denominator an exact evaluation of
+    ``model`` computes at points whose coordinates have ``input_bits`` bits over their common
+    denominator (:func:`symrel.exact.sizes.number_bits`): the replay's growth added to the
+    points' (a replay's inputs, the vertices ``0, e_1, .., e_d``, have one bit). Cost: one pass
+    over the model's numbers."""
+    return _model_growth(model, model.input_dim)[0] + input_bits
+
+
 def growth_digits(model, d: int) -> int:
     """An upper bound on the decimal digits of any numerator or denominator one replay of
     ``model`` on ``d`` inputs computes (depth x digits of the weights x log width).

@@ -25,7 +25,10 @@ Definition. For a rational ``a`` the enclosure is a pair of rationals
 
 Between the operations both ends are rounded outward to dyadic rationals with
 ``bits + 8 + k`` significant bits, so the width is about ``2^-bits`` relative
-and the integers involved have ``O(bits + log a)`` bits.
+and the integers involved have ``O(bits + log a)`` bits. An argument whose numerator or
+denominator is longer than ``bits + k + 72`` bits (one read from a certificate) is first
+enclosed by its dyadic neighbours of ``bits + k + 24`` significant bits, whose series are
+taken instead (``exp`` increases), so that its length does not grow the series' terms.
 
 Complexity: ``O(bits)`` series terms and ``O(log a)`` squarings on integers
 of ``O(bits + log a)`` bits.
@@ -107,7 +110,17 @@ def exp_bounds(a: Rational, bits: int = BITS) -> tuple[Rational, Rational]:
         b /= 2
         k += 1
     work = bits + 8 + k  # every squaring doubles the relative width
+    if max(numerator(b).bit_length(), denominator(b).bit_length()) > work + 64:
+        # a long argument (read from a file) would make the series' terms ever longer: its
+        # dyadic neighbours of work + 16 bits enclose it, and exp increases
+        lo = _series(_dyadic(b, work + 16, up=False), work)[0]
+        return _squared(lo, _series(_dyadic(b, work + 16, up=True), work)[1], k, work)
     lo, hi = _series(b, work)
+    return _squared(lo, hi, k, work)
+
+
+def _squared(lo, hi, k: int, work: int):
+    """``(lo, hi)`` squared ``k`` times, rounded outward to ``work`` bits after each squaring."""
     for _ in range(k):
         lo, hi = _dyadic(lo * lo, work, up=False), _dyadic(hi * hi, work, up=True)
     return lo, hi

@@ -18,7 +18,8 @@ Sizes are bounded. Every step's forms are compared with recorded ones, whose num
 within the digit limit (``--max-digits``), so growth through the layers stops at the first
 step; within a step, a combination whose common denominator would outgrow
 :data:`FORM_DIGITS_FACTOR` times that limit stops the check with exit 2 naming the limit
-``form-digits`` (:func:`combine`), before the arithmetic becomes slow.
+``form-digits`` (:func:`combine`, and a recorded form's own common denominator,
+:func:`read_form`), before the arithmetic becomes slow.
 
 This is written apart from the provers' forms (:mod:`symrel.exact.forms`), which the
 checker does not use.
@@ -260,7 +261,9 @@ def _read_form(obj) -> Form:
         nums.append(rational_pair(item[1]))
     if len(set(vs)) != len(vs):
         raise MalformedCertificate("expected each variable once in a form, got one listed twice")
-    den = lcm(*[q for _, q in nums])
+    dens = [q for _, q in nums]
+    size = len(dens) * max(dens).bit_length()     # a bound on the bit length of their lcm
+    den = lcm(*dens) if size <= SMALL_BITS or size <= form_bits() else _bounded_lcm(dens)
     ints = [p * (den // q) for p, q in nums]
     g = gcd(den, *ints)
     if g != 1:

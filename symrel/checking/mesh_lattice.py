@@ -17,6 +17,7 @@ from operator import mul
 
 from ..exact import Q
 from ..exact.numbers import denominator, numerator
+from ..exact.sizes import check_product_bits, common_denominator_bits, fan_in_bits, number_bits, weight
 from . import beyond_limit
 from .kernel import PAIR_MINUS_ONE, PAIR_ONE, PAIR_ZERO, pair
 from .read import array, index, indices, natural, rational as strict_rational, rationals, record
@@ -126,7 +127,15 @@ def _check_mesh_lattice(f, o, rec, replay, where):
     if len(lower) != n:
         replay.fail(f"expected one lower term (an index or a split tree) per simplex ({n}), got {len(lower)}",
                     f"{rel}.lower")
-    work = len(f.exact_vertices) * len(pieces) * (d + 2) + len(terms) * n + sum(map(len, terms))
+    # the table's entries: a vertex's row over its common denominator times a piece's over theirs,
+    # bounded before the table is built, its products counted by their size (symrel.exact.sizes)
+    piece_bits = number_bits([t for a, c in pieces for t in (*a, c)], where=f"{where}.pieces",
+                             what="the common denominator of the pieces")
+    vertex_bits = max((number_bits(list(x) + [y[o]], where="inputs") for x, y in zip(f.exact_vertices, f.exact_values)),
+                      default=0)
+    entry_bits = check_product_bits(piece_bits + vertex_bits + fan_in_bits(d + 3), where=f"{where}.pieces",
+                                    what="an entry of the table of pieces minus values")
+    work = len(f.exact_vertices) * len(pieces) * (d + 2) * weight(entry_bits) + len(terms) * n + sum(map(len, terms))
     if work > MAX_LATTICE_OPERATIONS:   # the vertex table and the term-by-simplex cover, counted first
         raise beyond_limit("mesh lattice operations", work, MAX_LATTICE_OPERATIONS, f"{where}.pieces")
     at, under = _vertex_table(f, o, pieces)
@@ -143,6 +152,7 @@ def _check_mesh_lattice(f, o, rec, replay, where):
         for m, entry in enumerate(array(ws, f"{path}[2]")):
             j, w = array(entry, f"{path}[2][{m}]", 2)
             weights.append((index(j, len(pieces), f"{path}[2][{m}][0]"), strict_rational(w, f"{path}[2][{m}][1]")))
+        common_denominator_bits([w for _, w in weights], where=f"{path}[2]", what="the weights' common denominator")
         if len({j for j, _ in weights}) != len(weights):
             replay.fail("expected each piece once in a convex combination", f"{path[len(replay.here):]}[2]")
         if any(j not in terms[t] or w < 0 for j, w in weights) or sum((w for _, w in weights), ZERO) != 1:
@@ -169,7 +179,7 @@ def _vertex_table(f, o, pieces):
     pieces ``<= f`` at every vertex of simplex k (the AND of its vertices' bit sets)."""
     from .meshes import integers   # the checker's mesh reader: loaded already for a mesh
 
-    D = lcm(*(denominator(t) for a, c in pieces for t in (*a, c)))
+    D = lcm(*(denominator(t) for a, c in pieces for t in (*a, c)))   # bounded by the caller
     cols = [[numerator(t) * (D // denominator(t)) for t in (*a, c)] + [D] for a, c in pieces]
     at = []
     for x, y in zip(f.exact_vertices, f.exact_values):
@@ -212,6 +222,7 @@ def _check_lower(f, o, k, tree, pieces, terms, at, path, replay, where):
             y[i] = strict_rational(w, f"{where}.empty[{m}][1]")
         if not y or any(w < 0 for w in y.values()):
             replay.fail(f"expected a Farkas vector of weights >= 0 on the {len(rows)} rows of the part", f"{rel}.empty")
+        common_denominator_bits(y.values(), where=f"{where}.empty", what="the Farkas weights' common denominator")
         d = f.input_dim
         if any(sum((w * rows[i][0][c] for i, w in y.items()), ZERO) != 0 for c in range(d)):
             replay.fail("the Farkas vector does not cancel the rows (y^T A != 0)", f"{rel}.empty")

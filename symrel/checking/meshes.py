@@ -27,6 +27,7 @@ from operator import mul
 
 from ..exact import Q, floor
 from ..exact.numbers import denominator, numerator
+from ..exact.sizes import check_product_bits, fan_in_bits, lcm_bits, number_bits
 from . import MalformedCertificate, beyond_limit
 from . import read
 from .inputs import listed, matrix, need, positive, vector
@@ -52,6 +53,21 @@ def inverse(B: list) -> list | None:
                 m = R[i][c]
                 R[i] = [a - m * b for a, b in zip(R[i], R[c])]
     return [r[n:] for r in R]
+
+
+def inverse_bits(points: list, where: str) -> int:
+    """An upper bound on the bits of the numbers Gauss-Jordan elimination computes to invert the
+    matrix ``B`` of the simplex of ``points`` (its columns above a row of ones): each is a ratio
+    of minors of ``B`` with its rows brought to integers, whose bits are at most those of the
+    rows over their common denominators added up, plus ``bits(d + 1)`` per row (Hadamard's
+    bound); twice that for the products before they are reduced. Refused beyond ``product
+    bits`` (and a row's common denominator beyond ``denominator bits``), :mod:`symrel.exact.sizes`.
+    Cost: one pass over the coordinates."""
+    d = len(points) - 1
+    rows = sum(number_bits([p[i] for p in points], where=where, what="the common denominator of a simplex's row")
+               for i in range(d))
+    return check_product_bits(2 * (rows + (d + 1) * fan_in_bits(d + 1)), where=where,
+                              what="the barycentric inverse of the simplex")
 
 
 class Simplex:
@@ -149,6 +165,8 @@ def simplices_of(vertices: list, simplices: list, path: str) -> tuple:
         raise MalformedCertificate(f"vertex {used.index(False)} belongs to no simplex",
                                    path=f"{join(path, 'vertices')}[{used.index(False)}]")
     cells = grid_cells(vertices, lists, path)
+    for k, s in enumerate(lists):  # the inverses' numbers, bounded before any is computed
+        inverse_bits([vertices[i] for i in s], f"{join(path, 'simplices')}[{k}]")
     geometry = [Simplex([vertices[i] for i in s]) for s in lists]
     for k in (k for k, g in enumerate(geometry) if g.inverse is None):
         raise MalformedCertificate(f"simplex {k} is degenerate: its vertices {lists[k]} are affinely dependent",
@@ -207,7 +225,9 @@ def meeting_pairs(cells: dict, geometry: list):
 
 
 def integers(v: list) -> list:
-    """The rational vector v times the least common multiple of its denominators (same signs)."""
+    """The rational vector v times the least common multiple of its denominators (same signs);
+    that multiple is bounded first (the ``denominator bits`` limit, :mod:`symrel.exact.sizes`)."""
+    lcm_bits((denominator(x) for x in v), what="the common denominator of a row of a mesh")
     m = lcm(*(denominator(x) for x in v))
     return [numerator(x) * (m // denominator(x)) for x in v]
 

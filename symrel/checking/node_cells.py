@@ -31,6 +31,7 @@ from __future__ import annotations
 import itertools
 
 from ..exact import Q
+from ..exact.sizes import common_denominator_bits
 from . import CertificateError, MalformedCertificate
 from .kernel import as_rational_form, key, minus, read_form, single_var
 from .read import array, natural, rational, record
@@ -166,6 +167,8 @@ def _farkas(rows, obj, where, path):
         if m < 0 and rows[i][1] != "=":
             raise CertificateError(f"{where}: Farkas multiplier {m} of inequality row {i} is negative")
         mult[i] = m
+    # the multipliers' common denominator, bounded before they are added up (symrel.exact.sizes)
+    common_denominator_bits(mult.values(), where=where, what="the multipliers' common denominator")
     if sum((abs(m) for m in mult.values()), ZERO) != 1:
         raise CertificateError(f"{where}: the Farkas multipliers' absolute values do not add up to 1")
     n = len(rows[0][0][0])

@@ -7,8 +7,19 @@ lexicographic minimum, shown so by dual vectors), so that a claim over it is not
 from __future__ import annotations
 
 from ..exact import Q
+from ..exact.sizes import check_product_bits, fan_in_bits, number_bits
 
 ZERO = Q(0)
+
+
+def _bounded(A, b, *vectors, replay) -> None:
+    """Refuse, before they are computed, sums of recorded multipliers times the rows ``A``, ``b``
+    whose numbers could pass the arithmetic limits (:mod:`symrel.exact.sizes`): the bits of
+    the rows and of each vector over their common denominators, added."""
+    rows = number_bits([v for row in A for v in row] + list(b), where="inputs.domain.object")
+    for vec in vectors:
+        check_product_bits(rows + number_bits(vec, where=replay.here + replay.field()) + fan_in_bits(len(A) + 1),
+                           where=replay.here + replay.field(), what="a combination of the domain's rows")
 
 
 def check_polytope_box(P, box, duals, replay):
@@ -27,6 +38,7 @@ def check_polytope_box(P, box, duals, replay):
             y = [replay.number(v, f"[{(sense + 1) // 2}][{r}]") for r, v in enumerate(y)]
             if any(v < 0 for v in y):
                 replay.fail(f"coordinate {i}: a dual vector must have one entry >= 0 per inequality")
+            _bounded(A, b, y, replay=replay)
             if any(sum((yr * row[k] for yr, row in zip(y, A)), ZERO) != (sense if k == i else 0) for k in range(P.dim)):
                 replay.fail(f"coordinate {i}: A^T y is not {'+' if sense > 0 else '-'}e_{i}")
             if sum((yr * br for yr, br in zip(y, b)), ZERO) != bound:
@@ -51,6 +63,7 @@ def check_witness(P, box, first, replay):
                     "lexicographic minimum), so that the claim is not vacuous")
     w = [replay.number(v, f"[{i}]") for i, v in enumerate(point)]
     A, b = P.exact_halfspaces()
+    _bounded(A, b, w, replay=replay)
     for r, (row, c) in enumerate(zip(A, b)):
         if sum((a * v for a, v in zip(row, w)), ZERO) > c:
             replay.fail(f"the witness is not a point of the domain: it violates inequality {r}")
@@ -69,6 +82,7 @@ def check_witness(P, box, first, replay):
         mu = [replay.number(v, f"[1][{j}]") for j, v in enumerate(entry[1])]
         if any(v < 0 for v in y):
             replay.fail("y must be >= 0")
+        _bounded(A, b, y, mu + w, replay=replay)
         for c in range(P.dim):
             total = sum((yr * row[c] for yr, row in zip(y, A) if yr), ZERO) + (mu[c] if c < k else ZERO)
             if total != (-1 if c == k else 0):

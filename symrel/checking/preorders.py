@@ -53,6 +53,7 @@ from itertools import combinations
 from math import comb
 
 from ..exact import Q
+from ..exact.sizes import check_product_bits, fan_in_bits, number_bits
 from . import CertificateError, at_step, beyond_limit, claim_checker, read
 from .exp_bounds import exp_lower, exp_upper
 
@@ -299,6 +300,13 @@ def check_retrieval(cert: dict, inputs: dict) -> None:
     for q, _ in task.queries:
         relations[q] = R = _Relation(task.preorders[q], f"inputs.task.object.preorders.{q}", keys)
         R.transitivity()
+    # the features and their inner products, bounded before any is computed (symrel.exact.sizes)
+    from .cell_replay import evaluation_bits
+
+    bits = evaluation_bits(phi_k, number_bits([v for _, x in task.keys for v in x], where="inputs.task.object.keys")) \
+        + evaluation_bits(phi_q, number_bits([v for _, x in task.queries for v in x],
+                                             where="inputs.task.object.queries"))
+    check_product_bits(bits + fan_in_bits(phi_q.output_dim), where="inputs.phi_q", what="a score <phi_q(x), phi_k(y)>")
     Fk = _vectors(task.keys, phi_k, "key")
     Fq = _vectors(task.queries, phi_q, "query")
     scores = {q: [sum((a * b for a, b in zip(fq, fk)), Q(0)) for fk in Fk] for (q, _), fq in zip(task.queries, Fq)}

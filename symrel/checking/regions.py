@@ -68,6 +68,7 @@ representative r, ``diff = score_k - score_r``: ``<`` (``diff < 0``), ``=``
 from __future__ import annotations
 
 from ..exact import Q
+from ..exact.sizes import common_denominator_bits
 from . import CertificateError, MalformedCertificate, at_step, claim_checker, model_class
 from .cell_replay import CONTINUOUS, MESH, PathReplay, check_limits, minus, neg
 from .read import array, index, indices, integer, natural, rational, rationals, record, string
@@ -101,7 +102,7 @@ def _check_empty(rows_, farkas, where, first_of_repeats=False):
     n = len(rows_[0][0])
     total = [ZERO] * n
     strict_weight, seen, size = False, set(), ZERO
-    first = {}
+    first, terms = {}, []
     if first_of_repeats and len(rows_) > 256:  # many rows: one hash each, not a scan per entry
         for k, row in enumerate(rows_):
             first.setdefault(row, k)
@@ -122,6 +123,10 @@ def _check_empty(rows_, farkas, where, first_of_repeats=False):
             raise _fail(here, f"negative multiplier on the inequality row {idx}")
         if rel == "<" and mult > 0:
             strict_weight = True
+        terms.append((mult, f))
+    # the multipliers' common denominator, bounded before they are added up (symrel.exact.sizes)
+    common_denominator_bits([mult for mult, _ in terms], where=where, what="the multipliers' common denominator")
+    for mult, f in terms:
         size += abs(mult)
         for i in range(n):
             total[i] += mult * f[i]
@@ -143,6 +148,8 @@ def _check_values(rows_, x, recorded, where):
 
 def _check_witness(rows_, entry, where, d):
     x = rationals(entry["witness"], f"{where}.witness", length=d)
+    # the rows' values at x have x's common denominator: bounded first (symrel.exact.sizes)
+    common_denominator_bits(x, where=f"{where}.witness", what="the witness's common denominator")
     for idx, (f, rel) in enumerate(rows_):
         if not _holds(f, rel, x):
             raise _fail(f"{where}.witness", f"the witness violates row {idx}")

@@ -22,6 +22,7 @@ Shares no code with :mod:`symrel.relations.prove`.
 from __future__ import annotations
 
 from ..exact import Q
+from ..exact.sizes import check_product_bits, fan_in_bits, number_bits, weight
 from . import CertificateError, at_step, beyond_limit, claim_checker, read
 
 #: the most operations of the entry check, ``n m d + (n + m) (net parameters)`` for an n x m
@@ -64,7 +65,16 @@ def check_relation(cert: dict, inputs: dict) -> None:
         raise CertificateError("the feature maps do not take the table's points", path="inputs.features")
 
     steps = cert["steps"]
+    # the numbers of phi(x_i), psi(y_j) and their inner products, bounded before any is computed
+    # (symrel.exact.sizes); operations on long numbers count by their size
+    from .cell_replay import evaluation_bits
+
+    bits = evaluation_bits(features.phi, number_bits([v for p in xs for v in p], where="inputs.relation.object.x")) \
+        + evaluation_bits(features.psi, number_bits([v for p in ys for v in p], where="inputs.relation.object"))
+    bits = check_product_bits(bits + fan_in_bits(features.phi.output_dim), where="inputs.features",
+                              what="an inner product <phi(x_i), psi(y_j)>")
     ops = n * m * features.phi.output_dim + n * features.phi.num_parameters() + m * features.psi.num_parameters()
+    ops *= weight(bits)
     if ops > MAX_WORK:
         raise beyond_limit("relation operations", ops, MAX_WORK, "inputs.relation.object.r")
     if steps[0]["rule"] == "table-psd" and n > MAX_LDL_ROWS:  # before any entry is evaluated
@@ -130,6 +140,12 @@ def _check_ldl(data, table, n, where):
         for i in range(k + 1, n):
             if d == 0 and L[i][k]:
                 raise CertificateError(f"column {k} of L belongs to a zero pivot and must be e_{k}", path=f"{where}.L[{i}][{k}]")
+    # L diag(D) L^T: sums of products of three recorded numbers, bounded before any is taken
+    bits = 2 * max((number_bits(row, where=f"{where}.L[{i}]") for i, row in enumerate(L)), default=0) \
+        + number_bits(D, where=f"{where}.D") + fan_in_bits(n)
+    check_product_bits(bits, where=f"{where}.L", what="an entry of L diag(D) L^T")
+    if n ** 3 // 6 * weight(bits) > MAX_WORK:
+        raise beyond_limit("relation operations", n ** 3 // 6 * weight(bits), MAX_WORK, f"{where}.L")
     LD = [[a * d for a, d in zip(row, D)] for row in L]
     for i in range(n):
         for j in range(n):  # L D L^T is symmetric and L lower triangular: the terms k <= j <= i

@@ -33,7 +33,8 @@ growth is refused with exit 2 (docs/format.md, "Limits of the checker"); a recor
 
 from __future__ import annotations
 
-from ..exact import Q, denominator, numerator
+from ..exact import Q
+from ..exact.sizes import number_bits, weight
 from . import CertificateError, at_step, beyond_limit, claim_checker, model_class, read
 from .exp_bounds import EXP_CAP, exp_lower, exp_upper
 
@@ -43,7 +44,7 @@ ZERO = Q(0)
 #: transformer's sizes before any is done
 MAX_WORK = 4_000_000
 #: the most bits the weights of all blocks may add to a number on its way through the
-#: blocks: the sum over blocks of the longest weight (numerator and denominator bits)
+#: blocks: the sum over blocks of the most bits of a weight matrix (:func:`_bits`)
 MAX_GROWTH_BITS = 200_000
 #: an exp enclosure at 256 bits, counted as this many operations by :func:`work`
 EXP_WORK = 1000
@@ -55,9 +56,12 @@ def _size(M) -> int:
 
 
 def _bits(M) -> int:
-    """The longest entry of the matrix (a list of rows) or vector M, in bits of numerator and denominator."""
-    return max((abs(numerator(v)).bit_length() + denominator(v).bit_length()
-                for r in M for v in (r if isinstance(r, list) else [r])), default=0)
+    """The bits of the entries of the matrix (a list of rows) or vector M over their common
+    denominator: twice the bits of that denominator (bounded, :mod:`symrel.exact.sizes`) and
+    the longest numerator's. (A product by M adds at most these bits to a number: the longest
+    entry alone would miss a row of many distinct denominators, whose sum has their lcm.)"""
+    return number_bits([v for r in M for v in (r if isinstance(r, list) else [r])], where="inputs.transformer",
+                       what="the common denominator of a weight matrix")
 
 
 def _columns(ff) -> list:
@@ -383,6 +387,7 @@ def check_softmax_bound(cert: dict, inputs: dict) -> None:
     if not model_class(T) == "transformer" or not model_class(D) == "box" or D.dim != T.input_dim:
         raise CertificateError("expected a transformer and a box domain of its input dimension", path="inputs")
     ops, growth = work(T)
+    ops *= weight(growth)   # operations on long numbers count by their size (symrel.exact.sizes)
     if ops > MAX_WORK:
         raise beyond_limit("softmax-bound operations", ops, MAX_WORK, "inputs.transformer")
     if growth > MAX_GROWTH_BITS:

@@ -37,6 +37,7 @@ from __future__ import annotations
 from itertools import islice
 
 from ..exact import Q
+from ..exact.sizes import check_product_bits, fan_in_bits, number_bits, weight
 from . import CertificateError, beyond_limit, claim_checker, model_class, read
 from .sequences import Tie, all_sequences, label_from_json, label_key
 from .softmax_enclosure import BITS, EXP_BITS, EXP_GRID, softmax_enclosure
@@ -138,6 +139,41 @@ def work(model, max_len: int, evaluations: int) -> int:
     return evaluations * run
 
 
+def run_bits(model, max_len: int) -> int:
+    """An upper bound on the bits of any number one hardmax run of ``model`` computes on at most
+    ``max_len`` tokens (:mod:`symrel.exact.sizes`): the residual vectors start with the
+    embeddings' bits over their common denominator, and every attention sublayer adds those of
+    its heads' value and output maps and biases, the average over at most ``T`` winners and the
+    sum over the heads; every MLP its two maps; the scores are products of a query and a key.
+    Cost: one pass over the model's numbers (a common denominator beyond ``denominator bits`` is
+    refused on the way)."""
+    T = max_len + 1
+    where = "inputs.model.object"
+    width = fan_in_bits(model.width + 1)
+    s = peak = number_bits([v for M in (model.exact_token_embedding, model.exact_position_embedding)
+                            for row in M for v in row], where=where, what="the embeddings' common denominator")
+    for k, layer in enumerate(model.layers):
+        here = f"{where}.layers[{k}]"
+        att = layer.attention
+        if att is not None:
+            added = number_bits(att.exact_bO, where=here)
+            for h in att.heads:
+                q = number_bits([v for row in h.exact_WQ for v in row] + list(h.exact_bQ), where=here)
+                kk = number_bits([v for row in h.exact_WK for v in row] + list(h.exact_bK), where=here)
+                peak = max(peak, 2 * s + q + kk + 2 * width + fan_in_bits(len(h.exact_WQ) + 1))
+                added += number_bits([v for row in h.exact_WV for v in row] + list(h.exact_bV), where=here) \
+                    + number_bits([v for row in h.exact_WO for v in row], where=here) \
+                    + 2 * width + 2 * fan_in_bits(T + 1)
+            s += added + fan_in_bits(len(att.heads) + 2) + 1
+        if layer.mlp is not None:
+            m = layer.mlp
+            s += number_bits([v for row in m.exact_W1 for v in row] + list(m.exact_b1), where=here) \
+                + number_bits([v for row in m.exact_W2 for v in row] + list(m.exact_b2), where=here) \
+                + width + fan_in_bits(len(m.exact_W1) + 1) + 1
+        peak = max(peak, s)
+    return max(peak, s + number_bits([v for row in model.exact_unembedding for v in row], where=where) + width)
+
+
 def _count_sequences(vocab_size: int, max_seq_len: int, most: int):
     """``sum_{n=1..N} |V|^n``, or None as soon as the sum exceeds ``most`` (so that a file
     listing few outputs costs few steps, whatever N it states)."""
@@ -202,7 +238,9 @@ def check_tracr_audit(cert, inputs):
     if len(expected_json) != count:
         raise CertificateError(f"expected {count} outputs", path="steps[1].certificate.expected")
     # the hardmax run and one softmax run per enclosure step on every input, and the witness
-    ops = work(model, N, count * (1 + rules.count("tracr-softmax-enclosures")) + 1)
+    # ... each of them counted by the size of its numbers, bounded first (symrel.exact.sizes)
+    bits = check_product_bits(run_bits(model, N), where="inputs.model.object", what="the numbers of a run of the model")
+    ops = work(model, N, count * (1 + rules.count("tracr-softmax-enclosures")) + 1) * weight(bits)
     if ops > MAX_WORK:
         raise beyond_limit("tracr-audit operations", ops, MAX_WORK, "steps[1].certificate.expected")
     seqs = all_sequences(vocab, N)  # a generator: one sequence at a time, count of them

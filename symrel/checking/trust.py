@@ -84,6 +84,8 @@ PARTS: tuple[tuple[str, str, dict[str, str]], ...] = (
         "symrel.exact.numbers": ("the rational field (the ground type), the number limits, printing; JSON floats kept "
                                  "apart (not the library's reading of numbers, symrel.exact.number_text: a check does "
                                  "not load it)"),
+        "symrel.exact.sizes": ("the limits on the numbers exact arithmetic may build (denominator bits, product "
+                               "bits), bounded from the numbers as written before the arithmetic"),
     }),
     ("the canonical text", "the sha256 of an embedded input (equal only for inputs read as the same exact object)", {
         "symrel.fileformat": "the package (its names load on first use: neither its readers nor its writers)",
@@ -198,6 +200,14 @@ def page(measured: dict[str, dict] | None = None) -> str:
         "if symrel reads them as the same exact object. A JSON float stays a JSON float (`0.1`, never the",
         "string `\"0.1\"`, which is 1/10): a certificate's inputs hold none (the checker refuses them), so a",
         "file holding one never binds to a certificate's input (`check-certificate --input NAME=FILE`).",
+        "",
+        "Its arithmetic is bounded before it is done ({mod}`symrel.exact.sizes`): from the bit lengths and",
+        "counts a certificate spells out, a common denominator of its numbers beyond `denominator bits`",
+        "(`--max-denominator-bits`, 100,000 bits) and numbers a chain of products could build beyond",
+        "`product bits` (`--max-product-bits`, 200,000 bits) are refused with exit 2 naming the limit, and its",
+        "operation limits weigh an operation on long numbers by their size; so a check costs time and memory",
+        "in proportion to what the file spells out, whatever its numbers ([format](format.md), \"Limits of the",
+        "checker\").",
         "",
         "What a proof relied on is recorded in its certificate and checked there, not rebuilt by calling a",
         "construction: the lattice form of a CPWL function, the ReLU pairs of a feed-forward sublayer, the",

@@ -48,6 +48,8 @@ from dataclasses import dataclass
 from math import gcd
 
 from ..exact import Q, ZERO
+from ..exact.sizes import (arithmetic_limits, check_product_bits, current_arithmetic_limits, fan_in_bits, lcm_bits,
+                           number_bits, numerator_bits, weight)
 from . import CertificateError, at_step, beyond_limit, claim_checker
 from .read import array, index, natural, rational, record, string
 
@@ -132,24 +134,74 @@ def _form_min(form, lo, hi):
     return total
 
 
-def _layers(net):
-    """Per layer: W as integer rows, the positive and negative parts, b as integers, D, relu."""
+def _layers(net, where="inputs.network.object"):
+    """Per layer: W as integer rows, the positive and negative parts, b as integers, D, relu,
+    and ``sizes``, the bits ``(d, w, fan-in)`` of :func:`leaf_bits`. Before any layer is
+    brought to its common denominator, the bits of every one (``denominator bits``) and of
+    the numbers a leaf then computes (``product bits``) are bounded from the weights as
+    written (:mod:`symrel.exact.sizes`)."""
+    dens, bounds = [], []
+    for k, layer in enumerate(net.layers):
+        values = [v for r in layer.affine.W_rows for v in r] + list(layer.affine.b_list)
+        lcm_bits((int(v.denominator) for v in values), where=f"{where}.layers[{k}]",
+                 what=f"the common denominator of the weights of layer {k}")
+        D = 1
+        for v in values:   # within the limit now: at most one step per weight on numbers of its size
+            D = D * int(v.denominator) // gcd(D, int(v.denominator))
+        dens.append(D)
+        bounds.append((D.bit_length(), numerator_bits(values) + D.bit_length(), layer.affine.input_dim))
+    check_product_bits(leaf_bits(bounds, 0), where=where, what="the numbers of a leaf's bounds")
     out = []
-    for layer in net.layers:
+    for layer, D in zip(net.layers, dens):
         W = [list(r) for r in layer.affine.W_rows]
         b = list(layer.affine.b_list)
-        D = 1
-        for v in [v for r in W for v in r] + b:
-            D = D * int(v.denominator) // gcd(D, int(v.denominator))
         Wi = [[int(v.numerator) * (D // int(v.denominator)) for v in r] for r in W]
         bi = [int(v.numerator) * (D // int(v.denominator)) for v in b]
         Wp = [[max(v, 0) for v in r] for r in Wi]
         Wn = [[min(v, 0) for v in r] for r in Wi]
         mats = (_flint.fmpz_mat(Wp), _flint.fmpz_mat(Wn)) if _flint is not None else None
         Wq = _flint.fmpq_mat(W) if _flint is not None and Q.dtype is _flint.fmpq else None
+        sizes = (D.bit_length(), max((abs(v).bit_length() for v in [v for r in Wi for v in r] + bi), default=0),
+                 layer.affine.input_dim)
         out.append({"W": W, "b": b, "Wp": Wp, "Wn": Wn, "bi": bi, "D": D, "relu": layer.activation == "relu",
-                    "mats": mats, "Wq": Wq})
+                    "mats": mats, "Wq": Wq, "sizes": sizes})
     return out
+
+
+# -- the size of a leaf's numbers, bounded before the leaf is checked (docs/format.md) -------------
+#: bits a layer can add to a leaf's numbers beside its weights' own: the rounding to 2^-40 of the
+#: forms after it and of the backward rows over h >= 0, and a relaxation's slope (2^-16)
+STAGE_BITS = 2 * 40 + 16 + 2
+
+
+def leaf_bits(sizes, box_bits: int, close_bits: int = 0) -> int:
+    """An upper bound on the bits of any number a leaf's check computes: ``sizes`` has, per
+    layer, ``(d, w, k)``: the bits of its common denominator ``D``, of its largest weight or
+    bias times ``D``, and its fan-in; ``box_bits`` those of the leaf's box over its common
+    denominator ``Qb`` (``bits(Qb)`` plus the largest ``|lo_i Qb|``, ``|hi_i Qb|``);
+    ``close_bits`` those of a close's atom and, per ReLU layer, of its slopes and betas.
+    Each layer adds at most ``s = w + d + bits(k + 1) + STAGE_BITS`` to a form (its product, its
+    common denominator, the rounding); a bound is a product of a form, the box and the
+    constants: three such sums, and two relaxation numbers (``MAX_RELAXATION_BITS`` each).
+
+    >>> leaf_bits([(40, 44, 5), (40, 44, 50)], 30)    # two ACAS-like layers on a box of 30 bits
+    2233
+    """
+    chain = sum(w + d + fan_in_bits(k + 1) + STAGE_BITS for d, w, k in sizes)
+    return 3 * (chain + box_bits) + close_bits + 2 * MAX_RELAXATION_BITS
+
+
+def box_bits(lo, hi, where: str | None = None) -> int:
+    """The bits of a box over its common denominator ``Qb`` (:func:`leaf_bits`), bounded from
+    the numbers as written; its ``Qb`` is refused beyond the ``denominator bits`` limit."""
+    return number_bits(list(lo) + list(hi), where=where, what="the common denominator of a leaf's box")
+
+
+def leaf_operations(net_weights: int, n_in: int, closes: int, bits: int) -> int:
+    """The operations one leaf counts in ``leaf operations``: the network's weights times
+    ``(inputs + 1 + unsafe disjuncts)``, times the :func:`~symrel.exact.sizes.weight` of its
+    numbers' bits (:func:`leaf_bits`: 1 for ordinary networks)."""
+    return net_weights * (n_in + 1 + closes) * weight(bits)
 
 
 def _times(layer, L, U):
@@ -491,6 +543,9 @@ def _check_leaf(layers, facts, lo, hi, d, region, unsafe, where, splits=()):
     phase)`` from the root down. Returns whether it closed an unsafe disjunct by an atom of
     the input region (then the leaf's part holds no point of the region)."""
     facts = record(facts, where, keys=("phases", "relaxations", "closes"))
+    sizes = [layer["sizes"] for layer in layers]
+    bits = box_bits(lo, hi, where)   # bounded by the walk of the tree already (_tree_leaves)
+    relus = sum(1 for layer in layers if layer["relu"])
     outside = False
     states = _states(layers, lo, hi, facts, where, {(k, i): c for k, i, c in splits})
     closes = array(facts["closes"], f"{where}.closes", len(unsafe))
@@ -517,6 +572,12 @@ def _check_leaf(layers, facts, lo, hi, d, region, unsafe, where, splits=()):
         pool = unsafe[u] if side == "unsafe" else region[d]
         x, y, rhs = pool[index(ref[1], len(pool), f"{cw}.atom[1]")]
         bound = rational(entry["bound"], f"{cw}.bound")
+        # the atom's numbers, and the close's own slopes and betas at every ReLU layer, join the
+        # leaf's: bounded before the substitution multiplies them through the layers
+        chosen = [b[3] for b in betas] + [st[0] for layer in slopes for st in layer if isinstance(st, tuple)]
+        close_bits = number_bits(list(x) + list(y) + [rhs], where=f"{cw}.atom") \
+            + relus * number_bits(chosen, where=cw)
+        check_product_bits(leaf_bits(sizes, bits, close_bits), where=cw, what="the numbers of this close's bound")
         got = _backward_min(layers, slopes, y, x, lo, hi, betas)
         if got != bound:
             raise CertificateError(f"the bound recomputed is {got}, not {bound}", path=f"{cw}.bound")
@@ -526,12 +587,16 @@ def _check_leaf(layers, facts, lo, hi, d, region, unsafe, where, splits=()):
     return outside
 
 
-def _tree_leaves(tree, lo, hi, d, where, budget, widths):
+def _tree_leaves(tree, lo, hi, d, where, budget, widths, cost):
     """The leaves of the preorder tree of disjunct ``d`` that covers [lo, hi], as
     ``(d, where, lo, hi, splits, facts)`` in order, the tree's structure checked on the way
     (each split inside its node, no neuron split twice on a path, no entry left over): a
     generator, so that a leaf is checked (:func:`_run_leaves`) before the entries after it
-    are read, as a walk that checks each leaf where it meets it would."""
+    are read, as a walk that checks each leaf where it meets it would. ``budget``: the tree
+    entries and the leaf operations still allowed; ``cost``: ``(sizes, weights, closes)``, the
+    network's layer sizes (:func:`leaf_bits`), its weights and the unsafe disjuncts, with which
+    each leaf's numbers are bounded and its operations counted before it is checked."""
+    sizes, weights, closes = cost
     todo = [(list(lo), list(hi), ())]
     pos = 0
     while todo:
@@ -568,24 +633,30 @@ def _tree_leaves(tree, lo, hi, d, where, budget, widths):
             todo.append((blo, bhi, splits + ((k, i, "i"),)))  # the part z <= 0, first
         else:
             entry = record(entry, ew, keys=("leaf",))
+            numbers = leaf_bits(sizes, box_bits(blo, bhi, f"{ew}.leaf"))
+            check_product_bits(numbers, where=f"{ew}.leaf", what="the numbers of this leaf's bounds")
+            budget[1] -= leaf_operations(weights, len(lo), closes, numbers)
+            if budget[1] < 0:
+                raise beyond_limit("leaf operations", MAX_LEAF_OPERATIONS - budget[1], MAX_LEAF_OPERATIONS, f"{ew}.leaf")
             yield d, f"{ew}.leaf", blo, bhi, splits, entry["leaf"]
     if pos != len(tree):
         raise CertificateError(f"unexpected entries after the tree's last leaf ({len(tree) - pos} more)",
                                path=f"{where}[{pos}]")
 
 
-def _leaf_operations(net, steps, disjuncts, n_in, closes) -> int:
+def _leaf_operations(layers, steps, disjuncts, n_in, closes) -> int:
     """Refuse, before any leaf is checked, a certificate whose leaves would cost more than
-    :data:`MAX_LEAF_OPERATIONS` (the leaves are counted in the trees as written); returns
-    the number of leaves."""
-    weights = sum(layer.affine.output_dim * layer.affine.input_dim for layer in net.layers)
+    :data:`MAX_LEAF_OPERATIONS` (the leaves are counted in the trees as written, each at least
+    :func:`leaf_operations` of the network's numbers; the walk of the trees counts each leaf
+    again with its box, :func:`_tree_leaves`); returns the number of leaves."""
+    weights = sum(len(layer["bi"]) * layer["sizes"][2] for layer in layers)
     leaves = 0
     for d in range(min(disjuncts, len(steps))):
         data = steps[d].get("certificate") if type(steps[d]) is dict else None
         tree = data.get("tree") if type(data) is dict else None
         if type(tree) is list:
             leaves += sum(1 for e in tree if type(e) is dict and "leaf" in e)
-    work = leaves * weights * (n_in + 1 + closes)
+    work = leaves * leaf_operations(weights, n_in, closes, leaf_bits([layer["sizes"] for layer in layers], 0))
     if work > MAX_LEAF_OPERATIONS:
         raise beyond_limit("leaf operations", work, MAX_LEAF_OPERATIONS, "steps")
     return leaves
@@ -633,10 +704,16 @@ def _out_of_time(done, total):
                           "checked")
 
 
-def _check_run(net, region, unsafe, leaves, deadline):
+def _check_run(net, region, unsafe, leaves, deadline, limits=None):
     """A worker's task: the leaves ``leaves`` checked in order (:func:`_check_leaf`); per leaf
     whether it lies outside the region, then ``None`` for the leaves left at ``deadline``; a
-    failure ends the list as ``("failed", its disjunct, the error)``."""
+    failure ends the list as ``("failed", its disjunct, the error)``. ``limits``: the caller's
+    arithmetic limits (:mod:`symrel.exact.sizes`), which a worker process does not inherit."""
+    with arithmetic_limits(*(limits or ())):
+        return _check_run_here(net, region, unsafe, leaves, deadline)
+
+
+def _check_run_here(net, region, unsafe, leaves, deadline):
     import time
 
     layers = _layers(net)
@@ -692,6 +769,7 @@ def _run_leaves(net, layers, leaves, region, unsafe, total) -> bool:
     executor = run.executor
     workers = getattr(executor, "_max_workers", None) or 2
     pending: deque = deque()   # (future or None, the run's leaves), in the trees' order
+    limits = tuple(current_arithmetic_limits())
 
     def settle(future, chunk):
         nonlocal done, outside
@@ -700,7 +778,7 @@ def _run_leaves(net, layers, leaves, region, unsafe, total) -> bool:
         except BrokenProcessPool:   # a worker died: this run is checked here instead
             results = None
         if results is None:
-            results = _check_run(net, region, unsafe, chunk, run.deadline)
+            results = _check_run(net, region, unsafe, chunk, run.deadline, limits)
         for r in results:
             if r is None:
                 raise _out_of_time(done, total)
@@ -714,7 +792,7 @@ def _run_leaves(net, layers, leaves, region, unsafe, total) -> bool:
 
     def submit(chunk):
         try:
-            pending.append((executor.submit(_check_run, net, region, unsafe, chunk, run.deadline), chunk))
+            pending.append((executor.submit(_check_run, net, region, unsafe, chunk, run.deadline, limits), chunk))
         except (BrokenProcessPool, RuntimeError):   # a broken or shut pool: this run is checked here
             pending.append((None, chunk))
         while len(pending) > 2 * workers:
@@ -825,10 +903,12 @@ def check_vnnlib_unsat(cert: dict, inputs: dict) -> None:
     if not region:
         raise CertificateError("expected at least one input disjunct", path="claim.property.input_region")
     layers = _layers(net)
-    total = _leaf_operations(net, cert["steps"], len(region), n_in, len(unsafe))
+    total = _leaf_operations(layers, cert["steps"], len(region), n_in, len(unsafe))
     widths = [len(layer["bi"]) for layer in layers if layer["relu"]]
+    cost = ([layer["sizes"] for layer in layers], sum(len(layer["bi"]) * layer["sizes"][2] for layer in layers),
+            len(unsafe))
     # every step's box empty, or every leaf outside the region by one of its atoms
-    empty_region = _run_leaves(net, layers, _leaves(cert["steps"], region, n_in, widths), region, unsafe, total)
+    empty_region = _run_leaves(net, layers, _leaves(cert["steps"], region, n_in, widths, cost), region, unsafe, total)
     if not unsafe:
         return {"vacuous": "the unsafe condition is an empty disjunction (claim.property.unsafe is []): no output "
                            "meets it, whatever the network"}
@@ -838,10 +918,10 @@ def check_vnnlib_unsat(cert: dict, inputs: dict) -> None:
     return None
 
 
-def _leaves(steps, region, n_in, widths):
+def _leaves(steps, region, n_in, widths, cost):
     """Every leaf of the certificate, step by step (:func:`_tree_leaves`), each step's box
     and empty tree checked when its turn comes."""
-    budget = [MAX_TREE_ENTRIES]
+    budget = [MAX_TREE_ENTRIES, MAX_LEAF_OPERATIONS]
     for d, conj in enumerate(region):
         at_step(d)
         where = f"steps[{d}].certificate"
@@ -869,7 +949,7 @@ def _leaves(steps, region, n_in, widths):
         if empty is not None:
             raise CertificateError(f"the box is empty (input {empty}); expected the tree [{{\"empty\": {empty}}}]",
                                    path=f"{where}.tree")
-        yield from _tree_leaves(tree, lo, hi, d, f"{where}.tree", budget, widths)
+        yield from _tree_leaves(tree, lo, hi, d, f"{where}.tree", budget, widths, cost)
 
 
 # -- what a checked certificate proves (symrel.checking.claims) ----------------------------

@@ -60,12 +60,19 @@ def _command_named(argv: list[str]) -> str | None:
 
 
 def _add_global_options(parser, default) -> None:
-    """``--max-digits``, ``--max-exponent`` and ``--digits``; on a subcommand their default is
+    """``--max-digits``, ``--max-exponent``, ``--max-denominator-bits``, ``--max-product-bits`` and
+    ``--digits``; on a subcommand their default is
     SUPPRESS, so a value given before the subcommand is kept."""
     parser.add_argument("--max-digits", type=_integer, default=default, metavar="N",
                         help="refuse numbers with more than N digits in a numerator or denominator (default 10000)")
     parser.add_argument("--max-exponent", type=_integer, default=default, metavar="N",
                         help="refuse decimal exponents beyond N in absolute value (default 10000)")
+    parser.add_argument("--max-denominator-bits", type=_integer, default=default, metavar="N",
+                        help="refuse (verify: unknown) a common denominator of numbers read from a file of more than "
+                             "N bits, bounded before it is built (default 100000)")
+    parser.add_argument("--max-product-bits", type=_integer, default=default, metavar="N",
+                        help="refuse (verify: unknown) exact arithmetic whose numbers, bounded before it is done from "
+                             "the numbers read, could have more than N bits (default 200000)")
     parser.add_argument("--digits", type=_integer, default=default, metavar="N",
                         help="also show every rational of the text output as a decimal with N significant digits "
                              "(for reading; the exact value comes first, and JSON output keeps it alone)")
@@ -116,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     resolve_progress(args)
     from ..exact import number_limits
     from ..exact.numbers import unlimited_int_digits
+    from ..exact.sizes import arithmetic_limits
 
     from .common import DISPLAY_DIGITS, check_display_digits
 
@@ -125,7 +133,8 @@ def main(argv: list[str] | None = None) -> int:
         DISPLAY_DIGITS.set(args.digits)
         # inputs are held to symrel's own digit limits when read; numbers computed from them
         # may then exceed Python's int<->text limit (4,300 digits) and must still print
-        with number_limits(args.max_digits, args.max_exponent), unlimited_int_digits():
+        with number_limits(args.max_digits, args.max_exponent), unlimited_int_digits(), \
+                arithmetic_limits(args.max_denominator_bits, args.max_product_bits):
             code = args.func(args)
     except InputError as err:
         _report_error(args, err.one_line())

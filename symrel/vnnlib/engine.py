@@ -58,11 +58,13 @@ from __future__ import annotations
 import math
 import time
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..budget import Budget, BudgetExceeded
-from ..checking.vnnlib import MAX_LEAF_OPERATIONS, MAX_RELAXATION_BITS, MAX_TREE_ENTRIES
-from ..errors import InputError, InternalError
+from ..checking.vnnlib import (MAX_LEAF_OPERATIONS, MAX_RELAXATION_BITS, MAX_TREE_ENTRIES, box_bits, leaf_bits,
+                               leaf_operations)
+from ..errors import InputError, InternalError, LimitError
+from ..exact.sizes import arithmetic_limits, check_product_bits, current_arithmetic_limits, number_bits
 from ..exact import Q, ZERO, format_rational, rational
 from ..parallel import chunked, map_ordered
 from .attack import FloatNet, margin, propose
@@ -124,6 +126,8 @@ class _Context:
     float_atoms: tuple = ()  # per input disjunct: (AY, AX, rhs) arrays of every candidate atom
     float_groups: tuple = ()  # per input disjunct: (first row, count) per unsafe disjunct
     root_widths: tuple = ()  # per input disjunct: the float widths of its root box
+    sizes: tuple = ()  # per layer of the net, the bits (d, w, fan-in) the checker bounds a leaf's numbers by
+    limits: tuple = ()  # the arithmetic limits in force (symrel.exact.sizes), for the worker processes
 
 
 def region_box(conj, n: int, where: str):
@@ -173,6 +177,13 @@ def _fl_atom(a: _Atom):
 
 
 def _context(net, prop, boxes) -> _Context:
+    ctx = _float_context(net, prop, boxes)
+    sizes = tuple((L.D.bit_length(), max((abs(v).bit_length() for r in L.Wp + L.Wn + (L.b,) for v in r), default=0),
+                   layer.affine.input_dim) for L, layer in zip(ctx.inet.layers, net.layers))
+    return replace(ctx, sizes=sizes, limits=tuple(current_arithmetic_limits()))
+
+
+def _float_context(net, prop, boxes) -> _Context:
     inet = integer_net(net)
     if prop.n_inputs != inet.n_inputs or prop.n_outputs != inet.n_outputs:
         raise InputError(f"the property has {prop.n_inputs} inputs and {prop.n_outputs} outputs, the network "
@@ -296,9 +307,30 @@ def _exact_close(ctx: _Context, d, lo, hi, fixed, plan, hints=None):
     if any(max(int(v.numerator).bit_length(), int(v.denominator).bit_length()) > MAX_RELAXATION_BITS
            for v in numbers):  # the net's own numbers are that large: a smaller box does not help
         raise _BeyondChecker("relaxation bits")
+    _within_checker_sizes(ctx, d, lo, hi, closes, bounds.states)
     phases = ["".join("a" if st == 1 else "i" if st == 0 else "u" for st in layer) for layer in bounds.states]
     relax = [[format_rational(a), format_rational(s), format_rational(t)] for _, _, a, s, t in bounds.relaxed]
     return {"phases": phases, "relaxations": relax, "closes": closes}, bounds
+
+
+def _within_checker_sizes(ctx: _Context, d, lo, hi, closes, states) -> None:
+    """Raise :class:`_BeyondChecker` when the trusted checker would refuse the leaf's numbers:
+    its box beyond ``denominator bits``, or its bounds or a close's beyond ``product bits``
+    (bounded as :func:`symrel.checking.vnnlib.leaf_bits` bounds them)."""
+    try:
+        bits = box_bits(lo, hi)
+        check_product_bits(leaf_bits(ctx.sizes, bits))
+        relus = sum(1 for layer in ctx.inet.layers[:len(ctx.sizes)] if layer.relu)
+        for u, close in enumerate(closes):
+            side, k = close["atom"]
+            a = ctx.unsafe[u][k] if side == "unsafe" else dict(ctx.extra[d])[k]
+            chosen = [rational(v) for v in close.get("beta", ())]
+            chosen += [rational(v) for v in close["alpha"]] if "alpha" in close else \
+                [st[0] for layer in states for st in layer if isinstance(st, tuple)]
+            check_product_bits(leaf_bits(ctx.sizes, bits, number_bits(list(a.x) + list(a.y) + [a.rhs])
+                                         + relus * number_bits(chosen)))
+    except LimitError as err:
+        raise _BeyondChecker(getattr(err, "limit", None) or "product bits") from None
 
 
 def _float_gaps(ctx: _Context, d, run):
@@ -592,14 +624,15 @@ def _evaluate_chunk(ctx, chunk):
     deadline (wall-clock seconds since the epoch, or None) has passed."""
     deadline, nodes = chunk
     out = []
-    for node in nodes:
-        if deadline is not None and time.time() >= deadline:
-            out.append(None)
-        elif _np is None:
-            out.append(_evaluate(ctx, node))
-        else:  # floats that overflow (NaN, infinite) only propose less: the exact bounds judge
-            with _np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+    with arithmetic_limits(*ctx.limits):  # the caller's, also in a worker process
+        for node in nodes:
+            if deadline is not None and time.time() >= deadline:
+                out.append(None)
+            elif _np is None:
                 out.append(_evaluate(ctx, node))
+            else:  # floats that overflow (NaN, infinite) only propose less: the exact bounds judge
+                with _np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+                    out.append(_evaluate(ctx, node))
     return out
 
 
@@ -642,7 +675,6 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
     start = time.monotonic()
     budget = Budget(timeout)
     boxes = [region_box(conj, prop.n_inputs, f"input disjunct {d}") for d, conj in enumerate(prop.input_region)]
-    ctx = _context(net, prop, boxes)
     roots, dims, total = {}, {}, Q(0)
     stack = []
     trees: dict = {}
@@ -653,7 +685,6 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
         if empty is not None:
             continue
         dims[d] = [i for i in range(len(lo)) if hi[i] > lo[i]]
-        total += _volume(lo, hi, dims[d])
         stack.append((d, (), lo, hi, (), None))
     stats = {"nodes": 0, "leaves": 0, "rounds": 0, "max_depth": 0, "relaxed": 0, "attacks": 0, "relu_splits": 0,
              "region_lps": 0}
@@ -674,14 +705,34 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
         else:
             closed_points += 1
 
-    leaf_cost = sum(layer.output_dim * layer.input_dim for layer in net.layers) \
-        * (prop.n_inputs + 1 + len(prop.unsafe))
+    # the network in integers, within the arithmetic limits (symrel.exact.sizes); a caller's
+    # backstop timer (symrel.verify's) stopping it is an unknown at the time
+    try:
+        for d in dims:  # the volumes (for the fraction covered): a product of n widths, bounded first
+            lo, hi, _ = roots[d]
+            check_product_bits(sum(int(w.numerator).bit_length() + int(w.denominator).bit_length()
+                                   for w in (hi[i] - lo[i] for i in dims[d])),
+                               where=f"input disjunct {d}", what="the volume of the box")
+            total += _volume(lo, hi, dims[d])
+        ctx = _context(net, prop, boxes)
+        for d, (lo, hi, empty) in roots.items():  # the roots' numbers within the checker's bounds
+            if empty is None:
+                check_product_bits(leaf_bits(ctx.sizes, box_bits(lo, hi, f"input disjunct {d}")),
+                                   where=f"input disjunct {d}", what="the numbers of the exact bounds")
+    except LimitError as err:
+        if getattr(err, "limit", None) is None:
+            raise
+        return _unknown(stack, closed_volume, total, closed_points, stats, start, err.limit)
+    except BudgetExceeded:
+        return _unknown(stack, closed_volume, total, closed_points, stats, start, "time")
+    weights = sum(layer.output_dim * layer.input_dim for layer in net.layers)
+    leaf_work = 0  # the leaves' operations, counted as the trusted checker counts them
     while stack:
         if budget.expired():
             return _unknown(stack, closed_volume, total, closed_points, stats, start, "time")
         if len(trees) + len(stack) > max_tree_entries:
             return _unknown(stack, closed_volume, total, closed_points, stats, start, "tree entries")
-        if stats["leaves"] * leaf_cost > max_leaf_operations:
+        if leaf_work > max_leaf_operations:
             return _unknown(stack, closed_volume, total, closed_points, stats, start, "leaf operations")
         round_ = [stack.pop() for _ in range(min(batch, len(stack)))]
         # a node is fresh when its box is new: a root, or a part of an input split (not of a ReLU split)
@@ -695,6 +746,9 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
         except _BeyondChecker as limit:  # no certificate the checker would refuse: the round stays open
             stack.extend(reversed(round_))
             return _unknown(stack, closed_volume, total, closed_points, stats, start, limit.args[0])
+        except BudgetExceeded:  # a caller's backstop timer, inside the round: the round stays open
+            stack.extend(reversed(round_))
+            return _unknown(stack, closed_volume, total, closed_points, stats, start, "time")
         if any(r is None for r in results):  # the time limit came inside the round: its nodes stay open
             stack.extend(reversed(round_))
             return _unknown(stack, closed_volume, total, closed_points, stats, start, "time")
@@ -706,6 +760,8 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
             if res[0] == "closed":
                 trees[(d, path)] = ("leaf", res[1])
                 stats["leaves"] += 1
+                leaf_work += leaf_operations(weights, prop.n_inputs, len(prop.unsafe),
+                                             leaf_bits(ctx.sizes, box_bits(lo, hi)))
                 stats["relaxed"] += res[2]
                 close_part(d, lo, hi, owner)
             elif res[0] == "sat":

@@ -85,11 +85,23 @@ def _excess(disjuncts, x, y=()) -> Rational:
     return ZERO if best is None else best  # no disjunct at all: reported through holds() as false
 
 
+def _within_limits(net, x) -> None:
+    """Refuse (a :class:`~symrel.errors.LimitError` naming the limit, exit 2) a witness whose
+    exact evaluation could build numbers beyond the arithmetic limits: its coordinates' common
+    denominator, and the bits the network adds to them (:mod:`symrel.lowering.sizes`)."""
+    from ..exact.sizes import number_bits
+    from ..lowering.sizes import check_model
+
+    check_model(net, number_bits(x, where="witness", what="the common denominator of the witness"),
+                  where="witness")
+
+
 def referee(net, prop, x, claimed=None, *, float_outputs=None) -> RefereeReport:
     """Check the witness ``x`` (exact rationals) of ``prop`` on ``net`` exactly; ``claimed``:
     the outputs the tool printed; ``float_outputs``: the outputs a float runtime computed
     at ``x`` (for :func:`float_check`)."""
     x = tuple(x)
+    _within_limits(net, x)
     y = tuple(net.evaluate_exact(list(x)))
     in_region = prop.in_region(x)
     unsafe = prop.holds(x, y)

@@ -80,18 +80,31 @@ class IntNet:
 
 def integer_net(net) -> IntNet:
     """A :class:`~symrel.models.ReLUNet` in integer form (layer by layer, the lcm of the
-    denominators of ``W`` and ``b`` as ``D``). Refuses other models by name."""
+    denominators of ``W`` and ``b`` as ``D``). Refuses other models by name, and, before any
+    layer is brought to its ``D``, a net whose ``D`` or whose leaves' numbers would pass the
+    trusted checker's bounds (:func:`symrel.checking.vnnlib.leaf_bits`; the limits ``denominator
+    bits`` and ``product bits`` of :mod:`symrel.exact.sizes`, a :class:`~symrel.errors.LimitError`)."""
+    from ..checking.vnnlib import leaf_bits
+    from ..exact.sizes import check_product_bits, lcm_bits, numerator_bits
     from ..models import ReLUNet
 
     if not isinstance(net, ReLUNet):
         raise InputError(f"expected a ReLU net (kind relu), got {type(net).__name__}", path="network")
-    layers = []
+    exact, bounds = [], []
     for k, layer in enumerate(net.layers):
         W = layer.affine.exact_W.to_list()
         b = [r[0] for r in layer.affine.exact_b.to_list()]
+        values = [v for r in W for v in r] + b
+        lcm_bits((int(v.denominator) for v in values), where=f"layers[{k}]",
+                 what=f"the common denominator of the weights of layer {k}")
         D = 1
-        for v in [v for r in W for v in r] + b:
+        for v in values:  # within the limit now
             D = lcm(D, int(v.denominator))
+        exact.append((W, b, D))
+        bounds.append((D.bit_length(), numerator_bits(values) + D.bit_length(), layer.affine.input_dim))
+    check_product_bits(leaf_bits(bounds, 0), where="network", what="the numbers of a leaf's bounds")
+    layers = []
+    for layer, (W, b, D) in zip(net.layers, exact):
         Wi = [[int(v.numerator) * (D // int(v.denominator)) for v in r] for r in W]
         bi = tuple(int(v.numerator) * (D // int(v.denominator)) for v in b)
         layers.append(IntLayer(tuple(tuple(max(v, 0) for v in r) for r in Wi),

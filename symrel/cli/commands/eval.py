@@ -47,6 +47,7 @@ def run(args) -> int:
         points = load(args.inputs, kinds=("points",), exact_floats=args.exact_floats)
     if args.scale is not None:
         return _run_softmax(model, points, args)
+    _within_limits(model, points, args)
     try:
         # the inner numbers (elements of Q): sympy's Rationals, the API's public type, are not needed here
         outputs = columns(model.evaluate_matrix(points, path="--input" if args.input is not None else "x"))
@@ -61,6 +62,24 @@ def run(args) -> int:
             for v in out:
                 print(shown(v))
     return 0
+
+
+def _within_limits(model, points, args) -> None:
+    """Refuse, before it is done, an evaluation whose numbers could pass the arithmetic limits
+    (``--max-denominator-bits``, ``--max-product-bits``): the inputs' common denominator, each
+    layer's, and the bits every stage can add (:mod:`symrel.lowering.sizes`)."""
+    from ...exact.sizes import number_bits
+    from ...lowering.sizes import check_model
+
+    try:
+        bits = number_bits([v for p in points for v in p], where="--input" if args.input is not None else "x",
+                           what="the common denominator of the inputs")
+    except InputError as err:
+        raise (err.in_file(args.inputs) if args.inputs else err) from None
+    try:
+        check_model(model, bits)
+    except InputError as err:
+        raise err.in_file(args.model) from None
 
 
 def _run_softmax(model, points, args) -> int:

@@ -43,6 +43,26 @@ def register(sub):
     p.set_defaults(func=run)
 
 
+def _within_limits(a, b, domain, args) -> None:
+    """Refuse, before the proof starts, models whose forms could pass the arithmetic limits
+    (``--max-denominator-bits``, ``--max-product-bits``): the domain's common denominator, each
+    layer's, and the bits every layer can add to a form's coefficients
+    (:mod:`symrel.lowering.sizes`, with the domain's numbers as the inputs')."""
+    from ...exact.sizes import number_bits
+    from ...lowering.sizes import check_model
+
+    A, c = domain.exact_halfspaces()
+    try:
+        bits = number_bits([v for row in A for v in row] + list(c), what="the common denominator of the domain")
+    except InputError as err:
+        raise err.in_file(args.domain) from None
+    for model, path in ((a, args.a), (b, args.b)):
+        try:
+            check_model(model, bits)
+        except InputError as err:
+            raise err.in_file(path) from None
+
+
 def run(args) -> int:
     from ...prover import prove_equivalence
 
@@ -56,6 +76,7 @@ def run(args) -> int:
 
     a, b = load_model_file(args.a), load_model_file(args.b)
     domain = load_domain(args.domain)
+    _within_limits(a, b, domain, args)
     budget = Budget(args.timeout, args.max_cells, args.progress)
     try:
         with open_executor(args.executor) as executor, budget.alarm():

@@ -55,9 +55,9 @@ from . import SUMMARIES
 EXIT_FLOAT_ONLY = 4
 
 EPILOG = """exit codes: 0 unsat (certificate written and checked); 1 sat (exact witness printed);
-3 unknown (at a limit, named: the time, or the trusted checker's size limits on a certificate,
-tree entries, leaf operations and relaxation bits; the open leaves and the covered fraction
-are printed);
+3 unknown (at a limit, named: the time, the trusted checker's size limits on a certificate,
+tree entries, leaf operations and relaxation bits, or the arithmetic limits denominator bits
+and product bits; the open leaves and the covered fraction are printed);
 2 bad input (also numbers beyond a double's range, which the search's float proposals need).
 --check-witness: 0 the witness is confirmed exactly; 1 refuted; 4 refuted exactly but
 accepted by the competition's float check (tolerance 1e-4): a float-only counterexample.
@@ -205,6 +205,10 @@ LIMIT_WHY = {
                        "would be refused)",
     "relaxation bits": " (the trusted checker's limit on the size of a leaf's numbers: the network's or "
                        "the region's numbers are too large for a certificate it accepts)",
+    "denominator bits": " (--max-denominator-bits: a layer's weights, or a box of the region, have a common "
+                        "denominator longer than exact arithmetic is allowed to build)",
+    "product bits": " (--max-product-bits: the exact bounds would compute numbers longer than allowed from the "
+                    "network's and the region's numbers)",
 }
 
 #: where a limit came, when not in the search (the verdict's stage)
