@@ -177,6 +177,7 @@ GENUINE_TYPE_CHECKS = {
     "symrel.cli.commands.softmax_bound": {"Transformer"},    # softmax-bound takes a Transformer
     "symrel.verification.files": {"ReLUNet"}, "symrel.verification.api": {"ReLUNet"},   # VNN-LIB: ReLU nets
     "symrel.vnnlib.symbolic": {"ReLUNet"},
+    "symrel.interop.onnx_guard": {"ReLUNet"},   # the guard's exact outputs: a ReLU net by matrix products
 }
 MODEL_CLASSES = {"MaxoutNet", "ReLUNet", "CPWL1D", "CPWLMesh", "Transformer", "SequenceTransformer"}
 

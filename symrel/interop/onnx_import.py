@@ -36,7 +36,7 @@ from math import prod
 
 from ..errors import InputError
 from .onnx_graph import FLOAT_TYPES, OnnxGraph, load_onnx_proto, node_label
-from .onnx_ir import Program
+from .onnx_ir import PrimitiveProgram
 from .onnx_layers import SymbolicRun, build_model
 from .onnx_linear import GeometryError
 from .onnx_operations import Operations
@@ -104,7 +104,7 @@ class ExactTracer(Operations):
 
     def __init__(self, graph: OnnxGraph):
         self.g = graph
-        self.program = Program()
+        self.program = PrimitiveProgram()
         self.symbolic = SymbolicRun(file=graph.path)
         self.program.listeners.append(self.symbolic)
         self.format = _unit_roundoff_format(graph)

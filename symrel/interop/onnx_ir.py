@@ -1,7 +1,7 @@
 """The ONNX importer's program: a graph's input-dependent part as a list of exact primitives.
 
 The importer (:mod:`symrel.interop.onnx_import`) turns every ONNX node that depends on the
-input into a few :class:`Step` s, each one primitive on flat (row-major) tensors:
+input into a few :class:`Primitive` s, each one primitive on flat (row-major) tensors:
 
 ============  ======================================================================
 ``input``     the graph input, flattened
@@ -20,7 +20,7 @@ exactly at one point (:func:`run_exact`: every intermediate tensor, for the erro
 the tests), and as a float error analysis of a runtime's evaluation (:func:`run_bounds`, for
 the onnxruntime guard, :mod:`symrel.interop.onnx_guard`).
 
->>> p = Program()
+>>> p = PrimitiveProgram()
 >>> x = p.emit("input", (), (2,), "input")
 >>> c = Const.of(object_array([Q(1, 3), Q(2)]), "float32")
 >>> y = p.emit("div", (x,), (2,), "node d (Div)", c=c)
@@ -35,11 +35,11 @@ from dataclasses import dataclass, field
 from ..exact import Q
 from .onnx_values import ZERO, Const, FloatBounds, np, object_array
 
-__all__ = ["Program", "Step", "run_exact", "run_bounds", "Const", "object_array", "Q"]
+__all__ = ["PrimitiveProgram", "Primitive", "run_exact", "run_bounds", "Const", "object_array", "Q"]
 
 
 @dataclass
-class Step:
+class Primitive:
     """One primitive: ``out = op(args...)`` with parameters ``p``, of ``shape``, made for ``node``."""
 
     op: str
@@ -50,17 +50,17 @@ class Step:
     p: dict = field(default_factory=dict)
 
 
-class Program:
+class PrimitiveProgram:
     """The steps in order, and which value is each ONNX tensor that depends on the input."""
 
     def __init__(self):
-        self.steps: list[Step] = []
+        self.steps: list[Primitive] = []
         #: ONNX tensor name -> the id of its value (node outputs that depend on the input)
         self.tensors: dict = {}
         self.listeners: list = []
 
     def emit(self, op, args, shape, node, **p) -> int:
-        step = Step(op, len(self.steps), tuple(args), tuple(shape), node, p)
+        step = Primitive(op, len(self.steps), tuple(args), tuple(shape), node, p)
         self.steps.append(step)
         for listen in self.listeners:
             listen(step)
@@ -76,7 +76,7 @@ def _sum_by(out_idx, prods, n_out, start):
     return out
 
 
-def run_exact(program: Program, x) -> dict:
+def run_exact(program: PrimitiveProgram, x) -> dict:
     """Every value of the program at the input ``x`` (a flat object array of rationals),
     exactly: ``{value id: flat object array}``. Cost: one exact operation per stored
     constant entry read."""
@@ -120,7 +120,7 @@ def run_exact(program: Program, x) -> dict:
     return v
 
 
-def run_bounds(program: Program, x, runtime: dict, bounds: FloatBounds) -> dict:
+def run_bounds(program: PrimitiveProgram, x, runtime: dict, bounds: FloatBounds) -> dict:
     """The float error analysis of a runtime's evaluation at the float input ``x`` (flat):
     ``{value id: (mag, err)}``, ``mag`` bounding the magnitude of the runtime's value and
     ``err`` its distance to the exact value, entrywise (float64 arrays). ``runtime`` maps ONNX

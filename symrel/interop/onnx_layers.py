@@ -1,6 +1,6 @@
 """The ONNX importer's program read symbolically: the operators of a net, then the net.
 
-:class:`SymbolicRun` executes the steps of a :class:`~symrel.interop.onnx_ir.Program` as
+:class:`SymbolicRun` executes the steps of a :class:`~symrel.interop.onnx_ir.PrimitiveProgram` as
 they are emitted, each input-dependent tensor an
 :class:`~symrel.interop.onnx_affine.AffineTensor` over the output ``h`` of the last operator
 recorded. Affine steps compose into the tensor (nothing is recorded); ``relu`` and ``max``
