@@ -73,11 +73,14 @@ def test_acas_whole_box_mutant_ends_open_close_to_its_limit():
     about 1,000 rows in 254 variables, several seconds each; with a 90 s limit it stopped 5.7 s
     late when the budget was checked only between LPs. The limit here is on the process's CPU
     time (tests/cpu_budget.py), which a loaded machine does not stretch: the work let through
-    after it is one gap between checks inside an LP and the unwinding, well under one LP."""
+    after it is one gap between checks inside an LP and the unwinding, well under one LP. On a
+    machine loaded by other processes that gap measured up to 1.5 s of CPU (cache and memory
+    contention stretch CPU time too); checked only between LPs, the overshoot was 5.7 s, so
+    2.5 s still tells the two apart."""
     pytest.importorskip("scipy")
     net, mutant, D = _acas_claim()
     budget = CpuBudget(timeout=30)
     proof = prove_equivalence(net, mutant, D, budget=budget)
     overshoot = budget.overshoot()
     assert proof.result == "open" and "time limit of 30 s reached; open:" in proof.obstacle
-    assert 0 <= overshoot < 1.0, overshoot
+    assert 0 <= overshoot < 2.5, overshoot
