@@ -1,7 +1,8 @@
 """Checker for ``claim.kind == "vnnlib-unsat"`` certificates (docs/format.md, "vnnlib-unsat").
 
 The claim: no input ``x`` of the property's input region has outputs ``y = N(x)`` of the
-embedded ReLU net ``N`` meeting the unsafe condition. The claim holds the property
+embedded ReLU net ``N`` meeting the unsafe condition (of a layered net: the trees and leaves
+are those of :mod:`symrel.checking.vnnlib_layered`, the rest as here). The claim holds the property
 (its input region and unsafe condition in disjunctive normal form, exact rationals) and the
 sha256 of the property file and of the network; the network is the input ``network``.
 
@@ -889,8 +890,10 @@ def check_vnnlib_unsat(cert: dict, inputs: dict) -> None:
                    optional=("property_source", "network_file", "statement", "construction"))
     n_in, n_out, region, unsafe = read_property(claim)
     net = inputs.get("network")
-    if set(inputs) != {"network"} or getattr(net, "kind", None) != "relu":
-        raise CertificateError("expected one input 'network', a ReLU net (kind relu)", path="inputs")
+    kind = getattr(net, "kind", None)
+    if set(inputs) != {"network"} or kind not in ("relu", "layered"):
+        raise CertificateError("expected one input 'network', a ReLU net (kind relu) or a layered net (kind layered)",
+                               path="inputs")
     if string(claim["network_sha256"], "claim.network_sha256") != cert["inputs"]["network"]["sha256"]:
         raise CertificateError("is not the sha256 of the embedded network", path="claim.network_sha256")
     string(claim["property_sha256"], "claim.property_sha256")
@@ -902,13 +905,23 @@ def check_vnnlib_unsat(cert: dict, inputs: dict) -> None:
                                f"{n_in} and {n_out}", path="claim.property")
     if not region:
         raise CertificateError("expected at least one input disjunct", path="claim.property.input_region")
-    layers = _layers(net)
-    total = _leaf_operations(layers, cert["steps"], len(region), n_in, len(unsafe))
-    widths = [len(layer["bi"]) for layer in layers if layer["relu"]]
-    cost = ([layer["sizes"] for layer in layers], sum(len(layer["bi"]) * layer["sizes"][2] for layer in layers),
-            len(unsafe))
-    # every step's box empty, or every leaf outside the region by one of its atoms
-    empty_region = _run_leaves(net, layers, _leaves(cert["steps"], region, n_in, widths, cost), region, unsafe, total)
+    if kind == "layered":   # its trees and leaves: symrel.checking.vnnlib_layered (checked here, one by one)
+        from .vnnlib_layered import tree_checker
+
+        check = tree_checker(net, cert["steps"], region, unsafe)
+        budget = [MAX_TREE_ENTRIES]
+        empty_region = True
+        for d, where, lo, hi, tree in _step_trees(cert["steps"], region, n_in):
+            empty_region = check(tree, lo, hi, d, where, budget) and empty_region
+    else:
+        layers = _layers(net)
+        total = _leaf_operations(layers, cert["steps"], len(region), n_in, len(unsafe))
+        widths = [len(layer["bi"]) for layer in layers if layer["relu"]]
+        cost = ([layer["sizes"] for layer in layers], sum(len(layer["bi"]) * layer["sizes"][2] for layer in layers),
+                len(unsafe))
+        # every step's box empty, or every leaf outside the region by one of its atoms
+        empty_region = _run_leaves(net, layers, _leaves(cert["steps"], region, n_in, widths, cost), region, unsafe,
+                                   total)
     if not unsafe:
         return {"vacuous": "the unsafe condition is an empty disjunction (claim.property.unsafe is []): no output "
                            "meets it, whatever the network"}
@@ -922,6 +935,13 @@ def _leaves(steps, region, n_in, widths, cost):
     """Every leaf of the certificate, step by step (:func:`_tree_leaves`), each step's box
     and empty tree checked when its turn comes."""
     budget = [MAX_TREE_ENTRIES, MAX_LEAF_OPERATIONS]
+    for d, where, lo, hi, tree in _step_trees(steps, region, n_in):
+        yield from _tree_leaves(tree, lo, hi, d, where, budget, widths, cost)
+
+
+def _step_trees(steps, region, n_in):
+    """``(d, where, lo, hi, tree)`` of every step whose box is not empty, in order: the step's
+    disjunct and box checked against the property, an empty box's tree checked here."""
     for d, conj in enumerate(region):
         at_step(d)
         where = f"steps[{d}].certificate"
@@ -949,7 +969,7 @@ def _leaves(steps, region, n_in, widths, cost):
         if empty is not None:
             raise CertificateError(f"the box is empty (input {empty}); expected the tree [{{\"empty\": {empty}}}]",
                                    path=f"{where}.tree")
-        yield from _tree_leaves(tree, lo, hi, d, f"{where}.tree", budget, widths, cost)
+        yield d, f"{where}.tree", lo, hi, tree
 
 
 # -- what a checked certificate proves (symrel.checking.claims) ----------------------------

@@ -1,0 +1,114 @@
+"""The checker's own semantics and reader of layered nets (docs/format.md, "Layered net").
+
+A layered net is a list of operators applied in turn to a vector ``x in Q^n``:
+
+* ``{"op": "affine", "rows": [[[j, w], ...], ...], "b": [...]}``: ``y_i = sum w x_j + b_i``
+  over the pairs of row ``i`` (columns strictly increasing, below the width read);
+* ``{"op": "relu"}``: ``y_i = max(0, x_i)``;
+* ``{"op": "max", "groups": [[j, ...], ...]}``: ``y_i = max_{j in group i} x_j`` (each group
+  non-empty, its indices distinct and below the width read).
+
+The reader holds every field to its type, every index to its range, every operator object to
+its listed keys, as the file-format reader does; a refusal names the JSON path. The net is
+read into :class:`LayeredNet`: ``ops`` a list of ``("affine", rows, b)`` (rows of ``(column,
+value)`` pairs, exact), ``("relu", width)`` and ``("max", groups)``; ``widths[k]`` the width
+op ``k`` reads. Cost: one pass over the numbers.
+
+>>> net = read_layered({"input_dim": 1, "ops": [{"op": "affine", "rows": [[[0, 1]], [[0, -1]]], "b": [0, 0]},
+...                                             {"op": "max", "groups": [[0, 1]]}]}, "inputs.network.object")
+>>> from symrel.exact import rational as r
+>>> net.kind, net.output_dim, [str(v) for v in net.evaluate_exact([r("-2/3")])]
+('layered', 1, ['2/3'])
+"""
+
+from __future__ import annotations
+
+from ..exact import Q
+from . import MalformedCertificate
+from . import read
+from .inputs import listed, need, positive, record_of, vector
+from .read import join
+
+ZERO = Q(0)
+
+
+class LayeredNet:
+    """A layered net (module docstring)."""
+
+    kind = "layered"
+
+    def __init__(self, input_dim: int, ops: list, widths: list, output_dim: int):
+        self.input_dim, self.ops, self.widths, self.output_dim = input_dim, ops, widths, output_dim
+
+    def evaluate_exact(self, x) -> list:
+        """The outputs at the point ``x`` (exact)."""
+        if len(x) != self.input_dim:
+            raise ValueError(f"expected a point of {self.input_dim} coordinates, got {len(x)}")
+        v = list(x)
+        for op in self.ops:
+            if op[0] == "affine":
+                v = [sum((w * v[j] for j, w in row), ZERO) + c for row, c in zip(op[1], op[2])]
+            elif op[0] == "relu":
+                v = [a if a > 0 else ZERO for a in v]
+            else:
+                v = [max(v[j] for j in group) for group in op[1]]
+        return v
+
+    def num_parameters(self) -> int:
+        return sum(len(row) + 1 for op in self.ops if op[0] == "affine" for row in op[1])
+
+    def key(self) -> tuple:
+        return self.input_dim, tuple((op[0], tuple(map(tuple, op[1])), tuple(op[2])) if op[0] == "affine"
+                                     else (op[0], op[1] if op[0] == "relu" else tuple(map(tuple, op[1])))
+                                     for op in self.ops)
+
+    def __eq__(self, other):
+        return type(other) is type(self) and other.key() == self.key()
+
+    __hash__ = None
+
+
+def read_layered(obj, path: str) -> LayeredNet:
+    """The layered net of an embedded object (module docstring)."""
+    width = input_dim = positive(need(obj, "input_dim", path), join(path, "input_dim"))
+    ops, widths = [], []
+    for k, O in enumerate(listed(obj, "ops", path)):
+        op_path = f"{path}.ops[{k}]"
+        if type(O) is not dict:
+            raise read.refuse(op_path, "an operator object", O)
+        name = read.string(need(O, "op", op_path), join(op_path, "op"), choices=("affine", "relu", "max"))
+        record_of(O, op_path, {"affine": ("op", "rows", "b"), "relu": ("op",), "max": ("op", "groups")}[name])
+        widths.append(width)
+        if name == "affine":
+            rows = []
+            for i, R in enumerate(listed(O, "rows", op_path)):
+                rp = f"{op_path}.rows[{i}]"
+                row, last = [], -1
+                for m, pair in enumerate(read.array(R, rp)):
+                    pp = f"{rp}[{m}]"
+                    pair = read.array(pair, pp, 2)
+                    j = read.index(pair[0], width, f"{pp}[0]")
+                    if j <= last:
+                        raise MalformedCertificate(f"expected columns in increasing order, each once; got {j} after "
+                                                   f"{last}", path=f"{pp}[0]")
+                    last = j
+                    row.append((j, read.rational(pair[1], f"{pp}[1]")))
+                rows.append(row)
+            b = vector(need(O, "b", op_path), join(op_path, "b"), len(rows))
+            ops.append(("affine", rows, b))
+            width = len(rows)
+        elif name == "relu":
+            ops.append(("relu", width))
+        else:
+            groups = []
+            for g, G in enumerate(listed(O, "groups", op_path)):
+                gp = f"{op_path}.groups[{g}]"
+                if type(G) is not list or not G:
+                    raise read.refuse(gp, "a non-empty list of indices", G)
+                groups.append(read.indices(G, width, gp))
+            ops.append(("max", groups))
+            width = len(groups)
+    return LayeredNet(input_dim, ops, widths, width)
+
+
+READERS = {"layered": read_layered}

@@ -1,0 +1,599 @@
+"""Checker of ``vnnlib-unsat`` certificates whose network is a layered net (docs/format.md,
+"vnnlib-unsat", "Layered nets").
+
+The claim, the property and the steps are those of :mod:`symrel.checking.vnnlib` (which reads
+them and calls :func:`tree_checker`); here, the tree of each step and its leaves. The tree, a
+preorder list, covers its box: besides the input split ``{"split": i, "at": c}`` (the parts
+``x_i <= c`` then ``x_i >= c``) it has
+
+* ``{"relu": [k, i]}``, op ``k`` a ReLU: the part where entry ``i`` of the vector it reads is
+  ``<= 0`` (side 0), then ``>= 0`` (side 1);
+* ``{"max": [k, g]}``, op ``k`` a max: one part per position ``p`` of group ``g``, in order,
+  the part where piece ``p`` is the largest of the group;
+* ``{"each_unsafe": m}``, ``m`` the number of unsafe disjuncts, once on a path: one part per
+  unsafe disjunct ``u``, in order, whose leaves close disjunct ``u`` alone;
+* ``{"leaf": FACTS}``.
+
+A leaf computes, op by op, the bounds of the vector each op reads (the box; an affine op's
+exact interval image; a ReLU's ``[max(lo, 0), max(hi, 0)]``; a group's ``[max lo, max hi]``),
+refined for the entries ``FACTS.refine`` by backward substitution (rounded outward to
+``2^-24``), clipped by the splits; the states of the nonlinear ops follow from these bounds
+(the rules of docs/format.md; no number of them is recorded). ``FACTS.empty`` names a range the
+computation finds empty (the part holds no point); otherwise each entry of ``FACTS.closes``
+names an atom whose lower bound on the part, recomputed by substituting backwards from the
+outputs (with the entry's own ``alpha``, ``piece``, ``beta``, ``lambda``), must equal its
+``bound`` and exceed the atom's right-hand side.
+
+Bounded cost: :data:`~symrel.checking.vnnlib.MAX_TREE_ENTRIES` tree entries; the leaves'
+operations, counted from the file before any leaf is checked, at most
+:data:`~symrel.checking.vnnlib.MAX_LEAF_OPERATIONS` (per leaf: the net's stored entries,
+group members and widths, times one plus its closes plus twice its refined entries).
+
+Shares no code with :mod:`symrel.vnnlib`.
+"""
+
+from __future__ import annotations
+
+from math import gcd
+
+from ..exact import Q, ZERO
+from . import CertificateError, beyond_limit
+from .read import array, index, rational, record, string
+from .vnnlib import BOUND_BITS, MAX_LEAF_OPERATIONS, MAX_TREE_ENTRIES, SLOPE_BITS, _relaxation_number
+
+P = 1 << SLOPE_BITS
+K2 = 1 << BOUND_BITS
+
+__all__ = ["MAX_LEAF_OPERATIONS", "MAX_TREE_ENTRIES", "tree_checker"]
+
+
+def _lcm(a: int, b: int) -> int:
+    return a * b // gcd(a, b)
+
+
+# -- the net in integers ---------------------------------------------------------------------------
+def _integer_ops(net):
+    """Per op: ``("affine", rows, b, D)`` with every weight and bias times ``D`` (an integer),
+    ``("relu", width)`` or ``("max", groups)``."""
+    out = []
+    for op in net.ops:
+        if op[0] != "affine":
+            out.append(op)
+            continue
+        D = 1
+        for row in op[1]:
+            for _, w in row:
+                D = _lcm(D, int(w.denominator))
+        for c in op[2]:
+            D = _lcm(D, int(c.denominator))
+        rows = [[(j, int(w.numerator) * (D // int(w.denominator))) for j, w in row if w] for row in op[1]]
+        b = [int(c.numerator) * (D // int(c.denominator)) for c in op[2]]
+        out.append(("affine", rows, b, D))
+    return out
+
+
+def _size(net) -> int:
+    """Stored weights, group members and widths: the work of one pass over the net."""
+    total = sum(net.widths)
+    for op in net.ops:
+        if op[0] == "affine":
+            total += sum(len(r) for r in op[1])
+        elif op[0] == "max":
+            total += sum(len(g) for g in op[1])
+    return total
+
+
+# -- the states of the nonlinear ops ---------------------------------------------------------------
+def _up(a: int, b: int) -> int:
+    """``ceil(a / b)`` for ``b > 0``."""
+    return -((-a) // b)
+
+
+def _relu_state(lo: int, hi: int, den: int):
+    """``(alpha, s, t)`` of a ReLU entry on ``[lo, hi] / den`` (``alpha``, ``s`` over ``P``,
+    ``t`` over ``P * 2^24``): active ``h = z``, inactive ``h = 0``, or the default lower line and
+    the chord over the range rounded outward to ``2^-24``, its slope rounded up to ``2^-16``."""
+    if lo >= 0:
+        return P, P, 0
+    if hi <= 0:
+        return 0, 0, 0
+    lk, uk = (lo * K2) // den, _up(hi * K2, den)
+    s = _up(uk * P, uk - lk)
+    return (P if uk >= -lk else 0), s, -s * lk
+
+
+def _max_state(lo: list, hi: list, den: int, winner):
+    """``(low, top, s, t)`` of a group with piece bounds ``lo``, ``hi`` (over ``den``): the
+    positions of the lower piece and of the upper line ``y <= s x_top + t``, and the group's
+    range ``(a, b)``."""
+    n = len(lo)
+    if winner is not None:
+        return (winner, winner, P, 0), max(lo), hi[winner]
+    p = 0
+    for m in range(1, n):
+        if lo[m] > lo[p]:
+            p = m
+    if all(lo[p] >= hi[m] for m in range(n) if m != p):
+        return (p, p, P, 0), lo[p], hi[p]
+    k = 0
+    for m in range(1, n):
+        if hi[m] > hi[k]:
+            k = m
+    M = max(hi[m] for m in range(n) if m != k)
+    lk, uk, Mk = (lo[k] * K2) // den, _up(hi[k] * K2, den), _up(M * K2, den)
+    s = _up((uk - Mk) * P, uk - lk)
+    return (p, k, s, Mk * P - s * lk), lo[p], hi[k]
+
+
+class _Leaf:
+    """The box (integers over ``Qb``) and the states of every nonlinear op on a leaf."""
+
+    def __init__(self, plo, phi, Qb, n_ops):
+        self.plo, self.phi, self.Qb = plo, phi, Qb
+        self.states = [None] * n_ops
+
+
+def _substitute(iops, net, leaf, top, mu, M, over=None):
+    """``(nu, M', const)``: ``mu . v >= nu . x + const`` on the leaf's part, ``mu`` integers
+    over ``M`` on the vector op ``top`` reads, substituted through ops ``top - 1, ..., 0``.
+    ``over``: the close's ``alphas``, ``pieces``, ``betas``, ``lambdas`` (docs/format.md)."""
+    alphas = over["alpha"] if over else {}
+    pieces = over["piece"] if over else {}
+    betas = over["beta"] if over else {}
+    lambdas = over["lambda"] if over else {}
+    const = ZERO
+    for k in range(top - 1, -1, -1):
+        op = iops[k]
+        if op[0] == "affine":
+            _, rows, b, D = op
+            nu = [0] * net.widths[k]
+            c = 0
+            for v, row, bi in zip(mu, rows, b):
+                if v:
+                    c += v * bi
+                    for j, w in row:
+                        nu[j] += v * w
+            M *= D
+            if c:
+                const += Q(c, M)
+            mu = nu
+            continue
+        states = leaf.states[k]
+        own = alphas.get(k, {}) if op[0] == "relu" else {}
+        A = 1
+        for a in own.values():
+            A = _lcm(A, int(a.denominator))
+        nu = [0] * net.widths[k]
+        c = 0
+        if op[0] == "relu":
+            for i, v in enumerate(mu):
+                if not v:
+                    continue
+                a, s, t = states[i]
+                if v > 0:
+                    if i in own:
+                        nu[i] = v * int(own[i].numerator) * (P * A // int(own[i].denominator))
+                    else:
+                        nu[i] = v * a * A
+                else:
+                    nu[i] = v * s * A
+                    c += v * t * A
+        else:
+            groups, mine = op[1], pieces.get(k, {})
+            for g, v in enumerate(mu):
+                if not v:
+                    continue
+                low, top_, s, t = states[g]
+                if v > 0:
+                    nu[groups[g][mine.get(g, low)]] += v * P * A
+                else:
+                    nu[groups[g][top_]] += v * s * A
+                    c += v * t * A
+        M = M * P * A
+        if c:
+            const += Q(c, M * K2)
+        extra = betas.get(k, []) if op[0] == "relu" else lambdas.get(k, [])
+        if extra:   # the splits' multipliers, over a common denominator B
+            B = 1
+            for item in extra:
+                for x in (item[2],) if op[0] == "relu" else item[2]:
+                    B = _lcm(B, int(x.denominator))
+            if B > 1:
+                nu = [v * B for v in nu]
+                M *= B
+            for item in extra:
+                if op[0] == "relu":
+                    i, side, beta = item
+                    step = int(beta.numerator) * (B // int(beta.denominator)) * (M // B)
+                    nu[i] += -step if side == 1 else step
+                else:
+                    g, p, lam = item
+                    group = op[1][g]
+                    for m, x in enumerate(lam):
+                        if x:
+                            step = int(x.numerator) * (B // int(x.denominator)) * (M // B)
+                            nu[group[m]] += step
+                            nu[group[p]] -= step
+        mu = nu
+    return mu, M, const
+
+
+def _box_min(leaf, mu, M):
+    """``min`` over the box of ``(mu / M) . x``, exact."""
+    total = 0
+    for v, a, b in zip(mu, leaf.plo, leaf.phi):
+        if v:
+            total += v * (a if v > 0 else b)
+    return Q(total, M * leaf.Qb)
+
+
+def _bounds(iops, net, lo, hi, sides, winners, refine, cache):
+    """The leaf's states op by op (module docstring); returns ``(leaf, empty)`` where
+    ``empty`` is ``(k, "entry" or "group", set of indices)`` of the first op with an empty
+    range, else None."""
+    Qb = 1
+    for v in lo + hi:
+        Qb = _lcm(Qb, int(v.denominator))
+    plo = [int(v.numerator) * (Qb // int(v.denominator)) for v in lo]
+    phi = [int(v.numerator) * (Qb // int(v.denominator)) for v in hi]
+    leaf = _Leaf(plo, phi, Qb, len(iops))
+    key = (tuple(lo), tuple(hi))
+    first = next(k for k, op in enumerate(iops) if op[0] != "affine") if any(op[0] != "affine" for op in iops) \
+        else len(iops)
+    if key in cache:        # the bounds up to the first nonlinear op depend on the box alone
+        vlo, vhi, den = cache[key]
+    else:
+        vlo, vhi, den = plo, phi, Qb
+        for k in range(first):
+            _, rows, b, D = iops[k]
+            nlo, nhi = [], []
+            for row, c in zip(rows, b):
+                a1 = a2 = c * den
+                for j, w in row:
+                    if w > 0:
+                        a1 += w * vlo[j]
+                        a2 += w * vhi[j]
+                    else:
+                        a1 += w * vhi[j]
+                        a2 += w * vlo[j]
+                nlo.append(a1)
+                nhi.append(a2)
+            vlo, vhi, den = nlo, nhi, den * D
+        if len(cache) > 64:
+            cache.clear()
+        cache[key] = (vlo, vhi, den)
+    for k in range(first, len(iops)):
+        op = iops[k]
+        if op[0] == "affine":
+            _, rows, b, D = op
+            nlo, nhi = [], []
+            for row, c in zip(rows, b):
+                a1 = a2 = c * den
+                for j, w in row:
+                    if w > 0:
+                        a1 += w * vlo[j]
+                        a2 += w * vhi[j]
+                    else:
+                        a1 += w * vhi[j]
+                        a2 += w * vlo[j]
+                nlo.append(a1)
+                nhi.append(a2)
+            vlo, vhi, den = nlo, nhi, den * D
+            continue
+        vlo, vhi = list(vlo), list(vhi)
+        if refine.get(k):
+            g = K2 // gcd(den, K2)
+            if g > 1:
+                vlo, vhi, den = [v * g for v in vlo], [v * g for v in vhi], den * g
+            unit = den // K2
+            for i in refine[k]:
+                for sign in (1, -1):
+                    mu = [0] * net.widths[k]
+                    mu[i] = sign
+                    nu, M, const = _substitute(iops, net, leaf, k, mu, 1)
+                    v = _box_min(leaf, nu, M) + const
+                    if sign == 1:   # lo_i := max(lo_i, floor(2^24 v) / 2^24)
+                        vlo[i] = max(vlo[i], (int(v.numerator) * K2 // int(v.denominator)) * unit)
+                    else:           # hi_i := min(hi_i, ceil(-2^24 v) / 2^24)
+                        vhi[i] = min(vhi[i], _up(-int(v.numerator) * K2, int(v.denominator)) * unit)
+        if op[0] == "relu":
+            for i, side in sides.get(k, {}).items():
+                if side == 1:
+                    vlo[i] = max(vlo[i], 0)
+                else:
+                    vhi[i] = min(vhi[i], 0)
+        bad = {i for i in range(len(vlo)) if vlo[i] > vhi[i]}
+        if bad:
+            return leaf, (k, "entry", bad)
+        if op[0] == "relu":
+            leaf.states[k] = [_relu_state(a, b_, den) for a, b_ in zip(vlo, vhi)]
+            vlo, vhi = [max(v, 0) for v in vlo], [max(v, 0) for v in vhi]
+            continue
+        states, nlo, nhi, bad = [], [], [], set()
+        mine = winners.get(k, {})
+        for g, group in enumerate(op[1]):
+            st, a, b_ = _max_state([vlo[j] for j in group], [vhi[j] for j in group], den, mine.get(g))
+            if a > b_:
+                bad.add(g)
+            states.append(st)
+            nlo.append(a)
+            nhi.append(b_)
+        if bad:
+            return leaf, (k, "group", bad)
+        leaf.states[k] = states
+        vlo, vhi = nlo, nhi
+    return leaf, None
+
+
+# -- a leaf's facts --------------------------------------------------------------------------------
+def _refine(raw, iops, net, where):
+    """``[[k, [entries]], ...]``: ops strictly increasing, each nonlinear; entries strictly
+    increasing indices of the vector it reads."""
+    out, last = {}, -1
+    for r, item in enumerate(array(raw, where)):
+        iw = f"{where}[{r}]"
+        item = array(item, iw, 2)
+        k = index(item[0], len(iops), f"{iw}[0]")
+        if iops[k][0] == "affine":
+            raise CertificateError(f"op {k} is affine: only the entries a ReLU or max op reads are refined",
+                                   path=f"{iw}[0]")
+        if k <= last:
+            raise CertificateError(f"expected the ops in increasing order, each once; got {k} after {last}",
+                                   path=f"{iw}[0]")
+        last = k
+        entries, prev = [], -1
+        for m, i in enumerate(array(item[1], f"{iw}[1]")):
+            i = index(i, net.widths[k], f"{iw}[1][{m}]")
+            if i <= prev:
+                raise CertificateError(f"expected the entries in increasing order, each once; got {i} after {prev}",
+                                       path=f"{iw}[1][{m}]")
+            prev = i
+            entries.append(i)
+        if not entries:
+            raise CertificateError("expected at least one entry", path=f"{iw}[1]")
+        out[k] = entries
+    return out
+
+
+def _multiplier(value, where):
+    v = _relaxation_number(value, where)
+    if v < 0:
+        raise CertificateError(f"expected a multiplier >= 0, got {v}", path=where)
+    return v
+
+
+def _overrides(entry, iops, net, leaf, splits, cw):
+    """The close's own ``alpha``, ``piece``, ``beta`` and ``lambda`` (docs/format.md)."""
+    over = {"alpha": {}, "piece": {}, "beta": {}, "lambda": {}}
+    relu_splits = [s for s in splits if s[0] == "relu"]
+    max_splits = [s for s in splits if s[0] == "max"]
+    if "beta" in entry:
+        if not relu_splits:
+            raise CertificateError("expected no beta: no ReLU split on the path to this leaf", path=f"{cw}.beta")
+        raw = array(entry["beta"], f"{cw}.beta", len(relu_splits))
+        for j, ((_, k, i, side), v) in enumerate(zip(relu_splits, raw)):
+            beta = _multiplier(v, f"{cw}.beta[{j}]")
+            if beta:
+                over["beta"].setdefault(k, []).append((i, side, beta))
+    if "lambda" in entry:
+        if not max_splits:
+            raise CertificateError("expected no lambda: no max split on the path to this leaf", path=f"{cw}.lambda")
+        raw = array(entry["lambda"], f"{cw}.lambda", len(max_splits))
+        for j, ((_, k, g, p), v) in enumerate(zip(max_splits, raw)):
+            n = len(iops[k][1][g])
+            lam = [_multiplier(x, f"{cw}.lambda[{j}][{m}]") for m, x in enumerate(array(v, f"{cw}.lambda[{j}]", n))]
+            if lam[p]:
+                raise CertificateError(f"expected 0 for the winner's own position {p}", path=f"{cw}.lambda[{j}][{p}]")
+            if any(lam):
+                over["lambda"].setdefault(k, []).append((g, p, lam))
+    if "alpha" in entry:
+        last = None
+        for r, item in enumerate(array(entry["alpha"], f"{cw}.alpha")):
+            iw = f"{cw}.alpha[{r}]"
+            item = array(item, iw, 3)
+            k = index(item[0], len(iops), f"{iw}[0]")
+            if iops[k][0] != "relu":
+                raise CertificateError(f"op {k} is not a ReLU", path=f"{iw}[0]")
+            i = index(item[1], net.widths[k], f"{iw}[1]")
+            if last is not None and (k, i) <= last:
+                raise CertificateError(f"expected the entries in increasing order, each once; got {[k, i]} after "
+                                       f"{list(last)}", path=iw)
+            last = (k, i)
+            if leaf.states[k][i] in ((P, P, 0), (0, 0, 0)):
+                raise CertificateError(f"entry {i} of op {k} is not unstable on this leaf: its line is fixed",
+                                       path=f"{iw}[1]")
+            a = _relaxation_number(item[2], f"{iw}[2]")
+            if not ZERO <= a <= 1:
+                raise CertificateError(f"expected 0 <= alpha <= 1, got {a}", path=f"{iw}[2]")
+            over["alpha"].setdefault(k, {})[i] = a
+    if "piece" in entry:
+        last = None
+        for r, item in enumerate(array(entry["piece"], f"{cw}.piece")):
+            iw = f"{cw}.piece[{r}]"
+            item = array(item, iw, 3)
+            k = index(item[0], len(iops), f"{iw}[0]")
+            if iops[k][0] != "max":
+                raise CertificateError(f"op {k} is not a max", path=f"{iw}[0]")
+            g = index(item[1], len(iops[k][1]), f"{iw}[1]")
+            if last is not None and (k, g) <= last:
+                raise CertificateError(f"expected the groups in increasing order, each once; got {[k, g]} after "
+                                       f"{list(last)}", path=iw)
+            last = (k, g)
+            low, top, s, t = leaf.states[k][g]
+            if low == top and s == P and t == 0:
+                raise CertificateError(f"group {g} of op {k} is settled on this leaf (one piece is the max)",
+                                       path=f"{iw}[1]")
+            over["piece"].setdefault(k, {})[g] = index(item[2], len(iops[k][1][g]), f"{iw}[2]")
+    return over
+
+
+def _check_leaf(iops, net, facts, lo, hi, splits, todo, d, region, unsafe, where, cache):
+    """One leaf (module docstring). Returns whether its part holds no point of the region
+    (empty, or every close by an atom of the input disjunct)."""
+    facts = record(facts, where, optional=("closes", "empty", "refine"))
+    if ("closes" in facts) == ("empty" in facts):
+        raise CertificateError("expected exactly one of 'closes' and 'empty'", path=where)
+    refine = _refine(facts["refine"], iops, net, f"{where}.refine") if "refine" in facts else {}
+    sides, winners = {}, {}
+    for s in splits:
+        if s[0] == "relu":
+            sides.setdefault(s[1], {})[s[2]] = s[3]
+        elif s[0] == "max":
+            winners.setdefault(s[1], {})[s[2]] = s[3]
+    leaf, empty = _bounds(iops, net, lo, hi, sides, winners, refine, cache)
+    if "empty" in facts:
+        ew = f"{where}.empty"
+        e = record(facts["empty"], ew, keys=("op",), optional=("entry", "group"))
+        if len(e) != 2:
+            raise CertificateError("expected the keys op and entry, or op and group", path=ew)
+        k = index(e["op"], len(iops), f"{ew}.op")
+        what = "entry" if "entry" in e else "group"
+        if empty is None or empty[0] != k or empty[1] != what:
+            found = "no empty range" if empty is None else f"the first empty range at op {empty[0]} ({empty[1]})"
+            raise CertificateError(f"the bounds recomputed find {found}", path=ew)
+        i = index(e[what], net.widths[k] if what == "entry" else len(iops[k][1]), f"{ew}.{what}")
+        if i not in empty[2]:
+            raise CertificateError(f"the range of {what} {i} of op {k} is not empty", path=f"{ew}.{what}")
+        return True
+    if empty is not None:
+        raise CertificateError(f"the leaf's part is empty (op {empty[0]}, {empty[1]} {min(empty[2])}): expected "
+                               f"'empty'", path=where)
+    closes = array(facts["closes"], f"{where}.closes", len(todo))
+    outside = True
+    for u, entry in zip(todo, closes):
+        cw = f"{where}.closes[{todo.index(u)}]"
+        entry = record(entry, cw, keys=("atom", "bound"), optional=("beta", "lambda", "alpha", "piece"))
+        over = _overrides(entry, iops, net, leaf, splits, cw)
+        ref = array(entry["atom"], f"{cw}.atom", 2)
+        side = string(ref[0], f"{cw}.atom[0]", choices=("unsafe", "region"))
+        outside = outside and side == "region"
+        pool = unsafe[u] if side == "unsafe" else region[d]
+        x, y, rhs = pool[index(ref[1], len(pool), f"{cw}.atom[1]")]
+        bound = rational(entry["bound"], f"{cw}.bound")
+        M = 1
+        for c in y:
+            M = _lcm(M, int(c.denominator))
+        mu = [int(c.numerator) * (M // int(c.denominator)) for c in y]
+        nu, M, const = _substitute(iops, net, leaf, len(iops), mu, M, over)
+        A = 1
+        for c in x:
+            A = _lcm(A, int(c.denominator))
+        if A > 1:
+            nu = [v * A for v in nu]
+            M *= A
+        nu = [v + int(c.numerator) * (A // int(c.denominator)) * (M // A) for v, c in zip(nu, x)]
+        got = _box_min(leaf, nu, M) + const
+        if got != bound:
+            raise CertificateError(f"the bound recomputed is {got}, not {bound}", path=f"{cw}.bound")
+        if not bound > rhs:
+            raise CertificateError(f"bound {bound} is not above the right-hand side {rhs}: the atom may hold",
+                                   path=f"{cw}.bound")
+    return outside
+
+
+def _check_tree(iops, net, tree, lo, hi, d, region, unsafe, where, budget, cache):
+    """The preorder tree covers ``[lo, hi]`` and every leaf closes its part (module docstring)."""
+    m = len(unsafe)
+    todo = [(list(lo), list(hi), (), None)]   # box, splits on the path, unsafe disjunct (None: all)
+    outside, pos = True, 0
+    while todo:
+        if pos >= len(tree):
+            raise CertificateError(f"the tree ends with {len(todo)} node(s) still to cover", path=where)
+        if budget[0] <= 0:
+            raise beyond_limit("tree entries", MAX_TREE_ENTRIES + 1, MAX_TREE_ENTRIES, f"{where}[{pos}]")
+        budget[0] -= 1
+        blo, bhi, splits, only = todo.pop()
+        ew = f"{where}[{pos}]"
+        entry = tree[pos]
+        pos += 1
+        key = next(iter(entry), None) if type(entry) is dict and len(entry) >= 1 else None
+        if key == "split":
+            record(entry, ew, keys=("split", "at"))
+            i = index(entry["split"], len(blo), f"{ew}.split")
+            c = rational(entry["at"], f"{ew}.at")
+            if not blo[i] < c < bhi[i]:
+                raise CertificateError(f"split point {c} is not strictly inside [{blo[i]}, {bhi[i]}]: the parts "
+                                       "do not partition the node", path=f"{ew}.at")
+            upper_hi, lower_lo = list(bhi), list(blo)
+            upper_hi[i] = lower_lo[i] = c
+            todo.append((lower_lo, bhi, splits, only))
+            todo.append((blo, upper_hi, splits, only))
+        elif key == "relu":
+            record(entry, ew, keys=("relu",))
+            ref = array(entry["relu"], f"{ew}.relu", 2)
+            k = index(ref[0], len(iops), f"{ew}.relu[0]")
+            if iops[k][0] != "relu":
+                raise CertificateError(f"op {k} is not a ReLU", path=f"{ew}.relu[0]")
+            i = index(ref[1], net.widths[k], f"{ew}.relu[1]")
+            if any(s[:3] == ("relu", k, i) for s in splits):
+                raise CertificateError(f"entry {i} of op {k} is split twice on one path", path=f"{ew}.relu")
+            todo.append((blo, bhi, splits + (("relu", k, i, 1),), only))
+            todo.append((blo, bhi, splits + (("relu", k, i, 0),), only))
+        elif key == "max":
+            record(entry, ew, keys=("max",))
+            ref = array(entry["max"], f"{ew}.max", 2)
+            k = index(ref[0], len(iops), f"{ew}.max[0]")
+            if iops[k][0] != "max":
+                raise CertificateError(f"op {k} is not a max", path=f"{ew}.max[0]")
+            g = index(ref[1], len(iops[k][1]), f"{ew}.max[1]")
+            if any(s[:3] == ("max", k, g) for s in splits):
+                raise CertificateError(f"group {g} of op {k} is split twice on one path", path=f"{ew}.max")
+            for p in reversed(range(len(iops[k][1][g]))):
+                todo.append((blo, bhi, splits + (("max", k, g, p),), only))
+        elif key == "each_unsafe":
+            record(entry, ew, keys=("each_unsafe",))
+            if only is not None:
+                raise CertificateError("expected one split by unsafe disjunct on a path at most", path=ew)
+            if type(entry["each_unsafe"]) is not int or entry["each_unsafe"] != m:
+                raise CertificateError(f"expected the number of unsafe disjuncts, {m}", path=f"{ew}.each_unsafe")
+            for u in reversed(range(m)):
+                todo.append((blo, bhi, splits, u))
+        else:
+            entry = record(entry, ew, keys=("leaf",))
+            todo_u = list(range(m)) if only is None else [only]
+            outside = _check_leaf(iops, net, entry["leaf"], blo, bhi, splits, todo_u, d, region, unsafe,
+                                  f"{ew}.leaf", cache) and outside
+    if pos != len(tree):
+        raise CertificateError(f"unexpected entries after the tree's last leaf ({len(tree) - pos} more)",
+                               path=f"{where}[{pos}]")
+    return outside
+
+
+def _leaf_operations(net, steps, disjuncts) -> None:
+    """Refuse, before any leaf is checked, leaves whose work would exceed the limit (counted in
+    the trees as written: per leaf, the net's size times one plus its closes plus twice its
+    refined entries)."""
+    size = _size(net)
+    work = 0
+    for d in range(min(disjuncts, len(steps))):
+        data = steps[d].get("certificate") if type(steps[d]) is dict else None
+        tree = data.get("tree") if type(data) is dict else None
+        if type(tree) is not list:
+            continue
+        for e in tree:
+            facts = e.get("leaf") if type(e) is dict else None
+            if type(facts) is not dict:
+                continue
+            closes = facts.get("closes")
+            refined = 0
+            if type(facts.get("refine")) is list:
+                for item in facts["refine"]:
+                    if type(item) is list and len(item) == 2 and type(item[1]) is list:
+                        refined += len(item[1])
+            work += size * (1 + (len(closes) if type(closes) is list else 0) + 2 * refined)
+            if work > MAX_LEAF_OPERATIONS:
+                raise beyond_limit("leaf operations", work, MAX_LEAF_OPERATIONS, "steps")
+
+
+def tree_checker(net, steps, region, unsafe):
+    """The check of one step's tree, for :func:`symrel.checking.vnnlib.check_vnnlib_unsat`:
+    ``check(tree, lo, hi, d, where, budget)`` returns whether every leaf holds no point of the
+    region. The leaves' operations are counted first (:func:`_leaf_operations`)."""
+    _leaf_operations(net, steps, len(region))
+    iops = _integer_ops(net)
+    cache: dict = {}
+
+    def check(tree, lo, hi, d, where, budget):
+        return _check_tree(iops, net, tree, lo, hi, d, region, unsafe, where, budget, cache)
+
+    return check

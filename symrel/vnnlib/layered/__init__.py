@@ -1,0 +1,1 @@
+"""Exact verification of VNN-LIB properties on layered nets (convolutions, max pooling)."""

@@ -1,0 +1,104 @@
+"""A layered net prepared for the search: each operator in integer form and in floats.
+
+Definition. :func:`prepare` turns a :class:`~symrel.models.layered.LayeredNet` into an
+:class:`ExactNet`, its operators in the integer forms of :mod:`.ops` (``("affine",
+IntAffine)``, ``("relu", width)``, ``("max", groups)``), and, where numpy and scipy are
+installed, a :class:`FloatNet` of their float counterparts (proposals only). A
+:class:`~symrel.models.MaxoutNet` or :class:`~symrel.models.ReLUNet` is converted first
+(:func:`~symrel.models.layered.from_maxout_net`, :func:`~symrel.models.layered.from_relu_net`).
+
+Cost: one pass over the stored entries (and, for the floats, one sparse matrix per affine
+operator).
+
+>>> from symrel.models.layered import LayeredNet, Relu, SparseAffine
+>>> net = prepare(LayeredNet(1, [SparseAffine([[(0, 1)], [(0, -1)]]), Relu(2), SparseAffine([[(0, 1), (1, 1)]])]))
+>>> [kind for kind, _ in net.ops], net.input_dim, net.output_dim, net.entries
+(['affine', 'relu', 'affine'], 1, 1, 4)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...errors import InputError
+from .ops.affine import IntAffine, int_affine
+
+
+@dataclass(frozen=True)
+class ExactNet:
+    """The operators in integer form; ``widths[k]``: the width of the vector op ``k`` reads."""
+
+    input_dim: int
+    output_dim: int
+    ops: tuple
+    widths: tuple
+
+    @property
+    def entries(self) -> int:
+        """Stored weights plus group members: the work of one pass over the net."""
+        total = 0
+        for kind, op in self.ops:
+            if kind == "affine":
+                total += sum(map(len, op.rows))
+            elif kind == "max":
+                total += sum(map(len, op))
+        return total
+
+    @property
+    def size(self) -> int:
+        """Stored weights, group members and vector widths: the work of one exact pass."""
+        return self.entries + sum(self.widths)
+
+    def nonlinear(self):
+        """The indices of the ReLU and max operators."""
+        return [k for k, (kind, _) in enumerate(self.ops) if kind != "affine"]
+
+
+def as_layered(net):
+    """``net`` as a :class:`~symrel.models.layered.LayeredNet` (a layered, maxout or ReLU net)."""
+    from ...models import MaxoutNet, ReLUNet
+    from ...models.layered import LayeredNet, from_maxout_net, from_relu_net
+
+    if isinstance(net, LayeredNet):
+        return net
+    if isinstance(net, MaxoutNet):
+        return from_maxout_net(net)
+    if isinstance(net, ReLUNet):
+        return from_relu_net(net)
+    raise InputError(f"expected a layered, maxout or ReLU net, got {type(net).__name__}", path="network")
+
+
+def prepare(net) -> ExactNet:
+    """The :class:`ExactNet` of ``net`` (module docstring)."""
+    net = as_layered(net)
+    ops, widths, width = [], [], net.input_dim
+    for op in net.ops:
+        widths.append(width)
+        if op.op == "affine":
+            ops.append(("affine", int_affine(op)))
+        elif op.op == "relu":
+            ops.append(("relu", op.input_dim))
+        else:
+            ops.append(("max", tuple(tuple(g) for g in op.groups)))
+        width = op.output_dim
+    return ExactNet(net.input_dim, net.output_dim, tuple(ops), tuple(widths))
+
+
+class FloatNet:
+    """The float counterparts of the operators (:mod:`.ops`): proposals only."""
+
+    def __init__(self, net):
+        from .ops.affine import FloatAffine
+        from .ops.max_groups import FloatMax
+
+        net = as_layered(net)
+        self.input_dim, self.output_dim = net.input_dim, net.output_dim
+        self.ops = []
+        for op in net.ops:
+            if op.op == "affine":
+                self.ops.append(FloatAffine(op))
+            elif op.op == "relu":
+                self.ops.append(None)
+            else:
+                self.ops.append(FloatMax(op))
+        self.kinds = [op.op for op in net.ops]
