@@ -24,9 +24,9 @@ names an atom whose lower bound on the part, recomputed by substituting backward
 outputs (with the entry's own ``alpha``, ``piece``, ``beta``, ``lambda``), must equal its
 ``bound`` and exceed the atom's right-hand side.
 
-Bounded cost: :data:`~symrel.checking.vnnlib.MAX_TREE_ENTRIES` tree entries; the leaves'
+Bounded cost: :data:`~symrel.checking.vnnlib_limits.MAX_TREE_ENTRIES` tree entries; the leaves'
 operations, counted from the file before any leaf is checked, at most
-:data:`~symrel.checking.vnnlib.MAX_LEAF_OPERATIONS` (per leaf: the net's stored entries,
+:data:`~symrel.checking.vnnlib_limits.MAX_LEAF_OPERATIONS` (per leaf: the net's stored entries,
 group members and widths, times one plus its closes plus twice its refined entries).
 
 Shares no code with :mod:`symrel.vnnlib`.
@@ -39,7 +39,8 @@ from math import gcd
 from ..exact import Q, ZERO
 from . import CertificateError, beyond_limit
 from .read import array, index, rational, record, string
-from .vnnlib import BOUND_BITS, MAX_LEAF_OPERATIONS, MAX_TREE_ENTRIES, SLOPE_BITS, _relaxation_number
+from .vnnlib_limits import BOUND_BITS, MAX_LEAF_OPERATIONS, MAX_TREE_ENTRIES, SLOPE_BITS
+from .vnnlib_limits import relaxation_number as _relaxation_number
 
 P = 1 << SLOPE_BITS
 K2 = 1 << BOUND_BITS

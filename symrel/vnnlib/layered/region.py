@@ -95,7 +95,7 @@ def region_point(enet, fnet, x, lo, hi, conjunctions, extra=(), budget=None):
     if n <= EXACT_INPUTS and _rows_count(enet) <= EXACT_ROWS:
         from ...exact.lp import feasibility
 
-        rows, outputs = _exact_pattern(enet, [Q(v) for v in x])
+        rows, outputs = _exact_pattern(enet, [Q(*v.as_integer_ratio()) if isinstance(v, float) else Q(v) for v in x])
         A = [r[:n] for r in rows]
         b = [-r[n] for r in rows]
         for k in range(n):

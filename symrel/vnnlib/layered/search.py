@@ -44,7 +44,7 @@ from __future__ import annotations
 import time
 
 from ...budget import Budget, BudgetExceeded
-from ...checking.vnnlib_layered import MAX_LEAF_OPERATIONS, MAX_TREE_ENTRIES
+from ...checking.vnnlib_limits import MAX_LEAF_OPERATIONS, MAX_TREE_ENTRIES
 from ...errors import InternalError
 from ...exact import Q, ZERO
 from ...parallel import chunked, map_ordered
