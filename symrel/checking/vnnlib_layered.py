@@ -173,6 +173,7 @@ def _substitute(iops, net, leaf, top, mu, M, over=None):
                 a, s, t = states[i]
                 if v > 0:
                     if i in own:
+                        over["used"].add(("alpha", k, i))
                         nu[i] = v * int(own[i].numerator) * (P * A // int(own[i].denominator))
                     else:
                         nu[i] = v * a * A
@@ -186,6 +187,8 @@ def _substitute(iops, net, leaf, top, mu, M, over=None):
                     continue
                 low, top_, s, t = states[g]
                 if v > 0:
+                    if g in mine:
+                        over["used"].add(("piece", k, g))
                     nu[groups[g][mine.get(g, low)]] += v * P * A
                 else:
                     nu[groups[g][top_]] += v * s * A
@@ -365,7 +368,7 @@ def _multiplier(value, where):
 
 def _overrides(entry, iops, net, leaf, splits, cw):
     """The close's own ``alpha``, ``piece``, ``beta`` and ``lambda`` (docs/format.md)."""
-    over = {"alpha": {}, "piece": {}, "beta": {}, "lambda": {}}
+    over = {"alpha": {}, "piece": {}, "beta": {}, "lambda": {}, "used": set()}
     relu_splits = [s for s in splits if s[0] == "relu"]
     max_splits = [s for s in splits if s[0] == "max"]
     if "beta" in entry:
@@ -484,6 +487,11 @@ def _check_leaf(iops, net, facts, lo, hi, splits, todo, d, region, unsafe, where
             M *= A
         nu = [v + int(c.numerator) * (A // int(c.denominator)) * (M // A) for v, c in zip(nu, x)]
         got = _box_min(leaf, nu, M) + const
+        for name in ("alpha", "piece"):  # each listed slope or piece must meet a positive coefficient
+            for r, (k, i) in enumerate((k, i) for k in sorted(over[name]) for i in sorted(over[name][k])):
+                if (name, k, i) not in over["used"]:
+                    raise CertificateError(f"unused: the coefficient of {'entry' if name == 'alpha' else 'group'} {i} "
+                                           f"of op {k} in this substitution is not positive", path=f"{cw}.{name}[{r}]")
         if got != bound:
             raise CertificateError(f"the bound recomputed is {got}, not {bound}", path=f"{cw}.bound")
         if not bound > rhs:

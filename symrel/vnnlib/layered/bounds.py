@@ -108,7 +108,8 @@ def _box_min(mu, M: int, box: Box):
     return total, M * box.den
 
 
-def _substitute(net, lb: LeafBounds, top: int, mu, M: int, alphas=None, pieces=None, betas=None, lambdas=None):
+def _substitute(net, lb: LeafBounds, top: int, mu, M: int, alphas=None, pieces=None, betas=None, lambdas=None,
+                used=None):
     """Substitute ``mu`` (integers over ``M``, coefficients of the vector op ``top``
     produces... read: of the output of op ``top - 1``) down through ops ``top - 1, ..., 0``:
     ``(nu, M', const)`` with ``mu . v >= nu . x + const`` on the node's part."""
@@ -119,11 +120,13 @@ def _substitute(net, lb: LeafBounds, top: int, mu, M: int, alphas=None, pieces=N
             mu, M2, c, C = _affine.backward(op, mu, M)
         elif kind == "relu":
             mu, M2, c, C = _relu.backward(lb.states[k], mu, M, None if alphas is None else alphas.get(k),
-                                          () if betas is None else betas.get(k, ()))
+                                          () if betas is None else betas.get(k, ()),
+                                          None if used is None else used.setdefault(k, set()))
         else:
             mu, M2, c, C = _max.backward(op, lb.states[k], mu, M, net.widths[k],
                                          None if pieces is None else pieces.get(k),
-                                         () if lambdas is None else lambdas.get(k, ()))
+                                         () if lambdas is None else lambdas.get(k, ()),
+                                         None if used is None else used.setdefault(k, set()))
         if c:
             const += Q(c, C)
         M = M2
@@ -172,16 +175,17 @@ def leaf_bounds(net, lo, hi, sides, winners, refine=None) -> LeafBounds:
     return out
 
 
-def lower_bound(net, lb: LeafBounds, ay, ax, *, alphas=None, pieces=None, betas=None, lambdas=None):
+def lower_bound(net, lb: LeafBounds, ay, ax, *, alphas=None, pieces=None, betas=None, lambdas=None, used=None):
     """The exact lower bound of ``ay . y + ax . x`` on the node's part (module docstring).
     ``alphas``: ``{relu op: {entry: a}}`` (slopes ``a / 2^16``); ``pieces``: ``{max op:
     {group: position}}``; ``betas``: ``{relu op: [(entry, side, beta)]}``; ``lambdas``:
-    ``{max op: [(group, winner, [lambda per position])]}`` (exact rationals)."""
+    ``{max op: [(group, winner, [lambda per position])]}`` (exact rationals); ``used``: a dict
+    that receives, per op, the entries and groups whose own slope or piece was applied."""
     M = 1
     for c in ay:
         M = lcm(M, int(Q(c).denominator))
     mu = [int(Q(c).numerator) * (M // int(Q(c).denominator)) for c in ay]
-    nu, M, const = _substitute(net, lb, len(net.ops), mu, M, alphas, pieces, betas, lambdas)
+    nu, M, const = _substitute(net, lb, len(net.ops), mu, M, alphas, pieces, betas, lambdas, used)
     if any(ax):
         A = 1
         for c in ax:

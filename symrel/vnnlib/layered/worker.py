@@ -119,9 +119,15 @@ def _close(problem, node, lb, cand, m=None):
     """The close entry of ``cand`` when its exact bound exceeds ``rhs`` (with the LP's
     multipliers ``m`` when given), else None."""
     kw, keys = ({}, {}) if m is None else _exact_multipliers(problem, node, lb, m)
-    bound = lower_bound(problem.enet, lb, cand.ay, cand.ax, **kw)
+    used: dict = {}
+    bound = lower_bound(problem.enet, lb, cand.ay, cand.ax, used=used, **kw)
     if not bound > cand.rhs:
         return None
+    for key in ("alpha", "piece"):  # a slope or piece that no positive coefficient met is left out
+        if key in keys:
+            keys[key] = [e for e in keys[key] if e[1] in used.get(e[0], ())]
+            if not keys[key]:
+                del keys[key]
     return {"atom": list(cand.ref), "bound": format_rational(bound), **keys}
 
 

@@ -84,11 +84,12 @@ def transfer(groups, lo, hi, den: int, winners):
     return out_lo, out_hi, den, states, empty
 
 
-def backward(groups, states, mu, M: int, width: int, pieces=None, lambdas=()):
+def backward(groups, states, mu, M: int, width: int, pieces=None, lambdas=(), used=None):
     """``(nu, M', c, C)``: ``mu . y >= nu . x + c`` on the node's part (``nu`` over ``M'``
     integers of the ``width`` entries of ``x``, ``c`` over ``C``), for ``mu`` integers over
     ``M``. ``pieces``: ``{group: position}``, a close's own lower pieces of open groups;
-    ``lambdas``: ``(group, winner, [lambda per position])``, exact rationals ``>= 0``."""
+    ``lambdas``: ``(group, winner, [lambda per position])``, exact rationals ``>= 0``; ``used``:
+    a set that receives the groups whose own lower piece was applied."""
     nu = [0] * width
     c = 0
     for g, v in enumerate(mu):
@@ -96,7 +97,11 @@ def backward(groups, states, mu, M: int, width: int, pieces=None, lambdas=()):
             low, top, s, t = states[g]
             group = groups[g]
             if v > 0:
-                nu[group[low if pieces is None else pieces.get(g, low)]] += v * P
+                if pieces is not None and g in pieces:
+                    low = pieces[g]
+                    if used is not None:
+                        used.add(g)
+                nu[group[low]] += v * P
             else:
                 nu[group[top]] += v * s
                 if t:

@@ -82,18 +82,23 @@ def transfer(lo, hi, den: int, sides):
     return [max(v, 0) for v in lo], [max(v, 0) for v in hi], den, states, empty
 
 
-def backward(states, mu, M: int, alphas=None, betas=()):
+def backward(states, mu, M: int, alphas=None, betas=(), used=None):
     """``(nu, M', c, C)``: ``mu . h >= nu . z + c`` on the node's part (``nu`` integers over
     ``M'``, ``c`` over ``C``), for ``mu`` integers over ``M``. ``alphas``: ``{entry: a}``,
     lower slopes ``a / P`` (``0 <= a <= P``) of unstable entries replacing the states';
-    ``betas``: ``(entry, side, beta)`` with ``beta >= 0`` an exact rational."""
+    ``betas``: ``(entry, side, beta)`` with ``beta >= 0`` an exact rational; ``used``: a set
+    that receives the entries whose own slope was applied (a coefficient ``> 0``)."""
     nu = [0] * len(mu)
     c = 0
     for i, v in enumerate(mu):
         if v:
             a, s, t = states[i]
             if v > 0:
-                nu[i] = v * (a if alphas is None else alphas.get(i, a))
+                if alphas is not None and i in alphas:
+                    a = alphas[i]
+                    if used is not None:
+                        used.add(i)
+                nu[i] = v * a
             else:
                 nu[i] = v * s
                 if t:
