@@ -107,8 +107,7 @@ def check_statement(cert: dict, statement: str) -> None:
 # -- words for the inputs, used by the kinds' sentences ------------------------------------
 
 _MODEL_WORDS = {"maxout": "a maxout net", "relu": "a ReLU net", "cpwl1d": "a CPWL function of one variable",
-                "cpwl": "a CPWL function on a mesh", "transformer": "a hardmax Transformer",
-                "layered": "a layered net"}
+                "cpwl": "a CPWL function on a mesh", "transformer": "a hardmax Transformer", "layered": "a layered net"}
 
 
 def number_words(q) -> str:

@@ -6,8 +6,7 @@ kind a certificate may embed with its own readers, the strict accessors of
 input of that family is read:
 
 * maxout and ReLU nets, CPWL functions of one variable: :mod:`symrel.checking.semantics`;
-* layered nets (sparse affine maps, ReLUs, max over groups): :mod:`symrel.checking.layered_net`;
-* boxes and polytopes: :mod:`symrel.checking.domains`;
+* layered nets: :mod:`symrel.checking.layered_net`; boxes and polytopes: :mod:`symrel.checking.domains`;
 * hardmax and softmax Transformers: :mod:`symrel.checking.transformers`;
 * sequence Transformers (tracr audits): :mod:`symrel.checking.sequences`;
 * CPWL functions on a mesh: :mod:`symrel.checking.meshes` (the mesh's conformity is checked
@@ -106,8 +105,7 @@ def need(obj: dict, key: str, path: str):
 #: the module (of this package) holding the checker's reader of each kind
 _READER_MODULE = {**dict.fromkeys(("maxout", "relu", "cpwl1d"), ".semantics"), **dict.fromkeys(("box", "polytope"), ".domains"),
                   **dict.fromkeys(("preorder", "retrieval", "relation", "relation-features"), ".tables"),
-                  "transformer": ".transformers", "sequence-transformer": ".sequences", "cpwl": ".meshes",
-                  "layered": ".layered_net"}
+                  "transformer": ".transformers", "sequence-transformer": ".sequences", "cpwl": ".meshes", "layered": ".layered_net"}
 
 #: every kind a certificate may embed
 KINDS = tuple(_READER_MODULE)
@@ -115,8 +113,7 @@ KINDS = tuple(_READER_MODULE)
 #: the keys an embedded object of each kind may hold at its top (docs/format.md; no other)
 TOP_KEYS = {
     "maxout": ("input_dim", "layers", "readout"), "relu": ("input_dim", "layers"), "cpwl1d": ("x", "y", "extend"),
-    "layered": ("input_dim", "ops"),
-    "cpwl": ("input_dim", "vertices", "simplices", "values"),
+    "cpwl": ("input_dim", "vertices", "simplices", "values"), "layered": ("input_dim", "ops"),
     "transformer": ("input_dim", "width", "tokens", "embedding", "blocks", "readout"),
     "sequence-transformer": ("tokens", "bos", "causal", "token_embedding", "position_embedding", "layers",
                              "unembedding", "output", "output_labels", "notes"),

@@ -515,7 +515,9 @@ def _check_tree(iops, net, tree, lo, hi, d, region, unsafe, where, budget, cache
         ew = f"{where}[{pos}]"
         entry = tree[pos]
         pos += 1
-        key = next(iter(entry), None) if type(entry) is dict and len(entry) >= 1 else None
+        # the entry's kind is the one of its keys that names one (a JSON object has no order)
+        key = next((k for k in ("split", "relu", "max", "each_unsafe") if k in entry), None) \
+            if type(entry) is dict else None
         if key == "split":
             record(entry, ew, keys=("split", "at"))
             i = index(entry["split"], len(blo), f"{ew}.split")

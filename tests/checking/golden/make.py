@@ -98,6 +98,7 @@ def valid_certificates():
         if previous.exists():
             out["tracr-audit"] = json.loads(previous.read_text())
     out["vnnlib-unsat"] = vnnlib_unsat()
+    out["vnnlib-unsat-layered"] = vnnlib_unsat_layered()
     return {name: loads(canonical_dumps(stated(cert))) for name, cert in out.items()}
 
 
@@ -116,6 +117,26 @@ def vnnlib_unsat():
     region = ((atom([1, 0], [0], 3), atom([-1, 0], [0], 1), atom([0, 1], [0], 1), atom([0, -1], [0], 1)),)
     unsafe = ((atom([0, 0], [1], "-1001/1000"),), (atom([0, 0], [-1], "-31/10"),))
     return decide(net, VnnProperty(2, 1, region, unsafe, "0" * 64, "inline")).certificate
+
+
+def vnnlib_unsat_layered():
+    """A random layered net (affine, ReLU, max over groups, affine; tests/vnnlib/layered/oracle.py,
+    seed 28) and its third random property: a tree with input, ReLU and max splits, betas,
+    lambdas, slopes, pieces and an empty leaf."""
+    import random
+
+    from symrel.exact import rational as q
+    from symrel.vnnlib.layered.search import decide
+    from tests.vnnlib.layered.oracle import random_net, random_property
+
+    rng = random.Random(28)
+    net = random_net(rng, rng.randint(1, 3))
+    pts = [[q(f"{rng.randint(-8, 8)}/8") for _ in range(net.input_dim)] for _ in range(40)]
+    ys = [net.evaluate_exact(p) for p in pts]
+    lo = [min(y[j] for y in ys) for j in range(net.output_dim)]
+    hi = [max(y[j] for y in ys) for j in range(net.output_dim)]
+    props = [random_property(rng, net, lo, hi) for _ in range(3)]
+    return decide(net, props[2]).certificate
 
 
 def scaled_pair():
@@ -195,6 +216,14 @@ EDITS = [
     ("vnnlib-unsat-split-outside", "vnnlib-unsat",
      lambda c: _set(c, ["steps", 0, "certificate", "tree", 0, "at"], "3"),
      "steps[0].certificate.tree[0].at", "do not partition"),
+    ("vnnlib-unsat-layered-bound", "vnnlib-unsat-layered",
+     lambda c: _set(c, ["steps", 0, "certificate", "tree", -1, "leaf", "closes", 0, "bound"], "-1/1000"),
+     "steps[0].certificate.tree[", "the bound recomputed is"),
+    ("vnnlib-unsat-layered-max-index", "vnnlib-unsat-layered",
+     lambda c: next(e for e in c["steps"][0]["certificate"]["tree"] if "max" in e)["max"].__setitem__(1, 99),
+     "steps[0].certificate.tree[", "expected an index"),
+    ("vnnlib-unsat-layered-leaf-dropped", "vnnlib-unsat-layered", lambda c: c["steps"][0]["certificate"]["tree"].pop(),
+     "steps[0].certificate.tree", "still to cover"),
     ("equivalence-scaled-factor", "equivalence-scaled",
      lambda c: _set(c, ["steps", 2, "certificate", "units", 0, "scale"], [3, 3]),
      "steps[2].certificate.units[0].result", "as 3 * node + 3"),
