@@ -223,3 +223,35 @@ def equivalence_mesh_fan_of_slivers() -> str:
     cert["inputs"]["a"] = {"object": mesh, "sha256": sha256_of(mesh)}
     cert["claim"].pop("statement", None)
     return json.dumps(cert)
+
+
+def vnnlib_layered_refinements_over_a_convolution() -> str:
+    """A vnnlib-unsat certificate of a layered net (a 2 x 2 convolution over a 28 x 28 image into
+    8 channels, a ReLU, an affine mix of 1,352 entries, a ReLU, one output: about 76,000 entries)
+    whose 300 leaves each ask for the backward refinement of every entry of the second ReLU:
+    about 2.0 billion operations from a file of about 0.5 MB (the leaves' closes left empty).
+    Refused by the limit 'leaf operations' before any leaf is checked."""
+    n, k, c = 28, 27, 8
+    conv_rows = [[[(i + di) * n + j + dj, 1] for di in range(2) for dj in range(2)]
+                 for _ in range(c) for i in range(k) for j in range(k)]
+    for row in conv_rows:
+        row.sort()
+    width = c * k * k
+    mix = [[[j, 1] for j in range(m, width, 100)] for m in range(100)]
+    net = {"symrel": 1, "kind": "layered", "input_dim": n * n,
+           "ops": [{"op": "affine", "rows": conv_rows, "b": [0] * width}, {"op": "relu"},
+                   {"op": "affine", "rows": mix, "b": [0] * 100}, {"op": "relu"},
+                   {"op": "affine", "rows": [[[j, 1] for j in range(100)]], "b": [0]}]}
+    prop = {"inputs": n * n, "outputs": 1,
+            "input_region": [[{"x": [1 if j == i else 0 for j in range(n * n)], "y": [0], "rhs": 1} for i in range(1)]],
+            "unsafe": [[{"x": [0] * (n * n), "y": [-1], "rhs": 0}]]}
+    leaf = {"leaf": {"refine": [[3, list(range(100))]], "closes": []}}
+    tree = []
+    for m in range(1, 300):
+        tree += [{"relu": [1, m]}, leaf]
+    tree.append(leaf)
+    inputs = embedded(network=net)
+    steps = [{"rule": "vnnlib-branch-and-bound", "status": "proved",
+              "certificate": {"disjunct": 0, "box": {"lower": [0] * (n * n), "upper": [1] * (n * n)}, "tree": tree}}]
+    return json.dumps(header("vnnlib-unsat", steps, inputs, network_sha256=inputs["network"]["sha256"],
+                             property_sha256="0" * 64, property_source="inline", property=prop))
