@@ -1,4 +1,5 @@
-"""``symrel.verify(net, prop)``: decide a VNN-LIB property of a ReLU network exactly.
+"""``symrel.verify(net, prop)``: decide a VNN-LIB property of a ReLU network exactly (or of a
+layered or maxout net: :mod:`symrel.vnnlib.layered`).
 
 Definition. ``verify`` answers whether some input ``x`` of the property's input region has
 outputs ``y = net(x)`` meeting its unsafe condition, as a :class:`~symrel.verification.verdict.Verdict`:
@@ -56,8 +57,8 @@ def verify(net, prop, *, timeout: float | None = None, executor=None, certificat
            check: bool = True):
     """Decide ``prop`` on ``net`` exactly (module docstring); a :class:`~symrel.verification.verdict.Verdict`.
 
-    ``net``: a path (``.onnx``, ``.nnet``, a symrel JSON ReLU net), a
-    :class:`~symrel.models.ReLUNet`, or an imported model (its ``.model``). ``prop``: a path
+    ``net``: a path (``.onnx``, ``.nnet``, a symrel JSON ReLU, layered or maxout net), a
+    :class:`~symrel.models.ReLUNet` (or a layered or maxout net), or an imported model (its ``.model``). ``prop``: a path
     to a ``.vnnlib`` file or a :class:`~symrel.vnnlib.VnnProperty`. ``timeout``: seconds for
     everything (None: no limit). ``executor``: None (the default pool, module docstring),
     ``"serial"``, ``"processes[:N]"``, or a ``concurrent.futures`` executor of yours (left
@@ -153,7 +154,7 @@ class _Run:
                            stats=self.finish_stats(), files=self.files)
 
     def search(self, net, prop, pool):
-        from ..vnnlib.engine import decide
+        from ..vnnlib.layered.dispatch import decide_any as decide   # a ReLU net's engine, or the layered one
 
         def on_round(stats):
             self.report.search(stats)
@@ -191,8 +192,8 @@ class _Run:
 
 # -- the inputs ----------------------------------------------------------------------------------
 def _network(net):
-    """``(the exact ReLU net, {"name", "sha256"} of its file or None)``."""
-    from ..models import ReLUNet
+    """``(the exact net, {"name", "sha256"} of its file or None)``: a ReLU, layered or maxout net."""
+    from ..vnnlib.layered.dispatch import verifiable
 
     if isinstance(net, (str, Path)):
         from .files import bytes_sha256, read_network
@@ -201,8 +202,8 @@ def _network(net):
         digest = bytes_sha256(path)
         return read_network(path), {"name": Path(path).name, "sha256": digest}
     model = getattr(net, "model", net)   # an imported model (symrel.interop.onnx_import.ImportedModel)
-    if not isinstance(model, ReLUNet):
-        raise InputError(f"expected a ReLU network (a ReLUNet, or a path to .onnx, .nnet or .json), got "
+    if not verifiable(model):
+        raise InputError(f"expected a ReLU, layered or maxout network (or a path to .onnx, .nnet or .json), got "
                          f"{getattr(model, 'kind', type(model).__name__)}", path="net")
     return model, None
 

@@ -87,21 +87,23 @@ def read_model(path, *, exact_floats: bool = False):
 
 
 def read_network(path):
-    """The exact ReLU net in the file ``path`` (``.onnx``, ``.nnet`` or ``.json``)."""
-    from ..models import ReLUNet
+    """The exact net in the file ``path`` (``.onnx``, ``.nnet`` or ``.json``): a ReLU, layered
+    or maxout net (:func:`symrel.vnnlib.layered.dispatch.verifiable`)."""
+    from ..vnnlib.layered.dispatch import verifiable
 
     ext = Path(str(path)).suffix.lower()
     if ext not in IMPORTED + (".json",):
         raise InputError(f"expected a network ending in .onnx, .nnet or .json, got {Path(str(path)).name!r}",
                          file=str(path))
     net = read_model(path)
-    if not isinstance(net, ReLUNet):
-        raise InputError(f"expected a ReLU network, got {getattr(net, 'kind', type(net).__name__)}", file=str(path))
+    if not verifiable(net):
+        raise InputError(f"expected a ReLU, layered or maxout network, got {getattr(net, 'kind', type(net).__name__)}",
+                         file=str(path))
     return net
 
 
 def output_dim(net) -> int:
-    return net.widths[-1] if net.widths else net.input_dim
+    return net.output_dim
 
 
 def model_sha256(model) -> str:
