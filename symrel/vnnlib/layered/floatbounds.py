@@ -159,9 +159,10 @@ def coefficients(fnet, fb: FloatLeaf, ay):
 def scores(fnet, fb: FloatLeaf, ay, sides, winners):
     """``[(score, k, i), ...]``, highest first: the unstable ReLU entries and open max groups
     not yet split, scored by what their relaxation loses under the row ``ay`` (module
-    docstring)."""
+    docstring); the 64 highest of each op."""
     mus = coefficients(fnet, fb, ay)
     out = []
+    top = 64   # per op, the highest scores only (a sort of every unstable entry costs more than the rest)
     for k, mu in mus.items():
         st = fb.states[k]
         if st.op == "relu":
@@ -178,8 +179,11 @@ def scores(fnet, fb: FloatLeaf, ay, sides, winners):
             width = np.maximum(hi_top - lo_low, 0.0)
             sc = np.where(st.exact, 0.0, np.abs(mu) * width / 2)
             taken = winners.get(k, {})
-        for i in np.nonzero(sc > 0)[0]:
-            if int(i) not in taken:
-                out.append((float(sc[i]), k, int(i)))
+        for i in taken:
+            sc[i] = 0.0
+        pick = np.nonzero(sc > 0)[0]
+        if len(pick) > top:
+            pick = pick[np.argpartition(-sc[pick], top)[:top]]
+        out += [(float(sc[i]), k, int(i)) for i in pick]
     out.sort(key=lambda e: (-e[0], e[1], e[2]))
     return out

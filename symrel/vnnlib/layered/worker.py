@@ -234,9 +234,9 @@ def _attack(problem, node, flo, fhi, todo):
     return tuple(float(v) for v in x) if m >= 0 else None
 
 
-def _gaps(problem, node, fnet, sides, winners, AY, AX, R):
+def _gaps(fnet, flo, fhi, sides, winners, AY, AX, R):
     """The float gap (best lower bound minus ``rhs``) of one unsafe disjunct on a part."""
-    fb = float_bounds(fnet, _floats(node.lo), _floats(node.hi), sides, winners, refine="open")
+    fb = float_bounds(fnet, flo, fhi, sides, winners, refine="open")
     if fb.empty is not None:
         return float("inf")
     return float((float_lower(fnet, fb, AY, AX) - R).max())
@@ -245,6 +245,7 @@ def _gaps(problem, node, fnet, sides, winners, AY, AX, R):
 def _choose_split(problem, node, fb, sides, winners, u, best):
     """The split of an open node (module docstring, step 4)."""
     fnet = problem.fnet
+    flo, fhi = fb.lo, fb.hi
     d = node.disjunct
     AY, AX, R = problem.float_rows[d][u]
     options = []
@@ -254,7 +255,7 @@ def _choose_split(problem, node, fb, sides, winners, u, best):
             for side in (0, 1):
                 s2 = {kk: dict(v) for kk, v in sides.items()}
                 s2.setdefault(k, {})[i] = side
-                parts.append(_gaps(problem, node, fnet, s2, winners, AY, AX, R))
+                parts.append(_gaps(fnet, flo, fhi, s2, winners, AY, AX, R))
             options.append((parts, ReluSplit(k, i)))
         else:
             n = len(fnet.ops[k].groups[i])
@@ -262,7 +263,7 @@ def _choose_split(problem, node, fb, sides, winners, u, best):
             for p in range(n):
                 w2 = {kk: dict(v) for kk, v in winners.items()}
                 w2.setdefault(k, {})[i] = p
-                parts.append(_gaps(problem, node, fnet, sides, w2, AY, AX, R))
+                parts.append(_gaps(fnet, flo, fhi, sides, w2, AY, AX, R))
             options.append((parts, MaxSplit(k, i, n)))
     n_in = len(node.lo)
     widths = [b - a for a, b in zip(node.lo, node.hi)]
@@ -277,8 +278,7 @@ def _choose_split(problem, node, fb, sides, winners, u, best):
             parts = []
             for lo, hi in ((node.lo, tuple(mid if k == i else v for k, v in enumerate(node.hi))),
                            (tuple(mid if k == i else v for k, v in enumerate(node.lo)), node.hi)):
-                part = node.__class__(d, (), lo, hi)
-                parts.append(_gaps(problem, part, fnet, sides, winners, AY, AX, R))
+                parts.append(_gaps(fnet, _floats(lo), _floats(hi), sides, winners, AY, AX, R))
             options.append((parts, InputSplit(i, mid)))
     if not options:
         return None

@@ -99,3 +99,20 @@ def test_progress_is_reported_per_round():
     seen = []
     decide(_abs_net(), _prop(((atom([0, 0], [1], "-1001/1000"),),)), progress=seen.append)
     assert seen and "nodes" in seen[-1] and "open" in seen[-1]
+
+
+def test_a_process_pool_gives_the_serial_certificate():
+    from symrel.parallel import RestartingProcessPool
+
+    rng = random.Random(28)
+    net = random_net(rng, rng.randint(1, 3))
+    y_lo, y_hi = _sample_range(net, rng)
+    prop = [random_property(rng, net, y_lo, y_hi) for _ in range(3)][2]
+    pool = RestartingProcessPool(2)
+    try:
+        parallel = decide(net, prop, executor=pool, batch=2)
+    finally:
+        pool.shutdown()
+    serial = decide(net, prop, batch=2)
+    assert parallel.status == serial.status == "unsat"
+    assert json.dumps(parallel.certificate) == json.dumps(serial.certificate)

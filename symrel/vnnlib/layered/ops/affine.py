@@ -134,4 +134,8 @@ def float_forward(fop: FloatAffine, X):
 
 def float_backward(fop: FloatAffine, C):
     """``(C W, C b)`` for the rows ``C`` (a dense array, rows of coefficients over ``y``)."""
-    return (fop.WT @ C.T).T, C @ fop.b
+    import numpy as np
+
+    # (a C-ordered copy: the transposed product's strides make the elementwise work after it
+    # some twenty times slower)
+    return np.ascontiguousarray((fop.WT @ C.T).T), C @ fop.b
