@@ -266,7 +266,8 @@ def _bounds(iops, net, lo, hi, sides, winners, refine, cache):
         if len(cache) > 64:
             cache.clear()
         cache[key] = (vlo, vhi, den)
-    for k in range(first, len(iops)):
+    last = max((k for k, op in enumerate(iops) if op[0] != "affine"), default=-1)
+    for k in range(first, last + 1):   # (the affine ops after the last nonlinear one bound nothing)
         op = iops[k]
         if op[0] == "affine":
             _, rows, b, D = op

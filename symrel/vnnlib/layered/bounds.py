@@ -162,9 +162,12 @@ def leaf_bounds(net, lo, hi, sides, winners, refine=None) -> LeafBounds:
     box = scaled_box(lo, hi) if not isinstance(lo, Box) else lo
     out = LeafBounds(box, [None] * len(net.ops), [None] * len(net.ops))
     first, vlo, vhi, den = _prefix(net, box)
+    last = max((k for k, (kind, _) in enumerate(net.ops) if kind != "affine"), default=-1)
     for k, (kind, op) in enumerate(net.ops):
         if k < first:
             continue
+        if k > last:   # the affine ops after the last nonlinear one: no state, no bound needed
+            break
         if kind == "affine":
             vlo, vhi, den = _affine.interval(op, vlo, vhi, den)
             continue

@@ -13,7 +13,7 @@ Cost: linear in the tree and the net.
 from __future__ import annotations
 
 from ...exact import format_rational
-from .node import InputSplit, Leaf, MaxSplit, ReluSplit, UnsafeSplit
+from .node import InputSplit, MaxSplit, ReluSplit, UnsafeSplit
 
 #: the claim kind and the rule of each input disjunct's step
 CLAIM_KIND = "vnnlib-unsat"
@@ -65,5 +65,3 @@ def certificate(net, prop, roots, trees) -> dict:
     return stated({"symrel": 1, "kind": "certificate", "claim": claim,
                    "inputs": {"network": {"object": obj, "sha256": sha}}, "steps": steps})
 
-
-__all__ = ["certificate", "tree_json", "Leaf"]

@@ -35,7 +35,7 @@ from .ops import relu as _relu
 class FloatLeaf:
     """:func:`float_bounds`' result: ``states[k]`` (a :class:`~.ops.relu.FloatRelu` or
     :class:`~.ops.max_groups.FloatMaxState`, None for affine ops), ``pre[k] = (l, u)``, the
-    box, and ``empty``: ``(k, kind, i)`` or None."""
+    box, and ``empty``: ``(k, kind, i)`` of the first empty range, or None."""
 
     lo: np.ndarray
     hi: np.ndarray
@@ -111,16 +111,15 @@ def float_bounds(fnet, lo, hi, sides, winners, refine=None) -> FloatLeaf:
             out.refined[k] = [int(i) for i in pick]
         out.pre[k] = (l, u)
         seen_nonlinear = True
+        # an empty range is recorded and the pass goes on (the exact bounds may disagree)
         if kind == "relu":
             l, u, st, empty = _relu.float_transfer(l, u, sides.get(k, {}))
-            if empty is not None:
+            if empty is not None and out.empty is None:
                 out.empty = (k, "entry", empty)
-                return out
         else:
             l, u, st, empty = _max.float_transfer(fop, l, u, winners.get(k, {}))
-            if empty is not None:
+            if empty is not None and out.empty is None:
                 out.empty = (k, "group", empty)
-                return out
         out.states[k] = st
     out.out = (l, u)
     return out

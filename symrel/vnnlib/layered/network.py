@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...errors import InputError
-from .ops.affine import IntAffine, int_affine
+from .ops.affine import int_affine
 
 
 @dataclass(frozen=True)
