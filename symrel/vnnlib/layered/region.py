@@ -82,9 +82,9 @@ def _exact_pattern(enet, x):
     return rows, forms
 
 
-def _rows_count(enet):
-    return sum(len(op) if kind == "max" else 0 for kind, op in enet.ops) * 16 + sum(
-        op for kind, op in enet.ops if kind == "relu")
+def _rows_count(enet) -> int:
+    """The rows of a linear region: one per ReLU entry, one per piece of a group but its largest."""
+    return sum(op if kind == "relu" else sum(len(g) - 1 for g in op) if kind == "max" else 0 for kind, op in enet.ops)
 
 
 def region_point(enet, fnet, x, lo, hi, conjunctions, extra=(), budget=None):

@@ -206,6 +206,11 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
             _split(node, res, stack, trees, cover, stats, leaf)
         if progress is not None:
             progress(dict(stats, open=len(stack)))
+    # the last round may have passed a limit of the checker: no certificate it would refuse
+    if len(trees) > max_tree_entries:
+        return unknown("tree entries")
+    if stats["leaf_operations"] > max_leaf_operations:
+        return unknown("leaf operations")
     stats["seconds"] = round(time.monotonic() - start, 3)
     return Verdict("unsat", None, None, certificate(layered, prop, roots, trees), (), Q(1), stats)
 

@@ -95,6 +95,11 @@ def test_a_tree_limit_is_unknown_naming_the_limit():
     assert v.status == "unknown" and v.limit == "tree entries"
 
 
+def test_a_certificate_beyond_the_leaf_operations_limit_is_not_written():
+    v = decide(_abs_net(), _prop(((atom([0, 0], [1], "-1001/1000"),),)), max_leaf_operations=1)
+    assert v.status == "unknown" and v.limit == "leaf operations" and v.certificate is None
+
+
 def test_progress_is_reported_per_round():
     seen = []
     decide(_abs_net(), _prop(((atom([0, 0], [1], "-1001/1000"),),)), progress=seen.append)
