@@ -502,17 +502,34 @@ def _check_leaf(iops, net, facts, lo, hi, splits, todo, d, region, unsafe, where
 
 
 def _check_tree(iops, net, tree, lo, hi, d, region, unsafe, where, budget, cache):
-    """The preorder tree covers ``[lo, hi]`` and every leaf closes its part (module docstring)."""
+    """The preorder tree covers ``[lo, hi]`` and every leaf closes its part (module docstring).
+
+    The nodes still to cover are a stack of ``(box, depth, the ReLU or max split the node adds
+    or None, its unsafe disjunct or None)``; the splits on the path to the node being read are
+    kept as a list by depth (a preorder walk truncates it to the node's depth, then adds the
+    node's own) with a set of their keys, so that a split repeated on a path is found at once.
+    A stack holding more nodes than the tree has entries left is refused at once (each node
+    needs an entry)."""
     m = len(unsafe)
-    todo = [(list(lo), list(hi), (), None)]   # box, splits on the path, unsafe disjunct (None: all)
+    todo = [(list(lo), list(hi), 0, None, None)]
+    path, active = [], set()
     outside, pos = True, 0
     while todo:
-        if pos >= len(tree):
-            raise CertificateError(f"the tree ends with {len(todo)} node(s) still to cover", path=where)
+        if len(todo) > len(tree) - pos:
+            raise CertificateError(f"the tree ends with {len(todo) - (len(tree) - pos)} node(s) still to cover "
+                                   f"(or more)", path=where)
         if budget[0] <= 0:
             raise beyond_limit("tree entries", MAX_TREE_ENTRIES + 1, MAX_TREE_ENTRIES, f"{where}[{pos}]")
         budget[0] -= 1
-        blo, bhi, splits, only = todo.pop()
+        blo, bhi, depth, added, only = todo.pop()
+        while len(path) >= max(depth, 1):
+            gone = path.pop()
+            if gone is not None:
+                active.discard(gone[:3])
+        if depth:
+            path.append(added)
+            if added is not None:
+                active.add(added[:3])
         ew = f"{where}[{pos}]"
         entry = tree[pos]
         pos += 1
@@ -528,8 +545,8 @@ def _check_tree(iops, net, tree, lo, hi, d, region, unsafe, where, budget, cache
                                        "do not partition the node", path=f"{ew}.at")
             upper_hi, lower_lo = list(bhi), list(blo)
             upper_hi[i] = lower_lo[i] = c
-            todo.append((lower_lo, bhi, splits, only))
-            todo.append((blo, upper_hi, splits, only))
+            todo.append((lower_lo, bhi, depth + 1, None, only))
+            todo.append((blo, upper_hi, depth + 1, None, only))
         elif key == "relu":
             record(entry, ew, keys=("relu",))
             ref = array(entry["relu"], f"{ew}.relu", 2)
@@ -537,10 +554,10 @@ def _check_tree(iops, net, tree, lo, hi, d, region, unsafe, where, budget, cache
             if iops[k][0] != "relu":
                 raise CertificateError(f"op {k} is not a ReLU", path=f"{ew}.relu[0]")
             i = index(ref[1], net.widths[k], f"{ew}.relu[1]")
-            if any(s[:3] == ("relu", k, i) for s in splits):
+            if ("relu", k, i) in active:
                 raise CertificateError(f"entry {i} of op {k} is split twice on one path", path=f"{ew}.relu")
-            todo.append((blo, bhi, splits + (("relu", k, i, 1),), only))
-            todo.append((blo, bhi, splits + (("relu", k, i, 0),), only))
+            todo.append((blo, bhi, depth + 1, ("relu", k, i, 1), only))
+            todo.append((blo, bhi, depth + 1, ("relu", k, i, 0), only))
         elif key == "max":
             record(entry, ew, keys=("max",))
             ref = array(entry["max"], f"{ew}.max", 2)
@@ -548,10 +565,14 @@ def _check_tree(iops, net, tree, lo, hi, d, region, unsafe, where, budget, cache
             if iops[k][0] != "max":
                 raise CertificateError(f"op {k} is not a max", path=f"{ew}.max[0]")
             g = index(ref[1], len(iops[k][1]), f"{ew}.max[1]")
-            if any(s[:3] == ("max", k, g) for s in splits):
+            if ("max", k, g) in active:
                 raise CertificateError(f"group {g} of op {k} is split twice on one path", path=f"{ew}.max")
+            if len(todo) + len(iops[k][1][g]) > len(tree) - pos:
+                raise CertificateError(f"the tree ends with node(s) still to cover: this max split has "
+                                       f"{len(iops[k][1][g])} parts, the tree {len(tree) - pos} entries left",
+                                       path=f"{ew}.max")
             for p in reversed(range(len(iops[k][1][g]))):
-                todo.append((blo, bhi, splits + (("max", k, g, p),), only))
+                todo.append((blo, bhi, depth + 1, ("max", k, g, p), only))
         elif key == "each_unsafe":
             record(entry, ew, keys=("each_unsafe",))
             if only is not None:
@@ -559,10 +580,11 @@ def _check_tree(iops, net, tree, lo, hi, d, region, unsafe, where, budget, cache
             if type(entry["each_unsafe"]) is not int or entry["each_unsafe"] != m:
                 raise CertificateError(f"expected the number of unsafe disjuncts, {m}", path=f"{ew}.each_unsafe")
             for u in reversed(range(m)):
-                todo.append((blo, bhi, splits, u))
+                todo.append((blo, bhi, depth + 1, None, u))
         else:
             entry = record(entry, ew, keys=("leaf",))
             todo_u = list(range(m)) if only is None else [only]
+            splits = tuple(s for s in path if s is not None)
             outside = _check_leaf(iops, net, entry["leaf"], blo, bhi, splits, todo_u, d, region, unsafe,
                                   f"{ew}.leaf", cache) and outside
     if pos != len(tree):
