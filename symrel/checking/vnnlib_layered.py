@@ -132,6 +132,7 @@ class _Leaf:
     def __init__(self, plo, phi, Qb, n_ops):
         self.plo, self.phi, self.Qb = plo, phi, Qb
         self.states = [None] * n_ops
+        self.reads = [None] * n_ops   # (lo, hi, den): the bounds of the vector each affine op reads
 
 
 def _substitute(iops, net, leaf, top, mu, M, over=None):
@@ -142,7 +143,9 @@ def _substitute(iops, net, leaf, top, mu, M, over=None):
     pieces = over["piece"] if over else {}
     betas = over["beta"] if over else {}
     lambdas = over["lambda"] if over else {}
+    hulls = over["hull"] if over else {}
     const = ZERO
+    bypass = {}   # a ReLU entry's line over the vector the affine op below reads: its coefficients there
     for k in range(top - 1, -1, -1):
         op = iops[k]
         if op[0] == "affine":
@@ -157,6 +160,16 @@ def _substitute(iops, net, leaf, top, mu, M, over=None):
             M *= D
             if c:
                 const += Q(c, M)
+            if bypass:      # over a common denominator with the lines' coefficients
+                g = 1
+                for q in bypass.values():
+                    d = int(q.denominator)
+                    g = _lcm(g, d // gcd(d, M))
+                nu = [v * g for v in nu]
+                M *= g
+                for j, q in bypass.items():
+                    nu[j] += int(q.numerator) * (M // int(q.denominator))
+                bypass = {}
             mu = nu
             continue
         states = leaf.states[k]
@@ -167,6 +180,7 @@ def _substitute(iops, net, leaf, top, mu, M, over=None):
         nu = [0] * net.widths[k]
         c = 0
         if op[0] == "relu":
+            lines = hulls.get(k, {})
             for i, v in enumerate(mu):
                 if not v:
                     continue
@@ -177,6 +191,13 @@ def _substitute(iops, net, leaf, top, mu, M, over=None):
                         nu[i] = v * int(own[i].numerator) * (P * A // int(own[i].denominator))
                     else:
                         nu[i] = v * a * A
+                elif i in lines:    # h <= a . x + c over the vector op k - 1 reads: v times it there
+                    over["used"].add(("hull", k, i))
+                    coef, cc = lines[i]
+                    w = Q(v, M)
+                    const += w * cc
+                    for (j, _), aj in zip(iops[k - 1][1][i], coef):
+                        bypass[j] = bypass.get(j, ZERO) + w * aj
                 else:
                     nu[i] = v * s * A
                     c += v * t * A
@@ -245,10 +266,12 @@ def _bounds(iops, net, lo, hi, sides, winners, refine, cache):
     first = next(k for k, op in enumerate(iops) if op[0] != "affine") if any(op[0] != "affine" for op in iops) \
         else len(iops)
     if key in cache:        # the bounds up to the first nonlinear op depend on the box alone
-        vlo, vhi, den = cache[key]
+        reads, (vlo, vhi, den) = cache[key]
+        leaf.reads[:first] = reads
     else:
         vlo, vhi, den = plo, phi, Qb
         for k in range(first):
+            leaf.reads[k] = (vlo, vhi, den)
             _, rows, b, D = iops[k]
             nlo, nhi = [], []
             for row, c in zip(rows, b):
@@ -265,11 +288,12 @@ def _bounds(iops, net, lo, hi, sides, winners, refine, cache):
             vlo, vhi, den = nlo, nhi, den * D
         if len(cache) > 64:
             cache.clear()
-        cache[key] = (vlo, vhi, den)
+        cache[key] = (leaf.reads[:first], (vlo, vhi, den))
     last = max((k for k, op in enumerate(iops) if op[0] != "affine"), default=-1)
     for k in range(first, last + 1):   # (the affine ops after the last nonlinear one bound nothing)
         op = iops[k]
         if op[0] == "affine":
+            leaf.reads[k] = (vlo, vhi, den)
             _, rows, b, D = op
             nlo, nhi = [], []
             for row, c in zip(rows, b):
@@ -330,6 +354,29 @@ def _bounds(iops, net, lo, hi, sides, winners, refine, cache):
     return leaf, None
 
 
+#: most stored entries of a row whose ReLU entry may take a line over its inputs (2^m vertices checked)
+MAX_HULL_ENTRIES = 10
+
+
+def _line_above(affine, i, reads, coef, cc) -> bool:
+    """Whether ``max(0, z_i) <= coef . v + cc`` at every vertex of the box ``reads`` of the
+    vector the affine op reads, restricted to row ``i``'s columns (``z_i = w . v + b``): the
+    left side minus the line is convex in ``v``, so the vertices decide for the whole box."""
+    _, rows, b, D = affine
+    lo, hi, den = reads
+    row = rows[i]
+    for corner in range(1 << len(row)):
+        total = b[i] * den      # z_i * D * den at this vertex
+        line = cc
+        for m, (j, w) in enumerate(row):
+            x = hi[j] if corner >> m & 1 else lo[j]
+            total += w * x
+            line += coef[m] * Q(x, den)
+        if max(Q(total, D * den), ZERO) > line:
+            return False
+    return True
+
+
 # -- a leaf's facts --------------------------------------------------------------------------------
 def _refine(raw, iops, net, where):
     """``[[k, [entries]], ...]``: ops strictly increasing, each nonlinear; entries strictly
@@ -369,7 +416,7 @@ def _multiplier(value, where):
 
 def _overrides(entry, iops, net, leaf, splits, cw):
     """The close's own ``alpha``, ``piece``, ``beta`` and ``lambda`` (docs/format.md)."""
-    over = {"alpha": {}, "piece": {}, "beta": {}, "lambda": {}, "used": set()}
+    over = {"alpha": {}, "piece": {}, "beta": {}, "lambda": {}, "hull": {}, "used": set()}
     relu_splits = [s for s in splits if s[0] == "relu"]
     max_splits = [s for s in splits if s[0] == "max"]
     if "beta" in entry:
@@ -411,6 +458,31 @@ def _overrides(entry, iops, net, leaf, splits, cw):
             if not ZERO <= a <= 1:
                 raise CertificateError(f"expected 0 <= alpha <= 1, got {a}", path=f"{iw}[2]")
             over["alpha"].setdefault(k, {})[i] = a
+    if "hull" in entry:
+        last = None
+        for r, item in enumerate(array(entry["hull"], f"{cw}.hull")):
+            iw = f"{cw}.hull[{r}]"
+            item = array(item, iw, 4)
+            k = index(item[0], len(iops), f"{iw}[0]")
+            if iops[k][0] != "relu" or k == 0 or iops[k - 1][0] != "affine":
+                raise CertificateError(f"op {k} is not a ReLU reading an affine op", path=f"{iw}[0]")
+            i = index(item[1], net.widths[k], f"{iw}[1]")
+            if last is not None and (k, i) <= last:
+                raise CertificateError(f"expected the entries in increasing order, each once; got {[k, i]} after "
+                                       f"{list(last)}", path=iw)
+            last = (k, i)
+            if leaf.states[k][i] in ((P, P, 0), (0, 0, 0)):
+                raise CertificateError(f"entry {i} of op {k} is not unstable on this leaf: its line is fixed",
+                                       path=f"{iw}[1]")
+            row = iops[k - 1][1][i]
+            if len(row) > MAX_HULL_ENTRIES:
+                raise beyond_limit("hull entries", len(row), MAX_HULL_ENTRIES, f"{iw}[2]")
+            coef = [_relaxation_number(x, f"{iw}[2][{m}]") for m, x in enumerate(array(item[2], f"{iw}[2]", len(row)))]
+            cc = _relaxation_number(item[3], f"{iw}[3]")
+            if not _line_above(iops[k - 1], i, leaf.reads[k - 1], coef, cc):
+                raise CertificateError(f"the line is below ReLU at a vertex of the box of the entries op {k - 1} "
+                                       f"reads: it does not bound entry {i} of op {k} above", path=iw)
+            over["hull"].setdefault(k, {})[i] = (coef, cc)
     if "piece" in entry:
         last = None
         for r, item in enumerate(array(entry["piece"], f"{cw}.piece")):
@@ -467,7 +539,7 @@ def _check_leaf(iops, net, facts, lo, hi, splits, todo, d, region, unsafe, where
     outside = True
     for u, entry in zip(todo, closes):
         cw = f"{where}.closes[{todo.index(u)}]"
-        entry = record(entry, cw, keys=("atom", "bound"), optional=("beta", "lambda", "alpha", "piece"))
+        entry = record(entry, cw, keys=("atom", "bound"), optional=("beta", "lambda", "alpha", "piece", "hull"))
         over = _overrides(entry, iops, net, leaf, splits, cw)
         ref = array(entry["atom"], f"{cw}.atom", 2)
         side = string(ref[0], f"{cw}.atom[0]", choices=("unsafe", "region"))
@@ -488,11 +560,12 @@ def _check_leaf(iops, net, facts, lo, hi, splits, todo, d, region, unsafe, where
             M *= A
         nu = [v + int(c.numerator) * (A // int(c.denominator)) * (M // A) for v, c in zip(nu, x)]
         got = _box_min(leaf, nu, M) + const
-        for name in ("alpha", "piece"):  # each listed slope or piece must meet a positive coefficient
+        for name in ("alpha", "piece", "hull"):  # each listed slope, piece or line must be taken
             for r, (k, i) in enumerate((k, i) for k in sorted(over[name]) for i in sorted(over[name][k])):
                 if (name, k, i) not in over["used"]:
-                    raise CertificateError(f"unused: the coefficient of {'entry' if name == 'alpha' else 'group'} {i} "
-                                           f"of op {k} in this substitution is not positive", path=f"{cw}.{name}[{r}]")
+                    raise CertificateError(f"unused: the coefficient of {'group' if name == 'piece' else 'entry'} {i} "
+                                           f"of op {k} in this substitution is not "
+                                           f"{'negative' if name == 'hull' else 'positive'}", path=f"{cw}.{name}[{r}]")
         if got != bound:
             raise CertificateError(f"the bound recomputed is {got}, not {bound}", path=f"{cw}.bound")
         if not bound > rhs:
@@ -596,7 +669,7 @@ def _check_tree(iops, net, tree, lo, hi, d, region, unsafe, where, budget, cache
 def _leaf_operations(net, steps, disjuncts) -> None:
     """Refuse, before any leaf is checked, leaves whose work would exceed the limit (counted in
     the trees as written: per leaf, the net's size times one plus its closes plus twice its
-    refined entries)."""
+    refined entries, plus ``2^m (m + 1)`` for each line over ``m`` inputs its closes list)."""
     size = _size(net)
     work = 0
     for d in range(min(disjuncts, len(steps))):
@@ -609,12 +682,18 @@ def _leaf_operations(net, steps, disjuncts) -> None:
             if type(facts) is not dict:
                 continue
             closes = facts.get("closes")
+            lines = 0   # the vertices of the lines' boxes, each checked exactly
+            for close in closes if type(closes) is list else ():
+                for item in close.get("hull", ()) if type(close) is dict and type(close.get("hull")) is list else ():
+                    if type(item) is list and len(item) == 4 and type(item[2]) is list:
+                        m = min(len(item[2]), MAX_HULL_ENTRIES)
+                        lines += (1 << m) * (m + 1)
             refined = 0
             if type(facts.get("refine")) is list:
                 for item in facts["refine"]:
                     if type(item) is list and len(item) == 2 and type(item[1]) is list:
                         refined += len(item[1])
-            work += size * (1 + (len(closes) if type(closes) is list else 0) + 2 * refined)
+            work += size * (1 + (len(closes) if type(closes) is list else 0) + 2 * refined) + lines
             if work > MAX_LEAF_OPERATIONS:
                 raise beyond_limit("leaf operations", work, MAX_LEAF_OPERATIONS, "steps")
 

@@ -70,8 +70,9 @@ def scaled_box(lo, hi) -> Box:
 @dataclass
 class LeafBounds:
     """What :func:`leaf_bounds` found: ``states[k]`` of each nonlinear op (None for an
-    affine one), ``pre[k] = (lo, hi, den)`` the bounds of the vector op ``k`` reads (after
-    refinement, before the clip), and ``empty``: ``(k, "entry" or "group", i)`` or None."""
+    affine one), ``pre[k] = (lo, hi, den)`` the bounds of the vector op ``k`` reads (of a
+    nonlinear op after refinement, before the clip; None after the last nonlinear op), and
+    ``empty``: ``(k, "entry" or "group", i)`` or None."""
 
     box: Box
     states: list
@@ -109,19 +110,36 @@ def _box_min(mu, M: int, box: Box):
 
 
 def _substitute(net, lb: LeafBounds, top: int, mu, M: int, alphas=None, pieces=None, betas=None, lambdas=None,
-                used=None):
-    """Substitute ``mu`` (integers over ``M``, coefficients of the vector op ``top``
-    produces... read: of the output of op ``top - 1``) down through ops ``top - 1, ..., 0``:
-    ``(nu, M', const)`` with ``mu . v >= nu . x + const`` on the node's part."""
+                used=None, hulls=None):
+    """Substitute ``mu`` (integers over ``M``, coefficients of the vector op ``top`` reads)
+    down through ops ``top - 1, ..., 0``: ``(nu, M', const)`` with ``mu . v >= nu . x + const``
+    on the node's part. ``hulls``: ``{relu op: {entry: (a, c)}}``, lines over the box of the
+    vector the affine op below it reads (:func:`.ops.relu.line_above`)."""
     const = Q(0)
+    bypass = None   # the redirected coefficients' lines, put on the vector op k - 1 reads
     for k in range(top - 1, -1, -1):
         kind, op = net.ops[k]
         if kind == "affine":
             mu, M2, c, C = _affine.backward(op, mu, M)
+            if bypass:
+                mu, M2 = _add_rational(mu, M2, bypass)
+                bypass = None
         elif kind == "relu":
+            mine = None if hulls is None else hulls.get(k)
+            redirected = [] if mine else None
             mu, M2, c, C = _relu.backward(lb.states[k], mu, M, None if alphas is None else alphas.get(k),
                                           () if betas is None else betas.get(k, ()),
-                                          None if used is None else used.setdefault(k, set()))
+                                          None if used is None else used.setdefault(k, set()), mine, redirected,
+                                          None if used is None else used.setdefault((k, "hull"), set()))
+            if redirected:
+                rows = net.ops[k - 1][1].rows
+                bypass = {}
+                for i, v in redirected:
+                    a, cc = mine[i]
+                    w = Q(v, M)
+                    const += w * cc
+                    for (j, _), aj in zip(rows[i], a):
+                        bypass[j] = bypass.get(j, 0) + w * aj
         else:
             mu, M2, c, C = _max.backward(op, lb.states[k], mu, M, net.widths[k],
                                          None if pieces is None else pieces.get(k),
@@ -140,20 +158,36 @@ _PREFIX: dict = {}
 
 
 def _prefix(net, box: Box):
-    """``(k, lo, hi, den)``: the index of the first nonlinear op and the bounds of the vector it reads."""
+    """``(k, pre)``: the index of the first nonlinear op and the bounds ``(lo, hi, den)`` of the
+    vectors ops ``0, ..., k`` read."""
     key = (id(net), box)
     got = _PREFIX.get(key)
     if got is not None and got[0] is net:
         return got[1]
-    vlo, vhi, den = list(box.plo), list(box.phi), box.den
+    pre = [(list(box.plo), list(box.phi), box.den)]
     k = 0
     while k < len(net.ops) and net.ops[k][0] == "affine":
-        vlo, vhi, den = _affine.interval(net.ops[k][1], vlo, vhi, den)
+        pre.append(_affine.interval(net.ops[k][1], *pre[-1]))
         k += 1
     if len(_PREFIX) >= 16:
         del _PREFIX[next(iter(_PREFIX))]
-    _PREFIX[key] = (net, (k, vlo, vhi, den))
-    return k, vlo, vhi, den
+    _PREFIX[key] = (net, (k, pre))
+    return k, pre
+
+
+def _add_rational(mu, M: int, extra: dict):
+    """``mu / M`` plus the exact rationals ``extra[j]`` at entries ``j``, over a common
+    denominator: ``(mu', M')``."""
+    s = 1
+    for q in extra.values():
+        d = int(Q(q).denominator)
+        s = lcm(s, d // _gcd(d, M))
+    mu = [v * s for v in mu] if s > 1 else list(mu)
+    M *= s
+    for j, q in extra.items():
+        q = Q(q)
+        mu[j] += int(q.numerator) * (M // int(q.denominator))
+    return mu, M
 
 
 def leaf_bounds(net, lo, hi, sides, winners, refine=None) -> LeafBounds:
@@ -161,7 +195,9 @@ def leaf_bounds(net, lo, hi, sides, winners, refine=None) -> LeafBounds:
     box (exact rationals); ``sides``, ``winners``: the splits; ``refine``: ``{k: entries}``."""
     box = scaled_box(lo, hi) if not isinstance(lo, Box) else lo
     out = LeafBounds(box, [None] * len(net.ops), [None] * len(net.ops))
-    first, vlo, vhi, den = _prefix(net, box)
+    first, pre = _prefix(net, box)
+    out.pre[:first] = pre[:first]
+    vlo, vhi, den = pre[first]
     last = max((k for k, (kind, _) in enumerate(net.ops) if kind != "affine"), default=-1)
     for k, (kind, op) in enumerate(net.ops):
         if k < first:
@@ -169,6 +205,7 @@ def leaf_bounds(net, lo, hi, sides, winners, refine=None) -> LeafBounds:
         if k > last:   # the affine ops after the last nonlinear one: no state, no bound needed
             break
         if kind == "affine":
+            out.pre[k] = (vlo, vhi, den)
             vlo, vhi, den = _affine.interval(op, vlo, vhi, den)
             continue
         if refine and refine.get(k):
@@ -203,17 +240,21 @@ def leaf_bounds(net, lo, hi, sides, winners, refine=None) -> LeafBounds:
     return out
 
 
-def lower_bound(net, lb: LeafBounds, ay, ax, *, alphas=None, pieces=None, betas=None, lambdas=None, used=None):
+def lower_bound(net, lb: LeafBounds, ay, ax, *, alphas=None, pieces=None, betas=None, lambdas=None, used=None,
+                hulls=None):
     """The exact lower bound of ``ay . y + ax . x`` on the node's part (module docstring).
     ``alphas``: ``{relu op: {entry: a}}`` (slopes ``a / 2^16``); ``pieces``: ``{max op:
     {group: position}}``; ``betas``: ``{relu op: [(entry, side, beta)]}``; ``lambdas``:
     ``{max op: [(group, winner, [lambda per position])]}`` (exact rationals); ``used``: a dict
-    that receives, per op, the entries and groups whose own slope or piece was applied."""
+    that receives, per op ``k``, the entries and groups whose own slope or piece was applied
+    (and at ``(k, "hull")`` the entries whose line was);
+    ``hulls``: ``{relu op: {entry: (a, c)}}``, lines over the box of the vector the affine op
+    below reads, for entries with a coefficient ``< 0`` (valid lines: :func:`hull_lines_valid`)."""
     M = 1
     for c in ay:
         M = lcm(M, int(Q(c).denominator))
     mu = [int(Q(c).numerator) * (M // int(Q(c).denominator)) for c in ay]
-    nu, M, const = _substitute(net, lb, len(net.ops), mu, M, alphas, pieces, betas, lambdas, used)
+    nu, M, const = _substitute(net, lb, len(net.ops), mu, M, alphas, pieces, betas, lambdas, used, hulls)
     if any(ax):
         A = 1
         for c in ax:
@@ -222,3 +263,24 @@ def lower_bound(net, lb: LeafBounds, ay, ax, *, alphas=None, pieces=None, betas=
         M *= A
     n, d = _box_min(nu, M, lb.box)
     return Q(n, d) + const
+
+
+def hull_lines_valid(net, lb: LeafBounds, hulls) -> dict:
+    """The lines of ``hulls`` (``{relu op: {entry: (a, c)}}``) that lie above their ReLU on the
+    box of the vector the affine op below reads (:func:`.ops.relu.line_above`), for unstable
+    entries of rows of at most :data:`.ops.relu.HULL_ENTRIES` entries: the same dict without
+    the others."""
+    out = {}
+    for k, lines in hulls.items():
+        if k == 0 or net.ops[k][0] != "relu" or net.ops[k - 1][0] != "affine" or lb.states[k] is None:
+            continue
+        op = net.ops[k - 1][1]
+        lo, hi, den = lb.pre[k - 1]
+        for i, (a, c) in lines.items():
+            row = op.rows[i]
+            if lb.states[k][i] in (_relu.ACTIVE, _relu.INACTIVE) or len(row) > _relu.HULL_ENTRIES \
+                    or len(a) != len(row):
+                continue
+            if _relu.line_above(row, op.b[i], op.D, lo, hi, den, a, c):
+                out.setdefault(k, {})[i] = (a, c)
+    return out

@@ -89,6 +89,7 @@ def float_bounds(fnet, lo, hi, sides, winners, refine=None) -> FloatLeaf:
     for k, fop in enumerate(fnet.ops):
         kind = fnet.kinds[k]
         if kind == "affine":
+            out.pre[k] = (l, u)
             l, u = _affine.float_interval(fop, l, u)
             continue
         pick = None

@@ -48,6 +48,7 @@ class Multipliers:
     slopes, ``pieces[k]`` an array of the lower pieces' global indices; ``value``: the LP's."""
 
     value: float
+    hulls: dict = field(default_factory=dict)   # {k: {entry: (columns, a, c)}}: lines over the inputs' box
     betas: dict = field(default_factory=dict)
     lambdas: dict = field(default_factory=dict)
     alphas: dict = field(default_factory=dict)
@@ -74,28 +75,71 @@ def reaching(fnet):
 
 
 class _Rows:
-    """Rows ``G v <= h`` gathered as sparse blocks, each remembered by name."""
+    """Rows ``lo <= G v <= h`` gathered as sparse blocks, each remembered by name (``lo``:
+    minus infinity unless given; equal to ``h`` for an equality)."""
 
     def __init__(self, ncol):
-        self.blocks, self.tops, self.n, self.ncol, self.named = [], [], 0, ncol, {}
+        self.blocks, self.tops, self.lows, self.n, self.ncol, self.named = [], [], [], 0, ncol, {}
 
-    def add(self, name, G, h):
+    def add(self, name, G, h, lo=None):
         G = sp.csr_matrix(G)
         if G.shape[0] == 0:
             return
         self.named[name] = (self.n, G.shape[0])
         self.blocks.append(G)
-        self.tops.append(np.asarray(h, dtype=float))
+        self.tops.append(np.asarray(h, dtype=float).reshape(-1))
+        self.lows.append(np.full(G.shape[0], -np.inf) if lo is None else np.asarray(lo, dtype=float).reshape(-1))
         self.n += G.shape[0]
 
     def matrix(self):
-        return sp.vstack(self.blocks).tocsr() if self.blocks else sp.csr_matrix((0, self.ncol)), \
-            np.concatenate(self.tops) if self.tops else np.zeros(0)
+        if not self.blocks:
+            return sp.csr_matrix((0, self.ncol)), np.zeros(0), np.zeros(0)
+        return sp.vstack(self.blocks).tocsr(), np.concatenate(self.lows), np.concatenate(self.tops)
 
 
-def multipliers(fnet, fb, sides, winners, ay, ax, rhs, reach=None):
+def _vertices(lo, hi):
+    """The ``2^m`` vertices of the box ``[lo, hi]`` (rows), the first coordinate fastest."""
+    m = len(lo)
+    bits = (np.arange(1 << m)[:, None] >> np.arange(m)[None, :]) & 1
+    return np.where(bits == 1, hi[None, :], lo[None, :])
+
+
+def _hull_entries(fnet, fb, cols, ay):
+    """``{k: [(entry, columns, weights, bias, vertices, values)]}``: the unstable entries (with
+    an LP column) of ReLU ops read from an affine op, of rows of at most
+    :data:`~.ops.relu.HULL_ENTRIES` entries, whose backward coefficient is negative (their
+    upper line is what the bound uses): the vertices of the box of the vector the affine op
+    reads, restricted to the row's columns, and the ReLU's values there."""
+    from .floatbounds import coefficients
+    from .ops.relu import HULL_ENTRIES
+
+    mus = coefficients(fnet, fb, ay)
+    out = {}
+    for k, st in enumerate(fb.states):
+        if st is None or st.op != "relu" or k == 0 or fnet.kinds[k - 1] != "affine" or k not in cols:
+            continue
+        W = fnet.ops[k - 1].W
+        lo, hi = fb.pre[k - 1]
+        items = []
+        for i in cols[k][1]:
+            a, b = W.indptr[i], W.indptr[i + 1]
+            if mus[k][i] >= 0 or b - a > HULL_ENTRIES or b == a:
+                continue
+            S, w = W.indices[a:b], W.data[a:b]
+            V = _vertices(lo[S], hi[S])
+            items.append((int(i), S, w, float(fnet.ops[k - 1].b[i]), V, np.maximum(V @ w + fnet.ops[k - 1].b[i], 0.0)))
+        if items:
+            out[k] = items
+    return out
+
+
+def multipliers(fnet, fb, sides, winners, ay, ax, rhs, reach=None, hull=False):
     """The LP's multipliers for ``ay . y + ax . x`` on the node (module docstring), or None
-    when the LP fails."""
+    when the LP fails. ``hull``: the ReLU entries of :func:`_hull_entries` are bounded above by
+    the concave envelope of ``ReLU(w . v + b)`` over the box of the vector ``v`` they read
+    (``h <= sum_p lam_p ReLU(w . v_p + b)`` with ``v = sum_p lam_p v_p`` a convex combination of
+    the box's vertices), a relaxation the triangle's chord is far from when ``v`` has a few
+    entries (a 2 x 2 convolution's); its duals give each such entry a line ``h <= a . v + c``."""
     n = len(fb.lo)
     reach = reach or reaching(fnet)
     # the columns: the inputs, then one per unstable entry and open group that reaches an output
@@ -110,18 +154,38 @@ def multipliers(fnet, fb, sides, winners, ay, ax, rhs, reach=None):
             idx = np.nonzero(~st.exact & out_reach)[0]
         cols[k] = (ncol, idx)
         ncol += len(idx)
+    hulls = _hull_entries(fnet, fb, cols, ay) if hull else {}
+    lam_cols = {}
+    for k, items in hulls.items():
+        for item in items:
+            lam_cols[(k, item[0])] = ncol
+            ncol += len(item[4])
     rows = _Rows(ncol)
     E = sp.hstack([sp.identity(n, format="csr"), sp.csr_matrix((n, ncol - n))]).tocsr()
     e = np.zeros(n)
+    E_in = e_in = None
     for k, fop in enumerate(fnet.ops):
         st = fb.states[k]
         if st is None:
+            E_in, e_in = E, e
             E = (fop.W @ E).tocsr()
             e = fop.W @ e + fop.b
             continue
         start, idx = cols[k]
         if st.op == "relu":
             width = len(e)
+            pos = {int(i): start + j for j, i in enumerate(idx)}
+            for i, S, w, b, V, R in hulls.get(k, ()):
+                L = lam_cols[(k, i)]
+                nv = len(V)
+                H = sp.csr_matrix((np.r_[1.0, -R], (np.zeros(nv + 1, dtype=int), np.r_[pos[i], L + np.arange(nv)])),
+                                  shape=(1, ncol))
+                rows.add(("hull", k, i), H, [0.0])                              # h - sum lam_p R_p <= 0
+                Vm = sp.csr_matrix((-V.T.ravel(), (np.repeat(np.arange(len(S)), nv), np.tile(L + np.arange(nv), len(S)))),
+                                   shape=(len(S), ncol))
+                rows.add(("hullx", k, i), E_in[S] + Vm, -e_in[S], -e_in[S])    # v_S - sum lam_p v_p = 0
+                one = sp.csr_matrix((np.ones(nv), (np.zeros(nv, dtype=int), L + np.arange(nv))), shape=(1, ncol))
+                rows.add(("hull1", k, i), one, [1.0], [1.0])                   # sum lam_p = 1
             keep = (st.l >= 0)
             for i, side in sides.get(k, {}).items():
                 keep[i] = bool(side)
@@ -157,14 +221,14 @@ def multipliers(fnet, fb, sides, winners, ay, ax, rhs, reach=None):
     c = np.asarray(c).ravel()
     c[:n] += np.asarray(ax, dtype=float)
     const = float(np.asarray(ay, dtype=float) @ e)
-    G, h = rows.matrix()
+    G, glo, h = rows.matrix()
     lo = np.r_[fb.lo, np.zeros(ncol - n)]
     hi = np.r_[fb.hi, np.full(ncol - n, np.inf)]
     for k, (start, idx) in cols.items():   # a group's y has no sign: its bounds are the group's
         st = fb.states[k]
         if st.op == "max" and len(idx):
             lo[start:start + len(idx)] = -np.inf
-    status, value, duals = _lp(c, (G.indptr, G.indices, G.data), np.full(len(h), -np.inf), h, lo, hi)
+    status, value, duals = _lp(c, (G.indptr, G.indices, G.data), glo, h, lo, hi)
     scale = 1.0
     if status == "infeasible":
         split_rows = [r for name, r in rows.named.items() if name[0] in ("beta", "lambda")]
@@ -174,7 +238,7 @@ def multipliers(fnet, fb, sides, winners, ay, ax, rhs, reach=None):
         for start, m in split_rows:
             slack[start:start + m] = -1.0
         G2 = sp.hstack([G, sp.csr_matrix(slack[:, None])]).tocsr()
-        status, s, duals = _lp(np.r_[np.zeros(ncol), 1.0], (G2.indptr, G2.indices, G2.data), np.full(len(h), -np.inf),
+        status, s, duals = _lp(np.r_[np.zeros(ncol), 1.0], (G2.indptr, G2.indices, G2.data), glo,
                                h, np.r_[lo, 0.0], np.r_[hi, np.inf])
         if status != "optimal" or s <= 0:
             return None
@@ -188,19 +252,36 @@ def multipliers(fnet, fb, sides, winners, ay, ax, rhs, reach=None):
     else:
         value += const
     dual = np.maximum(0.0, -duals) * scale
-    return _backward_multipliers(fnet, fb, sides, winners, ay, rows.named, cols, dual, value)
+    lines = {}
+    for k, items in hulls.items():   # h <= a . v + c from the duals (docstring); c the least valid
+        for i, S, w, b, V, R in items:
+            r, _ = rows.named[("hull", k, i)]
+            theta = -duals[r]
+            if not theta > 1e-12:
+                continue
+            rx, m = rows.named[("hullx", k, i)]
+            a = duals[rx:rx + m] / theta
+            lines.setdefault(k, {})[i] = (S, a, float(np.max(R - V @ a)))
+    out = _backward_multipliers(fnet, fb, sides, winners, ay, rows.named, cols, dual, value, lines)
+    out.hulls = lines
+    return out
 
 
-def _backward_multipliers(fnet, fb, sides, winners, ay, named, cols, dual, value):
-    """The LP's duals as a backward pass's multipliers (module docstring)."""
+def _backward_multipliers(fnet, fb, sides, winners, ay, named, cols, dual, value, lines=None):
+    """The LP's duals as a backward pass's multipliers (module docstring); ``lines``: the ReLU
+    entries' lines over their inputs, which take a negative coefficient past the affine op."""
     from .ops.max_groups import float_backward
 
     out = Multipliers(value)
     C = np.asarray([ay], dtype=float)
+    bypass = None
     for k in range(len(fnet.ops) - 1, -1, -1):
         fop, st = fnet.ops[k], fb.states[k]
         if st is None:
             C = (fop.WT @ C.T).T
+            if bypass is not None:
+                C = C + bypass
+                bypass = None
             continue
         if st.op == "relu":
             alphas = st.aL.copy()
@@ -211,7 +292,16 @@ def _backward_multipliers(fnet, fb, sides, winners, ay, named, cols, dual, value
                 pos = mu > 0
                 alphas[idx[pos]] = np.clip(dual[start:start + m][pos] / mu[pos], 0.0, 1.0)
             out.alphas[k] = alphas
-            C = np.maximum(C, 0.0) * alphas + np.minimum(C, 0.0) * st.aU
+            mine = (lines or {}).get(k, {})
+            if mine:
+                bypass = np.zeros((1, fnet.ops[k - 1].input_dim))
+                for i, (S, a, _) in mine.items():
+                    if C[0, i] < 0:
+                        bypass[0, S] += C[0, i] * a
+            Cn = np.minimum(C, 0.0)
+            for i in mine:
+                Cn[0, i] = 0.0
+            C = np.maximum(C, 0.0) * alphas + Cn * st.aU
             items = sorted(sides.get(k, {}).items())
             if items and ("beta", k) in named:
                 start, _ = named[("beta", k)]

@@ -61,6 +61,7 @@ class Problem:
     unsafe: tuple              # the unsafe disjuncts, as LinearAtoms
     float_rows: tuple = ()     # per input disjunct, per unsafe disjunct: (AY, AX, rhs) arrays
     reach: object = None       # per op, the entries that reach an output (floats' LP)
+    hull: bool = False         # a ReLU op reads an affine op's rows of few entries (lp.multipliers, hull=True)
 
 
 def _fl(v) -> float:
@@ -109,4 +110,9 @@ def prepare_problem(net, prop) -> Problem:
 
     problem.fnet, problem.float_rows = fnet, tuple(rows)
     problem.reach = reaching(fnet)
+    from .ops.relu import HULL_ENTRIES
+
+    problem.hull = any(kind == "relu" and k > 0 and enet.ops[k - 1][0] == "affine"
+                       and min(map(len, enet.ops[k - 1][1].rows)) <= HULL_ENTRIES
+                       for k, (kind, _) in enumerate(enet.ops))
     return problem

@@ -112,7 +112,39 @@ def _exact_multipliers(problem, node, lb, m):
         keys["alpha"] = alphas
     if pieces:
         keys["piece"] = pieces
+    if m.hulls:
+        kw["hulls"], lines = _exact_lines(enet, lb, m.hulls)
+        if lines:
+            keys["hull"] = lines
     return kw, keys
+
+
+def _exact_lines(enet, lb, hulls):
+    """The LP's lines ``h <= a . v + c`` as exact ones: ``a`` rounded to ``2^-32``, ``c`` the
+    least valid for it over the exact box of ``v`` (its vertices), rounded up to ``2^-32``;
+    ``({k: {entry: (a, c)}}, the close's "hull" list)``. Kept only for unstable entries, and
+    checked once more as the trusted checker checks them (:func:`.bounds.hull_lines_valid`)."""
+    from .bounds import hull_lines_valid
+
+    out = {}
+    for k, lines in hulls.items():
+        op = enet.ops[k - 1][1]
+        lo, hi, den = lb.pre[k - 1]
+        for i, (S, a, _) in lines.items():
+            row = op.rows[i]
+            aq = [Q(round(float(x) * MULTIPLIER_GRID), MULTIPLIER_GRID) for x in a]
+            best = None
+            for corner in range(1 << len(row)):
+                v = [Q(hi[j] if corner >> t & 1 else lo[j], den) for t, (j, _) in enumerate(row)]
+                z = sum((Q(w, op.D) * x for (_, w), x in zip(row, v)), Q(op.b[i], op.D))
+                gap = max(z, Q(0)) - sum((q * x for q, x in zip(aq, v)), Q(0))
+                best = gap if best is None or gap > best else best
+            c = Q(-((-int(best.numerator) * MULTIPLIER_GRID) // int(best.denominator)), MULTIPLIER_GRID)
+            out.setdefault(k, {})[i] = (aq, c)
+    out = hull_lines_valid(enet, lb, out)
+    listed = [[k, i, [format_rational(x) for x in a], format_rational(c)] for k in sorted(out)
+              for i, (a, c) in sorted(out[k].items())]
+    return out, listed
 
 
 def _close(problem, node, lb, cand, m=None):
@@ -123,9 +155,9 @@ def _close(problem, node, lb, cand, m=None):
     bound = lower_bound(problem.enet, lb, cand.ay, cand.ax, used=used, **kw)
     if not bound > cand.rhs:
         return None
-    for key in ("alpha", "piece"):  # a slope or piece that no positive coefficient met is left out
+    for key in ("alpha", "piece", "hull"):  # a slope, piece or line no coefficient took is left out
         if key in keys:
-            keys[key] = [e for e in keys[key] if e[1] in used.get(e[0], ())]
+            keys[key] = [e for e in keys[key] if e[1] in used.get(e[0] if key != "hull" else (e[0], "hull"), ())]
             if not keys[key]:
                 del keys[key]
     return {"atom": list(cand.ref), "bound": format_rational(bound), **keys}
@@ -135,9 +167,15 @@ def _refine_json(refine):
     return [[k, [int(i) for i in v]] for k, v in sorted(refine.items()) if len(v)]
 
 
-def _leaf_cost(problem, closes: int, refine) -> int:
-    """The leaf's operations as the trusted checker counts them (docs/format.md)."""
-    return problem.enet.size * (1 + closes + 2 * sum(len(v) for v in refine.values()))
+def _leaf_cost(problem, closes, refine) -> int:
+    """The leaf's operations as the trusted checker counts them (docs/format.md); ``closes``:
+    the close entries (or their number)."""
+    lines = 0
+    for close in closes if not isinstance(closes, int) else ():
+        for _, _, a, _ in close.get("hull", ()):
+            lines += (1 << len(a)) * (len(a) + 1)
+    n = closes if isinstance(closes, int) else len(closes)
+    return problem.enet.size * (1 + n + 2 * sum(len(v) for v in refine.values())) + lines
 
 
 # -- the node --------------------------------------------------------------------------------------
@@ -188,6 +226,16 @@ def _evaluate(problem, node) -> Outcome:
                 if lb.empty is not None:
                     return _empty_leaf(problem, lb, refine)
                 entry = _close(problem, node, lb, cands[best], m)
+            if entry is None and problem.hull and (m is None or m.value <= R[best]):
+                # the concave envelope of the ReLUs over their few inputs (lp.multipliers, hull=True)
+                mh = multipliers(fnet, fb, sides, winners, AY[best], AX[best], float(R[best]), problem.reach, hull=True)
+                if mh is not None and mh.value > R[best]:
+                    lb = lb or leaf_bounds(enet, node.lo, node.hi, sides, winners, refine)
+                    if lb.empty is not None:
+                        return _empty_leaf(problem, lb, refine)
+                    entry = _close(problem, node, lb, cands[best], mh)
+                if mh is not None:
+                    m = mh if m is None or mh.value > m.value else m
             if m is not None:
                 gap = max(gap, m.value - float(R[best]))
         if entry is not None:
@@ -198,7 +246,7 @@ def _evaluate(problem, node) -> Outcome:
         facts = {"closes": [closes[u] for u in todo]}
         if refine:
             facts["refine"] = _refine_json(refine)
-        return Outcome("closed", facts=facts, cost=_leaf_cost(problem, len(todo), refine))
+        return Outcome("closed", facts=facts, cost=_leaf_cost(problem, facts["closes"], refine))
     point = _attack(problem, node, flo, fhi, [u for u in todo if u not in closes]) if node.fresh else None
     if closes and node.unsafe is None and problem.n_unsafe > 1:
         parts = {}
@@ -206,7 +254,7 @@ def _evaluate(problem, node) -> Outcome:
             facts = {"closes": [entry]}
             if refine:
                 facts["refine"] = _refine_json(refine)
-            parts[u] = (facts, _leaf_cost(problem, 1, refine))
+            parts[u] = (facts, _leaf_cost(problem, facts["closes"], refine))
         split, kind = UnsafeSplit(problem.n_unsafe), "split" if point is None else "candidate"
         return Outcome(kind, point=point, split=split, closed_parts=parts)
     _, u, best = worst

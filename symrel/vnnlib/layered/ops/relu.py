@@ -39,6 +39,8 @@ from __future__ import annotations
 
 from math import lcm
 
+from ....exact import Q
+
 #: fractional bits of the slopes alpha and s
 SLOPE_BITS = 16
 #: fractional bits of the rounded bounds behind a chord
@@ -82,12 +84,39 @@ def transfer(lo, hi, den: int, sides):
     return [max(v, 0) for v in lo], [max(v, 0) for v in hi], den, states, empty
 
 
-def backward(states, mu, M: int, alphas=None, betas=(), used=None):
+#: most stored entries of a row whose ReLU may take a line over its inputs' box (2^m vertices)
+HULL_ENTRIES = 10
+
+
+def line_above(row, b: int, D: int, lo, hi, den: int, a, c) -> bool:
+    """Whether ``max(0, w . v + b) <= a . v + c`` for ``v`` in the box ``[lo, hi] / den`` of
+    the row's columns (``row``: ``(column, w * D)`` pairs, ``b`` over ``D``; ``a``: one exact
+    rational per pair, ``c`` exact). ``max(0, w . v + b) - a . v`` is convex, so its maximum
+    over the box is at a vertex: the ``2^m`` vertices are checked, exactly.
+
+    >>> line_above([(0, 1)], 0, 1, [-1], [3], 1, [Q(3, 4)], Q(3, 4))     # ReLU(v) <= 3/4 v + 3/4 on [-1, 3]
+    True
+    >>> line_above([(0, 1)], 0, 1, [-1], [3], 1, [Q(1, 2)], Q(1))        # 1/2 v + 1 < 3 at v = 3
+    False
+    """
+    cols = [j for j, _ in row]
+    for corner in range(1 << len(cols)):
+        v = [Q(hi[j] if corner >> m & 1 else lo[j], den) for m, j in enumerate(cols)]
+        z = sum((Q(w, D) * x for (_, w), x in zip(row, v)), Q(b, D))
+        if max(z, Q(0)) > sum((ai * x for ai, x in zip(a, v)), Q(c)):
+            return False
+    return True
+
+
+def backward(states, mu, M: int, alphas=None, betas=(), used=None, hulls=None, redirected=None, used_lines=None):
     """``(nu, M', c, C)``: ``mu . h >= nu . z + c`` on the node's part (``nu`` integers over
     ``M'``, ``c`` over ``C``), for ``mu`` integers over ``M``. ``alphas``: ``{entry: a}``,
     lower slopes ``a / P`` (``0 <= a <= P``) of unstable entries replacing the states';
     ``betas``: ``(entry, side, beta)`` with ``beta >= 0`` an exact rational; ``used``: a set
-    that receives the entries whose own slope was applied (a coefficient ``> 0``)."""
+    that receives the entries whose own slope was applied. ``hulls``: the entries with a line
+    over their inputs' box (:func:`line_above`): one with a coefficient ``v < 0`` gets 0 here
+    and ``(entry, v)`` goes to ``redirected``, for the caller to put ``v`` times the line on the
+    vector the affine op below reads (``used_lines``: a set that receives those entries)."""
     nu = [0] * len(mu)
     c = 0
     for i, v in enumerate(mu):
@@ -99,6 +128,10 @@ def backward(states, mu, M: int, alphas=None, betas=(), used=None):
                     if used is not None:
                         used.add(i)
                 nu[i] = v * a
+            elif hulls is not None and i in hulls:
+                redirected.append((i, v))
+                if used_lines is not None:
+                    used_lines.add(i)
             else:
                 nu[i] = v * s
                 if t:
