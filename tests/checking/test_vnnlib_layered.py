@@ -18,7 +18,7 @@ from symrel.vnnlib.layered.search import decide  # noqa: E402
 from ..vnnlib.layered.oracle import random_net, random_property  # noqa: E402
 
 # (seed, property) of random nets whose certificates use every kind of tree entry and close key
-CASES = [(28, 2), (41, 2), (228, 1), (45, 2)]
+CASES = [(28, 2), (41, 2), (228, 1), (45, 2), (30, 0), (34, 0)]
 
 
 def _make(seed, which):
@@ -59,7 +59,7 @@ def test_honest_certificates_are_checked(cert):
 def test_the_fixtures_use_every_entry_and_key():
     text = json.dumps([_make(*c)["steps"] for c in CASES])
     for word in ('"relu"', '"max"', "each_unsafe", '"beta"', '"lambda"', '"alpha"', '"piece"', '"empty"', '"split"',
-                 '"refine"'):
+                 '"refine"', '"hull"'):
         assert word in text, word
 
 
@@ -259,3 +259,28 @@ def test_the_leaf_operations_are_bounded_before_any_leaf_is_checked(cert, monkey
 
     monkeypatch.setattr(vnnlib_layered, "MAX_LEAF_OPERATIONS", 1)
     refused(cert, lambda c: None, "leaf operations", CheckLimit)
+
+
+def test_lines_over_the_inputs_box_are_held_to_their_rows_and_vertices():
+    c = _make(30, 0)
+    i, u = _leaf_with(c, "hull")
+    close = lambda x: tree(x)[i]["leaf"]["closes"][u]  # noqa: E731
+    k, e, a, cc = close(c)["hull"][0]
+    refused(c, lambda x: close(x)["hull"][0].__setitem__(3, format_rational(q(cc) - 10)), "below ReLU at a vertex")
+    refused(c, lambda x: close(x)["hull"][0].__setitem__(2, a + ["0"]), "entries")
+    refused(c, lambda x: close(x)["hull"][0].__setitem__(0, 0), "not a ReLU reading an affine op")
+    refused(c, lambda x: close(x)["hull"].append(list(close(x)["hull"][0])), "increasing order")
+    refused(c, lambda x: close(x)["hull"][0].__setitem__(3, format_rational(q(cc) + 1)), "the bound recomputed")
+
+
+def test_a_line_for_a_row_of_many_entries_is_beyond_the_limit():
+    from symrel.models.layered import LayeredNet, Relu, SparseAffine
+    from symrel.vnnlib import LinearAtom, VnnProperty
+
+    n = 11
+    net = LayeredNet(n, [SparseAffine([[(j, 1) for j in range(n)]]), Relu(1), SparseAffine([[(0, -1)]])])
+    box = tuple(LinearAtom(tuple(q(int(j == i) * s) for j in range(n)), (q(0),), q(1)) for i in range(n) for s in (1, -1))
+    v = decide(net, VnnProperty(n, 1, (box,), ((LinearAtom((q(0),) * n, (q(1),), q(-12)),),), "0" * 64, "x"))
+    c = json.loads(json.dumps(v.certificate))
+    assert v.status == "unsat" and "hull" not in json.dumps(c["steps"])
+    refused(c, lambda x: tree(x)[-1]["leaf"]["closes"][0].update(hull=[[1, 0, ["1"] * n, n]]), "hull entries", CheckLimit)

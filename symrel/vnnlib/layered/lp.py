@@ -133,6 +133,38 @@ def _hull_entries(fnet, fb, cols, ay):
     return out
 
 
+def _hull_rows(rows, k, items, hcol, lam_cols, E_in, e_in, ncol):
+    """The rows of the concave envelopes of op ``k``'s entries ``items`` (:func:`_hull_entries`):
+    per entry ``h - sum_p lam_p R_p <= 0``, ``v_S - sum_p lam_p v_p = 0`` (one row per column of
+    ``S``) and ``sum_p lam_p = 1``, each family one block built at once."""
+    hr, hc, hv = [], [], []
+    xr, xc, xv, xs = [], [], [], []
+    orow, oc = [], []
+    xrow = 0
+    for t, (i, S, w, b, V, R) in enumerate(items):
+        L = lam_cols[(k, i)] + np.arange(len(V))
+        hr.append(np.full(len(V) + 1, t))
+        hc.append(np.r_[hcol[i], L])
+        hv.append(np.r_[1.0, -R])
+        m = len(S)
+        xr.append(np.repeat(xrow + np.arange(m), len(V)))
+        xc.append(np.tile(L, m))
+        xv.append(-V.T.ravel())
+        xs.append(S)
+        orow.append(np.full(len(V), t))
+        oc.append(L)
+        xrow += m
+    n = len(items)
+    rows.add(("hull", k), sp.csr_matrix((np.concatenate(hv), (np.concatenate(hr), np.concatenate(hc))), shape=(n, ncol)),
+             np.zeros(n))
+    S = np.concatenate(xs)
+    X = E_in[S] + sp.csr_matrix((np.concatenate(xv), (np.concatenate(xr), np.concatenate(xc))), shape=(xrow, ncol))
+    rows.add(("hullx", k), X, -e_in[S], -e_in[S])
+    one = np.concatenate(oc)
+    rows.add(("hull1", k), sp.csr_matrix((np.ones(len(one)), (np.concatenate(orow), one)), shape=(n, ncol)),
+             np.ones(n), np.ones(n))
+
+
 def multipliers(fnet, fb, sides, winners, ay, ax, rhs, reach=None, hull=False):
     """The LP's multipliers for ``ay . y + ax . x`` on the node (module docstring), or None
     when the LP fails. ``hull``: the ReLU entries of :func:`_hull_entries` are bounded above by
@@ -174,18 +206,9 @@ def multipliers(fnet, fb, sides, winners, ay, ax, rhs, reach=None, hull=False):
         start, idx = cols[k]
         if st.op == "relu":
             width = len(e)
-            pos = {int(i): start + j for j, i in enumerate(idx)}
-            for i, S, w, b, V, R in hulls.get(k, ()):
-                L = lam_cols[(k, i)]
-                nv = len(V)
-                H = sp.csr_matrix((np.r_[1.0, -R], (np.zeros(nv + 1, dtype=int), np.r_[pos[i], L + np.arange(nv)])),
-                                  shape=(1, ncol))
-                rows.add(("hull", k, i), H, [0.0])                              # h - sum lam_p R_p <= 0
-                Vm = sp.csr_matrix((-V.T.ravel(), (np.repeat(np.arange(len(S)), nv), np.tile(L + np.arange(nv), len(S)))),
-                                   shape=(len(S), ncol))
-                rows.add(("hullx", k, i), E_in[S] + Vm, -e_in[S], -e_in[S])    # v_S - sum lam_p v_p = 0
-                one = sp.csr_matrix((np.ones(nv), (np.zeros(nv, dtype=int), L + np.arange(nv))), shape=(1, ncol))
-                rows.add(("hull1", k, i), one, [1.0], [1.0])                   # sum lam_p = 1
+            if k in hulls:
+                _hull_rows(rows, k, hulls[k], {int(i): start + j for j, i in enumerate(idx)}, lam_cols, E_in, e_in,
+                           ncol)
             keep = (st.l >= 0)
             for i, side in sides.get(k, {}).items():
                 keep[i] = bool(side)
@@ -254,14 +277,15 @@ def multipliers(fnet, fb, sides, winners, ay, ax, rhs, reach=None, hull=False):
     dual = np.maximum(0.0, -duals) * scale
     lines = {}
     for k, items in hulls.items():   # h <= a . v + c from the duals (docstring); c the least valid
-        for i, S, w, b, V, R in items:
-            r, _ = rows.named[("hull", k, i)]
-            theta = -duals[r]
-            if not theta > 1e-12:
-                continue
-            rx, m = rows.named[("hullx", k, i)]
-            a = duals[rx:rx + m] / theta
-            lines.setdefault(k, {})[i] = (S, a, float(np.max(R - V @ a)))
+        r0, _ = rows.named[("hull", k)]
+        rx = rows.named[("hullx", k)][0]
+        for t, (i, S, w, b, V, R) in enumerate(items):
+            theta = -duals[r0 + t]
+            m = len(S)
+            if theta > 1e-12:
+                a = duals[rx:rx + m] / theta
+                lines.setdefault(k, {})[i] = (S, a, float(np.max(R - V @ a)))
+            rx += m
     out = _backward_multipliers(fnet, fb, sides, winners, ay, rows.named, cols, dual, value, lines)
     out.hulls = lines
     return out
