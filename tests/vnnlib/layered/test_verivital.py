@@ -45,3 +45,20 @@ def test_maxpool_instances(maxpool, spec, status):
         assert check_certificate(json.loads(json.dumps(v.certificate)))["result"] == "checked"
     else:
         assert prop.in_region(list(v.witness_x)) and prop.holds(list(v.witness_x), maxpool(list(v.witness_x)))
+
+
+def test_an_instance_the_triangle_relaxation_leaves_open_closes_with_lines_over_the_pixels():
+    """avgpool prop_7_0.04: the LP over the ReLUs' triangles bounds Y_1 - Y_7 below by -0.44 on
+    the box; with each open ReLU's concave envelope over its four pixels (the close's "hull"
+    lines) the bound is about 0.49 > 0, at the root."""
+    from symrel.checking import check_certificate
+    from symrel.vnnlib.layered.search import decide
+    from symrel.vnnlib.reader import read_vnnlib
+
+    net = verivital_net(DATA / "Convnet_avgpool.onnx")
+    prop = read_vnnlib(DATA / "specs" / "avgpool_specs" / "prop_7_0.04.vnnlib", 784, 10)
+    v = decide(net, prop, timeout=300)
+    assert v.status == "unsat" and v.stats["nodes"] == 1
+    cert = json.loads(json.dumps(v.certificate))
+    assert '"hull"' in json.dumps(cert["steps"])
+    assert check_certificate(cert)["result"] == "checked"
