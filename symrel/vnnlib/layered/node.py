@@ -131,4 +131,3 @@ class Outcome:
     split: object = None
     closed_parts: dict = field(default_factory=dict)
     cost: int = 0       # the leaf's operations as the checker counts them
-    stats: dict = field(default_factory=dict)

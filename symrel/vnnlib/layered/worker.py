@@ -7,7 +7,9 @@ Definition. :func:`evaluate` takes a :class:`~.node.Node` and returns an
    input an affine op computes after an earlier nonlinear op are refined by backward
    substitution) give, per unsafe disjunct the node must close, the candidate with the
    highest float lower bound; where it is not above its ``rhs``, the LP over the relaxed net
-   (:mod:`.lp`) proposes multipliers (slopes, pieces, the splits' betas and lambdas);
+   (:mod:`.lp`) proposes multipliers (slopes, pieces, the splits' betas and lambdas), and
+   where that LP leaves it open too, the LP with the ReLUs' concave envelopes over the box of
+   their few inputs (a 2 x 2 convolution's four pixels) proposes lines for them;
 2. the proposals are checked exactly (:mod:`.bounds`, the computation the trusted checker
    repeats): an unsafe disjunct is closed only when its exact bound exceeds ``rhs``. Every
    disjunct closed: ``closed``, with the leaf's facts (docs/format.md). Some closed, at a
@@ -20,7 +22,7 @@ Definition. :func:`evaluate` takes a :class:`~.node.Node` and returns an
    weigh most in the worst candidate's lower form: the split whose parts' float gaps are
    best (most parts closed in floats, then the least open gap).
 
-Nothing float closes a node. Cost: a few float passes and at most one LP per open unsafe
+Nothing float closes a node. Cost: a few float passes and at most two LPs per open unsafe
 disjunct, one exact pass where the floats say closed, one attack per fresh box.
 """
 
