@@ -75,11 +75,10 @@ def test_objects_are_taken_as_well_as_paths_and_no_path_is_recorded(files):
 
 
 def test_bad_arguments_are_input_errors(files):
-    from symrel.models import MaxoutLayer, MaxoutNet, MaxoutUnit
+    from symrel.models import CPWL1D
 
-    maxout = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], [-1]], [0, 0])])])
-    with pytest.raises(InputError, match="expected a ReLU network"):
-        symrel.verify(maxout, read_vnnlib_text(UNSAT))
+    with pytest.raises(InputError, match="expected a ReLU, layered or maxout network"):
+        symrel.verify(CPWL1D([0, 1], [0, 1]), read_vnnlib_text(UNSAT))
     with pytest.raises(InputError, match="expected a VNN-LIB property"):
         symrel.verify(NET, {"unsafe": []})
     with pytest.raises(InputError, match="expected serial, processes"):

@@ -53,8 +53,8 @@ def test_bad_files_are_one_line_input_errors(tmp_path):
     (tmp_path / "net.txt").write_text("x")
     with pytest.raises(InputError, match="expected a network ending in .onnx, .nnet or .json"):
         read_network(tmp_path / "net.txt")
-    from symrel.models import MaxoutLayer, MaxoutNet, MaxoutUnit
+    from symrel.models import CPWL1D
 
-    save(MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], [-1]], [0, 0])])]), tmp_path / "maxout.json")
-    with pytest.raises(InputError, match="expected a ReLU network, got maxout"):
-        read_network(tmp_path / "maxout.json")
+    save(CPWL1D([0, 1], [0, 1]), tmp_path / "cpwl.json")   # (maxout and layered nets are verified too)
+    with pytest.raises(InputError, match="expected a ReLU, layered or maxout network, got cpwl1d"):
+        read_network(tmp_path / "cpwl.json")

@@ -47,7 +47,7 @@ def certificate(net, prop, roots, trees) -> dict:
     from ...checking import stated
     from ...fileformat import sha256_of
     from ...fileformat.models_io import write_layered
-    from ..engine import property_object
+    from ..engine import _file_name, property_object
     from .network import as_layered
 
     obj = write_layered(as_layered(net))
@@ -61,7 +61,7 @@ def certificate(net, prop, roots, trees) -> dict:
         steps.append(Step(lemma, RULE, data, PROVED).to_json())
     sha = sha256_of(obj)
     claim = {"kind": CLAIM_KIND, "network_sha256": sha, "property_sha256": prop.sha256,
-             "property_source": str(prop.source), "property": property_object(prop)}
+             "property_source": _file_name(prop.source), "property": property_object(prop)}
     return stated({"symrel": 1, "kind": "certificate", "claim": claim,
                    "inputs": {"network": {"object": obj, "sha256": sha}}, "steps": steps})
 

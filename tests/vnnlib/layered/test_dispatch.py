@@ -63,3 +63,12 @@ def test_another_kind_is_refused_naming_the_file(tmp_path, run_cli):
     (tmp_path / "p.vnnlib").write_text(PROP.format(op=">=", c="0"))
     code, out, err = run_cli("verify", tmp_path / "f.json", tmp_path / "p.vnnlib")
     assert code == 2 and "f.json" in err and "layered" in err
+
+
+def test_the_python_api_verifies_a_layered_net():
+    import symrel
+    from symrel.vnnlib import read_vnnlib_text
+
+    v = symrel.verify(LAYERED, read_vnnlib_text(PROP.format(op="<=", c="-1.5")), executor="serial")
+    assert v.status == "unsat" and v.checked
+    assert v.certificate["inputs"]["network"]["object"]["kind"] == "layered"
