@@ -38,6 +38,7 @@ from math import gcd
 
 from ..exact import Q, ZERO
 from . import CertificateError, beyond_limit
+from ..exact.sizes import check_product_bits, fan_in_bits, lcm_bits, number_bits, weight
 from .read import array, index, rational, record, string
 from .vnnlib_limits import BOUND_BITS, MAX_LEAF_OPERATIONS, MAX_TREE_ENTRIES, SLOPE_BITS
 from .vnnlib_limits import relaxation_number as _relaxation_number
@@ -53,14 +54,20 @@ def _lcm(a: int, b: int) -> int:
 
 
 # -- the net in integers ---------------------------------------------------------------------------
-def _integer_ops(net):
+def _integer_ops(net, where="inputs.network.object"):
     """Per op: ``("affine", rows, b, D)`` with every weight and bias times ``D`` (an integer),
-    ``("relu", width)`` or ``("max", groups)``."""
+    ``("relu", width)`` or ``("max", groups)``. Before an op is brought to its common
+    denominator, its bits are bounded from the numbers as written (``denominator bits``,
+    :mod:`symrel.exact.sizes`)."""
     out = []
-    for op in net.ops:
+    for k, op in enumerate(net.ops):
         if op[0] != "affine":
             out.append(op)
             continue
+        lcm_bits((int(v.denominator) for row in op[1] for _, v in row), where=f"{where}.ops[{k}]",
+                 what=f"the common denominator of the weights of op {k}")
+        lcm_bits([int(v.denominator) for row in op[1] for _, v in row] + [int(c.denominator) for c in op[2]],
+                 where=f"{where}.ops[{k}]", what=f"the common denominator of the weights and biases of op {k}")
         D = 1
         for row in op[1]:
             for _, w in row:
@@ -71,6 +78,34 @@ def _integer_ops(net):
         b = [int(c.numerator) * (D // int(c.denominator)) for c in op[2]]
         out.append(("affine", rows, b, D))
     return out
+
+
+#: bits a nonlinear op adds to a leaf's numbers beside a close's own: the slopes' 2^16, the
+#: rounded bounds' 2^24, a refinement's rounding to 2^-24, and a spare
+STAGE_BITS = 16 + 24 + 24 + 2
+
+
+def _chain_bits(iops) -> int:
+    """The bits one pass through the ops can add to a number (:func:`_leaf_bits`): per affine
+    op its common denominator, its largest weight or bias times it, and what a sum of as many
+    terms as its widths adds; per nonlinear op :data:`STAGE_BITS`."""
+    total = 0
+    for op in iops:
+        if op[0] == "affine":
+            _, rows, b, D = op
+            w = max((abs(v).bit_length() for row in rows for _, v in row), default=0)
+            w = max(w, max((abs(v).bit_length() for v in b), default=0))
+            total += D.bit_length() + w + fan_in_bits(max(len(rows), max(map(len, rows), default=0)) + 1)
+        else:
+            total += STAGE_BITS
+    return total
+
+
+def _leaf_bits(chain: int, box_bits: int, close_bits: int = 0) -> int:
+    """An upper bound on the bits of any number a leaf's check computes: a bound is a product
+    of a backward pass, a forward pass and the box, each adding at most ``chain`` (and the
+    box its own bits), with a close's atom and multipliers (``close_bits``)."""
+    return 3 * (chain + box_bits) + close_bits
 
 
 def _size(net) -> int:
@@ -133,6 +168,7 @@ class _Leaf:
         self.plo, self.phi, self.Qb = plo, phi, Qb
         self.states = [None] * n_ops
         self.reads = [None] * n_ops   # (lo, hi, den): the bounds of the vector each affine op reads
+        self.bits = 0                 # the bits of the box over its common denominator (exact.sizes)
 
 
 def _substitute(iops, net, leaf, top, mu, M, over=None):
@@ -504,7 +540,18 @@ def _overrides(entry, iops, net, leaf, splits, cw):
     return over
 
 
-def _check_leaf(iops, net, facts, lo, hi, splits, todo, d, region, unsafe, where, cache):
+def _override_numbers(name, items) -> list:
+    """The rationals a close lists for one op under ``name`` (``alpha``, ``beta``, ``lambda``, ``hull``)."""
+    if name == "alpha":
+        return list(items.values())
+    if name == "beta":
+        return [beta for _, _, beta in items]
+    if name == "lambda":
+        return [x for _, _, lam in items for x in lam]
+    return [x for coef, cc in items.values() for x in list(coef) + [cc]]
+
+
+def _check_leaf(iops, net, facts, lo, hi, splits, todo, d, region, unsafe, where, cache, chain=0, ops_left=None):
     """One leaf (module docstring). Returns whether its part holds no point of the region
     (empty, or every close by an atom of the input disjunct)."""
     facts = record(facts, where, optional=("closes", "empty", "refine"))
@@ -517,7 +564,16 @@ def _check_leaf(iops, net, facts, lo, hi, splits, todo, d, region, unsafe, where
             sides.setdefault(s[1], {})[s[2]] = s[3]
         elif s[0] == "max":
             winners.setdefault(s[1], {})[s[2]] = s[3]
+    bits = number_bits(list(lo) + list(hi), where=where, what="the common denominator of this leaf's box")
+    check_product_bits(_leaf_bits(chain, bits), where=where, what="the numbers of this leaf's bounds")
+    extra = weight(_leaf_bits(chain, bits)) - weight(_leaf_bits(chain, 0))
+    if extra > 0 and ops_left is not None:   # long numbers of this box: the count of _leaf_operations, again
+        n_closes = len(facts["closes"]) if type(facts.get("closes")) is list else 0
+        ops_left[0] -= _size(net) * (1 + n_closes + 2 * sum(map(len, refine.values()))) * extra
+        if ops_left[0] < 0:
+            raise beyond_limit("leaf operations", MAX_LEAF_OPERATIONS - ops_left[0], MAX_LEAF_OPERATIONS, where)
     leaf, empty = _bounds(iops, net, lo, hi, sides, winners, refine, cache)
+    leaf.bits = bits
     if "empty" in facts:
         ew = f"{where}.empty"
         e = record(facts["empty"], ew, keys=("op",), optional=("entry", "group"))
@@ -546,6 +602,14 @@ def _check_leaf(iops, net, facts, lo, hi, splits, todo, d, region, unsafe, where
         outside = outside and side == "region"
         pool = unsafe[u] if side == "unsafe" else region[d]
         x, y, rhs = pool[index(ref[1], len(pool), f"{cw}.atom[1]")]
+        # the atom's numbers and the close's own, per op (their common denominators among them),
+        # join the leaf's: bounded before the substitution multiplies them through the ops
+        close_bits = number_bits(list(x) + list(y) + [rhs], where=f"{cw}.atom")
+        for name in ("alpha", "beta", "lambda", "hull"):
+            for k, items in over[name].items():
+                close_bits += number_bits(_override_numbers(name, items), where=f"{cw}.{name}",
+                                          what=f"the common denominator of this close's {name} numbers at op {k}")
+        check_product_bits(_leaf_bits(chain, leaf.bits, close_bits), where=cw, what="the numbers of this close's bound")
         bound = rational(entry["bound"], f"{cw}.bound")
         M = 1
         for c in y:
@@ -574,7 +638,7 @@ def _check_leaf(iops, net, facts, lo, hi, splits, todo, d, region, unsafe, where
     return outside
 
 
-def _check_tree(iops, net, tree, lo, hi, d, region, unsafe, where, budget, cache):
+def _check_tree(iops, net, tree, lo, hi, d, region, unsafe, where, budget, cache, chain=0, ops_left=None):
     """The preorder tree covers ``[lo, hi]`` and every leaf closes its part (module docstring).
 
     The nodes still to cover are a stack of ``(box, depth, the ReLU or max split the node adds
@@ -659,18 +723,18 @@ def _check_tree(iops, net, tree, lo, hi, d, region, unsafe, where, budget, cache
             todo_u = list(range(m)) if only is None else [only]
             splits = tuple(s for s in path if s is not None)
             outside = _check_leaf(iops, net, entry["leaf"], blo, bhi, splits, todo_u, d, region, unsafe,
-                                  f"{ew}.leaf", cache) and outside
+                                  f"{ew}.leaf", cache, chain, ops_left) and outside
     if pos != len(tree):
         raise CertificateError(f"unexpected entries after the tree's last leaf ({len(tree) - pos} more)",
                                path=f"{where}[{pos}]")
     return outside
 
 
-def _leaf_operations(net, steps, disjuncts) -> None:
+def _leaf_operations(net, steps, disjuncts, chain: int = 0) -> int:
     """Refuse, before any leaf is checked, leaves whose work would exceed the limit (counted in
     the trees as written: per leaf, the net's size times one plus its closes plus twice its
     refined entries, plus ``2^m (m + 1)`` for each line over ``m`` inputs its closes list)."""
-    size = _size(net)
+    size = _size(net) * weight(_leaf_bits(chain, 0))   # an operation on long numbers counts more (exact.sizes)
     work = 0
     for d in range(min(disjuncts, len(steps))):
         data = steps[d].get("certificate") if type(steps[d]) is dict else None
@@ -696,17 +760,20 @@ def _leaf_operations(net, steps, disjuncts) -> None:
             work += size * (1 + (len(closes) if type(closes) is list else 0) + 2 * refined) + lines
             if work > MAX_LEAF_OPERATIONS:
                 raise beyond_limit("leaf operations", work, MAX_LEAF_OPERATIONS, "steps")
+    return work
 
 
 def tree_checker(net, steps, region, unsafe):
     """The check of one step's tree, for :func:`symrel.checking.vnnlib.check_vnnlib_unsat`:
     ``check(tree, lo, hi, d, where, budget)`` returns whether every leaf holds no point of the
     region. The leaves' operations are counted first (:func:`_leaf_operations`)."""
-    _leaf_operations(net, steps, len(region))
     iops = _integer_ops(net)
+    chain = _chain_bits(iops)
+    check_product_bits(_leaf_bits(chain, 0), where="inputs.network.object", what="the numbers of a leaf's bounds")
+    ops_left = [MAX_LEAF_OPERATIONS - _leaf_operations(net, steps, len(region), chain)]
     cache: dict = {}
 
     def check(tree, lo, hi, d, where, budget):
-        return _check_tree(iops, net, tree, lo, hi, d, region, unsafe, where, budget, cache)
+        return _check_tree(iops, net, tree, lo, hi, d, region, unsafe, where, budget, cache, chain, ops_left)
 
     return check

@@ -284,3 +284,30 @@ def test_a_line_for_a_row_of_many_entries_is_beyond_the_limit():
     c = json.loads(json.dumps(v.certificate))
     assert v.status == "unsat" and "hull" not in json.dumps(c["steps"])
     refused(c, lambda x: tree(x)[-1]["leaf"]["closes"][0].update(hull=[[1, 0, ["1"] * n, n]]), "hull entries", CheckLimit)
+
+
+def test_long_numbers_are_bounded_before_the_arithmetic():
+    """A net whose weights' common denominator, or a close whose slopes' common denominator, would
+    be longer than the 'denominator bits' limit is refused naming it, before any product."""
+    from symrel.errors import LimitError
+    from symrel.exact.sizes import arithmetic_limits
+    from symrel.fileformat import sha256_of
+
+    c = _make(28, 2)
+    with arithmetic_limits(denominator_bits=500):
+        def primes_net(x):
+            aff = x["inputs"]["network"]["object"]["ops"][0]
+            for r, row in enumerate(aff["rows"]):
+                for m, pair in enumerate(row):
+                    pair[1] = f"1/{10 ** 100 + 2 * (r * 7 + m) + 1}"
+            x["inputs"]["network"]["sha256"] = x["claim"]["network_sha256"] = sha256_of(x["inputs"]["network"]["object"])
+        bad = copy.deepcopy(c)
+        primes_net(bad)
+        with pytest.raises((CertificateError, LimitError), match="denominator bits"):
+            check_certificate(bad)
+        i, u = _leaf_with(c, "alpha")
+        bad = copy.deepcopy(c)
+        tree(bad)[i]["leaf"]["closes"][u]["alpha"] = [[k, e, f"1/{10 ** 200 + 1}"] for k, e, _ in
+                                                      tree(bad)[i]["leaf"]["closes"][u]["alpha"]][:1]
+        with pytest.raises((CertificateError, LimitError)):
+            check_certificate(bad)

@@ -49,6 +49,21 @@ class ExactNet:
         """Stored weights, group members and vector widths: the work of one exact pass."""
         return self.entries + sum(self.widths)
 
+    def chain_bits(self) -> int:
+        """The bits one pass through the ops can add to a number: per affine op its common
+        denominator, its largest integer weight or bias, and what a sum over its widths adds; per
+        nonlinear op the slopes', bounds' and refinements' roundings (16 + 24 + 24 bits, and 2)."""
+        total = 0
+        for kind, op in self.ops:
+            if kind == "affine":
+                w = max((abs(v).bit_length() for row in op.rows for _, v in row), default=0)
+                w = max(w, max((abs(v).bit_length() for v in op.b), default=0))
+                fan = max(len(op.rows), max(map(len, op.rows), default=0)) + 1
+                total += op.D.bit_length() + w + fan.bit_length()
+            else:
+                total += 16 + 24 + 24 + 2
+        return total
+
     def nonlinear(self):
         """The indices of the ReLU and max operators."""
         return [k for k, (kind, _) in enumerate(self.ops) if kind != "affine"]
@@ -72,10 +87,10 @@ def prepare(net) -> ExactNet:
     """The :class:`ExactNet` of ``net`` (module docstring)."""
     net = as_layered(net)
     ops, widths, width = [], [], net.input_dim
-    for op in net.ops:
+    for k, op in enumerate(net.ops):
         widths.append(width)
         if op.op == "affine":
-            ops.append(("affine", int_affine(op)))
+            ops.append(("affine", int_affine(op, f"network.ops[{k}]")))
         elif op.op == "relu":
             ops.append(("relu", op.input_dim))
         else:

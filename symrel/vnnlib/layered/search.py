@@ -45,7 +45,8 @@ import time
 
 from ...budget import Budget, BudgetExceeded
 from ...checking.vnnlib_limits import MAX_LEAF_OPERATIONS, MAX_TREE_ENTRIES
-from ...errors import InternalError
+from ...errors import InternalError, LimitError
+from ...exact.sizes import check_product_bits, number_bits
 from ...exact import Q, ZERO
 from ...parallel import chunked, map_ordered
 from ..engine import Verdict
@@ -136,7 +137,17 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
     start = time.monotonic()
     budget = Budget(timeout)
     layered = as_layered(net)
-    problem = prepare_problem(layered, prop)
+    try:   # the net in integers, and the numbers of the exact bounds, within the arithmetic limits
+        problem = prepare_problem(layered, prop)
+        chain = problem.enet.chain_bits()
+        for d, (lo, hi, _) in enumerate(problem.boxes):
+            check_product_bits(3 * (chain + number_bits(list(lo) + list(hi), where=f"input disjunct {d}")),
+                               where=f"input disjunct {d}", what="the numbers of the exact bounds")
+    except LimitError as err:
+        if getattr(err, "limit", None) is None:
+            raise
+        stats = {"nodes": 0, "seconds": round(time.monotonic() - start, 3)}
+        return Verdict("unknown", None, None, None, (), ZERO, stats, err.limit)
     roots, dims, total = {}, {}, Q(0)
     stack = []
     for d in reversed(range(len(problem.boxes))):

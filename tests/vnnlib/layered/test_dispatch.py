@@ -70,5 +70,5 @@ def test_the_python_api_verifies_a_layered_net():
     from symrel.vnnlib import read_vnnlib_text
 
     v = symrel.verify(LAYERED, read_vnnlib_text(PROP.format(op="<=", c="-1.5")), executor="serial")
-    assert v.status == "unsat" and v.checked
+    assert v.result == "unsat" and v.checked
     assert v.certificate["inputs"]["network"]["object"]["kind"] == "layered"

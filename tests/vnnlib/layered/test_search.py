@@ -121,3 +121,13 @@ def test_a_process_pool_gives_the_serial_certificate():
     serial = decide(net, prop, batch=2)
     assert parallel.status == serial.status == "unsat"
     assert json.dumps(parallel.certificate) == json.dumps(serial.certificate)
+
+
+def test_a_net_beyond_the_arithmetic_limits_is_unknown_naming_the_limit():
+    from symrel.exact.sizes import arithmetic_limits
+
+    net = LayeredNet(2, [SparseAffine([[(0, q(f"1/{10 ** 100 + 2 * k + 1}")), (1, 1)] for k in range(8)]), Relu(8),
+                         SparseAffine([[(j, 1) for j in range(8)]])])
+    with arithmetic_limits(denominator_bits=500):
+        v = decide(net, _prop(((atom([0, 0], [1], -1),),)))
+    assert v.status == "unknown" and v.limit == "denominator bits"

@@ -52,8 +52,13 @@ class IntAffine:
         return len(self.rows)
 
 
-def int_affine(op) -> IntAffine:
-    """The integer form of a :class:`~symrel.models.layered.SparseAffine`."""
+def int_affine(op, where: str = "network") -> IntAffine:
+    """The integer form of a :class:`~symrel.models.layered.SparseAffine`; its common
+    denominator bounded first (the ``denominator bits`` limit of :mod:`symrel.exact.sizes`)."""
+    from ....exact.sizes import lcm_bits
+
+    lcm_bits([int(w.denominator) for row in op.rows for _, w in row] + [int(c.denominator) for c in op.b],
+             where=where, what="the common denominator of an affine op's weights")
     D = 1
     for row in op.rows:
         for _, w in row:
