@@ -54,19 +54,6 @@ class LayeredNet:
                 v = [max(v[j] for j in group) for group in op[1]]
         return v
 
-    def num_parameters(self) -> int:
-        return sum(len(row) + 1 for op in self.ops if op[0] == "affine" for row in op[1])
-
-    def key(self) -> tuple:
-        return self.input_dim, tuple((op[0], tuple(map(tuple, op[1])), tuple(op[2])) if op[0] == "affine"
-                                     else (op[0], op[1] if op[0] == "relu" else tuple(map(tuple, op[1])))
-                                     for op in self.ops)
-
-    def __eq__(self, other):
-        return type(other) is type(self) and other.key() == self.key()
-
-    __hash__ = None
-
 
 def read_layered(obj, path: str) -> LayeredNet:
     """The layered net of an embedded object (module docstring)."""

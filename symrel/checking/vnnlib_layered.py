@@ -24,10 +24,8 @@ names an atom whose lower bound on the part, recomputed by substituting backward
 outputs (with the entry's own ``alpha``, ``piece``, ``beta``, ``lambda``), must equal its
 ``bound`` and exceed the atom's right-hand side.
 
-Bounded cost: :data:`~symrel.checking.vnnlib_limits.MAX_TREE_ENTRIES` tree entries; the leaves'
-operations, counted from the file before any leaf is checked, at most
-:data:`~symrel.checking.vnnlib_limits.MAX_LEAF_OPERATIONS` (per leaf: the net's stored entries,
-group members and widths, times one plus its closes plus twice its refined entries).
+Bounded cost: the tree entries, the leaves' operations (counted before any leaf is checked) and
+the bits of every number (bounded before it is computed), as docs/format.md says.
 
 Shares no code with :mod:`symrel.vnnlib`.
 """
@@ -64,8 +62,6 @@ def _integer_ops(net, where="inputs.network.object"):
         if op[0] != "affine":
             out.append(op)
             continue
-        lcm_bits((int(v.denominator) for row in op[1] for _, v in row), where=f"{where}.ops[{k}]",
-                 what=f"the common denominator of the weights of op {k}")
         lcm_bits([int(v.denominator) for row in op[1] for _, v in row] + [int(c.denominator) for c in op[2]],
                  where=f"{where}.ops[{k}]", what=f"the common denominator of the weights and biases of op {k}")
         D = 1
@@ -86,9 +82,8 @@ STAGE_BITS = 16 + 24 + 24 + 2
 
 
 def _chain_bits(iops) -> int:
-    """The bits one pass through the ops can add to a number (:func:`_leaf_bits`): per affine
-    op its common denominator, its largest weight or bias times it, and what a sum of as many
-    terms as its widths adds; per nonlinear op :data:`STAGE_BITS`."""
+    """The bits one pass through the ops can add to a number: per affine op its common denominator,
+    its largest weight or bias times it, and a sum's growth over its widths; :data:`STAGE_BITS` else."""
     total = 0
     for op in iops:
         if op[0] == "affine":
@@ -110,13 +105,7 @@ def _leaf_bits(chain: int, box_bits: int, close_bits: int = 0) -> int:
 
 def _size(net) -> int:
     """Stored weights, group members and widths: the work of one pass over the net."""
-    total = sum(net.widths)
-    for op in net.ops:
-        if op[0] == "affine":
-            total += sum(len(r) for r in op[1])
-        elif op[0] == "max":
-            total += sum(len(g) for g in op[1])
-    return total
+    return sum(net.widths) + sum(len(r) for op in net.ops if op[0] in ("affine", "max") for r in op[1])
 
 
 # -- the states of the nonlinear ops ---------------------------------------------------------------
@@ -126,9 +115,8 @@ def _up(a: int, b: int) -> int:
 
 
 def _relu_state(lo: int, hi: int, den: int):
-    """``(alpha, s, t)`` of a ReLU entry on ``[lo, hi] / den`` (``alpha``, ``s`` over ``P``,
-    ``t`` over ``P * 2^24``): active ``h = z``, inactive ``h = 0``, or the default lower line and
-    the chord over the range rounded outward to ``2^-24``, its slope rounded up to ``2^-16``."""
+    """``(alpha, s, t)`` (over ``P``, ``P``, ``P 2^24``) of a ReLU entry on ``[lo, hi] / den``: ``h = z``,
+    ``h = 0``, or the default lower line and the chord of the range rounded outward (docs/format.md)."""
     if lo >= 0:
         return P, P, 0
     if hi <= 0:
@@ -139,9 +127,8 @@ def _relu_state(lo: int, hi: int, den: int):
 
 
 def _max_state(lo: list, hi: list, den: int, winner):
-    """``(low, top, s, t)`` of a group with piece bounds ``lo``, ``hi`` (over ``den``): the
-    positions of the lower piece and of the upper line ``y <= s x_top + t``, and the group's
-    range ``(a, b)``."""
+    """``(low, top, s, t)``, the lines ``x_low <= y <= s x_top + t``, of a group with piece bounds
+    ``lo``, ``hi`` (over ``den``), and the group's range (docs/format.md)."""
     n = len(lo)
     if winner is not None:
         return (winner, winner, P, 0), max(lo), hi[winner]
@@ -288,6 +275,21 @@ def _box_min(leaf, mu, M):
     return Q(total, M * leaf.Qb)
 
 
+def _interval(op, lo, hi, den):
+    """The exact bounds of an affine op's output on the box ``[lo, hi] / den`` (integers):
+    ``(lo', hi', den * D)``, a weight ``> 0`` taking ``lo`` into ``lo'``, one ``< 0`` taking ``hi``."""
+    _, rows, b, D = op
+    out_lo, out_hi = [], []
+    for row, c in zip(rows, b):
+        a1 = a2 = c * den
+        for j, w in row:
+            a1 += w * (lo[j] if w > 0 else hi[j])
+            a2 += w * (hi[j] if w > 0 else lo[j])
+        out_lo.append(a1)
+        out_hi.append(a2)
+    return out_lo, out_hi, den * D
+
+
 def _bounds(iops, net, lo, hi, sides, winners, refine, cache):
     """The leaf's states op by op (module docstring); returns ``(leaf, empty)`` where
     ``empty`` is ``(k, "entry" or "group", set of indices)`` of the first op with an empty
@@ -308,20 +310,7 @@ def _bounds(iops, net, lo, hi, sides, winners, refine, cache):
         vlo, vhi, den = plo, phi, Qb
         for k in range(first):
             leaf.reads[k] = (vlo, vhi, den)
-            _, rows, b, D = iops[k]
-            nlo, nhi = [], []
-            for row, c in zip(rows, b):
-                a1 = a2 = c * den
-                for j, w in row:
-                    if w > 0:
-                        a1 += w * vlo[j]
-                        a2 += w * vhi[j]
-                    else:
-                        a1 += w * vhi[j]
-                        a2 += w * vlo[j]
-                nlo.append(a1)
-                nhi.append(a2)
-            vlo, vhi, den = nlo, nhi, den * D
+            vlo, vhi, den = _interval(iops[k], vlo, vhi, den)
         if len(cache) > 64:
             cache.clear()
         cache[key] = (leaf.reads[:first], (vlo, vhi, den))
@@ -330,20 +319,7 @@ def _bounds(iops, net, lo, hi, sides, winners, refine, cache):
         op = iops[k]
         if op[0] == "affine":
             leaf.reads[k] = (vlo, vhi, den)
-            _, rows, b, D = op
-            nlo, nhi = [], []
-            for row, c in zip(rows, b):
-                a1 = a2 = c * den
-                for j, w in row:
-                    if w > 0:
-                        a1 += w * vlo[j]
-                        a2 += w * vhi[j]
-                    else:
-                        a1 += w * vhi[j]
-                        a2 += w * vlo[j]
-                nlo.append(a1)
-                nhi.append(a2)
-            vlo, vhi, den = nlo, nhi, den * D
+            vlo, vhi, den = _interval(op, vlo, vhi, den)
             continue
         vlo, vhi = list(vlo), list(vhi)
         if refine.get(k):
@@ -395,9 +371,8 @@ MAX_HULL_ENTRIES = 10
 
 
 def _line_above(affine, i, reads, coef, cc) -> bool:
-    """Whether ``max(0, z_i) <= coef . v + cc`` at every vertex of the box ``reads`` of the
-    vector the affine op reads, restricted to row ``i``'s columns (``z_i = w . v + b``): the
-    left side minus the line is convex in ``v``, so the vertices decide for the whole box."""
+    """Whether ``max(0, z_i) <= coef . v + cc`` at every vertex of the box ``reads`` of row ``i``'s
+    columns (``z_i = w . v + b``): the difference is convex, so the vertices decide for the box."""
     _, rows, b, D = affine
     lo, hi, den = reads
     row = rows[i]
@@ -450,6 +425,26 @@ def _multiplier(value, where):
     return v
 
 
+def _listed(raw, where, length, iops, net, kind):
+    """``(path, item, k, i)`` of the items ``[k, i, ...]`` of a close's list, ``(k, i)`` strictly
+    increasing, op ``k`` of ``kind`` (``"relu"``, ``"max"`` (``i`` a group), ``"hull"``), ``i`` in range."""
+    last = None
+    for r, item in enumerate(array(raw, where)):
+        iw = f"{where}[{r}]"
+        item = array(item, iw, length)
+        k = index(item[0], len(iops), f"{iw}[0]")
+        if kind == "hull" and (iops[k][0] != "relu" or k == 0 or iops[k - 1][0] != "affine"):
+            raise CertificateError(f"op {k} is not a ReLU reading an affine op", path=f"{iw}[0]")
+        if kind != "hull" and iops[k][0] != kind:
+            raise CertificateError(f"op {k} is not a {'ReLU' if kind == 'relu' else 'max'}", path=f"{iw}[0]")
+        i = index(item[1], len(iops[k][1]) if kind == "max" else net.widths[k], f"{iw}[1]")
+        if last is not None and (k, i) <= last:
+            raise CertificateError(f"expected the {'groups' if kind == 'max' else 'entries'} in increasing order, "
+                                   f"each once; got {[k, i]} after {list(last)}", path=iw)
+        last = (k, i)
+        yield iw, item, k, i
+
+
 def _overrides(entry, iops, net, leaf, splits, cw):
     """The close's own ``alpha``, ``piece``, ``beta`` and ``lambda`` (docs/format.md)."""
     over = {"alpha": {}, "piece": {}, "beta": {}, "lambda": {}, "hull": {}, "used": set()}
@@ -475,18 +470,7 @@ def _overrides(entry, iops, net, leaf, splits, cw):
             if any(lam):
                 over["lambda"].setdefault(k, []).append((g, p, lam))
     if "alpha" in entry:
-        last = None
-        for r, item in enumerate(array(entry["alpha"], f"{cw}.alpha")):
-            iw = f"{cw}.alpha[{r}]"
-            item = array(item, iw, 3)
-            k = index(item[0], len(iops), f"{iw}[0]")
-            if iops[k][0] != "relu":
-                raise CertificateError(f"op {k} is not a ReLU", path=f"{iw}[0]")
-            i = index(item[1], net.widths[k], f"{iw}[1]")
-            if last is not None and (k, i) <= last:
-                raise CertificateError(f"expected the entries in increasing order, each once; got {[k, i]} after "
-                                       f"{list(last)}", path=iw)
-            last = (k, i)
+        for iw, item, k, i in _listed(entry["alpha"], f"{cw}.alpha", 3, iops, net, "relu"):
             if leaf.states[k][i] in ((P, P, 0), (0, 0, 0)):
                 raise CertificateError(f"entry {i} of op {k} is not unstable on this leaf: its line is fixed",
                                        path=f"{iw}[1]")
@@ -495,18 +479,7 @@ def _overrides(entry, iops, net, leaf, splits, cw):
                 raise CertificateError(f"expected 0 <= alpha <= 1, got {a}", path=f"{iw}[2]")
             over["alpha"].setdefault(k, {})[i] = a
     if "hull" in entry:
-        last = None
-        for r, item in enumerate(array(entry["hull"], f"{cw}.hull")):
-            iw = f"{cw}.hull[{r}]"
-            item = array(item, iw, 4)
-            k = index(item[0], len(iops), f"{iw}[0]")
-            if iops[k][0] != "relu" or k == 0 or iops[k - 1][0] != "affine":
-                raise CertificateError(f"op {k} is not a ReLU reading an affine op", path=f"{iw}[0]")
-            i = index(item[1], net.widths[k], f"{iw}[1]")
-            if last is not None and (k, i) <= last:
-                raise CertificateError(f"expected the entries in increasing order, each once; got {[k, i]} after "
-                                       f"{list(last)}", path=iw)
-            last = (k, i)
+        for iw, item, k, i in _listed(entry["hull"], f"{cw}.hull", 4, iops, net, "hull"):
             if leaf.states[k][i] in ((P, P, 0), (0, 0, 0)):
                 raise CertificateError(f"entry {i} of op {k} is not unstable on this leaf: its line is fixed",
                                        path=f"{iw}[1]")
@@ -520,18 +493,7 @@ def _overrides(entry, iops, net, leaf, splits, cw):
                                        f"reads: it does not bound entry {i} of op {k} above", path=iw)
             over["hull"].setdefault(k, {})[i] = (coef, cc)
     if "piece" in entry:
-        last = None
-        for r, item in enumerate(array(entry["piece"], f"{cw}.piece")):
-            iw = f"{cw}.piece[{r}]"
-            item = array(item, iw, 3)
-            k = index(item[0], len(iops), f"{iw}[0]")
-            if iops[k][0] != "max":
-                raise CertificateError(f"op {k} is not a max", path=f"{iw}[0]")
-            g = index(item[1], len(iops[k][1]), f"{iw}[1]")
-            if last is not None and (k, g) <= last:
-                raise CertificateError(f"expected the groups in increasing order, each once; got {[k, g]} after "
-                                       f"{list(last)}", path=iw)
-            last = (k, g)
+        for iw, item, k, g in _listed(entry["piece"], f"{cw}.piece", 3, iops, net, "max"):
             low, top, s, t = leaf.states[k][g]
             if low == top and s == P and t == 0:
                 raise CertificateError(f"group {g} of op {k} is settled on this leaf (one piece is the max)",
@@ -542,13 +504,9 @@ def _overrides(entry, iops, net, leaf, splits, cw):
 
 def _override_numbers(name, items) -> list:
     """The rationals a close lists for one op under ``name`` (``alpha``, ``beta``, ``lambda``, ``hull``)."""
-    if name == "alpha":
-        return list(items.values())
-    if name == "beta":
-        return [beta for _, _, beta in items]
-    if name == "lambda":
-        return [x for _, _, lam in items for x in lam]
-    return [x for coef, cc in items.values() for x in list(coef) + [cc]]
+    return (list(items.values()) if name == "alpha" else [x[2] for x in items] if name == "beta"
+            else [x for _, _, lam in items for x in lam] if name == "lambda"
+            else [x for coef, cc in items.values() for x in list(coef) + [cc]])
 
 
 def _check_leaf(iops, net, facts, lo, hi, splits, todo, d, region, unsafe, where, cache, chain=0, ops_left=None):
@@ -640,13 +598,9 @@ def _check_leaf(iops, net, facts, lo, hi, splits, todo, d, region, unsafe, where
 
 def _check_tree(iops, net, tree, lo, hi, d, region, unsafe, where, budget, cache, chain=0, ops_left=None):
     """The preorder tree covers ``[lo, hi]`` and every leaf closes its part (module docstring).
-
-    The nodes still to cover are a stack of ``(box, depth, the ReLU or max split the node adds
-    or None, its unsafe disjunct or None)``; the splits on the path to the node being read are
-    kept as a list by depth (a preorder walk truncates it to the node's depth, then adds the
-    node's own) with a set of their keys, so that a split repeated on a path is found at once.
-    A stack holding more nodes than the tree has entries left is refused at once (each node
-    needs an entry)."""
+    The splits on the path are a list by depth (a preorder walk cuts it to the node's depth and
+    adds the node's own) with a set of their keys: a split repeated on a path is found at once.
+    A stack of nodes to cover longer than the entries left is refused at once."""
     m = len(unsafe)
     todo = [(list(lo), list(hi), 0, None, None)]
     path, active = [], set()
@@ -731,42 +685,36 @@ def _check_tree(iops, net, tree, lo, hi, d, region, unsafe, where, budget, cache
 
 
 def _leaf_operations(net, steps, disjuncts, chain: int = 0) -> int:
-    """Refuse, before any leaf is checked, leaves whose work would exceed the limit (counted in
-    the trees as written: per leaf, the net's size times one plus its closes plus twice its
-    refined entries, plus ``2^m (m + 1)`` for each line over ``m`` inputs its closes list)."""
+    """The leaves' operations, counted in the trees as written before any leaf is checked
+    (docs/format.md); beyond the limit, refused."""
     size = _size(net) * weight(_leaf_bits(chain, 0))   # an operation on long numbers counts more (exact.sizes)
     work = 0
     for d in range(min(disjuncts, len(steps))):
-        data = steps[d].get("certificate") if type(steps[d]) is dict else None
-        tree = data.get("tree") if type(data) is dict else None
-        if type(tree) is not list:
-            continue
-        for e in tree:
+        for e in _lists(steps[d].get("certificate") if type(steps[d]) is dict else None, "tree"):
             facts = e.get("leaf") if type(e) is dict else None
             if type(facts) is not dict:
                 continue
-            closes = facts.get("closes")
-            lines = 0   # the vertices of the lines' boxes, each checked exactly
-            for close in closes if type(closes) is list else ():
-                for item in close.get("hull", ()) if type(close) is dict and type(close.get("hull")) is list else ():
-                    if type(item) is list and len(item) == 4 and type(item[2]) is list:
-                        m = min(len(item[2]), MAX_HULL_ENTRIES)
-                        lines += (1 << m) * (m + 1)
-            refined = 0
-            if type(facts.get("refine")) is list:
-                for item in facts["refine"]:
-                    if type(item) is list and len(item) == 2 and type(item[1]) is list:
-                        refined += len(item[1])
-            work += size * (1 + (len(closes) if type(closes) is list else 0) + 2 * refined) + lines
+            closes = _lists(facts, "closes")
+            lines = sum((1 << m) * (m + 1) for c in closes for item in _lists(c, "hull")   # vertices checked
+                        if type(item) is list and len(item) == 4 and type(item[2]) is list
+                        for m in [min(len(item[2]), MAX_HULL_ENTRIES)])
+            refined = sum(len(item[1]) for item in _lists(facts, "refine")
+                          if type(item) is list and len(item) == 2 and type(item[1]) is list)
+            work += size * (1 + len(closes) + 2 * refined) + lines
             if work > MAX_LEAF_OPERATIONS:
                 raise beyond_limit("leaf operations", work, MAX_LEAF_OPERATIONS, "steps")
     return work
 
 
+def _lists(obj, key):
+    """``obj[key]`` where ``obj`` is an object holding a list there, else nothing (fields unchecked yet)."""
+    value = obj.get(key) if type(obj) is dict else None
+    return value if type(value) is list else ()
+
+
 def tree_checker(net, steps, region, unsafe):
-    """The check of one step's tree, for :func:`symrel.checking.vnnlib.check_vnnlib_unsat`:
-    ``check(tree, lo, hi, d, where, budget)`` returns whether every leaf holds no point of the
-    region. The leaves' operations are counted first (:func:`_leaf_operations`)."""
+    """``check(tree, lo, hi, d, where, budget)``: one step's tree checked, whether every leaf holds
+    no point of the region (for :func:`symrel.checking.vnnlib.check_vnnlib_unsat`)."""
     iops = _integer_ops(net)
     chain = _chain_bits(iops)
     check_product_bits(_leaf_bits(chain, 0), where="inputs.network.object", what="the numbers of a leaf's bounds")
