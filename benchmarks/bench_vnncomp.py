@@ -265,7 +265,7 @@ def decide_instance(onnx, vnnlib, timeout: float, workers: int, started: float) 
     from symrel.errors import InputError
     from symrel.fileformat import read_json, write_json_atomic
     from symrel.verification.files import output_dim, read_network as load_net
-    from symrel.vnnlib.engine import decide
+    from symrel.vnnlib.layered.dispatch import decide_any as decide  # the engine of the net's kind, as verify
     from symrel.vnnlib.reader import read_vnnlib
 
     out = {"started": started}
