@@ -1,5 +1,6 @@
 """The exact engine (symrel.vnnlib.engine): known verdicts, exact witnesses, executors."""
 
+import hashlib
 import json
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -218,8 +219,13 @@ def test_acasxu_split_of_a_thin_box_is_its_wide_input():
     pytest.importorskip("onnx")
     pytest.importorskip("numpy")
     from symrel.interop.onnx_import import read_onnx
-    from symrel.vnnlib import engine
+    from symrel.vnnlib.branching import branch
+    from symrel.vnnlib.close import Attempt
+    from symrel.vnnlib.gaps import float_gaps
+    from symrel.vnnlib.node import Closed, PhaseSplit, ReluSplit, Task
+    from symrel.vnnlib.problem import candidates, prepare, region_box, to_float
     from symrel.vnnlib.reader import read_vnnlib
+    from symrel.vnnlib.worker import evaluate
 
     net = read_onnx(DATA / "acasxu" / "ACASXU_run2a_3_3_batch_2000.onnx").model
     p = read_vnnlib(DATA / "acasxu" / "prop_2.vnnlib")
@@ -227,32 +233,33 @@ def test_acasxu_split_of_a_thin_box_is_its_wide_input():
                          "-602863/1310720")]
     hi = [q(v) for v in ("21122756177083/32768000000000", "0", "-57563/131072", "73729/163840",
                          "-301431/655360")]
-    splits = ((5, 49, 0), (5, 20, 1))
-    ctx = engine._context(net, p, [engine.region_box(c, 5, "d") for c in p.input_region])
+    splits = (PhaseSplit(5, 49, 0), PhaseSplit(5, 20, 1))
+    problem = prepare(net, p, [region_box(c, 5, "d") for c in p.input_region])
     for path in (splits, splits[1:], ()):
-        assert engine._evaluate(ctx, (0, lo, hi, path, False))[0] == "closed"
+        assert isinstance(evaluate(problem, Task(0, lo, hi, path, False)), Closed)
     fixed = {}
-    run = ctx.fb.run([engine._fl(v) for v in lo], [engine._fl(v) for v in hi], fixed)
-    gaps = engine._float_gaps(ctx, 0, run)
+    run = problem.float_bounds.run([to_float(v) for v in lo], [to_float(v) for v in hi], fixed)
+    gaps = float_gaps(problem, 0, run)
     assert max(g for g, _ in gaps) < 0
-    plan = [engine._candidates(ctx, 0, conj)[j] + (None, None) for conj, (_, j) in zip(ctx.unsafe, gaps)]
-    how = engine._branch(ctx, 0, lo, hi, fixed, run, gaps, plan)
-    assert how not in [("x", i) for i in (0, 2, 3, 4)]
+    plan = [Attempt(candidates(problem, 0, conj)[j]) for conj, (_, j) in zip(problem.unsafe, gaps)]
+    split = branch(problem, 0, lo, hi, fixed, run, gaps, plan)
+    assert isinstance(split, ReluSplit) or split.input == 1, split
 
 
 def test_crossing_cuts_an_input_through_a_neurons_zero():
     """The cut through the zero of z = x_0 - 3/10 on the unit square is x_0 = 19/64 (0.3 on
     the grid of 1/64 of the width); a zero at 1/100, too near the edge, gives no cut."""
     pytest.importorskip("numpy")
-    from symrel.vnnlib import engine
+    from symrel.vnnlib.branching import crossing
     from symrel.vnnlib.floatbounds import FloatBounds
+    from symrel.vnnlib.node import InputSplit
     from symrel.vnnlib.symbolic import integer_net
 
     lo, hi = [q(0), q(0)], [q(1), q(1)]
-    for bias, want in (("-3/10", ("x", 0, q("19/64"))), ("-1/100", None)):
+    for bias, want in (("-3/10", InputSplit(0, q("19/64"))), ("-1/100", None)):
         net = ReLUNet(2, [DenseLayer([[1, 0], [0, 1]], [bias, "-1/2"]), DenseLayer([[1, 1]], [0], "none")])
         run = FloatBounds(integer_net(net)).run([0.0, 0.0], [1.0, 1.0], {})
-        assert engine._crossing(run, 0, 0, lo, hi, [0, 1]) == want
+        assert crossing(run, 0, 0, lo, hi, [0, 1]) == want
 
 
 def test_weights_at_the_ends_of_the_double_range():
@@ -273,12 +280,12 @@ def test_weights_at_the_ends_of_the_double_range():
     except ImportError:  # the exact path alone: no float bounds to look at
         numpy = None
     if numpy is not None:
-        from symrel.vnnlib import engine
+        from symrel.vnnlib.branching import crossing
         from symrel.vnnlib.floatbounds import FloatBounds
         from symrel.vnnlib.symbolic import integer_net
 
         run = FloatBounds(integer_net(net)).run([-1.0, -1.0], [1.0, 1.0], {})
-        assert engine._crossing(run, 0, 0, [q(-1), q(-1)], [q(1), q(1)], [0, 1]) is None
+        assert crossing(run, 0, 0, [q(-1), q(-1)], [q(1), q(1)], [0, 1]) is None
     huge = ReLUNet(2, [DenseLayer([[q(2) ** 1100, 0], [0, 1]], [0, 0]), DenseLayer([[1, 1]], [0], "none")])
     with pytest.raises(InputError, match="range of a double") as err:
         decide(huge, prop(((atom([0, 0], [-1], "-1"),),)))
@@ -357,3 +364,38 @@ def test_region_lp_of_a_near_miss_finds_nothing():
     assert region_witness(region, [q(-1)] * 2, [q(1)] * 2, p.unsafe) is None
     assert region_witness(region, [q(-1)] * 2, [q(1)] * 2,
                           prop(((atom([0, 0], [1], "-1"),),)).unsafe) == (q("1/3"), q("1/5"))
+
+
+def quarters(rows):
+    return [[f"{v}/4" for v in row] for row in rows]
+
+
+# a 2-6-6-1 net with weights in quarters (seeded random), and a threshold 1/50 below its least
+# value on a grid of the box: unsat, by a tree of input and ReLU splits with betas and slopes
+PINNED = ReLUNet(2, [
+    DenseLayer(quarters([[2, -4], [4, -7], [-6, -5], [3, -7], [8, -2], [-7, -6]]), quarters([[2, 2, -3, -1, -3, 4]])[0]),
+    DenseLayer(quarters([[5, -7, -5, -1, -7, 4], [-7, -1, -7, -4, 1, 5], [-4, -5, 1, -3, -5, -2],
+                         [3, -5, -6, -7, -2, 7], [5, 2, 6, 6, 3, 1], [-1, -3, -1, -6, 1, 8]]),
+               quarters([[3, 1, 3, 0, -3, -3]])[0]),
+    DenseLayer(quarters([[8, 5, -3, 2, -4, 7]]), quarters([[2]])[0], "none")])
+#: the sha256 of the canonical JSON of PINNED's certificate, as the engine wrote it when the
+#: engine was split into modules (issue 40) and before
+PINNED_SHA256 = "5a611cbf5d4ab621e9822b08ca0c783be478b5ad950c70e7f8fd4805bbf4ddd2"
+
+
+def test_the_certificate_of_a_small_instance_is_pinned():
+    """The search's tree and facts, byte for byte: a change meant to keep the engine's behaviour
+    (a restructuring, a faster primitive) keeps this hash; a deliberate change of the search or
+    of the format changes it, and the new hash is pinned with the reason in its commit. The
+    tree has input splits, ReLU splits, betas and slopes, so each of them is pinned."""
+    pytest.importorskip("numpy")  # without numpy the engine bounds every node exactly: another tree
+    from symrel.checking import check_certificate
+    from symrel.fileformat.canonical import canonical_dumps
+
+    v = decide(PINNED, prop(((atom([0, 0], [1], "-777/100"),),)))
+    assert v.status == "unsat"
+    assert {k: v.stats[k] for k in ("nodes", "leaves", "relu_splits")} == {"nodes": 15, "leaves": 8, "relu_splits": 4}
+    text = canonical_dumps(v.certificate)
+    assert all(word in text for word in ('"relu":', '"split":', '"beta":', '"alpha":'))
+    assert check_certificate(json.loads(text))["result"] == "checked"
+    assert hashlib.sha256(text.encode()).hexdigest() == PINNED_SHA256

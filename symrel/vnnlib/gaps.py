@@ -1,0 +1,177 @@
+"""The float gaps of a node: how far each unsafe disjunct is from closing, in floats.
+
+Definition. At a node, the *gap* of a candidate atom ``y . Y + x . X <= rhs`` is its float
+CROWN lower bound (:class:`~symrel.vnnlib.floatbounds.FloatBounds`) minus ``rhs``; an unsafe
+disjunct looks closed when its best candidate's gap is positive (:func:`float_gaps`). Where
+the plain bound leaves a disjunct open, :func:`close_plan` raises the gap with the beta
+multipliers of the node's ReLU splits (beta-CROWN: :func:`~symrel.vnnlib.betas.split_betas`,
+an LP over the splits' forms in the inputs) and, for the best atom, the betas and lower
+slopes of the LP over the whole relaxed net (:func:`lp_multipliers`). The plan's
+:class:`~symrel.vnnlib.close.Attempt` s are what the exact close tries first. Floats only
+propose: every multiplier is rounded to a dyadic (:func:`dyadic`) and judged by the exact
+bounds.
+
+Cost: one float backward pass per candidate atom (all at once, :meth:`FloatBounds.lower_many
+<symrel.vnnlib.floatbounds.FloatBounds.lower_many>`); for an open disjunct with splits one
+small LP per candidate, and one LP over the net (its size: the unstable neurons).
+
+>>> str(dyadic(0.1)), str(dyadic(0.75))             # rounded down to 2^-32
+('429496729/4294967296', '3/4')
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..exact import Q
+from .close import SLOPE_DENOMINATOR, Attempt, SplitBeta
+from .problem import Problem, candidates, to_float
+
+try:  # optional (the "numeric" extra): without numpy no node has float gaps
+    from .betas import network_multipliers, split_betas
+except ImportError:  # pragma: no cover - exercised where numpy is absent
+    network_multipliers = split_betas = None
+
+#: a node without ReLU splits gets the network LP only when at most this many ReLUs are unstable
+#: (the LP seldom closes the large boxes of property 1: 4_7 prop_1 took 26.4 s of CPU with the
+#: LP on every open node, 15.7 s with this limit; 3_3 and 4_2 prop_2 are unchanged, 214.6 and
+#: 167.7 s against 214.2 and 168.2, side by side in one session)
+LP_UNSTABLE = 80
+
+
+class Gap(NamedTuple):
+    """An unsafe disjunct's float gap ``value`` (lower bound minus right-hand side of its best
+    candidate; the disjunct looks closed when it is > 0) and ``atom``, that candidate's index
+    (None for an empty conjunction, always unsafe: ``value`` is then -inf)."""
+
+    value: float
+    atom: int | None
+
+
+class Multipliers(NamedTuple):
+    """The network LP's proposal for one atom: the float lower ``bound`` it gives, the
+    splits' ``betas`` (:class:`~symrel.vnnlib.close.SplitBeta` s) and the lower slopes
+    ``alphas`` (``{(k, i): numerator over SLOPE_DENOMINATOR}``)."""
+
+    bound: float
+    betas: tuple
+    alphas: dict
+
+
+def dyadic(v: float):
+    """A float ``v >= 0`` rounded down to 2^-32 (a beta: small numbers keep the exact check cheap)."""
+    return Q(int(v * 4294967296.0), 4294967296)
+
+
+def unstable_count(run) -> int:
+    """The number of ReLUs whose float range straddles 0 (split ones included)."""
+    return sum(int(((l < 0) & (h > 0)).sum()) for l, h in run.pre)
+
+
+def float_gaps(problem: Problem, d: int, run) -> list:
+    """Per unsafe disjunct the :class:`Gap` of its best candidate atom on the float bounds
+    ``run`` of a node of input disjunct ``d``."""
+    rows = problem.float_atoms[d]
+    C = problem.float_bounds.lower_many(run, rows[0], rows[1])
+    out = []
+    for first, count in problem.float_groups[d]:
+        if not count:  # an empty conjunction: always unsafe, never closed
+            out.append(Gap(float("-inf"), None))
+            continue
+        g = C[first:first + count] - rows[2][first:first + count]
+        j = int(g.argmax())
+        out.append(Gap(float(g[j]), j))
+    return out
+
+
+def node_gap(problem: Problem, d: int, lo, hi, fixed, splits=(), base=None, start=0) -> float:
+    """The float gap of the least-settled unsafe disjunct at the node ``[lo, hi]`` (floats)
+    with the phases ``fixed`` (with the ``splits``' betas from the float LP where the plain
+    bound leaves it open); ``base``, ``start``: a run to take the layers below ReLU layer
+    ``start`` from (:meth:`FloatBounds.run <symrel.vnnlib.floatbounds.FloatBounds.run>`)."""
+    fb = problem.float_bounds
+    run = fb.run(lo, hi, fixed, base, start)
+    gaps = float_gaps(problem, d, run)
+    worst = min(g for g, _ in gaps)
+    if worst > 0 or not splits:
+        return worst
+    out = []
+    for u, conj in enumerate(problem.unsafe):
+        g, j = gaps[u]
+        if g <= 0 and j is not None:
+            c = candidates(problem, d, conj)[j]
+            fay, fax = [to_float(v) for v in c.y], [to_float(v) for v in c.x]
+            _, A, const = fb.lower(run, fay, fax)
+            bt = split_betas(fb, run, splits, A, const)
+            if bt is not None:
+                g = max(g, fb.lower(run, fay, fax, [(k, i, ph, b) for (k, i, ph), b in zip(splits, bt)])[0]
+                        - to_float(c.rhs))
+        out.append(g)
+    return min(out)
+
+
+def lp_multipliers(problem: Problem, run, splits, ay, ax, rhs) -> Multipliers | None:
+    """The network LP's betas (rounded by :func:`dyadic`) and lower slopes (rounded down to
+    ``1 / SLOPE_DENOMINATOR``) for the atom ``ay . y + ax . x > rhs``, with the float lower
+    bound they give; None when the LP fails.
+
+    Why the slopes: the rule's slope (1 or 0 by the neuron's range) is the best one for the
+    neuron alone, not for the atom; on ACAS Xu 3_3 and 4_2 prop_2 the LP's slopes took the
+    searches from 370.6 and 523.6 s of CPU to 170.7 and 143.9 s (docs/benchmarks.md)."""
+    fb = problem.float_bounds
+    fay, fax = [to_float(v) for v in ay], [to_float(v) for v in ax]
+    got = network_multipliers(fb, run, splits, fay, fax, to_float(rhs))
+    if got is None:
+        return None
+    bt, lam = got
+    bq = [dyadic(v) for v in bt]
+    fbetas = [(k, i, ph, to_float(b)) for (k, i, ph), b in zip(splits, bq)]
+    chosen = {}
+    fb.lower(run, fay, fax, fbetas, alphas=chosen, lam=lam)
+    alphas = {key: min(SLOPE_DENOMINATOR, max(0, int(a * SLOPE_DENOMINATOR))) for key, a in chosen.items()}
+    bound = fb.lower(run, fay, fax, fbetas, {key: a / SLOPE_DENOMINATOR for key, a in alphas.items()})[0]
+    return Multipliers(bound, tuple(SplitBeta(k, i, ph, b) for (k, i, ph), b in zip(splits, bq)), alphas)
+
+
+def close_plan(problem: Problem, d: int, run, splits, gaps: list) -> list:
+    """Per unsafe disjunct the :class:`~symrel.vnnlib.close.Attempt` the exact close tries
+    first (None for an empty conjunction), and ``gaps`` raised in place to what the attempt
+    gives in floats (module docstring): the best candidate of :func:`float_gaps`; where it
+    leaves the disjunct open at a node with ReLU splits, the candidate over the outputs whose
+    splits' betas raise its gap the most; and, still open, the network LP's betas and slopes
+    for that candidate (at a node without splits only when at most ``LP_UNSTABLE`` ReLUs are
+    unstable). A raised gap keeps the index of the first best candidate."""
+    fb = problem.float_bounds
+    plan = []
+    for u, conj in enumerate(problem.unsafe):
+        cands = candidates(problem, d, conj)
+        g, j = gaps[u]
+        if j is None:
+            plan.append(None)
+            continue
+        best = cands[j]
+        betas = alphas = None
+        if g <= 0 and splits:  # beta-CROWN: the splits' multipliers, from a float LP
+            for c in cands:
+                if not any(c.y):
+                    continue
+                fay, fax = [to_float(v) for v in c.y], [to_float(v) for v in c.x]
+                _, A, const = fb.lower(run, fay, fax)
+                bt = split_betas(fb, run, splits, A, const)
+                if bt is None:
+                    continue
+                bq = [dyadic(v) for v in bt]
+                g2 = fb.lower(run, fay, fax, [(k, i, ph, to_float(b)) for (k, i, ph), b in zip(splits, bq)])[0] \
+                    - to_float(c.rhs)
+                if g2 > g:
+                    g, best = g2, c
+                    betas = tuple(SplitBeta(k, i, ph, b) for (k, i, ph), b in zip(splits, bq))
+                if g > 0:
+                    break
+        if g <= 0 and any(best.y) and (splits or unstable_count(run) <= LP_UNSTABLE):  # the LP over the whole net
+            got = lp_multipliers(problem, run, splits, best.y, best.x, best.rhs)
+            if got is not None and got.bound - to_float(best.rhs) > g:
+                g, betas, alphas = got.bound - to_float(best.rhs), got.betas or None, got.alphas or None
+        plan.append(Attempt(best, betas, alphas))
+        gaps[u] = Gap(g, j)
+    return plan

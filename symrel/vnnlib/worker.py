@@ -1,0 +1,149 @@
+"""The per-node work of the exact engine: evaluate one node, in a worker process or not.
+
+Definition. :func:`evaluate` takes a node (a :class:`~symrel.vnnlib.node.Task`: a box of an
+input disjunct, its fixed ReLU phases, whether the box is new) and returns one of
+
+* :class:`~symrel.vnnlib.node.Closed`: the node is a leaf; its facts are exact
+  (:mod:`symrel.vnnlib.close`), the certificate records them;
+* :class:`~symrel.vnnlib.node.Proposal`: an exact point that the floats found unsafe, with the
+  split to make should exact evaluation refute it (the driver confirms it);
+* :class:`~symrel.vnnlib.node.Open`: the split to make (:mod:`symrel.vnnlib.branching`).
+
+With numpy the float bounds of the node decide whether it looks closed (its gaps, raised by
+the splits' betas and the network LP's multipliers: :mod:`symrel.vnnlib.gaps`), and only then
+are the exact bounds computed; an open node is split where its parts close best in floats,
+and a new box (a root, or a part of an input split) is attacked in floats
+(:mod:`symrel.vnnlib.attack`). Without numpy every node is bounded exactly and only inputs are
+split. A node whose box is a single point is closed exactly or is its own proposal.
+:func:`evaluate_chunk` evaluates a list of nodes with a deadline, as the executor runs it.
+
+Cost: per node a few float propagations (two per candidate split), one exact propagation where
+the floats say closed, and, when it stays open and its box is new, one float attack.
+
+>>> from symrel.exact import rational as q
+>>> from symrel.models import DenseLayer, ReLUNet
+>>> from symrel.vnnlib import LinearAtom, VnnProperty
+>>> from symrel.vnnlib.node import Task
+>>> from symrel.vnnlib.problem import prepare, region_box
+>>> net = ReLUNet(1, [DenseLayer([[1], [-1]], [0, 0]), DenseLayer([[1, 1]], [0], "none")])  # |x|
+>>> box = ((LinearAtom((q(-1),), (q(0),), q(1)), LinearAtom((q(1),), (q(0),), q(1))),)  # -1 <= x <= 1
+>>> big = VnnProperty(1, 1, box, ((LinearAtom((q(0),), (q(-1),), q("-3/4")),),), "0" * 64, "inline")
+>>> boxes = [region_box(c, 1, "input disjunct 0") for c in big.input_region]
+>>> result = evaluate(prepare(net, big, boxes), Task(0, boxes[0][0], boxes[0][1], (), True))
+>>> type(result).__name__, abs(result.x[0]) >= q("3/4")   # |x| >= 3/4: a point proposed
+('Proposal', True)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import zlib
+from typing import NamedTuple
+
+from ..exact import Q
+from ..exact.sizes import arithmetic_limits
+from .attack import margin, propose
+from .branching import branch, exact_branch
+from .close import exact_bounds, leaf_facts
+from .gaps import close_plan, float_gaps
+from .node import Closed, Open, Proposal, Task
+from .problem import Problem, to_float
+
+try:  # optional (the "numeric" extra): float bounds propose, so that only leaves are computed exactly
+    import numpy as _np
+except ImportError:  # pragma: no cover - exercised where numpy is absent
+    _np = None
+
+
+class Chunk(NamedTuple):
+    """Nodes evaluated in one call of :func:`evaluate_chunk`: ``deadline`` in wall-clock
+    seconds since the epoch (or None), and the :class:`~symrel.vnnlib.node.Task` s."""
+
+    deadline: float | None
+    tasks: list
+
+
+def evaluate(problem: Problem, task: Task):
+    """The result of the node ``task`` (module docstring)."""
+    d, lo, hi, splits, fresh = task
+    fixed = {(k, i): ph for k, i, ph in splits}
+    if problem.float_bounds is None:
+        return _evaluate_exact(problem, task, fixed)
+    run = problem.float_bounds.run([to_float(v) for v in lo], [to_float(v) for v in hi], fixed)
+    gaps = float_gaps(problem, d, run)
+    plan = close_plan(problem, d, run, splits, gaps)
+    # a gap the floats could not compute (they overflowed: NaN or infinite) is the exact bounds' to judge
+    if all(g > 0 or (j is not None and not math.isfinite(g)) for g, j in gaps):
+        bounds = exact_bounds(problem, lo, hi, fixed, run.pre)
+        facts = leaf_facts(problem, d, lo, hi, bounds, plan)
+        if facts is not None:
+            return Closed(facts, len(bounds.relaxed))
+    if all(a == b for a, b in zip(lo, hi)):  # a single point (a root: splits never make one): no split helps
+        return _point(problem, d, lo, fixed)
+    split = branch(problem, d, lo, hi, fixed, run, gaps, plan)
+    if fresh:  # a float attack on a new box (the phase-split parts of a box were attacked as the box)
+        x = attack(problem, d, lo, hi)
+        if x is not None:
+            return Proposal(x, split)  # the split, should exact evaluation refute x
+    return Open(split)
+
+
+def _evaluate_exact(problem: Problem, task: Task, fixed):
+    """Without numpy: the exact bounds at every node, input splits only."""
+    d, lo, hi = task.disjunct, task.lo, task.hi
+    bounds = exact_bounds(problem, lo, hi, fixed)
+    facts = leaf_facts(problem, d, lo, hi, bounds)
+    if facts is not None:
+        return Closed(facts, len(bounds.relaxed))
+    if all(a == b for a, b in zip(lo, hi)):  # a point the exact bounds leave open: a counterexample (_point)
+        return Proposal(tuple(lo), None)
+    x = attack(problem, d, lo, hi)
+    if x is not None:
+        return Proposal(x, None)
+    return Open(exact_branch(problem, d, lo, hi, bounds))
+
+
+def _point(problem: Problem, d, x, fixed):
+    """A node whose box is the single point ``x``: closed when its exact bounds close it, else
+    ``x`` itself is proposed. At a point every neuron's range is its value (no relaxation), so
+    the bounds are the outputs' exact values: they fail to close only where, for some unsafe
+    disjunct, every atom and every constraint of the input disjunct holds, that is at a
+    counterexample."""
+    bounds = exact_bounds(problem, x, x, fixed)
+    facts = leaf_facts(problem, d, x, x, bounds)
+    if facts is not None:
+        return Closed(facts, len(bounds.relaxed))
+    return Proposal(tuple(x), None)
+
+
+def attack(problem: Problem, d, lo, hi):
+    """A point of the box ``[lo, hi]`` of input disjunct ``d`` (exact, the float's point
+    clipped to the box) where the float net meets an unsafe disjunct and the input disjunct's
+    constraints within 1e-9, else None (:func:`symrel.vnnlib.attack.propose`, seeded by the
+    node, so the same in every process)."""
+    flo, fhi = [to_float(v) for v in lo], [to_float(v) for v in hi]
+    disjuncts = [list(c) + [([to_float(v) for v in a.x], [0.0] * problem.int_net.n_outputs, to_float(a.rhs))
+                            for _, a in problem.extra[d]] for c in problem.float_unsafe]
+    seed = zlib.crc32(repr((d, [str(v) for v in lo], [str(v) for v in hi])).encode())  # the same in every process
+    x = propose(problem.float_net, disjuncts, flo, fhi, seed=seed)
+    if margin(problem.float_net, disjuncts, x) >= -1e-9:
+        return tuple(min(max(Q(*v.as_integer_ratio()), a), b) for v, a, b in zip(x, lo, hi))
+    return None
+
+
+def evaluate_chunk(problem: Problem, chunk: Chunk) -> list:
+    """The results of the chunk's nodes, in order; None for the nodes left when the deadline
+    has passed."""
+    deadline, tasks = chunk
+    out = []
+    with arithmetic_limits(*problem.limits):  # the caller's, also in a worker process
+        for task in tasks:
+            if deadline is not None and time.time() >= deadline:
+                out.append(None)
+            elif _np is None:
+                out.append(evaluate(problem, task))
+            else:  # floats that overflow (NaN, infinite) only propose less: the exact bounds judge
+                with _np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+                    out.append(evaluate(problem, task))
+    return out
