@@ -51,6 +51,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from ..errors import InputError, LimitError
 from ..exact import ZERO, denominator, numerator, rational
@@ -71,6 +72,24 @@ _VAR_2 = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\[([0-9, \t\r\n]*)\]")
 #: Unicode space is no separator but part of a token, which is then refused (a thin space in
 #: "1 000" would otherwise make two constants of one number)
 _BLANKS = frozenset(BLANKS)
+
+
+class _Term(NamedTuple):
+    """A linear term ``sum coeffs[v] * v + const`` (``coeffs``: ``{(kind, index): c}``, kind
+    ``"X"`` or ``"Y"``)."""
+
+    coeffs: dict
+    const: object
+
+
+class _Atom(NamedTuple):
+    """``sum coeffs[v] * v <= rhs`` as read, and ``key``: what makes two atoms the same (the
+    coefficients and ``rhs`` as integers, computed once: hashing a rational costs a Fraction's
+    hash)."""
+
+    key: tuple
+    coeffs: dict
+    rhs: object
 
 
 @dataclass
@@ -267,18 +286,18 @@ class _Reader:
             self.fail(node.line, f"expected a declared variable, {tok} is not declared")
         return key
 
-    def term(self, node: _Node):
-        """A linear term as ``({(kind, index): coeff}, constant)``."""
+    def term(self, node: _Node) -> _Term:
+        """The linear term ``node``."""
         if node.atom is not None:
             tok = node.atom
             if _NUMBER.fullmatch(tok):
-                return {}, self.number(tok, node.line)
+                return _Term({}, self.number(tok, node.line))
             key = self.variable(node)
             if key is None:
                 if not tok.isascii():  # name the character: a Unicode digit, minus sign or space
                     raise not_a_number(tok, f"line {node.line}", "a number or a variable X_i / Y_j").in_file(self.source)
                 self.fail(node.line, f"expected a number or a variable X_i / Y_j, got {tok!r}")
-            return {key: rational(1)}, ZERO
+            return _Term({key: rational(1)}, ZERO)
         head = node.head()
         args = [self.term(a) for a in node.items[1:]]
         if head in ("+", "-", "*", "/") and not args:
@@ -290,18 +309,18 @@ class _Reader:
                 return _scale(args[0], rational(-1))
             return _sum([args[0]] + [_scale(a, rational(-1)) for a in args[1:]])
         if head == "*":
-            var_args = [a for a in args if a[0]]
+            var_args = [a for a in args if a.coeffs]
             if len(var_args) > 1:
                 self.fail(node.line, f"expected a linear term (every factor but one a constant), got {_short(node)}")
             factor = rational(1)
             for coeffs, const in args:
                 if not coeffs:
                     factor *= const
-            return _scale(var_args[0], factor) if var_args else ({}, factor)
+            return _scale(var_args[0], factor) if var_args else _Term({}, factor)
         if head == "/":
-            if len(args) != 2 or args[1][0] or args[1][1] == 0:
+            if len(args) != 2 or args[1].coeffs or args[1].const == 0:
                 self.fail(node.line, f"expected (/ term c) with a nonzero constant c, got {_short(node)}")
-            return _scale(args[0], 1 / args[1][1])
+            return _scale(args[0], 1 / args[1].const)
         self.fail(node.line, f"expected a linear term (a number, a variable, +, -, * or /), got {_short(node)}")
 
     def formula(self, node: _Node) -> list:
@@ -345,17 +364,16 @@ class _Reader:
             return key is not None and key[0] == "Y"
         return any(self.mentions_outputs(item) for item in node.items)
 
-    def atom(self, a, b):
-        """``a <= b`` as a :class:`LinearAtom`, or True / False when no variable is left."""
+    def atom(self, a: _Term, b: _Term):
+        """``a <= b`` as an :class:`_Atom`, or True / False when no variable is left."""
         coeffs, const = _sum([a, _scale(b, rational(-1))])
         coeffs = {k: c for k, c in coeffs.items() if c}
         if not coeffs:
             return const <= 0
         rhs = -const
-        # the key compares atoms by integers (hashing a rational costs a Fraction's hash)
         key = (tuple((k, numerator(c), denominator(c)) for k, c in sorted(coeffs.items())),
                numerator(rhs), denominator(rhs))
-        return (key, coeffs, rhs)  # (its key, coefficients, rhs)
+        return _Atom(key, coeffs, rhs)
 
     # -- the whole file -------------------------------------------------------------------
 
@@ -396,7 +414,7 @@ class _Reader:
                 line = next((f.line for f, dnf in region_forms if not dnf), region_forms[0][0].line)
                 self.fail(line, "expected an input region that is not empty by its constant comparisons")
         else:  # the (or (and X-box Y-condition) ...) form: the region is the union of the X parts
-            region = _dedupe([[a for a in conj if all(k == "X" for k, _ in a[1])] for conj in unsafe])
+            region = _dedupe([[a for a in conj if all(k == "X" for k, _ in a.coeffs)] for conj in unsafe])
             if not region:
                 self.fail(asserts[0].line if asserts else 1,
                           "expected an input region that is not empty by its constant comparisons")
@@ -416,24 +434,24 @@ class _Reader:
         return n_in, n_out, tuple(build(c) for c in region), tuple(build(c) for c in unsafe)
 
 
-def _sum(terms):
+def _sum(terms) -> _Term:
     coeffs: dict = {}
     const = ZERO
     for c, k in terms:
         for key, v in c.items():
             coeffs[key] = coeffs.get(key, ZERO) + v
         const += k
-    return coeffs, const
+    return _Term(coeffs, const)
 
 
-def _scale(term, factor):
+def _scale(term: _Term, factor) -> _Term:
     coeffs, const = term
-    return {k: v * factor for k, v in coeffs.items()}, const * factor
+    return _Term({k: v * factor for k, v in coeffs.items()}, const * factor)
 
 
-def _key(atom):
+def _key(atom: _Atom):
     """What makes two atoms the same (computed once, when the atom is made)."""
-    return atom[0]
+    return atom.key
 
 
 def _product(parts, too_big) -> list:
@@ -450,8 +468,8 @@ def _product(parts, too_big) -> list:
                 # a copy for each disjunct but the last, which may take the conjunction itself
                 atoms, keys = (list(base_atoms), set(base_keys)) if k < len(dnf) - 1 else (base_atoms, base_keys)
                 for atom in conj:
-                    if atom[0] not in keys:
-                        keys.add(atom[0])
+                    if atom.key not in keys:
+                        keys.add(atom.key)
                         atoms.append(atom)
                 grown.append((atoms, keys))
         result = grown
