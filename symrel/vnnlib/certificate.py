@@ -55,9 +55,11 @@ def tree_entries(trees: dict, d: int) -> list:
             continue
         if isinstance(entry, ReluSplit):
             out.append({"relu": [entry.layer, entry.neuron]})
-        elif isinstance(entry, InputSplit):
+        elif isinstance(entry, InputSplit) and entry.at is not None:
             out.append({"split": entry.input, "at": format_rational(entry.at)})
-        else:  # pragma: no cover - the driver writes only these three
+        elif isinstance(entry, InputSplit):
+            raise TypeError(f"an input split without its point is not a tree entry: {entry!r}")
+        else:
             raise TypeError(f"not a tree entry: {entry!r}")
         todo.append((d, key[1] + (1,)))
         todo.append((d, key[1] + (0,)))

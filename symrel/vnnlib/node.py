@@ -7,7 +7,10 @@ neuron ``neuron`` of ReLU layer ``layer`` set to ``z <= 0``, phase 0, or ``z >= 
 Its ``path`` is the sequence of 0 (first part) and 1 (second part) from the root, so that
 ``(disjunct, path)`` names the node in the tree.
 
-The records, all small named tuples (they are pickled to the executor's workers and back):
+The records are small and picklable (they go to the executor's workers and back): frozen
+dataclasses, so that a record equals only a record of its own class (a :class:`ReluSplit`
+never equals an :class:`InputSplit` of the same numbers), and named tuples where they are
+unpacked (:class:`PhaseSplit`, by the float and exact bounds; :class:`Root`):
 
 * :class:`Node`: an open node as the driver keeps it; :class:`Task`: what a worker needs to
   evaluate it (:func:`symrel.vnnlib.worker.evaluate`);
@@ -20,7 +23,7 @@ The records, all small named tuples (they are pickled to the executor's workers 
 * a tree entry, what the certificate records of a decided node (docs/format.md): a
   :class:`Leaf`, a :class:`ReluSplit` or an :class:`InputSplit` with its cut point.
 
-Cost: a record is a tuple of its fields; a node's size is that of its box (``2 n``
+Cost: a record holds its fields and nothing else; a node's size is that of its box (``2 n``
 rationals) plus its path and splits (one entry per level).
 
 >>> from symrel.exact import rational as q
@@ -34,6 +37,7 @@ rationals) plus its path and splits (one entry per level).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import NamedTuple
 
 
@@ -47,7 +51,8 @@ class PhaseSplit(NamedTuple):
     phase: int
 
 
-class InputSplit(NamedTuple):
+@dataclass(frozen=True)
+class InputSplit:
     """A cut of input ``input`` at ``at`` (``lo[input] < at < hi[input]``), the first part
     ``x_input <= at``, the second ``x_input >= at``; ``at=None`` in a choice: halve the input.
     As a tree entry ``at`` is always set (the certificate's ``{"split": input, "at": at}``)."""
@@ -65,7 +70,8 @@ class InputSplit(NamedTuple):
         return lo, hi0, lo1, hi
 
 
-class ReluSplit(NamedTuple):
+@dataclass(frozen=True)
+class ReluSplit:
     """A split of neuron ``neuron`` of ReLU layer ``layer`` into its two phases: the part
     ``z <= 0`` first, then ``z >= 0`` (the certificate's ``{"relu": [layer, neuron]}``)."""
 
@@ -73,7 +79,8 @@ class ReluSplit(NamedTuple):
     neuron: int
 
 
-class Leaf(NamedTuple):
+@dataclass(frozen=True)
+class Leaf:
     """A closed node in the tree: ``facts``, the leaf object of docs/format.md (its phases,
     relaxations and, per unsafe disjunct, the atom that closes it)."""
 
@@ -89,7 +96,8 @@ class Root(NamedTuple):
     empty: int | None
 
 
-class Task(NamedTuple):
+@dataclass(frozen=True)
+class Task:
     """A node as a worker evaluates it; ``fresh``: its box is new (a root or a part of an input
     split, not of a ReLU split), so that a float attack is tried on it."""
 
@@ -100,7 +108,8 @@ class Task(NamedTuple):
     fresh: bool
 
 
-class Node(NamedTuple):
+@dataclass(frozen=True)
+class Node:
     """An open node of the search (module docstring); ``owner``: for a part of a ReLU split,
     the ``(disjunct, path)`` of the box that was phase-split, whose volume counts as covered
     once all its parts are closed (None otherwise)."""
@@ -128,7 +137,8 @@ class Node(NamedTuple):
         return Task(self.disjunct, self.lo, self.hi, self.splits, fresh)
 
 
-class Closed(NamedTuple):
+@dataclass(frozen=True)
+class Closed:
     """The node is a leaf: ``facts`` (:class:`Leaf`), ``relaxed`` the number of unstable
     ReLUs its exact bounds relaxed."""
 
@@ -136,7 +146,8 @@ class Closed(NamedTuple):
     relaxed: int
 
 
-class Proposal(NamedTuple):
+@dataclass(frozen=True)
+class Proposal:
     """The floats found a point ``x`` of the node (exact rationals) that looks like a
     counterexample; the driver confirms it exactly. ``split``: the split to make should it
     not be one (None: the driver halves the widest input)."""
@@ -145,7 +156,8 @@ class Proposal(NamedTuple):
     split: InputSplit | ReluSplit | None
 
 
-class Open(NamedTuple):
+@dataclass(frozen=True)
+class Open:
     """The node stays open and is split by ``split``."""
 
     split: InputSplit | ReluSplit

@@ -66,7 +66,7 @@ class Chunk(NamedTuple):
 
 def evaluate(problem: Problem, task: Task):
     """The result of the node ``task`` (module docstring)."""
-    d, lo, hi, splits, fresh = task
+    d, lo, hi, splits = task.disjunct, task.lo, task.hi, task.splits
     fixed = {(k, i): ph for k, i, ph in splits}
     if problem.float_bounds is None:
         return _evaluate_exact(problem, task, fixed)
@@ -82,7 +82,7 @@ def evaluate(problem: Problem, task: Task):
     if all(a == b for a, b in zip(lo, hi)):  # a single point (a root: splits never make one): no split helps
         return _point(problem, d, lo, fixed)
     split = branch(problem, d, lo, hi, fixed, run, gaps, plan)
-    if fresh:  # a float attack on a new box (the phase-split parts of a box were attacked as the box)
+    if task.fresh:  # a float attack on a new box (the phase-split parts of a box were attacked as the box)
         x = attack(problem, d, lo, hi)
         if x is not None:
             return Proposal(x, split)  # the split, should exact evaluation refute x

@@ -205,63 +205,6 @@ def test_touching_threshold_closes_by_relu_splits_and_threads_agree():
         assert decide(TWIN, p, executor=pool, timeout=120).certificate == serial.certificate
 
 
-@pytest.mark.skipif(not (DATA / "acasxu").exists(), reason="../shared/data/vnncomp2021 absent")
-def test_acasxu_split_of_a_thin_box_is_its_wide_input():
-    """A node met by property 2 on network 3-3 (issue 28): ``X_1`` is 1/64 wide, the other
-    inputs a few millionths. Halving ``X_1`` leaves one half's float bound far lower than the
-    node's (the relaxations' slopes flip: the bounds are not monotone in the box), so the sum
-    of the parts' gaps chose ``X_4``, 7.6e-7 wide, and the search halved the thin inputs for
-    ever (depth 127, no leaf closed in 60 s). The parts' gaps are now floored at the node's
-    (its bound holds on them), and an input 2^-8 thinner, relatively, than the widest is not
-    split: the node is split on ``X_1`` or on a ReLU. (The network LP's betas and slopes now
-    close the node and its two ReLU-split parts: the split rule is asked directly, with the
-    plain float bounds it was given then.)"""
-    pytest.importorskip("onnx")
-    pytest.importorskip("numpy")
-    from symrel.interop.onnx_import import read_onnx
-    from symrel.vnnlib.branching import branch
-    from symrel.vnnlib.close import Attempt
-    from symrel.vnnlib.gaps import float_gaps
-    from symrel.vnnlib.node import Closed, PhaseSplit, ReluSplit, Task
-    from symrel.vnnlib.problem import candidates, prepare, region_box, to_float
-    from symrel.vnnlib.reader import read_vnnlib
-    from symrel.vnnlib.worker import evaluate
-
-    net = read_onnx(DATA / "acasxu" / "ACASXU_run2a_3_3_batch_2000.onnx").model
-    p = read_vnnlib(DATA / "acasxu" / "prop_2.vnnlib")
-    lo = [q(v) for v in ("10561338159657/16384000000000", "-1/64", "-115127/262144", "147457/327680",
-                         "-602863/1310720")]
-    hi = [q(v) for v in ("21122756177083/32768000000000", "0", "-57563/131072", "73729/163840",
-                         "-301431/655360")]
-    splits = (PhaseSplit(5, 49, 0), PhaseSplit(5, 20, 1))
-    problem = prepare(net, p, [region_box(c, 5, "d") for c in p.input_region])
-    for path in (splits, splits[1:], ()):
-        assert isinstance(evaluate(problem, Task(0, lo, hi, path, False)), Closed)
-    fixed = {}
-    run = problem.float_bounds.run([to_float(v) for v in lo], [to_float(v) for v in hi], fixed)
-    gaps = float_gaps(problem, 0, run)
-    assert max(g for g, _ in gaps) < 0
-    plan = [Attempt(candidates(problem, 0, conj)[j]) for conj, (_, j) in zip(problem.unsafe, gaps)]
-    split = branch(problem, 0, lo, hi, fixed, run, gaps, plan)
-    assert isinstance(split, ReluSplit) or split.input == 1, split
-
-
-def test_crossing_cuts_an_input_through_a_neurons_zero():
-    """The cut through the zero of z = x_0 - 3/10 on the unit square is x_0 = 19/64 (0.3 on
-    the grid of 1/64 of the width); a zero at 1/100, too near the edge, gives no cut."""
-    pytest.importorskip("numpy")
-    from symrel.vnnlib.branching import crossing
-    from symrel.vnnlib.floatbounds import FloatBounds
-    from symrel.vnnlib.node import InputSplit
-    from symrel.vnnlib.symbolic import integer_net
-
-    lo, hi = [q(0), q(0)], [q(1), q(1)]
-    for bias, want in (("-3/10", InputSplit(0, q("19/64"))), ("-1/100", None)):
-        net = ReLUNet(2, [DenseLayer([[1, 0], [0, 1]], [bias, "-1/2"]), DenseLayer([[1, 1]], [0], "none")])
-        run = FloatBounds(integer_net(net)).run([0.0, 0.0], [1.0, 1.0], {})
-        assert crossing(run, 0, 0, lo, hi, [0, 1]) == want
-
-
 def test_weights_at_the_ends_of_the_double_range():
     """A weight of 2^-1070 (its layer's common denominator beyond a double's range, its
     quotient a denormal) is decided and certified as any other; the crossing cut through a
