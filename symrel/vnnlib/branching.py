@@ -87,7 +87,7 @@ def branch(problem: Problem, d, lo, hi, fixed, run, gaps, plan):
     most of its two parts in floats wins, and among those the one whose two parts' gaps sum
     highest (a bound-improvement choice, as alpha-beta-CROWN's filtered smart branching; ties:
     input splits, in that order). ``run``, ``gaps``, ``plan``: the node's float bounds, its
-    :class:`~symrel.vnnlib.gaps.Gap` s and its close plan (:func:`~symrel.vnnlib.gaps.close_plan`).
+    gaps (:class:`~symrel.vnnlib.gaps.Gap`) and its close plan (:func:`~symrel.vnnlib.gaps.close_plan`).
 
     Why closed parts first: a part whose float gap is positive is finished (the exact close
     almost always confirms it), while a raised negative gap may still need many splits; the sum

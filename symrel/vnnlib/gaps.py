@@ -7,7 +7,7 @@ the plain bound leaves a disjunct open, :func:`close_plan` raises the gap with t
 multipliers of the node's ReLU splits (beta-CROWN: :func:`~symrel.vnnlib.betas.split_betas`,
 an LP over the splits' forms in the inputs) and, for the best atom, the betas and lower
 slopes of the LP over the whole relaxed net (:func:`lp_multipliers`). The plan's
-:class:`~symrel.vnnlib.close.Attempt` s are what the exact close tries first. Floats only
+attempts (:class:`~symrel.vnnlib.close.Attempt`) are what the exact close tries first. Floats only
 propose: every multiplier is rounded to a dyadic (:func:`dyadic`) and judged by the exact
 bounds.
 
@@ -50,7 +50,7 @@ class Gap(NamedTuple):
 
 class Multipliers(NamedTuple):
     """The network LP's proposal for one atom: the float lower ``bound`` it gives, the
-    splits' ``betas`` (:class:`~symrel.vnnlib.close.SplitBeta` s) and the lower slopes
+    splits' ``betas`` (each a :class:`~symrel.vnnlib.close.SplitBeta`) and the lower slopes
     ``alphas`` (``{(k, i): numerator over SLOPE_DENOMINATOR}``)."""
 
     bound: float

@@ -4,7 +4,7 @@ the property's atoms, and each input disjunct's box.
 Definition. :func:`prepare` turns a ReLU net and a :class:`~symrel.vnnlib.VnnProperty` into a
 :class:`Problem`: the net as :func:`~symrel.vnnlib.symbolic.integer_net` (the exact bounds)
 and as a :class:`~symrel.vnnlib.attack.FloatNet` (the attacks), the unsafe condition's atoms
-as exact :class:`Atom` s and as doubles, the input disjuncts' atoms beyond their boxes
+as exact atoms (:class:`Atom`) and as doubles, the input disjuncts' atoms beyond their boxes
 (:func:`region_box`), and with numpy the float bounds and every candidate atom of each input
 disjunct as arrays. An unsafe disjunct closes at a node when one of its :func:`candidates`
 has a lower bound above its right-hand side there.
@@ -139,7 +139,7 @@ def float_atom(a: Atom):
 def candidates(problem: Problem, d: int, conj) -> list:
     """The atoms that may close the unsafe disjunct ``conj`` at a node of input disjunct
     ``d``: its own, then the input disjunct's constraints beyond the box, as
-    :class:`Candidate` s."""
+    candidates (:class:`Candidate`)."""
     out = [Candidate(AtomRef("unsafe", k), a.y, a.x, a.rhs) for k, a in enumerate(conj)]
     return out + [Candidate(AtomRef("region", k), a.y, a.x, a.rhs) for k, a in problem.extra[d]]  # a.y: zeros
 

@@ -58,7 +58,7 @@ except ImportError:  # pragma: no cover - exercised where numpy is absent
 
 class Chunk(NamedTuple):
     """Nodes evaluated in one call of :func:`evaluate_chunk`: ``deadline`` in wall-clock
-    seconds since the epoch (or None), and the :class:`~symrel.vnnlib.node.Task` s."""
+    seconds since the epoch (or None), and the nodes (each a :class:`~symrel.vnnlib.node.Task`)."""
 
     deadline: float | None
     tasks: list
