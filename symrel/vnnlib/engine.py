@@ -75,6 +75,7 @@ from ..exact import Q, ZERO, format_rational
 from ..exact.sizes import check_product_bits
 from ..parallel import chunked, map_ordered
 from .certificate import CLAIM_KIND, RULE, certificate, property_object
+from .certificate import file_name as _file_name  # noqa: F401 (symrel.vnnlib.layered.certificate imports it here)
 from .close import BeyondChecker
 from .node import Closed, InputSplit, Leaf, Node, PhaseSplit, Proposal, ReluSplit, Root
 from .pattern import linear_region, region_witness
