@@ -163,6 +163,7 @@ class _Coverage:
             self.boxes[node.owner].open_parts += 1
 
     def covered(self):
+        """The exact fraction of the region's volume closed so far (0 for a flat region)."""
         return self.closed_volume / self.total if self.total else ZERO
 
 
