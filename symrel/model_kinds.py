@@ -77,6 +77,7 @@ class ModelKind(NamedTuple):
     - ``describe(model) -> str``: the model in a claim's words ("a maxout net (widths [2], ...)").
     - ``info(model, budget) -> dict``: what ``symrel info`` prints (default: ``model.sizes()``).
     - ``to_maxout(model) -> MaxoutNet``: its maxout form (the compiler, the float back-ends).
+    - ``to_layered(model) -> LayeredNet``: its layered form (the layered verification engine).
     - ``trace(model, X, hardmax_rule) -> [(stage, matrix)]``: the exact state after each stage
       of its program on a batch (:mod:`symrel.interop.exact_trace`).
     - ``restrict_to_slice(model, inner) -> model``: the model composed with an affine map
@@ -98,6 +99,7 @@ class ModelKind(NamedTuple):
     describe: Callable | None = None
     info: Callable | None = None
     to_maxout: Callable | None = None
+    to_layered: Callable | None = None
     trace: Callable | None = None
     restrict_to_slice: Callable | None = None
     continuous: bool = False

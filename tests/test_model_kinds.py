@@ -175,7 +175,6 @@ GENUINE_TYPE_CHECKS = {
     "symrel.compiler.compiling": {"MaxoutNet"},              # compile_maxout takes a maxout net
     "symrel.cli.commands.eval": {"Transformer"},             # --scale: softmax evaluation of a Transformer
     "symrel.cli.commands.softmax_bound": {"Transformer"},    # softmax-bound takes a Transformer
-    "symrel.verification.files": {"ReLUNet"}, "symrel.verification.api": {"ReLUNet"},   # VNN-LIB: ReLU nets
     "symrel.vnnlib.symbolic": {"ReLUNet"},
     "symrel.interop.onnx_guard": {"ReLUNet"},   # the guard's exact outputs: a ReLU net by matrix products
 }

@@ -23,5 +23,6 @@ LAYERED = register(ModelKind(
     write=Lazy("symrel.fileformat.models_io", "write_layered"),
     lower=Lazy("symrel.lowering.layered_to_program", "layered_to_program"),
     describe=describe,
+    to_layered=lambda net: net,
     continuous=True,
 ))

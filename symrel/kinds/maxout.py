@@ -25,6 +25,7 @@ MAXOUT = register(ModelKind(
     forms=Lazy("symrel.prover.maxout_to_forms", "maxout_forms"),
     describe=describe,
     to_maxout=lambda net: net,
+    to_layered=Lazy("symrel.models.layered", "from_maxout_net"),
     trace=Lazy("symrel.interop.exact_trace", "layers_trace"),
     restrict_to_slice=Lazy("symrel.regions.slices", "maxout_slice"),
     continuous=True,

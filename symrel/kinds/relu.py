@@ -23,6 +23,7 @@ RELU = register(ModelKind(
     lower=Lazy("symrel.lowering.relu_to_program", "relu_to_program"),
     forms=Lazy("symrel.prover.relu_to_forms", "relu_net_forms"),
     describe=describe,
+    to_layered=Lazy("symrel.models.layered", "from_relu_net"),
     to_maxout=Lazy("symrel.constructions.relu_to_maxout", "relu_to_maxout"),
     trace=Lazy("symrel.interop.exact_trace", "layers_trace"),
     restrict_to_slice=Lazy("symrel.regions.slices", "relu_slice"),

@@ -139,7 +139,7 @@ def float_atom(a: Atom):
 def candidates(problem: Problem, d: int, conj) -> list:
     """The atoms that may close the unsafe disjunct ``conj`` at a node of input disjunct
     ``d``: its own, then the input disjunct's constraints beyond the box, as
-    candidates (:class:`Candidate`)."""
+    candidates (:class:`~symrel.vnnlib.problem.Candidate`)."""
     out = [Candidate(AtomRef("unsafe", k), a.y, a.x, a.rhs) for k, a in enumerate(conj)]
     return out + [Candidate(AtomRef("region", k), a.y, a.x, a.rhs) for k, a in problem.extra[d]]  # a.y: zeros
 

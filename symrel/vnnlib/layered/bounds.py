@@ -6,18 +6,18 @@ reads is ``>= 0`` or ``<= 0``) and max splits (``winners[k] = {group: position}`
 part where that piece is the largest of its group). :func:`leaf_bounds` computes, op by op:
 
 1. the bounds of the vector each op reads: the box, then each affine op's exact interval
-   image (:func:`.ops.affine.interval`), each ReLU's ``[max(lo, 0), max(hi, 0)]``, each
-   max's group bounds (:mod:`.ops.max_groups`);
+   image (:func:`~symrel.vnnlib.layered.ops.affine.interval`), each ReLU's ``[max(lo, 0), max(hi, 0)]``, each
+   max's group bounds (:mod:`~symrel.vnnlib.layered.ops.max_groups`);
 2. for a nonlinear op ``k`` and the entries ``refine[k]``: the bounds by backward
    substitution through the ops below (:func:`lower_bound` of the entry and of its negative,
    with the states below), rounded outward to ``2^-24``, intersected with those of step 1;
-3. the splits' clip and the states (:func:`.ops.relu.transfer`,
-   :func:`.ops.max_groups.transfer`); an entry whose range is then empty (``lo > hi``)
+3. the splits' clip and the states (:func:`~symrel.vnnlib.layered.ops.relu.transfer`,
+   :func:`~symrel.vnnlib.layered.ops.max_groups.transfer`); an entry whose range is then empty (``lo > hi``)
    shows that the node's part holds no point: :attr:`LeafBounds.empty` names it and the
    computation stops.
 
 :func:`lower_bound` then bounds ``ay . y + ax . x`` from below on the node's part by
-substituting backwards from the outputs (:func:`.ops.affine.backward` and the states'
+substituting backwards from the outputs (:func:`~symrel.vnnlib.layered.ops.affine.backward` and the states'
 lines; a close's own ``alphas``, ``pieces``, ``betas`` and ``lambdas``) and minimising over
 the box. Everything is exact: integers over common denominators, rationals at the end. This
 is the computation the trusted checker repeats (:mod:`symrel.checking.vnnlib_layered`,
@@ -114,7 +114,7 @@ def _substitute(net, lb: LeafBounds, top: int, mu, M: int, alphas=None, pieces=N
     """Substitute ``mu`` (integers over ``M``, coefficients of the vector op ``top`` reads)
     down through ops ``top - 1, ..., 0``: ``(nu, M', const)`` with ``mu . v >= nu . x + const``
     on the node's part. ``hulls``: ``{relu op: {entry: (a, c)}}``, lines over the box of the
-    vector the affine op below it reads (:func:`.ops.relu.line_above`)."""
+    vector the affine op below it reads (:func:`~symrel.vnnlib.layered.ops.relu.line_above`)."""
     const = Q(0)
     bypass = None   # the redirected coefficients' lines, put on the vector op k - 1 reads
     for k in range(top - 1, -1, -1):
@@ -267,8 +267,8 @@ def lower_bound(net, lb: LeafBounds, ay, ax, *, alphas=None, pieces=None, betas=
 
 def hull_lines_valid(net, lb: LeafBounds, hulls) -> dict:
     """The lines of ``hulls`` (``{relu op: {entry: (a, c)}}``) that lie above their ReLU on the
-    box of the vector the affine op below reads (:func:`.ops.relu.line_above`), for unstable
-    entries of rows of at most :data:`.ops.relu.HULL_ENTRIES` entries: the same dict without
+    box of the vector the affine op below reads (:func:`~symrel.vnnlib.layered.ops.relu.line_above`), for unstable
+    entries of rows of at most :data:`~symrel.vnnlib.layered.ops.relu.HULL_ENTRIES` entries: the same dict without
     the others."""
     out = {}
     for k, lines in hulls.items():

@@ -4,7 +4,7 @@ Definition. :func:`certificate` writes, for the trees the search closed, the cer
 trusted checker reads (:mod:`symrel.checking.vnnlib_layered`): the claim (the property, the
 sha256 of the property file and of the net's canonical JSON), the net embedded as input
 ``network`` (kind ``layered``), and one step ``vnnlib-branch-and-bound`` per input disjunct
-with its box and its tree in preorder (the entries of :mod:`.node`, each followed by the
+with its box and its tree in preorder (the entries of :mod:`~symrel.vnnlib.layered.node`, each followed by the
 trees of its parts).
 
 Cost: linear in the tree and the net.

@@ -1,10 +1,10 @@
 """Float bounds of a layered net on a node (CROWN by backward substitution): proposals only.
 
-Definition. :func:`float_bounds` computes in float64 what :func:`.bounds.leaf_bounds`
+Definition. :func:`float_bounds` computes in float64 what :func:`~symrel.vnnlib.layered.bounds.leaf_bounds`
 computes exactly (the interval pass, the backward refinement of the entries
 ``refine[k]``, the splits' clip, the states, without the rounding to ``2^-24``), and
 :func:`float_lower` the lower bounds of rows ``ay . y + ax . x`` with optional lower slopes,
-pieces and split multipliers, as :func:`.bounds.lower_bound` does. :func:`scores` rates the
+pieces and split multipliers, as :func:`~symrel.vnnlib.layered.bounds.lower_bound` does. :func:`scores` rates the
 unstable ReLU entries and open max groups by what their relaxation loses under a row's
 backward coefficients (BaBSR's score: ``|mu| * (-l u / (u - l))`` for a ReLU; ``|mu| *
 (hi_top - lo_low)`` scaled the same way for a group), the candidates of a split.
@@ -33,8 +33,8 @@ from .ops import relu as _relu
 
 @dataclass
 class FloatLeaf:
-    """:func:`float_bounds`' result: ``states[k]`` (a :class:`~.ops.relu.FloatRelu` or
-    :class:`~.ops.max_groups.FloatMaxState`, None for affine ops), ``pre[k] = (l, u)``, the
+    """:func:`float_bounds`' result: ``states[k]`` (a :class:`~symrel.vnnlib.layered.ops.relu.FloatRelu` or
+    :class:`~symrel.vnnlib.layered.ops.max_groups.FloatMaxState`, None for affine ops), ``pre[k] = (l, u)``, the
     box, and ``empty``: ``(k, kind, i)`` of the first empty range, or None."""
 
     lo: np.ndarray

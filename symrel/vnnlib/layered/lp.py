@@ -1,6 +1,6 @@
 """The multipliers of a close, proposed by the LP over the whole relaxed net: proposals only.
 
-Definition. On a node (its float states, :mod:`.floatbounds`), the LP minimises ``ay . y +
+Definition. On a node (its float states, :mod:`~symrel.vnnlib.layered.floatbounds`), the LP minimises ``ay . y +
 ax . x`` over the box, each unstable ReLU entry a variable ``h`` with the triangle ``h >= 0``,
 ``h >= z``, ``h <= s z + t``, each open max group a variable ``y`` with ``y >= x_j`` for every
 piece and ``y <= s x_top + t``, settled entries substituted (``h = z``, ``h = 0``, ``y =
@@ -10,7 +10,7 @@ reaches the LP's value (the Lagrangian dual): :func:`multipliers` returns them a
 close's ``betas`` (ReLU splits), ``lambdas`` (max splits), lower ``alphas`` (``alpha =
 lam / mu``, the dual of ``h >= z`` over the entry's backward coefficient) and lower
 ``pieces`` (of each open group, the piece whose row ``y >= x_j`` has the largest dual).
-Only these proposals leave this module: the exact bound (:mod:`.bounds`) decides.
+Only these proposals leave this module: the exact bound (:mod:`~symrel.vnnlib.layered.bounds`) decides.
 
 When the splits contradict one another (the LP is empty), the duals of the least violation
 of the splits' rows, scaled to exceed ``rhs`` minus the plain bound, are offered instead.
@@ -107,7 +107,7 @@ def _vertices(lo, hi):
 def _hull_entries(fnet, fb, cols, ay):
     """``{k: [(entry, columns, weights, bias, vertices, values)]}``: the unstable entries (with
     an LP column) of ReLU ops read from an affine op, of rows of at most
-    :data:`~.ops.relu.HULL_ENTRIES` entries, whose backward coefficient is negative (their
+    :data:`~symrel.vnnlib.layered.ops.relu.HULL_ENTRIES` entries, whose backward coefficient is negative (their
     upper line is what the bound uses): the vertices of the box of the vector the affine op
     reads, restricted to the row's columns, and the ReLU's values there."""
     from .floatbounds import coefficients

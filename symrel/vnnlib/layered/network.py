@@ -1,7 +1,7 @@
 """A layered net prepared for the search: each operator in integer form and in floats.
 
 Definition. :func:`prepare` turns a :class:`~symrel.models.layered.LayeredNet` into an
-:class:`ExactNet`, its operators in the integer forms of :mod:`.ops` (``("affine",
+:class:`ExactNet`, its operators in the integer forms of :mod:`~symrel.vnnlib.layered.ops` (``("affine",
 IntAffine)``, ``("relu", width)``, ``("max", groups)``), and, where numpy and scipy are
 installed, a :class:`FloatNet` of their float counterparts (proposals only). A
 :class:`~symrel.models.MaxoutNet` or :class:`~symrel.models.ReLUNet` is converted first
@@ -70,17 +70,15 @@ class ExactNet:
 
 
 def as_layered(net):
-    """``net`` as a :class:`~symrel.models.layered.LayeredNet` (a layered, maxout or ReLU net)."""
-    from ...models import MaxoutNet, ReLUNet
-    from ...models.layered import LayeredNet, from_maxout_net, from_relu_net
+    """``net`` as a :class:`~symrel.models.layered.LayeredNet`: the kind's ``to_layered`` (a
+    layered, maxout or ReLU net; symrel.model_kinds)."""
+    from ...model_kinds import kind_of, supporting
 
-    if isinstance(net, LayeredNet):
-        return net
-    if isinstance(net, MaxoutNet):
-        return from_maxout_net(net)
-    if isinstance(net, ReLUNet):
-        return from_relu_net(net)
-    raise InputError(f"expected a layered, maxout or ReLU net, got {type(net).__name__}", path="network")
+    kind = kind_of(net)
+    if kind is None or not kind.has("to_layered"):
+        raise InputError(f"expected a model of kind {', '.join(supporting('to_layered'))}, got "
+                         f"{kind.name if kind else type(net).__name__}", path="network")
+    return kind.to_layered(net)
 
 
 def prepare(net) -> ExactNet:
@@ -100,7 +98,7 @@ def prepare(net) -> ExactNet:
 
 
 class FloatNet:
-    """The float counterparts of the operators (:mod:`.ops`): proposals only."""
+    """The float counterparts of the operators (:mod:`~symrel.vnnlib.layered.ops`): proposals only."""
 
     def __init__(self, net):
         from .ops.affine import FloatAffine

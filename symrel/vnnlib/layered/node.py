@@ -7,7 +7,7 @@ is ``<= 0``) and max splits (``winners``: ``(op, group, position)``, the part wh
 is the largest of its group). ``unsafe`` names the unsafe disjuncts the node must close
 (None: all of them; after a split by unsafe disjunct, one).
 
-The work on a node (:mod:`.worker`) ends in one :class:`Outcome`: ``closed`` (with the leaf's
+The work on a node (:mod:`~symrel.vnnlib.layered.worker`) ends in one :class:`Outcome`: ``closed`` (with the leaf's
 facts, exact), ``candidate`` (a float point the driver confirms exactly) or ``split`` (a
 :class:`Split`). The tree of a certificate is a list of entries in preorder, each a record
 here with its JSON form (docs/format.md, "vnnlib-unsat").

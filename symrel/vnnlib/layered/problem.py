@@ -1,6 +1,6 @@
 """A VNN-LIB property on a layered net, prepared once for every node of the search.
 
-Definition. :func:`prepare_problem` reads the net (:mod:`.network`: exact and float forms)
+Definition. :func:`prepare_problem` reads the net (:mod:`~symrel.vnnlib.layered.network`: exact and float forms)
 and the property: per input disjunct its box (:func:`symrel.vnnlib.engine.region_box`: the
 tightest single-variable bounds; its other atoms are *constraints*), and per input disjunct
 and unsafe disjunct the *candidates* of a close: the disjunct's atoms and the input
@@ -38,7 +38,7 @@ except ImportError:  # pragma: no cover - a core-only install
 
 
 @dataclass(frozen=True)
-class Candidate:
+class CloseCandidate:
     """An atom that may close an unsafe disjunct: ``ref`` (``("unsafe", k)`` or ``("region",
     k)``) and ``ay . y + ax . x <= rhs`` (exact rationals)."""
 
@@ -56,7 +56,7 @@ class Problem:
     fnet: object               # FloatNet, or None without numpy
     n_unsafe: int
     boxes: tuple               # per input disjunct: (lo, hi, constraint indices) or an empty box
-    candidates: tuple          # per input disjunct, per unsafe disjunct: tuple of Candidate
+    candidates: tuple          # per input disjunct, per unsafe disjunct: tuple of CloseCandidate
     extra: tuple               # per input disjunct: its constraints, as LinearAtoms
     unsafe: tuple              # the unsafe disjuncts, as LinearAtoms
     float_rows: tuple = ()     # per input disjunct, per unsafe disjunct: (AY, AX, rhs) arrays
@@ -83,9 +83,9 @@ def prepare_problem(net, prop) -> Problem:
         extras.append(tuple(a for _, a in extra))
         per = []
         for uconj in prop.unsafe:
-            c = [Candidate(("unsafe", k), tuple(map(rational, a.y)), tuple(map(rational, a.x)), rational(a.rhs))
+            c = [CloseCandidate(("unsafe", k), tuple(map(rational, a.y)), tuple(map(rational, a.x)), rational(a.rhs))
                  for k, a in enumerate(uconj)]
-            c += [Candidate(("region", k), tuple(map(rational, a.y)), tuple(map(rational, a.x)), rational(a.rhs))
+            c += [CloseCandidate(("region", k), tuple(map(rational, a.y)), tuple(map(rational, a.x)), rational(a.rhs))
                   for k, a in extra]
             per.append(tuple(c))
         cands.append(tuple(per))

@@ -7,19 +7,19 @@ region has outputs ``y = net(x)`` meeting the unsafe condition, for a layered ne
 
 * ``"sat"``: an exact input ``witness_x`` in the region whose exact outputs ``witness_y``
   (the net's own exact semantics) meet the unsafe condition;
-* ``"unsat"``: a ``vnnlib-unsat`` certificate (:mod:`.certificate`) that
+* ``"unsat"``: a ``vnnlib-unsat`` certificate (:mod:`~symrel.vnnlib.layered.certificate`) that
   :mod:`symrel.checking.vnnlib_layered` re-checks with rational arithmetic;
 * ``"unknown"``: a limit came first (``limit``: ``"time"``, or the trusted checker's
   ``"tree entries"`` or ``"leaf operations"``); ``open_leaves`` are the boxes still open and
   ``covered`` the exact fraction of the region's volume closed.
 
-The search. Each input disjunct's box is the root of a tree; a node (:class:`.node.Node`) is
+The search. Each input disjunct's box is the root of a tree; a node (:class:`~symrel.vnnlib.layered.node.Node`) is
 a box and the splits on its path. The nodes are taken depth first, ``batch`` at a time, and
-their work (:func:`.worker.evaluate`) runs on the executor's workers, the problem sent once
+their work (:func:`~symrel.vnnlib.layered.worker.evaluate`) runs on the executor's workers, the problem sent once
 to each (:func:`symrel.parallel.map_ordered`); the results are applied in the nodes' order,
 so the verdict and the certificate do not depend on the executor. A closed node is a leaf
 (its facts exact); a candidate point is evaluated exactly here (in the region and unsafe:
-``sat``), and when refuted its linear region is searched once (:mod:`.region`); otherwise
+``sat``), and when refuted its linear region is searched once (:mod:`~symrel.vnnlib.layered.region`); otherwise
 the node is split: an input split (two boxes), a ReLU split (two parts), a max split (one
 part per piece) or a split by unsafe disjunct (one part per disjunct, those already closed
 attached as leaves).

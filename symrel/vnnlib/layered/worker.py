@@ -1,24 +1,24 @@
 """The work on one node of the search: close it exactly, propose a point, or choose a split.
 
-Definition. :func:`evaluate` takes a :class:`~.node.Node` and returns an
-:class:`~.node.Outcome`:
+Definition. :func:`evaluate` takes a :class:`~symrel.vnnlib.layered.node.Node` and returns an
+:class:`~symrel.vnnlib.layered.node.Outcome`:
 
-1. the float bounds of the node (:mod:`.floatbounds`; the entries of a nonlinear op whose
+1. the float bounds of the node (:mod:`~symrel.vnnlib.layered.floatbounds`; the entries of a nonlinear op whose
    input an affine op computes after an earlier nonlinear op are refined by backward
    substitution) give, per unsafe disjunct the node must close, the candidate with the
    highest float lower bound; where it is not above its ``rhs``, the LP over the relaxed net
-   (:mod:`.lp`) proposes multipliers (slopes, pieces, the splits' betas and lambdas), and
+   (:mod:`~symrel.vnnlib.layered.lp`) proposes multipliers (slopes, pieces, the splits' betas and lambdas), and
    where that LP leaves it open too, the LP with the ReLUs' concave envelopes over the box of
    their few inputs (a 2 x 2 convolution's four pixels) proposes lines for them;
-2. the proposals are checked exactly (:mod:`.bounds`, the computation the trusted checker
+2. the proposals are checked exactly (:mod:`~symrel.vnnlib.layered.bounds`, the computation the trusted checker
    repeats): an unsafe disjunct is closed only when its exact bound exceeds ``rhs``. Every
    disjunct closed: ``closed``, with the leaf's facts (docs/format.md). Some closed, at a
    node that must close them all: ``split`` by unsafe disjunct, the closed parts' facts
    attached. An empty part (a split's clip leaves an entry no value) closes with ``empty``;
-3. otherwise, on a fresh box, a float attack (:mod:`.attack`): a point of float margin
+3. otherwise, on a fresh box, a float attack (:mod:`~symrel.vnnlib.layered.attack`): a point of float margin
    ``>= 0`` is a ``candidate`` for the driver's exact check;
 4. otherwise ``split``, chosen among the ReLU and max splits scored highest
-   (:func:`.floatbounds.scores`) and, on nets of few inputs, the halvings of the inputs that
+   (:func:`~symrel.vnnlib.layered.floatbounds.scores`) and, on nets of few inputs, the halvings of the inputs that
    weigh most in the worst candidate's lower form: the split whose parts' float gaps are
    best (most parts closed in floats, then the least open gap).
 
@@ -63,7 +63,7 @@ def _floats(values):
 
 # -- exact closes ----------------------------------------------------------------------------------
 def _exact_multipliers(problem, node, lb, m):
-    """The LP's float multipliers ``m`` as exact ones for :func:`.bounds.lower_bound`, and
+    """The LP's float multipliers ``m`` as exact ones for :func:`~symrel.vnnlib.layered.bounds.lower_bound`, and
     the close's JSON keys."""
     enet = problem.enet
     kw = {"betas": {}, "lambdas": {}, "alphas": {}, "pieces": {}}
@@ -125,7 +125,7 @@ def _exact_lines(enet, lb, hulls):
     """The LP's lines ``h <= a . v + c`` as exact ones: ``a`` rounded to ``2^-32``, ``c`` the
     least valid for it over the exact box of ``v`` (its vertices), rounded up to ``2^-32``;
     ``({k: {entry: (a, c)}}, the close's "hull" list)``. Kept only for unstable entries, and
-    checked once more as the trusted checker checks them (:func:`.bounds.hull_lines_valid`)."""
+    checked once more as the trusted checker checks them (:func:`~symrel.vnnlib.layered.bounds.hull_lines_valid`)."""
     from .bounds import hull_lines_valid
 
     out = {}
