@@ -139,6 +139,11 @@ def file_hashes(path) -> dict:
             model = from_json(raw)
         except InputError as err:
             raise err.in_file(path) from None
+    if isinstance(model, dict):   # a certificate, kept as its JSON object: the canonical text is its own
+        from ..fileformat import sha256_of
+
+        out.update(kind=raw.get("kind"), canonical_sha256=sha256_of(raw))
+        return out
     out.update(kind=getattr(model, "kind", None) or type(model).__name__, canonical_sha256=_canonical(model))
     return out
 
