@@ -58,8 +58,10 @@ def run(args) -> int:
                                 special=not args.no_special, runner=runner, progress=warn if args.progress else None,
                                 executor=executor)
     except InputError as err:
-        if err.path == "domain" and args.domain:
-            raise err.in_file(args.domain) from None
+        if args.domain:
+            from ..common import in_domain_file
+
+            raise in_domain_file(err, args.domain) from None
         raise
     if args.report:
         from ...report import write_markdown_report
