@@ -74,10 +74,9 @@ def read_instances(path, text: str | None = None) -> list[Instance]:
     file's text (``path`` then only names it and its folder)."""
     path = Path(path)
     if text is None:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            raise InputError(f"expected a readable instance list ({err})", file=str(path)) from None
+        from ..fileformat.reading import read_utf8
+
+        text = read_utf8(path, "an instance list")   # bounded: a device is refused
     out = []
     rows = csv.reader(io.StringIO(text, newline=""))   # CSV's line breaks (CR, LF), not str.splitlines' U+2028
     while True:

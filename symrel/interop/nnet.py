@@ -138,13 +138,13 @@ class _Lines:
     def __init__(self, path: str, text: str | None = None):
         self.path = path
         if text is None:
+            from ..fileformat.reading import read_bytes
+
             try:
-                with open(path, encoding="utf-8") as fh:
-                    text = fh.read()
-            except OSError as err:
-                raise InputError(f"cannot read the file: {err.strerror}", file=str(path)) from None
+                text = read_bytes(path).decode("utf-8")   # bounded: a device is refused
             except UnicodeDecodeError:
                 raise InputError("expected a .nnet text file, got binary data", file=str(path)) from None
+            text = text.replace("\r\n", "\n").replace("\r", "\n")   # universal newlines, as open() read it
         raw = text.replace("\r\n", "\n").split("\n")   # not splitlines(), which also breaks at U+2028, U+0085
         self.lines = [(i + 1, t) for i, t in enumerate(raw) if t.strip(BLANKS) and not t.lstrip(BLANKS).startswith("//")]
         self.pos = 0

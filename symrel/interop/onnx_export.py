@@ -238,8 +238,8 @@ class OnnxFileRunner:
         self.format = float_format(dtype)
         graph = OnnxGraph(load_onnx_proto(path), str(path))
         self.shape = graph.input_shape()
-        try:
-            self.session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+        try:   # the bytes symrel read (not the path again: the file may have changed since)
+            self.session = ort.InferenceSession(graph.proto.SerializeToString(), providers=["CPUExecutionProvider"])
         except Exception as err:
             raise InputError(f"onnxruntime cannot load the file: {str(err).splitlines()[0]}", file=str(path)) from None
         self.input_name = graph.input.name

@@ -67,8 +67,11 @@ def tensor_to_exact(tensor, path):
 def load_onnx_proto(path):
     """The ``ModelProto`` of an ONNX file (InputError naming the file when it cannot be read)."""
     onnx = require("onnx", "onnx")
+    from ..fileformat.reading import read_bytes
+
+    data = read_bytes(path)   # bounded: a device is refused
     try:
-        return onnx.load(str(path))
+        return onnx.load_model_from_string(data)
     except Exception as err:
         text = str(err).splitlines()[0] if str(err) else type(err).__name__
         raise InputError(f"cannot read the ONNX file: {text}", file=str(path)) from None

@@ -33,7 +33,6 @@ that of :mod:`symrel.interop.onnx_import`).
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 from ..errors import InputError
@@ -45,18 +44,9 @@ IMPORTED = (".onnx", ".nnet")
 def bytes_sha256(path) -> str:
     """The sha256 of the file's bytes (hex), read in blocks; an unreadable file is an
     :class:`~symrel.errors.InputError` naming it."""
-    digest = hashlib.sha256()
-    try:
-        with open(path, "rb") as fh:
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                digest.update(block)
-    except FileNotFoundError:
-        raise InputError("no such file", file=str(path)) from None
-    except IsADirectoryError:
-        raise InputError("expected a file, got a directory", file=str(path)) from None
-    except OSError as err:
-        raise InputError(f"the file cannot be read ({err.strerror or err})", file=str(path)) from None
-    return digest.hexdigest()
+    from ..fileformat.reading import file_sha256
+
+    return file_sha256(path)   # bounded: a device (/dev/zero) is refused, not hashed forever
 
 
 def imported_model(path):

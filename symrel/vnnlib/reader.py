@@ -512,11 +512,10 @@ def read_vnnlib(path, n_inputs: int | None = None, n_outputs: int | None = None)
 
     Every error names the file and the line (:class:`~symrel.errors.InputError`).
     """
+    from ..fileformat.reading import read_bytes
+
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        raise InputError(f"expected a readable VNN-LIB file ({err.strerror or err})", file=str(path)) from None
+    data = read_bytes(path)   # bounded: a device is refused, a file beyond the file-size limit too
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:

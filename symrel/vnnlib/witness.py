@@ -178,8 +178,7 @@ def read_witness_text(text: str, *, n_inputs: int, n_outputs: int, source: str =
 
 def read_witness(path, *, n_inputs: int, n_outputs: int) -> Witness:
     """Read the counterexample file at ``path`` (see :func:`read_witness_text`)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(f"expected a readable UTF-8 counterexample file ({err})", file=str(path)) from None
+    from ..fileformat.reading import read_utf8
+
+    text = read_utf8(path, "a counterexample file")   # bounded: a device is refused
     return read_witness_text(text, n_inputs=n_inputs, n_outputs=n_outputs, source=str(path))
