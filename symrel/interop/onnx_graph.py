@@ -65,16 +65,43 @@ def tensor_to_exact(tensor, path):
 
 
 def load_onnx_proto(path):
-    """The ``ModelProto`` of an ONNX file (InputError naming the file when it cannot be read)."""
+    """The ``ModelProto`` of an ONNX file (InputError naming the file when it cannot be read).
+
+    The file's bytes are read bounded (:mod:`symrel.fileformat.reading`: a device is refused) and
+    parsed as they are; a tensor whose data lives in another file (ONNX's external data) is
+    refused, unread: the network is the one file named, the file its sha256 binds."""
     onnx = require("onnx", "onnx")
     from ..fileformat.reading import read_bytes
 
-    data = read_bytes(path)   # bounded: a device is refused
+    data = read_bytes(path)
     try:
-        return onnx.load_model_from_string(data)
+        proto = onnx.load_model_from_string(data)
     except Exception as err:
         text = str(err).splitlines()[0] if str(err) else type(err).__name__
         raise InputError(f"cannot read the ONNX file: {text}", file=str(path)) from None
+    for tensor in _tensors(proto.graph):
+        if tensor.data_location == onnx.TensorProto.EXTERNAL or tensor.external_data:
+            where = {e.key: e.value for e in tensor.external_data}.get("location", "?")
+            raise InputError(f"the data of tensor {tensor.name!r} is in another file ({where!r}, ONNX external data): "
+                             "expected every tensor in the file itself", file=str(path))
+    return proto
+
+
+def _tensors(graph):
+    """Every tensor the graph holds: initializers, sparse ones, and Constant nodes' (subgraphs too)."""
+    yield from graph.initializer
+    for sparse in graph.sparse_initializer:
+        yield sparse.values
+        yield sparse.indices
+    for node in graph.node:
+        for a in node.attribute:
+            if a.HasField("t"):
+                yield a.t
+            yield from a.tensors
+            if a.HasField("g"):
+                yield from _tensors(a.g)
+            for g in a.graphs:
+                yield from _tensors(g)
 
 
 def _dims(value_info) -> list:
