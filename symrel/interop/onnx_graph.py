@@ -121,7 +121,11 @@ class OnnxGraph:
         self.proto = proto
         self.onnx = require("onnx", "onnx")
         g = proto.graph
-        self.opset = next((o.version for o in proto.opset_import if o.domain in ("", "ai.onnx")), None)
+        default = {o.version for o in proto.opset_import if o.domain in ("", "ai.onnx")}
+        if len(default) > 1:   # onnxruntime takes the last, and the operations' meaning depends on it
+            raise InputError(f"expected one version of the default ONNX opset, got {sorted(default)} (imported "
+                             "as '' and 'ai.onnx', or twice)", file=path)
+        self.opset = next(iter(default), None)
         self.consts: dict = {}  # name -> exact object array
         self.floats: dict = {}  # name -> the array as stored (its float values, for error bounds)
         self.dtypes: dict = {}  # name -> numpy dtype name
