@@ -126,6 +126,9 @@ class OnnxGraph:
             raise InputError(f"expected one version of the default ONNX opset, got {sorted(default)} (imported "
                              "as '' and 'ai.onnx', or twice)", file=path)
         self.opset = next(iter(default), None)
+        if g.sparse_initializer:
+            raise InputError(f"sparse initializers are not read (got {g.sparse_initializer[0].values.name!r})",
+                             file=path)
         self.consts: dict = {}  # name -> exact object array
         self.floats: dict = {}  # name -> the array as stored (its float values, for error bounds)
         self.dtypes: dict = {}  # name -> numpy dtype name
@@ -146,7 +149,10 @@ class OnnxGraph:
         self.metadata = {p.key: p.value for p in proto.metadata_props}
 
     def _add_const(self, name, tensor, where):
-        a, f, ty = tensor_to_exact(tensor, where)
+        try:
+            a, f, ty = tensor_to_exact(tensor, where)
+        except InputError as err:
+            raise err.in_file(self.path) from None
         self.consts[name], self.floats[name], self.dtypes[name] = a, f, ty
         if ty.startswith(("float", "bfloat")):
             self.types.add(ty)
