@@ -324,7 +324,15 @@ class GraphTracer:
             if handler is None:
                 raise self.g.error(node, f"operation not supported in {self.graph_kind} "
                                          f"(supported: {', '.join(self.supported())})")
-            self.values[node.output[0]] = handler(node)
+            try:
+                self.values[node.output[0]] = handler(node)
+            except InputError:
+                raise
+            except (ValueError, IndexError, TypeError, KeyError, ZeroDivisionError, OverflowError, MemoryError) as err:
+                # operands of shapes the layout does not expect: numpy's complaint, on one line
+                text = " ".join(str(err).split())[:200]
+                raise self.g.error(node, f"symrel cannot read this node (internal: {type(err).__name__}: {text})") \
+                    from None
         return self.values.get(self.g.output)
 
     def get(self, node, i):
