@@ -24,11 +24,11 @@ def float_outputs(net_path, x):
         import onnxruntime  # noqa: F401
     except ImportError:
         return None
-    from ..exact import to_float
     from ..interop.onnx_export import OnnxFileRunner
+    from ..vnnlib.referee import competition_float
 
     runner = OnnxFileRunner(net_path, "float32")
-    ((_, out),) = runner.trace([[to_float(v) for v in x]])
+    ((_, out),) = runner.trace([[competition_float(v) for v in x]])
     return [float(v) for v in out[0]]
 
 
