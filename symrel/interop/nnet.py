@@ -2,9 +2,10 @@
 the ACAS Xu literature, read exactly.
 
 Layout, after ``//`` comment lines (every line is comma separated, a trailing
-comma allowed)::
+comma allowed; lines end at LF or CR LF, and a CR alone is refused: the format's Python
+readers break lines there, its C readers do not)::
 
-    L, n_in, n_out, max_width          number of affine layers and sizes
+    L, n_in, n_out, max_width          number of affine layers and sizes (max_width: the largest s_k)
     s_0, s_1, ..., s_L                 layer sizes (s_0 = n_in, s_L = n_out)
     0                                  the "symmetric" flag (unused)
     min_1 .. min_n                     input minimums
@@ -144,8 +145,15 @@ class _Lines:
                 text = read_bytes(path).decode("utf-8")   # bounded: a device is refused
             except UnicodeDecodeError:
                 raise InputError("expected a .nnet text file, got binary data", file=str(path)) from None
-            text = text.replace("\r\n", "\n").replace("\r", "\n")   # universal newlines, as open() read it
-        raw = text.replace("\r\n", "\n").split("\n")   # not splitlines(), which also breaks at U+2028, U+0085
+        # lines end at LF or CR LF; not splitlines(), which also breaks at U+2028, U+0085. A CR alone
+        # ends a line for the format's Python readers (universal newlines), not for its C readers
+        # (fgets): a comment "// ...\r2,2,2,2," hides the header from one and not the other
+        text = text.replace("\r\n", "\n")
+        if "\r" in text:
+            line = text.count("\n", 0, text.index("\r")) + 1
+            raise InputError("expected lines ending in LF or CR LF, got a CR alone (a line break for some readers of "
+                             ".nnet and not for others)", path=f"line {line}", file=str(path))
+        raw = text.split("\n")
         self.lines = [(i + 1, t) for i, t in enumerate(raw) if t.strip(BLANKS) and not t.lstrip(BLANKS).startswith("//")]
         self.pos = 0
 

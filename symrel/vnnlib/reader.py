@@ -6,7 +6,9 @@ VNN-LIB 1.0 is a subset of SMT-LIB: ``(declare-const X_i Real)`` and
 ``>=`` (chains ``(<= a b c)`` too) over linear terms: decimal constants (signs and
 exponents allowed, read as exact rationals: ``0.1`` is ``1/10``), variables,
 ``(+ t ...)``, ``(- t)``, ``(- t u ...)``, ``(* c t)`` with every factor but one
-constant, ``(/ t c)``. ``;`` starts a comment. The VNN-LIB 2.0 form is read too
+constant, ``(/ t c)``. ``;`` starts a comment, to the line feed (a CR alone inside a
+comment is refused: Python's line readers, the competition's, end the comment there, SMT-LIB
+does not). The VNN-LIB 2.0 form is read too
 when it is linear and names one network: the header ``(vnnlib-version <2.0>)``,
 ``(declare-network N (declare-input X T [shape]) (declare-output Y T [shape]))``,
 variables ``X[i,j]`` (flattened in row-major order) and ``==``.
@@ -158,6 +160,12 @@ class _Reader:
                 i += 1
             elif c == ";":
                 while i < n and text[i] != "\n":
+                    if text[i] == "\r" and text[i + 1:i + 2] != "\n":
+                        # SMT-LIB (and z3) end a comment at a line feed only; the competition's reader
+                        # (Python's universal newlines) also at a CR alone: what follows it would be
+                        # read by one and not by the other
+                        self.fail(line, "expected a comment to end at a line feed, got a carriage return alone "
+                                        "inside it (read as a line break by some VNN-LIB readers, not by others)")
                     i += 1
             elif c in "()":
                 yield line, c
