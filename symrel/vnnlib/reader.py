@@ -25,7 +25,8 @@ product of two variables, ``not``, a strict ``<``) is refused with one
 :class:`~symrel.errors.InputError` naming the file, the line and what was
 expected (exit 2 on the command line). Cost: linear in the file, times the size
 of the normal form (at most :data:`MAX_DISJUNCTS` conjunctions and
-:data:`MAX_DEPTH` nested parentheses, else a :class:`~symrel.errors.LimitError`).
+:data:`MAX_NORMAL_FORM_ATOMS` atoms, bounded before it is built, and :data:`MAX_DEPTH` nested
+parentheses, else a :class:`~symrel.errors.LimitError`).
 
 >>> p = read_vnnlib_text('''
 ... (declare-const X_0 Real)
@@ -62,6 +63,10 @@ from .property import LinearAtom, VnnProperty
 
 #: The largest disjunctive normal form read (conjunctions in one side).
 MAX_DISJUNCTS = 100_000
+#: The most atoms of a disjunctive normal form (summed over its conjunctions), and the most steps
+#: of building it: a conjunction of disjunctions multiplies, so a few kilobytes could otherwise
+#: spell gigabytes of atoms, or hours of merging one atom into many conjunctions
+MAX_NORMAL_FORM_ATOMS = 2_000_000
 #: The deepest nesting of parentheses read (the formulas are read recursively).
 MAX_DEPTH = 200
 
@@ -337,12 +342,15 @@ class _Reader:
         if head == "and":
             return _product([(node, self.formula(arg)) for arg in node.items[1:]], self.too_big)
         if head == "or":
-            result = []
+            result, atoms = [], 0
             for arg in node.items[1:]:
-                result.extend(self.formula(arg))
+                part = self.formula(arg)
+                result.extend(part)
+                atoms += sum(map(len, part))
                 if len(result) > MAX_DISJUNCTS:
-                    self.fail(node.line, f"expected a normal form of at most {MAX_DISJUNCTS} conjunctions",
-                              cls=LimitError)
+                    self.too_big(node)
+                if atoms > MAX_NORMAL_FORM_ATOMS:
+                    self.too_big(node, atoms=True)
             return _dedupe(result)
         ops = ("<=", ">=") + (("==",) if self.version2 else ())
         if head in ops:
@@ -361,8 +369,9 @@ class _Reader:
         got = node.atom if node.atom is not None else (head or _short(node))
         self.fail(node.line, f"expected {', '.join(ops)}, and or or, got {got!r}")
 
-    def too_big(self, node: _Node):
-        self.fail(node.line, f"expected a normal form of at most {MAX_DISJUNCTS} conjunctions", cls=LimitError)
+    def too_big(self, node: _Node, atoms: bool = False):
+        what = f"{MAX_NORMAL_FORM_ATOMS} atoms" if atoms else f"{MAX_DISJUNCTS} conjunctions"
+        self.fail(node.line, f"expected a normal form of at most {what}", cls=LimitError)
 
     def mentions_outputs(self, node: _Node) -> bool:
         """Whether an output variable occurs anywhere under ``node`` (an assert over outputs
@@ -464,12 +473,21 @@ def _key(atom: _Atom):
 
 def _product(parts, too_big) -> list:
     """The conjunction of DNFs, as a DNF: ``parts`` is ``[(node, dnf), ...]``; ``too_big(node)``
-    is called (and raises) when the product would pass :data:`MAX_DISJUNCTS`. Each conjunction
+    is called (and raises) when the product would pass :data:`MAX_DISJUNCTS` conjunctions, and
+    ``too_big(node, atoms=True)`` when it would pass :data:`MAX_NORMAL_FORM_ATOMS` atoms or take
+    more than :data:`MAX_NORMAL_FORM_ATOMS` steps (each conjunction so far meeting each atom of
+    a part: an atom repeated on many conjunctions costs as much, added or not). Each conjunction
     grows with the set of its atoms' keys, so an atom is hashed once, not once per merge."""
     result = [([], set())]
+    total = steps = 0   # the atoms of result, the atoms met so far
     for node, dnf in parts:
         if len(result) * len(dnf) > MAX_DISJUNCTS:
             too_big(node)
+        # every conjunction so far meets every conjunction of dnf: bounded before it is done
+        meets = len(result) * sum(map(len, dnf))
+        steps += meets
+        if total * len(dnf) + meets > MAX_NORMAL_FORM_ATOMS or steps > MAX_NORMAL_FORM_ATOMS:
+            too_big(node, atoms=True)
         grown = []
         for base_atoms, base_keys in result:
             for k, conj in enumerate(dnf):
@@ -481,6 +499,7 @@ def _product(parts, too_big) -> list:
                         atoms.append(atom)
                 grown.append((atoms, keys))
         result = grown
+        total = sum(len(atoms) for atoms, _ in result)
     return _dedupe([atoms for atoms, _ in result])
 
 
