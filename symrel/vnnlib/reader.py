@@ -152,6 +152,14 @@ class _Reader:
         except InputError:
             self.fail(line, f"expected {what} (ASCII digits 0-9), got {text!r}{why_not_ascii(text)}")
 
+    def index(self, digits: str, name: str, line: int) -> int:
+        """The index of a variable ``X_i`` / ``Y_j``: ``i`` without a leading zero (``X_01`` is
+        another symbol than ``X_1`` in SMT-LIB, undeclared, where ``int`` reads 1)."""
+        if len(digits) > 1 and digits[0] == "0":
+            self.fail(line, f"expected a variable named without a leading zero, got {name!r} (SMT-LIB reads it as "
+                            f"another symbol than {name[:2]}{digits.lstrip('0') or '0'})")
+        return self.integer(digits, line)
+
     # -- tokens and S-expressions ---------------------------------------------------------
 
     def tokens(self):
@@ -221,7 +229,7 @@ class _Reader:
         m = _VAR_1.fullmatch(name)
         if not m:
             self.fail(form.line, f"expected a variable named X_i (input) or Y_j (output), got {name!r}{why_not_ascii(name)}")
-        key = (m.group(1), self.integer(m.group(2), form.line))
+        key = (m.group(1), self.index(m.group(2), name, form.line))
         self.check_in_network(form.line, *key)
         if key in self.declared:
             self.fail(form.line, f"expected each variable declared once, {name} was declared on line "
@@ -273,7 +281,7 @@ class _Reader:
         tok = node.atom
         m = _VAR_1.fullmatch(tok)
         if m and not self.version2:
-            key = (m.group(1), self.integer(m.group(2), node.line))
+            key = (m.group(1), self.index(m.group(2), tok, node.line))
         else:
             m2 = _VAR_2.fullmatch(tok)
             if not (m2 and self.version2):
