@@ -204,7 +204,7 @@ def load_nnet(path: str | os.PathLike, text: str | None = None) -> NNetFile:
     path = str(path)
     lines = _Lines(path, text)
     head_line = lines.lines[0][0] if lines.lines else 1
-    n_layers, n_in, n_out, _max_width = lines.integers("the header 'layers, inputs, outputs, max width'", 4)
+    n_layers, n_in, n_out, max_width = lines.integers("the header 'layers, inputs, outputs, max width'", 4)
     if n_layers < 1:
         raise lines.error(head_line, f"expected at least one layer, got {n_layers}")
     sizes_line = lines.lines[1][0] if len(lines.lines) > 1 else head_line + 1
@@ -213,6 +213,9 @@ def load_nnet(path: str | os.PathLike, text: str | None = None) -> NNetFile:
         raise lines.error(
             sizes_line, f"expected layer sizes starting with {n_in} inputs and ending with {n_out} outputs, all >= 1, got {sizes}"
         )
+    if max_width != max(sizes):   # the format's C readers size their buffers by it
+        raise lines.error(head_line, f"expected the header's max width to be the largest layer size {max(sizes)}, got "
+                                     f"{max_width}")
     lines.next_fields("the symmetric flag")
     mins = lines.numbers("the input minimums", n_in)
     maxs = lines.numbers("the input maximums", n_in)
