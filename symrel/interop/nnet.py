@@ -97,9 +97,10 @@ class NNetFile:
         return Box([[lo, hi] for lo, hi in zip(self.mins, self.maxs)], path=f"{self.path}: input bounds")
 
     def normalised_input_box(self) -> Box:
-        """The input box in the network's own (normalised) coordinates."""
+        """The input box in the network's own (normalised) coordinates: the image of
+        ``[min_i, max_i]`` under ``(x - mean_i) / range_i`` (its ends swapped for a negative range)."""
         return Box(
-            [[(lo - mu) / r, (hi - mu) / r] for lo, hi, mu, r in zip(self.mins, self.maxs, self.means, self.ranges)],
+            [sorted([(lo - mu) / r, (hi - mu) / r]) for lo, hi, mu, r in zip(self.mins, self.maxs, self.means, self.ranges)],
             path=f"{self.path}: input bounds",
         )
 
