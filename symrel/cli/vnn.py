@@ -24,11 +24,11 @@ def float_outputs(net_path, x):
         import onnxruntime  # noqa: F401
     except ImportError:
         return None
-    from ..exact import to_float
     from ..interop.onnx_export import OnnxFileRunner
+    from ..vnnlib.referee import competition_float
 
     runner = OnnxFileRunner(net_path, "float32")
-    ((_, out),) = runner.trace([[to_float(v) for v in x]])
+    ((_, out),) = runner.trace([[competition_float(v) for v in x]])
     return [float(v) for v in out[0]]
 
 
@@ -74,10 +74,9 @@ def read_instances(path, text: str | None = None) -> list[Instance]:
     file's text (``path`` then only names it and its folder)."""
     path = Path(path)
     if text is None:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            raise InputError(f"expected a readable instance list ({err})", file=str(path)) from None
+        from ..fileformat.reading import read_utf8
+
+        text = read_utf8(path, "an instance list")   # bounded: a device is refused
     out = []
     rows = csv.reader(io.StringIO(text, newline=""))   # CSV's line breaks (CR, LF), not str.splitlines' U+2028
     while True:

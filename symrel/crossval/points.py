@@ -170,6 +170,11 @@ def make_points(model, box: Box, n: int, fmt: FloatFormat, *, seed: int = 0, spe
     points, all floats of ``fmt`` inside ``box``; duplicates removed."""
     if box.dim != model.input_dim:
         raise InputError(f"expected a domain of dimension {model.input_dim}, got {box.dim}", path="domain")
+    for i, (lo, hi) in enumerate(box.exact_bounds):   # the points are floats of fmt inside the box
+        for j, end in enumerate((lo, hi)):
+            if abs(end) > fmt.max_finite:
+                raise InputError(f"expected a domain within the finite range of {fmt.name} (|bound| <= "
+                                 f"{float(fmt.max_finite):.8g}), got a bound beyond it", path=f"domain.bounds[{i}][{j}]")
     rng = random.Random(seed)
     pts, srcs = [], []
 

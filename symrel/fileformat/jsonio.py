@@ -31,7 +31,6 @@ from ..exact.numbers import current_limits, unlimited_int_digits
 from .canonical import canonical_dumps, sha256_of  # noqa: F401 (the canonical text, kept apart for the checker)
 
 MAX_DEPTH = 64
-MAX_FILE_BYTES = 512 * 1024 * 1024
 
 
 def _pairs(pairs):
@@ -146,17 +145,10 @@ def first_json_float(obj, path: str = ""):
 
 def read_json(path: str | os.PathLike):
     """Read and parse a JSON file; every error names the file."""
+    from .reading import read_bytes
+
     p = Path(path)
-    try:
-        if p.stat().st_size > MAX_FILE_BYTES:
-            raise LimitError(f"expected a file of at most {MAX_FILE_BYTES} bytes", file=str(p))
-        data = p.read_bytes()
-    except FileNotFoundError:
-        raise InputError("no such file", file=str(p)) from None
-    except IsADirectoryError:
-        raise InputError("expected a file, got a directory", file=str(p)) from None
-    except PermissionError:
-        raise InputError("the file cannot be read (permission denied)", file=str(p)) from None
+    data = read_bytes(p)   # bounded: a device is refused, a file beyond MAX_FILE_BYTES too
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:

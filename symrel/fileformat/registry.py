@@ -143,14 +143,15 @@ def read_certificate(obj, path=""):
     return obj
 
 
-def _exactify(obj):
-    """Replace every JSON float by its exact binary value (``exact_floats``)."""
+def _exactify(obj, path: str = ""):
+    """Replace every JSON float by its exact binary value (``exact_floats``); a float that has
+    none (``1e400``) is refused naming its path."""
     if isinstance(obj, FloatLiteral):
-        return rational(obj, exact_floats=True)
+        return rational(obj, exact_floats=True, path=path or "value")
     if isinstance(obj, list):
-        return [_exactify(v) for v in obj]
+        return [_exactify(v, f"{path}[{i}]") for i, v in enumerate(obj)]
     if isinstance(obj, dict):
-        return {k: _exactify(v) for k, v in obj.items()}
+        return {k: _exactify(v, f"{path}.{k}" if path else k) for k, v in obj.items()}
     return obj
 
 
@@ -175,7 +176,7 @@ def from_json(obj, *, kinds: tuple[str, ...] | None = None, exact_floats: bool =
     if kind not in READERS:
         raise InputError(f"unknown kind {kind!r}; known kinds: {', '.join(sorted(KIND_MODULES))}", path=f"{path}.kind" if path else "kind")
     if exact_floats:
-        obj = _exactify(obj)
+        obj = _exactify(obj, path)
     return READERS[kind](obj, path)
 
 

@@ -2,9 +2,10 @@
 the ACAS Xu literature, read exactly.
 
 Layout, after ``//`` comment lines (every line is comma separated, a trailing
-comma allowed)::
+comma allowed; lines end at LF or CR LF, and a CR alone is refused: the format's Python
+readers break lines there, its C readers do not)::
 
-    L, n_in, n_out, max_width          number of affine layers and sizes
+    L, n_in, n_out, max_width          number of affine layers and sizes (max_width: the largest s_k)
     s_0, s_1, ..., s_L                 layer sizes (s_0 = n_in, s_L = n_out)
     0                                  the "symmetric" flag (unused)
     min_1 .. min_n                     input minimums
@@ -96,9 +97,10 @@ class NNetFile:
         return Box([[lo, hi] for lo, hi in zip(self.mins, self.maxs)], path=f"{self.path}: input bounds")
 
     def normalised_input_box(self) -> Box:
-        """The input box in the network's own (normalised) coordinates."""
+        """The input box in the network's own (normalised) coordinates: the image of
+        ``[min_i, max_i]`` under ``(x - mean_i) / range_i`` (its ends swapped for a negative range)."""
         return Box(
-            [[(lo - mu) / r, (hi - mu) / r] for lo, hi, mu, r in zip(self.mins, self.maxs, self.means, self.ranges)],
+            [sorted([(lo - mu) / r, (hi - mu) / r]) for lo, hi, mu, r in zip(self.mins, self.maxs, self.means, self.ranges)],
             path=f"{self.path}: input bounds",
         )
 
@@ -138,14 +140,21 @@ class _Lines:
     def __init__(self, path: str, text: str | None = None):
         self.path = path
         if text is None:
+            from ..fileformat.reading import read_bytes
+
             try:
-                with open(path, encoding="utf-8") as fh:
-                    text = fh.read()
-            except OSError as err:
-                raise InputError(f"cannot read the file: {err.strerror}", file=str(path)) from None
+                text = read_bytes(path).decode("utf-8")   # bounded: a device is refused
             except UnicodeDecodeError:
                 raise InputError("expected a .nnet text file, got binary data", file=str(path)) from None
-        raw = text.replace("\r\n", "\n").split("\n")   # not splitlines(), which also breaks at U+2028, U+0085
+        # lines end at LF or CR LF; not splitlines(), which also breaks at U+2028, U+0085. A CR alone
+        # ends a line for the format's Python readers (universal newlines), not for its C readers
+        # (fgets): a comment "// ...\r2,2,2,2," hides the header from one and not the other
+        text = text.replace("\r\n", "\n")
+        if "\r" in text:
+            line = text.count("\n", 0, text.index("\r")) + 1
+            raise InputError("expected lines ending in LF or CR LF, got a CR alone (a line break for some readers of "
+                             ".nnet and not for others)", path=f"line {line}", file=str(path))
+        raw = text.split("\n")
         self.lines = [(i + 1, t) for i, t in enumerate(raw) if t.strip(BLANKS) and not t.lstrip(BLANKS).startswith("//")]
         self.pos = 0
 
@@ -196,7 +205,7 @@ def load_nnet(path: str | os.PathLike, text: str | None = None) -> NNetFile:
     path = str(path)
     lines = _Lines(path, text)
     head_line = lines.lines[0][0] if lines.lines else 1
-    n_layers, n_in, n_out, _max_width = lines.integers("the header 'layers, inputs, outputs, max width'", 4)
+    n_layers, n_in, n_out, max_width = lines.integers("the header 'layers, inputs, outputs, max width'", 4)
     if n_layers < 1:
         raise lines.error(head_line, f"expected at least one layer, got {n_layers}")
     sizes_line = lines.lines[1][0] if len(lines.lines) > 1 else head_line + 1
@@ -205,6 +214,9 @@ def load_nnet(path: str | os.PathLike, text: str | None = None) -> NNetFile:
         raise lines.error(
             sizes_line, f"expected layer sizes starting with {n_in} inputs and ending with {n_out} outputs, all >= 1, got {sizes}"
         )
+    if max_width != max(sizes):   # the format's C readers size their buffers by it
+        raise lines.error(head_line, f"expected the header's max width to be the largest layer size {max(sizes)}, got "
+                                     f"{max_width}")
     lines.next_fields("the symmetric flag")
     mins = lines.numbers("the input minimums", n_in)
     maxs = lines.numbers("the input maximums", n_in)

@@ -238,8 +238,8 @@ class OnnxFileRunner:
         self.format = float_format(dtype)
         graph = OnnxGraph(load_onnx_proto(path), str(path))
         self.shape = graph.input_shape()
-        try:
-            self.session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+        try:   # the bytes symrel read (not the path again: the file may have changed since)
+            self.session = ort.InferenceSession(graph.proto.SerializeToString(), providers=["CPUExecutionProvider"])
         except Exception as err:
             raise InputError(f"onnxruntime cannot load the file: {str(err).splitlines()[0]}", file=str(path)) from None
         self.input_name = graph.input.name
@@ -248,6 +248,7 @@ class OnnxFileRunner:
 
     def trace(self, X):
         np = require("numpy", "onnx")
-        X = np.asarray(X).astype(numpy_dtype(self.format))
+        with np.errstate(over="ignore"):   # beyond the format's range: infinity, as the runtime reads it
+            X = np.asarray(X).astype(numpy_dtype(self.format))
         outs = [self.session.run(None, {self.input_name: x.reshape(self.shape)})[0].reshape(-1) for x in X]
         return [("output", np.stack(outs) if outs else np.zeros((0, 0)))]

@@ -65,13 +65,43 @@ def tensor_to_exact(tensor, path):
 
 
 def load_onnx_proto(path):
-    """The ``ModelProto`` of an ONNX file (InputError naming the file when it cannot be read)."""
+    """The ``ModelProto`` of an ONNX file (InputError naming the file when it cannot be read).
+
+    The file's bytes are read bounded (:mod:`symrel.fileformat.reading`: a device is refused) and
+    parsed as they are; a tensor whose data lives in another file (ONNX's external data) is
+    refused, unread: the network is the one file named, the file its sha256 binds."""
     onnx = require("onnx", "onnx")
+    from ..fileformat.reading import read_bytes
+
+    data = read_bytes(path)
     try:
-        return onnx.load(str(path))
+        proto = onnx.load_model_from_string(data)
     except Exception as err:
         text = str(err).splitlines()[0] if str(err) else type(err).__name__
         raise InputError(f"cannot read the ONNX file: {text}", file=str(path)) from None
+    for tensor in _tensors(proto.graph):
+        if tensor.data_location == onnx.TensorProto.EXTERNAL or tensor.external_data:
+            where = {e.key: e.value for e in tensor.external_data}.get("location", "?")
+            raise InputError(f"the data of tensor {tensor.name!r} is in another file ({where!r}, ONNX external data): "
+                             "expected every tensor in the file itself", file=str(path))
+    return proto
+
+
+def _tensors(graph):
+    """Every tensor the graph holds: initializers, sparse ones, and Constant nodes' (subgraphs too)."""
+    yield from graph.initializer
+    for sparse in graph.sparse_initializer:
+        yield sparse.values
+        yield sparse.indices
+    for node in graph.node:
+        for a in node.attribute:
+            if a.HasField("t"):
+                yield a.t
+            yield from a.tensors
+            if a.HasField("g"):
+                yield from _tensors(a.g)
+            for g in a.graphs:
+                yield from _tensors(g)
 
 
 def _dims(value_info) -> list:
@@ -91,7 +121,14 @@ class OnnxGraph:
         self.proto = proto
         self.onnx = require("onnx", "onnx")
         g = proto.graph
-        self.opset = next((o.version for o in proto.opset_import if o.domain in ("", "ai.onnx")), None)
+        default = {o.version for o in proto.opset_import if o.domain in ("", "ai.onnx")}
+        if len(default) > 1:   # onnxruntime takes the last, and the operations' meaning depends on it
+            raise InputError(f"expected one version of the default ONNX opset, got {sorted(default)} (imported "
+                             "as '' and 'ai.onnx', or twice)", file=path)
+        self.opset = next(iter(default), None)
+        if g.sparse_initializer:
+            raise InputError(f"sparse initializers are not read (got {g.sparse_initializer[0].values.name!r})",
+                             file=path)
         self.consts: dict = {}  # name -> exact object array
         self.floats: dict = {}  # name -> the array as stored (its float values, for error bounds)
         self.dtypes: dict = {}  # name -> numpy dtype name
@@ -112,7 +149,10 @@ class OnnxGraph:
         self.metadata = {p.key: p.value for p in proto.metadata_props}
 
     def _add_const(self, name, tensor, where):
-        a, f, ty = tensor_to_exact(tensor, where)
+        try:
+            a, f, ty = tensor_to_exact(tensor, where)
+        except InputError as err:
+            raise err.in_file(self.path) from None
         self.consts[name], self.floats[name], self.dtypes[name] = a, f, ty
         if ty.startswith(("float", "bfloat")):
             self.types.add(ty)
@@ -284,7 +324,15 @@ class GraphTracer:
             if handler is None:
                 raise self.g.error(node, f"operation not supported in {self.graph_kind} "
                                          f"(supported: {', '.join(self.supported())})")
-            self.values[node.output[0]] = handler(node)
+            try:
+                self.values[node.output[0]] = handler(node)
+            except InputError:
+                raise
+            except (ValueError, IndexError, TypeError, KeyError, ZeroDivisionError, OverflowError, MemoryError) as err:
+                # operands of shapes the layout does not expect: numpy's complaint, on one line
+                text = " ".join(str(err).split())[:200]
+                raise self.g.error(node, f"symrel cannot read this node (internal: {type(err).__name__}: {text})") \
+                    from None
         return self.values.get(self.g.output)
 
     def get(self, node, i):

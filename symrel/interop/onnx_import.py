@@ -76,6 +76,8 @@ def read_onnx(path, *, check_runtime: bool = True) -> ImportedModel:
     if any(n.op_type in ("Softmax", "Hardmax") for n in graph.nodes):
         from .onnx_attention import import_transformer
 
+        graph.check()   # the ONNX checker, the opset, and shapes as ONNX infers them, as for any graph
+        graph.infer_shapes(graph.input_shape())
         model, notes = import_transformer(graph)
         return ImportedModel(model, str(path), "onnx", sorted(graph.types), notes)
     tracer = ExactTracer(graph)

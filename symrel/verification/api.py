@@ -181,12 +181,14 @@ class _Run:
 
         try:
             with leaves_checked_on(pool, on_leaves, deadline):
-                check_certificate(loads(text))
+                summary = check_certificate(loads(text))
         except CertificateError as err:
             raise CertificateRejected(f"the trusted checker rejects the engine's certificate: {err}") from None
         except UndecidedError:
             self.stats.update(leaves_checked=done["k"])
             return False
+        if summary.get("vacuous"):   # checked, and true of no point: the property asks nothing
+            self.stats["vacuous"] = summary["vacuous"]
         return True
 
 

@@ -33,7 +33,6 @@ that of :mod:`symrel.interop.onnx_import`).
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 from ..errors import InputError
@@ -45,18 +44,9 @@ IMPORTED = (".onnx", ".nnet")
 def bytes_sha256(path) -> str:
     """The sha256 of the file's bytes (hex), read in blocks; an unreadable file is an
     :class:`~symrel.errors.InputError` naming it."""
-    digest = hashlib.sha256()
-    try:
-        with open(path, "rb") as fh:
-            for block in iter(lambda: fh.read(1 << 20), b""):
-                digest.update(block)
-    except FileNotFoundError:
-        raise InputError("no such file", file=str(path)) from None
-    except IsADirectoryError:
-        raise InputError("expected a file, got a directory", file=str(path)) from None
-    except OSError as err:
-        raise InputError(f"the file cannot be read ({err.strerror or err})", file=str(path)) from None
-    return digest.hexdigest()
+    from ..fileformat.reading import file_sha256
+
+    return file_sha256(path)   # bounded: a device (/dev/zero) is refused, not hashed forever
 
 
 def imported_model(path):
@@ -139,6 +129,11 @@ def file_hashes(path) -> dict:
             model = from_json(raw)
         except InputError as err:
             raise err.in_file(path) from None
+    if isinstance(model, dict):   # a certificate, kept as its JSON object: the canonical text is its own
+        from ..fileformat import sha256_of
+
+        out.update(kind=raw.get("kind"), canonical_sha256=sha256_of(raw))
+        return out
     out.update(kind=getattr(model, "kind", None) or type(model).__name__, canonical_sha256=_canonical(model))
     return out
 

@@ -6,7 +6,9 @@ VNN-LIB 1.0 is a subset of SMT-LIB: ``(declare-const X_i Real)`` and
 ``>=`` (chains ``(<= a b c)`` too) over linear terms: decimal constants (signs and
 exponents allowed, read as exact rationals: ``0.1`` is ``1/10``), variables,
 ``(+ t ...)``, ``(- t)``, ``(- t u ...)``, ``(* c t)`` with every factor but one
-constant, ``(/ t c)``. ``;`` starts a comment. The VNN-LIB 2.0 form is read too
+constant, ``(/ t c)``. ``;`` starts a comment, to the line feed (a CR alone inside a
+comment is refused: Python's line readers, the competition's, end the comment there, SMT-LIB
+does not). The VNN-LIB 2.0 form is read too
 when it is linear and names one network: the header ``(vnnlib-version <2.0>)``,
 ``(declare-network N (declare-input X T [shape]) (declare-output Y T [shape]))``,
 variables ``X[i,j]`` (flattened in row-major order) and ``==``.
@@ -23,7 +25,8 @@ product of two variables, ``not``, a strict ``<``) is refused with one
 :class:`~symrel.errors.InputError` naming the file, the line and what was
 expected (exit 2 on the command line). Cost: linear in the file, times the size
 of the normal form (at most :data:`MAX_DISJUNCTS` conjunctions and
-:data:`MAX_DEPTH` nested parentheses, else a :class:`~symrel.errors.LimitError`).
+:data:`MAX_NORMAL_FORM_ATOMS` atoms, bounded before it is built, and :data:`MAX_DEPTH` nested
+parentheses, else a :class:`~symrel.errors.LimitError`).
 
 >>> p = read_vnnlib_text('''
 ... (declare-const X_0 Real)
@@ -60,6 +63,10 @@ from .property import LinearAtom, VnnProperty
 
 #: The largest disjunctive normal form read (conjunctions in one side).
 MAX_DISJUNCTS = 100_000
+#: The most atoms of a disjunctive normal form (summed over its conjunctions), and the most steps
+#: of building it: a conjunction of disjunctions multiplies, so a few kilobytes could otherwise
+#: spell gigabytes of atoms, or hours of merging one atom into many conjunctions
+MAX_NORMAL_FORM_ATOMS = 2_000_000
 #: The deepest nesting of parentheses read (the formulas are read recursively).
 MAX_DEPTH = 200
 
@@ -145,6 +152,14 @@ class _Reader:
         except InputError:
             self.fail(line, f"expected {what} (ASCII digits 0-9), got {text!r}{why_not_ascii(text)}")
 
+    def index(self, digits: str, name: str, line: int) -> int:
+        """The index of a variable ``X_i`` / ``Y_j``: ``i`` without a leading zero (``X_01`` is
+        another symbol than ``X_1`` in SMT-LIB, undeclared, where ``int`` reads 1)."""
+        if len(digits) > 1 and digits[0] == "0":
+            self.fail(line, f"expected a variable named without a leading zero, got {name!r} (SMT-LIB reads it as "
+                            f"another symbol than {name[:2]}{digits.lstrip('0') or '0'})")
+        return self.integer(digits, line)
+
     # -- tokens and S-expressions ---------------------------------------------------------
 
     def tokens(self):
@@ -158,6 +173,12 @@ class _Reader:
                 i += 1
             elif c == ";":
                 while i < n and text[i] != "\n":
+                    if text[i] == "\r" and text[i + 1:i + 2] != "\n":
+                        # SMT-LIB (and z3) end a comment at a line feed only; the competition's reader
+                        # (Python's universal newlines) also at a CR alone: what follows it would be
+                        # read by one and not by the other
+                        self.fail(line, "expected a comment to end at a line feed, got a carriage return alone "
+                                        "inside it (read as a line break by some VNN-LIB readers, not by others)")
                     i += 1
             elif c in "()":
                 yield line, c
@@ -208,7 +229,7 @@ class _Reader:
         m = _VAR_1.fullmatch(name)
         if not m:
             self.fail(form.line, f"expected a variable named X_i (input) or Y_j (output), got {name!r}{why_not_ascii(name)}")
-        key = (m.group(1), self.integer(m.group(2), form.line))
+        key = (m.group(1), self.index(m.group(2), name, form.line))
         self.check_in_network(form.line, *key)
         if key in self.declared:
             self.fail(form.line, f"expected each variable declared once, {name} was declared on line "
@@ -260,7 +281,7 @@ class _Reader:
         tok = node.atom
         m = _VAR_1.fullmatch(tok)
         if m and not self.version2:
-            key = (m.group(1), self.integer(m.group(2), node.line))
+            key = (m.group(1), self.index(m.group(2), tok, node.line))
         else:
             m2 = _VAR_2.fullmatch(tok)
             if not (m2 and self.version2):
@@ -329,12 +350,15 @@ class _Reader:
         if head == "and":
             return _product([(node, self.formula(arg)) for arg in node.items[1:]], self.too_big)
         if head == "or":
-            result = []
+            result, atoms = [], 0
             for arg in node.items[1:]:
-                result.extend(self.formula(arg))
+                part = self.formula(arg)
+                result.extend(part)
+                atoms += sum(map(len, part))
                 if len(result) > MAX_DISJUNCTS:
-                    self.fail(node.line, f"expected a normal form of at most {MAX_DISJUNCTS} conjunctions",
-                              cls=LimitError)
+                    self.too_big(node)
+                if atoms > MAX_NORMAL_FORM_ATOMS:
+                    self.too_big(node, atoms=True)
             return _dedupe(result)
         ops = ("<=", ">=") + (("==",) if self.version2 else ())
         if head in ops:
@@ -353,8 +377,9 @@ class _Reader:
         got = node.atom if node.atom is not None else (head or _short(node))
         self.fail(node.line, f"expected {', '.join(ops)}, and or or, got {got!r}")
 
-    def too_big(self, node: _Node):
-        self.fail(node.line, f"expected a normal form of at most {MAX_DISJUNCTS} conjunctions", cls=LimitError)
+    def too_big(self, node: _Node, atoms: bool = False):
+        what = f"{MAX_NORMAL_FORM_ATOMS} atoms" if atoms else f"{MAX_DISJUNCTS} conjunctions"
+        self.fail(node.line, f"expected a normal form of at most {what}", cls=LimitError)
 
     def mentions_outputs(self, node: _Node) -> bool:
         """Whether an output variable occurs anywhere under ``node`` (an assert over outputs
@@ -456,12 +481,21 @@ def _key(atom: _Atom):
 
 def _product(parts, too_big) -> list:
     """The conjunction of DNFs, as a DNF: ``parts`` is ``[(node, dnf), ...]``; ``too_big(node)``
-    is called (and raises) when the product would pass :data:`MAX_DISJUNCTS`. Each conjunction
+    is called (and raises) when the product would pass :data:`MAX_DISJUNCTS` conjunctions, and
+    ``too_big(node, atoms=True)`` when it would pass :data:`MAX_NORMAL_FORM_ATOMS` atoms or take
+    more than :data:`MAX_NORMAL_FORM_ATOMS` steps (each conjunction so far meeting each atom of
+    a part: an atom repeated on many conjunctions costs as much, added or not). Each conjunction
     grows with the set of its atoms' keys, so an atom is hashed once, not once per merge."""
     result = [([], set())]
+    total = steps = 0   # the atoms of result, the atoms met so far
     for node, dnf in parts:
         if len(result) * len(dnf) > MAX_DISJUNCTS:
             too_big(node)
+        # every conjunction so far meets every conjunction of dnf: bounded before it is done
+        meets = len(result) * sum(map(len, dnf))
+        steps += meets
+        if total * len(dnf) + meets > MAX_NORMAL_FORM_ATOMS or steps > MAX_NORMAL_FORM_ATOMS:
+            too_big(node, atoms=True)
         grown = []
         for base_atoms, base_keys in result:
             for k, conj in enumerate(dnf):
@@ -473,6 +507,7 @@ def _product(parts, too_big) -> list:
                         atoms.append(atom)
                 grown.append((atoms, keys))
         result = grown
+        total = sum(len(atoms) for atoms, _ in result)
     return _dedupe([atoms for atoms, _ in result])
 
 
@@ -512,11 +547,10 @@ def read_vnnlib(path, n_inputs: int | None = None, n_outputs: int | None = None)
 
     Every error names the file and the line (:class:`~symrel.errors.InputError`).
     """
+    from ..fileformat.reading import read_bytes
+
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        raise InputError(f"expected a readable VNN-LIB file ({err.strerror or err})", file=str(path)) from None
+    data = read_bytes(path)   # bounded: a device is refused, a file beyond the file-size limit too
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:

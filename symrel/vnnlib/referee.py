@@ -34,9 +34,10 @@ Cost: one exact evaluation of the net, ``O(atoms * (n_inputs + n_outputs))`` mor
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
-from ..exact import ZERO, Rational, to_float
+from ..exact import ZERO, Rational, numerator, to_float
 
 #: the competition's absolute tolerance (input box, output match, unsafe condition)
 ATOL = 1e-4
@@ -122,19 +123,34 @@ def referee(net, prop, x, claimed=None, *, float_outputs=None) -> RefereeReport:
     return report
 
 
+def competition_float(q) -> float:
+    """``q`` as the competition's scripts read a decimal (Python's ``float``): the nearest double,
+    and an infinity beyond their range (where :func:`~symrel.exact.to_float` refuses).
+
+    >>> from symrel.exact import rational
+    >>> competition_float(rational("1/4")), competition_float(rational("-1e400"))
+    (0.25, -inf)
+    """
+    try:
+        return to_float(q)
+    except OverflowError:
+        return math.inf if numerator(q) > 0 else -math.inf
+
+
 def float_check(prop, x, claimed, float_outputs) -> dict:
     """The competition's check of a witness in floats (see the module docstring): whether
     ``x`` is in the region up to :data:`ATOL`, whether the float outputs match the claimed
     ones (the float outputs themselves when none are claimed), and whether the unsafe
     condition holds on the claimed outputs up to :data:`ATOL`. A classification, never a
     proof."""
-    xf = [to_float(v) for v in x]
+    f = competition_float
+    xf = [f(v) for v in x]
     yf = [float(v) for v in float_outputs]
-    yc = [to_float(v) for v in claimed] if claimed is not None else yf
+    yc = [f(v) for v in claimed] if claimed is not None else yf
 
     def atom_ok(atom, ys):
-        lhs = sum(to_float(c) * v for c, v in zip(atom.x, xf)) + sum(to_float(c) * v for c, v in zip(atom.y, ys))
-        return lhs <= to_float(atom.rhs) + ATOL
+        lhs = sum(f(c) * v for c, v in zip(atom.x, xf) if c) + sum(f(c) * v for c, v in zip(atom.y, ys) if c)
+        return lhs <= f(atom.rhs) + ATOL
 
     in_box = any(all(atom_ok(a, ()) for a in conj) for conj in prop.input_region)
     match = len(yf) == len(yc) and all(abs(a - b) <= ATOL + RTOL * abs(b) for a, b in zip(yf, yc))

@@ -4,7 +4,8 @@ A VNN-COMP result file for a violated property is the word ``sat`` on its first
 line and then an assignment ``((X_0 v) (X_1 v) ... (Y_0 v) ...)``, each value a
 decimal (signs and exponents allowed). :func:`read_witness` reads the values
 as exact rationals (the word ``sat``, or the 2021 word ``violated``, may be
-absent; ``;`` starts a comment); :func:`format_witness` writes them.
+absent; ``;`` starts a comment, to the line feed: a CR alone inside one is refused, since
+Python's line readers end the comment there); :func:`format_witness` writes them.
 
 A rational is written as an exact decimal when its denominator has no prime
 factor but 2 and 5 (every float, and every output of a net with float or decimal
@@ -109,7 +110,11 @@ def read_witness_text(text: str, *, n_inputs: int, n_outputs: int, source: str =
     body_lines = []
     for number, line in enumerate(text.split("\n"), 1):   # not splitlines(): U+2028 is no line break here
         line = line.removesuffix("\r")
-        body_lines.append((number, line.split(";", 1)[0]))
+        body, _, comment = line.partition(";")
+        if "\r" in comment:   # a comment ends at a line feed here; Python's line readers also end it at a CR
+            raise InputError("expected a comment to end at a line feed, got a carriage return alone inside it (read "
+                             "as a line break by some readers, not by others)", path=f"line {number}", file=source)
+        body_lines.append((number, body))
     # the first nonblank word may be the verdict
     for k, (number, line) in enumerate(body_lines):
         if line.strip():
@@ -178,8 +183,7 @@ def read_witness_text(text: str, *, n_inputs: int, n_outputs: int, source: str =
 
 def read_witness(path, *, n_inputs: int, n_outputs: int) -> Witness:
     """Read the counterexample file at ``path`` (see :func:`read_witness_text`)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(f"expected a readable UTF-8 counterexample file ({err})", file=str(path)) from None
+    from ..fileformat.reading import read_utf8
+
+    text = read_utf8(path, "a counterexample file")   # bounded: a device is refused
     return read_witness_text(text, n_inputs=n_inputs, n_outputs=n_outputs, source=str(path))

@@ -234,6 +234,21 @@ def test_info_hashes_a_domain_file_as_a_certificate_records_it(tmp_path, run_cli
         json.loads((tmp_path / "box.json").read_text()))
 
 
+def test_info_hashes_a_certificate_as_its_json_object(verified, run_cli):
+    """A certificate is kept as its JSON object: info prints its claim, inputs and steps (unchecked)
+    and the sha256 of its canonical text (it was exit 2, "symrel cannot write objects of type dict")."""
+    from symrel.verification import file_hashes
+
+    code, out, err = run_cli("info", verified / "cert.json", "--json")
+    assert code == 0, err
+    js = json.loads(out)
+    cert = json.loads((verified / "cert.json").read_text())
+    assert js["kind"] == "certificate" and js["claim"] == "vnnlib-unsat" and js["inputs"] == ["network"]
+    assert js["checked"] is False and js["steps"] == len(cert["steps"])
+    assert js["file"]["canonical_sha256"] == sha256_of(cert) == file_hashes(verified / "cert.json")["canonical_sha256"]
+    assert js["file"]["sha256"] == hashlib.sha256((verified / "cert.json").read_bytes()).hexdigest()
+
+
 def test_a_bad_executor_is_named_as_the_option(verified, run_cli):
     code, _, err = run_cli("verify", verified / "net.json", verified / "prop.vnnlib", "--executor", "threads")
     assert code == 2 and err.startswith("symrel: error: --executor: expected serial") and "prop.vnnlib" not in err

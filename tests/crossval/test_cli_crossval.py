@@ -63,6 +63,18 @@ def test_bad_domain_dimension(run_cli, model_file, tmp_path):
     assert code == 2 and "d.json" in err and "dimension 2" in err
 
 
+@pytest.mark.parametrize("dtype, bound", [("float32", 10**39), ("float64", 10**309), ("float16", -70000)])
+def test_a_domain_beyond_the_float_range_is_refused(run_cli, model_file, tmp_path, dtype, bound):
+    """The points are floats of the dtype inside the domain: a bound beyond its finite range is
+    refused naming it (it was an OverflowError traceback, found by tests/hardening)."""
+    dom = tmp_path / "d.json"
+    dom.write_text(json.dumps({"symrel": 1, "kind": "box", "bounds": [[0, 1], sorted([0, bound])]}))
+    code, out, err = run_cli("crossval", model_file, "--domain", dom, "--points", "5", "--dtype", dtype)
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert f"d.json: domain.bounds[1][{0 if bound < 0 else 1}]: expected a domain within the finite range of {dtype}" \
+        in err, err
+
+
 def test_onnx_file_as_it_is(run_cli, shared_dir, tmp_path):
     pytest.importorskip("onnxruntime")
     base = shared_dir / "data" / "acasxu" / "ACASXU_experimental_v2a_1_1"

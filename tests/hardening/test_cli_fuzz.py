@@ -4,7 +4,9 @@ One input file of a valid command is broken (see corrupt.py); the command must e
 an exit code of FORMAT.md, never a traceback. On exit 2 standard error holds one line
 ``symrel: error: FILE: PATH: ...`` naming the broken file; whenever the command does not
 succeed, the output folder stays empty (a refutation may write only the counterexample it
-was asked for), and no temporary file is ever left behind.
+was asked for), and no temporary file is ever left behind. The other formats (ONNX, VNN-LIB,
+``.nnet``, instance lists, counterexamples) and the commands not run here are broken the same
+way in test_cli_fuzz_formats.py, which also checks that every command is fuzzed.
 """
 
 from __future__ import annotations

@@ -110,5 +110,5 @@ def test_errors_name_the_line(tmp_path, text, line, words):
 
 
 def test_missing_file(tmp_path):
-    with pytest.raises(InputError, match="cannot read"):
+    with pytest.raises(InputError, match="none.nnet: no such file"):
         read_nnet(tmp_path / "none.nnet")

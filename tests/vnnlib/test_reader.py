@@ -150,7 +150,7 @@ def test_nesting_depth_is_limited():
 
 
 def test_unreadable_and_non_utf8_files(tmp_path):
-    with pytest.raises(InputError, match="expected a readable VNN-LIB file"):
+    with pytest.raises(InputError, match="missing.vnnlib: no such file"):
         read_vnnlib(tmp_path / "missing.vnnlib")
     bad = tmp_path / "latin.vnnlib"
     bad.write_bytes(b"; ok\n; caf\xe9\n")

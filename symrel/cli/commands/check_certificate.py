@@ -250,10 +250,9 @@ def _bind_property(claim, path) -> str:
     from ...checking.vnnlib import read_property
     from ...vnnlib.reader import read_vnnlib
 
-    try:
-        data = Path(path).read_bytes()
-    except OSError as err:
-        raise InputError(f"expected a readable VNN-LIB file ({err.strerror or err})", file=path) from None
+    from ...fileformat.reading import read_bytes
+
+    data = read_bytes(path)   # bounded: a device is refused
     digest = hashlib.sha256(data).hexdigest()
     if digest != claim["property_sha256"]:
         raise CertificateError(f"the file {path} has sha256 {digest[:16]}.., the claim names "

@@ -52,14 +52,21 @@ def run(args) -> int:
         from ...interop.onnx_export import OnnxFileRunner
 
         runner = OnnxFileRunner(args.onnx_file, args.dtype)
+        from math import prod
+
+        if prod(runner.shape) != model.input_dim:   # one sample of the file is one point of the model
+            raise InputError(f"expected an input of {model.input_dim} entries, as the model has, got the shape "
+                             f"{tuple(runner.shape)}", path="--onnx-file", file=args.onnx_file)
     try:
         with open_executor(args.executor) as executor:
             rep = crossvalidate(model, args.backend, args.dtype, args.points, domain=domain, seed=args.seed,
                                 special=not args.no_special, runner=runner, progress=warn if args.progress else None,
                                 executor=executor)
     except InputError as err:
-        if err.path == "domain" and args.domain:
-            raise err.in_file(args.domain) from None
+        if args.domain:
+            from ..common import in_domain_file
+
+            raise in_domain_file(err, args.domain) from None
         raise
     if args.report:
         from ...report import write_markdown_report

@@ -9,7 +9,8 @@ succeeds with the other sizes.
 
 The file may also be an ``.onnx`` or ``.nnet`` model (imported on the fly, as ``symrel
 import`` would), a ``.vnnlib`` property (its inputs, outputs, disjuncts and atoms) or another
-symrel file (a domain, points: its kind). Last
+symrel file (a domain, points: its kind; a certificate: its claim's kind, its inputs and its number of
+steps, unchecked: ``symrel check-certificate`` checks it). Last
 come the file's two hashes (:mod:`symrel.verification.files`): the sha256 of its bytes
 (what ``sha256sum`` prints, and what a ``vnnlib-unsat`` certificate records of the files
 ``symrel verify`` read) and the sha256 of the canonical text of the exact object read from
@@ -70,7 +71,11 @@ def _model_sizes(args) -> dict:
     if isinstance(raw, dict) and raw.get("kind") == "sequence-transformer":
         model = load(args.model, kinds=("sequence-transformer",))  # a token model (e.g. imported from tracr)
     elif isinstance(raw, dict) and raw.get("kind") not in _model_kind_names():
-        thing = load(args.model)   # another input file (a domain, points): its kind and its hashes
+        thing = load(args.model)   # another input file (a domain, points, a certificate): its kind and its hashes
+        if isinstance(thing, dict):   # a certificate is kept as its JSON object: the canonical text is its own
+            from ...fileformat import sha256_of
+
+            return {**_certificate_sizes(thing), "_canonical": sha256_of(thing)}
         return {"kind": getattr(thing, "kind", None) or raw.get("kind"), "_model": thing}
     else:
         model = load_model_file(args.model)
@@ -82,6 +87,16 @@ def _model_sizes(args) -> dict:
     else:
         sizes = model.sizes()
     return {**sizes, "_model": model}
+
+
+def _certificate_sizes(cert: dict) -> dict:
+    """What a certificate file says of itself, unchecked (``symrel check-certificate`` checks it):
+    its claim's kind, its inputs and its number of steps."""
+    claim = cert.get("claim")
+    inputs, steps = cert.get("inputs"), cert.get("steps")
+    return {"kind": "certificate", "claim": claim.get("kind") if isinstance(claim, dict) else None,
+            "inputs": sorted(inputs) if isinstance(inputs, dict) else [],
+            "steps": len(steps) if isinstance(steps, list) else 0, "checked": False}
 
 
 def _model_kind_names() -> tuple:

@@ -8,7 +8,9 @@ first line printed is the verdict:
 
 * ``unsat``: no input of the region meets the unsafe condition. Exit 0. The trusted checker
   checks the engine's ``vnnlib-unsat`` certificate before ``unsat`` is printed (``--no-check``:
-  not), and ``--certificate`` keeps it.
+  not), and ``--certificate`` keeps it. When the checker finds the property vacuous (its input
+  region empty, or its unsafe condition false by its own constants), a line ``vacuous: why``
+  says so: the property then holds of no point, whatever the network.
 * ``sat``: an exact input of the region at which the exact outputs meet the unsafe
   condition, both printed; ``--counterexample`` writes it in VNN-COMP's format. Exit 1.
 * ``unknown``: a limit came first, named with where it came (the import, the search or the
@@ -128,6 +130,8 @@ def verdict_lines(verdict, certificate=None, no_check=False) -> list[str]:
         where = f"certificate {certificate}" if certificate else "certificate (not kept: --certificate C.json)"
         check = verdict.stats.get("check_seconds")
         lines.append(f"{where}: " + (f"checked in {check:.3f} s" if not no_check else "not checked (--no-check)"))
+        if verdict.stats.get("vacuous"):
+            lines.append(f"vacuous: {verdict.stats['vacuous']}; the property holds of no point and says nothing")
     elif verdict.result == "sat":
         lines += [f"X_{i} = {shown(v, DIGITS)}" for i, v in enumerate(verdict.witness.exact_x)]
         lines += [f"Y_{j} = {shown(v, DIGITS)}" for j, v in enumerate(verdict.witness.exact_y)]
