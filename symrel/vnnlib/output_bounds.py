@@ -98,6 +98,12 @@ INPUT_CANDIDATES = 2
 INPUT_BALANCE = 8
 #: linear-region LPs run from a point that improved ``best`` (each starts where the last ended)
 DESCENTS = 3
+#: a split whose worse part's float bound rises by at most this fraction of the leaf's gap stalls
+#: (the float bounds are not monotone in the box, and the "sb" score can miss the input whose
+#: width keeps the relaxations loose: on a random 3-8-6-5-2 net a leaf [-1, 1] wide in X_0 and
+#: 1/200 in the others had X_1 and X_2 halved 1,500 times with the bound stuck at -2.427, where
+#: the minimum is -0.911); then the relatively widest input is halved
+STALL = 1e-2
 #: ReLU neurons (highest BaBSR-style scores) whose split is tried against the input halvings
 RELU_CANDIDATES = 2
 #: a leaf with at most this many unstable ReLUs (in floats) may be split on a ReLU
@@ -473,11 +479,40 @@ def _float_bound(ctx: _Context, run, splits, fay, n):
     return bound if math.isfinite(bound) else -math.inf
 
 
-def _choose_split(ctx: _Context, o: int, lo, hi, splits):
+def _kinks(ctx: _Context, run, x, fixed):
+    """The unstable, unsplit neurons of the run whose pre-activation vanishes at the point ``x``
+    (in floats, to a relative 1e-9: a proposal), as ``(k, i)``: the kinks of ``f`` at ``x``."""
+    h = _np.array([_fl(v) for v in x], dtype=float)
+    out, k = [], 0
+    for W, b, relu in ctx.fb.layers:
+        z = W @ h + b
+        if relu:
+            l, u = run.pre[k]
+            scale = _np.abs(W) @ _np.abs(h) + _np.abs(b) + 1.0
+            for i in _np.nonzero((_np.abs(z) <= 1e-9 * scale) & (l < 0) & (u > 0))[0]:
+                if (k, int(i)) not in fixed:
+                    out.append((k, int(i)))
+            z = _np.maximum(z, 0.0)
+            k += 1
+        h = z
+    return out
+
+
+def _choose_split(ctx: _Context, o: int, lo, hi, splits, point=None, target=None):
     """The split of a leaf and the float runs of its two parts (None without numpy):
     ``(("x", i, c), runs)`` or ``(("relu", k, i), runs)``, chosen by float bounds (module
     docstring); without numpy the halving of the input of highest ``|A_i| * width_i`` in the
-    exact lower form, or of the widest."""
+    exact lower form, or of the widest.
+
+    A leaf that holds ``point``, the best point found, and few unstable ReLUs of which some
+    vanish there (the point is on a kink of ``f``) is split on the one of those that scores
+    highest: however small a box around the point, those neurons stay unstable in it, while
+    on the parts of their splits ``f`` is affine near the point, so that the exact betas
+    (:func:`_exact_betas`) can show it is the minimum.
+
+    A split that raises the worse of its parts' float bounds by at most :data:`STALL` of the
+    leaf's gap (to ``target``, the best value found) makes no progress: the relatively widest
+    input is halved instead."""
     n = len(lo)
     obj = ctx.objectives[o]
     fixed = {(k, i): ph for k, i, ph in splits}
@@ -498,7 +533,12 @@ def _choose_split(ctx: _Context, o: int, lo, hi, splits):
     floor, A, _ = ctx.fb.lower(run, fay, [0.0] * n)
     floor = floor if math.isfinite(floor) else -math.inf
     options = []
-    if splittable:
+    few = _unstable(run) - len(fixed) <= RELU_SPLIT_UNSTABLE
+    kinks = set()
+    if few and point is not None and all(a <= v <= b for v, a, b in zip(point, lo, hi)):
+        kinks = set(_kinks(ctx, run, point, fixed))
+    widest = None
+    if splittable and not kinks:
         fw = [fh - fl for fl, fh in zip(flo, fhi)]
         root = [_fl(b) - _fl(a) for a, b in zip(ctx.lo, ctx.hi)]
         rel = [w / r if r > 0 else 0.0 for w, r in zip(fw, root)]
@@ -516,8 +556,11 @@ def _choose_split(ctx: _Context, o: int, lo, hi, splits):
             r1 = ctx.fb.run([fm if k == i else v for k, v in enumerate(flo)], fhi, fixed)
             a, b = (max(floor, _float_bound(ctx, r, splits, fay, n)) for r in (r0, r1))
             options.append((min(a, b), a + b, 1, -rank, ("x", i, mid), (r0, r1)))
-    if _unstable(run) - len(fixed) <= RELU_SPLIT_UNSTABLE:
-        for score, k, i in ctx.fb.neuron_scores(run, fay, fixed)[:RELU_CANDIDATES]:
+    if few:
+        scored = ctx.fb.neuron_scores(run, fay, fixed)
+        if kinks:  # the docstring: the kinks at the best point first
+            scored = [t for t in scored if (t[1], t[2]) in kinks] or [(0.0, k, i) for k, i in sorted(kinks)]
+        for score, k, i in scored[:RELU_CANDIDATES]:
             parts = []
             for ph in (0, 1):
                 part = dict(fixed)
@@ -529,6 +572,9 @@ def _choose_split(ctx: _Context, o: int, lo, hi, splits):
     if not options:
         raise InternalError("a leaf that is a single point stayed open")
     best = max(options, key=lambda t: t[:4])
+    if widest is not None and target is not None and best[0] - floor <= STALL * (target - floor):
+        # no split raises the worse part: halve the relatively widest input (see STALL)
+        best = next(t for t in options if t[4][0] == "x" and t[4][1] == widest)
     return best[4], best[5]
 
 
@@ -537,11 +583,11 @@ def _expand(ctx: _Context, task):
     ``("x", i, c)`` or ``("relu", k, i)``; each part ``(bound, facts, found, relaxed)``;
     ``seconds``: the time their evaluation took), ``("beyond", limit)``, or None when the
     deadline has passed."""
-    deadline, o, lo, hi, splits, best, floor = task
+    deadline, o, lo, hi, splits, best, floor, point = task
     if deadline is not None and time.time() >= deadline:
         return None
     try:
-        how, runs = _choose_split(ctx, o, lo, hi, splits)
+        how, runs = _choose_split(ctx, o, lo, hi, splits, point, None if best[o] is None else _fl(best[o]))
         t0 = time.monotonic()
         parts = []
         for side, run in zip((0, 1), runs):
@@ -736,7 +782,7 @@ def search_bounds(net, lo, hi, outputs=None, *, timeout=None, nodes=None, execut
         left = clock.remaining()
         deadline = None if left is None else time.time() + left
         best = [t.best[0] if t.best is not None else None for t in trees]
-        items = [(deadline, o, item[3], item[4], item[5], best, floors) for o, item in tasks]
+        items = [(deadline, o, item[3], item[4], item[5], best, floors, trees[o].best[1]) for o, item in tasks]
         results = [r for part in map_ordered(_expand_chunk, chunked(items, executor), executor, shared=(ctx,))
                    for r in part]
         if any(r is None for r in results):  # the time ran out inside the round: its leaves stay
