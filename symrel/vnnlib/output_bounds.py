@@ -498,6 +498,24 @@ def _kinks(ctx: _Context, run, x, fixed):
     return out
 
 
+def _exact_kinks(ctx: _Context, bounds, x):
+    """The neurons unstable on the leaf (``bounds``: its exact propagation) whose pre-activation
+    is exactly 0 at the point ``x``, as ``(k, i)`` (:func:`_kinks` without floats)."""
+    q = 1
+    for v in x:
+        q = lcm(q, int(v.denominator))
+    h = [int(v.numerator) * (q // int(v.denominator)) for v in x]
+    out, k = [], 0
+    for layer, W in zip(ctx.inet.layers, ctx.weights):
+        h = [sum(w * v for w, v in zip(row, h) if w) + c * q for row, c in zip(W, layer.b)]
+        q *= layer.D
+        if layer.relu:
+            out += [(k, i) for i, v in enumerate(h) if v == 0 and isinstance(bounds.states[k][i], tuple)]
+            h = [v if v > 0 else 0 for v in h]
+            k += 1
+    return out
+
+
 def _choose_split(ctx: _Context, o: int, lo, hi, splits, point=None, target=None):
     """The split of a leaf and the float runs of its two parts (None without numpy):
     ``(("x", i, c), runs)`` or ``(("relu", k, i), runs)``, chosen by float bounds (module
@@ -519,9 +537,13 @@ def _choose_split(ctx: _Context, o: int, lo, hi, splits, point=None, target=None
     widths = [b - a for a, b in zip(lo, hi)]
     splittable = [i for i in range(n) if widths[i] > 0]
     if ctx.fb is None:
+        bounds = propagate(ctx.inet, box_scale(lo, hi), fixed=fixed)
+        if point is not None and all(a <= v <= b for v, a, b in zip(point, lo, hi)):
+            kinks = _exact_kinks(ctx, bounds, point)
+            if kinks:
+                return ("relu",) + kinks[0], (None, None)
         if not splittable:
             raise InternalError("a leaf that is a single point stayed open")
-        bounds = propagate(ctx.inet, box_scale(lo, hi), fixed=fixed)
         form = bounds.backward(_ay(ctx, o), [Q(0)] * n)
         i = max(splittable, key=lambda k: (abs(form[k]) * widths[k], widths[k], -k))
         if not form[i]:
