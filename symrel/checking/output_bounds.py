@@ -167,8 +167,8 @@ def _leaves(net, steps, objectives, box, widths, attained_sides):
                                                                                     f"{where}.attained", n_in))]
             out = next((i for i in range(n_in) if not lo[i] <= x[i] <= hi[i]), None)
             if out is not None:
-                raise CertificateError(f"the point is outside the box: x_{out} = {x[out]} not in [{lo[out]}, {hi[out]}]",
-                                       path=f"{where}.attained[{out}]")
+                raise CertificateError(f"the point is outside the box: x_{out} = {x[out]} not in "
+                                       f"[{lo[out]}, {hi[out]}]", path=f"{where}.attained[{out}]")
             y = net.evaluate_exact(x)[j]
             if y != claimed:
                 raise CertificateError(f"the network's output {j} at the point is {y}, not the bound {claimed}",

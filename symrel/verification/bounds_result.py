@@ -66,7 +66,8 @@ class Point:
     __hash__ = None
 
     def __repr__(self):
-        return f"Point(y = {format_rational(self.exact_y)} at x = ({', '.join(str(format_rational(v)) for v in self.exact_x)}))"
+        x = ", ".join(str(format_rational(v)) for v in self.exact_x)
+        return f"Point(y = {format_rational(self.exact_y)} at x = ({x}))"
 
     def to_json(self) -> dict:
         return {"value": format_rational(self.exact_y), "x": [format_rational(v) for v in self.exact_x]}

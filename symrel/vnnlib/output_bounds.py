@@ -723,9 +723,9 @@ def search_bounds(net, lo, hi, outputs=None, *, timeout=None, nodes=None, execut
     ``timeout``: seconds for the search (None: no limit); ``nodes``: most leaves evaluated in
     all (the roots count one per bound); neither: the root box alone. ``executor``: a
     ``concurrent.futures`` executor or None. ``progress``: called as ``progress(stats)``
-    after each round. ``check_ratio``: seconds the trusted check is expected to take per leaf,
-    as a multiple of the search's own seconds per exact leaf; the search stops while the time
-    left can still check the leaves it made (with ``timeout``)."""
+    after the roots and after each round. ``check_ratio``: seconds the trusted check is
+    expected to take per leaf, as a multiple of the search's own seconds per exact leaf; the
+    search stops while the time left can still check the leaves it made (with ``timeout``)."""
     start = time.monotonic()
     clock = Budget(timeout)
     lo, hi = tuple(lo), tuple(hi)
@@ -763,6 +763,8 @@ def search_bounds(net, lo, hi, outputs=None, *, timeout=None, nodes=None, execut
         for o, tree in enumerate(trees):
             tree.best = _descend(ctx, o, tree.best[0], tree.best[1], floors[o])
     stats["nodes"] = stats["leaves"] = len(objectives)
+    if progress is not None:
+        progress(_progress_stats(trees, objectives, stats, start))
     weights = sum(layer.output_dim * layer.input_dim for layer in net.layers)
     leaf_cost = weights * (net.input_dim + 2)
     workers = worker_count(executor)

@@ -175,8 +175,8 @@ def test_a_false_phase_or_a_negative_beta_is_refused(cert):
     where = next((k, i) for k in range(4) for i, e in enumerate(step(cert, k)["tree"])
                  if "leaf" in e and "beta" in e["leaf"])
     k, i = where
-    refused(cert, lambda c: step(c, k)["tree"][i]["leaf"].update(beta=["-1"] * len(step(c, k)["tree"][i]["leaf"]["beta"])),
-            "beta >= 0")
+    n = len(step(cert, k)["tree"][i]["leaf"]["beta"])
+    refused(cert, lambda c: step(c, k)["tree"][i]["leaf"].update(beta=["-1"] * n), "beta >= 0")
 
 
 def test_a_tree_that_does_not_cover_the_box_is_refused(cert):

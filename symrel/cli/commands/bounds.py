@@ -129,8 +129,8 @@ def result_lines(result, certificate=None, no_check=False) -> list:
     lines = []
     for b in result.outputs:
         j = b.output
-        lines.append(f"Y_{j} >= {shown(b.exact_lower, DIGITS)}" + _point_words(b.least, b.lower_attained, "least"))
-        lines.append(f"Y_{j} <= {shown(b.exact_upper, DIGITS)}"
+        lines.append(f"Y_{j} >= {_bound_text(b.exact_lower)}" + _point_words(b.least, b.lower_attained, "least"))
+        lines.append(f"Y_{j} <= {_bound_text(b.exact_upper)}"
                      + _point_words(b.greatest, b.upper_attained, "greatest"))
     for note in result.notes:
         lines.append(f"note: {note}")
@@ -150,6 +150,13 @@ def result_lines(result, certificate=None, no_check=False) -> list:
 
 #: an exact number of a found point longer than this is printed as a decimal (--json keeps it exact)
 SHORT = 24
+
+
+def _bound_text(q) -> str:
+    """A bound exactly, with a decimal beside it when it is long (or as ``--digits`` asks)."""
+    from ..common import DISPLAY_DIGITS, fmt
+
+    return shown(q, DIGITS if DISPLAY_DIGITS.get() is not None or len(fmt(q)) > 12 else None)
 
 
 def _brief(q) -> str:
