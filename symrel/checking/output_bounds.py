@@ -12,7 +12,9 @@ splits, ReLU splits, leaves: :func:`symrel.checking.vnnlib._tree_leaves`), and a
 What differs is the close: a leaf records one ``bound``, recomputed by backward substitution
 from ``mu = e_j`` (lower side) or ``mu = -e_j`` (upper side) at the outputs, minimised over the
 leaf's box (:func:`symrel.checking.vnnlib._backward_min`, with the leaf's optional ``beta`` and
-``alpha``); on the lower side the leaf's ``bound`` is that minimum and must be ``>= lower_j``,
+``alpha``; a slope of ``alpha`` that the substitution does not take, its neuron's coefficient
+not being positive, must be the relaxation's, so that the certificate holds no number its
+check does not fix); on the lower side the leaf's ``bound`` is that minimum and must be ``>= lower_j``,
 on the upper side it is minus that minimum and must be ``<= upper_j``. The comparison is not
 strict (``vnnlib-unsat`` needs ``bound > rhs``): a bound equal to the exact minimum of a leaf is
 the point. An ``attained`` point is checked by exact evaluation: in ``B``, and ``N(x)_j``
@@ -108,7 +110,18 @@ def check_bound_leaf(layers, facts, lo, hi, step, objectives, _unused, where, sp
     n_out = len(layers[-1]["b"])
     sign = 1 if side == "lower" else -1
     mu = [Q(sign if o == j else 0) for o in range(n_out)]
-    least = _backward_min(layers, slopes, mu, [Q(0)] * len(lo), lo, hi, betas)
+    used: set = set()
+    least = _backward_min(layers, slopes, mu, [Q(0)] * len(lo), lo, hi, betas, used)
+    if "alpha" in facts:   # a slope the bound does not take is the relaxation's: no free number
+        at = 0
+        for k, (layer, own) in enumerate(zip(states, slopes)):
+            for i, (st, chosen) in enumerate(zip(layer, own)):
+                if isinstance(st, tuple):
+                    if (k, i) not in used and chosen[0] != st[0]:
+                        raise CertificateError(f"the bound does not take this slope (neuron {i} of ReLU layer {k} "
+                                               f"has no positive coefficient): expected the relaxation's alpha "
+                                               f"{st[0]}, got {chosen[0]}", path=f"{where}.alpha[{at}]")
+                    at += 1
     got = least if side == "lower" else -least
     bound = rational(facts["bound"], f"{where}.bound")
     if got != bound:

@@ -452,10 +452,12 @@ def _states(layers, lo, hi, facts, where, fixed=None):
     return states
 
 
-def _backward_min(layers, states, ay, ax, lo, hi, betas=()):
+def _backward_min(layers, states, ay, ax, lo, hi, betas=(), used=None):
     """Step 5 of a leaf: the lower bound of ``ay . y + ax . x`` over the leaf; ``betas``:
     ``(relu layer, neuron, phase, beta)`` per ReLU split on the path (``beta >= 0``: the
-    form gains ``-beta z`` where the split set ``z >= 0``, ``+beta z`` where ``z <= 0``)."""
+    form gains ``-beta z`` where the split set ``z >= 0``, ``+beta z`` where ``z <= 0``);
+    ``used``: a set that receives ``(relu layer, neuron)`` of every unstable neuron whose
+    lower slope the substitution takes (its coefficient is positive), or None."""
     mu = list(ay)
     const = ZERO
     k = len(states)
@@ -464,13 +466,15 @@ def _backward_min(layers, states, ay, ax, lo, hi, betas=()):
         if layer["relu"]:
             k -= 1
             nu = []
-            for v, st in zip(mu, states[k]):
+            for i, (v, st) in enumerate(zip(mu, states[k])):
                 if st == 1:
                     nu.append(v)
                 elif st == 0 or not v:
                     nu.append(ZERO)
                 elif v > 0:
                     nu.append(v * st[0])
+                    if used is not None:
+                        used.add((k, i))
                 else:
                     nu.append(v * st[1])
                     const += v * st[2]

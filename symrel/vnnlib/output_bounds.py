@@ -314,10 +314,12 @@ def _leaf(ctx: _Context, bounds, run, o: int, lo, hi, splits, best):
     if run is not None and network_multipliers is not None and (splits or 0 < unstable <= LP_UNSTABLE):
         got = _lp_proposal(ctx, run, splits, o)
         if got is not None:
-            f2 = bounds.backward(ay, zero, got[0], got[1] or None)
+            used: set = set()
+            f2 = bounds.backward(ay, zero, got[0], got[1] or None, used)
             m2 = bounds.form_min(f2)
-            if m2 > least:
-                form, least, betas, alphas = f2, m2, got[0], got[1] or None
+            if m2 > least:  # the slopes the form does not take are left at the relaxation's (no free number)
+                form, least, betas = f2, m2, got[0]
+                alphas = {key: a for key, a in got[1].items() if key in used} or None
     if splits and unstable == 0:
         got = _exact_betas(bounds, ay, splits, lo, hi, best)
         if got is not None:
@@ -916,8 +918,8 @@ def certificate(net, lo, hi, found: BoundsSearch, *, network_file=None, region_f
             data = {"output": j, "side": b.side, "bound": format_rational(b.bound), "tree": b.tree}
             if b.attained:
                 data["attained"] = [format_rational(v) for v in b.point]
-            words = "at least" if b.side == "lower" else "at most"
-            steps.append(Step(f"Y_{j} is {words} {format_rational(b.bound)} on the box", RULE, data, PROVED).to_json())
+            lemma = f"Y_{j} is {'at least' if b.side == 'lower' else 'at most'} {format_rational(b.bound)} on the box"
+            steps.append(Step(lemma, "output-bound-branch-and-bound", data, PROVED).to_json())
     sha = sha256_of(obj)
     claim = {"kind": CLAIM_KIND, "network_sha256": sha, "bounds": entries}
     if network_file:
