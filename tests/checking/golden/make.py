@@ -141,14 +141,15 @@ def vnnlib_unsat_layered():
 
 
 def output_bounds():
-    """relu(x0 - x1) - relu(x1 - 1/3) and |x0| + x1 on [-1, 1] x [0, 1]: every bound attained,
-    two of them at a kink (ReLU splits with exact betas)."""
+    """f = relu(x0 - x1) - relu(x1 - 1/3) + x0 / 4 and f + |x0| on [-1, 1] x [0, 1]: every bound
+    attained, at isolated points (a moved coordinate changes the output), some at a kink (ReLU
+    splits with exact betas)."""
     from symrel.exact import Q
     from symrel.models import DenseLayer, ReLUNet
     from symrel.vnnlib.output_bounds import certificate, search_bounds
 
     net = ReLUNet(2, [DenseLayer([[1, -1], [0, 1], [1, 0], [-1, 0]], [0, "-1/3", 0, 0]),
-                      DenseLayer([[1, -1, 0, 0], [0, 0, 1, 1]], [0, 0], "none"),
+                      DenseLayer([[1, -1, "1/4", "-1/4"], [0, 0, 1, 1]], [0, 0], "none"),
                       DenseLayer([[1, 0], [1, 1]], [0, 0], "none")])
     lo, hi = [Q(-1), Q(0)], [Q(1), Q(1)]
     return certificate(net, lo, hi, search_bounds(net, lo, hi, nodes=200))
