@@ -15,11 +15,14 @@ so), a :class:`~symrel.models.Box`, a :class:`~symrel.vnnlib.VnnProperty`, or a 
 ``(lo, hi)`` pairs (read exactly).
 
 The budget: ``timeout`` seconds for everything (reading the files, the search, the trusted
-check), under one clock, as :func:`symrel.verify` does; the search stops early enough to leave
-the check the time it is expected to need (about :data:`CHECK_RATIO` times the search's own
-seconds per leaf), and a check that still cannot finish leaves the bounds unchecked, naming the
-check. ``nodes``: most branch-and-bound nodes (a budget that does not depend on the machine).
-Neither: no branching, the bounds of the whole box (one propagation).
+check), under one clock, as :func:`symrel.verify` does. The bounds of the whole box are
+checked first: they are the answer to fall back on, and their check gives the checker's
+seconds per leaf, from which the search keeps the time the check of its leaves will need
+(:data:`symrel.vnnlib.output_bounds.CHECK_MARGIN`). Should that check still not finish, the
+checked bounds of the whole box are the answer (``notes`` says so); a limit that comes before
+even those are checked leaves the bounds unchecked, naming the check. ``nodes``: most
+branch-and-bound nodes (a budget that does not depend on the machine). Neither: no branching,
+the bounds of the whole box (one propagation, one check).
 
 The search and the check run on ``executor`` (:func:`symrel.verification.api.open_executor`:
 by default one worker process per usable core, started when the work outlasts a second); with
@@ -42,12 +45,6 @@ from pathlib import Path
 
 from ..errors import InputError, InternalError, UndecidedError
 from .api import ALARM_SLACK, CertificateRejected, open_executor
-
-#: the trusted check's expected seconds per leaf, as a multiple of the search's own seconds per
-#: exact leaf (measured on ACAS Xu 1_1: 3.2 on the input region of property 1, 46 ms a leaf for
-#: the check against 14.5 ms for the search; 1.7 on that of property 3, 48 ms against 28 ms)
-CHECK_RATIO = 3.0
-
 
 def bounds(net, region, *, timeout: float | None = None, executor=None, certificate=None, progress=None,
            outputs=None, nodes: int | None = None, check: bool = True):
@@ -79,9 +76,24 @@ def bounds(net, region, *, timeout: float | None = None, executor=None, certific
         run.report.close()
 
 
+class _Made:
+    """A search's outcome written as a certificate: ``found``, ``cert``, its canonical ``text``
+    and ``sha``, the ``outputs`` (:class:`~symrel.verification.bounds_result.OutputBound`)."""
+
+    def __init__(self, net, lo, hi, found, files):
+        from ..vnnlib.output_bounds import certificate
+
+        self.found = found
+        self.cert = certificate(net, lo, hi, found, network_file=files.get("network"), region_file=files.get("region"))
+        self.text = _canonical_text(self.cert)
+        self.sha = _sha256(self.text)
+        self.outputs = _outputs(net, found)
+
+
 class _Run:
     """One computation of bounds: the clock, the stage it is in, the times of the stages, and
-    what is known so far (a backstop stop returns it)."""
+    what is known so far: ``roots``, the bounds of the whole box once checked (the answer to
+    fall back on), and ``made``, the search's outcome (a backstop stop returns the best of them)."""
 
     def __init__(self, clock, report):
         self.clock, self.report = clock, report
@@ -91,7 +103,7 @@ class _Run:
         self.paths: dict = {}
         self.stats: dict = {}
         self.notes: list = []
-        self.found = self.outputs = self.cert = self.sha = None
+        self.roots = self.made = None
         self.cert_path = None
         self._at = clock.start
 
@@ -104,24 +116,32 @@ class _Run:
         self.times.setdefault(f"{self.stage}_seconds", round(time.monotonic() - self._at, 3))
         return {**self.stats, **self.times, "seconds": round(self.clock.elapsed(), 3)}
 
-    def stopped(self):
-        """The result when the time ran out in ``self.stage``: no bounds before the certificate
-        exists, else the bounds unchecked (the certificate written when asked)."""
+    def result(self, made, checked: bool, limit, stage=None):
         from .bounds_result import OutputBounds
 
-        if self.outputs is None:
-            return OutputBounds([], limit="time", stage="import" if self.stage == "import" else self.stage,
-                                stats=self.finish_stats(), files=self.files, notes=self.notes)
         if self.cert_path is not None:
-            _write(self.cert_path, _canonical_text(self.cert))
-        return OutputBounds(self.outputs, certificate=self.cert, checked=False, certificate_sha256=self.sha,
-                            limit=self.found.limit, stage="check", stats=self.finish_stats(), files=self.files,
-                            notes=self.notes)
+            _write(self.cert_path, made.text)
+        return OutputBounds(made.outputs, certificate=made.cert, checked=checked, certificate_sha256=made.sha,
+                            limit=limit, stage=stage, stats=self.finish_stats(), files=self.files, notes=self.notes)
+
+    def stopped(self):
+        """The result when the time ran out in ``self.stage``: the bounds of the whole box when
+        they were checked (the search's tighter ones could not be), else the search's bounds
+        unchecked, else no bounds (the certificate written when asked)."""
+        from .bounds_result import OutputBounds
+
+        if self.roots is not None:
+            if self.made is not None:
+                self.notes.append(f"the search's tighter bounds ({self.made.found.stats['leaves']} leaves) could not "
+                                  "be checked in the time left: these are the bounds of the whole box, checked")
+            return self.result(self.roots, True, "time", "check" if self.made is not None else None)
+        if self.made is None:
+            return OutputBounds([], limit="time", stage=self.stage, stats=self.finish_stats(), files=self.files,
+                                notes=self.notes)
+        return self.result(self.made, False, self.made.found.limit, "check")
 
     def bounds(self, net, region, executor, certificate_path, check, outputs, nodes):
-        from ..vnnlib.output_bounds import certificate
         from .api import _network
-        from .bounds_result import OutputBounds
 
         self.paths = {role: str(p) for role, p in (("network", net), ("region", region)) if isinstance(p, (str, Path))}
         if nodes is not None and (type(nodes) is not int or nodes < 1):
@@ -129,6 +149,7 @@ class _Run:
         net, net_file = _network(net)
         lo, hi, region_file, self.notes = read_region(region, net)
         self.files = {role: f for role, f in (("network", net_file), ("region", region_file)) if f}
+        self.cert_path = certificate_path
         if self.clock.expired():
             return self.stopped()
         with open_executor(executor) as pool:
@@ -136,30 +157,34 @@ class _Run:
 
             self.stats["workers"] = worker_count(pool)
             self.enter("search")
-            found = self.search(net, lo, hi, outputs, nodes, pool, check)
-            self.found = found
+
+            def check_roots(found):   # the bounds of the whole box, checked: the fallback, and the check's speed
+                start = time.monotonic()
+                made = _Made(net, lo, hi, found, self.files)
+                if not self.check(made.text, pool):
+                    return None
+                self.roots = made
+                self.stats["roots_check_seconds"] = round(time.monotonic() - start, 3)
+                return (time.monotonic() - start) / max(1, found.stats["leaves"])
+
+            found = self.search(net, lo, hi, outputs, nodes, pool, check_roots if check else None)
             self.stats.update({k: v for k, v in found.stats.items() if k != "seconds"})
-            self.cert = certificate(net, lo, hi, found, network_file=net_file, region_file=region_file)
-            text = _canonical_text(self.cert)
-            self.sha = _sha256(text)
-            self.outputs = _outputs(net, found)
+            if self.roots is not None and found.stats["rounds"] == 0:   # no branching: the roots' check is the check
+                self.stats["check_seconds"] = self.stats.pop("roots_check_seconds")
+                return self.result(self.roots, True, found.limit)
+            self.made = _Made(net, lo, hi, found, self.files)
             if check:
                 self.enter("check")
-                self.cert_path = certificate_path
-                if not self.check(text, pool):
+                if not self.check(self.made.text, pool):
                     return self.stopped()
-                self.cert_path = None
-            if certificate_path is not None:
-                _write(certificate_path, text)
-            return OutputBounds(self.outputs, certificate=self.cert, checked=check, certificate_sha256=self.sha,
-                                limit=found.limit, stats=self.finish_stats(), files=self.files, notes=self.notes)
+            return self.result(self.made, check, found.limit)
 
-    def search(self, net, lo, hi, outputs, nodes, pool, check):
+    def search(self, net, lo, hi, outputs, nodes, pool, after_roots):
         from ..vnnlib.output_bounds import search_bounds
 
         try:
             return search_bounds(net, lo, hi, outputs, timeout=self.clock.remaining(), nodes=nodes, executor=pool,
-                                 progress=self.report.search, check_ratio=CHECK_RATIO if check else 0.0)
+                                 progress=self.report.search, after_roots=after_roots)
         except InputError as err:   # the region's or the outputs' (the search reads no file)
             where = self.paths.get("region") if err.path == "region" else None
             raise (err.in_file(where) if where else err) from None

@@ -717,17 +717,28 @@ def objectives_of(n_outputs: int, outputs=None) -> list:
     return [Objective(j, s) for j in outputs for s in (1, -1)]
 
 
+#: the time kept for the trusted check is this multiple of its expected time (the check's leaves
+#: deeper in the tree and a load that changes between the search and the check make it vary:
+#: with 1.25, two of eight ACAS Xu instances with a budget of 20 s under a load of about 4 on
+#: 2 cores ran out of time in the check and fell back to the bounds of the whole box)
+CHECK_MARGIN = 1.6
+
+
 def search_bounds(net, lo, hi, outputs=None, *, timeout=None, nodes=None, executor=None, progress=None,
-                  check_ratio: float = 0.0) -> BoundsSearch:
+                  after_roots=None) -> BoundsSearch:
     """Bound the outputs ``outputs`` (indices, all when None) of ``net`` over the box
     ``[lo, hi]`` (exact rationals) by branch and bound (module docstring).
 
     ``timeout``: seconds for the search (None: no limit); ``nodes``: most leaves evaluated in
     all (the roots count one per bound); neither: the root box alone. ``executor``: a
     ``concurrent.futures`` executor or None. ``progress``: called as ``progress(stats)``
-    after the roots and after each round. ``check_ratio``: seconds the trusted check is
-    expected to take per leaf, as a multiple of the search's own seconds per exact leaf; the
-    search stops while the time left can still check the leaves it made (with ``timeout``)."""
+    after the roots and after each round. ``after_roots``: called with the
+    :class:`BoundsSearch` of the roots alone (the bounds of the whole box) before any branching;
+    it returns the seconds the trusted check takes per leaf (serially), or None to stop there.
+    With a ``timeout``, the search then keeps :data:`CHECK_MARGIN` times the time the check of
+    its leaves needs, spread over the executor's workers as the rounds were (the seconds their
+    leaves took over the rounds' wall time, at most the workers: fewer on a loaded machine): a
+    round is not started that would not leave it, and a round that runs late is stopped at it."""
     start = time.monotonic()
     clock = Budget(timeout)
     lo, hi = tuple(lo), tuple(hi)
@@ -771,6 +782,18 @@ def search_bounds(net, lo, hi, outputs=None, *, timeout=None, nodes=None, execut
     leaf_cost = weights * (net.input_dim + 2)
     workers = worker_count(executor)
     limit = None if (timeout is not None or nodes is not None) else "no branching"
+    if all(tree.attained() for tree in trees):
+        limit = None
+    check_rate = 0.0  # seconds of the trusted check per leaf
+    if after_roots is not None:
+        roots = _outcome(objectives, trees, dict(stats, seconds=round(time.monotonic() - start, 3)),
+                         None if all(tree.attained() for tree in trees) else "no branching")
+        rate = after_roots(roots)
+        if rate is None and limit is None and not all(tree.attained() for tree in trees):
+            limit = "time"
+        check_rate = rate or 0.0
+    last_round = 0.0  # wall seconds of the last round
+    busy = wall = 0.0  # the seconds the rounds' leaves took to evaluate, in all, and the rounds' wall seconds
     while limit is None:
         active = [o for o, tree in enumerate(trees) if not tree.attained()]
         if not active:
@@ -778,11 +801,14 @@ def search_bounds(net, lo, hi, outputs=None, *, timeout=None, nodes=None, execut
         if clock.expired():
             limit = "time"
             break
-        per_leaf = stats["exact_seconds"] / max(1, stats["nodes"])
+        # the time the check of the leaves after this round needs is kept for it; a round not
+        # expected to end before that is not started, and one that runs late is stopped at it
+        # spread over the workers as the rounds were: on a loaded machine they share fewer cores
+        speedup = min(max(1.0, busy / wall), workers) if wall > 0 else 1.0
+        reserve = CHECK_MARGIN * check_rate * (stats["leaves"] + BATCH * len(active)) / speedup
         left = clock.remaining()
-        if left is not None and left <= check_ratio * per_leaf * (stats["leaves"] + 2 * BATCH * len(active)) \
-                / max(1, workers):
-            limit = "time"  # the time left is the check's
+        if left is not None and left <= reserve + last_round:
+            limit = "time"
             break
         tasks = []
         for o in active:
@@ -806,11 +832,15 @@ def search_bounds(net, lo, hi, outputs=None, *, timeout=None, nodes=None, execut
                 heapq.heappush(trees[o].heap, item)
             break
         left = clock.remaining()
-        deadline = None if left is None else time.time() + left
+        deadline = None if left is None else time.time() + left - reserve
+        round_start = time.monotonic()
         best = [t.best[0] if t.best is not None else None for t in trees]
         items = [(deadline, o, item[3], item[4], item[5], best, floors, trees[o].best[1]) for o, item in tasks]
         results = [r for part in map_ordered(_expand_chunk, chunked(items, executor), executor, shared=(ctx,))
                    for r in part]
+        last_round = time.monotonic() - round_start
+        wall += last_round
+        busy += sum(r[2] for r in results if r is not None and r[0] != "beyond")
         if any(r is None for r in results):  # the time ran out inside the round: its leaves stay
             for o, item in tasks:
                 heapq.heappush(trees[o].heap, item)
@@ -840,7 +870,12 @@ def search_bounds(net, lo, hi, outputs=None, *, timeout=None, nodes=None, execut
         if progress is not None:
             progress(_progress_stats(trees, objectives, stats, start))
     stats["seconds"] = round(time.monotonic() - start, 3)
-    stats["exact_seconds"] = round(stats["exact_seconds"], 3)
+    return _outcome(objectives, trees, stats, limit)
+
+
+def _outcome(objectives, trees, stats, limit) -> BoundsSearch:
+    """The :class:`BoundsSearch` of the trees as they stand."""
+    stats = dict(stats, exact_seconds=round(stats["exact_seconds"], 3))
     out = []
     for obj, tree in zip(objectives, trees):
         least = tree.heap[0][0]

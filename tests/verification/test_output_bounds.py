@@ -60,7 +60,7 @@ def test_bounds_is_public_and_its_result_reads_well(files):
 
 def test_regions_from_a_property_a_box_pairs_and_objects(files):
     r = symrel.bounds(NET, files / "sat.vnnlib", executor="serial", outputs=[1])
-    assert [b.output for b in r.outputs] == [1] and r.limit == "no branching"
+    assert [b.output for b in r.outputs] == [1] and r.limit is None   # relu(x1): attained without branching
     assert r.notes == ["the property's output constraints (1 disjunct) are ignored: the bounds are over its input "
                        "region"]
     assert r.files["region"]["name"] == "sat.vnnlib" and "network" not in r.files
@@ -103,23 +103,40 @@ def test_a_budget_spent_before_the_search_gives_no_bounds(files):
     assert "no bounds" in r.why() and "search_seconds" not in r.stats
 
 
-def _slow_search(monkeypatch):
-    """The search's own result, returned only once the search's time is spent: the check then
-    has no time left."""
+def _slow_search(monkeypatch, roots_checked: bool):
+    """The search's own result, returned only once the search's time is spent: the final check
+    then has no time left. ``roots_checked``: the bounds of the whole box are checked first
+    (as symrel.bounds asks), else the search never offers them."""
     from symrel.vnnlib import output_bounds
 
     real = output_bounds.search_bounds
 
-    def search_bounds(net, lo, hi, outputs=None, *, timeout=None, **kw):
-        found = real(net, lo, hi, outputs, nodes=200, executor=None)
-        time.sleep(timeout or 0)
+    def search_bounds(net, lo, hi, outputs=None, *, timeout=None, after_roots=None, **kw):
+        start = time.monotonic()
+        found = real(net, lo, hi, outputs, nodes=200, executor=None, after_roots=after_roots if roots_checked else None)
+        time.sleep(max(0.0, (timeout or 0) - (time.monotonic() - start)))   # until the search's time is up
         return found
 
     monkeypatch.setattr(output_bounds, "search_bounds", search_bounds)
 
 
-def test_a_search_that_ends_late_leaves_the_bounds_unchecked_and_says_so(files, monkeypatch):
-    _slow_search(monkeypatch)
+def test_a_search_that_ends_late_falls_back_to_the_checked_bounds_of_the_whole_box(files, monkeypatch):
+    from tests.vnnlib.test_output_bounds import random_net
+
+    net = random_net(106, n=3, widths=(8, 6, 5))
+    box = [(-1, 1), (-1, "3/2"), (0, "1/3")]
+    roots = symrel.bounds(net, box, executor="serial")   # the bounds of the whole box
+    _slow_search(monkeypatch, True)
+    budget = 2.0
+    r = symrel.bounds(net, box, timeout=budget, executor="serial", certificate=files / "c.json")
+    assert r.checked and r.stage == "check" and r.limit == "time" and "could not be checked" in r.notes[-1]
+    assert r.to_json()["bounds"] == roots.to_json()["bounds"] and r.certificate_sha256 == roots.certificate_sha256
+    assert json.loads((files / "c.json").read_text()) == roots.certificate
+    assert r.stats["seconds"] <= budget + 2
+
+
+def test_without_time_to_check_even_the_whole_box_the_bounds_are_unchecked(files, monkeypatch):
+    _slow_search(monkeypatch, False)
     budget = 2.0
     r = symrel.bounds(files / "net.json", files / "box.json", timeout=budget, executor="serial",
                       certificate=files / "c.json")
