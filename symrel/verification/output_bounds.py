@@ -254,6 +254,17 @@ def read_region(region, net):
     return tuple(a for a, _ in bounds), tuple(b for _, b in bounds), record, notes
 
 
+def property_box(path) -> dict:
+    """The box of the input region of the ``.vnnlib`` file at ``path`` (read exactly, as
+    :func:`read_region` reads it) as a certificate embeds it: what ``symrel check-certificate
+    --input region=FILE.vnnlib`` compares with an ``output-bounds`` certificate's region."""
+    from ..vnnlib.output_bounds import box_object
+    from ..vnnlib.reader import read_vnnlib
+
+    bounds = _property_box(read_vnnlib(path), str(path))
+    return box_object([a for a, _ in bounds], [b for _, b in bounds])
+
+
 def _property_box(prop, where):
     """The box of a property's input region: one disjunct of single-variable bounds, each input
     bounded on both sides (anything else is refused by name)."""

@@ -926,6 +926,11 @@ def _progress_stats(trees, objectives, stats, start) -> dict:
 
 
 # -- the certificate -------------------------------------------------------------------------------
+def box_object(lo, hi) -> dict:
+    """The box ``[lo, hi]`` as a certificate embeds it (a box file's object, docs/format.md)."""
+    return {"symrel": 1, "kind": "box", "bounds": [[format_rational(a), format_rational(b)] for a, b in zip(lo, hi)]}
+
+
 def certificate(net, lo, hi, found: BoundsSearch, *, network_file=None, region_file=None) -> dict:
     """The ``output-bounds`` certificate of ``found`` (docs/format.md): the network and the box
     as inputs, per output its bounds in the claim and two steps, its lower and upper trees.
@@ -937,7 +942,7 @@ def certificate(net, lo, hi, found: BoundsSearch, *, network_file=None, region_f
     from ..fileformat.models_io import write_relu
 
     obj = write_relu(net)
-    box = {"symrel": 1, "kind": "box", "bounds": [[format_rational(a), format_rational(b)] for a, b in zip(lo, hi)]}
+    box = box_object(lo, hi)
     entries, steps = [], []
     by_output: dict = {}
     for b in found.objectives:

@@ -93,3 +93,21 @@ def test_no_check_computes_the_bounds_unchecked(folder, run_cli):
     code, out, _ = run_cli("bounds", folder / "net.json", "--box", folder / "box.json", "--no-check",
                            "--executor", "serial")
     assert code == 0 and out.splitlines()[0] == "not checked" and "not checked (--no-check)" in out
+
+
+def test_the_certificate_binds_to_the_files_it_was_written_from(folder, run_cli):
+    """--input network=FILE and region=FILE (the .vnnlib file itself, or a box file of the same
+    box) bind the certificate; another file of the same bytes' name does not."""
+    code, _, err = run_cli("bounds", folder / "net.json", "--prop", folder / "sat.vnnlib", "--certificate",
+                           folder / "c.json", "--executor", "serial")
+    assert code == 0, err
+    code, out, err = run_cli("check-certificate", folder / "c.json", "--input", f"network={folder / 'net.json'}",
+                             "--input", f"region={folder / 'sat.vnnlib'}", "--executor", "serial", "--progress")
+    assert code == 0, err
+    assert "the box of its input region" in out and "its bytes are those of sat.vnnlib" in out
+    (folder / "other.vnnlib").write_text((folder / "sat.vnnlib").read_text() + "\n; a comment\n")
+    code, _, err = run_cli("check-certificate", folder / "c.json", "--input", f"region={folder / 'other.vnnlib'}")
+    assert code == 1 and "claim.region_file.sha256" in err and "not the same file" in err
+    save(Box([(0, 1), (0, 1)]), folder / "unit.json")   # the same box, but not the file the bounds read
+    code, _, err = run_cli("check-certificate", folder / "c.json", "--input", f"region={folder / 'unit.json'}")
+    assert code == 1 and "claim.region_file.sha256" in err
