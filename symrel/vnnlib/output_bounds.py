@@ -131,7 +131,6 @@ class Objective:
 @dataclass(frozen=True)
 class _Context:
     inet: IntNet
-    weights: tuple  # per layer: rows of W * D (integers), for exact evaluation
     fnet: FloatNet
     objectives: tuple
     lo: tuple  # the root box, exact
@@ -145,8 +144,6 @@ def _fl(v) -> float:
 
 def _context(net, lo, hi, objectives) -> _Context:
     inet = integer_net(net)
-    weights = tuple(tuple(tuple(p + q for p, q in zip(rp, rn)) for rp, rn in zip(layer.Wp, layer.Wn))
-                    for layer in inet.layers)
     try:
         fnet = FloatNet([([[_fl(v) for v in r] for r in layer.affine.exact_W.to_list()],
                           [_fl(r[0]) for r in layer.affine.exact_b.to_list()], layer.activation == "relu")
@@ -157,22 +154,42 @@ def _context(net, lo, hi, objectives) -> _Context:
         raise InputError("a weight, bias or bound beyond the range of a double (about 1.8e308): the float "
                          "proposals (attacks, splits) cannot represent it", path="network") from None
     fb = FloatBounds(inet) if _np is not None else None
-    return _Context(inet, weights, fnet, tuple(objectives), tuple(lo), tuple(hi), fb)
+    return _Context(inet, fnet, tuple(objectives), tuple(lo), tuple(hi), fb)
 
 
 def exact_outputs(ctx: _Context, x) -> list:
-    """``N(x)`` exactly: integers over one common denominator, layer by layer."""
+    """``N(x)`` exactly: integers over one common denominator, layer by layer (the layer
+    products of :mod:`symrel.vnnlib.symbolic`: int64 limbs or python-flint where installed)."""
+    from .symbolic import _products
+
     q = 1
     for v in x:
         q = lcm(q, int(v.denominator))
-    h = [int(v.numerator) * (q // int(v.denominator)) for v in x]
+    h = [[int(v.numerator) * (q // int(v.denominator))] for v in x]   # a column, as one-entry rows
     den = q
-    for layer, W in zip(ctx.inet.layers, ctx.weights):
-        h = [sum(w * v for w, v in zip(row, h) if w) + c * den for row, c in zip(W, layer.b)]
+    for layer in ctx.inet.layers:
+        z = _products(layer, h, h)[0]
+        h = [[int(r[0]) + c * den] for r, c in zip(z, layer.b)]
         den *= layer.D
         if layer.relu:
-            h = [v if v > 0 else 0 for v in h]
-    return [Q(v, den) for v in h]
+            h = [[v[0] if v[0] > 0 else 0] for v in h]
+    return [Q(v[0], den) for v in h]
+
+
+def _may_improve(ctx: _Context, o: int, x, best) -> bool:
+    """Whether ``f(x)`` may be below ``best`` (floats, with a margin far above their error: a
+    filter that saves exact evaluations of points that cannot improve, never a decision)."""
+    if best is None or _np is None:
+        return True
+    obj = ctx.objectives[o]
+    h = _np.array([_fl(v) for v in x], dtype=float)
+    for W, b, relu in ctx.fnet.arrays:
+        h = W @ h + b
+        if relu:
+            h = _np.maximum(h, 0.0)
+    value = obj.sign * float(h[obj.output])
+    limit = _fl(best)
+    return not math.isfinite(value) or value <= limit + 1e-6 * (1.0 + abs(limit))
 
 
 # -- one leaf --------------------------------------------------------------------------------------
@@ -332,7 +349,7 @@ def _leaf(ctx: _Context, bounds, run, o: int, lo, hi, splits, best):
     corner = tuple(a if c > 0 else b if c < 0 else (a + b) / 2 for c, a, b in zip(form[:-1], lo, hi))
     points.insert(0, corner)
     obj = ctx.objectives[o]
-    found = [(obj.sign * exact_outputs(ctx, x)[obj.output], x) for x in points]
+    found = [(obj.sign * exact_outputs(ctx, x)[obj.output], x) for x in points if _may_improve(ctx, o, x, best)]
     facts = _facts(bounds, obj.sign * least)
     if betas and any(b[3] for b in betas):
         facts["beta"] = [format_rational(b[3]) for b in betas]
@@ -342,7 +359,7 @@ def _leaf(ctx: _Context, bounds, run, o: int, lo, hi, splits, best):
                           if isinstance(st, tuple)]
     if "beta" in facts and any(_bits(b[3]) > MAX_RELAXATION_BITS for b in betas):
         raise _BeyondChecker("relaxation bits")
-    return least, facts, min(found, key=lambda p: p[0])
+    return least, facts, min(found, key=lambda p: p[0]) if found else None
 
 
 def _float_point(ctx: _Context, o: int, lo, hi):
@@ -449,11 +466,11 @@ def _evaluate(ctx: _Context, o_list, lo, hi, splits, run, best, floor, fresh):
     out = []
     for o in o_list:
         least, facts, found = _leaf(ctx, bounds, run, o, lo, hi, splits, best[o])
-        if best[o] is not None and not found[0] < best[o]:
+        if found is not None and best[o] is not None and not found[0] < best[o]:
             found = None
         if fresh and least < (best[o] if found is None else found[0]):  # the leaf may hold a better point
             x = _float_point(ctx, o, lo, hi)
-            if x is not None:
+            if x is not None and _may_improve(ctx, o, x, best[o] if found is None else found[0]):
                 v = ctx.objectives[o].sign * exact_outputs(ctx, x)[ctx.objectives[o].output]
                 if v < (best[o] if found is None else found[0]):
                     found = (v, x)
@@ -503,17 +520,19 @@ def _kinks(ctx: _Context, run, x, fixed):
 def _exact_kinks(ctx: _Context, bounds, x):
     """The neurons unstable on the leaf (``bounds``: its exact propagation) whose pre-activation
     is exactly 0 at the point ``x``, as ``(k, i)`` (:func:`_kinks` without floats)."""
+    from .symbolic import _products
+
     q = 1
     for v in x:
         q = lcm(q, int(v.denominator))
-    h = [int(v.numerator) * (q // int(v.denominator)) for v in x]
+    h = [[int(v.numerator) * (q // int(v.denominator))] for v in x]   # a column, as in exact_outputs
     out, k = [], 0
-    for layer, W in zip(ctx.inet.layers, ctx.weights):
-        h = [sum(w * v for w, v in zip(row, h) if w) + c * q for row, c in zip(W, layer.b)]
+    for layer in ctx.inet.layers:
+        h = [[int(r[0]) + c * q] for r, c in zip(_products(layer, h, h)[0], layer.b)]
         q *= layer.D
         if layer.relu:
-            out += [(k, i) for i, v in enumerate(h) if v == 0 and isinstance(bounds.states[k][i], tuple)]
-            h = [v if v > 0 else 0 for v in h]
+            out += [(k, i) for i, v in enumerate(h) if v[0] == 0 and isinstance(bounds.states[k][i], tuple)]
+            h = [[v[0] if v[0] > 0 else 0] for v in h]
             k += 1
     return out
 
