@@ -243,7 +243,13 @@ def read_region(region, net):
     elif isinstance(region, Box):
         bounds = list(region.exact_bounds)
     elif isinstance(region, (list, tuple)):
-        bounds = list(Box(list(region), path="region").exact_bounds)
+        try:
+            bounds = list(Box(list(region), path="region").exact_bounds)
+        except InputError as err:   # bounds takes no exact_floats: a float is given exactly by the caller
+            err.message = str(err.message).replace("pass exact_floats=True to convert it exactly",
+                                                   "give it as a Fraction or a string such as \"1/2\"")
+            err.args = (err.one_line(),)
+            raise
     else:
         raise InputError(f"expected a region (a box file, a .vnnlib file, a Box, a VnnProperty or (lo, hi) pairs), got "
                          f"{type(region).__name__}", path="region")

@@ -93,6 +93,9 @@ def test_bad_arguments_are_input_errors(files):
         symrel.bounds(NET, 3, executor="serial")
     with pytest.raises(InputError, match="lower <= upper"):
         symrel.bounds(NET, [(1, 0), (0, 1)], executor="serial")
+    with pytest.raises(InputError, match="got the float 0.5; give it as a Fraction") as err:
+        symrel.bounds(NET, [(0.5, 1), (0, 1)], executor="serial")
+    assert "exact_floats" not in str(err.value)
     with pytest.raises(InputError, match="progress"):
         symrel.bounds(NET, [(0, 1), (0, 1)], progress="yes", executor="serial")
 
