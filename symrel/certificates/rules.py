@@ -136,9 +136,8 @@ _ALL = (
     # -- VNN-LIB properties (symrel.vnnlib; docs/format.md, "vnnlib-unsat")
     Rule("vnnlib-branch-and-bound", ("box", "disjunct", "tree")),
     # -- output bounds (symrel.vnnlib.output_bounds; docs/format.md, "output-bounds")
-    Rule("output-bound-branch-and-bound", ("bound", "output", "side", "tree"),
-         optional=("attained",), cases="attained: the bound is reached at a point of the box (the minimum or the "
-                                       "maximum itself)"),
+    Rule("output-bound-branch-and-bound", ("bound", "output", "side", "tree"), optional=("attained",),
+         cases="attained: the bound is reached at a point of the box (the minimum or the maximum itself)"),
 )
 
 #: rule name -> :class:`Rule`

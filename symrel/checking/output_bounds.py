@@ -21,9 +21,12 @@ the point. An ``attained`` point is checked by exact evaluation: in ``B``, and `
 equal to the bound.
 
 Bounded cost: at most :data:`MAX_TREE_ENTRIES` tree entries over all steps; the leaves are
-counted before any is checked, each costing about (weights) x (inputs + 2) operations
-(:data:`MAX_LEAF_OPERATIONS` in all); the numbers of a relaxation, a slope or a beta have at
-most :data:`~symrel.checking.vnnlib.MAX_RELAXATION_BITS` bits.
+counted before any is checked, and again with their boxes as the trees are walked, each
+costing about (weights) x (inputs + 2) operations times the weight of its numbers' bits
+(:data:`MAX_LEAF_OPERATIONS` in all, :func:`symrel.checking.vnnlib.leaf_operations`); the numbers
+of a relaxation, a slope or a beta have at most
+:data:`~symrel.checking.vnnlib.MAX_RELAXATION_BITS` bits, and a leaf's numbers are bounded
+(:func:`symrel.checking.vnnlib.leaf_bits`) before its bound is computed.
 
 Shares no code with :mod:`symrel.vnnlib`; its leaves are checked by the ``vnnlib-unsat``
 checker's own machinery (:mod:`symrel.checking.vnnlib`), here or on an executor's workers
@@ -33,11 +36,12 @@ checker's own machinery (:mod:`symrel.checking.vnnlib`), here or on an executor'
 from __future__ import annotations
 
 from ..exact import Q
+from ..exact.sizes import check_product_bits, number_bits
 from . import CertificateError, at_step, beyond_limit, claim_checker
 from .read import array, index, rational, record, string
 from .vnnlib import (MAX_LEAF_OPERATIONS, MAX_RELAXATION_BITS, MAX_TREE_ENTRIES, _backward_min, _layers,
-                     _relaxation_number, _run_leaves, _slopes, _states, _tree_leaves, read_network_file,
-                     file_name, sha256_text)
+                     _relaxation_number, _run_leaves, _slopes, _states, _tree_leaves, box_bits, leaf_bits,
+                     leaf_operations, read_network_file, file_name, sha256_text)
 
 RULE = "output-bound-branch-and-bound"
 SIDES = ("lower", "upper")
@@ -110,6 +114,13 @@ def check_bound_leaf(layers, facts, lo, hi, step, objectives, _unused, where, sp
     n_out = len(layers[-1]["b"])
     sign = 1 if side == "lower" else -1
     mu = [Q(sign if o == j else 0) for o in range(n_out)]
+    # the leaf's own slopes and betas, at every ReLU layer, join its numbers (as a vnnlib-unsat
+    # close's do): bounded before the substitution multiplies them through the layers
+    chosen = [b[3] for b in betas] + [st[0] for layer in slopes for st in layer if isinstance(st, tuple)]
+    relus = sum(1 for layer in layers if layer["relu"])
+    close_bits = number_bits([claimed], where=where) + relus * number_bits(chosen, where=where)
+    check_product_bits(leaf_bits([layer["sizes"] for layer in layers], box_bits(lo, hi, where), close_bits),
+                       where=where, what="the numbers of this leaf's bound")
     used: set = set()
     least = _backward_min(layers, slopes, mu, [Q(0)] * len(lo), lo, hi, betas, used)
     if "alpha" in facts:   # a slope the bound does not take is the relaxation's: no free number
@@ -135,30 +146,32 @@ def check_bound_leaf(layers, facts, lo, hi, step, objectives, _unused, where, sp
     return True
 
 
-def _leaf_operations(net, steps, n_in) -> int:
+def _leaf_operations(layers, steps, n_in) -> int:
     """Refuse, before any leaf is checked, a certificate whose leaves would cost more than
-    :data:`MAX_LEAF_OPERATIONS` (the leaves counted in the trees as written: the forward
-    forms and one backward pass, about (weights) x (inputs + 2)); the number of leaves."""
-    weights = sum(layer.affine.output_dim * layer.affine.input_dim for layer in net.layers)
+    :data:`MAX_LEAF_OPERATIONS` (the leaves counted in the trees as written, each at least
+    :func:`symrel.checking.vnnlib.leaf_operations` of the network's numbers with one close: the
+    forward forms and one backward pass; the walk of the trees counts each leaf again with its
+    box); the number of leaves."""
+    weights = sum(len(layer["bi"]) * layer["sizes"][2] for layer in layers)
     leaves = 0
     for step in steps:
         data = step.get("certificate") if type(step) is dict else None
         tree = data.get("tree") if type(data) is dict else None
         if type(tree) is list:
             leaves += sum(1 for e in tree if type(e) is dict and "leaf" in e)
-    work = leaves * weights * (n_in + 2)
+    work = leaves * leaf_operations(weights, n_in, 1, leaf_bits([layer["sizes"] for layer in layers], 0))
     if work > MAX_LEAF_OPERATIONS:
         raise beyond_limit("leaf operations", work, MAX_LEAF_OPERATIONS, "steps")
     return leaves
 
 
-def _leaves(net, steps, objectives, box, widths, attained_sides):
-    """Every leaf of every step (:func:`symrel.checking.vnnlib._tree_leaves`), each step's
-    own records checked when its turn comes: its output, side and bound as the claim says, and
-    its ``attained`` point (exactly where the claim lists the side)."""
+def _leaves(net, steps, objectives, box, widths, attained_sides, cost):
+    """Every leaf of every step (:func:`symrel.checking.vnnlib._tree_leaves`, with ``cost`` as
+    it takes it), each step's own records checked when its turn comes: its output, side and
+    bound as the claim says, and its ``attained`` point (exactly where the claim lists the side)."""
     lo, hi = [a for a, _ in box], [b for _, b in box]
     n_in = len(lo)
-    budget = [MAX_TREE_ENTRIES]
+    budget = [MAX_TREE_ENTRIES, MAX_LEAF_OPERATIONS]
     for s, (j, side, claimed) in enumerate(objectives):
         at_step(s)
         where = f"steps[{s}].certificate"
@@ -187,7 +200,7 @@ def _leaves(net, steps, objectives, box, widths, attained_sides):
                 raise CertificateError(f"the network's output {j} at the point is {y}, not the bound {claimed}",
                                        path=f"{where}.attained")
         tree = array(data["tree"], f"{where}.tree")
-        yield from _tree_leaves(tree, lo, hi, s, f"{where}.tree", budget, widths)
+        yield from _tree_leaves(tree, lo, hi, s, f"{where}.tree", budget, widths, cost)
 
 
 @claim_checker("output-bounds", rules={RULE}, order=_order)
@@ -209,9 +222,10 @@ def check_output_bounds(cert: dict, inputs: dict) -> None:
     bounds = read_bounds(claim, net.output_dim)
     objectives = _objectives(bounds)
     layers = _layers(net)
-    total = _leaf_operations(net, cert["steps"][:len(objectives)], net.input_dim)
+    total = _leaf_operations(layers, cert["steps"][:len(objectives)], net.input_dim)
     widths = [len(layer["bi"]) for layer in layers if layer["relu"]]
-    leaves = _leaves(net, cert["steps"], objectives, box.exact_bounds, widths, [b[3] for b in bounds])
+    cost = ([layer["sizes"] for layer in layers], sum(len(layer["bi"]) * layer["sizes"][2] for layer in layers), 1)
+    leaves = _leaves(net, cert["steps"], objectives, box.exact_bounds, widths, [b[3] for b in bounds], cost)
     _run_leaves(net, layers, leaves, objectives, None, total, check_bound_leaf)
     return None
 

@@ -64,8 +64,10 @@ from math import lcm
 
 from ..budget import Budget
 from ..checking.output_bounds import MAX_LEAF_OPERATIONS, MAX_RELAXATION_BITS, MAX_TREE_ENTRIES
-from ..errors import InputError, InternalError
+from ..checking.vnnlib import box_bits, leaf_bits, leaf_operations
+from ..errors import InputError, InternalError, LimitError
 from ..exact import Q, format_rational
+from ..exact.sizes import arithmetic_limits, check_product_bits, current_arithmetic_limits, number_bits
 from ..parallel import chunked, map_ordered, worker_count
 from .attack import FloatNet, propose
 from .symbolic import IntNet, box_scale, integer_net, propagate
@@ -136,6 +138,8 @@ class _Context:
     lo: tuple  # the root box, exact
     hi: tuple
     fb: object = None  # FloatBounds (None without numpy)
+    sizes: tuple = ()  # per layer of the net, the bits (d, w, fan-in) the checker bounds a leaf's numbers by
+    limits: tuple = ()  # the arithmetic limits in force (symrel.exact.sizes), for the worker processes
 
 
 def _fl(v) -> float:
@@ -154,7 +158,10 @@ def _context(net, lo, hi, objectives) -> _Context:
         raise InputError("a weight, bias or bound beyond the range of a double (about 1.8e308): the float "
                          "proposals (attacks, splits) cannot represent it", path="network") from None
     fb = FloatBounds(inet) if _np is not None else None
-    return _Context(inet, fnet, tuple(objectives), tuple(lo), tuple(hi), fb)
+    sizes = tuple((L.D.bit_length(), max((abs(v).bit_length() for r in L.Wp + L.Wn + (L.b,) for v in r), default=0),
+                   layer.affine.input_dim) for L, layer in zip(inet.layers, net.layers))
+    return _Context(inet, fnet, tuple(objectives), tuple(lo), tuple(hi), fb, sizes,
+                    tuple(current_arithmetic_limits()))
 
 
 def exact_outputs(ctx: _Context, x) -> list:
@@ -195,6 +202,17 @@ def _may_improve(ctx: _Context, o: int, x, best) -> bool:
 # -- one leaf --------------------------------------------------------------------------------------
 class _BeyondChecker(Exception):
     """A leaf whose numbers the trusted checker would refuse (its argument: the limit's name)."""
+
+
+def _within_checker_sizes(ctx: _Context, lo, hi, bound_y, chosen) -> None:
+    """Raise :class:`_BeyondChecker` when the trusted checker would refuse the leaf's numbers
+    (bounded as :func:`symrel.checking.vnnlib.leaf_bits` bounds them, with the leaf's bound and
+    its own slopes and betas as :mod:`symrel.checking.output_bounds` counts them)."""
+    try:
+        relus = sum(1 for layer in ctx.inet.layers[:len(ctx.sizes)] if layer.relu)
+        check_product_bits(leaf_bits(ctx.sizes, box_bits(lo, hi), number_bits([bound_y]) + relus * number_bits(chosen)))
+    except LimitError as err:
+        raise _BeyondChecker(getattr(err, "limit", None) or "product bits") from None
 
 
 def _facts(bounds, bound_y) -> dict:
@@ -359,6 +377,9 @@ def _leaf(ctx: _Context, bounds, run, o: int, lo, hi, splits, best):
                           if isinstance(st, tuple)]
     if "beta" in facts and any(_bits(b[3]) > MAX_RELAXATION_BITS for b in betas):
         raise _BeyondChecker("relaxation bits")
+    slopes = [Q(alphas.get((k, i), st[0]) if alphas else st[0], SLOPE_DENOMINATOR)
+              for k, layer in enumerate(bounds.states) for i, st in enumerate(layer) if isinstance(st, tuple)]
+    _within_checker_sizes(ctx, lo, hi, obj.sign * least, [b[3] for b in betas if "beta" in facts] + slopes)
     return least, facts, min(found, key=lambda p: p[0]) if found else None
 
 
@@ -653,10 +674,11 @@ def part_of(how, side, lo, hi, splits):
 
 
 def _expand_chunk(ctx, chunk):
-    if _np is None:
-        return [_expand(ctx, task) for task in chunk]
-    with _np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # floats only propose
-        return [_expand(ctx, task) for task in chunk]
+    with arithmetic_limits(*ctx.limits):  # the caller's, also in a worker process
+        if _np is None:
+            return [_expand(ctx, task) for task in chunk]
+        with _np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # floats only propose
+            return [_expand(ctx, task) for task in chunk]
 
 
 # -- the search ------------------------------------------------------------------------------------
@@ -772,6 +794,12 @@ def search_bounds(net, lo, hi, outputs=None, *, timeout=None, nodes=None, execut
         raise InputError(f"expected distinct outputs in 0..{n_out - 1}, got {chosen}", path="outputs")
     objectives = objectives_of(n_out, sorted(chosen))
     ctx = _context(net, lo, hi, objectives)
+    try:   # the root's numbers within the checker's bounds: else no certificate it accepts can be made
+        check_product_bits(leaf_bits(ctx.sizes, box_bits(lo, hi, "region")), where="region",
+                           what="the numbers of the exact bounds")
+    except LimitError as err:
+        raise LimitError(f"the network's or the region's numbers are too large for a certificate the trusted "
+                         f"checker accepts ({err.message})", path="region") from None
     trees = [_Tree() for _ in objectives]
     stats = {"nodes": 0, "leaves": 0, "rounds": 0, "input_splits": 0, "relu_splits": 0, "relaxed": 0,
              "exact_seconds": 0.0}
@@ -781,8 +809,6 @@ def search_bounds(net, lo, hi, outputs=None, *, timeout=None, nodes=None, execut
         root = _evaluate(ctx, range(len(objectives)), lo, hi, (), None, [None] * len(objectives),
                          [None] * len(objectives), True)
     except _BeyondChecker as limit:
-        from ..errors import LimitError
-
         raise LimitError(f"the network's or the region's numbers are too large for a certificate the trusted checker "
                          f"accepts (limit {limit.args[0]!r})") from None
     stats["exact_seconds"] += time.monotonic() - t0
@@ -798,7 +824,8 @@ def search_bounds(net, lo, hi, outputs=None, *, timeout=None, nodes=None, execut
     if progress is not None:
         progress(_progress_stats(trees, objectives, stats, start))
     weights = sum(layer.output_dim * layer.input_dim for layer in net.layers)
-    leaf_cost = weights * (net.input_dim + 2)
+    # the leaves' operations, counted as the trusted checker counts them (a leaf's box's bits weigh in)
+    leaf_work = len(objectives) * leaf_operations(weights, net.input_dim, 1, leaf_bits(ctx.sizes, box_bits(lo, hi)))
     workers = worker_count(executor)
     limit = None if (timeout is not None or nodes is not None) else "no branching"
     if all(tree.attained() for tree in trees):
@@ -844,7 +871,9 @@ def search_bounds(net, lo, hi, outputs=None, *, timeout=None, nodes=None, execut
         entries = sum(len(t.entries) for t in trees)
         if entries + 2 * len(tasks) > MAX_TREE_ENTRIES:
             limit = "tree entries"
-        elif (stats["leaves"] + len(tasks)) * leaf_cost > MAX_LEAF_OPERATIONS:
+        elif leaf_work + sum(2 * leaf_operations(weights, net.input_dim, 1, leaf_bits(ctx.sizes, box_bits(item[3],
+                                                                                                       item[4])))
+                             for _, item in tasks) > MAX_LEAF_OPERATIONS:
             limit = "leaf operations"
         if limit is not None:
             for o, item in tasks:
@@ -876,6 +905,7 @@ def search_bounds(net, lo, hi, outputs=None, *, timeout=None, nodes=None, execut
             how, parts, seconds = res
             stats["exact_seconds"] += seconds
             tree.entries[path] = how
+            leaf_work += leaf_operations(weights, net.input_dim, 1, leaf_bits(ctx.sizes, box_bits(plo, phi)))
             stats["relu_splits" if how[0] == "relu" else "input_splits"] += 1
             for side, (least, facts, found, relaxed) in enumerate(parts):
                 clo, chi, csplits = part_of(how, side, plo, phi, splits)
