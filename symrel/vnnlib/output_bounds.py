@@ -24,18 +24,32 @@ evaluation alone. A point that improves ``best`` is improved further by exact LP
 phase at the point (its linear region, :func:`symrel.vnnlib.pattern.linear_region`), which
 reaches a vertex of the arrangement: the minimum wherever it is a local one.
 
-The branching: best first. A round takes, per objective not yet attained, the
-:data:`BATCH` leaves of least bound (those below ``best``) and halves each along the input
-whose halves' float lower bounds (:mod:`symrel.vnnlib.floatbounds`) are best (the least of
-the two highest, then their sum), among the :data:`INPUT_CANDIDATES` inputs of highest
-``|A_i| * width_i`` (``A``: the float lower form of ``f``, alpha-beta-CROWN's "sb" score)
-and the relatively widest input; without numpy, the input of highest score in the exact form.
-The rounds' leaves are evaluated on ``executor``; a round's leaves do not depend on the
-executor, so with a node budget the trees are the same on any executor.
+The leaf bounds: the backward form with the relaxations' own slopes and, where the LP over
+the relaxed net (:func:`symrel.vnnlib.betas.network_multipliers`, floats) proposes better, its
+lower slopes ``alpha`` and the ReLU splits' multipliers ``beta`` (alpha- and beta-CROWN's), each
+kept only when the exact bound with them is higher. On a leaf where every ReLU is settled or
+split, ``f`` is affine on the leaf's part and its minimum there an exact LP's: the betas that
+reach it exactly are solved for (:func:`_exact_betas`), so that the leaf's bound *is* its
+minimum, and the LP's vertex is a point.
 
-The search stops when every bound is attained, or at a limit: ``timeout``, ``nodes``, or the
-trusted checker's limits on the certificate (``tree entries``, ``leaf operations``,
-``relaxation bits``); the bounds are then the certified bounds of the trees as they stand.
+The branching: best first. A round takes, per objective not yet attained, the
+:data:`BATCH` leaves of least bound (those below ``best``) and splits each as its parts'
+float lower bounds (:mod:`symrel.vnnlib.floatbounds`) say is best (the least of the two
+highest, then their sum): a halving of one of the :data:`INPUT_CANDIDATES` inputs of highest
+``|A_i| * width_i`` (``A``: the float lower form of ``f``, alpha-beta-CROWN's "sb" score) or of
+the relatively widest input, or, where at most :data:`RELU_SPLIT_UNSTABLE` ReLUs are unstable,
+a ReLU split of one of the :data:`RELU_CANDIDATES` neurons of highest BaBSR-style score. A leaf
+that holds the best point, on a kink of ``f`` (some unstable neuron vanishes there), is split
+on those neurons first: no halving makes them stable, while on their parts the exact betas can
+show the point is the minimum. A split that makes no progress (:data:`STALL`) gives way to
+halving the relatively widest input. Without numpy: the kinks, else the input of highest score
+in the exact form. The rounds' leaves are evaluated on ``executor``; a round's leaves do not
+depend on the executor, so with a node budget the trees are the same on any executor.
+
+The search stops when every bound is attained, or at a limit: ``timeout`` (less the time the
+trusted check of its leaves will need, :data:`CHECK_MARGIN`), ``nodes``, or the trusted
+checker's limits on the certificate (``tree entries``, ``leaf operations``, ``relaxation
+bits``, ``product bits``); the bounds are then the certified bounds of the trees as they stand.
 Without ``timeout`` and ``nodes`` it does not branch: each bound is the root box's (one
 propagation, then one backward pass per bound), as auto_LiRPA's ``compute_bounds`` gives.
 
