@@ -135,8 +135,7 @@ _ALL = (
          certifies=False),
     # -- VNN-LIB properties (symrel.vnnlib; docs/format.md, "vnnlib-unsat")
     Rule("vnnlib-branch-and-bound", ("box", "disjunct", "tree")),
-    # -- output bounds (symrel.vnnlib.output_bounds; docs/format.md, "output-bounds")
-    Rule("output-bound-branch-and-bound", ("bound", "output", "side", "tree"), optional=("attained",),
+    Rule("output-bound-branch-and-bound", ("bound", "output", "side", "tree"), optional=("attained",),   # output-bounds
          cases="attained: the bound is reached at a point of the box (the minimum or the maximum itself)"),
 )
 

@@ -40,7 +40,7 @@ from ..exact.sizes import check_product_bits, number_bits
 from . import CertificateError, at_step, beyond_limit, claim_checker
 from .read import array, index, rational, record, string
 from .vnnlib import (MAX_LEAF_OPERATIONS, MAX_RELAXATION_BITS, MAX_TREE_ENTRIES, _backward_min, _layers,
-                     _relaxation_number, _run_leaves, _slopes, _states, _tree_leaves, box_bits, leaf_bits,
+                     _flint, _relaxation_number, _run_leaves, _slopes, _states, _tree_leaves, box_bits, leaf_bits,
                      leaf_operations, read_network_file, file_name, sha256_text)
 
 RULE = "output-bound-branch-and-bound"
@@ -121,9 +121,9 @@ def check_bound_leaf(layers, facts, lo, hi, step, objectives, _unused, where, sp
     close_bits = number_bits([claimed], where=where) + relus * number_bits(chosen, where=where)
     check_product_bits(leaf_bits([layer["sizes"] for layer in layers], box_bits(lo, hi, where), close_bits),
                        where=where, what="the numbers of this leaf's bound")
-    used: set = set()
-    least = _backward_min(layers, slopes, mu, [Q(0)] * len(lo), lo, hi, betas, used)
+    least = _backward_min(layers, slopes, mu, [Q(0)] * len(lo), lo, hi, betas)
     if "alpha" in facts:   # a slope the bound does not take is the relaxation's: no free number
+        used = _slopes_taken(layers, slopes, mu, betas)
         at = 0
         for k, (layer, own) in enumerate(zip(states, slopes)):
             for i, (st, chosen) in enumerate(zip(layer, own)):
@@ -144,6 +144,37 @@ def check_bound_leaf(layers, facts, lo, hi, step, objectives, _unused, where, sp
         raise CertificateError(f"bound {bound} is above the claimed upper bound {claimed} of output {j}: Y_{j} may be "
                                "larger on this leaf", path=f"{where}.bound")
     return True
+
+
+def _slopes_taken(layers, states, mu, betas):
+    """``(relu layer, neuron)`` of every unstable neuron whose lower slope the substitution of
+    :func:`symrel.checking.vnnlib._backward_min` takes (its coefficient is positive when the
+    substitution reaches its layer): the coefficients alone, substituted the same way."""
+    taken = set()
+    k = len(states)
+    for layer in reversed(layers):
+        if layer["relu"]:
+            k -= 1
+            nu = []
+            for i, (v, st) in enumerate(zip(mu, states[k])):
+                if st == 1:
+                    nu.append(v)
+                elif st == 0 or not v:
+                    nu.append(Q(0))
+                else:
+                    if v > 0:
+                        taken.add((k, i))
+                    nu.append(v * (st[0] if v > 0 else st[1]))
+            for bk, bi, bc, beta in betas:
+                if bk == k:
+                    nu[bi] += -beta if bc == "a" else beta
+            mu = nu
+        if layer["Wq"] is not None:   # the row vector mu times W, exactly, in C (as _backward_min)
+            mu = (_flint.fmpq_mat([mu]) * layer["Wq"]).entries()
+        else:
+            mu = [sum((v * row[c] for v, row in zip(mu, layer["W"]) if v and row[c]), Q(0))
+                  for c in range(len(layer["W"][0]))]
+    return taken
 
 
 def _leaf_operations(layers, steps, n_in) -> int:

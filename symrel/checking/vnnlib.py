@@ -452,12 +452,10 @@ def _states(layers, lo, hi, facts, where, fixed=None):
     return states
 
 
-def _backward_min(layers, states, ay, ax, lo, hi, betas=(), used=None):
+def _backward_min(layers, states, ay, ax, lo, hi, betas=()):
     """Step 5 of a leaf: the lower bound of ``ay . y + ax . x`` over the leaf; ``betas``:
     ``(relu layer, neuron, phase, beta)`` per ReLU split on the path (``beta >= 0``: the
-    form gains ``-beta z`` where the split set ``z >= 0``, ``+beta z`` where ``z <= 0``);
-    ``used``: a set that receives ``(relu layer, neuron)`` of every unstable neuron whose
-    lower slope the substitution takes (its coefficient is positive), or None."""
+    form gains ``-beta z`` where the split set ``z >= 0``, ``+beta z`` where ``z <= 0``)."""
     mu = list(ay)
     const = ZERO
     k = len(states)
@@ -466,15 +464,13 @@ def _backward_min(layers, states, ay, ax, lo, hi, betas=(), used=None):
         if layer["relu"]:
             k -= 1
             nu = []
-            for i, (v, st) in enumerate(zip(mu, states[k])):
+            for v, st in zip(mu, states[k]):
                 if st == 1:
                     nu.append(v)
                 elif st == 0 or not v:
                     nu.append(ZERO)
                 elif v > 0:
                     nu.append(v * st[0])
-                    if used is not None:
-                        used.add((k, i))
                 else:
                     nu.append(v * st[1])
                     const += v * st[2]
@@ -686,22 +682,18 @@ def _out_of_time(done, total):
                           "checked")
 
 
-def _check_run(net, region, unsafe, leaves, deadline, limits=None, check=None):
-    """A worker's task: the leaves ``leaves`` checked in order (``check``, by default
-    :func:`_check_leaf`, called with the same arguments: another claim kind's leaf check,
-    ``region`` and ``unsafe`` then being whatever its leaves read); per leaf what the check
-    returns (here: whether it lies outside the region), then ``None`` for the leaves left at
-    ``deadline``; a failure ends the list as ``("failed", its step, the error)``. ``limits``:
-    the caller's arithmetic limits (:mod:`symrel.exact.sizes`), which a worker process does not
-    inherit."""
+def _check_run(net, region, unsafe, leaves, deadline, limits=None, check=_check_leaf):
+    """A worker's task: the leaves ``leaves`` checked in order (by ``check``); per leaf whether it
+    lies outside the region, then ``None`` for the leaves left at ``deadline``; a failure ends the
+    list as ``("failed", its step, the error)``. ``limits``: the caller's arithmetic limits
+    (:mod:`symrel.exact.sizes`), which a worker process does not inherit."""
     with arithmetic_limits(*(limits or ())):
         return _check_run_here(net, region, unsafe, leaves, deadline, check)
 
 
-def _check_run_here(net, region, unsafe, leaves, deadline, check=None):
+def _check_run_here(net, region, unsafe, leaves, deadline, check=_check_leaf):
     import time
 
-    check = check or _check_leaf
     layers = _layers(net)
     out = []
     for d, where, lo, hi, splits, facts in leaves:
@@ -733,14 +725,11 @@ def _rebuilt(sent):
     return sent[0](*sent[1:]) if type(sent) is tuple else sent
 
 
-def _run_leaves(net, layers, leaves, region, unsafe, total, check=None) -> bool:
-    """Check every leaf of ``leaves`` (an iterator, in the trees' order) as the current
-    :class:`LeafRun` says; whether every leaf lies outside the region (every ``check`` returned
-    a true value). ``check``: the leaf check, :func:`_check_leaf` by default (another claim
-    kind's, a module-level function taking the same arguments, which the workers import)."""
+def _run_leaves(net, layers, leaves, region, unsafe, total, check=_check_leaf) -> bool:
+    """Check every leaf of ``leaves`` (an iterator, in the trees' order) by ``check``, as the
+    current :class:`LeafRun` says; whether every leaf lies outside the region."""
     import time
 
-    check = check or _check_leaf
     run = _RUN.get()
     done, outside = 0, True
     if run.executor is None:
@@ -781,8 +770,7 @@ def _run_leaves(net, layers, leaves, region, unsafe, total, check=None) -> bool:
 
     def submit(chunk):
         try:
-            pending.append((executor.submit(_check_run, net, region, unsafe, chunk, run.deadline, limits, check),
-                            chunk))
+            pending.append((executor.submit(_check_run, net, region, unsafe, chunk, run.deadline, limits, check), chunk))
         except (BrokenProcessPool, RuntimeError):   # a broken or shut pool: this run is checked here
             pending.append((None, chunk))
         while len(pending) > 2 * workers:

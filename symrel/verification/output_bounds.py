@@ -147,6 +147,13 @@ class _Run:
         if nodes is not None and (type(nodes) is not int or nodes < 1):
             raise InputError(f"expected a positive number of nodes, got {nodes!r}", path="nodes")
         net, net_file = _network(net)
+        from ..models import ReLUNet
+
+        if not isinstance(net, ReLUNet):   # the layered engine bounds no outputs yet
+            err = InputError(f"expected a ReLU net (kind relu): symrel bounds does not take a "
+                             f"{getattr(net, 'kind', type(net).__name__)} net yet (symrel verify decides its properties)",
+                             path="net")
+            raise err.in_file(self.paths["network"]) if "network" in self.paths else err
         lo, hi, region_file, self.notes = read_region(region, net)
         self.files = {role: f for role, f in (("network", net_file), ("region", region_file)) if f}
         self.cert_path = certificate_path

@@ -226,3 +226,21 @@ def test_acas_xu_bounds_hold_at_sampled_points():
     for b in r.outputs:
         assert b.exact_lower <= b.least.exact_y <= b.greatest.exact_y <= b.exact_upper
         assert all(a <= v <= c for v, a, c in zip(b.least.exact_x, lo, hi))
+
+
+def test_layered_and_maxout_nets_are_refused_by_name(files):
+    """symrel verify takes them (the layered engine); symrel bounds does not yet, and says so."""
+    import random
+
+    from symrel.models import MaxoutLayer, MaxoutNet, MaxoutUnit
+
+    from tests.vnnlib.layered.oracle import random_net
+
+    layered = random_net(random.Random(1), 1)
+    with pytest.raises(InputError, match="does not take a layered net yet"):
+        symrel.bounds(layered, [(0, 1)] * layered.input_dim, executor="serial")
+    maxout = MaxoutNet(1, [MaxoutLayer([MaxoutUnit([[1], [-1]], [0, 0])])])
+    save(maxout, files / "maxout.json")
+    with pytest.raises(InputError, match="does not take a maxout net yet") as err:
+        symrel.bounds(files / "maxout.json", [(0, 1)], executor="serial")
+    assert "maxout.json" in str(err.value)
