@@ -2,9 +2,7 @@
 regions it reads, one clock for the import, the search and the check, executors, progress."""
 
 import json
-import sys
 import time
-import types
 from pathlib import Path
 
 import pytest
