@@ -26,7 +26,7 @@ MODEL_KIND_PACKAGES.append("symrel.kinds")   # a module per model kind (symrel.m
 #: the public names of the package and the submodule each comes from
 _FROM = {
     **dict.fromkeys(["DimensionError", "InputError", "LimitError", "SymrelError", "UndecidedError"], "errors"),
-    "rational": "exact", "verify": "verification", "Verdict": "verification",
+    "rational": "exact", **dict.fromkeys(["verify", "Verdict", "bounds", "OutputBounds"], "verification"),
     **dict.fromkeys(["CPWL1D", "AffineMap", "Attention", "AttentionHead", "Block", "Box", "DenseLayer",
                      "Embedding", "FeedForward", "MaxoutLayer", "MaxoutNet", "MaxoutUnit", "Polytope",
                      "Readout", "ReLUNet", "Transformer", "hardmax"], "models"),

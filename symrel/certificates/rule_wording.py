@@ -140,4 +140,9 @@ WORDING: dict[str, str] = {
         "justify each ReLU's phase or relaxation, and for every unsafe disjunct one of its atoms (or a "
         "constraint of the input disjunct) has an exact lower bound, by backward substitution, above its "
         "right-hand side; so no input of the region meets the unsafe condition"),
+    "output-bound-branch-and-bound": (
+        "the tree's splits partition the box, and on every leaf exact symbolic intervals justify each ReLU's "
+        "phase or relaxation, and backward substitution gives an exact bound of the output on the leaf that is "
+        "at least the claimed lower bound (at most the claimed upper bound); so the output lies within the bound "
+        "on the whole box, and a point of the box where the exact output equals the bound shows it is attained"),
 }

@@ -135,6 +135,8 @@ _ALL = (
          certifies=False),
     # -- VNN-LIB properties (symrel.vnnlib; docs/format.md, "vnnlib-unsat")
     Rule("vnnlib-branch-and-bound", ("box", "disjunct", "tree")),
+    Rule("output-bound-branch-and-bound", ("bound", "output", "side", "tree"), optional=("attained",),   # output-bounds
+         cases="attained: the bound is reached at a point of the box (the minimum or the maximum itself)"),
 )
 
 #: rule name -> :class:`Rule`

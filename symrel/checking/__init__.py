@@ -45,7 +45,7 @@ from ..errors import InputError, SymrelError
 CHECKER_OF = {"equivalence": "equivalence", "utility": "preorders", "richter-peleg-utility": "preorders",
               "multi-utility": "preorders", "retrieval": "preorders", "equivalence-cells": "regions",
               "regions": "regions", "relation": "relations", "softmax-bound": "softmax",
-              "tracr-audit": "tracr_audit", "vnnlib-unsat": "vnnlib"}
+              "tracr-audit": "tracr_audit", "vnnlib-unsat": "vnnlib", "output-bounds": "output_bounds"}
 CHECKER_MODULES = tuple(dict.fromkeys(CHECKER_OF.values()))
 
 

@@ -69,11 +69,12 @@ PARTS: tuple[tuple[str, str, dict[str, str]], ...] = (
         "symrel.checking.softmax": "softmax-bound claims",
         "symrel.checking.softmax_enclosure": "the tracr audit's softmax enclosure, recomputed",
         "symrel.checking.tracr_audit": "tracr-audit claims",
-        "symrel.checking.vnnlib": "vnnlib-unsat claims",
+        "symrel.checking.vnnlib": "vnnlib-unsat claims; the leaves of output-bounds claims",
         "symrel.checking.vnnlib_limits": "the limits of the vnnlib-unsat checks and the relaxation numbers they bound",
         "symrel.checking.vnnlib_layered": ("vnnlib-unsat claims of layered nets: trees of input, ReLU, max and unsafe "
                                            "splits, their leaves' bounds recomputed"),
         "symrel.checking.layered_net": "the checker's own semantics and reader of layered nets",
+        "symrel.checking.output_bounds": "output-bounds claims: their steps, leaf bounds and attained points",
     }),
     ("errors", "the exception types", {
         "symrel.errors": "InputError, LimitError and the other exception types",

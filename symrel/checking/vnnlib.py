@@ -682,16 +682,16 @@ def _out_of_time(done, total):
                           "checked")
 
 
-def _check_run(net, region, unsafe, leaves, deadline, limits=None):
-    """A worker's task: the leaves ``leaves`` checked in order (:func:`_check_leaf`); per leaf
-    whether it lies outside the region, then ``None`` for the leaves left at ``deadline``; a
-    failure ends the list as ``("failed", its disjunct, the error)``. ``limits``: the caller's
-    arithmetic limits (:mod:`symrel.exact.sizes`), which a worker process does not inherit."""
+def _check_run(net, region, unsafe, leaves, deadline, limits=None, check=_check_leaf):
+    """A worker's task: the leaves ``leaves`` checked in order (by ``check``); per leaf whether it
+    lies outside the region, then ``None`` for the leaves left at ``deadline``; a failure ends the
+    list as ``("failed", its step, the error)``. ``limits``: the caller's arithmetic limits
+    (:mod:`symrel.exact.sizes`), which a worker process does not inherit."""
     with arithmetic_limits(*(limits or ())):
-        return _check_run_here(net, region, unsafe, leaves, deadline)
+        return _check_run_here(net, region, unsafe, leaves, deadline, check)
 
 
-def _check_run_here(net, region, unsafe, leaves, deadline):
+def _check_run_here(net, region, unsafe, leaves, deadline, check=_check_leaf):
     import time
 
     layers = _layers(net)
@@ -701,7 +701,7 @@ def _check_run_here(net, region, unsafe, leaves, deadline):
             out.append(None)
             continue
         try:
-            out.append(_check_leaf(layers, facts, lo, hi, d, region, unsafe, where, splits))
+            out.append(check(layers, facts, lo, hi, d, region, unsafe, where, splits))
         except Exception as err:  # raised in the parent, where the serial check would raise it
             out.append(("failed", d, _portable(err)))
             break
@@ -725,9 +725,9 @@ def _rebuilt(sent):
     return sent[0](*sent[1:]) if type(sent) is tuple else sent
 
 
-def _run_leaves(net, layers, leaves, region, unsafe, total) -> bool:
-    """Check every leaf of ``leaves`` (an iterator, in the trees' order) as the current
-    :class:`LeafRun` says; whether every leaf lies outside the region."""
+def _run_leaves(net, layers, leaves, region, unsafe, total, check=_check_leaf) -> bool:
+    """Check every leaf of ``leaves`` (an iterator, in the trees' order) by ``check``, as the
+    current :class:`LeafRun` says; whether every leaf lies outside the region."""
     import time
 
     run = _RUN.get()
@@ -736,7 +736,7 @@ def _run_leaves(net, layers, leaves, region, unsafe, total) -> bool:
         for d, where, lo, hi, splits, facts in leaves:
             if run.deadline is not None and time.time() >= run.deadline:
                 raise _out_of_time(done, total)
-            outside = _check_leaf(layers, facts, lo, hi, d, region, unsafe, where, splits) and outside
+            outside = check(layers, facts, lo, hi, d, region, unsafe, where, splits) and outside
             done += 1
             if run.progress is not None:
                 run.progress(done, total)
@@ -756,7 +756,7 @@ def _run_leaves(net, layers, leaves, region, unsafe, total) -> bool:
         except BrokenProcessPool:   # a worker died: this run is checked here instead
             results = None
         if results is None:
-            results = _check_run(net, region, unsafe, chunk, run.deadline, limits)
+            results = _check_run(net, region, unsafe, chunk, run.deadline, limits, check)
         for r in results:
             if r is None:
                 raise _out_of_time(done, total)
@@ -770,7 +770,7 @@ def _run_leaves(net, layers, leaves, region, unsafe, total) -> bool:
 
     def submit(chunk):
         try:
-            pending.append((executor.submit(_check_run, net, region, unsafe, chunk, run.deadline, limits), chunk))
+            pending.append((executor.submit(_check_run, net, region, unsafe, chunk, run.deadline, limits, check), chunk))
         except (BrokenProcessPool, RuntimeError):   # a broken or shut pool: this run is checked here
             pending.append((None, chunk))
         while len(pending) > 2 * workers:

@@ -156,7 +156,27 @@ def sample_certificates():
         proof = prove_relation(rel, factors_to_features(rel, fac), symmetric=symmetric, ldl=fac.ldl)
         out.append((f"relation ({'symmetric' if symmetric else 'asymmetric'})", as_file(certificate_of(proof))))
     out.append(("vnnlib-unsat", as_file(_vnnlib_unsat_certificate())))
+    out.append(("output-bounds", as_file(_output_bounds_certificate())))
     return out
+
+
+def _output_bounds_certificate() -> dict:
+    """An output-bounds certificate of ``symrel bounds``' search: the 2-5-5-1 net of
+    :func:`_vnnlib_unsat_certificate` beside ``|x0| + x1 / 3 - 1/3`` on ``[-1, 1]^2``, with input
+    splits, ReLU splits, LP slopes and attained points (each moved coordinate must be refused:
+    the extremes are isolated points, not flat segments)."""
+    from ..models import DenseLayer, ReLUNet
+    from ..vnnlib.output_bounds import certificate, search_bounds
+
+    first = [[3, 0], [3, 0], [-3, -1], [1, 0], [0, 3], [1, 0], [-1, 0], [0, 1], [0, -1]]
+    second = [row + [0, 0, 0, 0] for row in ([1, -2, -1, -2, 3], [-3, 1, 3, -1, 1], [2, 3, 1, -2, -1],
+                                              [-3, 2, -3, 3, 2], [-1, 0, 1, -3, -1])]
+    second.append([0, 0, 0, 0, 0, 1, 1, "1/3", "-1/3"])   # |x0| + x1 / 3 + 1 > 0
+    net = ReLUNet(2, [DenseLayer(first, [0, 1, 0, 2, -1, 0, 0, 0, 0]),
+                      DenseLayer(second, [1, 0, 2, -1, 2, 1]),
+                      DenseLayer([[0, 0, 3, 1, -1, 0], [0, 0, 0, 0, 0, 1]], [0, "-4/3"], "none")])
+    lo, hi = [rational(-1), rational(-1)], [rational(1), rational(1)]
+    return certificate(net, lo, hi, search_bounds(net, lo, hi, nodes=60))
 
 
 def _vnnlib_unsat_certificate() -> dict:

@@ -154,9 +154,9 @@ class Bounds:
     net: IntNet = None
     states: list = None
 
-    def backward(self, y_coeffs, x_coeffs, betas=(), alphas=None):
+    def backward(self, y_coeffs, x_coeffs, betas=(), alphas=None, used=None):
         """:func:`backward_form` on this box (exact rationals, constant last)."""
-        return backward_form(self.net, self.states, y_coeffs, x_coeffs, betas, alphas)
+        return backward_form(self.net, self.states, y_coeffs, x_coeffs, betas, alphas, used)
 
     def lower_form(self, y_coeffs, x_coeffs):
         """``sum_j c_j Y_j + sum_k d_k x_k >= form(x)`` on the box: the coefficients (exact
@@ -644,7 +644,7 @@ def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None, hints=
     return Bounds([list(c) for c in zip(*L)], [list(c) for c in zip(*U)], H, box, relaxed, net, states)
 
 
-def backward_form(net: IntNet, states, y_coeffs, x_coeffs, betas=(), alphas=None):
+def backward_form(net: IntNet, states, y_coeffs, x_coeffs, betas=(), alphas=None, used=None):
     """A lower affine form (exact rationals, constant last) of ``sum_j c_j Y_j + sum_k d_k x_k``
     on the box, by substituting the layers backwards: an affine layer exactly, a ReLU by
     its state (active: ``h = z``; inactive: ``h = 0``; unstable: ``h >= alpha z`` for a
@@ -653,7 +653,9 @@ def backward_form(net: IntNet, states, y_coeffs, x_coeffs, betas=(), alphas=None
     ``+beta z``), ``beta >= 0`` rationals; the form is then a lower bound where the phases hold.
     ``alphas``: ``{(relu layer, neuron): a}`` replaces the lower slope ``alpha`` of those
     unstable neurons by ``a / 2^SLOPE_BITS`` (``0 <= a <= 2^SLOPE_BITS``: ``h >= alpha z``
-    holds for every ``alpha`` in ``[0, 1]``, whatever the neuron's range)."""
+    holds for every ``alpha`` in ``[0, 1]``, whatever the neuron's range). ``used``: a set that
+    receives ``(relu layer, neuron)`` of every unstable neuron whose lower slope the form
+    takes (its coefficient is positive), or None."""
     P = 1 << SLOPE_BITS
     K2 = 1 << BOUND_BITS
     if not any(y_coeffs):  # no output: the form is the atom's own
@@ -679,6 +681,8 @@ def backward_form(net: IntNet, states, y_coeffs, x_coeffs, betas=(), alphas=None
                     continue
                 elif v > 0:
                     nu[i] = v * (sti[0] if alphas is None else alphas.get((relu_k, i), sti[0]))
+                    if used is not None:
+                        used.add((relu_k, i))
                 else:
                     nu[i] = v * sti[1]
                     tsum += v * sti[2]

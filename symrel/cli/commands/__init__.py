@@ -11,6 +11,8 @@ import keyword
 #: subcommand -> its one-line help, in the order ``symrel --help`` lists them
 SUMMARIES = {
     "audit-tracr": "audit a tracr-compiled Transformer on every input, exactly",
+    "bounds": "certified exact bounds of a ReLU net's outputs over a box (checked by the trusted checker), "
+              "tightened by branching within a budget",
     "check-certificate": "check a certificate with exact arithmetic (the trusted checker)",
     "compile": "compile a maxout/ReLU/CPWL model into a hardmax Transformer (Thm 3.1)",
     "convert": "convert a model (relu, cpwl1d, cpwl) to its maxout form, or a relu/maxout net to a cpwl mesh "

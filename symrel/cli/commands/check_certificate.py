@@ -16,10 +16,12 @@ sha256 of its canonical text is ``inputs.NAME.sha256``, equal only when symrel r
 the same exact object, so a file holding the JSON float ``0.1`` never binds to an input
 holding ``"0.1"``; the file may be that JSON, another JSON file of the same object, or the
 ``.onnx`` or ``.nnet`` file it was imported from, which is imported again exactly), and
-prints that it is. For a ``vnnlib-unsat`` claim that
-records the network's file (``claim.network_file``, written by ``symrel verify``),
-``--input network=FILE`` also requires the file's bytes to have the recorded sha256: the
-very file the verification read. ``--input property=FILE.vnnlib`` requires
+prints that it is. For a ``vnnlib-unsat`` or ``output-bounds`` claim that
+records the network's file (``claim.network_file``, written by ``symrel verify`` and ``symrel
+bounds``), ``--input network=FILE`` also requires the file's bytes to have the recorded sha256:
+the very file the verification read; likewise ``--input region=FILE`` for an ``output-bounds``
+claim's ``claim.region_file``, where FILE may be the ``.vnnlib`` file whose input region the box
+is (read exactly, as ``symrel bounds --prop`` reads it). ``--input property=FILE.vnnlib`` requires
 ``claim.property_sha256`` to be the sha256 of the file's bytes and ``claim.property`` to be
 the property read from it (:mod:`symrel.vnnlib.reader`, exactly); without it the check says
 that the property was not read. A file that differs rejects the certificate (exit 1).
@@ -42,13 +44,14 @@ def register(sub):
     p.add_argument("certificate", help="the certificate file (JSON) to check")
     p.add_argument("--input", action="append", default=[], metavar="NAME=FILE",
                    help="also require the certificate's input NAME to be the object read from FILE (JSON, or .onnx "
-                        "or .nnet imported again; for a vnnlib-unsat network also the bytes' sha256 it records); "
+                        "or .nnet imported again; .vnnlib for an output-bounds region; also the bytes' sha256 that "
+                        "a vnnlib-unsat or output-bounds claim records of its network and region files); "
                         "property=FILE.vnnlib binds the claim's property to the file (sha256 and content)")
     p.add_argument("--coq", action="store_true",
                    help="also replay the claim in Coq (equivalence of a maxout/ReLU net and its compiled "
                         "Transformer on a box, or vnnlib-unsat; needs coqc; docs/coq.md) and say which checks ran")
-    add_executor_option(p, "the leaves of a vnnlib-unsat certificate are checked")
-    add_progress_option(p, "show the leaves of a vnnlib-unsat certificate checked, out of the total")
+    add_executor_option(p, "the leaves of a vnnlib-unsat or output-bounds certificate are checked")
+    add_progress_option(p, "show the leaves of a vnnlib-unsat or output-bounds certificate checked, out of the total")
     add_json_flag(p)
     p.set_defaults(func=run)
 
@@ -120,7 +123,8 @@ def _leaves_on(cert, args):
     (:func:`symrel.checking.vnnlib.leaves_checked_on`); the same verdict either way."""
     from ...checking import check_certificate
 
-    vnn = type(cert) is dict and type(cert.get("claim")) is dict and cert["claim"].get("kind") == "vnnlib-unsat"
+    vnn = type(cert) is dict and type(cert.get("claim")) is dict and \
+        cert["claim"].get("kind") in ("vnnlib-unsat", "output-bounds")
     if not vnn or (args.executor is None and not args.progress):
         yield check_certificate
         return
@@ -210,15 +214,25 @@ def _bind_input(cert, name, path) -> str:
     recorded = cert["inputs"][name]["sha256"]
     digest = bytes_sha256(path)
     said = []
-    network_file = cert["claim"].get("network_file") if cert["claim"].get("kind") == "vnnlib-unsat" else None
-    if name == "network" and network_file is not None:
-        if digest != network_file["sha256"]:
+    kind = cert["claim"].get("kind")
+    recorded_file = None
+    if kind in ("vnnlib-unsat", "output-bounds") and name == "network":
+        recorded_file = ("network_file", cert["claim"].get("network_file"))
+    elif kind == "output-bounds" and name == "region":
+        recorded_file = ("region_file", cert["claim"].get("region_file"))
+    if recorded_file is not None and recorded_file[1] is not None:
+        key, entry = recorded_file
+        if digest != entry["sha256"]:
             raise CertificateError(f"the file {path} has sha256 {digest[:16]}.. (its bytes), the certificate was "
-                                   f"written from {network_file['name']} of sha256 {network_file['sha256'][:16]}..: "
-                                   "not the same file (a certificate of symrel verify binds the file it read)",
-                                   path="claim.network_file.sha256")
-        said.append(f"its bytes are those of {network_file['name']} (sha256 {digest[:16]})")
-    if Path(path).suffix.lower() in IMPORTED:
+                                   f"written from {entry['name']} of sha256 {entry['sha256'][:16]}..: "
+                                   "not the same file (a certificate of symrel verify or bounds binds the file it read)",
+                                   path=f"claim.{key}.sha256")
+        said.append(f"its bytes are those of {entry['name']} (sha256 {digest[:16]})")
+    if kind == "output-bounds" and name == "region" and Path(path).suffix.lower() == ".vnnlib":
+        from ...verification.output_bounds import property_box
+
+        got, how = sha256_of(property_box(path)), "the box of its input region"
+    elif Path(path).suffix.lower() in IMPORTED:
         got = model_sha256(imported_model(path).model)
         how = "imported exactly"
     else:

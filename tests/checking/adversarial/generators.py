@@ -255,3 +255,26 @@ def vnnlib_layered_refinements_over_a_convolution() -> str:
               "certificate": {"disjunct": 0, "box": {"lower": [0] * (n * n), "upper": [1] * (n * n)}, "tree": tree}}]
     return json.dumps(header("vnnlib-unsat", steps, inputs, network_sha256=inputs["network"]["sha256"],
                              property_sha256="0" * 64, property_source="inline", property=prop))
+
+def output_bounds_many_leaves_over_a_wide_net() -> str:
+    """An output-bounds certificate over a 5-250-250-1 ReLU net (63,750 weights, mostly 0) whose
+    lower side's tree is a chain of 5,000 splits of x0, each with a leaf: about 446,000
+    operations a leaf, 2.2e9 in all, from a file of about 3 MB. Refused by the limit 'leaf
+    operations' before any leaf is checked."""
+    n_in, width, n = 5, 250, 5000
+    layers = [{"W": [[0] * n_in for _ in range(width)], "b": [0] * width, "activation": "relu"},
+              {"W": [[0] * width for _ in range(width)], "b": [0] * width, "activation": "relu"},
+              {"W": [[1] * width], "b": [0], "activation": "none"}]
+    net = {"symrel": 1, "kind": "relu", "input_dim": n_in, "layers": layers}
+    box = {"symrel": 1, "kind": "box", "bounds": [[0, 1]] * n_in}
+    leaf = {"leaf": {"phases": ["u" * width, "u" * width], "relaxations": [], "bound": 0}}
+    tree = []
+    for k in range(1, n + 1):
+        tree += [{"split": 0, "at": f"{k}/{n + 1}"}, leaf]
+    tree.append(leaf)
+    inputs = embedded(network=net, region=box)
+    steps = [{"rule": "output-bound-branch-and-bound", "status": "proved",
+              "certificate": {"output": 0, "side": side, "bound": 0, "tree": tree if side == "lower" else [leaf]}}
+             for side in ("lower", "upper")]
+    return json.dumps(header("output-bounds", steps, inputs, network_sha256=inputs["network"]["sha256"],
+                             bounds=[{"output": 0, "lower": 0, "upper": 0}]))

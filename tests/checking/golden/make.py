@@ -99,6 +99,7 @@ def valid_certificates():
             out["tracr-audit"] = json.loads(previous.read_text())
     out["vnnlib-unsat"] = vnnlib_unsat()
     out["vnnlib-unsat-layered"] = vnnlib_unsat_layered()
+    out["output-bounds"] = output_bounds()
     return {name: loads(canonical_dumps(stated(cert))) for name, cert in out.items()}
 
 
@@ -137,6 +138,21 @@ def vnnlib_unsat_layered():
     hi = [max(y[j] for y in ys) for j in range(net.output_dim)]
     props = [random_property(rng, net, lo, hi) for _ in range(3)]
     return decide(net, props[2]).certificate
+
+
+def output_bounds():
+    """f = relu(x0 - x1) - relu(x1 - 1/3) + x0 / 4 and f + |x0| on [-1, 1] x [0, 1]: every bound
+    attained, at isolated points (a moved coordinate changes the output), some at a kink (ReLU
+    splits with exact betas)."""
+    from symrel.exact import Q
+    from symrel.models import DenseLayer, ReLUNet
+    from symrel.vnnlib.output_bounds import certificate, search_bounds
+
+    net = ReLUNet(2, [DenseLayer([[1, -1], [0, 1], [1, 0], [-1, 0]], [0, "-1/3", 0, 0]),
+                      DenseLayer([[1, -1, "1/4", "-1/4"], [0, 0, 1, 1]], [0, 0], "none"),
+                      DenseLayer([[1, 0], [1, 1]], [0, 0], "none")])
+    lo, hi = [Q(-1), Q(0)], [Q(1), Q(1)]
+    return certificate(net, lo, hi, search_bounds(net, lo, hi, nodes=200))
 
 
 def scaled_pair():
@@ -224,6 +240,12 @@ EDITS = [
      "steps[0].certificate.tree[", "expected an index"),
     ("vnnlib-unsat-layered-leaf-dropped", "vnnlib-unsat-layered", lambda c: c["steps"][0]["certificate"]["tree"].pop(),
      "steps[0].certificate.tree", "still to cover"),
+    ("output-bounds-leaf", "output-bounds",
+     lambda c: _set(c, ["steps", 1, "certificate", "tree", 1, "leaf", "bound"], "2"),
+     "steps[1].certificate.tree[1].leaf.bound", "the bound recomputed is"),
+    ("output-bounds-attained", "output-bounds",
+     lambda c: _set(c, ["steps", 1, "certificate", "attained"], ["0", "0"]),
+     "steps[1].certificate.attained", "the network's output 0 at the point is 0"),
     ("equivalence-scaled-factor", "equivalence-scaled",
      lambda c: _set(c, ["steps", 2, "certificate", "units", 0, "scale"], [3, 3]),
      "steps[2].certificate.units[0].result", "as 3 * node + 3"),
