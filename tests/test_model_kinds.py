@@ -176,7 +176,8 @@ GENUINE_TYPE_CHECKS = {
     "symrel.cli.commands.eval": {"Transformer"},             # --scale: softmax evaluation of a Transformer
     "symrel.cli.commands.softmax_bound": {"Transformer"},    # softmax-bound takes a Transformer
     "symrel.vnnlib.symbolic": {"ReLUNet"},
-    "symrel.interop.onnx_guard": {"ReLUNet"},   # the guard's exact outputs: a ReLU net by matrix products
+    "symrel.interop.onnx_guard": {"ReLUNet"},
+    "symrel.verification.output_bounds": {"ReLUNet"},   # bounds: ReLU nets (the dense engine's bounds)   # the guard's exact outputs: a ReLU net by matrix products
 }
 MODEL_CLASSES = {"MaxoutNet", "ReLUNet", "CPWL1D", "CPWLMesh", "Transformer", "SequenceTransformer"}
 

