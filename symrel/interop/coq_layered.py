@@ -157,8 +157,9 @@ def _sparse(v, path) -> str:
 
 
 def coq_satom(a, n, m, path) -> str:
-    _need(isinstance(a, dict) and {"x", "y", "rhs"} <= set(a) and isinstance(a["x"], list)
-          and isinstance(a["y"], list), "expected an atom {x, y, rhs}", path)
+    _need(isinstance(a, dict) and {"x", "y", "rhs"} <= set(a) and isinstance(a["x"], list) and len(a["x"]) == n
+          and isinstance(a["y"], list) and len(a["y"]) == m, f"expected an atom {{x, y, rhs}} over {n} inputs and "
+          f"{m} outputs", path)
     return (f"satom {n} {m} {_sparse(a['x'], path + '.x')} {_sparse(a['y'], path + '.y')} "
             f"{_q(a['rhs'], path + '.rhs')}")
 
@@ -191,27 +192,50 @@ def hints(conj, lo, hi, path) -> str:
     return _list(out)
 
 
-def _close(c, relu_splits, max_splits, path) -> str:
+def _idx(v, path, below=None) -> int:
+    _need(type(v) is int and v >= 0 and (below is None or v < below),
+          "expected an index" + ("" if below is None else f" below {below}"), path)
+    return v
+
+
+def _items(v, path, length=None) -> list:
+    _need(isinstance(v, list) and (length is None or len(v) == length),
+          "expected a list" + ("" if length is None else f" of {length} items"), path)
+    return v
+
+
+def _close(c, path) -> str:
     _need(isinstance(c, dict) and isinstance(c.get("atom"), list) and len(c["atom"]) == 2
           and c["atom"][0] in ("unsafe", "region") and type(c["atom"][1]) is int and c["atom"][1] >= 0,
           'expected {"atom": ["unsafe" or "region", k], "bound": b}', path)
-    beta = _list(_q(v, f"{path}.beta[{j}]") for j, v in enumerate(c.get("beta", [])))
-    lam = _list(_list(_q(v, f"{path}.lambda[{j}][{m}]") for m, v in enumerate(lst))
-                for j, lst in enumerate(c.get("lambda", [])))
-    alpha = _list(f"({k}%nat, {_n(i)}, {_q(a, f'{path}.alpha')})" for k, i, a in c.get("alpha", []))
-    piece = _list(f"({k}%nat, {_n(g)}, {p}%nat)" for k, g, p in c.get("piece", []))
-    hull = _list(f"({k}%nat, {_n(i)}, {_list(_q(a, f'{path}.hull') for a in coef)}, {_q(cc, f'{path}.hull')})"
-                 for k, i, coef, cc in c.get("hull", []))
+    beta = _list(_q(v, f"{path}.beta[{j}]") for j, v in enumerate(_items(c.get("beta", []), f"{path}.beta")))
+    lam = _list(_list(_q(v, f"{path}.lambda[{j}][{m}]") for m, v in enumerate(_items(lst, f"{path}.lambda[{j}]")))
+                for j, lst in enumerate(_items(c.get("lambda", []), f"{path}.lambda")))
+    alpha, piece, hull = [], [], []
+    for r, item in enumerate(_items(c.get("alpha", []), f"{path}.alpha")):
+        w = f"{path}.alpha[{r}]"
+        k, i, a = _items(item, w, 3)
+        alpha.append(f"({_idx(k, w + '[0]')}%nat, {_n(_idx(i, w + '[1]'))}, {_q(a, w + '[2]')})")
+    for r, item in enumerate(_items(c.get("piece", []), f"{path}.piece")):
+        w = f"{path}.piece[{r}]"
+        k, g, p = _items(item, w, 3)
+        piece.append(f"({_idx(k, w + '[0]')}%nat, {_n(_idx(g, w + '[1]'))}, {_idx(p, w + '[2]')}%nat)")
+    for r, item in enumerate(_items(c.get("hull", []), f"{path}.hull")):
+        w = f"{path}.hull[{r}]"
+        k, i, coef, cc = _items(item, w, 4)
+        line = _list(_q(a, f"{w}[2][{m}]") for m, a in enumerate(_items(coef, w + "[2]")))
+        hull.append(f"({_idx(k, w + '[0]')}%nat, {_n(_idx(i, w + '[1]'))}, {line}, {_q(cc, w + '[3]')})")
     region = "true" if c["atom"][0] == "region" else "false"
-    return (f"Build_lclose {region} {_n(c['atom'][1])} {_q(c.get('bound'), path + '.bound')} {beta} {lam} {alpha} "
-            f"{piece} {hull}")
+    return (f"Build_lclose {region} {_n(c['atom'][1])} {_q(c.get('bound'), path + '.bound')} {beta} {lam} "
+            f"{_list(alpha)} {_list(piece)} {_list(hull)}")
 
 
 def coq_ltree(tree, net, m_unsafe, path) -> str:
-    """The preorder tree as a nested ``ltree`` term (LayeredCheck.v)."""
+    """The preorder tree as a nested ``ltree`` term (LayeredCheck.v): ``split``, ``relu``, ``max``
+    (one part per position of the group), ``each_unsafe`` (one part per unsafe disjunct), a leaf
+    (``None`` for ``empty``), and ``empty`` (an empty box)."""
     _need(isinstance(tree, list) and tree, "expected a non-empty list of tree entries", path)
     pos = 0
-    splits = []
 
     def forest(parts):
         out = "FNil"
@@ -226,45 +250,36 @@ def coq_ltree(tree, net, m_unsafe, path) -> str:
         pos += 1
         _need(isinstance(e, dict), "expected a tree entry", ew)
         if "split" in e:
-            i = e["split"]
-            _need(type(i) is int and i >= 0, "expected an input index", f"{ew}.split")
+            i = _idx(e["split"], f"{ew}.split")
             at = _q(e.get("at"), f"{ew}.at")
             return f"(LSplit {i}%nat {at} {node()} {node()})"
         if "relu" in e:
-            k, i = e["relu"]
-            out = []
-            for side in (0, 1):
-                splits.append(("relu", k, i, side))
-                out.append(node())
-                splits.pop()
-            return f"(LRSplit {k}%nat {_n(i)} {out[0]} {out[1]})"
+            k, i = _items(e["relu"], f"{ew}.relu", 2)
+            k, i = _idx(k, f"{ew}.relu[0]", len(net.ops)), _idx(i, f"{ew}.relu[1]")
+            return f"(LRSplit {k}%nat {_n(i)} {node()} {node()})"
         if "max" in e:
-            k, g = e["max"]
-            _need(type(k) is int and 0 <= k < len(net.ops) and net.ops[k].op == "max"
-                  and type(g) is int and 0 <= g < len(net.ops[k].groups), "expected [k, g]: group g of max op k",
-                  f"{ew}.max")
-            parts = []
-            for p in range(len(net.ops[k].groups[g])):
-                splits.append(("max", k, g, p))
-                parts.append(node())
-                splits.pop()
-            return f"(LMSplit {k}%nat {_n(g)} {forest(parts)})"
+            k, g = _items(e["max"], f"{ew}.max", 2)
+            k = _idx(k, f"{ew}.max[0]", len(net.ops))
+            _need(net.ops[k].op == "max", f"expected a max op, got op {k} ({net.ops[k].op})", f"{ew}.max[0]")
+            g = _idx(g, f"{ew}.max[1]", len(net.ops[k].groups))
+            return f"(LMSplit {k}%nat {_n(g)} {forest([node() for _ in net.ops[k].groups[g]])})"
         if "each_unsafe" in e:
+            _need(e["each_unsafe"] == m_unsafe and type(e["each_unsafe"]) is int,
+                  f"expected the number of unsafe disjuncts, {m_unsafe}", f"{ew}.each_unsafe")
             return f"(LEach {forest([node() for _ in range(m_unsafe)])})"
         if "empty" in e:
-            i = e["empty"]
-            _need(type(i) is int and i >= 0, "expected an input index", f"{ew}.empty")
-            return f"(LEmpty {i}%nat)"
+            return f"(LEmpty {_idx(e['empty'], f'{ew}.empty')}%nat)"
         _need(isinstance(e.get("leaf"), dict), "expected split, relu, max, each_unsafe, leaf or empty", ew)
         leaf, lw = e["leaf"], f"{ew}.leaf"
-        rf = _list(f"({k}%nat, {_list(_n(i) for i in es)})" for k, es in leaf.get("refine", []))
+        rf = []
+        for r, item in enumerate(_items(leaf.get("refine", []), f"{lw}.refine")):
+            k, es = _items(item, f"{lw}.refine[{r}]", 2)
+            rf.append(f"({_idx(k, f'{lw}.refine[{r}][0]')}%nat, "
+                      f"{_list(_n(_idx(i, f'{lw}.refine[{r}][1][{m}]')) for m, i in enumerate(_items(es, f'{lw}.refine[{r}][1]')))})")
         if "empty" in leaf:
-            return f"(LLeaf {rf} None)"
-        closes = leaf.get("closes")
-        _need(isinstance(closes, list), "expected a list closes", f"{lw}.closes")
-        rs = [s for s in splits if s[0] == "relu"]
-        ms = [s for s in splits if s[0] == "max"]
-        return f"(LLeaf {rf} (Some {_list(_close(c, rs, ms, f'{lw}.closes[{u}]') for u, c in enumerate(closes))}))"
+            return f"(LLeaf {_list(rf)} None)"
+        closes = _items(leaf.get("closes"), f"{lw}.closes")
+        return f"(LLeaf {_list(rf)} (Some {_list(_close(c, f'{lw}.closes[{u}]') for u, c in enumerate(closes))}))"
 
     t = node()
     _need(pos == len(tree), f"unexpected entries after the tree's last leaf ({len(tree) - pos} more)", f"{path}[{pos}]")
@@ -294,6 +309,8 @@ def instance_text(cert: dict) -> str:
         for k, a in enumerate(conj):
             _need(isinstance(a, dict) and isinstance(a.get("y"), list) and all(rational(v) == 0 for v in a["y"]),
                   "expected an atom over X alone", f"claim.property.input_region[{d}][{k}].y")
+    region_text = coq_sdnf(region, n_in, n_out, "claim.property.input_region")
+    unsafe_text = coq_sdnf(unsafe, n_in, n_out, "claim.property.unsafe")
     steps = cert.get("steps")
     _need(isinstance(steps, list) and len(steps) == len(region), "expected one step per input disjunct", "steps")
     coq_steps = []
@@ -326,8 +343,8 @@ def instance_text(cert: dict) -> str:
         f"Definition net : LNet := {coq_layered_net(net)}.",
         "",
         f"Definition prop : Property := {{| p_inputs := {n_in}%nat;\n"
-        f"  p_region := {coq_sdnf(region, n_in, n_out, 'claim.property.input_region')};\n"
-        f"  p_unsafe := {coq_sdnf(unsafe, n_in, n_out, 'claim.property.unsafe')} |}}.",
+        f"  p_region := {region_text};\n"
+        f"  p_unsafe := {unsafe_text} |}}.",
         "",
         "Definition steps : list (Box * list (N * N) * ltree) := [" + ";\n".join(coq_steps) + "].",
         "",
