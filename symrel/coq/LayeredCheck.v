@@ -30,8 +30,17 @@ Definition qadd (a b : Q) : Q :=
 Definition Qlt_bool (a b : Q) : bool := negb (Qle_bool b a).
 Definition qmin (a b : Q) : Q := if Qle_bool a b then a else b.
 
+(* a <= b and a < b, comparing numerators over a shared denominator *)
+Definition qle (a b : Q) : bool := if Pos.eqb (Qden a) (Qden b) then Z.leb (Qnum a) (Qnum b) else Qle_bool a b.
+Definition qlt (a b : Q) : bool := negb (qle b a).
+
+(* 0 <= a, and the largest element of a non-empty list (0 for []) by qle *)
+Definition nonneg (a : Q) : bool := Z.leb 0 (Qnum a).
+Definition qmax' (a b : Q) : Q := if qle a b then b else a.
+Definition qmaxl (l : list Q) : Q := match l with [] => 0 | a :: r => fold_left qmax' r a end.
+
 (* max(a, 0), over a's denominator *)
-Definition pos_part (a : Q) : Q := if Qle_bool 0 a then a else 0 # Qden a.
+Definition pos_part (a : Q) : Q := if nonneg a then a else 0 # Qden a.
 
 Definition K2 : positive := 16777216.    (* 2^24, the bounds' rounding *)
 Definition P16 : positive := 65536.      (* 2^16, the slopes' *)
@@ -94,28 +103,29 @@ Definition norm_box (B : Box) : Box :=
   then B' else B.
 
 (* ---- an affine op's interval image ---- *)
-Fixpoint row_lo (t : tr (Q * Q)) (r : list (N * Z)) : Q :=
+(* the bounds of a row's sum w . v over the bounds t of v: a weight >= 0 takes the lower bound
+   into the lower sum, one < 0 the upper *)
+Fixpoint row_bounds (t : tr (Q * Q)) (r : list (N * Z)) : Q * Q :=
   match r with
-  | [] => 0
-  | (j, w) :: r' => qadd (inject_Z w * (if Z.leb 0 w then fst (bget t j) else snd (bget t j))) (row_lo t r')
-  end.
-
-Fixpoint row_hi (t : tr (Q * Q)) (r : list (N * Z)) : Q :=
-  match r with
-  | [] => 0
-  | (j, w) :: r' => qadd (inject_Z w * (if Z.leb 0 w then snd (bget t j) else fst (bget t j))) (row_hi t r')
+  | [] => (0, 0)
+  | (j, w) :: r' =>
+      let lh := bget t j in
+      let s := row_bounds t r' in
+      if Z.leb 0 w then (qadd (inject_Z w * fst lh) (fst s), qadd (inject_Z w * snd lh) (snd s))
+      else (qadd (inject_Z w * snd lh) (fst s), qadd (inject_Z w * fst lh) (snd s))
   end.
 
 Definition aff_bounds (D : positive) (t : tr (Q * Q)) (rows : list (list (N * Z))) (b : list Z) : list (Q * Q) :=
-  map (fun rc => (qadd (row_lo t (fst rc)) (inject_Z (snd rc)) * (1 # D),
-                  qadd (row_hi t (fst rc)) (inject_Z (snd rc)) * (1 # D))) (combine rows b).
+  map (fun rc => let s := row_bounds t (fst rc) in
+                 (qadd (fst s) (inject_Z (snd rc)) * (1 # D), qadd (snd s) (inject_Z (snd rc)) * (1 # D)))
+      (combine rows b).
 
 (* ---- the lines of the nonlinear ops ---- *)
 (* a ReLU entry on [lo, hi]: (alpha, s, t), the lines alpha z <= relu z <= s z + t: z itself,
    0, or the default lower line and the chord of [lo, hi] rounded outward (docs/format.md) *)
 Definition relu_line (lo hi : Q) : Q * Q * Q :=
-  if Qle_bool 0 lo then (1, 1, 0)
-  else if Qle_bool hi 0 then (0, 0, 0)
+  if nonneg lo then (1, 1, 0)
+  else if Z.leb (Qnum hi) 0 then (0, 0, 0)
   else let lk := Qfloor (lo * inject_Z (Zpos K2)) in
        let uk := Qceiling (hi * inject_Z (Zpos K2)) in
        let si := zup (uk * Zpos P16) (uk - lk) in
@@ -130,7 +140,7 @@ Definition relu_line_ok (lst : Q * Q * Q) (lo hi : Q) : bool :=
 Fixpoint argmax_from (l : list Q) (i bi : nat) (bv : Q) : nat :=
   match l with
   | [] => bi
-  | a :: l' => if Qlt_bool bv a then argmax_from l' (S i) i a else argmax_from l' (S i) bi bv
+  | a :: l' => if qlt bv a then argmax_from l' (S i) i a else argmax_from l' (S i) bi bv
   end.
 Definition argmax (l : list Q) : nat :=
   match l with [] => O | a :: l' => argmax_from l' 1 0 a end.
@@ -153,9 +163,9 @@ Definition max_line (lh : list (Q * Q)) (winner : option nat) : nat * nat * Q * 
       let his := map snd lh in
       let p := argmax los in
       let lop := nth p los 0 in
-      if forallb (fun h => Qle_bool h lop) (drop_nth p his) then (p, p, 1, 0)
+      if forallb (fun h => qle h lop) (drop_nth p his) then (p, p, 1, 0)
       else let k := argmax his in
-           let M := max_list (drop_nth k his) in
+           let M := qmaxl (drop_nth k his) in
            let lk := Qfloor (nth k los 0 * inject_Z (Zpos K2)) in
            let uk := Qceiling (nth k his 0 * inject_Z (Zpos K2)) in
            let Mk := Qceiling (M * inject_Z (Zpos K2)) in
@@ -172,12 +182,13 @@ Definition max_line_ok (lh : list (Q * Q)) (winner : option nat) (ln : nat * nat
   (match winner with Some w => Nat.eqb w top && Qeq_bool s 1 && Qeq_bool t 0 | None => false end
    || (let lt := fst (nth top lh (0, 0)) in
        let ht := snd (nth top lh (0, 0)) in
-       Qle_bool lt (s * lt + t) && Qle_bool ht (s * ht + t)
-       && forallb (fun h => Qle_bool h (s * lt + t) && Qle_bool h (s * ht + t)) (map snd (drop_nth top lh)))).
+       let yl := s * lt + t in
+       let yh := s * ht + t in
+       Qle_bool lt yl && Qle_bool ht yh && forallb (fun h => Qle_bool h yl && Qle_bool h yh) (map snd (drop_nth top lh)))).
 
 (* the range of the group's max: [max lo, hi of the winner] or [max lo, max hi] *)
 Definition max_range (lh : list (Q * Q)) (winner : option nat) : Q * Q :=
-  (max_list (map fst lh), match winner with Some w => snd (nth w lh (0, 0)) | None => max_list (map snd lh) end).
+  (qmaxl (map fst lh), match winner with Some w => snd (nth w lh (0, 0)) | None => qmaxl (map snd lh) end).
 
 (* ---- splits of a node ---- *)
 (* SR k i side: entry i of the vector op k reads is >= 0 (true) or <= 0 (false);
@@ -419,7 +430,7 @@ Fixpoint refine (lv : list level) (inb : list (tr (Q * Q))) (B : Box) (es : list
 Fixpoint refine_at (k : nat) (rf : list (nat * list N)) : list N :=
   match rf with [] => [] | (k', es) :: rf' => if Nat.eqb k k' then es ++ refine_at k rf' else refine_at k rf' end.
 
-Definition some_empty (bn : list (Q * Q)) : bool := existsb (fun lh => Qlt_bool (snd lh) (fst lh)) bn.
+Definition some_empty (bn : list (Q * Q)) : bool := existsb (fun lh => qlt (snd lh) (fst lh)) bn.
 
 Inductive fwd := FBad | FEmpty | FOk (lv : list level) (inb : list (tr (Q * Q))).
 

@@ -30,6 +30,29 @@ Proof.
   - apply VnnSound.qadd_correct.
 Qed.
 
+Lemma qle_true : forall a b, qle a b = true -> a <= b.
+Proof.
+  intros [na da] [nb db] H. unfold qle in H. simpl in H. destruct (Pos.eqb da db) eqn:E.
+  - apply Pos.eqb_eq in E. subst db. apply Z.leb_le in H. unfold Qle. simpl. nia.
+  - apply Qle_bool_true. exact H.
+Qed.
+
+Lemma qle_false : forall a b, qle a b = false -> b < a.
+Proof.
+  intros [na da] [nb db] H. unfold qle in H. simpl in H. destruct (Pos.eqb da db) eqn:E.
+  - apply Pos.eqb_eq in E. subst db. apply Z.leb_gt in H. unfold Qlt. simpl. nia.
+  - apply Qle_bool_false. exact H.
+Qed.
+
+Lemma qlt_true : forall a b, qlt a b = true -> a < b.
+Proof. unfold qlt. intros a b H. apply negb_true_iff in H. apply qle_false. exact H. Qed.
+
+Lemma nonneg_true : forall a, nonneg a = true -> 0 <= a.
+Proof. intros [n d] H. unfold nonneg in H. simpl in H. apply Z.leb_le in H. unfold Qle. simpl. lia. Qed.
+
+Lemma nonneg_false : forall a, nonneg a = false -> a < 0.
+Proof. intros [n d] H. unfold nonneg in H. simpl in H. apply Z.leb_gt in H. unfold Qlt. simpl. lia. Qed.
+
 Lemma relu_cases : forall z, (z <= 0 /\ relu z = 0) \/ (0 < z /\ relu z = z).
 Proof. exact VnnSound.relu_cases. Qed.
 
@@ -80,16 +103,16 @@ Qed.
 
 Lemma pos_part_lo : forall a z, a <= z -> pos_part a <= relu z.
 Proof.
-  intros a z H. unfold pos_part. destruct (Qle_bool 0 a) eqn:E.
-  - apply Qle_bool_true in E. destruct (relu_cases z) as [[H1 H2]|[H1 H2]]; rewrite H2; lra.
+  intros a z H. unfold pos_part. destruct (nonneg a) eqn:E.
+  - apply nonneg_true in E. destruct (relu_cases z) as [[H1 H2]|[H1 H2]]; rewrite H2; lra.
   - assert (E0 : 0 # Qden a == 0) by reflexivity. rewrite E0. apply relu_ge0.
 Qed.
 
 Lemma pos_part_hi : forall a z, z <= a -> relu z <= pos_part a.
 Proof.
-  intros a z H. unfold pos_part. destruct (Qle_bool 0 a) eqn:E.
-  - apply Qle_bool_true in E. destruct (relu_cases z) as [[H1 H2]|[H1 H2]]; rewrite H2; lra.
-  - apply Qle_bool_false in E. assert (E0 : 0 # Qden a == 0) by reflexivity. rewrite E0.
+  intros a z H. unfold pos_part. destruct (nonneg a) eqn:E.
+  - apply nonneg_true in E. destruct (relu_cases z) as [[H1 H2]|[H1 H2]]; rewrite H2; lra.
+  - apply nonneg_false in E. assert (E0 : 0 # Qden a == 0) by reflexivity. rewrite E0.
     destruct (relu_cases z) as [[H1 H2]|[H1 H2]]; rewrite H2; lra.
 Qed.
 
@@ -255,10 +278,10 @@ Proof. intros w H. change 0 with (inject_Z 0). rewrite <- Zle_Qle. apply Z.leb_l
 Lemma Zle_bool_Q_false : forall w, Z.leb 0 w = false -> inject_Z w < 0.
 Proof. intros w H. change 0 with (inject_Z 0). rewrite <- Zlt_Qlt. apply Z.leb_gt. exact H. Qed.
 
-Lemma row_bounds_sound : forall t v r, tbox t v -> row_lo t r <= row_dot r v /\ row_dot r v <= row_hi t r.
+Lemma row_bounds_sound : forall t v r, tbox t v -> fst (row_bounds t r) <= row_dot r v /\ row_dot r v <= snd (row_bounds t r).
 Proof.
-  intros t v r Ht. induction r as [|[j w] r IH]; simpl; [lra|]. rewrite !qadd_correct. destruct IH as [IH1 IH2].
-  destruct (Ht j) as [H1 H2]. destruct (Z.leb 0 w) eqn:E.
+  intros t v r Ht. induction r as [|[j w] r IH]; simpl; [unfold row_dot; simpl; lra|]. destruct IH as [IH1 IH2].
+  unfold row_dot in *. simpl. destruct (Ht j) as [H1 H2]. destruct (Z.leb 0 w) eqn:E; simpl; rewrite !qadd_correct.
   - apply Zle_bool_Q in E. split; [assert (inject_Z w * fst (bget t j) <= inject_Z w * at_ v j) by nra
                                   | assert (inject_Z w * at_ v j <= inject_Z w * snd (bget t j)) by nra]; lra.
   - apply Zle_bool_Q_false in E. split; [assert (inject_Z w * snd (bget t j) <= inject_Z w * at_ v j) by nra
@@ -272,7 +295,7 @@ Lemma aff_bounds_sound : forall D rows b bn v, in_box bn v ->
   in_box (aff_bounds D (of_list bn) rows b) (eval_lop (LAffine D rows b) v).
 Proof.
   intros D rows b bn v H. apply in_box_map. intros [r c] _. simpl.
-  destruct (row_bounds_sound (of_list bn) v r (tbox_of_list bn v H)) as [H1 H2].
+  destruct (row_bounds_sound (of_list bn) v r (tbox_of_list bn v H)) as [H1 H2]. simpl in H1, H2.
   rewrite !qadd_correct. split; apply Qmult_le_compat_r; try apply den_pos; lra.
 Qed.
 
@@ -322,6 +345,46 @@ Proof.
   - intros d Hd. apply H. right. exact Hd.
 Qed.
 
+Lemma qmax'_ge_l : forall a b, a <= qmax' a b.
+Proof. intros a b. unfold qmax'. destruct (qle a b) eqn:E; [apply qle_true; exact E | lra]. Qed.
+
+Lemma qmax'_ge_r : forall a b, b <= qmax' a b.
+Proof. intros a b. unfold qmax'. destruct (qle a b) eqn:E; [lra | apply Qlt_le_weak, qle_false; exact E]. Qed.
+
+Lemma qmax'_le : forall a b z, a <= z -> b <= z -> qmax' a b <= z.
+Proof. intros a b z Ha Hb. unfold qmax'. destruct (qle a b); assumption. Qed.
+
+Lemma fold_qmax'_ge_init : forall r a, a <= fold_left qmax' r a.
+Proof.
+  induction r as [|b r IH]; intros a; simpl; [lra|]. eapply Qle_trans; [apply qmax'_ge_l|]. apply IH.
+Qed.
+
+Lemma fold_qmax'_ge : forall r a b, In b r -> b <= fold_left qmax' r a.
+Proof.
+  induction r as [|c r IH]; intros a b H; simpl in *; [contradiction|]. destruct H as [<-|H].
+  - eapply Qle_trans; [apply qmax'_ge_r|]. apply fold_qmax'_ge_init.
+  - apply IH. exact H.
+Qed.
+
+Lemma fold_qmax'_le : forall r a c, a <= c -> (forall b, In b r -> b <= c) -> fold_left qmax' r a <= c.
+Proof.
+  induction r as [|b r IH]; intros a c Ha H; simpl; [exact Ha|]. apply IH.
+  - apply qmax'_le; [exact Ha | apply H; left; reflexivity].
+  - intros d Hd. apply H. right. exact Hd.
+Qed.
+
+Lemma qmaxl_ge : forall l a, In a l -> a <= qmaxl l.
+Proof.
+  intros [|b l] a H; simpl in *; [contradiction|]. destruct H as [<-|H]; [apply fold_qmax'_ge_init | apply fold_qmax'_ge; exact H].
+Qed.
+
+Lemma qmaxl_le : forall l c, l <> [] -> (forall a, In a l -> a <= c) -> qmaxl l <= c.
+Proof.
+  intros [|b l] c Hn H; simpl; [congruence|]. apply fold_qmax'_le.
+  - apply H. left. reflexivity.
+  - intros d Hd. apply H. right. exact Hd.
+Qed.
+
 Lemma In_map_nth : forall {A B} (f : A -> B) (l : list A) d y, In y (map f l) -> exists m, (m < length l)%nat /\ y = f (nth m l d).
 Proof.
   intros A B f l d y H. apply in_map_iff in H as [x [<- Hx]]. apply In_nth with (d := d) in Hx as [m [Hm <-]].
@@ -359,7 +422,7 @@ Proof.
   - destruct w as [p|]; [|discriminate]. repeat rewrite andb_true_iff in H3. destruct H3 as [[E1 E2] E3].
     apply Nat.eqb_eq in E1. subst p. apply Qeq_bool_true in E2, E3. rewrite E2, E3.
     assert (Hm' := Hw top eq_refl m Hm). lra.
-  - rewrite (nth_map_bget t g top H2) in H3. repeat rewrite andb_true_iff in H3. destruct H3 as [[E1 E2] E3].
+  - rewrite (nth_map_bget t g top H2) in H3. cbv zeta in H3. repeat rewrite andb_true_iff in H3. destruct H3 as [[E1 E2] E3].
     apply Qle_bool_true in E1, E2. destruct (Ht (nth top g 0%N)) as [T1 T2].
     destruct (Nat.eq_dec m top) as [->|Hmt];
     set (lt := fst (bget t (nth top g 0%N))) in *; set (ht := snd (bget t (nth top g 0%N))) in *;
@@ -379,7 +442,7 @@ Proof.
   intros t v g w Ht Hg Hw. unfold max_range. simpl.
   assert (Hne : forall {A} (f : N -> A), map f g <> []) by (intros A f; destruct g; simpl; congruence).
   split.
-  - apply max_list_le; [rewrite map_map; apply Hne|]. intros a Ha. rewrite map_map in Ha.
+  - apply qmaxl_le; [rewrite map_map; apply Hne|]. intros a Ha. rewrite map_map in Ha.
     apply (In_map_nth _ _ 0%N) in Ha as [m [Hm ->]]. destruct (Ht (nth m g 0%N)) as [T1 _].
     eapply Qle_trans; [exact T1|]. apply max_list_ge. apply in_map. apply nth_In. exact Hm.
   - destruct w as [p|].
@@ -387,7 +450,7 @@ Proof.
       destruct (Ht (nth p g 0%N)) as [_ T2]. eapply Qle_trans; [|exact T2].
       apply max_list_le; [apply Hne|]. intros a Ha. apply (In_map_nth _ _ 0%N) in Ha as [m [Hm ->]]. apply Hwon. exact Hm.
     + apply max_list_le; [apply Hne|]. intros a Ha. apply (In_map_nth _ _ 0%N) in Ha as [m [Hm ->]].
-      destruct (Ht (nth m g 0%N)) as [_ T2]. eapply Qle_trans; [exact T2|]. apply max_list_ge.
+      destruct (Ht (nth m g 0%N)) as [_ T2]. eapply Qle_trans; [exact T2|]. apply qmaxl_ge.
       rewrite map_map. apply (in_map (fun x => snd (bget t x))). apply nth_In. exact Hm.
 Qed.
 
@@ -765,7 +828,7 @@ Qed.
 
 Lemma not_some_empty : forall bn v, in_box bn v -> some_empty bn = true -> False.
 Proof.
-  intros bn v H E. unfold some_empty in E. apply existsb_exists in E as [lh [Hin E]]. apply Qlt_bool_true in E.
+  intros bn v H E. unfold some_empty in E. apply existsb_exists in E as [lh [Hin E]]. apply qlt_true in E.
   apply In_nth_error in Hin as [i Hi]. destruct (in_box_nth bn v i lh H Hi). lra.
 Qed.
 

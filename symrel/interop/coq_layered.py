@@ -16,7 +16,7 @@ certificate's numbers are written as they are, so a tampered certificate gives a
 Cost: linear in the size of the certificate and the net.
 
 >>> coq_blocks([[(0, 3), (1, 5)], [(1, 3), (2, 5)], [(4, 1)]])    # two rows of one pattern, one of another
-'[([(0%N, [3; 5])], [0%N; 1%N]); ([(0%N, [1])], [4%N])]'
+'[([(0%N, [3; 5])], [(0%N, 2%N, 1%N)]); ([(0%N, [1])], [(4%N, 1%N, 0%N)])]'
 >>> coq_runs([7, 7, 7, -1])
 '[(3%N, 7); (1%N, (-1))]'
 """
@@ -27,11 +27,9 @@ from math import lcm
 
 from ..errors import InputError
 from ..exact import rational
-from .coq import LOGICAL
+from .coq import LAYERED_LIBRARY, LOGICAL
 
-#: the library files of a layered vnnlib-unsat replay, in build order (symrel/coq/)
-LAYERED_LIBRARY = ("Semantics.v", "VnnProp.v", "VnnCheck.v", "VnnSound.v", "Layered.v", "LayeredData.v",
-                   "LayeredCheck.v", "LayeredSound.v")
+__all__ = ["LAYERED_LIBRARY", "coq_layered_net", "coq_ltree", "instance_text"]
 
 #: a list literal longer than this is written as chunks joined by ``++`` (coqc's parser
 #: overflows its stack on a list of some 100,000 items)
@@ -79,6 +77,33 @@ def coq_runs(values) -> str:
     return _list(f"({_n(c)}, {_z(v)})" for c, v in runs)
 
 
+def progressions(values) -> list:
+    """Integers as progressions ``(start, count, step)`` (``LayeredData.offsets_of``), each as long
+    as it goes on.
+
+    >>> progressions([0, 1, 2, 28, 29, 30, 5])
+    [(0, 3, 1), (28, 3, 1), (5, 1, 0)]
+    """
+    out = []
+    k = 0
+    while k < len(values):
+        if k + 1 < len(values) and values[k + 1] >= values[k]:
+            d = values[k + 1] - values[k]
+            m = 2
+            while k + m < len(values) and values[k + m] - values[k + m - 1] == d:
+                m += 1
+            out.append((values[k], m, d))
+            k += m
+        else:
+            out.append((values[k], 1, 0))
+            k += 1
+    return out
+
+
+def _offsets(offs) -> str:
+    return _list(f"({_n(c)}, {_n(m)}, {_n(d)})" for c, m, d in progressions(offs))
+
+
 def _pattern(row):
     """``(offset, runs)`` of a row of ``(column, integer)`` pairs: the columns counted from the
     first, cut into runs of consecutive columns."""
@@ -104,7 +129,7 @@ def coq_blocks(rows) -> str:
             blocks[-1][1].append(off)
         else:
             blocks.append((pat, [off]))
-    return _list(f"({_list(f'({_n(c)}, {_list(_z(w) for w in ws)})' for c, ws in pat)}, {_list(_n(o) for o in offs)})"
+    return _list(f"({_list(f'({_n(c)}, {_list(_z(w) for w in ws)})' for c, ws in pat)}, {_offsets(offs)})"
                  for pat, offs in blocks)
 
 
@@ -128,8 +153,7 @@ def coq_group_blocks(groups) -> str:
             blocks[-1][1].append(off)
         else:
             blocks.append((pat, [off]))
-    return _list(f"({_list(f'({_n(c)}, {_n(m)})' for c, m in pat)}, {_list(_n(o) for o in offs)})"
-                 for pat, offs in blocks)
+    return _list(f"({_list(f'({_n(c)}, {_n(m)})' for c, m in pat)}, {_offsets(offs)})" for pat, offs in blocks)
 
 
 def coq_op(op) -> str:
@@ -157,10 +181,12 @@ def _sparse(v, path) -> str:
 
 
 def coq_satom(a, n, m, path) -> str:
+    """An atom over ``n_in`` inputs and ``n_out`` outputs (the instance defines both: a ``nat``
+    literal is unary in Coq)."""
     _need(isinstance(a, dict) and {"x", "y", "rhs"} <= set(a) and isinstance(a["x"], list) and len(a["x"]) == n
           and isinstance(a["y"], list) and len(a["y"]) == m, f"expected an atom {{x, y, rhs}} over {n} inputs and "
           f"{m} outputs", path)
-    return (f"satom {n} {m} {_sparse(a['x'], path + '.x')} {_sparse(a['y'], path + '.y')} "
+    return (f"satom n_in n_out {_sparse(a['x'], path + '.x')} {_sparse(a['y'], path + '.y')} "
             f"{_q(a['rhs'], path + '.rhs')}")
 
 
@@ -273,9 +299,10 @@ def coq_ltree(tree, net, m_unsafe, path) -> str:
         leaf, lw = e["leaf"], f"{ew}.leaf"
         rf = []
         for r, item in enumerate(_items(leaf.get("refine", []), f"{lw}.refine")):
-            k, es = _items(item, f"{lw}.refine[{r}]", 2)
-            rf.append(f"({_idx(k, f'{lw}.refine[{r}][0]')}%nat, "
-                      f"{_list(_n(_idx(i, f'{lw}.refine[{r}][1][{m}]')) for m, i in enumerate(_items(es, f'{lw}.refine[{r}][1]')))})")
+            rw = f"{lw}.refine[{r}]"
+            k, es = _items(item, rw, 2)
+            entries = _list(_n(_idx(i, f"{rw}[1][{m}]")) for m, i in enumerate(_items(es, f"{rw}[1]")))
+            rf.append(f"({_idx(k, rw + '[0]')}%nat, {entries})")
         if "empty" in leaf:
             return f"(LLeaf {_list(rf)} None)"
         closes = _items(leaf.get("closes"), f"{lw}.closes")
@@ -342,14 +369,18 @@ def instance_text(cert: dict) -> str:
         "",
         f"Definition net : LNet := {coq_layered_net(net)}.",
         "",
-        f"Definition prop : Property := {{| p_inputs := {n_in}%nat;\n"
+        f"Definition n_in : nat := {n_in}.",
+        f"Definition n_out : nat := {n_out}.",
+        "",
+        f"Definition prop : Property := {{| p_inputs := n_in;\n"
         f"  p_region := {region_text};\n"
         f"  p_unsafe := {unsafe_text} |}}.",
         "",
         "Definition steps : list (Box * list (N * N) * ltree) := [" + ";\n".join(coq_steps) + "].",
         "",
+        "(* computed once, by the kernel's VM at Qed (false: the Qed fails) *)",
         "Lemma checked : check_layered net prop steps = true.",
-        "Proof. vm_compute. reflexivity. Qed.",
+        "Proof. vm_cast_no_check (eq_refl true). Qed.",
         "",
         "(* no input x of the region has outputs eval_layered net x meeting the unsafe condition *)",
         "Theorem claim : layered_unsat net prop.",

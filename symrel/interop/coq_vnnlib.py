@@ -34,10 +34,10 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..exact import rational
-from .coq import LOGICAL, _list, coq_q, coq_relu_net, coq_vec, write_coq_folder
+from .coq import LOGICAL, VNN_LIBRARY, _list, coq_q, coq_relu_net, coq_vec, write_coq_folder
 
-#: the library files of a vnnlib-unsat replay, in build order (symrel/coq/)
-VNN_LIBRARY = ("Semantics.v", "VnnProp.v", "VnnCheck.v", "VnnSound.v")
+__all__ = ["VNN_LIBRARY", "export_vnnlib_coq", "instance_text", "is_layered", "is_vnnlib",
+           "replay_vnnlib_certificate"]
 
 
 def _need(cond, message, path):
@@ -253,7 +253,8 @@ def export_vnnlib_coq(cert: dict, out_dir) -> list[Path]:
     """Write the Coq folder of a vnnlib-unsat certificate into ``out_dir``; returns the paths. A
     layered net's certificate is replayed by LayeredCheck.v (:mod:`symrel.interop.coq_layered`)."""
     if is_layered(cert):
-        from .coq_layered import LAYERED_LIBRARY, instance_text as layered_text
+        from .coq import LAYERED_LIBRARY
+        from .coq_layered import instance_text as layered_text
 
         return write_coq_folder(out_dir, LAYERED_LIBRARY, layered_text(cert))
     return write_coq_folder(out_dir, VNN_LIBRARY, instance_text(cert))

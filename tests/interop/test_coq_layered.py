@@ -77,7 +77,7 @@ def test_a_layered_certificate_replays_and_its_claim_is_closed(library, tmp_path
 
 def rejected_by_coqc(library, tmp_path, bad, words="") -> None:
     """The Python checker refuses ``bad`` (with ``words``), and coqc rejects its Instance.v at
-    the checker's vm_compute (its check is false), not elsewhere."""
+    the proof of ``checked`` (the kernel's VM computes the check false), not elsewhere."""
     from symrel.checking import CertificateError, check_certificate
 
     with pytest.raises(CertificateError) as err:            # the Python checker refuses it too
@@ -85,9 +85,10 @@ def rejected_by_coqc(library, tmp_path, bad, words="") -> None:
     assert words in str(err.value), str(err.value)
     r = replayed(library, tmp_path, bad)
     lines = (tmp_path / "Instance.v").read_text().splitlines()
-    proof = lines.index("Lemma checked : check_layered net prop steps = true.") + 2   # the vm_compute line, 1-based
-    assert r.returncode != 0 and f'line {proof},' in r.stderr and 'Unable to unify "true" with "false"' in r.stderr, \
-        r.stdout + r.stderr
+    proof = lines.index("Lemma checked : check_layered net prop steps = true.") + 2   # the proof's line, 1-based
+    assert lines[proof - 1] == "Proof. vm_cast_no_check (eq_refl true). Qed."
+    assert r.returncode != 0 and f'line {proof},' in r.stderr and \
+        'while it is expected to have type\n "check_layered net prop steps = true"' in r.stderr, r.stdout + r.stderr
 
 
 def _bound_moved(c):            # 28-2: the leaf after the ReLU split's first input split
@@ -162,9 +163,10 @@ def test_a_convolution_is_written_as_one_pattern_per_channel():
             for i in range(3) for j in range(3)]
     net = LayeredNet(16, [SparseAffine(rows, ["1/8"] * 9), Relu(9), MaxGroups([[0, 1, 3, 4], [4, 5, 7, 8]])])
     text = coq_layered_net(net)
-    assert "(LAffine 8 (rows_of [([(0%N, [4; (-8)]); (4%N, [24; 2])], [0%N; 1%N; 2%N; 4%N; 5%N; 6%N; 8%N; 9%N; 10%N])])" \
-           " (ints_of [(9%N, 1)]))" in text, text
-    assert "(LMax (groups_of [([(0%N, 2%N); (3%N, 2%N)], [0%N; 4%N])]))" in text, text
+    # the 9 offsets 0, 1, 2, 4, 5, 6, 8, 9, 10 as three progressions of step 1
+    assert "(LAffine 8 (rows_of [([(0%N, [4; (-8)]); (4%N, [24; 2])], [(0%N, 3%N, 1%N); (4%N, 3%N, 1%N); " \
+           "(8%N, 3%N, 1%N)])]) (ints_of [(9%N, 1)]))" in text, text
+    assert "(LMax (groups_of [([(0%N, 2%N); (3%N, 2%N)], [(0%N, 2%N, 4%N)])]))" in text, text
     assert to_json(net)["kind"] == "layered"
 
 
