@@ -350,12 +350,8 @@ def instance_text(cert: dict) -> str:
               f"expected lists lower and upper of {n_in} numbers", f"{where}.box")
         box = _list(f"({_q(a, f'{where}.box.lower[{i}]')}, {_q(b, f'{where}.box.upper[{i}]')})"
                     for i, (a, b) in enumerate(zip(lo, hi)))
-        tree = data.get("tree")
-        if isinstance(tree, list) and len(tree) == 1 and isinstance(tree[0], dict) and "empty" in tree[0]:
-            hint = _list("(0%N, 0%N)" for _ in lo)    # an empty box: the hints are not read
-        else:
-            hint = hints(region[d], lo, hi, where)
-        coq_steps.append(f"({box},\n  {hint},\n  {coq_ltree(tree, net, len(unsafe), where + '.tree')})")
+        hint = hints(region[d], lo, hi, where)
+        coq_steps.append(f"({box},\n  {hint},\n  {coq_ltree(data.get('tree'), net, len(unsafe), where + '.tree')})")
     lines = [
         "(* Instance.v, written by symrel export-coq: a vnnlib-unsat certificate of a layered net",
         "   replayed by Coq's kernel. The claim is stated in Layered.v's terms (layered_unsat,",

@@ -145,6 +145,29 @@ def test_a_tampered_multiplier_line_or_refinement_is_rejected_by_coqc(library, t
     rejected_by_coqc(library, tmp_path, bad, words)
 
 
+@needs_coqc
+def test_an_empty_box_replays(library, tmp_path):
+    """x0 <= -1 and x0 >= 1: the box [1, -1] is empty, its tree [{"empty": 0}]; Coq needs the
+    atoms that give the box (the hints) and hi_0 < lo_0."""
+    from symrel.checking import check_certificate
+    from symrel.fileformat import sha256_of, to_json
+    from symrel.models.layered import LayeredNet, Relu, SparseAffine
+
+    obj = to_json(LayeredNet(1, [SparseAffine([[(0, 1)]], [0]), Relu(1), SparseAffine([[(0, 1)]], [0])]))
+    prop = {"inputs": 1, "outputs": 1, "input_region": [[{"x": [1], "y": [0], "rhs": -1}, {"x": [-1], "y": [0], "rhs": -1}]],
+            "unsafe": [[{"x": [0], "y": [-1], "rhs": 0}]]}
+    c = {"symrel": 1, "kind": "certificate",
+         "claim": {"kind": "vnnlib-unsat", "network_sha256": sha256_of(obj), "property_sha256": "0" * 64,
+                   "property_source": "inline", "property": prop},
+         "inputs": {"network": {"object": obj, "sha256": sha256_of(obj)}},
+         "steps": [{"rule": "vnnlib-branch-and-bound", "status": "proved",
+                    "certificate": {"disjunct": 0, "box": {"lower": [1], "upper": [-1]}, "tree": [{"empty": 0}]}}]}
+    assert check_certificate(copy.deepcopy(c))["result"] in ("checked", "vacuous")
+    r = replayed(library, tmp_path, c)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "(LEmpty 0%nat)" in (tmp_path / "Instance.v").read_text()
+
+
 def test_export_writes_the_layered_library_and_instance(tmp_path, certs):
     names = [p.name for p in export_coq(certs[(28, 2)], tmp_path)]
     assert names == list(LAYERED_LIBRARY) + ["Instance.v", "_CoqProject"]
