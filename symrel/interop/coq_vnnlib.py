@@ -19,6 +19,9 @@ not only those the forward forms leave open), which is at least as tight as the 
 checker's forward and backward bounds: it accepts every certificate the Python checker
 accepts, at a higher cost (per leaf, ``O(layers^2 x width^3)`` rational operations).
 
+A certificate whose network is a layered net (``kind: "layered"``) is written by
+:mod:`symrel.interop.coq_layered` and replayed by ``LayeredCheck.v`` (``check_layered_sound``).
+
 Cost here: linear in the size of the certificate and the net.
 
 >>> coq_phases(["aiu"], [["1/2", 1, 0]], [True, False])
@@ -31,10 +34,10 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..exact import rational
-from .coq import LOGICAL, _list, coq_q, coq_relu_net, coq_vec, write_coq_folder
+from .coq import LOGICAL, VNN_LIBRARY, _list, coq_q, coq_relu_net, coq_vec, write_coq_folder
 
-#: the library files of a vnnlib-unsat replay, in build order (symrel/coq/)
-VNN_LIBRARY = ("Semantics.v", "VnnProp.v", "VnnCheck.v", "VnnSound.v")
+__all__ = ["VNN_LIBRARY", "export_vnnlib_coq", "instance_text", "is_layered", "is_vnnlib",
+           "replay_vnnlib_certificate"]
 
 
 def _need(cond, message, path):
@@ -176,7 +179,8 @@ def coq_tree(tree, relu, path) -> str:
 
 
 def instance_text(cert: dict) -> str:
-    """``Instance.v`` for a vnnlib-unsat certificate (its JSON object)."""
+    """``Instance.v`` for a vnnlib-unsat certificate of a ReLU net (its JSON object; a layered net's:
+    :func:`symrel.interop.coq_layered.instance_text`)."""
     from ..fileformat import from_json
 
     claim = cert.get("claim") if isinstance(cert, dict) else None
@@ -185,7 +189,8 @@ def instance_text(cert: dict) -> str:
     net_entry = (cert.get("inputs") or {}).get("network") if isinstance(cert.get("inputs"), dict) else None
     _need(isinstance(net_entry, dict) and "object" in net_entry, "expected the input network", "inputs.network")
     net = from_json(net_entry["object"])
-    _need(net.kind == "relu", "expected a ReLU net (kind relu)", "inputs.network.object.kind")
+    _need(net.kind == "relu", "expected a ReLU net (kind relu; a layered net's certificate: "
+          "symrel.interop.coq_layered)", "inputs.network.object.kind")
     prop = claim.get("property")
     _need(isinstance(prop, dict), "expected the property", "claim.property")
     n_in = prop.get("inputs")
@@ -237,8 +242,21 @@ def instance_text(cert: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def is_layered(cert) -> bool:
+    """Whether the network of ``cert`` (a JSON object) is a layered net (``kind: "layered"``)."""
+    net = ((cert.get("inputs") or {}).get("network") or {}) if isinstance(cert, dict) and isinstance(
+        cert.get("inputs"), dict) and isinstance(cert["inputs"].get("network"), dict) else {}
+    return isinstance(net.get("object"), dict) and net["object"].get("kind") == "layered"
+
+
 def export_vnnlib_coq(cert: dict, out_dir) -> list[Path]:
-    """Write the Coq folder of a vnnlib-unsat certificate into ``out_dir``; returns the paths."""
+    """Write the Coq folder of a vnnlib-unsat certificate into ``out_dir``; returns the paths. A
+    layered net's certificate is replayed by LayeredCheck.v (:mod:`symrel.interop.coq_layered`)."""
+    if is_layered(cert):
+        from .coq import LAYERED_LIBRARY
+        from .coq_layered import instance_text as layered_text
+
+        return write_coq_folder(out_dir, LAYERED_LIBRARY, layered_text(cert))
     return write_coq_folder(out_dir, VNN_LIBRARY, instance_text(cert))
 
 
@@ -261,6 +279,10 @@ def replay_vnnlib_certificate(cert: dict, timeout: float | None = None, library=
         r = replay(tmp, timeout=timeout, library=library)
     status = "checked" if r["ok"] else ("rejected" if r.get("failed") else "not closed")
     checks = {
+        "check_layered net prop steps = true (vm_compute)": status,
+        "general theorem check_layered_sound (LayeredSound.v)": "proved in Coq",
+        "claim: Print Assumptions": r["assumptions"] or "not run",
+    } if is_layered(cert) else {
         "check net prop steps = true (vm_compute)": status,
         "general theorem check_sound (VnnSound.v)": "proved in Coq",
         "claim: Print Assumptions": r["assumptions"] or "not run",

@@ -49,7 +49,8 @@ def register(sub):
                         "property=FILE.vnnlib binds the claim's property to the file (sha256 and content)")
     p.add_argument("--coq", action="store_true",
                    help="also replay the claim in Coq (equivalence of a maxout/ReLU net and its compiled "
-                        "Transformer on a box, or vnnlib-unsat; needs coqc; docs/coq.md) and say which checks ran")
+                        "Transformer on a box, or vnnlib-unsat of a ReLU or layered net; needs coqc; docs/coq.md) "
+                        "and say which checks ran")
     add_executor_option(p, "the leaves of a vnnlib-unsat or output-bounds certificate are checked")
     add_progress_option(p, "show the leaves of a vnnlib-unsat or output-bounds certificate checked, out of the total")
     add_json_flag(p)

@@ -5,7 +5,9 @@ Writes the library (``Semantics.v``, ``Compiler.v``, ``Correctness.v``), ``Insta
 (the net, the box and the Transformer as exact rational data, and the claim proved by
 computation) and ``_CoqProject``; for a vnnlib-unsat certificate, ``VnnProp.v``,
 ``VnnCheck.v``, ``VnnSound.v`` and an ``Instance.v`` whose ``claim : vnnlib_unsat net prop``
-is proved by running the checker (``vm_compute``) and its soundness theorem; build it with
+is proved by running the checker (``vm_compute``) and its soundness theorem (of a layered
+net: ``Layered.v``, ``LayeredData.v``, ``LayeredCheck.v``, ``LayeredSound.v`` and ``claim :
+layered_unsat net prop``); build it with
 ``coq_makefile -f _CoqProject -o Makefile && make``. ``--replay`` also runs ``coqc`` on it
 (exit 1 when Coq rejects it, 2 when coqc is not installed). Exit 2, with nothing written,
 for a certificate that is neither vnnlib-unsat nor an equivalence of a maxout or ReLU net and
@@ -25,7 +27,8 @@ from . import SUMMARIES
 def register(sub):
     p = sub.add_parser("export-coq", help=SUMMARIES["export-coq"])
     p.add_argument("certificate", help="a certificate JSON file (an equivalence of a maxout/ReLU net and its "
-                                       "compiled Transformer on a box, or vnnlib-unsat; docs/coq.md)")
+                                       "compiled Transformer on a box, or vnnlib-unsat of a ReLU or "
+                                       "layered net; docs/coq.md)")
     p.add_argument("-o", "--output", required=True, help="folder to write (created if missing)")
     p.add_argument("--replay", action="store_true", help="also build the folder with coqc and report")
     add_json_flag(p)
@@ -37,7 +40,7 @@ def run(args) -> int:
     from ...interop.coq_vnnlib import export_vnnlib_coq, is_vnnlib
 
     cert = read_json(args.certificate)
-    if is_vnnlib(cert):  # a vnnlib-unsat certificate: the checker VnnCheck.v replays it
+    if is_vnnlib(cert):  # a vnnlib-unsat certificate: the checker VnnCheck.v (LayeredCheck.v) replays it
         export_coq = export_vnnlib_coq
     if args.replay and coqc_available() is None:
         raise InputError("--replay needs coqc (Coq 8.16: apt-get install coq)", path="--replay")
