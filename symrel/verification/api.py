@@ -93,14 +93,17 @@ class _Run:
         self.stats: dict = {}
         self.cover = (ZERO, 0)   # (covered, open leaves) as the search left them
         self._at = clock.start
+        self._cpu_at = time.process_time()
 
     def enter(self, stage: str) -> None:
-        now = time.monotonic()
+        now, cpu = time.monotonic(), time.process_time()
         self.times[f"{self.stage}_seconds"] = round(now - self._at, 3)
-        self.stage, self._at = stage, now
+        self.times[f"{self.stage}_cpu_seconds"] = round(cpu - self._cpu_at, 3)
+        self.stage, self._at, self._cpu_at = stage, now, cpu
 
     def finish_stats(self) -> dict:
         self.times.setdefault(f"{self.stage}_seconds", round(time.monotonic() - self._at, 3))
+        self.times.setdefault(f"{self.stage}_cpu_seconds", round(time.process_time() - self._cpu_at, 3))
         return {**self.stats, **self.times, "seconds": round(self.clock.elapsed(), 3)}
 
     def unknown(self, limit: str, certificate=None, certificate_sha256=None):

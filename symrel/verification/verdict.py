@@ -17,7 +17,8 @@ takes the proved branch alone. ``stats`` holds JSON values: the search's figures
 ``splits``, ``leaves``, ``covered``: the exact fraction of the region's volume closed, written
 as in a JSON file, ``1`` or ``"3/4"``) and the times of each stage (``import_seconds``,
 ``search_seconds``, ``check_seconds``, ``seconds`` in all), measured by the verification's own
-clock. Beside ``stats``, other results (output bounds,
+clock, and the CPU time this process spent in each (``import_cpu_seconds``, ``search_cpu_seconds``,
+``check_cpu_seconds``: worker processes not counted, so the figures of a serial run). Beside ``stats``, other results (output bounds,
 say) can be added to a verdict as further fields without changing these.
 
 >>> v = Verdict("unknown", limit="time", stage="search", open_leaves=3, covered=Q(3, 4),

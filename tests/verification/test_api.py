@@ -45,6 +45,8 @@ def test_unsat_verdict_carries_its_checked_certificate(files):
     assert json.loads(text) == v.certificate
     for key in ("nodes", "splits", "leaves", "covered", "import_seconds", "search_seconds", "check_seconds", "seconds"):
         assert key in v.stats, key
+    for stage in ("import", "search", "check"):   # this process's CPU per stage: a serial run's cost
+        assert isinstance(v.stats[f"{stage}_cpu_seconds"], float) and v.stats[f"{stage}_cpu_seconds"] >= 0, stage
     assert v.covered == 1 and v.stats["covered"] == 1
     assert repr(v).startswith("<Verdict: unsat, certificate checked") and "\n" not in repr(v)
     assert "unsat" in v._repr_html_() and v.certificate_sha256 in v._repr_markdown_()
