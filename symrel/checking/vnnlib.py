@@ -2,7 +2,8 @@
 
 The claim: no input ``x`` of the property's input region has outputs ``y = N(x)`` of the
 embedded ReLU net ``N`` meeting the unsafe condition (of a layered net: the trees and leaves
-are those of :mod:`symrel.checking.vnnlib_layered`, the rest as here). The claim holds the property
+are those of :mod:`symrel.checking.vnnlib_layered`, the rest as here, the leaves run by the same
+machinery, here or on an executor's workers: :func:`leaves_checked_on`). The claim holds the property
 (its input region and unsafe condition in disjunctive normal form, exact rationals) and the
 sha256 of the property file and of the network; the network is the input ``network``.
 
@@ -682,19 +683,20 @@ def _out_of_time(done, total):
                           "checked")
 
 
-def _check_run(net, region, unsafe, leaves, deadline, limits=None, check=_check_leaf):
-    """A worker's task: the leaves ``leaves`` checked in order (by ``check``); per leaf whether it
-    lies outside the region, then ``None`` for the leaves left at ``deadline``; a failure ends the
-    list as ``("failed", its step, the error)``. ``limits``: the caller's arithmetic limits
-    (:mod:`symrel.exact.sizes`), which a worker process does not inherit."""
+def _check_run(net, region, unsafe, leaves, deadline, limits=None, check=_check_leaf, prepare=_layers):
+    """A worker's task: the leaves ``leaves`` checked in order (by ``check``, on ``prepare(net)``);
+    per leaf whether it lies outside the region, then ``None`` for the leaves left at
+    ``deadline``; a failure ends the list as ``("failed", its step, the error)``. ``limits``:
+    the caller's arithmetic limits (:mod:`symrel.exact.sizes`), which a worker process does not
+    inherit."""
     with arithmetic_limits(*(limits or ())):
-        return _check_run_here(net, region, unsafe, leaves, deadline, check)
+        return _check_run_here(net, region, unsafe, leaves, deadline, check, prepare)
 
 
-def _check_run_here(net, region, unsafe, leaves, deadline, check=_check_leaf):
+def _check_run_here(net, region, unsafe, leaves, deadline, check=_check_leaf, prepare=_layers):
     import time
 
-    layers = _layers(net)
+    layers = prepare(net)
     out = []
     for d, where, lo, hi, splits, facts in leaves:
         if deadline is not None and time.time() >= deadline:
@@ -725,9 +727,13 @@ def _rebuilt(sent):
     return sent[0](*sent[1:]) if type(sent) is tuple else sent
 
 
-def _run_leaves(net, layers, leaves, region, unsafe, total, check=_check_leaf) -> bool:
-    """Check every leaf of ``leaves`` (an iterator, in the trees' order) by ``check``, as the
-    current :class:`LeafRun` says; whether every leaf lies outside the region."""
+def _run_leaves(net, layers, leaves, region, unsafe, total, check=_check_leaf, prepare=_layers) -> bool:
+    """Check every leaf of ``leaves`` (an iterator of ``(d, where, lo, hi, splits, facts)``, in
+    the trees' order) by ``check(layers, facts, lo, hi, d, region, unsafe, where, splits)``, as
+    the current :class:`LeafRun` says; whether every leaf lies outside the region. ``layers`` is
+    ``prepare(net)``, which a worker computes again (``check`` and ``prepare`` are module-level
+    functions of the checker: the ReLU nets' here, :mod:`symrel.checking.output_bounds`' and
+    :mod:`symrel.checking.vnnlib_layered`'s)."""
     import time
 
     run = _RUN.get()
@@ -756,7 +762,7 @@ def _run_leaves(net, layers, leaves, region, unsafe, total, check=_check_leaf) -
         except BrokenProcessPool:   # a worker died: this run is checked here instead
             results = None
         if results is None:
-            results = _check_run(net, region, unsafe, chunk, run.deadline, limits, check)
+            results = _check_run(net, region, unsafe, chunk, run.deadline, limits, check, prepare)
         for r in results:
             if r is None:
                 raise _out_of_time(done, total)
@@ -770,7 +776,8 @@ def _run_leaves(net, layers, leaves, region, unsafe, total, check=_check_leaf) -
 
     def submit(chunk):
         try:
-            pending.append((executor.submit(_check_run, net, region, unsafe, chunk, run.deadline, limits, check), chunk))
+            pending.append((executor.submit(_check_run, net, region, unsafe, chunk, run.deadline, limits, check,
+                                            prepare), chunk))
         except (BrokenProcessPool, RuntimeError):   # a broken or shut pool: this run is checked here
             pending.append((None, chunk))
         while len(pending) > 2 * workers:
@@ -882,14 +889,13 @@ def check_vnnlib_unsat(cert: dict, inputs: dict) -> None:
                                f"{n_in} and {n_out}", path="claim.property")
     if not region:
         raise CertificateError("expected at least one input disjunct", path="claim.property.input_region")
-    if kind == "layered":   # its trees and leaves: symrel.checking.vnnlib_layered (checked here, one by one)
-        from .vnnlib_layered import tree_checker
+    if kind == "layered":   # its trees and leaves: symrel.checking.vnnlib_layered's, run as a ReLU net's are
+        from . import vnnlib_layered as layered
 
-        check = tree_checker(net, cert["steps"], region, unsafe)
-        budget = [MAX_TREE_ENTRIES]
-        empty_region = True
-        for d, where, lo, hi, tree in _step_trees(cert["steps"], region, n_in):
-            empty_region = check(tree, lo, hi, d, where, budget) and empty_region
+        prepared = layered.prepare(net)
+        leaves, total = layered.leaves(prepared, cert["steps"], _step_trees(cert["steps"], region, n_in), region,
+                                       unsafe)
+        empty_region = _run_leaves(net, prepared, leaves, region, unsafe, total, layered.check_leaf, layered.prepare)
     else:
         layers = _layers(net)
         total = _leaf_operations(layers, cert["steps"], len(region), n_in, len(unsafe))

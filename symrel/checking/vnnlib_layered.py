@@ -2,7 +2,8 @@
 "vnnlib-unsat", "Layered nets").
 
 The claim, the property and the steps are those of :mod:`symrel.checking.vnnlib` (which reads
-them and calls :func:`tree_checker`); here, the tree of each step and its leaves. The tree, a
+them, walks the trees by :func:`leaves` and checks each leaf by :func:`check_leaf`, here or on an
+executor's workers, as it does a ReLU net's); here, the tree of each step and its leaves. The tree, a
 preorder list, covers its box: besides the input split ``{"split": i, "at": c}`` (the parts
 ``x_i <= c`` then ``x_i >= c``) it has
 
@@ -33,6 +34,7 @@ Shares no code with :mod:`symrel.vnnlib`.
 from __future__ import annotations
 
 from math import gcd
+from typing import NamedTuple
 
 from ..exact import Q, ZERO
 from . import CertificateError, beyond_limit
@@ -44,7 +46,7 @@ from .vnnlib_limits import relaxation_number as _relaxation_number
 P = 1 << SLOPE_BITS
 K2 = 1 << BOUND_BITS
 
-__all__ = ["MAX_LEAF_OPERATIONS", "MAX_TREE_ENTRIES", "tree_checker"]
+__all__ = ["MAX_LEAF_OPERATIONS", "MAX_TREE_ENTRIES", "check_leaf", "leaves", "prepare"]
 
 
 def _lcm(a: int, b: int) -> int:
@@ -509,27 +511,49 @@ def _override_numbers(name, items) -> list:
             else [x for coef, cc in items.values() for x in list(coef) + [cc]])
 
 
-def _check_leaf(iops, net, facts, lo, hi, splits, todo, d, region, unsafe, where, cache, chain=0, ops_left=None):
-    """One leaf (module docstring). Returns whether its part holds no point of the region
-    (empty, or every close by an atom of the input disjunct)."""
+class _LeafFacts(NamedTuple):
+    """A leaf as the walk of its tree hands it to :func:`check_leaf`: its ``facts`` (an object
+    with exactly one of ``closes`` and ``empty``), its ``refine`` read, the unsafe disjuncts
+    ``todo`` it closes, and ``bits``, those of its box over their common denominator."""
+
+    facts: dict
+    refine: dict
+    todo: list
+    bits: int
+
+
+def _leaf_facts(iops, net, facts, lo, hi, todo, where, chain, ops_left) -> _LeafFacts:
+    """What the walk of a tree reads of a leaf before handing it on (the order in which a check
+    of the leaf on the spot would read it): its facts' keys, ``refine``, the size of its box's
+    numbers (bounded), and its operations counted again with them (``ops_left``)."""
     facts = record(facts, where, optional=("closes", "empty", "refine"))
     if ("closes" in facts) == ("empty" in facts):
         raise CertificateError("expected exactly one of 'closes' and 'empty'", path=where)
     refine = _refine(facts["refine"], iops, net, f"{where}.refine") if "refine" in facts else {}
+    bits = number_bits(list(lo) + list(hi), where=where, what="the common denominator of this leaf's box")
+    check_product_bits(_leaf_bits(chain, bits), where=where, what="the numbers of this leaf's bounds")
+    extra = weight(_leaf_bits(chain, bits)) - weight(_leaf_bits(chain, 0))
+    if extra > 0:   # long numbers of this box: the count of _leaf_operations, again
+        n_closes = len(facts["closes"]) if type(facts.get("closes")) is list else 0
+        ops_left[0] -= _size(net) * (1 + n_closes + 2 * sum(map(len, refine.values()))) * extra
+        if ops_left[0] < 0:
+            raise beyond_limit("leaf operations", MAX_LEAF_OPERATIONS - ops_left[0], MAX_LEAF_OPERATIONS, where)
+    return _LeafFacts(facts, refine, todo, bits)
+
+
+def check_leaf(prepared, read: _LeafFacts, lo, hi, d, region, unsafe, where, splits) -> bool:
+    """One leaf (module docstring), ``read`` by the walk of its tree (:func:`leaves`), ``splits``
+    those on its path; ``prepared`` is :func:`prepare`'s. Returns whether its part holds no point
+    of the region (empty, or every close by an atom of the input disjunct). The arguments are
+    those :func:`symrel.checking.vnnlib._run_leaves` passes, here or on an executor's worker."""
+    net, iops, chain, cache = prepared
+    facts, refine, todo, bits = read
     sides, winners = {}, {}
     for s in splits:
         if s[0] == "relu":
             sides.setdefault(s[1], {})[s[2]] = s[3]
         elif s[0] == "max":
             winners.setdefault(s[1], {})[s[2]] = s[3]
-    bits = number_bits(list(lo) + list(hi), where=where, what="the common denominator of this leaf's box")
-    check_product_bits(_leaf_bits(chain, bits), where=where, what="the numbers of this leaf's bounds")
-    extra = weight(_leaf_bits(chain, bits)) - weight(_leaf_bits(chain, 0))
-    if extra > 0 and ops_left is not None:   # long numbers of this box: the count of _leaf_operations, again
-        n_closes = len(facts["closes"]) if type(facts.get("closes")) is list else 0
-        ops_left[0] -= _size(net) * (1 + n_closes + 2 * sum(map(len, refine.values()))) * extra
-        if ops_left[0] < 0:
-            raise beyond_limit("leaf operations", MAX_LEAF_OPERATIONS - ops_left[0], MAX_LEAF_OPERATIONS, where)
     leaf, empty = _bounds(iops, net, lo, hi, sides, winners, refine, cache)
     leaf.bits = bits
     if "empty" in facts:
@@ -596,15 +620,18 @@ def _check_leaf(iops, net, facts, lo, hi, splits, todo, d, region, unsafe, where
     return outside
 
 
-def _check_tree(iops, net, tree, lo, hi, d, region, unsafe, where, budget, cache, chain=0, ops_left=None):
-    """The preorder tree covers ``[lo, hi]`` and every leaf closes its part (module docstring).
-    The splits on the path are a list by depth (a preorder walk cuts it to the node's depth and
-    adds the node's own) with a set of their keys: a split repeated on a path is found at once.
-    A stack of nodes to cover longer than the entries left is refused at once."""
-    m = len(unsafe)
+def _tree_leaves(iops, net, tree, lo, hi, d, m, where, budget, chain, ops_left):
+    """The leaves of the preorder tree of disjunct ``d`` that covers ``[lo, hi]``, as ``(d,
+    where, lo, hi, splits, read)`` in order (``read``: :func:`_leaf_facts`), the tree's structure
+    checked on the way (module docstring); ``m`` the number of unsafe disjuncts. A generator, so
+    that a leaf is checked before the entries after it are read, as a walk that checks each leaf
+    where it meets it would. The splits on the path are a list by depth (a preorder walk cuts it
+    to the node's depth and adds the node's own) with a set of their keys: a split repeated on a
+    path is found at once. A stack of nodes to cover longer than the entries left is refused at
+    once."""
     todo = [(list(lo), list(hi), 0, None, None)]
     path, active = [], set()
-    outside, pos = True, 0
+    pos = 0
     while todo:
         if len(todo) > len(tree) - pos:
             raise CertificateError(f"the tree ends with {len(todo) - (len(tree) - pos)} node(s) still to cover "
@@ -676,24 +703,24 @@ def _check_tree(iops, net, tree, lo, hi, d, region, unsafe, where, budget, cache
             entry = record(entry, ew, keys=("leaf",))
             todo_u = list(range(m)) if only is None else [only]
             splits = tuple(s for s in path if s is not None)
-            outside = _check_leaf(iops, net, entry["leaf"], blo, bhi, splits, todo_u, d, region, unsafe,
-                                  f"{ew}.leaf", cache, chain, ops_left) and outside
+            read = _leaf_facts(iops, net, entry["leaf"], blo, bhi, todo_u, f"{ew}.leaf", chain, ops_left)
+            yield d, f"{ew}.leaf", blo, bhi, splits, read
     if pos != len(tree):
         raise CertificateError(f"unexpected entries after the tree's last leaf ({len(tree) - pos} more)",
                                path=f"{where}[{pos}]")
-    return outside
 
 
-def _leaf_operations(net, steps, disjuncts, chain: int = 0) -> int:
-    """The leaves' operations, counted in the trees as written before any leaf is checked
-    (docs/format.md); beyond the limit, refused."""
+def _leaf_operations(net, steps, disjuncts, chain: int = 0):
+    """``(operations, leaves)``: the leaves' operations, counted in the trees as written before
+    any leaf is checked (docs/format.md; beyond the limit, refused), and the leaves."""
     size = _size(net) * weight(_leaf_bits(chain, 0))   # an operation on long numbers counts more (exact.sizes)
-    work = 0
+    work = leaves = 0
     for d in range(min(disjuncts, len(steps))):
         for e in _lists(steps[d].get("certificate") if type(steps[d]) is dict else None, "tree"):
             facts = e.get("leaf") if type(e) is dict else None
             if type(facts) is not dict:
                 continue
+            leaves += 1
             closes = _lists(facts, "closes")
             lines = sum((1 << m) * (m + 1) for c in closes for item in _lists(c, "hull")   # vertices checked
                         if type(item) is list and len(item) == 4 and type(item[2]) is list
@@ -703,7 +730,7 @@ def _leaf_operations(net, steps, disjuncts, chain: int = 0) -> int:
             work += size * (1 + len(closes) + 2 * refined) + lines
             if work > MAX_LEAF_OPERATIONS:
                 raise beyond_limit("leaf operations", work, MAX_LEAF_OPERATIONS, "steps")
-    return work
+    return work, leaves
 
 
 def _lists(obj, key):
@@ -712,16 +739,29 @@ def _lists(obj, key):
     return value if type(value) is list else ()
 
 
-def tree_checker(net, steps, region, unsafe):
-    """``check(tree, lo, hi, d, where, budget)``: one step's tree checked, whether every leaf holds
-    no point of the region (for :func:`symrel.checking.vnnlib.check_vnnlib_unsat`)."""
+def prepare(net):
+    """``(net, ops in integers, the bits one pass adds, a cache of the bounds by box)``: what
+    :func:`check_leaf` needs of the net, computed once by the checker and once per run of leaves
+    on a worker (the numbers bounded first: ``denominator bits``, ``product bits``)."""
     iops = _integer_ops(net)
     chain = _chain_bits(iops)
     check_product_bits(_leaf_bits(chain, 0), where="inputs.network.object", what="the numbers of a leaf's bounds")
-    ops_left = [MAX_LEAF_OPERATIONS - _leaf_operations(net, steps, len(region), chain)]
-    cache: dict = {}
+    return net, iops, chain, {}
 
-    def check(tree, lo, hi, d, where, budget):
-        return _check_tree(iops, net, tree, lo, hi, d, region, unsafe, where, budget, cache, chain, ops_left)
 
-    return check
+def leaves(prepared, steps, step_trees, region, unsafe):
+    """``(leaves, total)``: every leaf of the certificate's trees, in order, as
+    :func:`check_leaf` takes them (an iterator; the trees' structure is checked as it runs,
+    :func:`_tree_leaves`), and their number. ``step_trees``: ``(d, where, lo, hi, tree)`` of
+    every step with a box (:func:`symrel.checking.vnnlib._step_trees`). The leaves' operations
+    are counted in the trees as written first (refused beyond the limit)."""
+    net, iops, chain, _ = prepared
+    work, total = _leaf_operations(net, steps, len(region), chain)
+    ops_left = [MAX_LEAF_OPERATIONS - work]
+    budget = [MAX_TREE_ENTRIES]
+
+    def walk():
+        for d, where, lo, hi, tree in step_trees:
+            yield from _tree_leaves(iops, net, tree, lo, hi, d, len(unsafe), where, budget, chain, ops_left)
+
+    return walk(), total

@@ -1,0 +1,174 @@
+"""The leaves of a vnnlib-unsat certificate of a layered net checked on an executor, by the
+machinery of the ReLU nets' checker (symrel.checking.vnnlib._run_leaves): the serial verdict,
+failure included (the first failing leaf in the trees' order, before any later entry of a
+tree); a deadline; progress in leaves checked out of the total; a broken pool; and
+``symrel.verify`` on a layered net reporting the check's progress."""
+
+import copy
+import json
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+import pytest
+
+from symrel.checking import CertificateError, check_certificate
+from symrel.checking import vnnlib as checker
+from symrel.checking.vnnlib import leaves_checked_on
+from symrel.errors import UndecidedError
+from symrel.models.layered import from_relu_net
+from symrel.vnnlib import read_vnnlib_text
+
+pytest.importorskip("scipy")
+
+from symrel.vnnlib.layered.search import decide  # noqa: E402
+
+from ..verification.cases import NET, STRIPS  # noqa: E402
+from .test_vnnlib_layered import _make  # noqa: E402
+
+
+@pytest.fixture(scope="module", params=["strips", "splits"])
+def cert(request):
+    """Ten steps of one leaf each (the strips), or one step of ten leaves under input, ReLU and
+    max splits (a random layered net of tests/vnnlib/layered/oracle.py)."""
+    if request.param == "strips":
+        verdict = decide(from_relu_net(NET), read_vnnlib_text(STRIPS, source="strips.vnnlib"))
+        assert verdict.status == "unsat"
+        return json.loads(json.dumps(verdict.certificate))
+    return _make(228, 1)
+
+
+def outcome(cert, executor=None, **kw):
+    """What the check says: the summary, or the error's class, path and message."""
+    try:
+        with leaves_checked_on(executor, **kw):
+            return check_certificate(copy.deepcopy(cert))
+    except CertificateError as err:
+        return type(err).__name__, err.path, str(err)
+
+
+@pytest.fixture(scope="module")
+def executors():
+    threads = ThreadPoolExecutor(2)
+    processes = ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("forkserver"))
+    yield [threads, processes]
+    threads.shutdown()
+    processes.shutdown()
+
+
+def leaf_paths(cert):
+    return [(d, k) for d, step in enumerate(cert["steps"]) for k, entry in enumerate(step["certificate"]["tree"])
+            if "leaf" in entry]
+
+
+def broken(cert, *edits):
+    bad = copy.deepcopy(cert)
+    bad["claim"].pop("statement", None)
+    for edit in edits:
+        edit(bad)
+    return bad
+
+
+def wrong_bound(d, k):
+    def edit(c):
+        leaf = c["steps"][d]["certificate"]["tree"][k]["leaf"]
+        if "closes" in leaf:
+            leaf["closes"][0]["bound"] = "12345"
+        else:
+            leaf["empty"]["op"] = 0
+    return edit
+
+
+def both_keys(d, k):
+    def edit(c):
+        leaf = c["steps"][d]["certificate"]["tree"][k]["leaf"]
+        leaf["empty" if "closes" in leaf else "closes"] = []
+    return edit
+
+
+def entry_after_the_tree(d):
+    def edit(c):
+        c["steps"][d]["certificate"]["tree"].append({"leaf": {"closes": []}})
+    return edit
+
+
+def test_the_certificates_have_ten_leaves_or_more(cert):
+    assert len(leaf_paths(cert)) >= 10 and cert["inputs"]["network"]["object"]["kind"] == "layered"
+
+
+@pytest.mark.parametrize("case", ["valid", "bound", "bound then tree", "tree alone", "malformed leaf",
+                                  "two bounds"])
+def test_every_executor_gives_the_serial_outcome(cert, executors, monkeypatch, case):
+    monkeypatch.setattr(checker, "LEAVES_PER_TASK", 2)   # runs of two leaves (across the steps of the strips)
+    leaves = leaf_paths(cert)
+    d3, k3 = leaves[3]
+    d8, k8 = leaves[8]
+    last = len(cert["steps"]) - 1
+    edits = {"valid": [], "bound": [wrong_bound(d3, k3)],
+             "bound then tree": [wrong_bound(d3, k3), entry_after_the_tree(last)],
+             "tree alone": [entry_after_the_tree(last)], "malformed leaf": [both_keys(d8, k8)],
+             "two bounds": [wrong_bound(d8, k8), wrong_bound(d3, k3)]}[case]
+    target = broken(cert, *edits) if edits else cert
+    serial = outcome(target)
+    if case == "valid":
+        assert serial["result"] == "checked"
+    else:
+        assert serial[0] in ("CertificateError", "MalformedCertificate")
+        where = {"bound": (d3, k3), "bound then tree": (d3, k3), "tree alone": (last, None),
+                 "malformed leaf": (d8, k8), "two bounds": (d3, k3)}[case]
+        prefix = f"steps[{where[0]}].certificate.tree" + ("" if where[1] is None else f"[{where[1]}]")
+        assert serial[1].startswith(prefix), serial
+    for executor in executors:
+        assert outcome(target, executor) == serial
+
+
+def test_a_deadline_past_stops_the_check_undecided(cert, executors):
+    for executor in [None] + executors:
+        with pytest.raises(UndecidedError, match=r"time: .* 0 of \d+ leaves checked"):
+            with leaves_checked_on(executor, deadline=0.0):
+                check_certificate(copy.deepcopy(cert))
+
+
+def test_progress_counts_the_leaves_checked(cert, executors, monkeypatch):
+    monkeypatch.setattr(checker, "LEAVES_PER_TASK", 3)
+    total = len(leaf_paths(cert))
+    for executor in [None] + executors:
+        seen = []
+        assert outcome(cert, executor, progress=lambda done, n: seen.append((done, n)))["result"] == "checked"
+        assert seen[-1] == (total, total) and [d for d, _ in seen] == sorted(d for d, _ in seen)
+        assert all(n == total for _, n in seen)
+
+
+def test_a_broken_pool_has_its_runs_checked_here(cert):
+    class Broken:
+        _max_workers = 2
+
+        def submit(self, *args, **kwargs):
+            from concurrent.futures.process import BrokenProcessPool
+
+            raise BrokenProcessPool("a worker died")
+
+    assert outcome(cert, Broken())["result"] == "checked"
+
+
+def test_verify_on_a_layered_net_shows_the_check_in_leaves(tmp_path, monkeypatch):
+    """``symrel.verify`` on a layered net: the check's progress is leaves checked out of the
+    total, and a pool of two workers gives the serial certificate."""
+    import symrel
+    from symrel.parallel import WarmingProcessPool
+
+    (tmp_path / "strips.vnnlib").write_text(STRIPS)
+    net = from_relu_net(NET)
+    seen = []
+    serial = symrel.verify(net, tmp_path / "strips.vnnlib", executor="serial", progress=seen.append)
+    check = [s for s in seen if s["stage"] == "check"]
+    assert serial.result == "unsat" and serial.checked
+    assert serial.certificate["inputs"]["network"]["object"]["kind"] == "layered"
+    assert check and check[-1] == {"stage": "check", "leaves_checked": serial.stats["leaves"],
+                                   "leaves": serial.stats["leaves"]}
+    monkeypatch.setattr(checker, "LEAVES_PER_TASK", 2)
+    pool = WarmingProcessPool(2, warmup=0)
+    try:
+        pooled = symrel.verify(net, tmp_path / "strips.vnnlib", executor=pool)
+    finally:
+        pool.shutdown()
+    assert pooled.checked and pooled.certificate_sha256 == serial.certificate_sha256
