@@ -14,7 +14,9 @@ accepted:
 * ``claim-number``: one number of the claim moved by 1 (each number);
 * ``sha256``: one input's sha256 changed (each input).
 
-The report (docs/checker.md) gives the counts per claim kind and per tamper.
+The report (docs/checker.md) gives the counts per claim kind and per tamper; a
+``vnnlib-unsat`` certificate of a layered net has its own row (:func:`row`), its trees and
+leaves being another checker's (:mod:`symrel.checking.vnnlib_layered`).
 
 >>> cert = {"claim": {"kind": "k", "n": 2}, "inputs": {"a": {"sha256": "00"}},
 ...         "steps": [{"rule": "r", "status": "proved", "certificate": {"v": 1}},
@@ -65,11 +67,28 @@ def tampers(cert: dict):
         yield "sha256", f"inputs.{name}.sha256", new
 
 
+def row(cert: dict) -> str:
+    """The report's row of ``cert``: its claim kind, with ``(layered net)`` for a
+    ``vnnlib-unsat`` certificate whose network is a layered net.
+
+    >>> row({"claim": {"kind": "vnnlib-unsat"}, "inputs": {"network": {"object": {"kind": "layered"}}}})
+    'vnnlib-unsat (layered net)'
+    >>> row({"claim": {"kind": "utility"}, "inputs": {}})
+    'utility'
+    """
+    kind = cert["claim"]["kind"]
+    network = cert.get("inputs", {}).get("network", {})
+    if kind == "vnnlib-unsat" and isinstance(network, dict) and network.get("object", {}).get("kind") == "layered":
+        return f"{kind} (layered net)"
+    return kind
+
+
 def run_campaign(certs, check=None):
     """Run every tamper on every certificate of ``certs`` (an iterable of ``(label, cert)``).
 
     Returns ``{"counts": {(kind, tamper): [tried, rejected]}, "originals": {kind: [n, accepted]},
-    "accepted": [(label, tamper, where), ...]}`` (the tampered copies the checker let through).
+    "accepted": [(label, tamper, where), ...]}`` (the tampered copies the checker let through),
+    ``kind`` the certificate's :func:`row`.
     """
     from ..checking import CertificateError, check_certificate
 
@@ -78,7 +97,7 @@ def run_campaign(certs, check=None):
     originals: dict = defaultdict(lambda: [0, 0])
     accepted, refused_originals = [], []
     for label, cert in certs:
-        kind = cert["claim"]["kind"]
+        kind = row(cert)
         originals[kind][0] += 1
         try:
             check(cert)
@@ -156,6 +175,7 @@ def sample_certificates():
         proof = prove_relation(rel, factors_to_features(rel, fac), symmetric=symmetric, ldl=fac.ldl)
         out.append((f"relation ({'symmetric' if symmetric else 'asymmetric'})", as_file(certificate_of(proof))))
     out.append(("vnnlib-unsat", as_file(_vnnlib_unsat_certificate())))
+    out.append(("vnnlib-unsat of a layered net", as_file(_layered_vnnlib_unsat_certificate())))
     out.append(("output-bounds", as_file(_output_bounds_certificate())))
     return out
 
@@ -198,6 +218,31 @@ def _vnnlib_unsat_certificate() -> dict:
     box = ((atom([1, 0], [0], 1), atom([-1, 0], [0], 1), atom([0, 1], [0], 1), atom([0, -1], [0], 1)),)
     verdict = decide(net, VnnProperty(2, 1, box, ((atom([0, 0], [-1], -50),),), "0" * 64, "inline"))
     return verdict.certificate
+
+
+def _layered_vnnlib_unsat_certificate() -> dict:
+    """A vnnlib-unsat certificate of the layered engine (``symrel verify`` on a net with max
+    pooling): affine, ReLU, max over overlapping groups, affine on ``[-1, 1]``; ``y`` has its
+    minimum about ``-3.596`` near ``x = 5/16`` and the unsafe condition is the tent ``y - 2 x <=
+    -17/4`` and ``2 y + x <= -111/16`` below it, each atom holding alone somewhere, so both close
+    leaves (a moved number of either must be refused). Its tree has input, ReLU and max splits,
+    betas, lambdas, slopes, pieces and an empty leaf (the net and property of
+    tests/checking/golden/valid/vnnlib-unsat-layered.json)."""
+    from ..models.layered import LayeredNet, MaxGroups, Relu, SparseAffine
+    from ..vnnlib import LinearAtom, VnnProperty
+    from ..vnnlib.layered.search import decide
+
+    net = LayeredNet(1, [SparseAffine([[(0, "-5/8")], [(0, "13/8")], [(0, "-3/8")], [(0, "9/8")], [(0, -1)]],
+                                      ["-1/2", "-1/2", "-15/8", "5/4", "-1/8"]),
+                         Relu(5), MaxGroups([[0, 1], [2, 3, 4], [2, 4]]),
+                         SparseAffine([[(0, "3/2"), (1, -1), (2, "-1/2")]], [-2])])
+
+    def atom(x, y, rhs):
+        return LinearAtom(tuple(map(rational, x)), tuple(map(rational, y)), rational(rhs))
+
+    region = ((atom([1], [0], 1), atom([-1], [0], 1)),)
+    unsafe = ((atom([-2], [1], "-17/4"), atom([1], [2], "-111/16")),)
+    return decide(net, VnnProperty(1, 1, region, unsafe, "0" * 64, "inline")).certificate
 
 
 def smallest_per_kind(folder):
@@ -284,7 +329,7 @@ def main(argv=None) -> int:
         certs += [(f"{Path(args.also).name}/{path.stem}", json.loads(path.read_text()))
                   for path in sorted(Path(args.also).glob("*.json"))]
     result = run_campaign(certs)
-    text = report(result, [(label, cert["claim"]["kind"]) for label, cert in certs])
+    text = report(result, [(label, row(cert)) for label, cert in certs])
     write_text_atomic(args.out, text + _kept_sections(args.out))
     print(text)
     bad = result["accepted"] or result["refused_originals"]

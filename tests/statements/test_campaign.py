@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from symrel.statements.campaign import TAMPERS, report, run_campaign, sample_certificates, tampers
+from symrel.statements.campaign import TAMPERS, report, row, run_campaign, sample_certificates, tampers
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,7 +24,8 @@ def test_every_original_is_accepted_and_every_tamper_rejected(result):
 def test_every_claim_kind_meets_every_tamper_it_can(result):
     kinds = set(result["originals"])
     assert {"equivalence", "equivalence-cells", "regions", "softmax-bound", "utility", "richter-peleg-utility",
-            "multi-utility", "retrieval", "relation", "vnnlib-unsat"} <= kinds
+            "multi-utility", "retrieval", "relation", "vnnlib-unsat", "vnnlib-unsat (layered net)",
+            "output-bounds"} <= kinds
     for kind in kinds:
         for tamper in ("status", "removed", "step-number", "sha256"):
             assert result["counts"][(kind, tamper)][0] > 0, (kind, tamper)
@@ -51,3 +52,17 @@ def test_the_report_says_so(result):
     page = (ROOT / "docs" / "checker.md").read_text()
     assert "tampered certificates rejected" in page and "Accepted tampers" not in page
     assert all(f"| {kind} |" in page for kind in result["originals"])
+
+
+def test_the_golden_certificates_meet_every_tamper_too():
+    """docs/checker.md is written with ``--also tests/checking/golden/valid``: each golden file
+    accepted, each tamper of it refused (the layered one's unsafe atoms each matter: a number of
+    the second moved, or a close pointed at the other atom, was accepted when the first implied
+    the second)."""
+    import json
+
+    golden = sorted((ROOT / "tests" / "checking" / "golden" / "valid").glob("*.json"))
+    certs = [(path.stem, json.loads(path.read_text())) for path in golden]
+    assert "vnnlib-unsat (layered net)" in {row(cert) for _, cert in certs}
+    got = run_campaign(certs)
+    assert got["refused_originals"] == [] and got["accepted"] == []

@@ -122,22 +122,30 @@ def vnnlib_unsat():
 
 def vnnlib_unsat_layered():
     """A random layered net (affine, ReLU, max over groups, affine; tests/vnnlib/layered/oracle.py,
-    seed 28) and its third random property: a tree with input, ReLU and max splits, betas,
-    lambdas, slopes, pieces and an empty leaf."""
+    seed 28), ``y`` on ``[-1, 1]`` with its minimum about ``-3.596`` near ``x = 5/16``, and an
+    unsafe condition of two atoms that each matter: ``y - 2 x <= -17/4`` and ``2 y + x <=
+    -111/16``, the two sides of a tent of top ``-29/8`` at ``x = 5/16`` below the graph. Each
+    atom alone holds somewhere (the first near ``x = 1``, the second near ``x = -1``), so every
+    leaf where it holds closes the other, and both are closed by some leaf: a number of either
+    moved must be refused (the campaign's layered row). The second atom is scaled by 2 so that a
+    close pointed at the other atom recomputes another bound, even at a point (``x = 0``) where
+    both atoms' input terms vanish.
+    Its tree has input, ReLU and max splits, betas, lambdas, slopes, pieces and an empty leaf."""
     import random
 
     from symrel.exact import rational as q
+    from symrel.vnnlib import LinearAtom, VnnProperty
     from symrel.vnnlib.layered.search import decide
-    from tests.vnnlib.layered.oracle import random_net, random_property
+    from tests.vnnlib.layered.oracle import random_net
+
+    def atom(x, y, rhs):
+        return LinearAtom(tuple(map(q, x)), tuple(map(q, y)), q(rhs))
 
     rng = random.Random(28)
     net = random_net(rng, rng.randint(1, 3))
-    pts = [[q(f"{rng.randint(-8, 8)}/8") for _ in range(net.input_dim)] for _ in range(40)]
-    ys = [net.evaluate_exact(p) for p in pts]
-    lo = [min(y[j] for y in ys) for j in range(net.output_dim)]
-    hi = [max(y[j] for y in ys) for j in range(net.output_dim)]
-    props = [random_property(rng, net, lo, hi) for _ in range(3)]
-    return decide(net, props[2]).certificate
+    region = ((atom([1], [0], 1), atom([-1], [0], 1)),)
+    unsafe = ((atom([-2], [1], "-17/4"), atom([1], [2], "-111/16")),)
+    return decide(net, VnnProperty(1, 1, region, unsafe, "0" * 64, "random")).certificate
 
 
 def output_bounds():
