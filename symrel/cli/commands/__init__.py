@@ -32,8 +32,8 @@ SUMMARIES = {
     "relation": "exact ReLU features phi, psi realising a relation table",
     "retrieval": "build and prove attention that retrieves the maximal keys of each query's preorder",
     "softmax-bound": "certified lambda: softmax within eps of hardmax on a box",
-    "verify": "decide a VNN-LIB property of a ReLU net exactly (unsat with a certificate, sat with an exact "
-              "witness), or referee another verifier's witness",
+    "verify": "decide a VNN-LIB property of a ReLU, maxout or layered net exactly (unsat with a certificate, "
+              "sat with an exact witness), or referee another verifier's witness",
 }
 
 

@@ -46,7 +46,7 @@ def register(sub):
 
     p = sub.add_parser("bounds", help=SUMMARIES["bounds"], formatter_class=argparse.RawDescriptionHelpFormatter,
                        epilog=EPILOG)
-    p.add_argument("net", help="the network: .onnx (read bit for bit), .nnet or a symrel JSON ReLU net")
+    p.add_argument("net", help="the network, a ReLU net: .onnx (read bit for bit), .nnet or symrel JSON")
     region = p.add_mutually_exclusive_group(required=True)
     region.add_argument("--box", metavar="B.json", help="the region: a box file {\"kind\": \"box\", \"bounds\": "
                                                         "[[lo, hi], ...]}")

@@ -2,9 +2,9 @@
 [--report R.md] [--executor SPEC] [--json]``; ``symrel verify NET PROP --check-witness W.txt``;
 ``symrel verify --instances instances.csv [--out results.csv]``.
 
-Decides a VNN-LIB property of a ReLU network exactly (``.onnx`` read bit for bit, ``.nnet``,
-or symrel JSON; docs/tutorials/acasxu.md), with :func:`symrel.verify` (docs/api.md). The
-first line printed is the verdict:
+Decides a VNN-LIB property of a ReLU, maxout or layered network exactly (``.onnx`` read bit
+for bit, ``.nnet``, or symrel JSON; docs/tutorials/acasxu.md), with :func:`symrel.verify`
+(docs/api.md). The first line printed is the verdict:
 
 * ``unsat``: no input of the region meets the unsafe condition. Exit 0. The trusted checker
   checks the engine's ``vnnlib-unsat`` certificate before ``unsat`` is printed (``--no-check``:
@@ -72,7 +72,7 @@ def register(sub):
 
     p = sub.add_parser("verify", help=SUMMARIES["verify"], formatter_class=argparse.RawDescriptionHelpFormatter,
                        epilog=EPILOG)
-    p.add_argument("net", nargs="?", help="the network: .onnx (read bit for bit), .nnet or a symrel JSON ReLU net")
+    p.add_argument("net", nargs="?", help="the network, a ReLU, maxout or layered net: .onnx (read bit for bit), .nnet or symrel JSON")
     p.add_argument("prop", nargs="?", help="the property, a VNN-LIB file")
     p.add_argument("--timeout", type=positive_seconds,
                    help="the whole command's time limit in seconds: reading, search and trusted check (unknown, "
