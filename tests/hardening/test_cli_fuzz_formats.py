@@ -5,7 +5,7 @@ commands; this module breaks the other formats, each where a command reads it: O
 ``ModelProto`` edited, corrupt_onnx.py, and its bytes), VNN-LIB, ``.nnet``, competition
 instance lists (CSV), VNN-COMP counterexample files (corrupt.py's token and byte
 strategies), and the JSON files of the commands test_cli_fuzz.py does not run (verify,
-export, export-coq, crossval, info on every kind, the bindings of check-certificate).
+bounds, export, export-coq, crossval, info on every kind, the bindings of check-certificate).
 
 Each run starts from the valid files of seeds.py, one of them broken, and must keep the
 contract of docs/cli.md: an exit code the command documents (0, 1, 2, 3, and 4 for
@@ -105,15 +105,16 @@ CASES = {
     "info-points": (["info", "{points}"], "points"),
     "info-box": (["info", "{box}"], "box"),
     **{f"info-{kind}": (["info", "{" + kind + "}"], kind) for kind in SAMPLES if kind not in ("points",)},
+    # symrel bounds: its network in every format, its region as a box or a VNN-LIB file
+    "bounds-onnx": (["bounds", "{onnx}", "--prop", "{vnnlib}", "--timeout", "30", "--certificate",
+                     "{OUT}/c.json", *SERIAL], "onnx"),
+    "bounds-nnet": (["bounds", "{nnet}", "--box", "{box}", "--nodes", "20", "--json", *SERIAL], "nnet"),
+    "bounds-json": (["bounds", "{net}", "--box", "{box}", "--timeout", "30", "--report", "{OUT}/r.md", *SERIAL],
+                    "net"),
+    "bounds-vnnlib": (["bounds", "{nnet}", "--prop", "{vnnlib}", "--timeout", "30", *SERIAL], "vnnlib"),
+    "bounds-box": (["bounds", "{net}", "--box", "{box}", "--timeout", "30", "--certificate", "{OUT}/c.json",
+                    *SERIAL], "box"),
 }
-if "bounds" in SUMMARIES:   # symrel bounds (when the command exists)
-    CASES.update({
-        "bounds-onnx": (["bounds", "{onnx}", "--prop", "{vnnlib}", "--timeout", "30", "--certificate",
-                         "{OUT}/c.json", *SERIAL], "onnx"),
-        "bounds-vnnlib": (["bounds", "{nnet}", "--prop", "{vnnlib}", "--timeout", "30", *SERIAL], "vnnlib"),
-        "bounds-box": (["bounds", "{net}", "--box", "{box}", "--timeout", "30", "--certificate", "{OUT}/c.json",
-                        *SERIAL], "box"),
-    })
 
 #: commands that read no data file: what they are run with instead
 EXEMPT = {"demo": "reads no file (test_cli.py runs it)",
