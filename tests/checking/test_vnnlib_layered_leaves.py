@@ -4,17 +4,11 @@ failure included (the first failing leaf in the trees' order, before any later e
 tree); a deadline; progress in leaves checked out of the total; a broken pool; and
 ``symrel.verify`` on a layered net reporting the check's progress."""
 
-import copy
 import json
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import pytest
 
-from symrel.checking import CertificateError, check_certificate
 from symrel.checking import vnnlib as checker
-from symrel.checking.vnnlib import leaves_checked_on
-from symrel.errors import UndecidedError
 from symrel.models.layered import from_relu_net
 from symrel.vnnlib import read_vnnlib_text
 
@@ -23,6 +17,9 @@ pytest.importorskip("scipy")
 from symrel.vnnlib.layered.search import decide  # noqa: E402
 
 from ..verification.cases import NET, STRIPS  # noqa: E402
+from .leaf_runs import (BrokenPool, assert_a_deadline_past_stops_the_check,  # noqa: E402, F401 (executors: a fixture)
+                        assert_every_executor_gives_the_serial_outcome, assert_progress_counts_the_leaves, broken,
+                        executors, leaf_paths, outcome)
 from .test_vnnlib_layered import _make  # noqa: E402
 
 
@@ -35,37 +32,6 @@ def cert(request):
         assert verdict.status == "unsat"
         return json.loads(json.dumps(verdict.certificate))
     return _make(228, 1)
-
-
-def outcome(cert, executor=None, **kw):
-    """What the check says: the summary, or the error's class, path and message."""
-    try:
-        with leaves_checked_on(executor, **kw):
-            return check_certificate(copy.deepcopy(cert))
-    except CertificateError as err:
-        return type(err).__name__, err.path, str(err)
-
-
-@pytest.fixture(scope="module")
-def executors():
-    threads = ThreadPoolExecutor(2)
-    processes = ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("forkserver"))
-    yield [threads, processes]
-    threads.shutdown()
-    processes.shutdown()
-
-
-def leaf_paths(cert):
-    return [(d, k) for d, step in enumerate(cert["steps"]) for k, entry in enumerate(step["certificate"]["tree"])
-            if "leaf" in entry]
-
-
-def broken(cert, *edits):
-    bad = copy.deepcopy(cert)
-    bad["claim"].pop("statement", None)
-    for edit in edits:
-        edit(bad)
-    return bad
 
 
 def wrong_bound(d, k):
@@ -107,47 +73,23 @@ def test_every_executor_gives_the_serial_outcome(cert, executors, monkeypatch, c
              "bound then tree": [wrong_bound(d3, k3), entry_after_the_tree(last)],
              "tree alone": [entry_after_the_tree(last)], "malformed leaf": [both_keys(d8, k8)],
              "two bounds": [wrong_bound(d8, k8), wrong_bound(d3, k3)]}[case]
-    target = broken(cert, *edits) if edits else cert
-    serial = outcome(target)
-    if case == "valid":
-        assert serial["result"] == "checked"
-    else:
-        assert serial[0] in ("CertificateError", "MalformedCertificate")
-        where = {"bound": (d3, k3), "bound then tree": (d3, k3), "tree alone": (last, None),
-                 "malformed leaf": (d8, k8), "two bounds": (d3, k3)}[case]
-        prefix = f"steps[{where[0]}].certificate.tree" + ("" if where[1] is None else f"[{where[1]}]")
-        assert serial[1].startswith(prefix), serial
-    for executor in executors:
-        assert outcome(target, executor) == serial
+    where = {"valid": None, "bound": (d3, k3), "bound then tree": (d3, k3), "tree alone": (last, None),
+             "malformed leaf": (d8, k8), "two bounds": (d3, k3)}[case]
+    prefix = where and f"steps[{where[0]}].certificate.tree" + ("" if where[1] is None else f"[{where[1]}]")
+    assert_every_executor_gives_the_serial_outcome(broken(cert, *edits) if edits else cert, executors, prefix)
 
 
 def test_a_deadline_past_stops_the_check_undecided(cert, executors):
-    for executor in [None] + executors:
-        with pytest.raises(UndecidedError, match=r"time: .* 0 of \d+ leaves checked"):
-            with leaves_checked_on(executor, deadline=0.0):
-                check_certificate(copy.deepcopy(cert))
+    assert_a_deadline_past_stops_the_check(cert, executors)
 
 
 def test_progress_counts_the_leaves_checked(cert, executors, monkeypatch):
     monkeypatch.setattr(checker, "LEAVES_PER_TASK", 3)
-    total = len(leaf_paths(cert))
-    for executor in [None] + executors:
-        seen = []
-        assert outcome(cert, executor, progress=lambda done, n: seen.append((done, n)))["result"] == "checked"
-        assert seen[-1] == (total, total) and [d for d, _ in seen] == sorted(d for d, _ in seen)
-        assert all(n == total for _, n in seen)
+    assert_progress_counts_the_leaves(cert, executors)
 
 
 def test_a_broken_pool_has_its_runs_checked_here(cert):
-    class Broken:
-        _max_workers = 2
-
-        def submit(self, *args, **kwargs):
-            from concurrent.futures.process import BrokenProcessPool
-
-            raise BrokenProcessPool("a worker died")
-
-    assert outcome(cert, Broken())["result"] == "checked"
+    assert outcome(cert, BrokenPool())["result"] == "checked"
 
 
 def test_verify_on_a_layered_net_shows_the_check_in_leaves(tmp_path, monkeypatch):

@@ -4,19 +4,18 @@ deadline and progress; and the claim's file records, read strictly (names, never
 
 import copy
 import json
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import pytest
 
-from symrel.checking import CertificateError, MalformedCertificate, check_certificate
+from symrel.checking import MalformedCertificate, check_certificate
 from symrel.checking import vnnlib as checker
-from symrel.checking.vnnlib import leaves_checked_on
-from symrel.errors import UndecidedError
 from symrel.vnnlib import read_vnnlib_text
 from symrel.vnnlib.engine import decide
 
 from ..verification.cases import NET, STRIPS
+from .leaf_runs import (BrokenPool, assert_a_deadline_past_stops_the_check,  # noqa: F401 (executors: a fixture)
+                        assert_every_executor_gives_the_serial_outcome, assert_progress_counts_the_leaves, broken,
+                        executors, leaf_paths, outcome)
 
 
 @pytest.fixture(scope="module")
@@ -24,41 +23,6 @@ def cert():
     verdict = decide(NET, read_vnnlib_text(STRIPS, source="/somewhere/strips.vnnlib"))
     assert verdict.status == "unsat"
     return json.loads(json.dumps(verdict.certificate))
-
-
-def outcome(cert, executor=None, **kw):
-    """What the check says: the summary, or the error's class, path and message."""
-    try:
-        with leaves_checked_on(executor, **kw):
-            return check_certificate(copy.deepcopy(cert))
-    except CertificateError as err:
-        return type(err).__name__, err.path, str(err)
-
-
-@pytest.fixture(scope="module")
-def executors():
-    threads = ThreadPoolExecutor(2)
-    processes = ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("forkserver"))
-    yield [threads, processes]
-    threads.shutdown()
-    processes.shutdown()
-
-
-def leaf_paths(cert):
-    out = []
-    for d, step in enumerate(cert["steps"]):
-        for k, entry in enumerate(step["certificate"]["tree"]):
-            if "leaf" in entry:
-                out.append((d, k))
-    return out
-
-
-def broken(cert, *edits):
-    bad = copy.deepcopy(cert)
-    bad["claim"].pop("statement", None)
-    for edit in edits:
-        edit(bad)
-    return bad
 
 
 def wrong_bound(d, k):
@@ -96,45 +60,22 @@ def test_every_executor_gives_the_serial_outcome(cert, executors, monkeypatch, c
              "bound then split": [wrong_bound(d3, k3), split_outside(7)],
              "split alone": [split_outside(7)], "malformed leaf": [missing_closes(d8, k8)],
              "two bounds": [wrong_bound(d8, k8), wrong_bound(d3, k3)]}[case]
-    target = broken(cert, *edits) if edits else cert
-    serial = outcome(target)
-    if case == "valid":
-        assert serial["result"] == "checked"
-    else:
-        assert serial[0] in ("CertificateError", "MalformedCertificate")
-        where = {"bound": f"steps[{d3}]", "bound then split": f"steps[{d3}]", "split alone": "steps[7]",
-                 "malformed leaf": f"steps[{d8}]", "two bounds": f"steps[{d3}]"}[case]
-        assert serial[1].startswith(where), serial
-    for executor in executors:
-        assert outcome(target, executor) == serial
+    where = {"valid": None, "bound": f"steps[{d3}]", "bound then split": f"steps[{d3}]", "split alone": "steps[7]",
+             "malformed leaf": f"steps[{d8}]", "two bounds": f"steps[{d3}]"}[case]
+    assert_every_executor_gives_the_serial_outcome(broken(cert, *edits) if edits else cert, executors, where)
 
 
 def test_a_deadline_past_stops_the_check_undecided(cert, executors):
-    for executor in [None] + executors:
-        with pytest.raises(UndecidedError, match=r"time: .* 0 of \d+ leaves checked"):
-            with leaves_checked_on(executor, deadline=0.0):
-                check_certificate(copy.deepcopy(cert))
+    assert_a_deadline_past_stops_the_check(cert, executors)
 
 
 def test_progress_counts_the_leaves_checked(cert, executors, monkeypatch):
     monkeypatch.setattr(checker, "LEAVES_PER_TASK", 3)
-    total = len(leaf_paths(cert))
-    for executor in [None] + executors:
-        seen = []
-        outcome(cert, executor, progress=lambda done, n: seen.append((done, n)))
-        assert seen[-1] == (total, total) and [d for d, _ in seen] == sorted(d for d, _ in seen)
+    assert_progress_counts_the_leaves(cert, executors)
 
 
 def test_a_broken_pool_has_its_runs_checked_here(cert):
-    class Broken:
-        _max_workers = 2
-
-        def submit(self, *args, **kwargs):
-            from concurrent.futures.process import BrokenProcessPool
-
-            raise BrokenProcessPool("a worker died")
-
-    assert outcome(cert, Broken())["result"] == "checked"
+    assert outcome(cert, BrokenPool())["result"] == "checked"
 
 
 @pytest.mark.parametrize("key, value, expected", [
