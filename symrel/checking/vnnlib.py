@@ -2,8 +2,7 @@
 
 The claim: no input ``x`` of the property's input region has outputs ``y = N(x)`` of the
 embedded ReLU net ``N`` meeting the unsafe condition (of a layered net: the trees and leaves
-are those of :mod:`symrel.checking.vnnlib_layered`, the rest as here, the leaves run by the same
-machinery, here or on an executor's workers: :func:`leaves_checked_on`). The claim holds the property
+are those of :mod:`symrel.checking.vnnlib_layered`, the rest as here). The claim holds the property
 (its input region and unsafe condition in disjunctive normal form, exact rationals) and the
 sha256 of the property file and of the network; the network is the input ``network``.
 
@@ -684,29 +683,24 @@ def _out_of_time(done, total):
 
 
 def _check_run(net, region, unsafe, leaves, deadline, limits=None, check=_check_leaf, prepare=_layers):
-    """A worker's task: the leaves ``leaves`` checked in order (by ``check``, on ``prepare(net)``);
+    """A worker's task: the leaves ``leaves`` checked in order by ``check`` on ``prepare(net)``;
     per leaf whether it lies outside the region, then ``None`` for the leaves left at
     ``deadline``; a failure ends the list as ``("failed", its step, the error)``. ``limits``:
-    the caller's arithmetic limits (:mod:`symrel.exact.sizes`), which a worker process does not
-    inherit."""
-    with arithmetic_limits(*(limits or ())):
-        return _check_run_here(net, region, unsafe, leaves, deadline, check, prepare)
-
-
-def _check_run_here(net, region, unsafe, leaves, deadline, check=_check_leaf, prepare=_layers):
+    the caller's arithmetic limits (:mod:`symrel.exact.sizes`), not inherited by a process."""
     import time
 
-    layers = prepare(net)
     out = []
-    for d, where, lo, hi, splits, facts in leaves:
-        if deadline is not None and time.time() >= deadline:
-            out.append(None)
-            continue
-        try:
-            out.append(check(layers, facts, lo, hi, d, region, unsafe, where, splits))
-        except Exception as err:  # raised in the parent, where the serial check would raise it
-            out.append(("failed", d, _portable(err)))
-            break
+    with arithmetic_limits(*(limits or ())):
+        layers = prepare(net)
+        for d, where, lo, hi, splits, facts in leaves:
+            if deadline is not None and time.time() >= deadline:
+                out.append(None)
+                continue
+            try:
+                out.append(check(layers, facts, lo, hi, d, region, unsafe, where, splits))
+            except Exception as err:  # raised in the parent, where the serial check would raise it
+                out.append(("failed", d, _portable(err)))
+                break
     return out
 
 
@@ -728,12 +722,10 @@ def _rebuilt(sent):
 
 
 def _run_leaves(net, layers, leaves, region, unsafe, total, check=_check_leaf, prepare=_layers) -> bool:
-    """Check every leaf of ``leaves`` (an iterator of ``(d, where, lo, hi, splits, facts)``, in
-    the trees' order) by ``check(layers, facts, lo, hi, d, region, unsafe, where, splits)``, as
-    the current :class:`LeafRun` says; whether every leaf lies outside the region. ``layers`` is
-    ``prepare(net)``, which a worker computes again (``check`` and ``prepare`` are module-level
-    functions of the checker: the ReLU nets' here, :mod:`symrel.checking.output_bounds`' and
-    :mod:`symrel.checking.vnnlib_layered`'s)."""
+    """Check every leaf ``(d, where, lo, hi, splits, facts)`` of ``leaves`` (an iterator, in the
+    trees' order) by ``check(layers, facts, lo, hi, d, region, unsafe, where, splits)`` as the
+    current :class:`LeafRun` says; whether every leaf lies outside the region. ``layers`` is
+    ``prepare(net)``, which a worker computes again (both module-level functions of a checker)."""
     import time
 
     run = _RUN.get()

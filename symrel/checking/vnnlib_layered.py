@@ -34,7 +34,6 @@ Shares no code with :mod:`symrel.vnnlib`.
 from __future__ import annotations
 
 from math import gcd
-from typing import NamedTuple
 
 from ..exact import Q, ZERO
 from . import CertificateError, beyond_limit
@@ -511,21 +510,11 @@ def _override_numbers(name, items) -> list:
             else [x for coef, cc in items.values() for x in list(coef) + [cc]])
 
 
-class _LeafFacts(NamedTuple):
-    """A leaf as the walk of its tree hands it to :func:`check_leaf`: its ``facts`` (an object
-    with exactly one of ``closes`` and ``empty``), its ``refine`` read, the unsafe disjuncts
-    ``todo`` it closes, and ``bits``, those of its box over their common denominator."""
-
-    facts: dict
-    refine: dict
-    todo: list
-    bits: int
-
-
-def _leaf_facts(iops, net, facts, lo, hi, todo, where, chain, ops_left) -> _LeafFacts:
-    """What the walk of a tree reads of a leaf before handing it on (the order in which a check
-    of the leaf on the spot would read it): its facts' keys, ``refine``, the size of its box's
-    numbers (bounded), and its operations counted again with them (``ops_left``)."""
+def _leaf_facts(iops, net, facts, lo, hi, todo, where, chain, ops_left) -> tuple:
+    """``(facts, refine, todo, bits)``: what the walk of a tree reads of a leaf, as a check of it
+    on the spot would: its ``facts`` (exactly one of ``closes`` and ``empty``), ``refine``, the
+    unsafe disjuncts ``todo`` it closes and the bits of its box (bounded), its operations counted
+    again with them (``ops_left``)."""
     facts = record(facts, where, optional=("closes", "empty", "refine"))
     if ("closes" in facts) == ("empty" in facts):
         raise CertificateError("expected exactly one of 'closes' and 'empty'", path=where)
@@ -538,22 +527,18 @@ def _leaf_facts(iops, net, facts, lo, hi, todo, where, chain, ops_left) -> _Leaf
         ops_left[0] -= _size(net) * (1 + n_closes + 2 * sum(map(len, refine.values()))) * extra
         if ops_left[0] < 0:
             raise beyond_limit("leaf operations", MAX_LEAF_OPERATIONS - ops_left[0], MAX_LEAF_OPERATIONS, where)
-    return _LeafFacts(facts, refine, todo, bits)
+    return facts, refine, todo, bits
 
 
-def check_leaf(prepared, read: _LeafFacts, lo, hi, d, region, unsafe, where, splits) -> bool:
-    """One leaf (module docstring), ``read`` by the walk of its tree (:func:`leaves`), ``splits``
-    those on its path; ``prepared`` is :func:`prepare`'s. Returns whether its part holds no point
-    of the region (empty, or every close by an atom of the input disjunct). The arguments are
-    those :func:`symrel.checking.vnnlib._run_leaves` passes, here or on an executor's worker."""
+def check_leaf(prepared, read, lo, hi, d, region, unsafe, where, splits) -> bool:
+    """One leaf (module docstring) as :func:`leaves` gives it, on :func:`prepare`'s ``prepared``:
+    whether its part holds no point of the region (empty, or every close by an atom of the input
+    disjunct). Called by :func:`symrel.checking.vnnlib._run_leaves`, here or on a worker."""
     net, iops, chain, cache = prepared
     facts, refine, todo, bits = read
-    sides, winners = {}, {}
-    for s in splits:
-        if s[0] == "relu":
-            sides.setdefault(s[1], {})[s[2]] = s[3]
-        elif s[0] == "max":
-            winners.setdefault(s[1], {})[s[2]] = s[3]
+    sides, winners = {}, {}   # the side of each ReLU entry split on the path, the winner of each max group
+    for kind, k, i, side in splits:
+        (sides if kind == "relu" else winners).setdefault(k, {})[i] = side
     leaf, empty = _bounds(iops, net, lo, hi, sides, winners, refine, cache)
     leaf.bits = bits
     if "empty" in facts:
@@ -621,17 +606,14 @@ def check_leaf(prepared, read: _LeafFacts, lo, hi, d, region, unsafe, where, spl
 
 
 def _tree_leaves(iops, net, tree, lo, hi, d, m, where, budget, chain, ops_left):
-    """The leaves of the preorder tree of disjunct ``d`` that covers ``[lo, hi]``, as ``(d,
-    where, lo, hi, splits, read)`` in order (``read``: :func:`_leaf_facts`), the tree's structure
-    checked on the way (module docstring); ``m`` the number of unsafe disjuncts. A generator, so
-    that a leaf is checked before the entries after it are read, as a walk that checks each leaf
-    where it meets it would. The splits on the path are a list by depth (a preorder walk cuts it
-    to the node's depth and adds the node's own) with a set of their keys: a split repeated on a
-    path is found at once. A stack of nodes to cover longer than the entries left is refused at
-    once."""
+    """The leaves ``(d, where, lo, hi, splits, read)`` (:func:`_leaf_facts`) of the preorder
+    tree of disjunct ``d`` covering ``[lo, hi]``, in order, as the tree is checked (module
+    docstring; ``m`` unsafe disjuncts): a generator, so a leaf is checked before the entries after
+    it are read. The splits on the path are a list by depth (a preorder walk cuts it to the node's
+    depth and adds the node's own) with a set of their keys: a split repeated on a path is found
+    at once. A stack of nodes to cover longer than the entries left is refused at once."""
     todo = [(list(lo), list(hi), 0, None, None)]
-    path, active = [], set()
-    pos = 0
+    path, active, pos = [], set(), 0
     while todo:
         if len(todo) > len(tree) - pos:
             raise CertificateError(f"the tree ends with {len(todo) - (len(tree) - pos)} node(s) still to cover "
@@ -740,9 +722,8 @@ def _lists(obj, key):
 
 
 def prepare(net):
-    """``(net, ops in integers, the bits one pass adds, a cache of the bounds by box)``: what
-    :func:`check_leaf` needs of the net, computed once by the checker and once per run of leaves
-    on a worker (the numbers bounded first: ``denominator bits``, ``product bits``)."""
+    """``(net, ops in integers, the bits one pass adds, a cache of bounds by box)``, what
+    :func:`check_leaf` needs (computed here and once per run of leaves on a worker; bounded)."""
     iops = _integer_ops(net)
     chain = _chain_bits(iops)
     check_product_bits(_leaf_bits(chain, 0), where="inputs.network.object", what="the numbers of a leaf's bounds")
@@ -750,18 +731,11 @@ def prepare(net):
 
 
 def leaves(prepared, steps, step_trees, region, unsafe):
-    """``(leaves, total)``: every leaf of the certificate's trees, in order, as
-    :func:`check_leaf` takes them (an iterator; the trees' structure is checked as it runs,
-    :func:`_tree_leaves`), and their number. ``step_trees``: ``(d, where, lo, hi, tree)`` of
-    every step with a box (:func:`symrel.checking.vnnlib._step_trees`). The leaves' operations
-    are counted in the trees as written first (refused beyond the limit)."""
+    """``(leaves, total)``: an iterator over the leaves of the trees ``step_trees`` (``(d, where,
+    lo, hi, tree)``, :func:`symrel.checking.vnnlib._step_trees`) as :func:`check_leaf` takes
+    them, and their number; their operations counted in the trees as written first (bounded)."""
     net, iops, chain, _ = prepared
     work, total = _leaf_operations(net, steps, len(region), chain)
-    ops_left = [MAX_LEAF_OPERATIONS - work]
-    budget = [MAX_TREE_ENTRIES]
-
-    def walk():
-        for d, where, lo, hi, tree in step_trees:
-            yield from _tree_leaves(iops, net, tree, lo, hi, d, len(unsafe), where, budget, chain, ops_left)
-
-    return walk(), total
+    ops_left, budget = [MAX_LEAF_OPERATIONS - work], [MAX_TREE_ENTRIES]
+    return (leaf for d, where, lo, hi, tree in step_trees
+            for leaf in _tree_leaves(iops, net, tree, lo, hi, d, len(unsafe), where, budget, chain, ops_left)), total
