@@ -212,7 +212,6 @@ def crossvalidate(model, backend="numpy", dtype="float32", points=1000, *, domai
     reference is then computed on runs of consecutive points put back in order
     (:func:`symrel.parallel.map_ordered`), so the report does not depend on it.
     """
-    np = require("numpy", "numeric")
     fmt = float_format(dtype)
     box = _default_box(model, domain)
     if isinstance(points, int):
@@ -227,6 +226,7 @@ def crossvalidate(model, backend="numpy", dtype="float32", points=1000, *, domai
         pset = PointSet(round_points(raw, fmt), ["given"] * len(raw))
     if not inner(pset, "points"):
         raise InputError("expected at least one point", path="points")
+    np = require("numpy", "numeric")   # after the domain and the points are checked: those need no numpy
     if runner is None:
         from .backends import make_runner
 

@@ -31,10 +31,10 @@ with one line naming the file and the node. After the import, when onnxruntime i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from math import prod
 
 from ..errors import InputError
+from .imported import ImportedModel
 from .onnx_graph import FLOAT_TYPES, OnnxGraph, load_onnx_proto, node_label
 from .onnx_ir import PrimitiveProgram
 from .onnx_layers import SymbolicRun, build_model
@@ -45,27 +45,6 @@ from .onnx_values import ONE, ZERO, Const, FloatBounds, Var, np, to_floats
 
 #: the most entries a tensor of the graph may have
 TENSOR_LIMIT = 10_000_000
-
-
-@dataclass
-class ImportedModel:
-    """A model read from a file, with where it came from and how its numbers were read."""
-
-    model: object
-    source: str
-    format: str
-    number_types: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-    def provenance(self) -> dict:
-        """The record written beside the model (``"provenance"`` key of the JSON file)."""
-        reads = {
-            "onnx": "float tensors read exactly as dyadic rationals, bit for bit",
-            "nnet": "decimal strings read exactly as decimals",
-            "torch": "float tensors read exactly as dyadic rationals, bit for bit",
-        }
-        return {"source": self.source, "format": self.format, "from_floats": self.format != "nnet",
-                "number_types": self.number_types, "numbers": reads.get(self.format, ""), "notes": self.notes}
 
 
 def read_onnx(path, *, check_runtime: bool = True) -> ImportedModel:

@@ -303,7 +303,7 @@ def from_torch(module, *, source: str = "module"):
     ever dropped. Returns an :class:`~symrel.interop.onnx_import.ImportedModel`
     recording the float types read.
     """
-    from .onnx_import import ImportedModel
+    from .imported import ImportedModel
 
     net, types, _, _ = _import_chain(module, source)
     return ImportedModel(net, source, "torch", types)

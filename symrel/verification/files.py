@@ -55,7 +55,7 @@ def imported_model(path):
     ext = Path(str(path)).suffix.lower()
     if ext == ".nnet":
         from ..interop.nnet import load_nnet
-        from ..interop.onnx_import import ImportedModel
+        from ..interop.imported import ImportedModel
 
         return ImportedModel(load_nnet(path).net(normalise=False), str(path), "nnet", ["decimal"],
                              ["normalisation not applied: the net reads normalised inputs"])

@@ -274,16 +274,27 @@ def witness_and_list_files() -> dict:
         "witness-cr-in-comment.txt": WITNESS.replace("(X_0 1.0)", "(X_0 0.5) ; was\r(X_0 1.0)"),
         "witness-pair-after-close.txt": WITNESS + "(X_0 0)\n",
         "witness-index-beyond.txt": WITNESS.replace("(X_1 1)", "(X_1 1) (X_" + "9" * 30 + " 0)"),
-        "instances-nul-in-path.csv": "helper-net-2.onnx,helper-prop-2\x00.vnnlib,10\n",
-        "instances-device-path.csv": "helper-net-2.onnx,/dev/zero,10\n",
-        "instances-dotdot.csv": "../files/helper-net-2.onnx,../files/helper-prop-2.vnnlib,30\n",
+        "instances-nul-in-path.csv": "helper-net-2.json,helper-prop-2\x00.vnnlib,10\n",
+        "instances-device-path.csv": "helper-net-2.json,/dev/zero,10\n",
+        "instances-dotdot.csv": "../files/helper-net-2.json,../files/helper-prop-2.vnnlib,30\n",
     }
 
 
 def helper_files() -> dict:
-    return {"helper-net-2.onnx": onnx_net().SerializeToString(), "helper-net-2.nnet": NNET,
-            "helper-net-2.json": json.dumps(NET) + "\n", "helper-prop-2.vnnlib": PROPERTY,
-            "helper-sat-2.vnnlib": SAT_PROPERTY, "helper-witness-2.txt": WITNESS}
+    """The helpers; the ONNX one only where the onnx extra is installed (:func:`onnx_installed`)."""
+    out = {"helper-net-2.nnet": NNET, "helper-net-2.json": json.dumps(NET) + "\n", "helper-prop-2.vnnlib": PROPERTY,
+           "helper-sat-2.vnnlib": SAT_PROPERTY, "helper-witness-2.txt": WITNESS}
+    if onnx_installed():
+        out["helper-net-2.onnx"] = onnx_net().SerializeToString()
+    return out
+
+
+def onnx_installed() -> bool:
+    """Whether the onnx extra (onnx and numpy) is installed: the ONNX files, and the certificates
+    verified from the ONNX helper, are written only then (symrel's core reads every other file)."""
+    from importlib.util import find_spec
+
+    return find_spec("numpy") is not None and find_spec("onnx") is not None
 
 
 # -- certificates -------------------------------------------------------------------------------------
@@ -326,17 +337,26 @@ WRITTEN_BY_SYMREL = ("onnx-attention-negative-dim.onnx", "helper-certificate-2.j
 
 
 def small_files(folder: Path) -> dict:
-    """``{name: bytes}`` of every small file (helpers and hostile files) of this module."""
+    """``{name: bytes}`` of every small file (helpers and hostile files) of this module; without the
+    onnx extra, every one but the ONNX files and the certificates (:func:`needs_onnx`)."""
     out = {**helper_files(), **vnnlib_files(), **nnet_files(), **json_files(), **witness_and_list_files()}
-    out.update({name: m.SerializeToString() for name, m in onnx_models().items()})
-    out["onnx-external-data.bin"] = next(t for t in onnx_net().graph.initializer if t.name == "W1").raw_data
+    if onnx_installed():
+        out.update({name: m.SerializeToString() for name, m in onnx_models().items()})
+        out["onnx-external-data.bin"] = next(t for t in onnx_net().graph.initializer if t.name == "W1").raw_data
     out = {name: data if isinstance(data, bytes) else data.encode("utf-8") for name, data in out.items()}
     for name, data in out.items():
         (folder / name).write_bytes(data)
+    if not onnx_installed():
+        return out
     for name, text in certificate_files(folder).items():
         out[name] = text.encode("utf-8")
         (folder / name).write_bytes(out[name])
     return out
+
+
+def needs_onnx(name: str) -> bool:
+    """Whether :func:`small_files` writes the kept file ``name`` only with the onnx extra."""
+    return name.endswith((".onnx", ".bin")) or name in WRITTEN_BY_SYMREL
 
 
 #: the files written by the tests (too large to keep), and how

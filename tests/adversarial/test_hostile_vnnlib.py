@@ -1,6 +1,8 @@
 """Hostile VNN-LIB files (hostile.py, README.md "A fresh round"): each with its command, exit code
 and line; and the readers that disagree on the file with a CR alone in a comment, shown disagreeing."""
 
+from importlib.util import find_spec
+
 import pytest
 
 from .hostile import V, rows, run_row, working_folder
@@ -28,13 +30,20 @@ def test_the_readers_disagree_on_a_cr_alone_in_a_comment(folder):
 
 
 def test_the_witnesses_meet_the_property(folder):
-    """The sat answers hold exactly: each witness is in the region and meets the unsafe condition."""
+    """The sat answers hold exactly: each witness is in the region and meets the unsafe condition.
+    Where only the input-only disjunct (X_0 <= 1/4) is met, symrel's core (no numpy: its float search
+    samples) may propose another point of it than X_0 = 0."""
+    from symrel.exact import Rational
     from symrel.verification import verify
     from symrel.vnnlib.reader import read_vnnlib
 
     for name, x in (("vnnlib-or-of-boxes.vnnlib", "7/8"), ("vnnlib-negative-zero.vnnlib", "0"),
                     ("vnnlib-input-only-disjunct.vnnlib", "0")):
         prop = read_vnnlib(folder / name, 2, 2)
-        verdict = verify(folder / "helper-net-2.onnx", prop, executor="serial")
+        verdict = verify(folder / "helper-net-2.json", prop, executor="serial")
         wx, wy = verdict.witness.exact_x, verdict.witness.exact_y
-        assert verdict.result == "sat" and str(wx[0]) == x and prop.in_region(wx) and prop.holds(wx, wy)
+        assert verdict.result == "sat" and prop.in_region(wx) and prop.holds(wx, wy)
+        if name == "vnnlib-input-only-disjunct.vnnlib" and find_spec("numpy") is None:
+            assert 0 <= wx[0] <= Rational(1, 4), wx
+        else:
+            assert str(wx[0]) == x

@@ -25,7 +25,7 @@ def test_a_path_through_dotdot_is_recorded_by_name(folder, run_cli, monkeypatch)
     (result,) = list(csv.DictReader((folder / "results.csv").open(encoding="utf-8")))
     assert result["result"] == "unsat" and result["check"] == "checked"
     claim = json.loads((folder / result["certificate"]).read_text())["claim"]
-    assert claim["network_file"]["name"] == "helper-net-2.onnx" and ".." not in json.dumps(claim)
+    assert claim["network_file"]["name"] == "helper-net-2.json" and ".." not in json.dumps(claim)
 
 
 def test_the_float_check_reads_a_value_beyond_the_doubles_as_infinity():

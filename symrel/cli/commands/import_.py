@@ -28,7 +28,7 @@ def register(sub):
 
 def run(args) -> int:
     from ...fileformat import to_json, write_json_atomic
-    from ...interop.onnx_import import ImportedModel
+    from ...interop.imported import ImportedModel
 
     ext = Path(args.source).suffix.lower()
     if ext == ".nnet":
