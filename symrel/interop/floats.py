@@ -166,7 +166,7 @@ def exact_tensor(array, *, path: str = "tensor"):
     one rational is then made from two integers per *distinct* value (repeated weights share
     it). Cost: a sort of the values and one rational per distinct value.
 
-    >>> import numpy as np
+    >>> import pytest; np = pytest.importorskip("numpy")
     >>> [str(v) for v in exact_tensor(np.array([0.1, -3, 0.1], np.float32))]
     ['13421773/134217728', '-3', '13421773/134217728']
     >>> exact_tensor(np.array([[1.0, np.inf]]), path="W")

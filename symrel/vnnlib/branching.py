@@ -12,6 +12,7 @@ search's tree does not depend on the executor or on the batch of nodes per round
 Cost: two float propagations (:func:`~symrel.vnnlib.gaps.node_gap`) per candidate split,
 at most ``INPUT_CANDIDATES + 1 + CROSSING_CANDIDATES + RELU_CANDIDATES`` of them.
 
+>>> import pytest; _ = pytest.importorskip("numpy")   # the floats that rank the splits
 >>> from symrel.exact import rational as q
 >>> from symrel.models import DenseLayer, ReLUNet
 >>> from symrel.vnnlib.floatbounds import FloatBounds

@@ -228,11 +228,12 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
 
 def _region(problem, node, point, budget, tried, stats):
     """An exact point from the linear region of the refuted ``point``, once per region."""
-    from .attack import forward
     from .region import region_point
 
-    if problem.fnet is not None:
+    if problem.fnet is not None:   # the float net exists only where numpy is installed
         import numpy as np
+
+        from .attack import forward
 
         _, records = forward(problem.fnet, np.asarray(point, dtype=float)[:, None])
         key = (node.disjunct, b"".join(np.ascontiguousarray(r).tobytes() for r in records if r is not None))
