@@ -3,6 +3,7 @@ files read (and refused for any other file, or when edited), ``symrel info``'s t
 ``.onnx``/``.nnet`` imported where a JSON model is expected, reports that follow their
 extension, and one time limit for the whole command."""
 
+from importlib.util import find_spec
 import hashlib
 import json
 import sys
@@ -186,7 +187,13 @@ def test_the_other_commands_reports_follow_their_extension(tmp_path, run_cli):
     save(Box([[0, 1], [0, 1]]), tmp_path / "box.json")
     for ext, start in (("html", "<!DOCTYPE html>"), ("tex", "\\documentclass"), ("md", "")):
         code, _, err = run_cli("crossval", tmp_path / "net.json", "--points", "3", "--report", tmp_path / f"x.{ext}")
+        if find_spec("numpy") is None:   # crossval runs a float library: symrel's core names the extra
+            assert code == 2 and err.count("\n") == 1 and "pip install 'symrel[numeric]'" in err, err
+            assert not (tmp_path / f"x.{ext}").exists()
+            continue
         assert code in (0, 1) and (tmp_path / f"x.{ext}").read_text().startswith(start), err
+    if find_spec("numpy") is None:
+        return
     code, _, err = run_cli("crossval", tmp_path / "net.json", "--points", "3", "--report", tmp_path / "x.json")
     assert "max_abs_error" in json.loads((tmp_path / "x.json").read_text())
 
