@@ -118,7 +118,9 @@ class _Run:
         from .verdict import Verdict
 
         self.paths = {role: str(p) for role, p in (("network", net), ("property", prop)) if isinstance(p, (str, Path))}
-        net, net_file = _network(net)
+        from .files import network_or_property_error   # the property's own error before a missing extra
+
+        net, net_file = network_or_property_error(lambda: _network(net), prop)
         prop, prop_file = _property(prop, net)
         self.files = {role: f for role, f in (("network", net_file), ("property", prop_file)) if f}
         if self.clock.expired():

@@ -60,9 +60,14 @@ def imported_model(path):
         return ImportedModel(load_nnet(path).net(normalise=False), str(path), "nnet", ["decimal"],
                              ["normalisation not applied: the net reads normalised inputs"])
     if ext == ".onnx":
-        from ..interop.onnx_import import read_onnx
+        from ..interop.extras import MissingExtra
 
-        return read_onnx(path)
+        try:
+            from ..interop.onnx_import import read_onnx
+
+            return read_onnx(path)
+        except MissingExtra as err:   # which file needs the extra
+            raise err.in_file(str(path)) from None
     raise InputError(f"expected a file ending in .onnx or .nnet, got {Path(str(path)).name!r}", file=str(path))
 
 
@@ -90,6 +95,39 @@ def read_network(path):
         raise InputError(f"expected a ReLU, layered or maxout network, got {getattr(net, 'kind', type(net).__name__)}",
                          file=str(path))
     return net
+
+
+def network_or_property_error(read_net, prop):
+    """``read_net()``, the network read; where it needs an extra that is not installed
+    (:class:`~symrel.interop.extras.MissingExtra`), the VNN-LIB file ``prop`` (a path) is read
+    first without the network's sizes, so that what is wrong with the property itself is the
+    error, as with the extra installed; else the missing extra is. Cost: one more read of the
+    property, on that failure only.
+
+    >>> import os, tempfile
+    >>> from symrel.interop.extras import MissingExtra
+    >>> bad = os.path.join(tempfile.mkdtemp(), "p.vnnlib")
+    >>> _ = open(bad, "w").write("(declare-const X_0 Real)\\n(assert (<= X_0 1)\\n")
+    >>> def needs_onnx():
+    ...     raise MissingExtra("onnx is not installed; install the extra: pip install 'symrel[onnx]'")
+    >>> network_or_property_error(needs_onnx, bad)
+    Traceback (most recent call last):
+    ...
+    symrel.errors.InputError: ...p.vnnlib: line 2: ...
+    """
+    from ..interop.extras import MissingExtra
+
+    try:
+        return read_net()
+    except MissingExtra:
+        if isinstance(prop, (str, Path)):
+            from ..vnnlib.reader import read_vnnlib
+
+            try:
+                read_vnnlib(prop)
+            except InputError as err:
+                raise err from None
+        raise
 
 
 def output_dim(net) -> int:

@@ -333,7 +333,7 @@ def run_row(run_cli, row: Row, folder: Path, monkeypatch) -> tuple:
 
 
 #: the one line of a command that needs the onnx extra, in symrel's core (without numpy or onnx)
-MISSING_ONNX = re.compile(r"symrel: error: (numpy|onnx) is not installed; install the extra: pip install "
+MISSING_ONNX = re.compile(r"symrel: error: ([\w.-]+\.onnx: )?(numpy|onnx) is not installed; install the extra: pip install "
                           r"'symrel\[onnx\]'\n")
 
 

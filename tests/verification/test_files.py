@@ -58,3 +58,30 @@ def test_bad_files_are_one_line_input_errors(tmp_path):
     save(CPWL1D([0, 1], [0, 1]), tmp_path / "cpwl.json")   # (maxout and layered nets are verified too)
     with pytest.raises(InputError, match="expected a ReLU, layered or maxout network, got cpwl1d"):
         read_network(tmp_path / "cpwl.json")
+
+
+@pytest.mark.parametrize("witness", [False, True])
+def test_without_the_network_extra_the_property_is_refused_for_its_own_defect(tmp_path, run_cli, monkeypatch,
+                                                                              witness):
+    """Where the network needs an extra that is not installed (as an .onnx file in symrel's core),
+    a property with a defect of its own is refused for it, as with the extra installed; a sound
+    property gets the one line naming the extra (exit 2). The missing extra is simulated here, so
+    that both installs run this."""
+    from symrel.interop.extras import MissingExtra
+    from symrel.verification import files
+
+    def needs_the_extra(path):
+        raise MissingExtra("onnx is not installed; install the extra: pip install 'symrel[onnx]'", file=str(path))
+
+    monkeypatch.setattr(files, "read_network", needs_the_extra)
+    (tmp_path / "net.onnx").write_bytes(b"")
+    (tmp_path / "bad.vnnlib").write_text("\ufeff" + UNSAT, encoding="utf-8")
+    (tmp_path / "good.vnnlib").write_text(UNSAT, encoding="utf-8")
+    (tmp_path / "w.txt").write_text("sat\n((X_0 0)\n (X_1 0)\n (Y_0 0))\n", encoding="utf-8")
+    more = ["--check-witness", tmp_path / "w.txt"] if witness else ["--executor", "serial"]
+    code, out, err = run_cli("verify", tmp_path / "net.onnx", tmp_path / "bad.vnnlib", *more)
+    assert (code, out) == (2, "") and err.count("\n") == 1 and "bad.vnnlib: line 1: expected '('" in err, err
+    code, out, err = run_cli("verify", tmp_path / "net.onnx", tmp_path / "good.vnnlib", *more)
+    assert (code, out) == (2, "") and err.count("\n") == 1, err
+    assert err.startswith("symrel: error: ") and "net.onnx: onnx is not installed" in err
+    assert err.rstrip().endswith("pip install 'symrel[onnx]'"), err

@@ -6,12 +6,18 @@ import gzip
 import os
 import subprocess
 import sys
+from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
 
 from tests.vnncomp.competition import (
     TOLERANCE, counterexample_values, harness_result, onnxruntime_outputs, scored)
+
+#: the competition's networks are .onnx files: deciding them needs the onnx extra (symrel's core
+#: writes the error naming it, test_without_the_onnx_extra_an_instance_is_an_error_naming_it)
+needs_onnx = pytest.mark.skipif(find_spec("onnx") is None or find_spec("numpy") is None,
+                                reason="the instances are .onnx files: needs the onnx extra")
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "vnncomp_scripts"
@@ -131,6 +137,7 @@ TEST_SET_VERDICTS = {"test_nano.onnx": "holds", "test_tiny.onnx": "holds", "test
                      "test_sat.onnx": "violated", "test_unsat.onnx": "holds"}
 
 
+@needs_onnx
 @pytest.mark.parametrize("onnx, vnnlib, timeout", _test_set())
 def test_every_instance_of_the_test_set_is_decided_and_read_as_the_competition_reads_it(
         tmp_path, onnx, vnnlib, timeout):
@@ -158,6 +165,7 @@ def _acas(net, prop):
     return ACAS / f"ACASXU_run2a_{net}_batch_2000.onnx", ACAS / f"prop_{prop}.vnnlib"
 
 
+@needs_onnx
 @pytest.mark.parametrize("net, prop, expected", [
     ("1_4", 3, "holds"),         # unsat, a handful of nodes
     ("1_7", 3, "violated"),      # sat at the first node
@@ -173,12 +181,14 @@ def test_acas_xu_instances_within_the_competitions_116_s(tmp_path, net, prop, ex
         _check_counterexample(onnx, vnnlib, ce, tmp_path)
 
 
+@needs_onnx
 def test_an_instance_past_its_timeout_is_written_timeout(tmp_path):
     onnx, vnnlib = _acas("3_3", 2)  # unsat after about 12,000 nodes: minutes
     result, ce, run = run_like_the_harness("acasxu", onnx, vnnlib, 2, tmp_path)
     assert run.returncode == 0 and result == "timeout" and ce is None, run.stderr
 
 
+@needs_onnx
 def test_compressed_files_are_unpacked(tmp_path):
     onnx, vnnlib = _acas("1_7", 3)
     (tmp_path / "p.vnnlib.gz").write_bytes(gzip.compress(vnnlib.read_bytes()))
@@ -186,3 +196,14 @@ def test_compressed_files_are_unpacked(tmp_path):
     result, ce, run = run_like_the_harness("acasxu", tmp_path / "n.onnx.gz", tmp_path / "p.vnnlib.gz", 60, tmp_path)
     assert run.returncode == 0 and result == "sat", run.stderr
     _check_counterexample(onnx, vnnlib, ce, tmp_path)
+
+
+@pytest.mark.skipif(find_spec("onnx") is not None and find_spec("numpy") is not None,
+                    reason="symrel's core only (without the onnx extra)")
+def test_without_the_onnx_extra_an_instance_is_an_error_naming_it(tmp_path):
+    onnx, vnnlib = SHARED / "test" / "test_nano.onnx", SHARED / "test" / "test_nano.vnnlib"
+    if not onnx.exists():
+        pytest.skip("../shared is not present")
+    result, ce, run = run_like_the_harness("test", onnx, vnnlib, 60, tmp_path)
+    assert run.returncode == 0 and result == "error" and ce is None, run.stderr
+    assert "test_nano.onnx: numpy is not installed; install the extra: pip install 'symrel[onnx]'" in run.stderr

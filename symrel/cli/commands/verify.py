@@ -114,10 +114,10 @@ def run(args) -> int:
         if args.certificate or args.counterexample:
             raise InputError("--check-witness checks a witness; it writes no certificate or counterexample",
                              path="--check-witness")
-        from ...verification.files import output_dim, read_network
+        from ...verification.files import network_or_property_error, output_dim, read_network
         from ...vnnlib.reader import read_vnnlib
 
-        net = read_network(args.net)
+        net = network_or_property_error(lambda: read_network(args.net), args.prop)
         prop = read_vnnlib(args.prop, n_inputs=net.input_dim, n_outputs=output_dim(net))
         return _referee(args, net, prop)
     return _decide(args)
