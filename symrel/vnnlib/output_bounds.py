@@ -369,6 +369,14 @@ def _leaf(ctx: _Context, bounds, run, o: int, lo, hi, splits, best):
             if m2 > least:  # the slopes the form does not take are left at the relaxation's (no free number)
                 form, least, betas = f2, m2, got[0]
                 alphas = {key: a for key, a in got[1].items() if key in used} or None
+    if run is None and unstable:   # without numpy no LP proposes slopes: the two extreme ones, exactly
+        keys = [(k, i) for k, layer in enumerate(bounds.states) for i, st in enumerate(layer) if isinstance(st, tuple)]
+        for a in (0, SLOPE_DENOMINATOR):
+            used: set = set()
+            f2 = bounds.backward(ay, zero, (), dict.fromkeys(keys, a), used)
+            m2 = bounds.form_min(f2)
+            if m2 > least:
+                form, least, alphas = f2, m2, {key: a for key in keys if key in used} or None
     if splits and unstable == 0:
         got = _exact_betas(bounds, ay, splits, lo, hi, best)
         if got is not None:

@@ -1,7 +1,6 @@
 """``symrel bounds`` on the command line: what it prints, its exit codes, the certificate that
 ``symrel check-certificate`` accepts and binds to the files, reports that follow their extension."""
 
-from importlib.util import find_spec
 import json
 
 import pytest
@@ -12,12 +11,6 @@ from symrel.models import Box
 from ..verification.cases import NET, SAT
 
 
-#: symrel's core (no numpy): the bounds search has no float proposals, its bounds are certified
-#: and sound but short of these exact ones (a known gap of the core, kept visible)
-CORE_BOUNDS = pytest.mark.xfail(find_spec("numpy") is None, strict=True,
-                                reason="without numpy the bounds search does not attain these bounds")
-
-
 @pytest.fixture
 def folder(tmp_path):
     save(NET, tmp_path / "net.json")
@@ -26,7 +19,6 @@ def folder(tmp_path):
     return tmp_path
 
 
-@CORE_BOUNDS
 def test_bounds_are_printed_certified_and_the_certificate_checks_again(folder, run_cli):
     code, out, err = run_cli("bounds", folder / "net.json", "--box", folder / "box.json", "--nodes", "50",
                              "--certificate", folder / "c.json", "--executor", "serial")

@@ -1,7 +1,6 @@
 """symrel.bounds: the OutputBounds (bounds, points, certificate, stats, displays, bool), the
 regions it reads, one clock for the import, the search and the check, executors, progress."""
 
-from importlib.util import find_spec
 import json
 import time
 from pathlib import Path
@@ -20,12 +19,6 @@ from .cases import BOX, HEADER, NET, SAT
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "vnncomp2021" / "acasxu"
 
 
-#: symrel's core (no numpy): the bounds search has no float proposals, its bounds are certified
-#: and sound but short of these exact ones (a known gap of the core, kept visible)
-CORE_BOUNDS = pytest.mark.xfail(find_spec("numpy") is None, strict=True,
-                                reason="without numpy the bounds search does not attain these bounds")
-
-
 @pytest.fixture
 def files(tmp_path):
     save(NET, tmp_path / "net.json")
@@ -34,7 +27,6 @@ def files(tmp_path):
     return tmp_path
 
 
-@CORE_BOUNDS
 def test_bounds_is_public_and_its_result_reads_well(files):
     assert symrel.bounds is symrel.verification.bounds and "bounds" in dir(symrel)
     r = symrel.bounds(files / "net.json", files / "box.json", nodes=100, executor="serial",
@@ -199,8 +191,6 @@ def test_progress_reports_the_search_and_the_check():
     assert check[-1] == {"stage": "check", "leaves_checked": r.stats["leaves"], "leaves": r.stats["leaves"]}
 
 
-@pytest.mark.xfail(find_spec("numpy") is None, strict=True,
-                   reason="without numpy the check's progress counts more leaves than the search made (32/4)")
 def test_progress_lines_on_standard_error(capsys):
     symrel.bounds(NET, [(0, 1), (0, 1)], nodes=60, executor="serial", progress=True)
     err = capsys.readouterr().err
