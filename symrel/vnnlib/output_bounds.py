@@ -30,7 +30,10 @@ lower slopes ``alpha`` and the ReLU splits' multipliers ``beta`` (alpha- and bet
 kept only when the exact bound with them is higher. On a leaf where every ReLU is settled or
 split, ``f`` is affine on the leaf's part and its minimum there an exact LP's: the betas that
 reach it exactly are solved for (:func:`_exact_betas`), so that the leaf's bound *is* its
-minimum, and the LP's vertex is a point.
+minimum, and the LP's vertex is a point. Without numpy (no float LP), the lower slopes 0 and 1
+of every unstable ReLU are tried exactly as well, and the exact betas are solved for on every
+leaf with splits (proposals there, kept only where the exact bound with them is higher; on an
+empty part they prove it so).
 
 The branching: best first. A round takes, per objective not yet attained, the
 :data:`BATCH` leaves of least bound (those below ``best``) and splits each as its parts'
@@ -377,7 +380,9 @@ def _leaf(ctx: _Context, bounds, run, o: int, lo, hi, splits, best):
             m2 = bounds.form_min(f2)
             if m2 > least:
                 form, least, alphas = f2, m2, {key: a for key in keys if key in used} or None
-    if splits and unstable == 0:
+    # without numpy (no float LP), also on a part with unstable ReLUs: the exact LP's betas are then
+    # proposals like any other (the bound is recomputed with them), and they show a part empty
+    if splits and (unstable == 0 or run is None):
         got = _exact_betas(bounds, ay, splits, lo, hi, best)
         if got is not None:
             f2 = bounds.backward(ay, zero, got[0])

@@ -2,7 +2,6 @@
 tampered and hand-written hostile ones refused, each naming the field; the leaves checked on an
 executor as they are here."""
 
-from importlib.util import find_spec
 import copy
 import json
 from concurrent.futures import ThreadPoolExecutor
@@ -21,12 +20,6 @@ NET = ReLUNet(2, [DenseLayer([[1, -1], [0, 1], [1, 0], [-1, 0]], [0, "-1/3", 0, 
                   DenseLayer([[1, -1, 0, 0], [0, 0, 1, 1]], [0, 0], "none"),
                   DenseLayer([[1, 0], [1, 1]], [0, 0], "none")])
 LO, HI = [Q(-1), Q(0)], [Q(1), Q(1)]
-
-
-#: symrel's core (no numpy): the bounds search has no float proposals, its bounds are certified
-#: and sound but short of these exact ones (a known gap of the core, kept visible)
-CORE_BOUNDS = pytest.mark.xfail(find_spec("numpy") is None, strict=True,
-                                reason="without numpy the bounds search does not attain these bounds")
 
 
 def make(nodes=200, outputs=None, net=NET):
@@ -62,7 +55,6 @@ def first_leaf(c, k=0):
     return next(e["leaf"] for e in tree if "leaf" in e)
 
 
-@CORE_BOUNDS
 def test_honest_certificates_are_accepted_and_say_what_they_prove(cert, made):
     summary = check_certificate(cert)
     assert summary["result"] == "checked" and summary["rules"] == {"output-bound-branch-and-bound": 4}

@@ -2,7 +2,6 @@
 range of one-input nets), an attained bound is the range itself, the budgets stop the search,
 the trees are the same on any executor, and the certificates pass the trusted checker."""
 
-from importlib.util import find_spec
 import random
 from fractions import Fraction
 
@@ -18,12 +17,6 @@ from symrel.vnnlib import output_bounds
 from symrel.vnnlib.output_bounds import certificate, rounded_down, search_bounds
 
 ABS = ReLUNet(1, [DenseLayer([[1], [-1]], [0, 0]), DenseLayer([[1, 1]], [0], "none")])   # |x|
-
-
-#: symrel's core (no numpy): the bounds search has no float proposals, its bounds are certified
-#: and sound but short of these exact ones (a known gap of the core, kept visible)
-CORE_BOUNDS = pytest.mark.xfail(find_spec("numpy") is None, strict=True,
-                                reason="without numpy the bounds search does not attain these bounds")
 
 
 def random_net(seed, n=2, widths=(5, 4), m=2):
@@ -66,7 +59,6 @@ def checked(net, lo, hi, found):
     return check_certificate(loads(canonical_dumps(certificate(net, lo, hi, found))))
 
 
-@CORE_BOUNDS
 @pytest.mark.parametrize("seed", [0, 1, 2, 3, 4])
 def test_the_bounds_of_small_nets_are_their_exact_range(seed):
     """Every bound of these nets is attained within the node budget, and is z3's exact minimum
