@@ -385,22 +385,22 @@ class _Lines(_Quiet):
     attained and the widest gap left, nodes per second and the time; then the leaves checked."""
 
     def __init__(self):
-        self.bar, self.nodes = None, 0
+        self.bar = None
 
     def search(self, stats):
         from ..progress import Progress
 
-        if self.bar is None:
+        if self.bar is None or self.bar.what != "search nodes":   # the search goes on after the roots' check
+            self.close()
             self.bar = Progress("search nodes", unit="nodes", elapsed=True)
-        nodes = stats.get("nodes", 0)
-        self.bar.update(nodes - self.nodes, attained=f"{stats.get('attained', 0)}/{stats.get('bounds', 0)}",
+        self.bar.update(stats.get("nodes", 0) - self.bar.count,
+                        attained=f"{stats.get('attained', 0)}/{stats.get('bounds', 0)}",
                         gap=f"{stats.get('gap', 0.0):.3g}")
-        self.nodes = nodes
 
     def check(self, done, total):
         from ..progress import Progress
 
-        if self.bar is None or self.bar.what != "leaves checked":
+        if self.bar is None or self.bar.what != "leaves checked" or self.bar.total != total:   # each check its bar
             self.close()
             self.bar = Progress("leaves checked", total=total, unit="leaves", elapsed=True)
         self.bar.update(done - self.bar.count)

@@ -200,6 +200,24 @@ def test_progress_lines_on_standard_error(capsys):
     assert re.search(r"leaves checked: (\d+)/\1 \(100%\)", err), err
 
 
+def test_progress_lines_after_the_roots_check_count_the_search_then_the_check(capsys):
+    """A search that branches after the roots' check (the fallback, checked first): its nodes on a
+    bar of their own again, then the final check's leaves out of its own total, never beyond it."""
+    import re
+
+    from tests.vnnlib.test_output_bounds import random_net
+
+    net = random_net(100, n=3, widths=(8, 6, 5))
+    r = symrel.bounds(net, [(-1, 1), (-1, Q(3, 2)), (0, Q(1, 3))], nodes=40, executor="serial", progress=True)
+    err = capsys.readouterr().err
+    assert r.stats["rounds"] > 0 and r.checked, r.stats
+    counts = [(int(k), int(n)) for k, n in re.findall(r"leaves checked: (\d+)/(\d+)", err)]
+    assert counts and all(k <= n for k, n in counts), err
+    assert counts[-1] == (r.stats["leaves"], r.stats["leaves"]), err
+    nodes = [int(k) for k in re.findall(r"search nodes: (\d+)", err)]
+    assert nodes and nodes[-1] == r.stats["nodes"], err
+
+
 def test_check_false_says_not_checked():
     r = symrel.bounds(NET, [(0, 1), (0, 1)], executor="serial", check=False)
     assert r.outputs and not r and r.checked is False and "check_seconds" not in r.stats
