@@ -526,6 +526,31 @@ def layer_bounds_pair(net: IntNet, states, li: int, box: ScaledBox, only=None, p
     return [floor(v * grid) for v in lower], [ceil(v * grid) for v in upper]
 
 
+def _tighten(net: IntNet, states, li: int, box: ScaledBox, fl, fu, fixed, hints, prepared, qd) -> None:
+    """The forward bounds ``fl``, ``fu`` of ReLU layer ``len(states)`` (layer ``li`` of the net;
+    integers over ``qd``) tightened in place by the backward bounds (:func:`layer_bounds_pair`)
+    of the neurons whose sign they leave open (:func:`propagate`'s ``hints``: the side the floats
+    expect to settle the phase first, the other only where it did not)."""
+    open_ = [i for i, (a, b) in enumerate(zip(fl, fu)) if a < 0 < b and (len(states), i) not in fixed]
+    lows = ups = open_
+    if hints is not None and open_:  # the side that settles the phase the floats expect, alone
+        hl, hu = hints[len(states)]
+        lows = [i for i in open_ if not hu[i] < 0]
+        ups = [i for i in open_ if not hl[i] > 0]
+    low_only, up_only = set(lows) - set(ups), set(ups) - set(lows)
+    for _ in range(2):  # the second round: the other side, where the floats were wrong
+        if lows or ups:
+            bl, bu = layer_bounds_pair(net, states, li, box, lows, prepared, grid=qd, ups=ups)
+            for i, a in zip(lows, bl):  # the tighter, rounded outward to the grid 1/qd
+                fl[i] = max(fl[i], a)
+            for i, b in zip(ups, bu):
+                fu[i] = min(fu[i], b)
+        # active needs fl >= 0 and inactive fu <= 0, but at fu = 0 an fl of 0 would
+        # make the neuron active (the rule tests that first): fl is then needed too
+        lows = [i for i in open_ if i in up_only and fu[i] >= 0]
+        ups = [i for i in open_ if i in low_only and fl[i] < 0]
+
+
 def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None, hints=None) -> Bounds:
     """Symbolic intervals of every neuron of ``net`` on ``box`` (module docstring).
     ``fixed``: ``{(relu layer, neuron): 1 or 0}``, phases set by ReLU splits (the bounds are
@@ -547,6 +572,10 @@ def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None, hints=
     n = net.n_inputs
     if len(box.plo) != n:
         raise InputError(f"expected a box of {n} inputs, got {len(box.plo)}", path="box")
+    if _np is not None and n >= LIMB_FORWARD_INPUTS:
+        got = _propagate_limbs(net, box, deep, fixed, hints)
+        if got is not None:
+            return got
     # the inputs: L = U = x_k, denominator 1; forms are rows [a_0, ..., a_{n-1}, c]
     L = [[int(i == k) for i in range(n + 1)] for k in range(n)]
     U = L
@@ -575,24 +604,7 @@ def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None, hints=
         if deep and states:  # backward bounds of this layer, where the forward ones leave a sign open
             fl = [_row_min(r, box) for r in zL]  # the bounds as integers over qd
             fu = [_row_max(r, box) for r in zU]
-            open_ = [i for i, (a, b) in enumerate(zip(fl, fu)) if a < 0 < b and (len(states), i) not in fixed]
-            lows = ups = open_
-            if hints is not None and open_:  # the side that settles the phase the floats expect, alone
-                hl, hu = hints[len(states)]
-                lows = [i for i in open_ if not hu[i] < 0]
-                ups = [i for i in open_ if not hl[i] > 0]
-            low_only, up_only = set(lows) - set(ups), set(ups) - set(lows)
-            for _ in range(2):  # the second round: the other side, where the floats were wrong
-                if lows or ups:
-                    bl, bu = layer_bounds_pair(net, states, li, box, lows, prepared, grid=qd, ups=ups)
-                    for i, a in zip(lows, bl):  # the tighter, rounded outward to the grid 1/qd
-                        fl[i] = max(fl[i], a)
-                    for i, b in zip(ups, bu):
-                        fu[i] = min(fu[i], b)
-                # active needs fl >= 0 and inactive fu <= 0, but at fu = 0 an fl of 0 would
-                # make the neuron active (the rule tests that first): fl is then needed too
-                lows = [i for i in open_ if i in up_only and fu[i] >= 0]
-                ups = [i for i in open_ if i in low_only and fl[i] < 0]
+            _tighten(net, states, li, box, fl, fu, fixed, hints, prepared, qd)
         else:
             fl = fu = None
         for i in range(len(zL)):
@@ -642,6 +654,166 @@ def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None, hints=
             prepared.append(_limb_state(state))
         L, U, H = hL, hU, 1 << FORM_BITS
     return Bounds([list(c) for c in zip(*L)], [list(c) for c in zip(*U)], H, box, relaxed, net, states)
+
+
+#: inputs from which :func:`propagate` keeps the forms as int64 limbs (:func:`_propagate_limbs`):
+#: below, rows of a few integers cost less in Python than the limbs' conversions
+LIMB_FORWARD_INPUTS = 32
+#: bytes of limb forms :func:`_propagate_limbs` keeps between calls (per process)
+FORWARD_CACHE_BYTES = 96 << 20
+
+_FORWARD: dict = {}  # (id(net), box, deep, splits up to a ReLU layer) -> the pass after that layer
+_FORWARD_BYTES = [0]
+
+
+def _remember(key, value, size):
+    if size > FORWARD_CACHE_BYTES:
+        return
+    while _FORWARD and _FORWARD_BYTES[0] + size > FORWARD_CACHE_BYTES:
+        old = next(iter(_FORWARD))
+        _FORWARD_BYTES[0] -= _FORWARD.pop(old)[1]
+    _FORWARD[key] = (value, size)
+    _FORWARD_BYTES[0] += size
+
+
+def _propagate_limbs(net: IntNet, box: ScaledBox, deep: bool, fixed, hints):
+    """:func:`propagate` with the forms kept as int64 limbs (:mod:`symrel.vnnlib.limb_forms`):
+    the same integers, the same :class:`Bounds`. None where it does not apply (a denominator
+    not a power of two, one below ``2^BOUND_BITS``, a product too wide for int64 limbs): the
+    caller then computes in Python integers.
+
+    The pass after each ReLU layer is kept (up to :data:`FORWARD_CACHE_BYTES`), keyed by the
+    net, the box and the splits up to that layer, on which alone it depends (``hints`` change
+    the work, not the result): the leaves of a ReLU-split search share their box and most of
+    their splits, so a leaf computes only the layers above its lowest split not seen before."""
+    from . import limb_forms as lf
+
+    if any(layer.D & (layer.D - 1) for layer in net.layers):
+        return None
+    n = net.n_inputs
+    P = 1 << SLOPE_BITS
+    K2 = 1 << BOUND_BITS
+    boxkey = (box.plo, box.phi, box.Q)
+    relu_at = [li for li, layer in enumerate(net.layers) if layer.relu]
+    start, snap = 0, None
+    for k in range(len(relu_at) - 1, -1, -1):  # the deepest pass kept
+        key = (id(net), boxkey, deep, k, tuple(sorted(item for item in fixed.items() if item[0][0] <= k)))
+        got = _FORWARD.get(key)
+        if got is not None and got[0][0] is net:
+            snap, start = got[0], relu_at[k] + 1
+            break
+    try:
+        lb = lf.limb_box(box)
+        if snap is None:
+            Xl = Xu = None  # the inputs: the identity forms
+            cl = cu = None
+            H = 1
+            relaxed, states = [], []
+            prepared = [] if deep else None
+        else:
+            _, Xl, cl, Xu, cu, H, relaxed, states, prepared = snap
+            relaxed, states = list(relaxed), list(states)
+            prepared = list(prepared) if prepared is not None else None
+        for li in range(start, len(net.layers)):
+            layer = net.layers[li]
+            m = len(layer.b)
+            if Xl is None:  # W times the identity forms: W itself
+                Wb = _limb_Wb(layer)
+                zL = zU = _limbs.normalize(Wb[:, :, :-1])
+                zcl = zcu = list(layer.b)
+            else:
+                # the neurons whose forms are not 0 (an inactive one's are): the others add nothing
+                nz = (Xl != 0).any(axis=(0, 2)) | (Xu != 0).any(axis=(0, 2))
+                live = [i for i in range(Xl.shape[1]) if nz[i] or cl[i] or cu[i]]
+                if not live:
+                    zL = zU = _np.zeros((1, m, n), dtype=_np.int64)
+                    consts = [[0, 0]] * m
+                else:
+                    k_prev = Xl.shape[1]
+                    M = _limb_pn(layer)[:, :, live + [k_prev + i for i in live]]
+                    A, B = Xl[:, live], Xu[:, live]
+                    Z = _limbs.matmul(M, lf.stack([lf.stack([A, B], 2), lf.stack([B, A], 2)], 1))
+                    zL, zU = _limbs.normalize(Z[:, :, :n]), _limbs.normalize(Z[:, :, n:])
+                    consts = _limbs.to_ints(_limbs.matmul(M, _limbs.from_ints(
+                        [[cl[i], cu[i]] for i in live] + [[cu[i], cl[i]] for i in live])))
+                zcl = [r[0] + c * H for r, c in zip(consts, layer.b)]
+                zcu = [r[1] + c * H for r, c in zip(consts, layer.b)]
+            den = layer.D * H
+            if not layer.relu:
+                Xl, cl, Xu, cu, H = zL, zcl, zU, zcu, den
+                continue
+            if K2 // gcd(den, K2) != 1:
+                return None
+            qd = box.Q * den
+            fl = lf.extremes(zL, zcl, lb, True)
+            fu = lf.extremes(zU, zcu, lb, False)
+            if deep and states:
+                _tighten(net, states, li, box, fl, fu, fixed, hints, prepared, qd)
+            keepL, keepU, state, unst = [], [], [], []
+            for i in range(m):
+                forced = fixed.get((len(states), i))
+                if forced == 0 or (forced is None and fl[i] < 0 and fu[i] <= 0):
+                    state.append(0)
+                    keepL.append(False)
+                    keepU.append(False)
+                elif forced == 1 or fl[i] >= 0:
+                    state.append(1)
+                    keepL.append(True)
+                    keepU.append(True)
+                else:  # unstable: the bounds rounded outward to BOUND_BITS fractional bits
+                    lk = (fl[i] * K2) // qd
+                    uk = -((-fu[i] * K2) // qd)
+                    a = P if uk >= -lk else 0
+                    s = -((-uk * P) // (uk - lk))
+                    t = -s * lk
+                    state.append((a, s, t))
+                    keepL.append(a == P)
+                    keepU.append(False)
+                    unst.append(i)
+                    relaxed.append((li, i, Q(a, P), Q(s, P), Q(t, P * K2)))
+            RL, rcl = lf.round_forms(zL, zcl, den, lb, False)
+            RU, rcu = lf.round_forms(zU, zcu, den, lb, True)
+            RL = lf.zero_rows(RL, keepL)
+            rcl = [c if k else 0 for c, k in zip(rcl, keepL)]
+            RU = lf.zero_rows(RU, keepU)
+            rcu = [c if k else 0 for c, k in zip(rcu, keepU)]
+            if unst:  # h <= s z + t: the upper forms times s, plus t, over den * P
+                tscale = den // K2
+                S = _np.array([state[i][1] for i in unst], dtype=_np.int64)[:, None]
+                XU = _limbs.scale(zU[:, unst], S)
+                UU, ucs = lf.round_forms(XU, [zcu[i] * state[i][1] + state[i][2] * tscale for i in unst],
+                                         den * P, lb, True)
+                L2 = max(RU.shape[0], UU.shape[0])
+                RU = lf.pad(RU, L2)
+                RU[:, unst] = lf.pad(UU, L2)
+                RU = _limbs.normalize(RU, fresh=True)
+                for i, v in zip(unst, ucs):
+                    rcu[i] = v
+            states.append(state)
+            if prepared is not None:
+                prepared.append(_limb_state(state))
+            Xl, cl, Xu, cu, H = RL, rcl, RU, rcu, 1 << FORM_BITS
+            k = len(states) - 1
+            key = (id(net), boxkey, deep, k, tuple(sorted(item for item in fixed.items() if item[0][0] <= k)))
+            if key not in _FORWARD:
+                _remember(key, (net, Xl, cl, Xu, cu, H, tuple(relaxed), tuple(states),
+                                tuple(prepared) if prepared is not None else None), Xl.nbytes + Xu.nbytes)
+    except _limbs.TooWide:
+        return None
+    rowsL = [r + [c] for r, c in zip(_limbs.to_ints(Xl), cl)]
+    rowsU = [r + [c] for r, c in zip(_limbs.to_ints(Xu), cu)]
+    return Bounds([list(c) for c in zip(*rowsL)], [list(c) for c in zip(*rowsU)], H, box, relaxed, net, states)
+
+
+def _limb_pn(layer: IntLayer):
+    """``[Wp | Wn]`` of ``layer`` as a limb matrix (kept for the last few layers)."""
+    got = _LIMB_PN.get(id(layer))
+    if got is None or got[0] is not layer:
+        if len(_LIMB_PN) > 64:
+            _LIMB_PN.clear()
+        got = (layer, _limbs.from_ints([list(rp) + list(rn) for rp, rn in zip(layer.Wp, layer.Wn)]))
+        _LIMB_PN[id(layer)] = got
+    return got[1]
 
 
 def backward_form(net: IntNet, states, y_coeffs, x_coeffs, betas=(), alphas=None, used=None):
