@@ -47,6 +47,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from math import gcd
+from operator import mul
 
 from ..exact import Q, ZERO
 from ..exact.sizes import (arithmetic_limits, check_product_bits, current_arithmetic_limits, fan_in_bits, lcm_bits,
@@ -59,11 +60,26 @@ from .vnnlib_limits import (BOUND_BITS, MAX_ATOMS, MAX_LEAF_OPERATIONS, MAX_RELA
                            MAX_TREE_ENTRIES, SLOPE_BITS, relaxation_number as _relaxation_number)
 
 
-def _atom(obj, n_in, n_out, path):
+def _atom(obj, n_in, n_out, path, seen=None):
+    """``(x, y, rhs)`` of an atom; ``seen``: the rationals already read, by their text (an
+    MNIST property's 1,568 box atoms hold 1.2 million coefficients, nearly all "0")."""
     rec = record(obj, path, keys=("x", "y", "rhs"))
-    x = [rational(v, f"{path}.x[{i}]") for i, v in enumerate(array(rec["x"], f"{path}.x", n_in))]
-    y = [rational(v, f"{path}.y[{i}]") for i, v in enumerate(array(rec["y"], f"{path}.y", n_out))]
-    return x, y, rational(rec["rhs"], f"{path}.rhs")
+    seen = {} if seen is None else seen
+
+    def read(values, where):  # a JSON int or string, read once (a bool is not an int here: refused)
+        out = []
+        for i, v in enumerate(values):
+            got = seen.get((type(v), v)) if type(v) in (int, str) else None
+            if got is None:
+                got = rational(v, f"{where}[{i}]")
+                if type(v) in (int, str):
+                    seen[(type(v), v)] = got
+            out.append(got)
+        return out
+
+    x = read(array(rec["x"], f"{path}.x", n_in), f"{path}.x")
+    y = read(array(rec["y"], f"{path}.y", n_out), f"{path}.y")
+    return x, y, read([rec["rhs"]], f"{path}.rhs")[0]
 
 
 def read_property(claim):
@@ -72,7 +88,7 @@ def read_property(claim):
     obj = record(claim.get("property"), path, keys=("inputs", "outputs", "input_region", "unsafe"))
     n_in, n_out = natural(obj["inputs"], f"{path}.inputs"), natural(obj["outputs"], f"{path}.outputs")
     total = 0
-    sides = []
+    sides, seen = [], {}
     for side in ("input_region", "unsafe"):
         disjuncts = []
         for d, conj in enumerate(array(obj[side], f"{path}.{side}")):
@@ -80,7 +96,7 @@ def read_property(claim):
             total += len(atoms)
             if total > MAX_ATOMS:
                 raise beyond_limit("property atoms", total, MAX_ATOMS, f"{path}.{side}")
-            disjuncts.append([_atom(a, n_in, n_out, f"{path}.{side}[{d}][{k}]") for k, a in enumerate(atoms)])
+            disjuncts.append([_atom(a, n_in, n_out, f"{path}.{side}[{d}][{k}]", seen) for k, a in enumerate(atoms)])
         sides.append(disjuncts)
     for d, conj in enumerate(sides[0]):
         for k, (_, y, _) in enumerate(conj):
@@ -195,12 +211,19 @@ def leaf_operations(net_weights: int, n_in: int, closes: int, bits: int) -> int:
 
 
 def _times(layer, L, U):
-    """``(Wp L + Wn U, Wp U + Wn L)`` over the integers, forms as rows."""
+    """``(Wp L + Wn U, Wp U + Wn L)`` over the integers, forms as rows. With python-flint one
+    product ``[Wp | Wn] [[L, U], [U, L]]``, over the neurons whose forms are not both 0 (an
+    inactive neuron's are: it adds nothing)."""
     if layer["mats"] is not None:
-        Wp, Wn = layer["mats"]
-        Lm, Um = _flint.fmpz_mat(L), _flint.fmpz_mat(U)
-        return [[int(v) for v in r] for r in (Wp * Lm + Wn * Um).tolist()], \
-            [[int(v) for v in r] for r in (Wp * Um + Wn * Lm).tolist()]
+        w = len(L[0])
+        live = [j for j, (a, b) in enumerate(zip(L, U)) if any(a) or any(b)]
+        if not live:
+            return [[0] * w for _ in layer["bi"]], [[0] * w for _ in layer["bi"]]
+        PN = _flint.fmpz_mat([[rp[j] for j in live] + [rn[j] for j in live]
+                              for rp, rn in zip(layer["Wp"], layer["Wn"])])
+        S = _flint.fmpz_mat([L[j] + U[j] for j in live] + [U[j] + L[j] for j in live])
+        Z = [[int(v) for v in r] for r in (PN * S).tolist()]
+        return [r[:w] for r in Z], [r[w:] for r in Z]
     cl, cu = list(zip(*L)), list(zip(*U))
     zl = [[sum(p * a for p, a in zip(rp, l)) + sum(q * c for q, c in zip(rn, u)) for l, u in zip(cl, cu)]
           for rp, rn in zip(layer["Wp"], layer["Wn"])]
@@ -210,20 +233,32 @@ def _times(layer, L, U):
 
 
 def _extreme(row, den, plo, phi, Qb, lowest):
-    """``min`` (or ``max``) over the box of the form ``row / den`` (constant last), exactly."""
-    total = row[-1] * Qb
-    for k in range(len(plo)):
-        a = row[k]
-        if a:
-            total += a * (plo[k] if (a > 0) == lowest else phi[k])
-    return Q(total, den * Qb)
+    """``min`` (or ``max``) over the box of the form ``row / den`` (constant last), exactly:
+    each coefficient ``a`` takes ``plo`` or ``phi`` by its sign (``a plo + min(a, 0) (phi - plo)``
+    for the minimum, ``a phi - min(a, 0) (phi - plo)`` for the maximum)."""
+    n = len(plo)
+    total = row[n] * Qb + sum(map(mul, row, plo if lowest else phi))
+    neg = sum(a * (h - l) for a, l, h in zip(row, plo, phi) if a < 0)
+    return Q(total + neg if lowest else total - neg, den * Qb)
 
 
 def _rounded(row, den, plo, Qb, upper):
-    """The form ``row / den`` rounded outward to FORM_BITS fractional bits (docs/format.md)."""
+    """The form ``row / den`` rounded outward to FORM_BITS fractional bits (docs/format.md).
+    For ``den = 2^e`` the same integers by shifts: ``floor(2^40 a / 2^e)`` is ``a >> (e - 40)``,
+    and ``2^40 a - r 2^e = 2^40 (a - r 2^(e - 40))``, which the constant's division cancels."""
     F = 1 << FORM_BITS
+    n = len(plo)
+    if den & (den - 1) == 0:
+        sh = den.bit_length() - 1 - FORM_BITS
+        if sh <= 0:  # exact: 2^40 / den is an integer
+            return [a << -sh for a in row]
+        out = [-((-a) >> sh) for a in row[:n]] if upper else [a >> sh for a in row[:n]]
+        S = row[n] * Qb + sum((a - (r << sh)) * p for a, r, p in zip(row, out, plo))
+        dq = Qb << sh
+        out.append(-((-S) // dq) if upper else S // dq)
+        return out
     out, S = [], row[-1] * F * Qb
-    for k in range(len(plo)):
+    for k in range(n):
         a = row[k]
         r = (a * F) // den if not upper else -((-a * F) // den)
         out.append(r)
@@ -372,7 +407,11 @@ def _states(layers, lo, hi, facts, where, fixed=None):
     H = 1
     r_at, li, states = 0, 0, []
     for at, layer in enumerate(layers):
-        zL, zU = _times(layer, L, U)
+        if at == 0:  # W times the inputs' forms (the identity): W itself
+            zL = [[p + q for p, q in zip(rp, rn)] + [0] for rp, rn in zip(layer["Wp"], layer["Wn"])]
+            zU = [list(r) for r in zL]
+        else:
+            zL, zU = _times(layer, L, U)
         den = layer["D"] * H
         for i, c in enumerate(layer["bi"]):
             zL[i][n] += c * H
