@@ -104,9 +104,11 @@ def _batch_margin(net: FloatNet, disjuncts, X):
     return best, g + cx
 
 
-def propose(net: FloatNet, disjuncts, lo, hi, *, seed: int, starts: int = 8, steps: int = 12):
+def propose(net: FloatNet, disjuncts, lo, hi, *, seed: int, starts: int = 8, steps: int = 12, first: float = 0.25,
+            decay: float = 0.7):
     """The point of largest float margin found in the box ``[lo, hi]`` (floats), by random
-    starts and projected sign-gradient ascent (numpy) or sampling (without numpy)."""
+    starts and projected sign-gradient ascent (numpy) or sampling (without numpy): the first
+    step is ``first`` times the box's widths, and each step ``decay`` times the one before."""
     rng = random.Random(seed)
     n = len(lo)
     centre = [(a + b) / 2 for a, b in zip(lo, hi)]
@@ -116,7 +118,7 @@ def propose(net: FloatNet, disjuncts, lo, hi, *, seed: int, starts: int = 8, ste
     np = _np
     L, H = np.array(lo, dtype=float), np.array(hi, dtype=float)
     X = np.array(points, dtype=float)
-    step = (H - L) / 4
+    step = (H - L) * first
     bestm, g = _batch_margin(net, disjuncts, X)
     best_x = X.copy()
     for it in range(steps):
@@ -125,7 +127,7 @@ def propose(net: FloatNet, disjuncts, lo, hi, *, seed: int, starts: int = 8, ste
         better = m > bestm
         bestm = np.where(better, m, bestm)
         best_x[better] = X[better]
-        step = step * 0.7
+        step = step * decay
         if bestm.max() >= 0:
             break
     i = int(bestm.argmax())
