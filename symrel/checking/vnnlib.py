@@ -203,11 +203,36 @@ def box_bits(lo, hi, where: str | None = None) -> int:
     return number_bits(list(lo) + list(hi), where=where, what="the common denominator of a leaf's box")
 
 
-def leaf_operations(net_weights: int, n_in: int, closes: int, bits: int) -> int:
-    """The operations one leaf counts in ``leaf operations``: the network's weights times
-    ``(inputs + 1 + unsafe disjuncts)``, times the :func:`~symrel.exact.sizes.weight` of its
-    numbers' bits (:func:`leaf_bits`: 1 for ordinary networks)."""
-    return net_weights * (n_in + 1 + closes) * weight(bits)
+def leaf_operations(net_weights: int, n_in: int, closes: int, bits: int, first_weights: int = 0) -> int:
+    """The operations one leaf counts in ``leaf operations``: the weights beyond the first
+    layer's times ``inputs + 1`` (the forward forms; the first layer's forms are its weights,
+    ``first_weights``, copied), plus the network's weights times the unsafe disjuncts (the
+    closes), times the :func:`~symrel.exact.sizes.weight` of its numbers' bits (:func:`leaf_bits`:
+    1 for ordinary networks).
+
+    >>> leaf_operations(268_800, 784, 9, 0, first_weights=200_704)   # an MNIST 256x2 leaf
+    56075264
+    """
+    return ((net_weights - first_weights) * (n_in + 1) + first_weights + net_weights * closes) * weight(bits)
+
+
+#: the leaves a certificate may always have, whatever its network (:func:`leaf_operations_limit`)
+LEAVES_OF_ANY_NETWORK = 2000
+#: the most ``leaf operations`` of any certificate (some hours of checking on 2 cores)
+MAX_LEAF_OPERATIONS_OF_LARGE_NETWORKS = 10 ** 12
+
+
+def leaf_operations_limit(net_weights: int, n_in: int, closes: int, first_weights: int = 0) -> int:
+    """The limit ``leaf operations``: :data:`MAX_LEAF_OPERATIONS`, or, when more, the operations
+    of :data:`LEAVES_OF_ANY_NETWORK` leaves of this network (whose weights the certificate
+    holds), up to :data:`MAX_LEAF_OPERATIONS_OF_LARGE_NETWORKS`. ACAS Xu: 2e9 (some 25,000
+    leaves); an MNIST 256x6 net (264 million a leaf): 5.3e11, 2,000 leaves.
+
+    >>> leaf_operations_limit(13_050, 5, 1, 250), leaf_operations_limit(530_944, 784, 9, 200_704)
+    (2000000000, 528435200000)
+    """
+    many = LEAVES_OF_ANY_NETWORK * leaf_operations(net_weights, n_in, closes, 0, first_weights)
+    return max(MAX_LEAF_OPERATIONS, min(MAX_LEAF_OPERATIONS_OF_LARGE_NETWORKS, many))
 
 
 def _times(layer, L, U):
@@ -613,7 +638,7 @@ def _tree_leaves(tree, lo, hi, d, where, budget, widths, cost):
     entries and the leaf operations still allowed; ``cost``: ``(sizes, weights, closes)``, the
     network's layer sizes (:func:`leaf_bits`), its weights and the unsafe disjuncts, with which
     each leaf's numbers are bounded and its operations counted before it is checked."""
-    sizes, weights, closes = cost
+    sizes, weights, closes, first = cost
     todo = [(list(lo), list(hi), ())]
     pos = 0
     while todo:
@@ -652,9 +677,10 @@ def _tree_leaves(tree, lo, hi, d, where, budget, widths, cost):
             entry = record(entry, ew, keys=("leaf",))
             numbers = leaf_bits(sizes, box_bits(blo, bhi, f"{ew}.leaf"))
             check_product_bits(numbers, where=f"{ew}.leaf", what="the numbers of this leaf's bounds")
-            budget[1] -= leaf_operations(weights, len(lo), closes, numbers)
+            budget[1] -= leaf_operations(weights, len(lo), closes, numbers, first)
             if budget[1] < 0:
-                raise beyond_limit("leaf operations", MAX_LEAF_OPERATIONS - budget[1], MAX_LEAF_OPERATIONS, f"{ew}.leaf")
+                limit = leaf_operations_limit(weights, len(lo), closes, first)
+                raise beyond_limit("leaf operations", limit - budget[1], limit, f"{ew}.leaf")
             yield d, f"{ew}.leaf", blo, bhi, splits, entry["leaf"]
     if pos != len(tree):
         raise CertificateError(f"unexpected entries after the tree's last leaf ({len(tree) - pos} more)",
@@ -667,15 +693,17 @@ def _leaf_operations(layers, steps, disjuncts, n_in, closes) -> int:
     :func:`leaf_operations` of the network's numbers; the walk of the trees counts each leaf
     again with its box, :func:`_tree_leaves`); returns the number of leaves."""
     weights = sum(len(layer["bi"]) * layer["sizes"][2] for layer in layers)
+    first = len(layers[0]["bi"]) * layers[0]["sizes"][2]
     leaves = 0
     for d in range(min(disjuncts, len(steps))):
         data = steps[d].get("certificate") if type(steps[d]) is dict else None
         tree = data.get("tree") if type(data) is dict else None
         if type(tree) is list:
             leaves += sum(1 for e in tree if type(e) is dict and "leaf" in e)
-    work = leaves * leaf_operations(weights, n_in, closes, leaf_bits([layer["sizes"] for layer in layers], 0))
-    if work > MAX_LEAF_OPERATIONS:
-        raise beyond_limit("leaf operations", work, MAX_LEAF_OPERATIONS, "steps")
+    work = leaves * leaf_operations(weights, n_in, closes, leaf_bits([layer["sizes"] for layer in layers], 0), first)
+    limit = leaf_operations_limit(weights, n_in, closes, first)
+    if work > limit:
+        raise beyond_limit("leaf operations", work, limit, "steps")
     return leaves
 
 
@@ -932,7 +960,7 @@ def check_vnnlib_unsat(cert: dict, inputs: dict) -> None:
         total = _leaf_operations(layers, cert["steps"], len(region), n_in, len(unsafe))
         widths = [len(layer["bi"]) for layer in layers if layer["relu"]]
         cost = ([layer["sizes"] for layer in layers], sum(len(layer["bi"]) * layer["sizes"][2] for layer in layers),
-                len(unsafe))
+                len(unsafe), len(layers[0]["bi"]) * layers[0]["sizes"][2])
         # every step's box empty, or every leaf outside the region by one of its atoms
         empty_region = _run_leaves(net, layers, _leaves(cert["steps"], region, n_in, widths, cost), region, unsafe,
                                    total)
@@ -948,7 +976,7 @@ def check_vnnlib_unsat(cert: dict, inputs: dict) -> None:
 def _leaves(steps, region, n_in, widths, cost):
     """Every leaf of the certificate, step by step (:func:`_tree_leaves`), each step's box
     and empty tree checked when its turn comes."""
-    budget = [MAX_TREE_ENTRIES, MAX_LEAF_OPERATIONS]
+    budget = [MAX_TREE_ENTRIES, leaf_operations_limit(cost[1], n_in, cost[2], cost[3])]
     for d, where, lo, hi, tree in _step_trees(steps, region, n_in):
         yield from _tree_leaves(tree, lo, hi, d, where, budget, widths, cost)
 
