@@ -86,12 +86,13 @@ def choose(ctx, d, flo, fhi, fixed, run, gaps, ay, node_gap):
 
 
 #: Adam steps of the slopes and multipliers at a node (:func:`plan`) and for a candidate's parts
-NODE_ITERATIONS = 24
-CHILD_ITERATIONS = 8
+NODE_ITERATIONS = 16
+CHILD_ITERATIONS = 4
 
 
 def _rows(ctx, d, gaps, candidates):
-    """The atoms of the open disjuncts with outputs: ``[(u, ref, ay, ax, rhs)]``."""
+    """The atoms of the open disjuncts with outputs: ``[(u, ref, ay, ax, rhs, r)]``, ``r`` the
+    atom's row in ``ctx.float_atoms[d]`` (its coefficients as floats)."""
     out = []
     for u, conj in enumerate(ctx.unsafe):
         g, j = gaps[u]
@@ -99,8 +100,24 @@ def _rows(ctx, d, gaps, candidates):
             continue
         ref, ay, ax, rhs = candidates(ctx, d, conj)[j]
         if any(ay):
-            out.append((u, ref, ay, ax, rhs))
+            out.append((u, ref, ay, ax, rhs, ctx.float_groups[d][u][0] + j))
     return out
+
+
+def _float_rows(ctx, d, rows):
+    AY, AX, _ = ctx.float_atoms[d]
+    at = [r[-1] for r in rows]
+    return AY[at], AX[at]
+
+
+_OPTIMA: dict = {}  # (id(ctx), box, splits) -> (ctx, {disjunct: (slopes, multipliers)}) of a node's plan
+
+
+def _parent_optimum(ctx, box, splits) -> dict:
+    """The optimised slopes and multipliers of the parent of the node with ``splits`` (its
+    splits but the last), per disjunct, where this worker planned it; else {}."""
+    got = _OPTIMA.get((id(ctx), box, tuple(splits[:-1]))) if splits else None
+    return got[1] if got is not None and got[0] is ctx else {}
 
 
 def _fl(v) -> float:
@@ -123,10 +140,16 @@ def plan(ctx, d, run, splits, gaps, candidates, dyadic):
     rows = _rows(ctx, d, gaps, candidates)
     if not rows:
         return out
-    AY = [[_fl(v) for v in ay] for _, _, ay, _, _ in rows]
-    AX = [[_fl(v) for v in ax] for _, _, _, ax, _ in rows]
-    opt = optimise(ctx.fb, run, splits, AY, AX, NODE_ITERATIONS)
-    for r, (u, ref, ay, ax, rhs) in enumerate(rows):
+    AY, AX = _float_rows(ctx, d, rows)
+    box = (tuple(run.lo), tuple(run.hi))
+    parent = _parent_optimum(ctx, box, splits)
+    opt = optimise(ctx.fb, run, splits, AY, AX, NODE_ITERATIONS, [parent.get(u) for u, *_ in rows])
+    _OPTIMA.pop((id(ctx), box, splits), None)
+    _OPTIMA[(id(ctx), box, splits)] = (ctx, {u: (opt.alphas[r], dict(zip([(k, i) for k, i, _ in splits], opt.betas[r])))
+                                             for r, (u, *_) in enumerate(rows)})
+    while len(_OPTIMA) > RUNS_KEPT:
+        _OPTIMA.pop(next(iter(_OPTIMA)))
+    for r, (u, ref, ay, ax, rhs, _) in enumerate(rows):
         bq = [dyadic(b) for b in opt.betas[r]]
         alphas = {key: min(P, max(0, int(a * P))) for key, a in opt.alphas[r].items()}
         fbetas = [(k, i, ph, _fl(b)) for (k, i, ph), b in zip(splits, bq)]
@@ -145,15 +168,52 @@ def child_gap(ctx, d, flo, fhi, fixed, splits, base, start, float_gaps, candidat
     from .slopes import optimise
 
     run = ctx.fb.run(flo, fhi, fixed, base, start)
+    _keep((id(ctx), (tuple(flo), tuple(fhi)), frozenset(fixed.items())), run, ctx)
     gaps = float_gaps(ctx, d, run)
     worst = min(g for g, _ in gaps)
     if worst > 0:
         return worst
     rows = _rows(ctx, d, gaps, candidates)
     if rows:
-        AY = [[_fl(v) for v in ay] for _, _, ay, _, _ in rows]
-        AX = [[_fl(v) for v in ax] for _, _, _, ax, _ in rows]
-        opt = optimise(ctx.fb, run, splits, AY, AX, CHILD_ITERATIONS)
-        for r, (u, _, _, _, rhs) in enumerate(rows):
+        AY, AX = _float_rows(ctx, d, rows)
+        parent = _parent_optimum(ctx, (tuple(run.lo), tuple(run.hi)), splits)
+        opt = optimise(ctx.fb, run, splits, AY, AX, CHILD_ITERATIONS, [parent.get(u) for u, *_ in rows])
+        for r, (u, _, _, _, rhs, _) in enumerate(rows):
             gaps[u] = (max(gaps[u][0], opt.bounds[r] - _fl(rhs)), gaps[u][1])
     return min(g for g, _ in gaps)
+
+
+#: float runs a worker keeps (the nodes' and their candidate parts'), most recent last
+RUNS_KEPT = 12
+_RUNS: dict = {}
+
+
+def _keep(key, run, ctx):
+    _RUNS.pop(key, None)
+    _RUNS[key] = (ctx, run)
+    while len(_RUNS) > RUNS_KEPT:
+        _RUNS.pop(next(iter(_RUNS)))
+
+
+def node_run(ctx, flo, fhi, splits):
+    """The float run of a node (:meth:`FloatBounds.run`) on the box ``[flo, fhi]`` with the
+    ReLU splits ``splits`` (path order): the one kept when this worker computed it already (as
+    a candidate part of the parent's split), else the parent's run's layers below the last
+    split taken when kept, else all of it. The same floats as a run from scratch."""
+    box = (tuple(flo), tuple(fhi))
+    fixed = {(k, i): ph for k, i, ph in splits}
+    key = (id(ctx), box, frozenset(fixed.items()))
+    got = _RUNS.get(key)
+    if got is not None and got[0] is ctx:  # (an id is unique only among live objects)
+        return got[1]
+    base = start = None
+    if splits:
+        k, i, _ = splits[-1]
+        parent = dict(fixed)
+        parent.pop((k, i))
+        got = _RUNS.get((id(ctx), box, frozenset(parent.items())))
+        if got is not None and got[0] is ctx:
+            base, start = got[1], k
+    run = ctx.fb.run(flo, fhi, fixed, base, start) if base is not None else ctx.fb.run(flo, fhi, fixed)
+    _keep(key, run, ctx)
+    return run

@@ -85,7 +85,7 @@ def integer_net(net) -> IntNet:
     trusted checker's bounds (:func:`symrel.checking.vnnlib.leaf_bits`; the limits ``denominator
     bits`` and ``product bits`` of :mod:`symrel.exact.sizes`, a :class:`~symrel.errors.LimitError`)."""
     from ..checking.vnnlib import leaf_bits
-    from ..exact.sizes import check_product_bits, lcm_bits, numerator_bits
+    from ..exact.sizes import check_product_bits, lcm_bits
     from ..models import ReLUNet
 
     if not isinstance(net, ReLUNet):
@@ -94,19 +94,23 @@ def integer_net(net) -> IntNet:
     for k, layer in enumerate(net.layers):
         W = layer.affine.exact_W.to_list()
         b = [r[0] for r in layer.affine.exact_b.to_list()]
-        values = [v for r in W for v in r] + b
-        lcm_bits((int(v.denominator) for v in values), where=f"layers[{k}]",
-                 what=f"the common denominator of the weights of layer {k}")
+        # numerators and denominators as ints once (an MNIST layer has 200,000 weights)
+        nums = [[int(v.numerator) for v in r] for r in W] + [[int(v.numerator) for v in b]]
+        dens = [[int(v.denominator) for v in r] for r in W] + [[int(v.denominator) for v in b]]
+        distinct = {q for r in dens for q in r}
+        lcm_bits(distinct, where=f"layers[{k}]", what=f"the common denominator of the weights of layer {k}")
         D = 1
-        for v in values:  # within the limit now
-            D = lcm(D, int(v.denominator))
-        exact.append((W, b, D))
-        bounds.append((D.bit_length(), numerator_bits(values) + D.bit_length(), layer.affine.input_dim))
+        for q in distinct:  # within the limit now
+            D = lcm(D, q)
+        exact.append((nums, dens, D))
+        bounds.append((D.bit_length(), max((abs(v).bit_length() for r in nums for v in r), default=0)
+                       + D.bit_length(), layer.affine.input_dim))
     check_product_bits(leaf_bits(bounds, 0), where="network", what="the numbers of a leaf's bounds")
     layers = []
-    for layer, (W, b, D) in zip(net.layers, exact):
-        Wi = [[int(v.numerator) * (D // int(v.denominator)) for v in r] for r in W]
-        bi = tuple(int(v.numerator) * (D // int(v.denominator)) for v in b)
+    for layer, (nums, dens, D) in zip(net.layers, exact):
+        factor = {q: D // q for q in {q for r in dens for q in r}}
+        rows = [[v * factor[q] for v, q in zip(rn, rd)] for rn, rd in zip(nums, dens)]
+        Wi, bi = rows[:-1], tuple(rows[-1])
         layers.append(IntLayer(tuple(tuple(max(v, 0) for v in r) for r in Wi),
                                tuple(tuple(min(v, 0) for v in r) for r in Wi), bi, D,
                                layer.activation == "relu", tuple(zip(*Wi))))
@@ -495,14 +499,19 @@ def _layer_bounds_limbs(net: IntNet, states, li: int, box: ScaledBox, lows, ups,
             add(C[:, :, -1:], (M * below.D).bit_length() - 1)
             X = C[:, :, :-1]
             M = M * below.D
+        cn, cd = [r[0] for r in _limbs.to_ints(cn)], 1 << ce
+        if X.shape[2] >= LIMB_FORWARD_INPUTS:  # the minimum of each row over the box, as limb products
+            from . import limb_forms
+
+            mins = limb_forms.extremes(X, [0] * X.shape[1], limb_forms.limb_box(box), True)
+        else:
+            mins = [_row_min(r + [0], box) for r in _limbs.to_ints(X)]
     except _limbs.TooWide:
         return None
-    rows = _limbs.to_ints(X)
-    cn, cd = [r[0] for r in _limbs.to_ints(cn)], 1 << ce
     out = []
     den = M * box.Q * cd
-    for r, c in zip(rows, cn):
-        num = _row_min(r + [0], box) * cd + c * M * box.Q
+    for v, c in zip(mins, cn):
+        num = v * cd + c * M * box.Q
         out.append(Q(num, den) if grid is None else (num * grid) // den)
     return out[:m], [-v for v in out[m:]]
 
