@@ -413,6 +413,25 @@ def relaxation(lz, uz):
     return Q(int(uk >= -lk)), Q(s, P), Q(-s * lk, P * K2)
 
 
+#: the passes of :func:`_states` kept for the next leaves (per process, the most recent)
+PASSES_KEPT = 4
+_PASSES: dict = {}
+
+
+def _pass_key(layers, box, phases, relax, fixed, k):
+    """What the forms after ReLU layer ``k`` and the states up to it depend on: the network, the
+    box, the phases and relaxations as written up to that layer (their text: the same text was
+    checked the same way) and the splits' sides up to it. ``relax``: the relaxations consumed up
+    to that layer, or all of the leaf's (then those of the layers above are cut off here, by the
+    count of 'u' in the phases up to ``k``)."""
+    text = [p if type(p) is str else None for p in phases[:k + 1]]
+    if any(t is None for t in text):
+        return None
+    used = sum(t.count("u") for t in text)
+    return (id(layers), box, k, tuple(text), repr(relax[:used]),
+            tuple(sorted((key, side) for key, side in fixed.items() if key[0] <= k)))
+
+
 def _states(layers, lo, hi, facts, where, fixed=None):
     """Step 1 of a leaf: the phases checked against the forward symbolic forms; the states.
     ``fixed``: ``{(relu layer, neuron): "a" or "i"}``, the sides the tree's ReLU splits chose
@@ -431,7 +450,18 @@ def _states(layers, lo, hi, facts, where, fixed=None):
     U = L
     H = 1
     r_at, li, states = 0, 0, []
-    for at, layer in enumerate(layers):
+    start = 0
+    relu_at = [at for at, layer in enumerate(layers) if layer["relu"]]
+    box = (tuple(plo), tuple(phi), Qb)
+    for k in range(len(relu_at) - 1, -1, -1):  # the deepest pass done for a leaf that agrees up to there
+        got = _PASSES.get(_pass_key(layers, box, phases, relax, fixed, k))
+        if got is not None and got[0] is layers:
+            _, L, U, H, r_at, states = got
+            states = list(states)
+            start, li = relu_at[k] + 1, k + 1
+            break
+    for at in range(start, len(layers)):
+        layer = layers[at]
         if at == 0:  # W times the inputs' forms (the identity): W itself
             zL = [[p + q for p, q in zip(rp, rn)] + [0] for rp, rn in zip(layer["Wp"], layer["Wn"])]
             zU = [list(r) for r in zL]
@@ -509,6 +539,11 @@ def _states(layers, lo, hi, facts, where, fixed=None):
                 st.append((alpha, s, t))
         states.append(st)
         L, U, H = hL, hU, 1 << FORM_BITS
+        key = _pass_key(layers, box, phases, relax[:r_at], fixed, li)
+        if key is not None and key not in _PASSES:
+            _PASSES[key] = (layers, L, U, H, r_at, tuple(states))
+            while len(_PASSES) > PASSES_KEPT:
+                _PASSES.pop(next(iter(_PASSES)))
         li += 1
     if r_at != len(relax):
         raise CertificateError(f"expected {r_at} relaxations (one per 'u'), got {len(relax)}",
