@@ -1,0 +1,69 @@
+"""The ReLU-split search of nets with many inputs (symrel.vnnlib.relu_branch): verdicts with
+checked certificates and exact witnesses, splits on ReLUs only."""
+
+import random
+
+import pytest
+
+pytest.importorskip("numpy")
+pytest.importorskip("scipy")
+from symrel.checking import check_certificate  # noqa: E402
+from symrel.exact import Q  # noqa: E402
+from symrel.models import DenseLayer, ReLUNet  # noqa: E402
+from symrel.vnnlib import LinearAtom, VnnProperty  # noqa: E402
+from symrel.vnnlib import relu_branch  # noqa: E402
+from symrel.vnnlib.engine import decide  # noqa: E402
+
+N = relu_branch.RELU_ONLY_INPUTS
+
+
+def _net(seed):
+    rng = random.Random(seed)
+    W1 = [[Q(rng.randint(-8, 8), 64) for _ in range(N)] for _ in range(8)]
+    W2 = [[Q(rng.randint(-8, 8), 8) for _ in range(8)] for _ in range(6)]
+    W3 = [[Q(rng.randint(-8, 8), 8) for _ in range(6)] for _ in range(2)]
+    return ReLUNet(N, [DenseLayer(W1, [Q(rng.randint(-4, 4), 16) for _ in range(8)]),
+                       DenseLayer(W2, [Q(rng.randint(-4, 4), 16) for _ in range(6)]),
+                       DenseLayer(W3, [Q(0), Q(0)], "none")])
+
+
+def _prop(eps, rhs):
+    """``|x_i - 1/2| <= eps``; unsafe: ``y_0 - y_1 <= rhs``."""
+    region = []
+    for i in range(N):
+        e = [Q(0)] * N
+        e[i] = Q(1)
+        region.append(LinearAtom(tuple(e), (Q(0), Q(0)), Q(1, 2) + eps))
+        e = [Q(0)] * N
+        e[i] = Q(-1)
+        region.append(LinearAtom(tuple(e), (Q(0), Q(0)), -(Q(1, 2) - eps)))
+    unsafe = ((LinearAtom(tuple([Q(0)] * N), (Q(1), Q(-1)), rhs),),)
+    return VnnProperty(N, 2, (tuple(region),), unsafe, "0" * 64, "inline")
+
+
+def test_unsat_by_relu_splits_alone_with_a_checked_certificate():
+    """A bound the root's floats leave open (found by trying right-hand sides above the plain
+    float bound): closed after ReLU splits alone, the certificate checked, a tampered bound refused."""
+    from symrel.checking import CertificateError
+
+    for seed, eps, rhs in ((1, Q(1, 8), Q(-2363, 1024)), (2, Q(1, 4), Q(-1791, 256))):
+        v = decide(_net(seed), _prop(eps, rhs))
+        assert v.status == "unsat" and v.stats["relu_splits"] >= 1
+        tree = v.certificate["steps"][0]["certificate"]["tree"]
+        assert all("leaf" in e or "relu" in e for e in tree)    # no input split
+        check_certificate(v.certificate)
+        leaf = next(e["leaf"] for e in tree if "leaf" in e)
+        leaf["closes"][0]["bound"] = str(Q(leaf["closes"][0]["bound"]) + 1)
+        with pytest.raises(CertificateError):
+            check_certificate(v.certificate)
+
+
+def test_sat_found_and_exact():
+    net = _net(2)
+    eps = Q(1, 8)
+    v = decide(net, _prop(eps, Q(-1, 4)))
+    assert v.status == "sat"
+    x = list(v.witness_x)
+    assert all(abs(xi - Q(1, 2)) <= eps for xi in x)
+    y = net.evaluate_exact(x)
+    assert y == list(v.witness_y) and y[0] - y[1] <= Q(-1, 4)
