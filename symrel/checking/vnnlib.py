@@ -418,7 +418,7 @@ PASSES_KEPT = 4
 _PASSES: dict = {}
 
 
-def _pass_key(layers, box, phases, relax, fixed, k):
+def _pass_key(layers, box, phases, relax, fixed, k, tighten):
     """What the forms after ReLU layer ``k`` and the states up to it depend on: the network, the
     box, the phases and relaxations as written up to that layer (their text: the same text was
     checked the same way) and the splits' sides up to it. ``relax``: the relaxations consumed up
@@ -429,7 +429,106 @@ def _pass_key(layers, box, phases, relax, fixed, k):
         return None
     used = sum(t.count("u") for t in text)
     return (id(layers), box, k, tuple(text), repr(relax[:used]),
-            tuple(sorted((key, side) for key, side in fixed.items() if key[0] <= k)))
+            tuple(sorted((key, side) for key, side in fixed.items() if key[0] <= k)),
+            repr([(li, entries) for li, entries in sorted(tighten.items()) if li <= k]))
+
+
+def _tighten_entries(facts, layers, where) -> dict:
+    """A leaf's ``tighten`` entries by ReLU layer: ``{k: [(at, i, lower, upper), ...]}`` with
+    ``at`` the entry's index in the list and the sides as written (read when their layer comes,
+    :func:`_tightened`); the neurons checked for range and strictly increasing order."""
+    if "tighten" not in facts:
+        return {}
+    widths = [len(layer["bi"]) for layer in layers if layer["relu"]]
+    out, last = {}, None
+    for at, entry in enumerate(array(facts["tighten"], f"{where}.tighten")):
+        ew = f"{where}.tighten[{at}]"
+        entry = record(entry, ew, keys=("relu",), optional=("lower", "upper"))
+        if "lower" not in entry and "upper" not in entry:
+            raise CertificateError("expected a side: 'lower', 'upper' or both", path=ew)
+        ref = array(entry["relu"], f"{ew}.relu", 2)
+        k = index(ref[0], len(widths), f"{ew}.relu[0]")
+        if k == 0:
+            raise CertificateError("the first ReLU layer's bounds are exact on the box: nothing to tighten",
+                                   path=f"{ew}.relu[0]")
+        i = index(ref[1], widths[k], f"{ew}.relu[1]")
+        if last is not None and (k, i) <= last:
+            raise CertificateError("expected the entries in increasing order of (layer, neuron), each once",
+                                   path=f"{ew}.relu")
+        last = (k, i)
+        out.setdefault(k, []).append((at, i, entry.get("lower"), entry.get("upper")))
+    return out
+
+
+def _tightened(layers, states, at, entries, lo, hi, where, sizes):
+    """``(i, lower, upper)`` for the ``tighten`` entries of the ReLU layer computed by layer ``at``
+    (docs/format.md): each side's bound of the pre-activation ``z_i``, substituted backwards
+    from ``z_i = W_i h + b_i`` (``upper``: from ``-z_i``, negated at the end) through the
+    layers below with the leaf's states, the side's own lower slope for each unstable neuron
+    (one per ``u`` below, in the relaxations' order), no rounding, and minimised over the box.
+    The rows of all entries go down together (one product per layer)."""
+    unstable = [(kk, c) for kk, st in enumerate(states) for c, sc in enumerate(st) if isinstance(sc, tuple)]
+    relus = len(states)
+    bits = box_bits(lo, hi, where)
+    rows, consts, slopes, out = [], [], [], []
+    layer = layers[at]
+    for e_at, i, lower, upper in entries:
+        got = [i, None, None]
+        for side, raw in ((1, lower), (2, upper)):
+            if raw is None:
+                continue
+            sw = f"{where}[{e_at}].{'lower' if side == 1 else 'upper'}"
+            vals = [_relaxation_number(v, f"{sw}[{j}]") for j, v in enumerate(array(raw, sw, len(unstable)))]
+            for j, v in enumerate(vals):
+                if not ZERO <= v <= 1:
+                    raise CertificateError(f"expected a slope with 0 <= alpha <= 1, got {v}", path=f"{sw}[{j}]")
+            check_product_bits(leaf_bits(sizes, bits, relus * number_bits(vals, where=sw)), where=sw,
+                               what="the numbers of this bound")
+            sign = 1 if side == 1 else -1
+            rows.append([sign * v for v in layer["W"][i]])
+            consts.append(sign * layer["b"][i])
+            slopes.append(dict(zip(unstable, vals)))
+            got[side] = len(rows) - 1
+        out.append(got)
+    k = relus
+    for j in range(at - 1, -1, -1):
+        below = layers[j]
+        if below["relu"]:
+            k -= 1
+            st = states[k]
+            new = []
+            for r, (mu, own) in enumerate(zip(rows, slopes)):
+                nu = []
+                for c, (v, sc) in enumerate(zip(mu, st)):
+                    if sc == 1:
+                        nu.append(v)
+                    elif sc == 0 or not v:
+                        nu.append(ZERO)
+                    elif v > 0:
+                        nu.append(v * own[(k, c)])
+                    else:
+                        nu.append(v * sc[1])
+                        consts[r] += v * sc[2]
+                new.append(nu)
+            rows = new
+        for r, mu in enumerate(rows):
+            consts[r] += sum(v * c for v, c in zip(mu, below["b"]) if v)
+        if below["Wq"] is not None:   # the rows times W, exactly, in C
+            rows = _flint.fmpq_mat(rows).__mul__(below["Wq"]).tolist()
+        else:
+            cols = len(below["W"][0])
+            prod = []
+            for mu in rows:
+                acc = [ZERO] * cols
+                for v, wrow in zip(mu, below["W"]):
+                    if v:
+                        for c in range(cols):
+                            if wrow[c]:
+                                acc[c] += v * wrow[c]
+                prod.append(acc)
+            rows = prod
+    bounds = [_form_min(list(mu) + [c], lo, hi) for mu, c in zip(rows, consts)]
+    return [(i, None if a is None else bounds[a], None if b is None else -bounds[b]) for i, a, b in out]
 
 
 def _states(layers, lo, hi, facts, where, fixed=None):
@@ -439,6 +538,7 @@ def _states(layers, lo, hi, facts, where, fixed=None):
     or ``z <= 0`` ("i"), the leaf's region being where they hold."""
     fixed = fixed or {}
     n = len(lo)
+    box_lo, box_hi = lo, hi   # (lo and hi name bounds below)
     Qb = 1
     for v in lo + hi:
         Qb = Qb * int(v.denominator) // gcd(Qb, int(v.denominator))
@@ -446,6 +546,7 @@ def _states(layers, lo, hi, facts, where, fixed=None):
     phi = [int(v.numerator) * (Qb // int(v.denominator)) for v in hi]
     phases = array(facts["phases"], f"{where}.phases", sum(1 for layer in layers if layer["relu"]))
     relax = array(facts["relaxations"], f"{where}.relaxations")
+    tighten = _tighten_entries(facts, layers, where)
     L = [[int(i == k) for i in range(n + 1)] for k in range(n)]  # forms as integer rows over H
     U = L
     H = 1
@@ -454,7 +555,7 @@ def _states(layers, lo, hi, facts, where, fixed=None):
     relu_at = [at for at, layer in enumerate(layers) if layer["relu"]]
     box = (tuple(plo), tuple(phi), Qb)
     for k in range(len(relu_at) - 1, -1, -1):  # the deepest pass done for a leaf that agrees up to there
-        got = _PASSES.get(_pass_key(layers, box, phases, relax, fixed, k))
+        got = _PASSES.get(_pass_key(layers, box, phases, relax, fixed, k, tighten))
         if got is not None and got[0] is layers:
             _, L, U, H, r_at, states = got
             states = list(states)
@@ -494,6 +595,13 @@ def _states(layers, lo, hi, facts, where, fixed=None):
             for i, lo, hi in zip(pick, _backward_bounds(layers, states, at, plo, phi, Qb, False, pick),
                                  _backward_bounds(layers, states, at, plo, phi, Qb, True, pick)):
                 lows[i], highs[i] = max(lows[i], lo), min(highs[i], hi)
+        if li in tighten:  # the leaf's own slopes for some of this layer's bounds (docs/format.md, "tighten")
+            for i, lb, ub in _tightened(layers, states, at, tighten[li], box_lo, box_hi, f"{where}.tighten",
+                                        [layer["sizes"] for layer in layers]):
+                if lb is not None:
+                    lows[i] = max(lows[i], lb)
+                if ub is not None:
+                    highs[i] = min(highs[i], ub)
         for i, c in enumerate(ph):
             if c == "a":
                 lz = lows[i]
@@ -539,7 +647,7 @@ def _states(layers, lo, hi, facts, where, fixed=None):
                 st.append((alpha, s, t))
         states.append(st)
         L, U, H = hL, hU, 1 << FORM_BITS
-        key = _pass_key(layers, box, phases, relax[:r_at], fixed, li)
+        key = _pass_key(layers, box, phases, relax[:r_at], fixed, li, tighten)
         if key is not None and key not in _PASSES:
             _PASSES[key] = (layers, L, U, H, r_at, tuple(states))
             while len(_PASSES) > PASSES_KEPT:
@@ -619,7 +727,7 @@ def _check_leaf(layers, facts, lo, hi, d, region, unsafe, where, splits=()):
     """One leaf (docs/format.md); ``splits``: the ReLU splits on its path, ``(layer, neuron,
     phase)`` from the root down. Returns whether it closed an unsafe disjunct by an atom of
     the input region (then the leaf's part holds no point of the region)."""
-    facts = record(facts, where, keys=("phases", "relaxations", "closes"))
+    facts = record(facts, where, keys=("phases", "relaxations", "closes"), optional=("tighten",))
     sizes = [layer["sizes"] for layer in layers]
     bits = box_bits(lo, hi, where)   # bounded by the walk of the tree already (_tree_leaves)
     relus = sum(1 for layer in layers if layer["relu"])

@@ -75,6 +75,13 @@ class FloatBounds:
             b = np.array([v / D for v in layer.b], dtype=float)
             self.layers.append((W, b, layer.relu))
         self.relu_at = [li for li, (_, _, r) in enumerate(self.layers) if r]
+        #: ``{k: (idx, slopes)}``: neurons ``idx`` of ReLU layer ``k`` whose bounds every run
+        #: tightens with the given lower slopes of the unstable neurons below (per layer ``kk <
+        #: k`` an array of ``2 len(idx)`` rows, the lower bounds' then the upper bounds', by
+        #: ``width_kk``, NaN where the rule's slope), as the exact bounds do with the same slopes
+        #: (:mod:`symrel.vnnlib.intermediate`)
+        self.tighten = {}
+        self._cuts = {}
 
     def _back(self, C, const, top, relax, upper=False, betas=None, alphas=None, lam=None):
         """Substitute rows ``C`` (coefficients over the output of layer ``top``) down to the
@@ -147,6 +154,8 @@ class FloatBounds:
             if k >= len(pre):
                 l = np.maximum(Al, 0) @ lo + np.minimum(Al, 0) @ hi + cl
                 u = np.maximum(Au, 0) @ hi + np.minimum(Au, 0) @ lo + cu
+                if k in self.tighten:
+                    l, u = self._tightened(k, relax, lo, hi, l, u)
             aL = np.zeros_like(l)
             aU = np.zeros_like(l)
             tU = np.zeros_like(l)
@@ -172,6 +181,44 @@ class FloatBounds:
                 pre.append((l, u))
                 forms.append((Al, cl, Au, cu))
         return FloatRun(pre, relax, forms, lo, hi)
+
+    def cut(self, k):
+        """This net cut at ReLU layer ``k``: the layers up to the one computing its
+        pre-activations, that one without its ReLU."""
+        got = self._cuts.get(k)
+        if got is None:
+            import copy
+
+            got = copy.copy(self)
+            at = self.relu_at[k]
+            got.layers = self.layers[:at] + [(self.layers[at][0], self.layers[at][1], False)]
+            got.relu_at = self.relu_at[:k]
+            got.tighten, got._cuts = {}, {}
+            self._cuts[k] = got
+        return got
+
+    def _tightened(self, k, relax, lo, hi, l, u):
+        """``l``, ``u`` of ReLU layer ``k`` tightened where :attr:`tighten` says (the backward
+        bounds of ``+z_i`` and ``-z_i`` with its slopes, the rule's where NaN)."""
+        from .slopes import _bound
+
+        idx, slopes = self.tighten[k]
+        m = len(idx)
+        AY = np.zeros((2 * m, len(l)))
+        AY[np.arange(m), idx] = 1.0
+        AY[m + np.arange(m), idx] = -1.0
+        alpha = []
+        for kk in range(k):
+            aL, _, tU = relax[kk]
+            unst = np.nonzero(tU > 0)[0]
+            chosen = slopes[kk][:, unst]
+            alpha.append(np.where(np.isnan(chosen), aL[unst][None, :], chosen))
+        below = FloatRun([], relax[:k], [], lo, hi)
+        got, _, _ = _bound(self.cut(k), below, AY, np.zeros((2 * m, len(lo))), alpha, (), np.zeros((2 * m, 0)))
+        l, u = l.copy(), u.copy()
+        l[idx] = np.maximum(l[idx], got[:m])
+        u[idx] = np.minimum(u[idx], -got[m:])
+        return l, u
 
     def lower(self, run: FloatRun, ay, ax, betas=None, alphas=None, lam=None):
         """``(bound, A, c)``: the float lower bound over the box of ``ay . y + ax . x`` and its

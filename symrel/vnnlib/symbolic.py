@@ -157,6 +157,7 @@ class Bounds:
     relaxed: list
     net: IntNet = None
     states: list = None
+    tightened: list = None  # (relu layer, neuron, lower slopes, upper slopes) per "tighten" entry
 
     def backward(self, y_coeffs, x_coeffs, betas=(), alphas=None, used=None):
         """:func:`backward_form` on this box (exact rationals, constant last)."""
@@ -560,7 +561,107 @@ def _tighten(net: IntNet, states, li: int, box: ScaledBox, fl, fu, fixed, hints,
         ups = [i for i in open_ if i in low_only and fl[i] < 0]
 
 
-def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None, hints=None) -> Bounds:
+def tightened_bounds(net: IntNet, states, li: int, box: ScaledBox, entries):
+    """``[(i, lower, upper)]``: for each entry ``(i, lower, upper)`` (the numerators over
+    ``2^SLOPE_BITS`` of a side's lower slopes, one per unstable neuron of ``states``, in their
+    order), the exact bounds of the pre-activation ``z_i`` of layer ``li`` that the substitution
+    with those slopes gives (docs/format.md, "tighten"): from ``z_i = W_i h + b_i`` (``upper``:
+    from ``-z_i``, negated at the end) through the layers below with ``states``, no rounding, the
+    minimum over the box. All rows go down together (one product per layer)."""
+    P = 1 << SLOPE_BITS
+    K2 = 1 << BOUND_BITS
+    layer = net.layers[li]
+    where = {}
+    for kk, st in enumerate(states):
+        for c, sc in enumerate(st):
+            if isinstance(sc, tuple):
+                where[(kk, c)] = len(where)
+    rows, consts, own = [], [], []
+    for i, lower, upper in entries:
+        w = [p + q for p, q in zip(layer.Wp[i], layer.Wn[i])]
+        rows += [w, [-v for v in w]]
+        consts += [Q(layer.b[i], layer.D), Q(-layer.b[i], layer.D)]
+        own += [lower, upper]
+    M = layer.D
+    k = len(states)
+    for j in range(li - 1, -1, -1):
+        below = net.layers[j]
+        if below.relu:
+            k -= 1
+            st = states[k]
+            new = []
+            for r, (mu, nums) in enumerate(zip(rows, own)):
+                nu, tsum = [0] * len(mu), 0
+                for c, v in enumerate(mu):
+                    sc = st[c]
+                    if sc == 1:
+                        nu[c] = v * P
+                    elif sc == 0 or not v:
+                        continue
+                    elif v > 0:
+                        nu[c] = v * nums[where[(k, c)]]
+                    else:
+                        nu[c] = v * sc[1]
+                        tsum += v * sc[2]
+                if tsum:
+                    consts[r] += Q(tsum, M * P * K2)
+                new.append(nu)
+            rows, M = new, M * P
+        for r, mu in enumerate(rows):
+            dot = _dot(mu, below.b)
+            if dot:
+                consts[r] += Q(dot, M * below.D)
+        rows = _matmul_W(rows, below)
+        M = M * below.D
+    if _np is not None and len(box.plo) >= LIMB_FORWARD_INPUTS:
+        from . import limb_forms
+
+        try:
+            mins = limb_forms.extremes(_limbs.from_ints([[int(v) for v in r] for r in rows]), [0] * len(rows),
+                                       limb_forms.limb_box(box), True)
+        except _limbs.TooWide:
+            mins = [_row_min([int(v) for v in r] + [0], box) for r in rows]
+    else:
+        mins = [_row_min([int(v) for v in r] + [0], box) for r in rows]
+    bounds = [Q(v, box.Q * M) + c for v, c in zip(mins, consts)]
+    return [(i, bounds[2 * e], -bounds[2 * e + 1]) for e, (i, _, _) in enumerate(entries)]
+
+
+def _apply_tightening(net: IntNet, states, li: int, box: ScaledBox, fl, fu, fixed, slopes, qd, record) -> None:
+    """The bounds ``fl``, ``fu`` (integers over ``qd``) of ReLU layer ``k = len(states)`` tightened
+    by :func:`tightened_bounds` where ``slopes`` (:attr:`FloatBounds.tighten
+    <symrel.vnnlib.floatbounds.FloatBounds.tighten>`: per layer the neurons and each one's float
+    slopes of the neurons below) has a neuron they leave unstable; each such entry ``(k,
+    neuron, lower, upper)`` (slopes rounded down to ``2^-SLOPE_BITS``, the rule's where the floats
+    give none) is appended to ``record``."""
+    k = len(states)
+    if k not in slopes:
+        return
+    P = 1 << SLOPE_BITS
+    idx, rows = slopes[k]
+    unstable = [(kk, c, sc[0]) for kk, st in enumerate(states) for c, sc in enumerate(st) if isinstance(sc, tuple)]
+    m = len(idx)
+    entries = []
+    for j, i in enumerate(idx):
+        i = int(i)
+        if fl[i] < 0 < fu[i] and (k, i) not in fixed:
+            sides = []
+            for r in (j, m + j):
+                side = []
+                for kk, c, a in unstable:
+                    v = rows[kk][r, c]
+                    side.append(a if v != v else min(P, max(0, int(v * P))))  # NaN: the rule's slope
+                sides.append(side)
+            entries.append((i, sides[0], sides[1]))
+    if not entries:
+        return
+    for (i, lower, upper), (_, lb, ub) in zip(entries, tightened_bounds(net, states, li, box, entries)):
+        fl[i] = max(fl[i], floor(lb * qd))
+        fu[i] = min(fu[i], ceil(ub * qd))
+        record.append((k, i, lower, upper))
+
+
+def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None, hints=None, tighten=None) -> Bounds:
     """Symbolic intervals of every neuron of ``net`` on ``box`` (module docstring).
     ``fixed``: ``{(relu layer, neuron): 1 or 0}``, phases set by ReLU splits (the bounds are
     then those of the part of the box where the set phases hold): a neuron set to ``z <= 0``
@@ -576,15 +677,23 @@ def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None, hints=
     neuron the floats call active (``l > 0``) then gets its backward lower bound alone, one
     they call inactive its upper bound alone, and the other side only where that one did not
     settle the phase: the same result, with fewer rows substituted (about half of the open
-    neurons of a leaf turn out stable)."""
+    neurons of a leaf turn out stable).
+
+    ``tighten``: per ReLU layer some neurons and each one's float slopes of the neurons below
+    (:attr:`FloatBounds.tighten <symrel.vnnlib.floatbounds.FloatBounds.tighten>`, from
+    :mod:`symrel.vnnlib.intermediate`): where the backward bounds leave such a neuron unstable,
+    its bounds are tightened by
+    :func:`tightened_bounds` with those slopes (rounded), and the entry recorded in the result's
+    ``tightened`` (docs/format.md, "tighten")."""
     fixed = fixed or {}
     n = net.n_inputs
     if len(box.plo) != n:
         raise InputError(f"expected a box of {n} inputs, got {len(box.plo)}", path="box")
     if _np is not None and n >= LIMB_FORWARD_INPUTS:
-        got = _propagate_limbs(net, box, deep, fixed, hints)
+        got = _propagate_limbs(net, box, deep, fixed, hints, tighten)
         if got is not None:
             return got
+    tightened = []
     # the inputs: L = U = x_k, denominator 1; forms are rows [a_0, ..., a_{n-1}, c]
     L = [[int(i == k) for i in range(n + 1)] for k in range(n)]
     U = L
@@ -614,6 +723,8 @@ def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None, hints=
             fl = [_row_min(r, box) for r in zL]  # the bounds as integers over qd
             fu = [_row_max(r, box) for r in zU]
             _tighten(net, states, li, box, fl, fu, fixed, hints, prepared, qd)
+            if tighten:
+                _apply_tightening(net, states, li, box, fl, fu, fixed, tighten, qd, tightened)
         else:
             fl = fu = None
         for i in range(len(zL)):
@@ -662,7 +773,7 @@ def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None, hints=
         if prepared is not None:
             prepared.append(_limb_state(state))
         L, U, H = hL, hU, 1 << FORM_BITS
-    return Bounds([list(c) for c in zip(*L)], [list(c) for c in zip(*U)], H, box, relaxed, net, states)
+    return Bounds([list(c) for c in zip(*L)], [list(c) for c in zip(*U)], H, box, relaxed, net, states, tightened)
 
 
 #: inputs from which :func:`propagate` keeps the forms as int64 limbs (:func:`_propagate_limbs`):
@@ -685,7 +796,7 @@ def _remember(key, value, size):
     _FORWARD_BYTES[0] += size
 
 
-def _propagate_limbs(net: IntNet, box: ScaledBox, deep: bool, fixed, hints):
+def _propagate_limbs(net: IntNet, box: ScaledBox, deep: bool, fixed, hints, tighten=None):
     """:func:`propagate` with the forms kept as int64 limbs (:mod:`symrel.vnnlib.limb_forms`):
     the same integers, the same :class:`Bounds`. None where it does not apply (a denominator
     not a power of two, one below ``2^BOUND_BITS``, a product too wide for int64 limbs): the
@@ -706,9 +817,9 @@ def _propagate_limbs(net: IntNet, box: ScaledBox, deep: bool, fixed, hints):
     relu_at = [li for li, layer in enumerate(net.layers) if layer.relu]
     start, snap = 0, None
     for k in range(len(relu_at) - 1, -1, -1):  # the deepest pass kept
-        key = (id(net), boxkey, deep, k, tuple(sorted(item for item in fixed.items() if item[0][0] <= k)))
+        key = (id(net), boxkey, deep, id(tighten), k, tuple(sorted(item for item in fixed.items() if item[0][0] <= k)))
         got = _FORWARD.get(key)
-        if got is not None and got[0][0] is net:
+        if got is not None and got[0][0] is net and got[0][-1] is tighten:
             snap, start = got[0], relu_at[k] + 1
             break
     try:
@@ -717,11 +828,11 @@ def _propagate_limbs(net: IntNet, box: ScaledBox, deep: bool, fixed, hints):
             Xl = Xu = None  # the inputs: the identity forms
             cl = cu = None
             H = 1
-            relaxed, states = [], []
+            relaxed, states, tightened = [], [], []
             prepared = [] if deep else None
         else:
-            _, Xl, cl, Xu, cu, H, relaxed, states, prepared = snap
-            relaxed, states = list(relaxed), list(states)
+            _, Xl, cl, Xu, cu, H, relaxed, states, prepared, tightened, _ = snap
+            relaxed, states, tightened = list(relaxed), list(states), list(tightened)
             prepared = list(prepared) if prepared is not None else None
         for li in range(start, len(net.layers)):
             layer = net.layers[li]
@@ -758,6 +869,8 @@ def _propagate_limbs(net: IntNet, box: ScaledBox, deep: bool, fixed, hints):
             fu = lf.extremes(zU, zcu, lb, False)
             if deep and states:
                 _tighten(net, states, li, box, fl, fu, fixed, hints, prepared, qd)
+                if tighten:
+                    _apply_tightening(net, states, li, box, fl, fu, fixed, tighten, qd, tightened)
             keepL, keepU, state, unst = [], [], [], []
             for i in range(m):
                 forced = fixed.get((len(states), i))
@@ -803,15 +916,18 @@ def _propagate_limbs(net: IntNet, box: ScaledBox, deep: bool, fixed, hints):
                 prepared.append(_limb_state(state))
             Xl, cl, Xu, cu, H = RL, rcl, RU, rcu, 1 << FORM_BITS
             k = len(states) - 1
-            key = (id(net), boxkey, deep, k, tuple(sorted(item for item in fixed.items() if item[0][0] <= k)))
+            key = (id(net), boxkey, deep, id(tighten), k,
+                   tuple(sorted(item for item in fixed.items() if item[0][0] <= k)))
             if key not in _FORWARD:
                 _remember(key, (net, Xl, cl, Xu, cu, H, tuple(relaxed), tuple(states),
-                                tuple(prepared) if prepared is not None else None), Xl.nbytes + Xu.nbytes)
+                                tuple(prepared) if prepared is not None else None, tuple(tightened), tighten),
+                          Xl.nbytes + Xu.nbytes)
     except _limbs.TooWide:
         return None
     rowsL = [r + [c] for r, c in zip(_limbs.to_ints(Xl), cl)]
     rowsU = [r + [c] for r, c in zip(_limbs.to_ints(Xu), cu)]
-    return Bounds([list(c) for c in zip(*rowsL)], [list(c) for c in zip(*rowsU)], H, box, relaxed, net, states)
+    return Bounds([list(c) for c in zip(*rowsL)], [list(c) for c in zip(*rowsU)], H, box, relaxed, net, states,
+                  tightened)
 
 
 def _limb_pn(layer: IntLayer):
