@@ -46,7 +46,7 @@ def test_unsat_by_relu_splits_alone_with_a_checked_certificate():
     float bound): closed after ReLU splits alone, the certificate checked, a tampered bound refused."""
     from symrel.checking import CertificateError
 
-    for seed, eps, rhs in ((1, Q(1, 8), Q(-2363, 1024)), (2, Q(1, 4), Q(-1791, 256))):
+    for seed, eps, rhs in ((1, Q(1, 8), Q(-2107, 1024)), (3, Q(1, 4), Q(-721, 256))):
         v = decide(_net(seed), _prop(eps, rhs))
         assert v.status == "unsat" and v.stats["relu_splits"] >= 1
         tree = v.certificate["steps"][0]["certificate"]["tree"]
@@ -67,3 +67,51 @@ def test_sat_found_and_exact():
     assert all(abs(xi - Q(1, 2)) <= eps for xi in x)
     y = net.evaluate_exact(x)
     assert y == list(v.witness_y) and y[0] - y[1] <= Q(-1, 4)
+
+
+def _certificate(seed=2, eps=Q(1, 4), rhs=Q(-1791, 256)):
+    """A certificate closed at the root with tightened intermediate bounds ('tighten')."""
+    v = decide(_net(seed), _prop(eps, rhs))
+    assert v.status == "unsat"
+    return v.certificate
+
+
+def test_tightened_bounds_are_written_and_checked():
+    cert = _certificate()
+    leaf = cert["steps"][0]["certificate"]["tree"][-1]["leaf"]
+    assert leaf.get("tighten")
+    check_certificate(cert)
+
+
+@pytest.mark.parametrize("tamper, says", [
+    (lambda t: t[0]["lower"].__setitem__(0, "3/2"), "0 <= alpha <= 1"),
+    (lambda t: t[0]["lower"].append(0), "expected"),
+    (lambda t: t[0].__setitem__("relu", [0, t[0]["relu"][1]]), "exact on the box"),
+    (lambda t: t.append(dict(t[0])), "increasing order"),
+    (lambda t: t[0].__setitem__("scale", 2), "scale"),
+    (lambda t: [t[0].pop("lower"), t[0].pop("upper")], "a side"),
+    (lambda t: t[0].__setitem__("relu", [1, 10 ** 6]), "relu[1]"),
+])
+def test_a_tampered_tightening_is_refused(tamper, says):
+    from symrel.checking import CertificateError
+
+    cert = _certificate()
+    tamper(cert["steps"][0]["certificate"]["tree"][-1]["leaf"]["tighten"])
+    with pytest.raises(CertificateError) as err:
+        check_certificate(cert)
+    assert says in str(err.value)
+
+
+def test_a_changed_slope_changes_a_relaxation_and_is_refused():
+    """The slopes are free, but the relaxations recorded are those of the bounds they give: a
+    slope changed to another value in [0, 1] moves some bound, and the leaf's relaxation (or
+    its close) no longer matches."""
+    from symrel.checking import CertificateError
+
+    cert = _certificate()
+    entries = cert["steps"][0]["certificate"]["tree"][-1]["leaf"]["tighten"]
+    for e in entries:
+        for side in ("lower", "upper"):
+            e[side] = [0 for _ in e[side]]
+    with pytest.raises(CertificateError):
+        check_certificate(cert)
