@@ -124,11 +124,13 @@ def _fl(v) -> float:
     return int(v.numerator) / int(v.denominator)
 
 
-def plan(ctx, d, run, splits, gaps, candidates, dyadic):
+def plan(ctx, d, run, splits, gaps, candidates, dyadic, proposals=None):
     """Per unsafe disjunct the engine's plan ``(ref, ay, ax, rhs, betas, alphas)`` (None for an
     empty one): its best atom with, where the plain float bound leaves it open, the slopes and
     multipliers of :func:`symrel.vnnlib.slopes.optimise` (betas rounded by ``dyadic``, slopes
-    down to ``1 / 2^SLOPE_BITS``, the float gap recomputed with them); ``gaps`` is updated."""
+    down to ``1 / 2^SLOPE_BITS``, the float gap recomputed with them); ``gaps`` is updated.
+    ``proposals``: a list that receives the box corners minimising the open rows' bounds (as
+    beta-CROWN does, candidate counterexamples: the float net's margin decides)."""
     from .slopes import optimise
     from .symbolic import SLOPE_BITS
 
@@ -149,6 +151,8 @@ def plan(ctx, d, run, splits, gaps, candidates, dyadic):
                                              for r, (u, *_) in enumerate(rows)})
     while len(_OPTIMA) > RUNS_KEPT:
         _OPTIMA.pop(next(iter(_OPTIMA)))
+    if proposals is not None and opt.corners is not None:
+        proposals.extend(opt.corners)
     for r, (u, ref, ay, ax, rhs, _) in enumerate(rows):
         bq = [dyadic(b) for b in opt.betas[r]]
         alphas = {key: min(P, max(0, int(a * P))) for key, a in opt.alphas[r].items()}

@@ -64,6 +64,7 @@ class Optimised:
     bounds: list
     alphas: list
     betas: list
+    corners: object = None  # rows x inputs: the box corner minimising each row's best bound (a candidate counterexample)
 
 
 def _unstable(run):
@@ -171,6 +172,7 @@ def optimise(fb, run, splits, AY, AX, iterations: int = ITERATIONS, start=None) 
     # a multiplier's scale: the range of its neuron (a slope's is 1)
     scale = np.array([max(float(run.pre[k][1][i] - run.pre[k][0][i]), 1e-9) for k, i, _ in splits])
     best_bound = np.full(rows, -np.inf)
+    best_corner = None
     best_alpha = [a.copy() for a in alpha]
     best_beta = beta.copy()
     m_a = [np.zeros_like(a) for a in alpha]
@@ -182,6 +184,7 @@ def optimise(fb, run, splits, AY, AX, iterations: int = ITERATIONS, start=None) 
         better = bound > best_bound
         if better.any():
             best_bound = np.where(better, bound, best_bound)
+            best_corner = corner if it == 0 else np.where(better[:, None], corner, best_corner)
             for k in range(len(alpha)):
                 best_alpha[k][better] = alpha[k][better]
             best_beta[better] = beta[better]
@@ -204,4 +207,5 @@ def optimise(fb, run, splits, AY, AX, iterations: int = ITERATIONS, start=None) 
             beta = np.maximum(beta + step * scale, 0.0)
     alphas = [{(k, int(i)): float(best_alpha[k][r][j]) for k, u in enumerate(unst) for j, i in enumerate(u)}
               for r in range(rows)]
-    return Optimised([float(v) for v in best_bound], alphas, [list(map(float, best_beta[r])) for r in range(rows)])
+    return Optimised([float(v) for v in best_bound], alphas, [list(map(float, best_beta[r])) for r in range(rows)],
+                     best_corner)
