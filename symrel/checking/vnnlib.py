@@ -325,11 +325,12 @@ def _row_times_Wb(rows, layer):
     return _row_times_W(rows, layer), dots
 
 
-def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick):
+def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick, own=None):
     """The backward bound of the pre-activations ``pick`` of layer ``li`` (docs/format.md,
     step 2): the lower one (``upper``: the upper one), exact rationals. The constants are kept
     as integers over one common denominator, and a ReLU layer's inactive neurons are skipped
-    (their coefficient becomes 0)."""
+    (their coefficient becomes 0). ``own``: per neuron of ``pick``, ``{(relu layer, neuron):
+    alpha}``, lower slopes that replace the relaxations' in its row (a ``tighten`` side)."""
     F = 1 << FORM_BITS
     layer = layers[li]
     rows = [[p + q for p, q in zip(layer["Wp"][i], layer["Wn"][i])] for i in pick]
@@ -359,6 +360,12 @@ def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick):
                     for v in sc[:2]:
                         Pj = Pj * int(v.denominator) // gcd(Pj, int(v.denominator))
                     Tj = Tj * int(sc[2].denominator) // gcd(Tj, int(sc[2].denominator))
+            mine = [{c: a for (kk, c), a in row.items() if kk == k} for row in own] if own is not None else None
+            if mine:   # the rows' own slopes join the common denominator (bounded first: denominator bits)
+                dens = {int(a.denominator) for row in mine for a in row.values()}
+                lcm_bits(dens | {Pj}, what="the common denominator of the slopes of a layer")
+                for q in dens:
+                    Pj = Pj * q // gcd(Pj, q)
             act = [c for c, sc in enumerate(st) if sc == 1]
             unst = [(c, int(sc[0].numerator) * (Pj // int(sc[0].denominator)),
                      int(sc[1].numerator) * (Pj // int(sc[1].denominator)),
@@ -366,17 +373,19 @@ def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick):
                     if sc not in (0, 1)]
             width = len(st)
             new, tsums = [], []
-            for r in rows:
+            for ri, r in enumerate(rows):
                 nr = [0] * width
                 for c in act:
                     nr[c] = r[c] * Pj
                 tsum = 0
+                row_own = mine[ri] if mine is not None else {}
                 for c, a, sl, t in unst:
                     v = r[c]
                     if not v:
                         continue
                     if (v > 0) != upper:
-                        nr[c] = v * a
+                        got = row_own.get(c)
+                        nr[c] = v * (a if got is None else int(got.numerator) * (Pj // int(got.denominator)))
                     else:
                         nr[c] = v * sl
                         tsum += v * t
@@ -460,75 +469,34 @@ def _tighten_entries(facts, layers, where) -> dict:
     return out
 
 
-def _tightened(layers, states, at, entries, lo, hi, where, sizes):
+def _tightened(layers, states, at, entries, plo, phi, Qb, lo, hi, where, sizes):
     """``(i, lower, upper)`` for the ``tighten`` entries of the ReLU layer computed by layer ``at``
-    (docs/format.md): each side's bound of the pre-activation ``z_i``, substituted backwards
-    from ``z_i = W_i h + b_i`` (``upper``: from ``-z_i``, negated at the end) through the
-    layers below with the leaf's states, the side's own lower slope for each unstable neuron
-    (one per ``u`` below, in the relaxations' order), no rounding, and minimised over the box.
-    The rows of all entries go down together (one product per layer)."""
+    (docs/format.md): each side's bound of the pre-activation ``z_i``, the backward bound of step
+    2 (:func:`_backward_bounds`) with the side's own lower slope for each unstable neuron below
+    (one per ``u`` of the layers below, in the relaxations' order) in place of the relaxations'
+    alphas; None for a side the entry does not have."""
     unstable = [(kk, c) for kk, st in enumerate(states) for c, sc in enumerate(st) if isinstance(sc, tuple)]
     relus = len(states)
     bits = box_bits(lo, hi, where)
-    rows, consts, slopes, out = [], [], [], []
-    layer = layers[at]
+    sides = ([], []), ([], [])   # (neurons, their slopes) of the lower and of the upper sides
     for e_at, i, lower, upper in entries:
-        got = [i, None, None]
-        for side, raw in ((1, lower), (2, upper)):
+        for s, raw, name in ((0, lower, "lower"), (1, upper, "upper")):
             if raw is None:
                 continue
-            sw = f"{where}[{e_at}].{'lower' if side == 1 else 'upper'}"
+            sw = f"{where}[{e_at}].{name}"
             vals = [_relaxation_number(v, f"{sw}[{j}]") for j, v in enumerate(array(raw, sw, len(unstable)))]
             for j, v in enumerate(vals):
                 if not ZERO <= v <= 1:
                     raise CertificateError(f"expected a slope with 0 <= alpha <= 1, got {v}", path=f"{sw}[{j}]")
             check_product_bits(leaf_bits(sizes, bits, relus * number_bits(vals, where=sw)), where=sw,
                                what="the numbers of this bound")
-            sign = 1 if side == 1 else -1
-            rows.append([sign * v for v in layer["W"][i]])
-            consts.append(sign * layer["b"][i])
-            slopes.append(dict(zip(unstable, vals)))
-            got[side] = len(rows) - 1
-        out.append(got)
-    k = relus
-    for j in range(at - 1, -1, -1):
-        below = layers[j]
-        if below["relu"]:
-            k -= 1
-            st = states[k]
-            new = []
-            for r, (mu, own) in enumerate(zip(rows, slopes)):
-                nu = []
-                for c, (v, sc) in enumerate(zip(mu, st)):
-                    if sc == 1:
-                        nu.append(v)
-                    elif sc == 0 or not v:
-                        nu.append(ZERO)
-                    elif v > 0:
-                        nu.append(v * own[(k, c)])
-                    else:
-                        nu.append(v * sc[1])
-                        consts[r] += v * sc[2]
-                new.append(nu)
-            rows = new
-        for r, mu in enumerate(rows):
-            consts[r] += sum(v * c for v, c in zip(mu, below["b"]) if v)
-        if below["Wq"] is not None:   # the rows times W, exactly, in C
-            rows = _flint.fmpq_mat(rows).__mul__(below["Wq"]).tolist()
-        else:
-            cols = len(below["W"][0])
-            prod = []
-            for mu in rows:
-                acc = [ZERO] * cols
-                for v, wrow in zip(mu, below["W"]):
-                    if v:
-                        for c in range(cols):
-                            if wrow[c]:
-                                acc[c] += v * wrow[c]
-                prod.append(acc)
-            rows = prod
-    bounds = [_form_min(list(mu) + [c], lo, hi) for mu, c in zip(rows, consts)]
-    return [(i, None if a is None else bounds[a], None if b is None else -bounds[b]) for i, a, b in out]
+            sides[s][0].append(i)
+            sides[s][1].append(dict(zip(unstable, vals)))
+    low = dict(zip(sides[0][0], _backward_bounds(layers, states, at, plo, phi, Qb, False, *sides[0]))) \
+        if sides[0][0] else {}
+    high = dict(zip(sides[1][0], _backward_bounds(layers, states, at, plo, phi, Qb, True, *sides[1]))) \
+        if sides[1][0] else {}
+    return [(i, low.get(i), high.get(i)) for _, i, _, _ in entries]
 
 
 def _states(layers, lo, hi, facts, where, fixed=None):
@@ -596,8 +564,8 @@ def _states(layers, lo, hi, facts, where, fixed=None):
                                  _backward_bounds(layers, states, at, plo, phi, Qb, True, pick)):
                 lows[i], highs[i] = max(lows[i], lo), min(highs[i], hi)
         if li in tighten:  # the leaf's own slopes for some of this layer's bounds (docs/format.md, "tighten")
-            for i, lb, ub in _tightened(layers, states, at, tighten[li], box_lo, box_hi, f"{where}.tighten",
-                                        [layer["sizes"] for layer in layers]):
+            for i, lb, ub in _tightened(layers, states, at, tighten[li], plo, phi, Qb, box_lo, box_hi,
+                                        f"{where}.tighten", [layer["sizes"] for layer in layers]):
                 if lb is not None:
                     lows[i] = max(lows[i], lb)
                 if ub is not None:

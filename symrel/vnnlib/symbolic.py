@@ -359,13 +359,14 @@ def _matmul_W(rows, layer: IntLayer):
     return [[_dot(r, col) for col in layer.WT] for r in rows]
 
 
-def layer_bounds(net: IntNet, states, li: int, box: ScaledBox, upper: bool, only=None):
+def layer_bounds(net: IntNet, states, li: int, box: ScaledBox, upper: bool, only=None, slopes=None):
     """Backward (DeepPoly/CROWN-style) bounds of the pre-activations of layer ``li``: for each
     neuron, an exact rational ``<= min_B z`` (``upper``: ``>= max_B z``), substituting the
     layers below by their states as :func:`backward_form` does. Coefficients over a ReLU's
     output (``h >= 0``) are rounded to ``FORM_BITS`` fractional bits, down for a lower bound and
     up for an upper one, which keeps the bound valid. ``only``: the neurons wanted (all when
-    None), in that order."""
+    None), in that order; ``slopes``: per neuron wanted, ``{(relu layer, neuron): numerator}``,
+    lower slopes over ``2^SLOPE_BITS`` that replace the relaxations' alphas in its row."""
     P = 1 << SLOPE_BITS
     K2 = 1 << BOUND_BITS
     F = 1 << FORM_BITS
@@ -397,17 +398,18 @@ def layer_bounds(net: IntNet, states, li: int, box: ScaledBox, upper: bool, only
             unst = [(c, sc) for c, sc in enumerate(st) if sc != 1 and sc != 0]
             width = len(st)
             tsums, new = [], []
-            for r in rows:
+            for ri, r in enumerate(rows):
                 nr = [0] * width
                 for c in act:
                     nr[c] = r[c] * P
                 tsum = 0
+                row_own = slopes[ri] if slopes is not None else {}
                 for c, sc in unst:
                     v = r[c]
                     if not v:
                         continue
                     if (v > 0) != upper:  # the lower line alpha z
-                        nr[c] = v * sc[0]
+                        nr[c] = v * row_own.get((k, c), sc[0])
                     else:  # the upper line s z + t
                         nr[c] = v * sc[1]
                         tsum += v * sc[2]
@@ -451,16 +453,18 @@ def _limb_state(st):
     return pos, neg, unst, ts
 
 
-def _layer_bounds_limbs(net: IntNet, states, li: int, box: ScaledBox, lows, ups, prepared=None, grid=None):
+def _layer_bounds_limbs(net: IntNet, states, li: int, box: ScaledBox, lows, ups, prepared=None, grid=None,
+                        slopes=None):
     """:func:`layer_bounds` of the neurons ``lows`` (lower) and ``ups`` (upper) in one pass
     over int64 limbs (:mod:`symrel.vnnlib.limbs`): the upper bound of ``z`` is minus the
     lower bound of ``-z`` (rounding ``-z``'s rows down is rounding ``z``'s up, and the lower
     rule on ``-z`` picks the upper rule's lines), so the rows of ``z`` and ``-z`` go down
     together. The same integers as :func:`layer_bounds`; None when a denominator is not a
     power of two or an int64 bound cannot be guaranteed (the caller then uses
-    :func:`layer_bounds`)."""
+    :func:`layer_bounds`). ``slopes``: :func:`layer_bounds_pair`'s."""
     if any(layer.D & (layer.D - 1) for layer in net.layers[:li + 1]):
         return None
+    own = None if slopes is None else list(slopes[0]) + list(slopes[1])  # per row, as the rows go
     F = 1 << FORM_BITS
     P = 1 << SLOPE_BITS
     layer = net.layers[li]
@@ -494,7 +498,15 @@ def _layer_bounds_limbs(net: IntNet, states, li: int, box: ScaledBox, lows, ups,
                     sel = neg & unst[None, :]
                     if sel.any():  # h <= s z + t under a coefficient < 0: the intercepts
                         add(_limbs.matmul(X * sel, ts), FORM_BITS + SLOPE_BITS + BOUND_BITS)
-                X = _limbs.scale(X, _np.where(neg, negf[None, :], pos[None, :]))
+                if own is not None and unst.any():  # each row's own lower slopes
+                    posR = _np.tile(pos, (X.shape[1], 1))
+                    for r, row in enumerate(own):
+                        for (kk, c), a in row.items():
+                            if kk == k:
+                                posR[r, c] = a
+                    X = _limbs.scale(X, _np.where(neg, negf[None, :], posR))
+                else:
+                    X = _limbs.scale(X, _np.where(neg, negf[None, :], pos[None, :]))
                 M = F * P
             C = _limbs.matmul(X, _limb_Wb(below))
             add(C[:, :, -1:], (M * below.D).bit_length() - 1)
@@ -517,20 +529,24 @@ def _layer_bounds_limbs(net: IntNet, states, li: int, box: ScaledBox, lows, ups,
     return out[:m], [-v for v in out[m:]]
 
 
-def layer_bounds_pair(net: IntNet, states, li: int, box: ScaledBox, only=None, prepared=None, grid=None, ups=None):
+def layer_bounds_pair(net: IntNet, states, li: int, box: ScaledBox, only=None, prepared=None, grid=None, ups=None,
+                      slopes=None):
     """``(lower, upper)``: :func:`layer_bounds` both ways, the same exact rationals, in int64
     limbs where numpy is installed (``prepared``: :func:`_limb_state` of each state), the
     lower bounds of the neurons ``only`` (all when None) and the upper bounds of ``ups``
     (``only`` when None). ``grid``: a positive integer ``g``; the bounds are then returned as
-    the integers ``floor(g * lower)`` and ``ceil(g * upper)`` (rounded outward to the grid ``1/g``)."""
+    the integers ``floor(g * lower)`` and ``ceil(g * upper)`` (rounded outward to the grid ``1/g``). ``slopes``: ``(lower, upper)``, per
+    neuron of ``only`` and of ``ups`` a dict ``{(relu layer, neuron): numerator}`` of lower slopes
+    (over ``2^SLOPE_BITS``) of unstable neurons that replace the relaxations' alphas in that
+    row's substitution (docs/format.md, "tighten")"""
     lows = list(range(len(net.layers[li].b)) if only is None else only)
     ups = lows if ups is None else list(ups)
     if _np is not None:
-        got = _layer_bounds_limbs(net, states, li, box, lows, ups, prepared, grid)
+        got = _layer_bounds_limbs(net, states, li, box, lows, ups, prepared, grid, slopes)
         if got is not None:
             return got
-    lower = layer_bounds(net, states, li, box, False, lows) if lows else []
-    upper = layer_bounds(net, states, li, box, True, ups) if ups else []
+    lower = layer_bounds(net, states, li, box, False, lows, None if slopes is None else slopes[0]) if lows else []
+    upper = layer_bounds(net, states, li, box, True, ups, None if slopes is None else slopes[1]) if ups else []
     if grid is None:
         return lower, upper
     return [floor(v * grid) for v in lower], [ceil(v * grid) for v in upper]
@@ -561,79 +577,15 @@ def _tighten(net: IntNet, states, li: int, box: ScaledBox, fl, fu, fixed, hints,
         ups = [i for i in open_ if i in low_only and fl[i] < 0]
 
 
-def tightened_bounds(net: IntNet, states, li: int, box: ScaledBox, entries):
-    """``[(i, lower, upper)]``: for each entry ``(i, lower, upper)`` (the numerators over
-    ``2^SLOPE_BITS`` of a side's lower slopes, one per unstable neuron of ``states``, in their
-    order), the exact bounds of the pre-activation ``z_i`` of layer ``li`` that the substitution
-    with those slopes gives (docs/format.md, "tighten"): from ``z_i = W_i h + b_i`` (``upper``:
-    from ``-z_i``, negated at the end) through the layers below with ``states``, no rounding, the
-    minimum over the box. All rows go down together (one product per layer)."""
-    P = 1 << SLOPE_BITS
-    K2 = 1 << BOUND_BITS
-    layer = net.layers[li]
-    where = {}
-    for kk, st in enumerate(states):
-        for c, sc in enumerate(st):
-            if isinstance(sc, tuple):
-                where[(kk, c)] = len(where)
-    rows, consts, own = [], [], []
-    for i, lower, upper in entries:
-        w = [p + q for p, q in zip(layer.Wp[i], layer.Wn[i])]
-        rows += [w, [-v for v in w]]
-        consts += [Q(layer.b[i], layer.D), Q(-layer.b[i], layer.D)]
-        own += [lower, upper]
-    M = layer.D
-    k = len(states)
-    for j in range(li - 1, -1, -1):
-        below = net.layers[j]
-        if below.relu:
-            k -= 1
-            st = states[k]
-            new = []
-            for r, (mu, nums) in enumerate(zip(rows, own)):
-                nu, tsum = [0] * len(mu), 0
-                for c, v in enumerate(mu):
-                    sc = st[c]
-                    if sc == 1:
-                        nu[c] = v * P
-                    elif sc == 0 or not v:
-                        continue
-                    elif v > 0:
-                        nu[c] = v * nums[where[(k, c)]]
-                    else:
-                        nu[c] = v * sc[1]
-                        tsum += v * sc[2]
-                if tsum:
-                    consts[r] += Q(tsum, M * P * K2)
-                new.append(nu)
-            rows, M = new, M * P
-        for r, mu in enumerate(rows):
-            dot = _dot(mu, below.b)
-            if dot:
-                consts[r] += Q(dot, M * below.D)
-        rows = _matmul_W(rows, below)
-        M = M * below.D
-    if _np is not None and len(box.plo) >= LIMB_FORWARD_INPUTS:
-        from . import limb_forms
-
-        try:
-            mins = limb_forms.extremes(_limbs.from_ints([[int(v) for v in r] for r in rows]), [0] * len(rows),
-                                       limb_forms.limb_box(box), True)
-        except _limbs.TooWide:
-            mins = [_row_min([int(v) for v in r] + [0], box) for r in rows]
-    else:
-        mins = [_row_min([int(v) for v in r] + [0], box) for r in rows]
-    bounds = [Q(v, box.Q * M) + c for v, c in zip(mins, consts)]
-    return [(i, bounds[2 * e], -bounds[2 * e + 1]) for e, (i, _, _) in enumerate(entries)]
-
-
-def _apply_tightening(net: IntNet, states, li: int, box: ScaledBox, fl, fu, fixed, slopes, qd, record) -> None:
+def _apply_tightening(net: IntNet, states, li: int, box: ScaledBox, fl, fu, fixed, slopes, qd, prepared,
+                      record) -> None:
     """The bounds ``fl``, ``fu`` (integers over ``qd``) of ReLU layer ``k = len(states)`` tightened
-    by :func:`tightened_bounds` where ``slopes`` (:attr:`FloatBounds.tighten
-    <symrel.vnnlib.floatbounds.FloatBounds.tighten>`: per layer the neurons and each one's float
-    slopes of the neurons below) has a neuron they leave unstable; each such entry ``(k,
-    neuron, lower, upper)`` (slopes rounded down to ``2^-SLOPE_BITS``, the rule's where the floats
-    give none) is appended to ``record``."""
+    where ``slopes`` (:attr:`FloatBounds.tighten <symrel.vnnlib.floatbounds.FloatBounds.tighten>`:
+    per layer some neurons and each one's float slopes of the neurons below) has a neuron they
+    leave unstable: its backward bounds (:func:`layer_bounds_pair`) with those slopes, rounded
+    down to ``2^-SLOPE_BITS`` (the rule's where the floats give none), in place of the
+    relaxations' alphas (docs/format.md, "tighten"); each such entry ``(k, neuron, lower, upper)``
+    (the slopes' numerators, one per unstable neuron below, in order) is appended to ``record``."""
     k = len(states)
     if k not in slopes:
         return
@@ -641,24 +593,29 @@ def _apply_tightening(net: IntNet, states, li: int, box: ScaledBox, fl, fu, fixe
     idx, rows = slopes[k]
     unstable = [(kk, c, sc[0]) for kk, st in enumerate(states) for c, sc in enumerate(st) if isinstance(sc, tuple)]
     m = len(idx)
-    entries = []
+    ids, sides = [], []
     for j, i in enumerate(idx):
         i = int(i)
         if fl[i] < 0 < fu[i] and (k, i) not in fixed:
-            sides = []
+            both = []
             for r in (j, m + j):
                 side = []
                 for kk, c, a in unstable:
                     v = rows[kk][r, c]
                     side.append(a if v != v else min(P, max(0, int(v * P))))  # NaN: the rule's slope
-                sides.append(side)
-            entries.append((i, sides[0], sides[1]))
-    if not entries:
+                both.append(side)
+            ids.append(i)
+            sides.append(both)
+    if not ids:
         return
-    for (i, lower, upper), (_, lb, ub) in zip(entries, tightened_bounds(net, states, li, box, entries)):
-        fl[i] = max(fl[i], floor(lb * qd))
-        fu[i] = min(fu[i], ceil(ub * qd))
-        record.append((k, i, lower, upper))
+    keys = [(kk, c) for kk, c, _ in unstable]
+    lower = [dict(zip(keys, both[0])) for both in sides]
+    upper = [dict(zip(keys, both[1])) for both in sides]
+    bl, bu = layer_bounds_pair(net, states, li, box, ids, prepared, grid=qd, ups=ids, slopes=(lower, upper))
+    for i, a, b, both in zip(ids, bl, bu, sides):
+        fl[i] = max(fl[i], a)
+        fu[i] = min(fu[i], b)
+        record.append((k, i, both[0], both[1]))
 
 
 def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None, hints=None, tighten=None) -> Bounds:
@@ -682,9 +639,8 @@ def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None, hints=
     ``tighten``: per ReLU layer some neurons and each one's float slopes of the neurons below
     (:attr:`FloatBounds.tighten <symrel.vnnlib.floatbounds.FloatBounds.tighten>`, from
     :mod:`symrel.vnnlib.intermediate`): where the backward bounds leave such a neuron unstable,
-    its bounds are tightened by
-    :func:`tightened_bounds` with those slopes (rounded), and the entry recorded in the result's
-    ``tightened`` (docs/format.md, "tighten")."""
+    its backward bounds are computed again with those slopes (rounded), the tighter taken, and
+    the entry recorded in the result's ``tightened`` (docs/format.md, "tighten")."""
     fixed = fixed or {}
     n = net.n_inputs
     if len(box.plo) != n:
@@ -724,7 +680,7 @@ def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None, hints=
             fu = [_row_max(r, box) for r in zU]
             _tighten(net, states, li, box, fl, fu, fixed, hints, prepared, qd)
             if tighten:
-                _apply_tightening(net, states, li, box, fl, fu, fixed, tighten, qd, tightened)
+                _apply_tightening(net, states, li, box, fl, fu, fixed, tighten, qd, prepared, tightened)
         else:
             fl = fu = None
         for i in range(len(zL)):
@@ -870,7 +826,7 @@ def _propagate_limbs(net: IntNet, box: ScaledBox, deep: bool, fixed, hints, tigh
             if deep and states:
                 _tighten(net, states, li, box, fl, fu, fixed, hints, prepared, qd)
                 if tighten:
-                    _apply_tightening(net, states, li, box, fl, fu, fixed, tighten, qd, tightened)
+                    _apply_tightening(net, states, li, box, fl, fu, fixed, tighten, qd, prepared, tightened)
             keepL, keepU, state, unst = [], [], [], []
             for i in range(m):
                 forced = fixed.get((len(states), i))
