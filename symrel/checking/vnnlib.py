@@ -325,12 +325,15 @@ def _row_times_Wb(rows, layer):
     return _row_times_W(rows, layer), dots
 
 
-def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick, own=None):
+def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick, own=None, betas=None):
     """The backward bound of the pre-activations ``pick`` of layer ``li`` (docs/format.md,
     step 2): the lower one (``upper``: the upper one), exact rationals. The constants are kept
     as integers over one common denominator, and a ReLU layer's inactive neurons are skipped
     (their coefficient becomes 0). ``own``: per neuron of ``pick``, ``{(relu layer, neuron):
-    alpha}``, lower slopes that replace the relaxations' in its row (a ``tighten`` side)."""
+    alpha}``, lower slopes that replace the relaxations' in its row (a ``tighten`` side);
+    ``betas``: per neuron of ``pick``, ``[(relu layer, neuron, side, beta)]``, split multipliers
+    added to the split neuron's coefficient once its layer's phases have mapped it (``-beta`` on
+    side ``a`` for a lower bound, ``+beta`` on side ``i``; the other way for an upper one)."""
     F = 1 << FORM_BITS
     layer = layers[li]
     rows = [[p + q for p, q in zip(layer["Wp"][i], layer["Wn"][i])] for i in pick]
@@ -361,8 +364,11 @@ def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick, own=None):
                         Pj = Pj * int(v.denominator) // gcd(Pj, int(v.denominator))
                     Tj = Tj * int(sc[2].denominator) // gcd(Tj, int(sc[2].denominator))
             mine = [{c: a for (kk, c), a in row.items() if kk == k} for row in own] if own is not None else None
-            if mine:   # the rows' own slopes join the common denominator (bounded first: denominator bits)
-                dens = {int(a.denominator) for row in mine for a in row.values()}
+            mine_b = [[(c, side, b) for kk, c, side, b in row if kk == k] for row in betas] \
+                if betas is not None else None
+            dens = {int(a.denominator) for row in mine or () for a in row.values()} | \
+                {int(b.denominator) for row in mine_b or () for _, _, b in row}
+            if dens:   # the rows' own slopes and multipliers join the common denominator (bounded first)
                 lcm_bits(dens | {Pj}, what="the common denominator of the slopes of a layer")
                 for q in dens:
                     Pj = Pj * q // gcd(Pj, q)
@@ -389,6 +395,8 @@ def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick, own=None):
                     else:
                         nr[c] = v * sl
                         tsum += v * t
+                for c, side, b in (mine_b[ri] if mine_b is not None else ()):  # over M * Pj, as nr
+                    nr[c] += (1 if (side == "a") == upper else -1) * int(b.numerator) * (Pj // int(b.denominator)) * M
                 new.append(nr)
                 tsums.append(tsum)
             rows = new
@@ -443,7 +451,7 @@ def _pass_key(layers, box, phases, relax, fixed, k, tighten):
 
 
 def _tighten_entries(facts, layers, where) -> dict:
-    """A leaf's ``tighten`` entries by ReLU layer: ``{k: [(at, i, lower, upper), ...]}`` with
+    """A leaf's ``tighten`` entries by ReLU layer: ``{k: [(at, i, lower, upper, betas), ...]}`` with
     ``at`` the entry's index in the list and the sides as written (read when their layer comes,
     :func:`_tightened`); the neurons checked for range and strictly increasing order."""
     if "tighten" not in facts:
@@ -452,7 +460,7 @@ def _tighten_entries(facts, layers, where) -> dict:
     out, last = {}, None
     for at, entry in enumerate(array(facts["tighten"], f"{where}.tighten")):
         ew = f"{where}.tighten[{at}]"
-        entry = record(entry, ew, keys=("relu",), optional=("lower", "upper"))
+        entry = record(entry, ew, keys=("relu",), optional=("lower", "upper", "lower_beta", "upper_beta"))
         if "lower" not in entry and "upper" not in entry:
             raise CertificateError("expected a side: 'lower', 'upper' or both", path=ew)
         ref = array(entry["relu"], f"{ew}.relu", 2)
@@ -465,38 +473,55 @@ def _tighten_entries(facts, layers, where) -> dict:
             raise CertificateError("expected the entries in increasing order of (layer, neuron), each once",
                                    path=f"{ew}.relu")
         last = (k, i)
-        out.setdefault(k, []).append((at, i, entry.get("lower"), entry.get("upper")))
+        out.setdefault(k, []).append((at, i, entry.get("lower"), entry.get("upper"),
+                                      (entry.get("lower_beta"), entry.get("upper_beta"))))
     return out
 
 
-def _tightened(layers, states, at, entries, plo, phi, Qb, lo, hi, where, sizes):
+def _tightened(layers, states, at, entries, plo, phi, Qb, lo, hi, where, sizes, splits=()):
     """``(i, lower, upper)`` for the ``tighten`` entries of the ReLU layer computed by layer ``at``
     (docs/format.md): each side's bound of the pre-activation ``z_i``, the backward bound of step
     2 (:func:`_backward_bounds`) with the side's own lower slope for each unstable neuron below
     (one per ``u`` of the layers below, in the relaxations' order) in place of the relaxations'
-    alphas; None for a side the entry does not have."""
+    alphas, and with a side's ``lower_beta`` or ``upper_beta`` (one multiplier per ReLU split of
+    the leaf's path in the layers below, in path order) those splits' terms; None for a side the
+    entry does not have. ``splits``: the leaf's, ``(relu layer, neuron, side)`` in path order."""
     unstable = [(kk, c) for kk, st in enumerate(states) for c, sc in enumerate(st) if isinstance(sc, tuple)]
+    below = [sp for sp in splits if sp[0] < len(states)]
     relus = len(states)
     bits = box_bits(lo, hi, where)
-    sides = ([], []), ([], [])   # (neurons, their slopes) of the lower and of the upper sides
-    for e_at, i, lower, upper in entries:
+    sides = ([], [], []), ([], [], [])   # (neurons, slopes, multipliers) of the lower and of the upper sides
+    for e_at, i, lower, upper, raw_betas in entries:
         for s, raw, name in ((0, lower, "lower"), (1, upper, "upper")):
             if raw is None:
+                if raw_betas[s] is not None:
+                    raise CertificateError(f"expected no {name}_beta without {name}", path=f"{where}[{e_at}]")
                 continue
             sw = f"{where}[{e_at}].{name}"
             vals = [_relaxation_number(v, f"{sw}[{j}]") for j, v in enumerate(array(raw, sw, len(unstable)))]
             for j, v in enumerate(vals):
                 if not ZERO <= v <= 1:
                     raise CertificateError(f"expected a slope with 0 <= alpha <= 1, got {v}", path=f"{sw}[{j}]")
-            check_product_bits(leaf_bits(sizes, bits, relus * number_bits(vals, where=sw)), where=sw,
+            mult = []
+            if raw_betas[s] is not None:
+                bw = f"{where}[{e_at}].{name}_beta"
+                if not below:
+                    raise CertificateError("expected no multiplier: no ReLU split below this layer on the path",
+                                           path=bw)
+                mult = [_relaxation_number(v, f"{bw}[{j}]") for j, v in enumerate(array(raw_betas[s], bw, len(below)))]
+                for j, b in enumerate(mult):
+                    if b < 0:
+                        raise CertificateError(f"expected beta >= 0, got {b}", path=f"{bw}[{j}]")
+            check_product_bits(leaf_bits(sizes, bits, relus * number_bits(vals + mult, where=sw)), where=sw,
                                what="the numbers of this bound")
             sides[s][0].append(i)
             sides[s][1].append(dict(zip(unstable, vals)))
+            sides[s][2].append([(kk, c, side, b) for (kk, c, side), b in zip(below, mult) if b])
     low = dict(zip(sides[0][0], _backward_bounds(layers, states, at, plo, phi, Qb, False, *sides[0]))) \
         if sides[0][0] else {}
     high = dict(zip(sides[1][0], _backward_bounds(layers, states, at, plo, phi, Qb, True, *sides[1]))) \
         if sides[1][0] else {}
-    return [(i, low.get(i), high.get(i)) for _, i, _, _ in entries]
+    return [(e[1], low.get(e[1]), high.get(e[1])) for e in entries]
 
 
 def _states(layers, lo, hi, facts, where, fixed=None):
@@ -565,7 +590,8 @@ def _states(layers, lo, hi, facts, where, fixed=None):
                 lows[i], highs[i] = max(lows[i], lo), min(highs[i], hi)
         if li in tighten:  # the leaf's own slopes for some of this layer's bounds (docs/format.md, "tighten")
             for i, lb, ub in _tightened(layers, states, at, tighten[li], plo, phi, Qb, box_lo, box_hi,
-                                        f"{where}.tighten", [layer["sizes"] for layer in layers]):
+                                        f"{where}.tighten", [layer["sizes"] for layer in layers],
+                                        [(k, i, c) for (k, i), c in fixed.items()]):
                 if lb is not None:
                     lows[i] = max(lows[i], lb)
                 if ub is not None:

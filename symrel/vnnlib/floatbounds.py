@@ -59,6 +59,7 @@ class FloatRun:
     forms: list
     lo: np.ndarray
     hi: np.ndarray
+    tight: object = None  # the intermediate bounds' slopes this run's node re-optimised (symrel.vnnlib.relu_branch)
 
 
 class FloatBounds:

@@ -359,14 +359,17 @@ def _matmul_W(rows, layer: IntLayer):
     return [[_dot(r, col) for col in layer.WT] for r in rows]
 
 
-def layer_bounds(net: IntNet, states, li: int, box: ScaledBox, upper: bool, only=None, slopes=None):
+def layer_bounds(net: IntNet, states, li: int, box: ScaledBox, upper: bool, only=None, slopes=None, betas=None):
     """Backward (DeepPoly/CROWN-style) bounds of the pre-activations of layer ``li``: for each
     neuron, an exact rational ``<= min_B z`` (``upper``: ``>= max_B z``), substituting the
     layers below by their states as :func:`backward_form` does. Coefficients over a ReLU's
     output (``h >= 0``) are rounded to ``FORM_BITS`` fractional bits, down for a lower bound and
     up for an upper one, which keeps the bound valid. ``only``: the neurons wanted (all when
     None), in that order; ``slopes``: per neuron wanted, ``{(relu layer, neuron): numerator}``,
-    lower slopes over ``2^SLOPE_BITS`` that replace the relaxations' alphas in its row."""
+    lower slopes over ``2^SLOPE_BITS`` that replace the relaxations' alphas in its row;
+    ``betas``: per neuron wanted, ``[(relu layer, neuron, phase, beta)]``, split multipliers
+    added to the split neuron's coefficient once its layer's phases mapped it (a lower bound:
+    ``-beta`` on phase 1, ``+beta`` on phase 0; an upper one the other way)."""
     P = 1 << SLOPE_BITS
     K2 = 1 << BOUND_BITS
     F = 1 << FORM_BITS
@@ -413,6 +416,9 @@ def layer_bounds(net: IntNet, states, li: int, box: ScaledBox, upper: bool, only
                     else:  # the upper line s z + t
                         nr[c] = v * sc[1]
                         tsum += v * sc[2]
+                for kk, c, ph, b in (betas[ri] if betas is not None else ()):  # over F * P, as nr
+                    if kk == k:
+                        nr[c] += (1 if (ph == 1) == upper else -1) * int(b * F * P)
                 new.append(nr)
                 tsums.append(tsum)
             rows = new
@@ -454,7 +460,7 @@ def _limb_state(st):
 
 
 def _layer_bounds_limbs(net: IntNet, states, li: int, box: ScaledBox, lows, ups, prepared=None, grid=None,
-                        slopes=None):
+                        slopes=None, betas=None):
     """:func:`layer_bounds` of the neurons ``lows`` (lower) and ``ups`` (upper) in one pass
     over int64 limbs (:mod:`symrel.vnnlib.limbs`): the upper bound of ``z`` is minus the
     lower bound of ``-z`` (rounding ``-z``'s rows down is rounding ``z``'s up, and the lower
@@ -465,6 +471,8 @@ def _layer_bounds_limbs(net: IntNet, states, li: int, box: ScaledBox, lows, ups,
     if any(layer.D & (layer.D - 1) for layer in net.layers[:li + 1]):
         return None
     own = None if slopes is None else list(slopes[0]) + list(slopes[1])  # per row, as the rows go
+    # per row its splits' multipliers: -beta (side z >= 0) or +beta, the same for the rows of -z
+    mult = None if betas is None else list(betas[0]) + list(betas[1])
     F = 1 << FORM_BITS
     P = 1 << SLOPE_BITS
     layer = net.layers[li]
@@ -507,6 +515,13 @@ def _layer_bounds_limbs(net: IntNet, states, li: int, box: ScaledBox, lows, ups,
                     X = _limbs.scale(X, _np.where(neg, negf[None, :], posR))
                 else:
                     X = _limbs.scale(X, _np.where(neg, negf[None, :], pos[None, :]))
+                if mult is not None and any(kk == k for row in mult for kk, *_ in row):  # over F * P now
+                    add_rows = [[0] * X.shape[2] for _ in range(X.shape[1])]
+                    for r, row in enumerate(mult):
+                        for kk, c, ph, b in row:
+                            if kk == k:
+                                add_rows[r][c] += (-1 if ph == 1 else 1) * int(b * F * P)
+                    X = _limbs.add(X, _limbs.from_ints(add_rows)) if X.shape[0] >= 1 else X
                 M = F * P
             C = _limbs.matmul(X, _limb_Wb(below))
             add(C[:, :, -1:], (M * below.D).bit_length() - 1)
@@ -530,7 +545,7 @@ def _layer_bounds_limbs(net: IntNet, states, li: int, box: ScaledBox, lows, ups,
 
 
 def layer_bounds_pair(net: IntNet, states, li: int, box: ScaledBox, only=None, prepared=None, grid=None, ups=None,
-                      slopes=None):
+                      slopes=None, betas=None):
     """``(lower, upper)``: :func:`layer_bounds` both ways, the same exact rationals, in int64
     limbs where numpy is installed (``prepared``: :func:`_limb_state` of each state), the
     lower bounds of the neurons ``only`` (all when None) and the upper bounds of ``ups``
@@ -538,15 +553,19 @@ def layer_bounds_pair(net: IntNet, states, li: int, box: ScaledBox, only=None, p
     the integers ``floor(g * lower)`` and ``ceil(g * upper)`` (rounded outward to the grid ``1/g``). ``slopes``: ``(lower, upper)``, per
     neuron of ``only`` and of ``ups`` a dict ``{(relu layer, neuron): numerator}`` of lower slopes
     (over ``2^SLOPE_BITS``) of unstable neurons that replace the relaxations' alphas in that
-    row's substitution (docs/format.md, "tighten")"""
+    row's substitution, and ``betas``: ``(lower, upper)``, per neuron a list ``[(relu layer,
+    neuron, phase, beta)]`` of split multipliers (a rational ``beta >= 0``, ``beta 2^56`` an
+    integer) added to the split neuron's coefficient in that row (docs/format.md, "tighten")"""
     lows = list(range(len(net.layers[li].b)) if only is None else only)
     ups = lows if ups is None else list(ups)
     if _np is not None:
-        got = _layer_bounds_limbs(net, states, li, box, lows, ups, prepared, grid, slopes)
+        got = _layer_bounds_limbs(net, states, li, box, lows, ups, prepared, grid, slopes, betas)
         if got is not None:
             return got
-    lower = layer_bounds(net, states, li, box, False, lows, None if slopes is None else slopes[0]) if lows else []
-    upper = layer_bounds(net, states, li, box, True, ups, None if slopes is None else slopes[1]) if ups else []
+    lower = layer_bounds(net, states, li, box, False, lows, None if slopes is None else slopes[0],
+                         None if betas is None else betas[0]) if lows else []
+    upper = layer_bounds(net, states, li, box, True, ups, None if slopes is None else slopes[1],
+                         None if betas is None else betas[1]) if ups else []
     if grid is None:
         return lower, upper
     return [floor(v * grid) for v in lower], [ceil(v * grid) for v in upper]
@@ -590,32 +609,46 @@ def _apply_tightening(net: IntNet, states, li: int, box: ScaledBox, fl, fu, fixe
     if k not in slopes:
         return
     P = 1 << SLOPE_BITS
-    idx, rows = slopes[k]
+    idx, rows = slopes[k][:2]
+    mult = slopes[k][2] if len(slopes[k]) > 2 else None  # (the splits below, a row of multipliers per bound)
     unstable = [(kk, c, sc[0]) for kk, st in enumerate(states) for c, sc in enumerate(st) if isinstance(sc, tuple)]
     m = len(idx)
-    ids, sides = [], []
+    ids, sides, mults = [], [], []
     for j, i in enumerate(idx):
         i = int(i)
         if fl[i] < 0 < fu[i] and (k, i) not in fixed:
-            both = []
+            both, bb = [], []
             for r in (j, m + j):
                 side = []
                 for kk, c, a in unstable:
                     v = rows[kk][r, c]
                     side.append(a if v != v else min(P, max(0, int(v * P))))  # NaN: the rule's slope
                 both.append(side)
+                bb.append(None if mult is None else [_dyadic_beta(v) for v in mult[1][r]])
             ids.append(i)
             sides.append(both)
+            mults.append(bb)
     if not ids:
         return
     keys = [(kk, c) for kk, c, _ in unstable]
     lower = [dict(zip(keys, both[0])) for both in sides]
     upper = [dict(zip(keys, both[1])) for both in sides]
-    bl, bu = layer_bounds_pair(net, states, li, box, ids, prepared, grid=qd, ups=ids, slopes=(lower, upper))
-    for i, a, b, both in zip(ids, bl, bu, sides):
+    betas = None
+    if mult is not None:
+        sp = mult[0]
+        betas = tuple([[(kk, c, ph, b) for (kk, c, ph), b in zip(sp, bb[s]) if b] for bb in mults] for s in (0, 1))
+    bl, bu = layer_bounds_pair(net, states, li, box, ids, prepared, grid=qd, ups=ids, slopes=(lower, upper),
+                               betas=betas)
+    for i, a, b, both, bb in zip(ids, bl, bu, sides, mults):
         fl[i] = max(fl[i], a)
         fu[i] = min(fu[i], b)
-        record.append((k, i, both[0], both[1]))
+        record.append((k, i, both[0], both[1], bb[0], bb[1]))
+
+
+def _dyadic_beta(v: float):
+    """A float multiplier rounded down to ``2^-32`` (as the engine rounds a close's betas), 0 when
+    it is not positive."""
+    return Q(max(0, int(v * 4294967296.0)), 4294967296) if v == v and v > 0 else Q(0)
 
 
 def propagate(net: IntNet, box: ScaledBox, deep: bool = True, fixed=None, hints=None, tighten=None) -> Bounds:
@@ -773,9 +806,10 @@ def _propagate_limbs(net: IntNet, box: ScaledBox, deep: bool, fixed, hints, tigh
     relu_at = [li for li, layer in enumerate(net.layers) if layer.relu]
     start, snap = 0, None
     for k in range(len(relu_at) - 1, -1, -1):  # the deepest pass kept
-        key = (id(net), boxkey, deep, id(tighten), k, tuple(sorted(item for item in fixed.items() if item[0][0] <= k)))
+        tkey = tuple(id(tighten.get(kk)) for kk in range(k + 1)) if tighten else ()
+        key = (id(net), boxkey, deep, tkey, k, tuple(sorted(item for item in fixed.items() if item[0][0] <= k)))
         got = _FORWARD.get(key)
-        if got is not None and got[0][0] is net and got[0][-1] is tighten:
+        if got is not None and got[0][0] is net and all(a is b for a, b in zip(got[0][-1], tkey_objects(tighten, k))):
             snap, start = got[0], relu_at[k] + 1
             break
     try:
@@ -872,18 +906,23 @@ def _propagate_limbs(net: IntNet, box: ScaledBox, deep: bool, fixed, hints, tigh
                 prepared.append(_limb_state(state))
             Xl, cl, Xu, cu, H = RL, rcl, RU, rcu, 1 << FORM_BITS
             k = len(states) - 1
-            key = (id(net), boxkey, deep, id(tighten), k,
-                   tuple(sorted(item for item in fixed.items() if item[0][0] <= k)))
+            tkey = tuple(id(tighten.get(kk)) for kk in range(k + 1)) if tighten else ()
+            key = (id(net), boxkey, deep, tkey, k, tuple(sorted(item for item in fixed.items() if item[0][0] <= k)))
             if key not in _FORWARD:
                 _remember(key, (net, Xl, cl, Xu, cu, H, tuple(relaxed), tuple(states),
-                                tuple(prepared) if prepared is not None else None, tuple(tightened), tighten),
-                          Xl.nbytes + Xu.nbytes)
+                                tuple(prepared) if prepared is not None else None, tuple(tightened),
+                                tkey_objects(tighten, k)), Xl.nbytes + Xu.nbytes)
     except _limbs.TooWide:
         return None
     rowsL = [r + [c] for r, c in zip(_limbs.to_ints(Xl), cl)]
     rowsU = [r + [c] for r, c in zip(_limbs.to_ints(Xu), cu)]
     return Bounds([list(c) for c in zip(*rowsL)], [list(c) for c in zip(*rowsU)], H, box, relaxed, net, states,
                   tightened)
+
+
+def tkey_objects(tighten, k):
+    """The tightening data of the ReLU layers up to ``k`` (the objects whose ids key a kept pass)."""
+    return tuple(tighten.get(kk) for kk in range(k + 1)) if tighten else ()
 
 
 def _limb_pn(layer: IntLayer):

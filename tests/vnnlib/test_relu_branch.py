@@ -115,3 +115,37 @@ def test_a_changed_slope_changes_a_relaxation_and_is_refused():
             e[side] = [0 for _ in e[side]]
     with pytest.raises(CertificateError):
         check_certificate(cert)
+
+
+def _split_certificate():
+    """A certificate whose leaves have splits below tightened layers (multipliers written)."""
+    for seed, eps, rhs in ((1, Q(1, 8), Q(-2107, 1024)), (3, Q(1, 4), Q(-721, 256)), (5, Q(1, 4), Q(-89, 64))):
+        v = decide(_net(seed), _prop(eps, rhs))
+        if v.status != "unsat":
+            continue
+        for e in v.certificate["steps"][0]["certificate"]["tree"]:
+            for t in e.get("leaf", {}).get("tighten", ()):
+                if "lower_beta" in t:
+                    return v.certificate, t
+    return None, None
+
+
+def test_multipliers_of_tightened_bounds_are_checked_and_tampering_refused():
+    from symrel.checking import CertificateError
+
+    cert, entry = _split_certificate()
+    if cert is None:
+        pytest.skip("no leaf with a multiplier of a tightened bound among these properties")
+    check_certificate(cert)
+    good = list(entry["lower_beta"])
+    entry["lower_beta"] = good + [0]
+    with pytest.raises(CertificateError):
+        check_certificate(cert)
+    entry["lower_beta"] = ["-1"] + good[1:]
+    with pytest.raises(CertificateError, match="beta >= 0"):
+        check_certificate(cert)
+    entry["lower_beta"] = good
+    upper = entry.pop("upper")
+    with pytest.raises(CertificateError, match="upper_beta without upper"):
+        check_certificate(cert)
+    entry["upper"] = upper
