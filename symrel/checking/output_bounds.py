@@ -255,7 +255,9 @@ def check_output_bounds(cert: dict, inputs: dict) -> None:
     layers = _layers(net)
     total = _leaf_operations(layers, cert["steps"][:len(objectives)], net.input_dim)
     widths = [len(layer["bi"]) for layer in layers if layer["relu"]]
-    cost = ([layer["sizes"] for layer in layers], sum(len(layer["bi"]) * layer["sizes"][2] for layer in layers), 1)
+    # one close per leaf, the first layer's weights counted as the others', the global limit
+    cost = ([layer["sizes"] for layer in layers], sum(len(layer["bi"]) * layer["sizes"][2] for layer in layers), 1,
+            0, MAX_LEAF_OPERATIONS)
     leaves = _leaves(net, cert["steps"], objectives, box.exact_bounds, widths, [b[3] for b in bounds], cost)
     _run_leaves(net, layers, leaves, objectives, None, total, check_bound_leaf)
     return None

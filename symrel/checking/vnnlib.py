@@ -772,10 +772,11 @@ def _tree_leaves(tree, lo, hi, d, where, budget, widths, cost):
     (each split inside its node, no neuron split twice on a path, no entry left over): a
     generator, so that a leaf is checked (:func:`_run_leaves`) before the entries after it
     are read, as a walk that checks each leaf where it meets it would. ``budget``: the tree
-    entries and the leaf operations still allowed; ``cost``: ``(sizes, weights, closes)``, the
-    network's layer sizes (:func:`leaf_bits`), its weights and the unsafe disjuncts, with which
+    entries and the leaf operations still allowed; ``cost``: ``(sizes, weights, closes, first,
+    limit)``, the network's layer sizes (:func:`leaf_bits`), its weights, the unsafe disjuncts,
+    the first layer's weights and the limit ``leaf operations`` (the budget's start), with which
     each leaf's numbers are bounded and its operations counted before it is checked."""
-    sizes, weights, closes, first = cost
+    sizes, weights, closes, first, limit = cost
     todo = [(list(lo), list(hi), ())]
     pos = 0
     while todo:
@@ -816,7 +817,6 @@ def _tree_leaves(tree, lo, hi, d, where, budget, widths, cost):
             check_product_bits(numbers, where=f"{ew}.leaf", what="the numbers of this leaf's bounds")
             budget[1] -= leaf_operations(weights, len(lo), closes, numbers, first)
             if budget[1] < 0:
-                limit = leaf_operations_limit(weights, len(lo), closes, first)
                 raise beyond_limit("leaf operations", limit - budget[1], limit, f"{ew}.leaf")
             yield d, f"{ew}.leaf", blo, bhi, splits, entry["leaf"]
     if pos != len(tree):
@@ -1098,6 +1098,7 @@ def check_vnnlib_unsat(cert: dict, inputs: dict) -> None:
         widths = [len(layer["bi"]) for layer in layers if layer["relu"]]
         cost = ([layer["sizes"] for layer in layers], sum(len(layer["bi"]) * layer["sizes"][2] for layer in layers),
                 len(unsafe), len(layers[0]["bi"]) * layers[0]["sizes"][2])
+        cost += (leaf_operations_limit(cost[1], n_in, cost[2], cost[3]),)
         # every step's box empty, or every leaf outside the region by one of its atoms
         empty_region = _run_leaves(net, layers, _leaves(cert["steps"], region, n_in, widths, cost), region, unsafe,
                                    total)
@@ -1113,7 +1114,7 @@ def check_vnnlib_unsat(cert: dict, inputs: dict) -> None:
 def _leaves(steps, region, n_in, widths, cost):
     """Every leaf of the certificate, step by step (:func:`_tree_leaves`), each step's box
     and empty tree checked when its turn comes."""
-    budget = [MAX_TREE_ENTRIES, leaf_operations_limit(cost[1], n_in, cost[2], cost[3])]
+    budget = [MAX_TREE_ENTRIES, cost[4]]
     for d, where, lo, hi, tree in _step_trees(steps, region, n_in):
         yield from _tree_leaves(tree, lo, hi, d, where, budget, widths, cost)
 

@@ -34,6 +34,7 @@ from ..exact import Q
 from .gaps import node_gap, unstable_count
 from .node import InputSplit, PhaseSplit, ReluSplit
 from .problem import Problem, candidates, to_float
+from .relu_branch import choose as relu_choice, splits_on_relus
 
 #: inputs (highest "sb" scores) whose split is tried in floats, besides the widest input
 INPUT_CANDIDATES = 2
@@ -118,6 +119,10 @@ def branch(problem: Problem, d, lo, hi, fixed, run, gaps, plan):
     u = min(range(len(gaps)), key=lambda k: gaps[k][0])
     ay = [to_float(v) for v in plan[u].atom.y] if plan[u] is not None else [0.0] * problem.int_net.n_outputs
     ax = [to_float(v) for v in plan[u].atom.x] if plan[u] is not None else [0.0] * n
+    if splits_on_relus(problem):  # many inputs: a ReLU split (symrel.vnnlib.relu_branch), an input one when none is left
+        split = relu_choice(problem, d, flo, fhi, fixed, run, gaps, ay)
+        if split is not None:
+            return split
     _, A, _ = fb.lower(run, ay, ax)
     widths = [b - a for a, b in zip(flo, fhi)]
     scores = [abs(float(A[i])) * widths[i] if hi[i] > lo[i] else -1.0 for i in range(n)]

@@ -71,11 +71,13 @@ class Attempt(NamedTuple):
     alphas: dict | None = None
 
 
-def exact_bounds(problem: Problem, lo, hi, fixed, hints=None):
+def exact_bounds(problem: Problem, lo, hi, fixed, hints=None, tight=None):
     """The exact bounds (:class:`~symrel.vnnlib.symbolic.Bounds`) of the node ``[lo, hi]``
     with the phases ``fixed`` (``{(k, i): phase}``); ``hints``: the float bounds of the node,
-    which save work, not change the result."""
-    return propagate(problem.int_net, box_scale(lo, hi), fixed=fixed, hints=hints)
+    which save work, not change the result; ``tight``: the node's intermediate slopes and
+    multipliers (:mod:`symrel.vnnlib.relu_branch`), else the problem's (docs/format.md, "tighten")."""
+    return propagate(problem.int_net, box_scale(lo, hi), fixed=fixed, hints=hints,
+                     tighten=tight if tight is not None else problem.tight)
 
 
 def _close(bounds, attempt: Attempt) -> dict | None:
@@ -116,7 +118,21 @@ def leaf_facts(problem: Problem, d: int, lo, hi, bounds, plan=None) -> dict | No
     _within_checker_sizes(problem, d, lo, hi, closes, bounds.states)
     phases = ["".join("a" if st == 1 else "i" if st == 0 else "u" for st in layer) for layer in bounds.states]
     relax = [[format_rational(a), format_rational(s), format_rational(t)] for _, _, a, s, t in bounds.relaxed]
-    return {"phases": phases, "relaxations": relax, "closes": closes}
+    facts = {"phases": phases, "relaxations": relax, "closes": closes}
+    if bounds.tightened:  # the slopes of the intermediate bounds tightened (docs/format.md, "tighten")
+        facts["tighten"] = [_tighten_entry(*e) for e in sorted(bounds.tightened, key=lambda e: e[:2])]
+    return facts
+
+
+def _tighten_entry(k, i, lower, upper, lower_beta, upper_beta) -> dict:
+    """A leaf's ``tighten`` entry: the sides' slopes (numerators over ``SLOPE_DENOMINATOR``) and
+    multipliers, as docs/format.md writes them."""
+    entry = {"relu": [k, i], "lower": [format_rational(Q(a, SLOPE_DENOMINATOR)) for a in lower],
+             "upper": [format_rational(Q(a, SLOPE_DENOMINATOR)) for a in upper]}
+    if lower_beta is not None:
+        entry["lower_beta"] = [format_rational(b) for b in lower_beta]
+        entry["upper_beta"] = [format_rational(b) for b in upper_beta]
+    return entry
 
 
 def _within_checker_sizes(problem: Problem, d, lo, hi, closes, states) -> None:

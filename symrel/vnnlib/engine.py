@@ -69,7 +69,8 @@ import time
 from dataclasses import dataclass, field
 
 from ..budget import Budget, BudgetExceeded
-from ..checking.vnnlib import MAX_LEAF_OPERATIONS, MAX_TREE_ENTRIES, box_bits, leaf_bits, leaf_operations
+from ..checking.vnnlib import (MAX_LEAF_OPERATIONS, MAX_TREE_ENTRIES, box_bits, leaf_bits, leaf_operations,
+                               leaf_operations_limit)
 from ..errors import InputError, InternalError, LimitError
 from ..exact import Q, ZERO, format_rational
 from ..exact.sizes import check_product_bits
@@ -268,6 +269,9 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
     except BudgetExceeded:
         return unknown("time")
     weights = sum(layer.output_dim * layer.input_dim for layer in net.layers)
+    first = net.layers[0].output_dim * net.layers[0].input_dim
+    if max_leaf_operations == MAX_LEAF_OPERATIONS:  # the default: the checker's limit for this network
+        max_leaf_operations = leaf_operations_limit(weights, prop.n_inputs, len(prop.unsafe), first)
     leaf_work = 0  # the leaves' operations, counted as the trusted checker counts them
     while stack:
         if budget.expired():
@@ -303,7 +307,7 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
                 trees[node.key] = Leaf(result.facts)
                 stats["leaves"] += 1
                 leaf_work += leaf_operations(weights, prop.n_inputs, len(prop.unsafe),
-                                             leaf_bits(problem.sizes, box_bits(node.lo, node.hi)))
+                                             leaf_bits(problem.sizes, box_bits(node.lo, node.hi)), first)
                 stats["relaxed"] += result.relaxed
                 cover.close(node)
             elif isinstance(result, Proposal):

@@ -38,6 +38,7 @@ try:  # the "numeric" extra; symbolic uses this module only where numpy is insta
 except ImportError:  # pragma: no cover - a core-only install (the doctests skip there)
     np = None
 
+from ..checking.vnnlib import FORM_BITS  # the forms' fractional bits, docs/format.md
 from . import limbs
 
 
@@ -109,8 +110,6 @@ def round_forms(X, c, den: int, box: LimbBox, upper: bool):
     coefficients ``floor`` (``ceil`` when ``upper``) of ``2^40 a / den``, and the constant
     ``floor((c Q + sum_k (a_k - r_k 2^sh) plo_k) / (Q 2^sh))`` with ``sh = log2(den) - 40``
     (``ceil`` when ``upper``). For ``den <= 2^40`` the rounding is exact (a shift left)."""
-    from .symbolic import FORM_BITS
-
     sh = den.bit_length() - 1 - FORM_BITS
     if sh <= 0:
         return limbs.floor_shift(X, sh), [v << -sh for v in c]

@@ -86,6 +86,17 @@ class Problem:
     root_widths: tuple = ()  # per input disjunct: the float widths of its root box
     sizes: tuple = ()  # per layer, the bits (d, w, fan-in) the checker bounds a leaf's numbers by (leaf_bits)
     limits: tuple = ()  # the arithmetic limits in force (symrel.exact.sizes), for the worker processes
+    tight: object = None  # the root-optimised slopes of intermediate bounds (symrel.vnnlib.intermediate), or None
+
+
+#: inputs from which a node is split on ReLUs alone (:mod:`symrel.vnnlib.relu_branch`); ACAS Xu has 5
+RELU_ONLY_INPUTS = 64
+
+
+def splits_on_relus(problem: Problem) -> bool:
+    """Whether the nodes of ``problem`` are split on ReLUs alone (:mod:`symrel.vnnlib.relu_branch`):
+    it has at least :data:`RELU_ONLY_INPUTS` inputs."""
+    return problem.int_net.n_inputs >= RELU_ONLY_INPUTS
 
 
 def region_box(conj, n: int, where: str):
@@ -193,4 +204,14 @@ def _float_problem(net, prop, boxes) -> Problem:
                       _np.array([r[1] for r in rows], dtype=float).reshape(len(rows), inet.n_inputs),
                       _np.array([r[2] for r in rows], dtype=float)))
         groups.append(tuple(gr))
-    return Problem(inet, problem.float_net, unsafe, extra, fu, FloatBounds(inet), tuple(atoms), tuple(groups), widths)
+    fb = FloatBounds(inet)
+    out = Problem(inet, problem.float_net, unsafe, extra, fu, fb, tuple(atoms), tuple(groups), widths)
+    if splits_on_relus(out) and len(boxes) == 1 and all(a <= b for a, b in zip(boxes[0][0], boxes[0][1])):
+        # one root box split on ReLUs alone: its optimised intermediate slopes serve every node
+        from .blas import one_thread
+        from .intermediate import tighten_root
+
+        lo, hi, _ = boxes[0]
+        with one_thread(), _np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            out = replace(out, tight=tighten_root(fb, [to_float(v) for v in lo], [to_float(v) for v in hi]))
+    return out

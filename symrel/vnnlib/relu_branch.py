@@ -16,7 +16,7 @@ neuron whose split scores highest, among
   own (forward forms and backward bounds with the rule's slopes, docs/format.md), so the
   split of a low neuron is the one way to tighten them;
 
-scored as the engine scores its splits (:func:`symrel.vnnlib.engine._branch`): by the float
+scored as the engine scores its splits (:func:`symrel.vnnlib.branching.branch`): by the float
 gaps of its two parts (the most parts closed, then the highest sum), each part's run taking
 the node's layers below the split from the node's run.
 
@@ -28,17 +28,17 @@ Cost: per candidate two float runs of the layers from the split up, with the spl
 
 from __future__ import annotations
 
-#: inputs from which a node is split on ReLUs alone (module docstring); ACAS Xu has 5
-RELU_ONLY_INPUTS = 64
+from .close import Attempt, SplitBeta
+from .gaps import Gap, dyadic, float_gaps
+from .node import ReluSplit
+from .problem import RELU_ONLY_INPUTS, candidates, splits_on_relus
+
+__all__ = ["RELU_ONLY_INPUTS", "splits_on_relus", "choose", "plan", "child_gap", "node_run", "retighten"]
+
 #: BaBSR candidates scored by their parts' float gaps
 BABSR_CANDIDATES = 3
 #: candidates of the lowest ReLU layer with unstable neurons
 EARLY_CANDIDATES = 2
-
-
-def splits_on_relus(ctx) -> bool:
-    """Whether the nodes of ``ctx``'s problem are split on ReLUs alone."""
-    return ctx.inet.n_inputs >= RELU_ONLY_INPUTS
 
 
 def _early(ctx, run, fixed, count):
@@ -46,7 +46,7 @@ def _early(ctx, run, fixed, count):
     outgoing weight: ``[(score, k, i)]``."""
     import numpy as np
 
-    layers = ctx.fb.layers
+    layers = ctx.float_bounds.layers
     for k, (l, u) in enumerate(run.pre):
         unst = (l < 0) & (u > 0)
         for (fk, fi) in fixed:
@@ -54,7 +54,7 @@ def _early(ctx, run, fixed, count):
                 unst[fi] = False
         if not unst.any():
             continue
-        li = ctx.fb.relu_at[k]
+        li = ctx.float_bounds.relu_at[k]
         W_up = layers[li + 1][0] if li + 1 < len(layers) else None
         weight = np.abs(W_up).sum(axis=0) if W_up is not None else np.ones_like(l)
         gap = np.where(unst, -l * u / np.where(unst, u - l, 1.0), 0.0) * weight
@@ -63,11 +63,11 @@ def _early(ctx, run, fixed, count):
     return []
 
 
-def choose(ctx, d, flo, fhi, fixed, run, gaps, ay, node_gap):
-    """The ReLU split ``("relu", k, i)`` of the node (module docstring), or None when no neuron
-    is unstable. ``ay``: the output coefficients of the least-settled disjunct's atom;
-    ``node_gap(fixed, splits, start)``: the float gap of a part (the engine's ``_node_gap``)."""
-    scored = ctx.fb.neuron_scores(run, ay, fixed) if any(ay) else []
+def choose(ctx, d, flo, fhi, fixed, run, gaps, ay):
+    """The :class:`~symrel.vnnlib.node.ReluSplit` of the node (module docstring), or None when no
+    neuron is unstable. ``ay``: the output coefficients (floats) of the least-settled
+    disjunct's atom."""
+    scored = ctx.float_bounds.neuron_scores(run, ay, fixed) if any(ay) else []
     cands, seen = [], set()
     for _, k, i in scored[:BABSR_CANDIDATES] + [(s, k, i) for s, k, i in _early(ctx, run, fixed, EARLY_CANDIDATES)]:
         if (k, i) not in seen:
@@ -79,9 +79,9 @@ def choose(ctx, d, flo, fhi, fixed, run, gaps, ay, node_gap):
     splits = tuple((k, i, ph) for (k, i), ph in fixed.items())
     options = []
     for rank, (k, i) in enumerate(cands):
-        a = max(floor, node_gap(dict(fixed) | {(k, i): 0}, splits + ((k, i, 0),), k))
-        b = max(floor, node_gap(dict(fixed) | {(k, i): 1}, splits + ((k, i, 1),), k))
-        options.append(((a > 0) + (b > 0), a + b, -rank, ("relu", k, i)))
+        a = max(floor, child_gap(ctx, d, flo, fhi, dict(fixed) | {(k, i): 0}, splits + ((k, i, 0),), run, k))
+        b = max(floor, child_gap(ctx, d, flo, fhi, dict(fixed) | {(k, i): 1}, splits + ((k, i, 1),), run, k))
+        options.append(((a > 0) + (b > 0), a + b, -rank, ReluSplit(k, i)))
     return max(options, key=lambda o: o[:3])[3]
 
 
@@ -90,17 +90,17 @@ NODE_ITERATIONS = 16
 CHILD_ITERATIONS = 4
 
 
-def _rows(ctx, d, gaps, candidates):
-    """The atoms of the open disjuncts with outputs: ``[(u, ref, ay, ax, rhs, r)]``, ``r`` the
-    atom's row in ``ctx.float_atoms[d]`` (its coefficients as floats)."""
+def _rows(ctx, d, gaps):
+    """The candidate atoms of the open disjuncts with outputs: ``[(u, candidate, r)]``, ``r`` the
+    atom's row in ``float_atoms[d]`` (its coefficients as floats)."""
     out = []
     for u, conj in enumerate(ctx.unsafe):
         g, j = gaps[u]
         if j is None or g > 0:
             continue
-        ref, ay, ax, rhs = candidates(ctx, d, conj)[j]
-        if any(ay):
-            out.append((u, ref, ay, ax, rhs, ctx.float_groups[d][u][0] + j))
+        c = candidates(ctx, d, conj)[j]
+        if any(c.y):
+            out.append((u, c, ctx.float_groups[d][u][0] + j))
     return out
 
 
@@ -124,9 +124,9 @@ def _fl(v) -> float:
     return int(v.numerator) / int(v.denominator)
 
 
-def plan(ctx, d, run, splits, gaps, candidates, dyadic, proposals=None):
-    """Per unsafe disjunct the engine's plan ``(ref, ay, ax, rhs, betas, alphas)`` (None for an
-    empty one): its best atom with, where the plain float bound leaves it open, the slopes and
+def plan(ctx, d, run, splits, gaps, proposals=None):
+    """Per unsafe disjunct the :class:`~symrel.vnnlib.close.Attempt` the exact close tries first
+    (None for an empty one): its best atom with, where the plain float bound leaves it open, the slopes and
     multipliers of :func:`symrel.vnnlib.slopes.optimise` (betas rounded by ``dyadic``, slopes
     down to ``1 / 2^SLOPE_BITS``, the float gap recomputed with them); ``gaps`` is updated.
     ``proposals``: a list that receives the box corners minimising the open rows' bounds (as
@@ -138,53 +138,54 @@ def plan(ctx, d, run, splits, gaps, candidates, dyadic, proposals=None):
     out = []
     for u, conj in enumerate(ctx.unsafe):
         g, j = gaps[u]
-        out.append(None if j is None else candidates(ctx, d, conj)[j] + (None, None))
-    rows = _rows(ctx, d, gaps, candidates)
+        out.append(None if j is None else Attempt(candidates(ctx, d, conj)[j]))
+    rows = _rows(ctx, d, gaps)
     if not rows:
         return out
     AY, AX = _float_rows(ctx, d, rows)
     box = (tuple(run.lo), tuple(run.hi))
     parent = _parent_optimum(ctx, box, splits)
-    opt = optimise(ctx.fb, run, splits, AY, AX, NODE_ITERATIONS, [parent.get(u) for u, *_ in rows])
-    _OPTIMA.pop((id(ctx), box, splits), None)
-    _OPTIMA[(id(ctx), box, splits)] = (ctx, {u: (opt.alphas[r], dict(zip([(k, i) for k, i, _ in splits], opt.betas[r])))
-                                             for r, (u, *_) in enumerate(rows)})
+    opt = optimise(ctx.float_bounds, run, splits, AY, AX, NODE_ITERATIONS, [parent.get(u) for u, *_ in rows])
+    key = (id(ctx), box, tuple(splits))
+    _OPTIMA.pop(key, None)
+    _OPTIMA[key] = (ctx, {u: (opt.alphas[r], dict(zip([(k, i) for k, i, _ in splits], opt.betas[r])))
+                          for r, (u, *_) in enumerate(rows)})
     while len(_OPTIMA) > RUNS_KEPT:
         _OPTIMA.pop(next(iter(_OPTIMA)))
     if proposals is not None and opt.corners is not None:
         proposals.extend(opt.corners)
-    for r, (u, ref, ay, ax, rhs, _) in enumerate(rows):
+    for r, (u, c, _) in enumerate(rows):
         bq = [dyadic(b) for b in opt.betas[r]]
         alphas = {key: min(P, max(0, int(a * P))) for key, a in opt.alphas[r].items()}
         fbetas = [(k, i, ph, _fl(b)) for (k, i, ph), b in zip(splits, bq)]
-        g = ctx.fb.lower(run, AY[r], AX[r], fbetas, {key: a / P for key, a in alphas.items()})[0] - _fl(rhs)
-        if g > gaps[u][0]:
-            betas = tuple((k, i, ph, b) for (k, i, ph), b in zip(splits, bq))
-            out[u] = (ref, ay, ax, rhs, betas or None, alphas or None)
-            gaps[u] = (g, gaps[u][1])
+        g = ctx.float_bounds.lower(run, AY[r], AX[r], fbetas, {key: a / P for key, a in alphas.items()})[0] - _fl(c.rhs)
+        if g > gaps[u].value:
+            betas = tuple(SplitBeta(k, i, ph, b) for (k, i, ph), b in zip(splits, bq))
+            out[u] = Attempt(c, betas or None, alphas or None)
+            gaps[u] = Gap(g, gaps[u].atom)
     return out
 
 
-def child_gap(ctx, d, flo, fhi, fixed, splits, base, start, float_gaps, candidates) -> float:
+def child_gap(ctx, d, flo, fhi, fixed, splits, base, start) -> float:
     """The float gap of the least-settled disjunct of a candidate split's part (a few steps of
     the slopes' optimisation where the plain bound leaves it open); ``base``, ``start``: the
     node's run and the split's ReLU layer, below which the part's run is the node's."""
     from .slopes import optimise
 
-    run = ctx.fb.run(flo, fhi, fixed, base, start)
+    run = ctx.float_bounds.run(flo, fhi, fixed, base, start)
     run.tight, run.partial = _inherit(ctx, base, start), start  # the layers above its split not optimised again
     _keep((id(ctx), (tuple(flo), tuple(fhi)), frozenset(fixed.items())), run, ctx)
     gaps = float_gaps(ctx, d, run)
     worst = min(g for g, _ in gaps)
     if worst > 0:
         return worst
-    rows = _rows(ctx, d, gaps, candidates)
+    rows = _rows(ctx, d, gaps)
     if rows:
         AY, AX = _float_rows(ctx, d, rows)
         parent = _parent_optimum(ctx, (tuple(run.lo), tuple(run.hi)), splits)
-        opt = optimise(ctx.fb, run, splits, AY, AX, CHILD_ITERATIONS, [parent.get(u) for u, *_ in rows])
-        for r, (u, _, _, _, rhs, _) in enumerate(rows):
-            gaps[u] = (max(gaps[u][0], opt.bounds[r] - _fl(rhs)), gaps[u][1])
+        opt = optimise(ctx.float_bounds, run, splits, AY, AX, CHILD_ITERATIONS, [parent.get(u) for u, *_ in rows])
+        for r, (u, c, _) in enumerate(rows):
+            gaps[u] = Gap(max(gaps[u].value, opt.bounds[r] - _fl(c.rhs)), gaps[u].atom)
     return min(g for g, _ in gaps)
 
 
@@ -224,10 +225,10 @@ def node_run(ctx, flo, fhi, splits):
             if got is not None and got[0] is ctx and getattr(got[1], "partial", None) is None:
                 base, start = got[1], k
         if base is not None:
-            run = ctx.fb.run(flo, fhi, fixed, base, start)
+            run = ctx.float_bounds.run(flo, fhi, fixed, base, start)
             run.tight, after = _inherit(ctx, base, start), start
         else:
-            run = ctx.fb.run(flo, fhi, fixed)
+            run = ctx.float_bounds.run(flo, fhi, fixed)
             run.tight, after = ctx.tight, min((k for k, _, _ in splits), default=None)
     if splits and ctx.tight:
         run = retighten(ctx, flo, fhi, fixed, splits, run, after)
@@ -266,7 +267,7 @@ def retighten(ctx, flo, fhi, fixed, splits, run, after):
     from .floatbounds import FloatRun
     from .slopes import optimise
 
-    fb = ctx.fb
+    fb = ctx.float_bounds
     tight = dict(run.tight or ctx.tight)
     n = len(flo)
     for k in sorted(fb.tighten):
