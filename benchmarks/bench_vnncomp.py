@@ -395,13 +395,22 @@ def summary(instances, rows, results) -> list[str]:
     n_conf = sum(c["conflict"] for c in conflicts)
     settled = sum(c["settled"] is not None for c in conflicts)
     lines = [f"**symrel decided {unsat + sat} of {n}** ({unsat} unsat, every certificate checked; {sat} sat, "
-             f"every witness exact)."]
+             f"every witness exact)" + _undecided(answers) + "."]
     if ranked:
         lines.append("The 2021 entrants on the same instances (decided, by the scorer's reading): "
                      + ", ".join(f"{tool} {k}" for tool, k in ranked) + ".")
     lines.append(f"Conflicts among the 2021 entrants: {n_conf}; settled by symrel: {settled}."
                  if n_conf else "No conflict among the 2021 entrants on these instances.")
     return lines
+
+
+def _undecided(answers) -> str:
+    """The instances left undecided, by outcome: ``"; 3 timeout, 1 error"`` (empty when none)."""
+    left: dict[str, int] = {}
+    for a in answers:
+        if a not in ("sat", "unsat"):
+            left[a] = left.get(a, 0) + 1
+    return "".join(f"; {k} {a}" for a, k in sorted(left.items()))
 
 
 def section(title: str, body: list[str]) -> str:

@@ -107,7 +107,7 @@ def test_table_and_conflicts_and_summary():
     assert [(r["instance"], r["holds (unsat)"], r["violated (sat)"], r["settled"], r["wrong in 2021"]) for r in table] == [
         ("n1 p", "a", "b", "violated", "a"), ("n3 p", None, "b", "no conflict", "b")]
     text = " ".join(bv.summary(insts, rows, results))
-    assert "symrel decided 2 of 4** (1 unsat" in text and "1 sat" in text
+    assert "symrel decided 2 of 4** (1 unsat" in text and "1 sat, every witness exact); 1 error; 1 timeout." in text
     assert "b 3, a 2." in text and "Conflicts among the 2021 entrants: 1; settled by symrel: 1." in text
 
 
