@@ -90,6 +90,9 @@ def branch(problem: Problem, d, lo, hi, fixed, run, gaps, plan):
     highest (a bound-improvement choice, as alpha-beta-CROWN's filtered smart branching; ties:
     input splits, in that order). ``run``, ``gaps``, ``plan``: the node's float bounds, its
     gaps (:class:`~symrel.vnnlib.gaps.Gap`) and its close plan (:func:`~symrel.vnnlib.gaps.close_plan`).
+    A net of many inputs (:func:`~symrel.vnnlib.problem.splits_on_relus`: MNIST) is split on a
+    ReLU alone (:func:`symrel.vnnlib.relu_branch.choose`), on an input only when no ReLU is
+    left unstable.
 
     Why closed parts first: a part whose float gap is positive is finished (the exact close
     almost always confirms it), while a raised negative gap may still need many splits; the sum

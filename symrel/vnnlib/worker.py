@@ -13,7 +13,12 @@ With numpy the float bounds of the node decide whether it looks closed (its gaps
 the splits' betas and the network LP's multipliers: :mod:`symrel.vnnlib.gaps`), and only then
 are the exact bounds computed; an open node is split where its parts close best in floats,
 and a new box (a root, or a part of an input split) is attacked in floats
-(:mod:`symrel.vnnlib.attack`). Without numpy every node is bounded exactly and only inputs are
+(:mod:`symrel.vnnlib.attack`). A net of many inputs
+(:func:`~symrel.vnnlib.problem.splits_on_relus`) takes its float runs and close plans from
+:mod:`symrel.vnnlib.relu_branch` (slopes and split multipliers optimised, intermediate bounds
+tightened), proposes the box corners that minimise its open bounds, and is attacked harder at
+the root (:data:`HIGH_DIMENSION_ATTACK`), with OpenBLAS on one thread (:mod:`symrel.vnnlib.blas`).
+Without numpy every node is bounded exactly and only inputs are
 split. A node whose box is a single point is closed exactly or is its own proposal.
 :func:`evaluate_chunk` evaluates a list of nodes with a deadline, as the executor runs it.
 
