@@ -448,14 +448,37 @@ def body(instances, rows, results, note: str) -> list[str]:
     return out + [note]
 
 
-def run_list(instances, *, scale=1.0, workers=None, rows_file=None, results=None, echo=True) -> list[dict]:
-    """Measure every instance in turn; the table's rows."""
+def kept_rows(rows_file) -> dict:
+    """The rows an earlier run appended to ``rows_file``, by instance (category, onnx, vnnlib);
+    none when the file does not exist. A later row of the same instance replaces an earlier one.
+
+    >>> kept_rows("no-such-rows-file.jsonl")
+    {}
+    """
+    path = Path(rows_file)
+    if not path.exists():
+        return {}
+    kept = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            record = json.loads(line)
+            kept[tuple(record["instance"])] = record["row"]
+    return kept
+
+
+def run_list(instances, *, scale=1.0, workers=None, rows_file=None, results=None, echo=True, resume=False) -> list[dict]:
+    """Measure every instance in turn; the table's rows. ``resume``: an instance that already
+    has a row in ``rows_file`` (an interrupted run's) keeps it and is not run again."""
     from benchmarks.__main__ import cores, load
 
     workers = cores() if workers is None else workers
     results = load_2021() if results is None else results
+    kept = kept_rows(rows_file) if resume and rows_file else {}
     rows = []
     for inst in instances:
+        if (inst.category, inst.rel_onnx, inst.rel_vnnlib) in kept:
+            rows.append(kept[(inst.category, inst.rel_onnx, inst.rel_vnnlib)])
+            continue
         limit = inst.timeout * scale
         m = measure(inst, limit, workers)
         m["limit_s"] = limit
@@ -488,6 +511,8 @@ def main(argv=None) -> int:  # pragma: no cover - a script
     ap.add_argument("--timeout-scale", type=float, default=1.0, metavar="F", help="multiply every timeout by F (default 1)")
     ap.add_argument("--workers", type=int, metavar="N", help="worker processes of each search (default: the usable cores; 1: serial)")
     ap.add_argument("--rows", metavar="R.jsonl", help="append each row to this file as it is measured")
+    ap.add_argument("--resume", action="store_true",
+                    help="with --rows: keep the rows already there (an interrupted run's), run the other instances")
     ap.add_argument("--out", metavar="PAGE", help="write the table into this page's section (e.g. docs/benchmarks.md)")
     ap.add_argument("--title", help="the section's title (default: bench_vnncomp: CATEGORY)")
     ap.add_argument("--import-2021-results", metavar="DIR",
@@ -512,7 +537,12 @@ def main(argv=None) -> int:  # pragma: no cover - a script
     before, start = load(), time.time()
     print(f"{len(instances)} instances; {_machine()}; {workers} workers per search; load {before}", flush=True)
     results = load_2021()
-    rows = run_list(instances, scale=args.timeout_scale, workers=workers, rows_file=args.rows, results=results)
+    if args.resume and not args.rows:
+        ap.error("--resume needs --rows R.jsonl")
+    kept = kept_rows(args.rows) if args.resume else {}
+    before_rows = sum((i.category, i.rel_onnx, i.rel_vnnlib) in kept for i in instances)
+    rows = run_list(instances, scale=args.timeout_scale, workers=workers, rows_file=args.rows, results=results,
+                    resume=args.resume)
     took = time.time() - start
     from datetime import datetime, timezone
 
@@ -522,7 +552,9 @@ def main(argv=None) -> int:  # pragma: no cover - a script
     import shlex
 
     shown = " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
-    note = (f"`python -m benchmarks.bench_vnncomp {shown}`, {stamp}: {len(rows)} instances in {took:.0f} s; "
+    resumed = (f" ({before_rows} rows kept from earlier runs in the rows file, each with its own load)"
+               if before_rows else "")
+    note = (f"`python -m benchmarks.bench_vnncomp {shown}`, {stamp}: {len(rows)} instances{resumed}, this run {took:.0f} s; "
             f"{_machine()}; each search on {workers} worker process(es); {load_note(before, load(), cores())}. "
             "`RSS MiB`: peak resident memory of the main process / of the largest worker.")
     text = body(instances, rows, results, note)

@@ -177,3 +177,25 @@ def test_a_file_symrel_cannot_read_is_an_error_row(tmp_path):
     inst = bv.Instance("test", tmp_path / "n.onnx", tmp_path / "p.vnnlib", "n.onnx", "p.vnnlib", 60.0)
     m = bv.measure(inst, 60.0, 1)
     assert m["result"] == "error" and "n.onnx" in m["reason"]
+
+
+def test_resume_keeps_an_interrupted_runs_rows_and_runs_the_others(tmp_path, monkeypatch):
+    rows_file = tmp_path / "rows.jsonl"
+    measured = []
+
+    def fake_measure(inst, limit, workers):
+        measured.append(inst.name)
+        return {"result": "unsat", "wall_s": 1.0}
+
+    monkeypatch.setattr(bv, "measure", fake_measure)
+    insts = [_inst("n1"), _inst("n2"), _inst("n3")]
+    first = bv.run_list(insts[:2], rows_file=rows_file, results={}, echo=False, workers=1)
+    assert measured == ["n1 p", "n2 p"] and len(rows_file.read_text().splitlines()) == 2
+    measured.clear()
+    again = bv.run_list(insts, rows_file=rows_file, results={}, echo=False, workers=1, resume=True)
+    assert measured == ["n3 p"]                       # only the instance without a row ran
+    assert again[:2] == first and again[2]["symrel"] == "unsat"
+    assert set(bv.kept_rows(rows_file)) == {("test", f"n{k}.onnx", "p.vnnlib") for k in (1, 2, 3)}
+    measured.clear()
+    bv.run_list(insts[:1], rows_file=rows_file, results={}, echo=False, workers=1)   # without resume: runs again
+    assert measured == ["n1 p"]
