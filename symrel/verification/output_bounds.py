@@ -44,7 +44,7 @@ import time
 from pathlib import Path
 
 from ..errors import InputError, InternalError, UndecidedError
-from .api import ALARM_SLACK, CertificateRejected, open_executor
+from .api import ALARM_SLACK, CertificateRejected, _canonical_text, _Quiet, _sha256, _write, open_executor
 
 def bounds(net, region, *, timeout: float | None = None, executor=None, certificate=None, progress=None,
            outputs=None, nodes: int | None = None, check: bool = True):
@@ -329,24 +329,6 @@ def _outputs(net, found):
             for j, sides in sorted(by_output.items())]
 
 
-def _canonical_text(cert) -> str:
-    from ..fileformat.canonical import canonical_dumps
-
-    return canonical_dumps(cert)
-
-
-def _sha256(text: str) -> str:
-    import hashlib
-
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _write(path, text: str) -> None:
-    from ..fileformat.jsonio import write_text_atomic
-
-    write_text_atomic(path, text)
-
-
 # -- progress -----------------------------------------------------------------------------------
 def _reporter(progress):
     if progress is None or progress is False:
@@ -356,17 +338,6 @@ def _reporter(progress):
     if callable(progress):
         return _Calls(progress)
     raise InputError(f"expected True, False, None or a function for progress, got {progress!r}", path="progress")
-
-
-class _Quiet:
-    def search(self, stats):
-        pass
-
-    def check(self, done, total):
-        pass
-
-    def close(self):
-        pass
 
 
 class _Calls(_Quiet):
