@@ -308,13 +308,16 @@ def _write(path, text: str) -> None:
 
 
 # -- progress -----------------------------------------------------------------------------------
-def _reporter(progress):
+def _reporter(progress, lines=None, calls=None):
+    """The progress reporter ``progress`` asks for: none, lines (``lines``, by default this
+    module's :class:`_Lines`) or calls of a function (``calls``, by default :class:`_Calls`);
+    symrel.bounds passes its own two."""
     if progress is None or progress is False:
         return _Quiet()
     if progress is True:
-        return _Lines()
+        return (lines or _Lines)()
     if callable(progress):
-        return _Calls(progress)
+        return (calls or _Calls)(progress)
     raise InputError(f"expected True, False, None or a function for progress, got {progress!r}", path="progress")
 
 

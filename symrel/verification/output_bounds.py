@@ -44,7 +44,8 @@ import time
 from pathlib import Path
 
 from ..errors import InputError, InternalError, UndecidedError
-from .api import ALARM_SLACK, CertificateRejected, _canonical_text, _Quiet, _sha256, _write, open_executor
+from .api import (ALARM_SLACK, CertificateRejected, _canonical_text, _Quiet, _reporter, _sha256, _write,
+                  open_executor)
 
 def bounds(net, region, *, timeout: float | None = None, executor=None, certificate=None, progress=None,
            outputs=None, nodes: int | None = None, check: bool = True):
@@ -66,7 +67,7 @@ def bounds(net, region, *, timeout: float | None = None, executor=None, certific
     from ..budget import Budget, BudgetExceeded
 
     clock = Budget(timeout)
-    run = _Run(clock, _reporter(progress))
+    run = _Run(clock, _reporter(progress, lines=_Lines, calls=_Calls))
     try:
         with clock.alarm(ALARM_SLACK):
             return run.bounds(net, region, executor, certificate, check, outputs, nodes)
@@ -330,16 +331,6 @@ def _outputs(net, found):
 
 
 # -- progress -----------------------------------------------------------------------------------
-def _reporter(progress):
-    if progress is None or progress is False:
-        return _Quiet()
-    if progress is True:
-        return _Lines()
-    if callable(progress):
-        return _Calls(progress)
-    raise InputError(f"expected True, False, None or a function for progress, got {progress!r}", path="progress")
-
-
 class _Calls(_Quiet):
     def __init__(self, fn):
         self.fn = fn
