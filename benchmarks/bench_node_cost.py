@@ -56,7 +56,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import re
 import resource
 import statistics
@@ -148,33 +147,42 @@ _NUMBER = re.compile(r"-?([0-9]+)(?:/([0-9]+))?")
 
 
 def number_digits(obj) -> dict:
-    """How many numbers ``obj`` (a certificate as JSON) holds and the decimal digits of the
-    largest numerator and of the largest denominator: ``{"numbers", "numerator", "denominator"}``.
-    A number is a JSON integer or a string ``p`` or ``p/q`` (docs/format.md writes rationals so);
-    values under keys ending in ``sha256`` are hashes, not numbers.
+    """How many numbers ``obj`` (a certificate as JSON) holds, the decimal digits of the
+    largest numerator and of the largest denominator, and per field (its last two keys, as
+    ``closes.bound``) the most digits of a numerator or denominator there: ``{"numbers",
+    "numerator", "denominator", "fields"}``, the fields by most digits first. A number is a
+    JSON integer or a string ``p`` or ``p/q`` (docs/format.md writes rationals so); values
+    under keys ending in ``sha256`` are hashes, not numbers.
 
-    >>> number_digits({"a": [3, "-12345/678", "uu"], "network_sha256": "1234567890", "b": True})
-    {'numbers': 2, 'numerator': 5, 'denominator': 3}
+    >>> number_digits({"a": [3, "-12345/678", "uu"], "network_sha256": "1234567890", "b": {"c": True, "d": 10}})
+    {'numbers': 3, 'numerator': 5, 'denominator': 3, 'fields': {'a': 5, 'b.d': 2}}
     """
     count, top_num, top_den = 0, 0, 0
-    todo = [(None, obj)]
+    fields: dict = {}
+    todo = [((), obj)]
     while todo:
-        key, o = todo.pop()
+        keys, o = todo.pop()
         if isinstance(o, dict):
-            todo.extend(o.items())
-        elif isinstance(o, list):
-            todo.extend((key, v) for v in o)
-        elif isinstance(key, str) and key.endswith("sha256"):
+            todo.extend((keys + (k,), v) for k, v in o.items())
             continue
-        elif isinstance(o, int) and not isinstance(o, bool):
-            count += 1
-            top_num = max(top_num, len(str(abs(o))))
-            top_den = max(top_den, 1)
+        if isinstance(o, list):
+            todo.extend((keys, v) for v in o)
+            continue
+        if keys and keys[-1].endswith("sha256"):
+            continue
+        if isinstance(o, int) and not isinstance(o, bool):
+            num, den = len(str(abs(o))), 1
         elif isinstance(o, str) and (m := _NUMBER.fullmatch(o)):
-            count += 1
-            top_num = max(top_num, len(m.group(1).lstrip("0") or "0"))
-            top_den = max(top_den, len(m.group(2).lstrip("0") or "0") if m.group(2) else 1)
-    return {"numbers": count, "numerator": top_num, "denominator": top_den}
+            num = len(m.group(1).lstrip("0") or "0")
+            den = len(m.group(2).lstrip("0") or "0") if m.group(2) else 1
+        else:
+            continue
+        count += 1
+        top_num, top_den = max(top_num, num), max(top_den, den)
+        field = ".".join(keys[-2:])
+        fields[field] = max(fields.get(field, 0), num, den)
+    fields = dict(sorted(fields.items(), key=lambda kv: (-kv[1], kv[0])))
+    return {"numbers": count, "numerator": top_num, "denominator": top_den, "fields": fields}
 
 
 #: the parts of a vnnlib-unsat certificate measured apart: the network it carries, the claim
@@ -187,7 +195,7 @@ def certificate_numbers(cert: dict) -> dict:
     bytes as compact JSON.
 
     >>> certificate_numbers({"claim": {"rhs": "1/3"}, "inputs": {}, "steps": [7]})["property"]
-    {'numbers': 1, 'numerator': 1, 'denominator': 1, 'bytes': 13}
+    {'numbers': 1, 'numerator': 1, 'denominator': 1, 'fields': {'rhs': 1}, 'bytes': 13}
     """
     out = {}
     for name, key in PARTS:
@@ -347,7 +355,8 @@ def measure_one(net: str, prop: str, traced: bool, limit: float) -> dict:
         out = {"result": verdict.result, "nodes": stats.get("nodes"), "leaves": stats.get("leaves"),
                "relu_splits": stats.get("relu_splits"), "search_cpu": stats.get("search_cpu_seconds"),
                "check_cpu": stats.get("check_cpu_seconds"), "import_cpu": stats.get("import_cpu_seconds"),
-               "prepare_cpu": meter.prepare_cpu, "certificate_cpu": meter.certificate_cpu, "overhead_cpu": meter.overhead_cpu, "nodes_measured": meter.nodes,
+               "prepare_cpu": meter.prepare_cpu, "certificate_cpu": meter.certificate_cpu,
+               "overhead_cpu": meter.overhead_cpu, "nodes_measured": meter.nodes,
                "rss_before_search": meter.rss_before_search, "rss_after_search": meter.rss_after_search,
                "rss_end": _maxrss_mib(), "box_bytes": meter.box_bytes}
         if meter.nodes and not traced:
@@ -447,8 +456,46 @@ def rows(net: str, prop: str, plain: dict, traced: dict | None) -> tuple[dict, d
         if got:
             cert_row[f"{part}: MB / numbers / digits num, den"] = (
                 f"{got['bytes'] / 1e6:.2f} / {got['numbers']} / {got['numerator']}, {got['denominator']}")
+    proof = nums.get("proof", {}).get("fields")
+    if proof:  # where the proof's longest numbers are: its fields by most digits
+        cert_row["proof: most digits by field"] = "; ".join(f"{k} {v}" for k, v in list(proof.items())[:4])
     cert_row["load"] = plain.get("load")
     return time_row, mem_row, cert_row
+
+
+#: the page's words before each table (what its columns are; the figures are the tables')
+PAGE_TEXT = (
+    ["A node of this search is a set of ReLU phases on the root's box (the nets split on ReLUs only at 784",
+     "inputs); the command's process measures it through wrappers around the engine's functions, the engine",
+     "unchanged (`benchmarks/bench_node_cost.py` says exactly what is counted). Time, in CPU seconds of the",
+     "process: `search CPU s` is the verdict's search time (without this benchmark's own sizing), `CPU s per",
+     "node` that over the nodes; it holds, once per process, `prepare` (the integer and float nets and the",
+     "root's optimised intermediate slopes) and `certificate` (making it and its canonical text), and `nodes`,",
+     "the evaluation of every node (`node CPU s`: of one node, mean / most); `check CPU s` is the trusted",
+     "checker's on the certificate."],
+    ["Memory per node, mean / most over the nodes, by sizes of the objects (`sys.getsizeof` over the",
+     "object graph, numpy arrays by their data, what is shared with the problem left out): `node record` the",
+     "node as a worker gets it, without the box every node shares (`box KiB`, 2 x 784 rationals); `float run`",
+     "the node's float bounds (per ReLU layer the bounds, relaxations and lower and upper forms over the",
+     "inputs, 256 x 784 doubles each, the first layer's shared with the net); `exact bounds` the exact",
+     "propagation's result (output forms as Python integers over 2^40, the neurons' states and relaxations);",
+     "`limb forms added` the int64 limb matrices (`limbs` x 256 x 784, lower and upper) of the exact forward",
+     "pass the node computed and cached, over the nodes with exact bounds; `output form digits` the longest",
+     "integer of the exact output forms; `leaf facts` what the tree keeps of a leaf until the certificate is",
+     "made. `traced peak`: with tracemalloc on (a second process, the search alone), the most memory",
+     "allocated during one node's evaluation above what was allocated when it began, all temporaries",
+     "included; `traced kept` what it left allocated (the caches: 12 float runs, the limb forms up to 96",
+     "MiB)."],
+    ["The process: its peak resident memory (`ru_maxrss`) before the search (imports and reading the",
+     "files), after the last node, and at the end (the certificate and its check included); the caches as",
+     "the search left them; the exact net (its weights as Python integers, once per process). The",
+     "certificate: its size as written (canonical JSON, indented), and per part (the network it carries,",
+     "the claim with the property, the proof) its size as compact JSON, its numbers and the decimal digits",
+     "of its largest numerator and denominator; `most digits by field` says where the proof's longest",
+     "numbers are. The forward forms are rounded to 40 fractional bits at each ReLU layer (docs/format.md),",
+     "but a close's `bound` is the exact minimum of the backward substitution through every layer, which",
+     "the checker must find equal, so its digits grow with the depth."],
+)
 
 
 def run():
@@ -481,19 +528,16 @@ def main(argv=None) -> int:  # pragma: no cover - a script
     tables: tuple[list, list, list] = ([], [], [])
     for net, prop in chosen:
         plain = measure(net, prop, False, args.limit)
-        print(f"[bench_node_cost] {net} {prop}: {json.dumps({k: v for k, v in plain.items() if k != 'nodes_measured'})}",
-              file=sys.stderr, flush=True)
+        shown_row = {k: v for k, v in plain.items() if k != "nodes_measured"}
+        print(f"[bench_node_cost] {net} {prop}: {json.dumps(shown_row)}", file=sys.stderr, flush=True)
         traced = None if args.no_traced else measure(net, prop, True, args.limit)
         for table, row in zip(tables, rows(net, prop, plain, traced)):
             table.append(row)
     stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     shown = " ".join(argv if argv is not None else sys.argv[1:])
-    body = [__doc__.strip().splitlines()[0], "",
-            "Time (`search CPU s` without this benchmark's own sizing; `CPU s per node` is it over the nodes; "
-            "`node CPU s` the evaluation of one node alone; `prepare CPU s`, in the search, is once per process):", ""]
-    body += _table(tables[0]) + ["", "Memory per node (mean / most over the nodes; module docstring):", ""]
-    body += _table(tables[1]) + ["", "The process and the certificate:", ""]
-    body += _table(tables[2]) + [""]
+    body = [__doc__.strip().splitlines()[0], "", *PAGE_TEXT[0], ""] + _table(tables[0])
+    body += ["", *PAGE_TEXT[1], ""] + _table(tables[1])
+    body += ["", *PAGE_TEXT[2], ""] + _table(tables[2]) + [""]
     body += [f"`python -m benchmarks.bench_node_cost {shown}`, {stamp}: {len(chosen)} instances in "
              f"{time.time() - start:.0f} s, one process each, one after the other, search and check serial; "
              f"{_machine()}; {load_note(before, load(), cores())}."]
