@@ -63,8 +63,10 @@ def margin(net: FloatNet, disjuncts, x) -> float:
     return best
 
 
-def _batch_margin(net: FloatNet, disjuncts, X):
-    """Margins of the rows of X and, for each row, the gradient of its active atom."""
+def _batch_margin(net: FloatNet, disjuncts, X, owner=None):
+    """Margins of the rows of X and, for each row, the gradient of its active atom.
+    ``owner``: per row, the disjunct whose margin alone that row follows (-1: the whole
+    margin, the default for every row)."""
     np = _np
     hs, masks = X, []
     for W, b, r in net.arrays:
@@ -80,9 +82,10 @@ def _batch_margin(net: FloatNet, disjuncts, X):
     best = np.full(N, -np.inf)
     cx = np.zeros_like(X)
     cy = np.zeros((N, Y.shape[1]))
-    for atoms in disjuncts:
+    for d, atoms in enumerate(disjuncts):
+        counts = np.ones(N, dtype=bool) if owner is None else (owner == -1) | (owner == d)
         if not atoms:
-            best[:] = np.inf
+            best[counts] = np.inf
             continue
         vals = []
         for ax, ay, rhs in atoms:
@@ -90,7 +93,7 @@ def _batch_margin(net: FloatNet, disjuncts, X):
         V = np.stack(vals, axis=1)
         k = V.argmin(axis=1)
         m = V[np.arange(N), k]
-        better = m > best
+        better = (m > best) & counts
         best = np.where(better, m, best)
         AX = np.array([a[0] for a in atoms], dtype=float)
         AY = np.array([a[1] for a in atoms], dtype=float)
@@ -105,30 +108,70 @@ def _batch_margin(net: FloatNet, disjuncts, X):
 
 
 def propose(net: FloatNet, disjuncts, lo, hi, *, seed: int, starts: int = 8, steps: int = 12, first: float = 0.25,
-            decay: float = 0.7):
+            decay: float = 0.7, hints=(), by_disjunct: bool = False, halving: bool = False):
     """The point of largest float margin found in the box ``[lo, hi]`` (floats), by random
     starts and projected sign-gradient ascent (numpy) or sampling (without numpy): the first
-    step is ``first`` times the box's widths, and each step ``decay`` times the one before."""
+    step is ``first`` times the box's widths, and each step ``decay`` times the one before
+    (``halving``: instead each start's step is kept while it raises that start's margin and
+    halved when it does not, which converges finer on a narrow peak).
+
+    ``hints``: points of the box started from besides the centre (a parent box's best point:
+    the climb resumes where it stopped). ``by_disjunct``: with several unsafe disjuncts, the
+    starts are dealt in turn to each disjunct's own margin (its atoms' minimum) and to the
+    whole margin; the whole margin's gradient follows whichever disjunct is ahead at a point,
+    which is often not one that can be met (on a property of three disjuncts, two beyond
+    their extremes and one just inside, the climbs of the one alone found its counterexamples
+    where the whole margin's did not)."""
+    return propose_with_margin(net, disjuncts, lo, hi, seed=seed, starts=starts, steps=steps, first=first,
+                               decay=decay, hints=hints, by_disjunct=by_disjunct, halving=halving)[0]
+
+
+def propose_with_margin(net: FloatNet, disjuncts, lo, hi, *, seed: int, starts: int = 8, steps: int = 12,
+                        first: float = 0.25, decay: float = 0.7, hints=(), by_disjunct: bool = False,
+                        halving: bool = False):
+    """``(x, m)``: the point of :func:`propose` and its float margin (the whole margin)."""
     rng = random.Random(seed)
     n = len(lo)
     centre = [(a + b) / 2 for a, b in zip(lo, hi)]
-    points = [centre] + [[rng.uniform(a, b) for a, b in zip(lo, hi)] for _ in range(starts - 1)]
+    hints = [[min(max(float(v), a), b) for v, a, b in zip(h, lo, hi)] for h in hints][:max(starts - 1, 0)]
+    points = [centre] + hints + [[rng.uniform(a, b) for a, b in zip(lo, hi)]
+                                 for _ in range(starts - 1 - len(hints))]
     if _np is None:
-        return max(points, key=lambda p: margin(net, disjuncts, p))
+        best = max(points, key=lambda p: margin(net, disjuncts, p))
+        return best, margin(net, disjuncts, best)
     np = _np
     L, H = np.array(lo, dtype=float), np.array(hi, dtype=float)
     X = np.array(points, dtype=float)
-    step = (H - L) * first
-    bestm, g = _batch_margin(net, disjuncts, X)
+    owner = None  # the objective of each start: the whole margin (-1), or one disjunct's
+    if by_disjunct and len(disjuncts) > 1:
+        owner = np.arange(len(X)) % (len(disjuncts) + 1) - 1
+    best_x = _climb(net, disjuncts, L, H, X, steps, first, decay, halving, owner)
+    bestm, _ = _batch_margin(net, disjuncts, best_x)
+    i = int(bestm.argmax())
+    return [float(v) for v in best_x[i]][:n], float(bestm[i])
+
+
+def _climb(net, disjuncts, L, H, X, steps, first, decay, halving, owner):
+    """The best point of each row of ``X`` along its projected sign-gradient ascent of its
+    margin (``owner``: as :func:`_batch_margin`'s) over ``disjuncts`` (:func:`propose`);
+    stops early once a row's whole margin is ``>= 0``."""
+    np = _np
+    bestm, g = _batch_margin(net, disjuncts, X, owner)
     best_x = X.copy()
-    for it in range(steps):
-        X = np.clip(X + step * np.sign(g), L, H)
-        m, g = _batch_margin(net, disjuncts, X)
+    step = np.tile((H - L) * first, (len(X), 1))
+    for _ in range(steps):
+        if bestm.max() >= 0:  # a row's own disjunct met: the whole margin is >= 0 there too
+            break
+        Y = np.clip(X + step * np.sign(g), L, H)
+        m, gy = _batch_margin(net, disjuncts, Y, owner)
         better = m > bestm
         bestm = np.where(better, m, bestm)
-        best_x[better] = X[better]
-        step = step * decay
-        if bestm.max() >= 0:
-            break
-    i = int(bestm.argmax())
-    return [float(v) for v in best_x[i]][:n]
+        best_x[better] = Y[better]
+        if halving:  # a start moves only where its margin rose, and halves its step where not
+            X = np.where(better[:, None], Y, X)
+            g = np.where(better[:, None], gy, g)
+            step[~better] /= 2
+        else:
+            X, g = Y, gy
+            step = step * decay
+    return best_x

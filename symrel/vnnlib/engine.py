@@ -66,7 +66,7 @@ float attack; the number of nodes is what the property needs (exponential in the
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..budget import Budget, BudgetExceeded
 from ..checking.vnnlib import (MAX_LEAF_OPERATIONS, MAX_TREE_ENTRIES, box_bits, leaf_bits, leaf_operations,
@@ -80,8 +80,8 @@ from .certificate import file_name as _file_name  # noqa: F401 (symrel.vnnlib.la
 from .close import BeyondChecker
 from .node import Closed, InputSplit, Leaf, Node, PhaseSplit, Proposal, ReluSplit, Root
 from .pattern import linear_region, region_witness
-from .problem import prepare, region_box
-from .worker import Chunk, evaluate_chunk
+from .problem import prepare, region_box, splits_on_relus
+from .worker import Chunk, evaluate_chunk, restart
 
 # what other modules import from here (the engine's public names before the split into modules)
 __all__ = ["BATCH", "CLAIM_KIND", "RULE", "Verdict", "decide", "property_object", "region_box"]
@@ -203,12 +203,33 @@ def _counterexample(net, prop, problem, node: Node, x, tried: set, stats: dict, 
     return None if y is None else (tuple(x), y)
 
 
+def _restart(net, prop, problem, roots, stack, tried, stats, budget):
+    """The exact counterexample that the next restart of the float attack on the root of an
+    input disjunct with open nodes leads to (:func:`_counterexample`), else None; the
+    disjuncts taken in turn."""
+    open_disjuncts = sorted({node.disjunct for node in stack})
+    k = stats["restarts"]
+    stats["restarts"] += 1
+    d = open_disjuncts[k % len(open_disjuncts)]
+    root = Node(d, (), roots[d].lo, roots[d].hi, ())
+    x, _ = restart(problem, d, root.lo, root.hi, k)
+    if x is None:
+        return None
+    stats["attacks"] += 1
+    return _counterexample(net, prop, problem, root, x, tried, stats, budget)
+
+
 # -- the search ------------------------------------------------------------------------------------
 #: nodes per round of :func:`decide`. An unsat search's tree does not depend on it (each node's
 #: split depends on the node alone), only how often the workers wait for the slowest of a
 #: round: on ACAS Xu 3_3 prop_2 with two worker processes, 397 rounds of 32 took 106.9 s, 205
 #: of 64 took 101.4 s and 112 of 128 took 98.0 s (the same 12,305 nodes)
 BATCH = 128
+#: nodes between two restarts of the float attack on an input disjunct's root box
+#: (:func:`symrel.vnnlib.worker.restart`, about 0.1 s of CPU on ACAS Xu, where 256 nodes take
+#: about 4 s): a counterexample in a narrow region that the search's attacks on its boxes missed
+#: is looked for again with new starts, the open disjuncts in turn
+RESTART_EVERY = 256
 
 
 def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int = BATCH,
@@ -244,7 +265,7 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
         cover.dims[d] = [i for i in range(len(lo)) if hi[i] > lo[i]]
         stack.append(Node(d, (), lo, hi, ()))
     stats = {"nodes": 0, "leaves": 0, "rounds": 0, "max_depth": 0, "relaxed": 0, "attacks": 0, "relu_splits": 0,
-             "region_lps": 0}
+             "region_lps": 0, "restarts": 0}
     tried = set()  # (input disjunct, linear region) of the refuted proposals whose region LP ran
 
     def unknown(limit) -> Verdict:
@@ -316,40 +337,58 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
                 if found is not None:
                     stats["seconds"] = round(time.monotonic() - start, 3)
                     return Verdict("sat", found[0], found[1], None, (), cover.covered(), stats)
-                children.append((node, result.split))  # a false alarm of the floats: split
+                children.append((node, result))  # a false alarm of the floats: split
             else:
-                children.append((node, result.split))
-        for node, split in reversed(children):
-            _split(node, split, stack, trees, cover, stats)
+                children.append((node, result))
+        # the parts of the most promising nodes (their best float points' margins highest) on
+        # top, each node's part that holds its best point first; ties in the order of the round
+        children.reverse()
+        children.sort(key=lambda c: c[1].hint[1] if c[1].hint is not None else c[0].score)
+        for node, result in children:
+            _split(node, result, stack, trees, cover, stats)
+        if stack and stats["nodes"] >= (stats["restarts"] + 1) * RESTART_EVERY and problem.float_bounds is not None \
+                and not splits_on_relus(problem):  # the root of an open disjunct attacked anew
+            found = _restart(net, prop, problem, roots, stack, tried, stats, budget)
+            if found is not None:
+                stats["seconds"] = round(time.monotonic() - start, 3)
+                return Verdict("sat", found[0], found[1], None, (), cover.covered(), stats)
         if progress is not None:  # the exact fraction of the region closed so far, and the time
             progress(dict(stats, open=len(stack), covered=cover.covered(), seconds=time.monotonic() - start))
     stats["seconds"] = round(time.monotonic() - start, 3)
     return Verdict("unsat", None, None, certificate(net, prop, roots, trees), (), Q(1), stats)
 
 
-def _split(node: Node, split, stack: list, trees: dict, cover: _Coverage, stats: dict) -> None:
-    """Record ``split`` (None: halve the widest input) as the node's tree entry and push its
-    two parts, part 0 on top: a ReLU split's parts keep the box and fix the neuron's phase;
-    an input split's parts are the box cut at its point (its middle when none is given)."""
+def _split(node: Node, result, stack: list, trees: dict, cover: _Coverage, stats: dict) -> None:
+    """Record the ``result``'s split (None: halve the widest input) as the node's tree entry
+    and push its two parts, part ``result.first`` on top: a ReLU split's parts keep the box and
+    fix the neuron's phase; an input split's parts are the box cut at its point (its middle
+    when none is given). The order and the hints only steer the search towards counterexamples:
+    the tree an unsat search builds is the same in any order."""
+    split, first, hint = result.split, result.first, result.hint
+    if hint is not None:  # the parts carry the node's best point's margin, the first the point itself
+        node = replace(node, score=hint[1])
     lo, hi = node.lo, node.hi
     if split is None:
         widths = [b - a for a, b in zip(lo, hi)]
         split = InputSplit(max(range(len(lo)), key=lambda k: (widths[k], -k)))
+        first = 0
     if isinstance(split, ReluSplit):
         stats["relu_splits"] += 1
         owner = cover.phase_split(node)
         trees[node.key] = split
-        stack.append(node.child(1, lo, hi, PhaseSplit(split.layer, split.neuron, 1), owner))
-        stack.append(node.child(0, lo, hi, PhaseSplit(split.layer, split.neuron, 0), owner))
-        return
-    i = split.input
-    if not hi[i] > lo[i]:
-        raise InternalError("a node that is a single point stayed open")
-    cover.input_split(node)
-    mid = (lo[i] + hi[i]) / 2 if split.at is None else split.at  # the halving, or the cut
-    if not lo[i] < mid < hi[i]:
-        raise InputError("a split outside its node's box (internal error)", path="engine")
-    cut = trees[node.key] = InputSplit(i, mid)
-    lo0, hi0, lo1, hi1 = cut.halves(lo, hi)
-    stack.append(node.child(1, lo1, hi1))
-    stack.append(node.child(0, lo0, hi0))
+        parts = [node.child(side, lo, hi, PhaseSplit(split.layer, split.neuron, side), owner) for side in (0, 1)]
+    else:
+        i = split.input
+        if not hi[i] > lo[i]:
+            raise InternalError("a node that is a single point stayed open")
+        cover.input_split(node)
+        mid = (lo[i] + hi[i]) / 2 if split.at is None else split.at  # the halving, or the cut
+        if not lo[i] < mid < hi[i]:
+            raise InputError("a split outside its node's box (internal error)", path="engine")
+        cut = trees[node.key] = InputSplit(i, mid)
+        lo0, hi0, lo1, hi1 = cut.halves(lo, hi)
+        parts = [node.child(0, lo0, hi0), node.child(1, lo1, hi1)]
+    if hint is not None:
+        parts[first] = replace(parts[first], hint=hint)
+    stack.append(parts[1 - first])
+    stack.append(parts[first])

@@ -99,20 +99,26 @@ class Root(NamedTuple):
 @dataclass(frozen=True)
 class Task:
     """A node as a worker evaluates it; ``fresh``: its box is new (a root or a part of an input
-    split, not of a ReLU split), so that a float attack is tried on it."""
+    split, not of a ReLU split), so that a float attack is tried on it; ``hint``: the best
+    float point of its parent's box, as the attack starts from it and the split orders its
+    parts by it (None: none); ``root``: the node is an input disjunct's root (attacked harder)."""
 
     disjunct: int
     lo: tuple
     hi: tuple
     splits: tuple
     fresh: bool
+    hint: tuple | None = None
+    root: bool = False
 
 
 @dataclass(frozen=True)
 class Node:
     """An open node of the search (module docstring); ``owner``: for a part of a ReLU split,
     the ``(disjunct, path)`` of the box that was phase-split, whose volume counts as covered
-    once all its parts are closed (None otherwise)."""
+    once all its parts are closed (None otherwise); ``hint``: the best float point of its
+    parent's box when it lies in this part (None otherwise); ``score``: the float margin of the
+    parent's best point, by which the search takes the most promising nodes first."""
 
     disjunct: int
     path: tuple
@@ -120,6 +126,8 @@ class Node:
     hi: tuple
     splits: tuple
     owner: tuple | None = None
+    hint: tuple | None = None
+    score: float = float("-inf")
 
     @property
     def key(self) -> tuple:
@@ -130,11 +138,12 @@ class Node:
         """Part ``side`` (0 or 1) of the node: the box ``[lo, hi]``, one more ReLU fixed
         when ``phase`` is given, and ``owner`` (default: the node's)."""
         splits = self.splits if phase is None else self.splits + (phase,)
-        return Node(self.disjunct, self.path + (side,), lo, hi, splits, self.owner if owner is None else owner)
+        return Node(self.disjunct, self.path + (side,), lo, hi, splits, self.owner if owner is None else owner,
+                    score=self.score)
 
     def task(self, fresh: bool) -> Task:
         """The node as a worker evaluates it."""
-        return Task(self.disjunct, self.lo, self.hi, self.splits, fresh)
+        return Task(self.disjunct, self.lo, self.hi, self.splits, fresh, self.hint, not self.path)
 
 
 @dataclass(frozen=True)
@@ -150,14 +159,21 @@ class Closed:
 class Proposal:
     """The floats found a point ``x`` of the node (exact rationals) that looks like a
     counterexample; the driver confirms it exactly. ``split``: the split to make should it
-    not be one (None: the driver halves the widest input)."""
+    not be one (None: the driver halves the widest input); ``hint`` and ``first`` as
+    :class:`Open`'s."""
 
     x: tuple
     split: InputSplit | ReluSplit | None
+    hint: tuple | None = None
+    first: int = 0
 
 
 @dataclass(frozen=True)
 class Open:
-    """The node stays open and is split by ``split``."""
+    """The node stays open and is split by ``split``; ``hint``: the best float point the
+    attacks found in its box and its float margin, ``(x, m)`` (None: none), and ``first``
+    the part of the split that holds ``x``, searched first."""
 
     split: InputSplit | ReluSplit
+    hint: tuple | None = None
+    first: int = 0
