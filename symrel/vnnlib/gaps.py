@@ -140,18 +140,25 @@ def close_plan(problem: Problem, d: int, run, splits, gaps: list) -> list:
     leaves the disjunct open at a node with ReLU splits, the candidate over the outputs whose
     splits' betas raise its gap the most; and, still open, the network LP's betas and slopes
     for that candidate (at a node without splits only when at most ``LP_UNSTABLE`` ReLUs are
-    unstable). A raised gap keeps the index of the first best candidate."""
+    unstable). A raised gap keeps the index of the first best candidate.
+
+    The disjuncts are taken the least settled first, and once one stays open after all this
+    the others are not raised (their plans are their best candidates alone): the node is split
+    whatever their raises give, and with several unsafe disjuncts (ACAS Xu property 6: four)
+    their LPs were most of a node's cost. Only the split chosen may differ (by the
+    least-settled disjunct's atom), never whether a node closes."""
     fb = problem.float_bounds
-    plan = []
-    for u, conj in enumerate(problem.unsafe):
+    plan = [None] * len(problem.unsafe)
+    lost = False  # a disjunct stayed open after every raise: the node is split, whatever the others' raises
+    for u in sorted(range(len(problem.unsafe)), key=lambda v: (gaps[v][0], v)):  # the least settled first
+        conj = problem.unsafe[u]
         cands = candidates(problem, d, conj)
         g, j = gaps[u]
         if j is None:
-            plan.append(None)
             continue
         best = cands[j]
         betas = alphas = None
-        if g <= 0 and splits:  # beta-CROWN: the splits' multipliers, from a float LP
+        if g <= 0 and splits and not lost:  # beta-CROWN: the splits' multipliers, from a float LP
             for c in cands:
                 if not any(c.y):
                     continue
@@ -168,10 +175,11 @@ def close_plan(problem: Problem, d: int, run, splits, gaps: list) -> list:
                     betas = tuple(SplitBeta(k, i, ph, b) for (k, i, ph), b in zip(splits, bq))
                 if g > 0:
                     break
-        if g <= 0 and any(best.y) and (splits or unstable_count(run) <= LP_UNSTABLE):  # the LP over the whole net
+        if g <= 0 and not lost and any(best.y) and (splits or unstable_count(run) <= LP_UNSTABLE):  # the whole net's LP
             got = lp_multipliers(problem, run, splits, best.y, best.x, best.rhs)
             if got is not None and got.bound - to_float(best.rhs) > g:
                 g, betas, alphas = got.bound - to_float(best.rhs), got.betas or None, got.alphas or None
-        plan.append(Attempt(best, betas, alphas))
+        plan[u] = Attempt(best, betas, alphas)
         gaps[u] = Gap(g, j)
+        lost = lost or g <= 0
     return plan
