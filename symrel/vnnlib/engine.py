@@ -23,8 +23,14 @@ whether the node looks closed; only then are the exact bounds computed
 disjunct, one atom (or one constraint of the input disjunct) has a certified lower bound above
 its right-hand side. Otherwise a float attack (:mod:`symrel.vnnlib.attack`, on every new box:
 a root or an input split's part, with or without ReLU splits above it, but not the parts of a
-ReLU split, whose box was attacked as their parent's) proposes a point, kept only when exact
-evaluation confirms it; a refuted point's linear region gets one exact LP
+ReLU split, whose box was attacked as their parent's; a root harder; starting from the best
+float point of the parent's box too, and climbing each unsafe disjunct on its own as well as
+the whole condition) proposes a point, kept only when exact evaluation confirms it; and every
+``RESTART_EVERY`` nodes the root of an open input disjunct is attacked anew with many new
+starts (:func:`~symrel.vnnlib.worker.restart`), for a counterexample in a region too narrow
+for the boxes' attacks. The search takes the most promising nodes first: of a split node, the
+part holding its best float point, and of a round's nodes, those whose best points' float
+margins are highest (an order only: an unsat search's tree is the same in any order); a refuted point's linear region gets one exact LP
 (:mod:`symrel.vnnlib.pattern`: the counterexamples may form a set no double reaches, such as a
 single point off the dyadic grid), and failing that the node is split where the most of its
 two parts close in floats, then where their float gaps sum highest (:func:`~symrel.vnnlib.branching.branch`), among the
