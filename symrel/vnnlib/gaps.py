@@ -21,6 +21,8 @@ small LP per candidate, and one LP over the net (its size: the unstable neurons)
 
 from __future__ import annotations
 
+import math
+
 from typing import NamedTuple
 
 from ..exact import Q
@@ -95,19 +97,27 @@ def node_gap(problem: Problem, d: int, lo, hi, fixed, splits=(), base=None, star
     worst = min(g for g, _ in gaps)
     if worst > 0 or not splits:
         return worst
-    out = []
-    for u, conj in enumerate(problem.unsafe):
+
+    def raised(u):  # the gap of disjunct u with the splits' betas
         g, j = gaps[u]
         if g <= 0 and j is not None:
-            c = candidates(problem, d, conj)[j]
+            c = candidates(problem, d, problem.unsafe[u])[j]
             fay, fax = [to_float(v) for v in c.y], [to_float(v) for v in c.x]
             _, A, const = fb.lower(run, fay, fax)
             bt = split_betas(fb, run, splits, A, const)
             if bt is not None:
                 g = max(g, fb.lower(run, fay, fax, [(k, i, ph, b) for (k, i, ph), b in zip(splits, bt)])[0]
                         - to_float(c.rhs))
-        out.append(g)
-    return min(out)
+        return g
+
+    if any(math.isnan(g) for g, _ in gaps):  # floats that overflowed: every disjunct, in order
+        return min(raised(u) for u in range(len(gaps)))
+    least = math.inf  # the least settled first; a disjunct whose gap is not below the least raised so far
+    for u in sorted(range(len(gaps)), key=lambda v: gaps[v][0]):  # cannot be below it raised, nor can the rest
+        if gaps[u][0] >= least:
+            break
+        least = min(least, raised(u))
+    return least
 
 
 def lp_multipliers(problem: Problem, run, splits, ay, ax, rhs) -> Multipliers | None:
