@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+import math
 import random
 
 try:  # optional: the search is faster with it
@@ -133,7 +134,8 @@ def propose_with_margin(net: FloatNet, disjuncts, lo, hi, *, seed: int, starts: 
     rng = random.Random(seed)
     n = len(lo)
     centre = [(a + b) / 2 for a, b in zip(lo, hi)]
-    hints = [[min(max(float(v), a), b) for v, a, b in zip(h, lo, hi)] for h in hints][:max(starts - 1, 0)]
+    hints = [[min(max(float(v), a), b) for v, a, b in zip(h, lo, hi)] for h in hints
+             if all(math.isfinite(float(v)) for v in h)][:max(starts - 1, 0)]
     points = [centre] + hints + [[rng.uniform(a, b) for a, b in zip(lo, hi)]
                                  for _ in range(starts - 1 - len(hints))]
     if _np is None:
@@ -147,6 +149,7 @@ def propose_with_margin(net: FloatNet, disjuncts, lo, hi, *, seed: int, starts: 
         owner = np.arange(len(X)) % (len(disjuncts) + 1) - 1
     best_x = _climb(net, disjuncts, L, H, X, steps, first, decay, halving, owner)
     bestm, _ = _batch_margin(net, disjuncts, best_x)
+    bestm[np.isnan(bestm)] = -np.inf  # floats that overflowed rank last
     i = int(bestm.argmax())
     return [float(v) for v in best_x[i]][:n], float(bestm[i])
 
