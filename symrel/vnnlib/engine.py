@@ -30,10 +30,10 @@ the whole condition) proposes a point, kept only when exact evaluation confirms 
 starts (:func:`~symrel.vnnlib.worker.restart`), for a counterexample in a region too narrow
 for the boxes' attacks. The search takes the most promising nodes first: of a split node, the
 part holding its best float point, and of a round's nodes, those whose best points' float
-margins are highest (an order only: an unsat search's tree is the same in any order); a refuted point's linear region gets one exact LP
-(:mod:`symrel.vnnlib.pattern`: the counterexamples may form a set no double reaches, such as a
-single point off the dyadic grid), and failing that the node is split where the most of its
-two parts close in floats, then where their float gaps sum highest (:func:`~symrel.vnnlib.branching.branch`), among the
+margins are highest (an order only: an unsat search's tree is the same in any order). A
+refuted point's linear region gets one exact LP (:mod:`symrel.vnnlib.pattern`: the
+counterexamples may form a set no double reaches, such as a single point off the dyadic
+grid), and failing that the node is split where the most of its two parts close in floats, then where their float gaps sum highest (:func:`~symrel.vnnlib.branching.branch`), among the
 halvings of the inputs scored highest by ``|A_i| * width_i`` (``A``: the float lower form
 of the least-settled atom) and of the widest input (inputs far thinner than the widest, relative
 to the root box, left out), the cuts of an input through the zeros of the few neurons whose

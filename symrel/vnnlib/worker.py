@@ -97,7 +97,8 @@ def evaluate(problem: Problem, task: Task):
     if task.fresh:  # a float attack on a new box (the phase-split parts of a box were attacked as the box)
         x, hint = attack(problem, d, lo, hi, task.hint, task.root)
         if x is not None:
-            return Proposal(x, split, hint, _side(problem, split, lo, hi, hint))  # the split, should exact evaluation refute x
+            # the split, should exact evaluation refute x
+            return Proposal(x, split, hint, _side(problem, split, lo, hi, hint))
     elif corners:  # a corner whose float margin is clearly unsafe (near 0 the exact check would refute it)
         x = _corner(problem, d, lo, hi, corners)
         if x is not None:
