@@ -7,11 +7,11 @@ minimum (maximum) of ``N_j`` over ``B`` itself.
 
 Two steps ``output-bound-branch-and-bound`` per listed output, in the claim's order: its lower
 side, then its upper side. A step's tree covers ``B`` as a ``vnnlib-unsat`` tree does (input
-splits, ReLU splits, leaves: :func:`symrel.checking.vnnlib._tree_leaves`), and a leaf's
-``phases`` and ``relaxations`` are checked by the same rules (:func:`symrel.checking.vnnlib._states`).
+splits, ReLU splits, leaves: :func:`symrel.checking.relu_leaves._tree_leaves`), and a leaf's
+``phases`` and ``relaxations`` are checked by the same rules (:func:`symrel.checking.relu_leaves._states`).
 What differs is the close: a leaf records one ``bound``, recomputed by backward substitution
 from ``mu = e_j`` (lower side) or ``mu = -e_j`` (upper side) at the outputs, minimised over the
-leaf's box (:func:`symrel.checking.vnnlib._backward_min`, with the leaf's optional ``beta`` and
+leaf's box (:func:`symrel.checking.relu_leaves._backward_min`, with the leaf's optional ``beta`` and
 ``alpha``; a slope of ``alpha`` that the substitution does not take, its neuron's coefficient
 not being positive, must be the relaxation's, so that the certificate holds no number its
 check does not fix); on the lower side the leaf's ``bound`` is that minimum and must be ``>= lower_j``,
@@ -23,14 +23,15 @@ equal to the bound.
 Bounded cost: at most :data:`MAX_TREE_ENTRIES` tree entries over all steps; the leaves are
 counted before any is checked, and again with their boxes as the trees are walked, each
 costing about (weights) x (inputs + 2) operations times the weight of its numbers' bits
-(:data:`MAX_LEAF_OPERATIONS` in all, :func:`symrel.checking.vnnlib.leaf_operations`); the numbers
+(:data:`MAX_LEAF_OPERATIONS` in all, :func:`symrel.checking.relu_leaves.leaf_operations`); the numbers
 of a relaxation, a slope or a beta have at most
-:data:`~symrel.checking.vnnlib.MAX_RELAXATION_BITS` bits, and a leaf's numbers are bounded
-(:func:`symrel.checking.vnnlib.leaf_bits`) before its bound is computed.
+:data:`~symrel.checking.vnnlib_limits.MAX_RELAXATION_BITS` bits, and a leaf's numbers are bounded
+(:func:`symrel.checking.relu_leaves.leaf_bits`) before its bound is computed.
 
 Shares no code with :mod:`symrel.vnnlib`; its leaves are checked by the ``vnnlib-unsat``
-checker's own machinery (:mod:`symrel.checking.vnnlib`), here or on an executor's workers
-(:func:`symrel.checking.vnnlib.leaves_checked_on`).
+checker's own machinery (:mod:`symrel.checking.relu_leaves`), here or on an executor's workers
+(:func:`symrel.checking.leaf_runs.leaves_checked_on`); it does not load the ``vnnlib-unsat``
+claim's module (:mod:`symrel.checking.vnnlib`).
 """
 
 from __future__ import annotations
@@ -39,9 +40,11 @@ from ..exact import Q
 from ..exact.sizes import check_product_bits, number_bits
 from . import CertificateError, at_step, beyond_limit, claim_checker
 from .read import array, index, rational, record, string
-from .vnnlib import (MAX_LEAF_OPERATIONS, MAX_RELAXATION_BITS, MAX_TREE_ENTRIES, _backward_min, _layers,
-                     _flint, _relaxation_number, _run_leaves, _slopes, _states, _tree_leaves, box_bits, leaf_bits,
-                     leaf_operations, read_network_file, file_name, sha256_text)
+from .leaf_runs import run_leaves
+from .network_file import file_name, read_network_file, sha256_text
+from .relu_leaves import (_backward_min, _flint, _layers, _relaxation_number, _slopes, _states, _tree_leaves, box_bits,
+                          leaf_bits, leaf_operations)
+from .vnnlib_limits import MAX_LEAF_OPERATIONS, MAX_RELAXATION_BITS, MAX_TREE_ENTRIES
 
 RULE = "output-bound-branch-and-bound"
 SIDES = ("lower", "upper")
@@ -92,9 +95,9 @@ def _objectives(bounds):
 
 def check_bound_leaf(layers, facts, lo, hi, step, objectives, _unused, where, splits=()):
     """One leaf of step ``step`` (module docstring): its phases and relaxations
-    (:func:`symrel.checking.vnnlib._states`), then its recorded ``bound`` recomputed exactly
+    (:func:`symrel.checking.relu_leaves._states`), then its recorded ``bound`` recomputed exactly
     and compared with the step's claimed bound. The arguments are those of the
-    ``vnnlib-unsat`` leaf check (:func:`symrel.checking.vnnlib._run_leaves` calls either):
+    ``vnnlib-unsat`` leaf check (:func:`symrel.checking.leaf_runs.run_leaves` calls either):
     ``objectives`` is the claim's ``(j, side, bound)`` per step. Returns True."""
     j, side, claimed = objectives[step]
     facts = record(facts, where, keys=("phases", "relaxations", "bound"), optional=("beta", "alpha"))
@@ -148,7 +151,7 @@ def check_bound_leaf(layers, facts, lo, hi, step, objectives, _unused, where, sp
 
 def _slopes_taken(layers, states, mu, betas):
     """``(relu layer, neuron)`` of every unstable neuron whose lower slope the substitution of
-    :func:`symrel.checking.vnnlib._backward_min` takes (its coefficient is positive when the
+    :func:`symrel.checking.relu_leaves._backward_min` takes (its coefficient is positive when the
     substitution reaches its layer): the coefficients alone, substituted the same way."""
     taken = set()
     k = len(states)
@@ -180,7 +183,7 @@ def _slopes_taken(layers, states, mu, betas):
 def _leaf_operations(layers, steps, n_in) -> int:
     """Refuse, before any leaf is checked, a certificate whose leaves would cost more than
     :data:`MAX_LEAF_OPERATIONS` (the leaves counted in the trees as written, each at least
-    :func:`symrel.checking.vnnlib.leaf_operations` of the network's numbers with one close: the
+    :func:`symrel.checking.relu_leaves.leaf_operations` of the network's numbers with one close: the
     forward forms and one backward pass; the walk of the trees counts each leaf again with its
     box); the number of leaves."""
     weights = sum(len(layer["bi"]) * layer["sizes"][2] for layer in layers)
@@ -197,7 +200,7 @@ def _leaf_operations(layers, steps, n_in) -> int:
 
 
 def _leaves(net, steps, objectives, box, widths, attained_sides, cost):
-    """Every leaf of every step (:func:`symrel.checking.vnnlib._tree_leaves`, with ``cost`` as
+    """Every leaf of every step (:func:`symrel.checking.relu_leaves._tree_leaves`, with ``cost`` as
     it takes it), each step's own records checked when its turn comes: its output, side and
     bound as the claim says, and its ``attained`` point (exactly where the claim lists the side)."""
     lo, hi = [a for a, _ in box], [b for _, b in box]
@@ -259,7 +262,7 @@ def check_output_bounds(cert: dict, inputs: dict) -> None:
     cost = ([layer["sizes"] for layer in layers], sum(len(layer["bi"]) * layer["sizes"][2] for layer in layers), 1,
             0, MAX_LEAF_OPERATIONS)
     leaves = _leaves(net, cert["steps"], objectives, box.exact_bounds, widths, [b[3] for b in bounds], cost)
-    _run_leaves(net, layers, leaves, objectives, None, total, check_bound_leaf)
+    run_leaves(net, layers, leaves, objectives, None, total, check_bound_leaf, _layers)
     return None
 
 

@@ -69,7 +69,12 @@ PARTS: tuple[tuple[str, str, dict[str, str]], ...] = (
         "symrel.checking.softmax": "softmax-bound claims",
         "symrel.checking.softmax_enclosure": "the tracr audit's softmax enclosure, recomputed",
         "symrel.checking.tracr_audit": "tracr-audit claims",
-        "symrel.checking.vnnlib": "vnnlib-unsat claims; the leaves of output-bounds claims",
+        "symrel.checking.vnnlib": "vnnlib-unsat claims: the property, the steps' boxes; dispatch to the net's leaf check",
+        "symrel.checking.relu_leaves": ("the leaves of ReLU nets (vnnlib-unsat and output-bounds claims): forward forms, "
+                                        "phases, relaxations, backward bounds; the trees' walk and cost"),
+        "symrel.checking.leaf_runs": ("where the leaves of vnnlib-unsat and output-bounds claims are checked: here, or "
+                                      "on an executor's workers, with the same verdict"),
+        "symrel.checking.network_file": "the file names and sha256 that vnnlib-unsat and output-bounds claims record",
         "symrel.checking.vnnlib_limits": "the limits of the vnnlib-unsat checks and the relaxation numbers they bound",
         "symrel.checking.vnnlib_layered": ("vnnlib-unsat claims of layered nets: trees of input, ReLU, max and unsafe "
                                            "splits, their leaves' bounds recomputed"),

@@ -533,7 +533,7 @@ def _leaf_facts(iops, net, facts, lo, hi, todo, where, chain, ops_left) -> tuple
 def check_leaf(prepared, read, lo, hi, d, region, unsafe, where, splits) -> bool:
     """One leaf (module docstring) as :func:`leaves` gives it, on :func:`prepare`'s ``prepared``:
     whether its part holds no point of the region (empty, or every close by an atom of the input
-    disjunct). Called by :func:`symrel.checking.vnnlib._run_leaves`, here or on a worker."""
+    disjunct). Called by :func:`symrel.checking.leaf_runs.run_leaves`, here or on a worker."""
     net, iops, chain, cache = prepared
     facts, refine, todo, bits = read
     sides, winners = {}, {}   # the side of each ReLU entry split on the path, the winner of each max group

@@ -1,6 +1,6 @@
 """The limits of the ``vnnlib-unsat`` checks, and the numbers of a relaxation they bound.
 
-Shared by the checks of ReLU nets (:mod:`symrel.checking.vnnlib`) and of layered nets
+Shared by the checks of ReLU nets (:mod:`symrel.checking.relu_leaves`) and of layered nets
 (:mod:`symrel.checking.vnnlib_layered`), and read by the engines so that they never write a
 certificate beyond them (docs/format.md, "vnnlib-unsat", "Limits").
 

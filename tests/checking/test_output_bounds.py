@@ -199,9 +199,9 @@ def test_leaves_beyond_the_checkers_budget_are_refused_before_any_is_checked(mon
 
 def test_leaves_on_an_executor_are_checked_as_here(cert, monkeypatch):
     """Runs of two leaves on a thread pool: the same result, and the same first failure."""
-    from symrel.checking import vnnlib
+    from symrel.checking import leaf_runs as checker_runs
 
-    monkeypatch.setattr(vnnlib, "LEAVES_PER_TASK", 2)
+    monkeypatch.setattr(checker_runs, "LEAVES_PER_TASK", 2)
     seen = []
     with ThreadPoolExecutor(2) as pool, leaves_checked_on(pool, lambda k, n: seen.append((k, n))):
         assert check_certificate(cert)["result"] == "checked"

@@ -1,5 +1,5 @@
 """The leaves of a vnnlib-unsat certificate of a layered net checked on an executor, by the
-machinery of the ReLU nets' checker (symrel.checking.vnnlib._run_leaves): the serial verdict,
+machinery of the ReLU nets' checker (symrel.checking.leaf_runs.run_leaves): the serial verdict,
 failure included (the first failing leaf in the trees' order, before any later entry of a
 tree); a deadline; progress in leaves checked out of the total; a broken pool; and
 ``symrel.verify`` on a layered net reporting the check's progress."""
@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from symrel.checking import vnnlib as checker
+from symrel.checking import leaf_runs as checker_runs
 from symrel.models.layered import from_relu_net
 from symrel.vnnlib import read_vnnlib_text
 
@@ -64,7 +64,7 @@ def test_the_certificates_have_ten_leaves_or_more(cert):
 @pytest.mark.parametrize("case", ["valid", "bound", "bound then tree", "tree alone", "malformed leaf",
                                   "two bounds"])
 def test_every_executor_gives_the_serial_outcome(cert, executors, monkeypatch, case):
-    monkeypatch.setattr(checker, "LEAVES_PER_TASK", 2)   # runs of two leaves (across the steps of the strips)
+    monkeypatch.setattr(checker_runs, "LEAVES_PER_TASK", 2)   # runs of two leaves (across the steps of the strips)
     leaves = leaf_paths(cert)
     d3, k3 = leaves[3]
     d8, k8 = leaves[8]
@@ -84,7 +84,7 @@ def test_a_deadline_past_stops_the_check_undecided(cert, executors):
 
 
 def test_progress_counts_the_leaves_checked(cert, executors, monkeypatch):
-    monkeypatch.setattr(checker, "LEAVES_PER_TASK", 3)
+    monkeypatch.setattr(checker_runs, "LEAVES_PER_TASK", 3)
     assert_progress_counts_the_leaves(cert, executors)
 
 
@@ -107,7 +107,7 @@ def test_verify_on_a_layered_net_shows_the_check_in_leaves(tmp_path, monkeypatch
     assert serial.certificate["inputs"]["network"]["object"]["kind"] == "layered"
     assert check and check[-1] == {"stage": "check", "leaves_checked": serial.stats["leaves"],
                                    "leaves": serial.stats["leaves"]}
-    monkeypatch.setattr(checker, "LEAVES_PER_TASK", 2)
+    monkeypatch.setattr(checker_runs, "LEAVES_PER_TASK", 2)
     pool = WarmingProcessPool(2, warmup=0)
     try:
         pooled = symrel.verify(net, tmp_path / "strips.vnnlib", executor=pool)

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from symrel.checking import MalformedCertificate, check_certificate
-from symrel.checking import vnnlib as checker
+from symrel.checking import leaf_runs as checker_runs
 from symrel.vnnlib import read_vnnlib_text
 from symrel.vnnlib.engine import decide
 
@@ -52,7 +52,7 @@ def test_the_certificate_has_leaves_in_many_steps(cert):
 @pytest.mark.parametrize("case", ["valid", "bound", "bound then split", "split alone", "malformed leaf",
                                   "two bounds"])
 def test_every_executor_gives_the_serial_outcome(cert, executors, monkeypatch, case):
-    monkeypatch.setattr(checker, "LEAVES_PER_TASK", 2)   # runs of two leaves, across the steps
+    monkeypatch.setattr(checker_runs, "LEAVES_PER_TASK", 2)   # runs of two leaves, across the steps
     leaves = leaf_paths(cert)
     d3, k3 = leaves[3]
     d8, k8 = leaves[8]
@@ -70,7 +70,7 @@ def test_a_deadline_past_stops_the_check_undecided(cert, executors):
 
 
 def test_progress_counts_the_leaves_checked(cert, executors, monkeypatch):
-    monkeypatch.setattr(checker, "LEAVES_PER_TASK", 3)
+    monkeypatch.setattr(checker_runs, "LEAVES_PER_TASK", 3)
     assert_progress_counts_the_leaves(cert, executors)
 
 

@@ -150,10 +150,10 @@ def test_the_backstop_alarm_ends_a_stage_that_does_not_watch_the_clock(files, mo
 def test_every_executor_gives_the_serial_verdict_and_certificate(files, monkeypatch):
     """The pool of worker processes (started at once here) checks the leaves in runs of two,
     across the steps: the same certificate, checked."""
-    from symrel.checking import vnnlib as checker
+    from symrel.checking import leaf_runs as checker_runs
     from symrel.parallel import WarmingProcessPool
 
-    monkeypatch.setattr(checker, "LEAVES_PER_TASK", 2)
+    monkeypatch.setattr(checker_runs, "LEAVES_PER_TASK", 2)
     serial = symrel.verify(files / "net.json", files / "strips.vnnlib", executor="serial")
     pool = WarmingProcessPool(2, warmup=0)
     try:

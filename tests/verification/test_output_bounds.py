@@ -162,12 +162,12 @@ def test_the_backstop_alarm_ends_a_search_that_does_not_watch_the_clock(monkeypa
 
 
 def test_every_executor_gives_the_serial_bounds_and_certificate(monkeypatch):
-    from symrel.checking import vnnlib as checker
+    from symrel.checking import leaf_runs as checker_runs
     from symrel.parallel import WarmingProcessPool
 
     from tests.vnnlib.test_output_bounds import random_net
 
-    monkeypatch.setattr(checker, "LEAVES_PER_TASK", 2)
+    monkeypatch.setattr(checker_runs, "LEAVES_PER_TASK", 2)
     net = random_net(106, n=3, widths=(8, 6, 5))
     box = [(-1, 1), (-1, "3/2"), (0, "1/3")]
     serial = symrel.bounds(net, box, nodes=80, executor="serial")
