@@ -33,7 +33,6 @@ symrel | symrel: expected 1 (the format version, a JSON integer), got the boolea
 from __future__ import annotations
 
 import importlib
-import re
 import threading
 from dataclasses import dataclass
 from typing import Callable
@@ -214,7 +213,7 @@ def _read_inputs(cert):
         except CertificateError:  # refused by the checker's reader, with its path and class
             raise
         except InputError as err:  # the embedded object is not a file of its kind: malformed
-            raise MalformedCertificate(no_option_hints(err.message), path=err.path or f"{where}.object") from None
+            raise MalformedCertificate(_part("refusals").no_option_hints(err.message), path=err.path or f"{where}.object") from None
         except SymrelError as err:
             raise CertificateError(str(err), path=f"{where}.object") from None
     return inputs
@@ -280,28 +279,6 @@ def check_order(steps, expected) -> None:
                                path=f"steps[{pos}]")
 
 
-_FIELD = re.compile(r"^([A-Za-z_][\w-]*(?:\.[\w-]+|\[[\w-]+\])*): (.*)$", re.S)
-
-
-def _locate(err: CertificateError) -> tuple:
-    """The JSON path of a failure raised without one: a message that starts with a field
-    (``claim.count: ...``, ``branches[3]: ...``) names it, read inside the step being
-    checked unless it is the claim or an input."""
-    if err.path is not None:
-        return err.path, err.message
-    found = _FIELD.match(err.message)
-    head, rest = (found.group(1), found.group(2)) if found else (None, err.message)
-    if head and head.split(".")[0].split("[")[0] in ("claim", "inputs"):
-        return head, rest
-    step = getattr(_AT, "step", None)
-    if step is None:
-        return None, err.message
-    here = f"steps[{step}].certificate"
-    if head and not head.startswith("steps") and "-" not in head.split(".")[0].split("[")[0]:
-        return f"{here}.{head}", rest
-    return here, rest if head else err.message
-
-
 def check_certificate(cert: dict) -> dict:
     """Check a certificate (module docstring); returns a summary, raises :class:`CertificateError`.
 
@@ -320,14 +297,17 @@ def check_certificate(cert: dict) -> dict:
             check_order(steps, kind.order(claim, inputs))
         outcome = kind.check(cert, inputs)
     except CertificateError as err:  # a rejection, or malformed data (a limit among them): kept as it is
-        raise _in_step(err, steps, type(err)) from None
+        raise _part("refusals").in_step(err, steps, type(err)) from None
     except InputError as err:  # a reader or a number refused inside a step: the data is malformed
-        rooted = err.path if err.path and _rooted(err.path) else None
-        raise _in_step(CertificateError(no_option_hints(err.message), rooted), steps, MalformedCertificate) from None
+        words = _part("refusals")   # the wording of a refusal (symrel.checking.refusals)
+        rooted = err.path if err.path and words.rooted(err.path) else None
+        raise words.in_step(CertificateError(words.no_option_hints(err.message), rooted), steps,
+                            MalformedCertificate) from None
     except (KeyError, IndexError, TypeError, ValueError, ZeroDivisionError, AttributeError) as err:
         i = getattr(_AT, "step", None)
         where = f"steps[{i}].certificate" if i is not None else None
-        raise MalformedCertificate(_shape_words(err), where, steps[i]["rule"] if i is not None else None) from None
+        raise MalformedCertificate(_part("refusals").shape_words(err), where,
+                                   steps[i]["rule"] if i is not None else None) from None
     claims = _part("claims")
     statement = claims.derived_statement(cert, inputs)
     claims.check_statement(cert, statement)
@@ -339,48 +319,6 @@ def check_certificate(cert: dict) -> dict:
     if isinstance(outcome, dict) and outcome.get("vacuous"):
         summary.update(result="vacuous", vacuous=str(outcome["vacuous"]))
     return summary
-
-
-def no_option_hints(message: str) -> str:
-    """A reader's message without its hint of a command-line option: a certificate is read
-    as it is, with no option (``--exact-floats`` does not apply to it).
-
-    >>> no_option_hints("got the JSON float 0.5; write it as a string or pass --exact-floats")
-    'got the JSON float 0.5; write it as a string'
-    """
-    return str(message).replace(" or pass --exact-floats", "")
-
-
-def _rooted(path: str) -> bool:
-    """A path that starts at the top of the certificate (``steps[2]...``, ``claim.eps``)."""
-    return path.split(".")[0].split("[")[0] in FRAME_KEYS
-
-
-def _in_step(err: CertificateError, steps, cls) -> CertificateError:
-    """``err`` as raised for the user: its JSON path located (:func:`_locate`) and, inside a
-    step, that step's rule named."""
-    path, message = _locate(err)
-    at = path[: path.index("]") + 1] if path and path.startswith("steps[") else None
-    if at is None or err.rule is not None:
-        if (path, message) == (err.path, err.message) and type(err) is cls:
-            return err
-        return cls(message, path, err.rule)
-    i = int(at[6:-1])
-    return cls(message, path, steps[i]["rule"] if i < len(steps) else None)
-
-
-def _shape_words(err: Exception) -> str:
-    """What a Python error met while reading a step's data says about the data, in words
-    (never the class name of the error)."""
-    if isinstance(err, KeyError):
-        return f"expected a key {str(err.args[0])[:40]!r} here (missing), or a value of another shape"
-    if isinstance(err, IndexError):
-        return "expected an index in range (one points past the end of a list)"
-    if isinstance(err, ZeroDivisionError):
-        return "expected a non-zero number (a division by zero)"
-    if isinstance(err, (TypeError, ValueError)) and str(err).startswith("expected a "):
-        return str(err)  # the checker's own words (symrel.checking.kernel.read_form, ...)
-    return "expected a value of another type or shape (a list, an object or a number is not where the rule needs it)"
 
 
 def stated(cert: dict) -> dict:

@@ -177,26 +177,6 @@ def single_var(f: Form):
     return None
 
 
-def _variable(value) -> int:
-    """A form's variable index: a JSON integer >= 0 (not a boolean, a string or a float).
-    Forms are read without their path; the replay names the field (``read_form``'s callers).
-
-    >>> _variable(3)
-    3
-    >>> for bad in (True, "1", -1):
-    ...     try:
-    ...         _variable(bad)
-    ...     except MalformedCertificate as err:
-    ...         print(err)
-    expected a variable index (an integer >= 0), got True
-    expected a variable index (an integer >= 0), got '1'
-    expected a variable index (an integer >= 0), got -1
-    """
-    if type(value) is not int or value < 0:
-        raise MalformedCertificate(f"expected a variable index (an integer >= 0), got {value!r}")
-    return value
-
-
 def read_form(obj, path=None) -> Form:
     """The form recorded as ``[constant, [[v, a], ..]]`` (entries with ``a = 0`` allowed, a
     variable listed twice refused; ``v`` an integer index, ``a`` a number).
@@ -218,31 +198,9 @@ def read_form(obj, path=None) -> Form:
             raise
         if isinstance(path, tuple):
             path = path[0].format(*path[1:])
-        raise MalformedCertificate(str(err.message), path=path + _form_fault(obj)) from None
+        from .refusals import form_fault   # the wording of a refusal, loaded for one
 
-
-def _form_fault(obj) -> str:
-    """The path, inside a malformed recorded form, of its first wrong field."""
-    if not isinstance(obj, list) or len(obj) != 2:
-        return ""
-    try:
-        rational_pair(obj[0])
-    except MalformedCertificate:
-        return "[0]"
-    if not isinstance(obj[1], list):
-        return "[1]"
-    seen = set()
-    for k, item in enumerate(obj[1]):
-        if not isinstance(item, list) or len(item) != 2:
-            return f"[1][{k}]"
-        if type(item[0]) is not int or item[0] < 0 or item[0] in seen:
-            return f"[1][{k}][0]"
-        seen.add(item[0])
-        try:
-            rational_pair(item[1])
-        except MalformedCertificate:
-            return f"[1][{k}][1]"
-    return ""
+        raise MalformedCertificate(str(err.message), path=path + form_fault(obj, rational_pair)) from None
 
 
 def _read_form(obj) -> Form:
@@ -255,8 +213,8 @@ def _read_form(obj) -> Form:
         if type(item) is not list or len(item) != 2:
             raise MalformedCertificate(f"expected a term [variable, coefficient], got {item!r:.80}")
         v = item[0]
-        if type(v) is not int or v < 0:   # as _variable, inline: a form's variables are many
-            _variable(v)
+        if type(v) is not int or v < 0:   # a boolean, a string or a float is not an index
+            raise MalformedCertificate(f"expected a variable index (an integer >= 0), got {v!r}")
         vs.append(v)
         nums.append(rational_pair(item[1]))
     if len(set(vs)) != len(vs):
@@ -290,13 +248,6 @@ def extreme(f: Form, ranges, end: int):
             raise IndexError(min(u for u in co if not 0 <= u < n))
         total += a * ranges[v][end if a > 0 else other]
     return total / d if d != 1 else total
-
-
-def as_rational_form(f: Form):
-    """``f`` as ``(const, {v: coeff})`` over Q (for the checks that work in Q)."""
-    d, c, co = f
-    inv = Q(1, d)
-    return Q(c) * inv, {v: Q(x) * inv for v, x in co.items()}
 
 
 # -- matrices of a model, read once into pairs ------------------------------------------

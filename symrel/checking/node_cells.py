@@ -33,10 +33,17 @@ import itertools
 from ..exact import Q
 from ..exact.sizes import common_denominator_bits
 from . import CertificateError, MalformedCertificate
-from .kernel import as_rational_form, key, minus, read_form, single_var
+from .kernel import key, minus, read_form, single_var
 from .read import array, natural, rational, record
 
 ZERO = Q(0)
+
+
+def as_rational_form(f):
+    """``f`` as ``(const, {v: coeff})`` over Q (the decided nodes are substituted in Q)."""
+    d, c, co = f
+    inv = Q(1, d)
+    return Q(c) * inv, {v: Q(x) * inv for v, x in co.items()}
 
 
 # -- select nodes (rule hardmax-select): declared by the replay, decided by this step ---------

@@ -31,60 +31,22 @@ steps[0].certificate.winners[1]: expected an index in 0..2 (a JSON integer), got
 from __future__ import annotations
 
 import re
-import unicodedata
 from math import gcd
 
-from ..exact import FloatLiteral, Q
+from ..exact import Q
 from ..exact.numbers import current_limits, unlimited_int_digits
 from . import MalformedCertificate
 
-#: messages show a number of more digits than this shortened (see :func:`shorten_number`)
-SHOWN_DIGITS = 24
-
-
-def shorten_number(text: str) -> str:
-    """``text`` (the digits of a number) as shown in a message: whole up to
-    :data:`SHOWN_DIGITS` digits, else its first and last digits and its digit count.
-
-    >>> shorten_number("12345")
-    '12345'
-    >>> shorten_number("7" + "0" * 4998 + "1")
-    '7000000000…0000000001 (5000 digits)'
-    """
-    digits = sum(map(text.count, "0123456789"))
-    if digits <= SHOWN_DIGITS:
-        return text
-    return f"{text[:10]}…{text[-10:]} ({digits} digits)"
-
-
 def describe(value) -> str:
-    """What ``value`` is, in words, for a message (a long number or string shortened).
+    """What ``value`` is, in words, for a message (:func:`symrel.checking.refusals.describe`,
+    loaded when a value is refused).
 
-    >>> describe(True), describe("1"), describe(None), describe([1, 2])
-    ('the boolean true', "the string '1'", 'null', 'a list of 2 entries')
-    >>> describe(10 ** 60)
-    'the integer 1000000000…0000000000 (61 digits)'
+    >>> describe(None)
+    'null'
     """
-    if isinstance(value, FloatLiteral):
-        return f"the JSON float {shorten_number(str(value))}"
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"the boolean {'true' if value else 'false'}"
-    if isinstance(value, int):
-        if value.bit_length() >= 40_000:  # text conversion is quadratic: say its size only
-            return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
-        if value.bit_length() > 3 * SHOWN_DIGITS:
-            with unlimited_int_digits():
-                return f"the integer {shorten_number(str(value))}"
-        return f"the integer {value}"
-    if isinstance(value, str):
-        return f"the string {value!r}" if len(value) <= 40 else f"a string of {len(value)} characters"
-    if isinstance(value, list):
-        return f"a list of {len(value)} entr{'y' if len(value) == 1 else 'ies'}"
-    if isinstance(value, dict):
-        return "an object"
-    return "a value of another type"
+    from .refusals import describe as words
+
+    return words(value)
 
 
 def refuse(path: str, expected: str, value) -> MalformedCertificate:
@@ -199,12 +161,6 @@ def _digits_within(digits: str, value, path: str) -> None:
                                    path=path)
 
 
-def _not_ascii(text: str) -> str:
-    ch = next((c for c in text if not c.isascii()), None)
-    return "" if ch is None else (f": U+{ord(ch):04X} {unicodedata.name(ch, '')} is not ASCII "
-                                  "(a number is written with 0-9, + -, ., / and e)")
-
-
 def rational_pair(value, path: str | None = None) -> tuple[int, int]:
     """An exact rational as ints ``(p, q)``, ``q > 0``, in lowest terms: a JSON integer or an
     ASCII string of the number grammar, within the digit and exponent limits (checked on the
@@ -253,7 +209,7 @@ def _pair_of_text(text: str, path) -> tuple[int, int]:
             limit = current_limits().max_exponent
             if len(exp.lstrip("+-")) > len(str(limit)) or abs(int(exp)) > limit:
                 raise MalformedCertificate(f"expected a decimal exponent of at most {limit} in absolute value, "
-                                           f"got {shorten_number(exp)} (the exponent limit)", path=path)
+                                           f"got {_refusals().shorten_number(exp)} (the exponent limit)", path=path)
             e = int(exp)
         p = int(whole + frac or "0")
         if sign == "-":
@@ -265,7 +221,7 @@ def _pair_of_text(text: str, path) -> tuple[int, int]:
         g = gcd(p, q)
         return p // g, q // g
     raise MalformedCertificate('expected an exact rational such as "3", "-2/7", "0.125" or "1e-3", '
-                               f"got {describe(text)}{_not_ascii(text)}", path=path)
+                               f"got {describe(text)}{_refusals().not_ascii(text)}", path=path)
 
 
 def rational(value, path: str):
@@ -390,14 +346,8 @@ def _short_key(key: str) -> str:
     return key if len(key) <= 40 else key[:37] + "..."
 
 
-_LONG_NUMBER = re.compile(r"[0-9]{%d,}" % (SHOWN_DIGITS + 1))
+def _refusals():
+    """:mod:`symrel.checking.refusals`, the wording of a refusal, loaded when a value is refused."""
+    from . import refusals
 
-
-def shorten_numbers(text: str) -> str:
-    """``text`` with every run of more than :data:`SHOWN_DIGITS` digits shortened
-    (:func:`shorten_number`), so that a message stays one readable line.
-
-    >>> shorten_numbers("got " + "9" * 5000 + "/7")
-    'got 9999999999…9999999999 (5000 digits)/7'
-    """
-    return _LONG_NUMBER.sub(lambda m: shorten_number(m.group()), text)
+    return refusals

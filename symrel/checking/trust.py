@@ -43,6 +43,8 @@ PARTS: tuple[tuple[str, str, dict[str, str]], ...] = (
         "symrel.checking": "the header, the inputs' hashes, the step list and its order; dispatch to one claim kind",
         "symrel.checking.read": ("strict typed reading of certificate fields, naming the JSON path; its own copy of "
                                  "the ASCII number grammar"),
+        "symrel.checking.refusals": ("the wording of a refusal: a refused value in words, the JSON path and rule of "
+                                     "a failure (loaded only when a check refuses a certificate, see ON_REFUSAL)"),
         "symrel.checking.inputs": "the checker's own reading of an embedded input: its kind and numbers; dispatch by kind",
         "symrel.checking.semantics": ("the checker's own semantics and reader of maxout and ReLU nets and CPWL functions "
                                       "of one variable"),
@@ -123,6 +125,10 @@ PARTS: tuple[tuple[str, str, dict[str, str]], ...] = (
 #: test checks that checking a 3-D mesh that needs the LP loads exactly these beyond the rest)
 ON_DEMAND: tuple[str, ...] = ("symrel.checking.mesh_faces", "symrel.exact.lp", "symrel.exact.exact_simplex",
                               "symrel.exact.simplex", "symrel.exact.lp_certificates", "symrel.exact.matrices")
+
+#: the modules of the base that only a refusal loads (no golden certificate is refused; a test
+#: checks that refusing a tampered certificate loads them, and nothing outside the base)
+ON_REFUSAL: tuple[str, ...] = ("symrel.checking.refusals",)
 
 #: module -> why it is in the trusted base
 TRUSTED: dict[str, str] = {module: why for _, _, modules in PARTS for module, why in modules.items()}
@@ -255,6 +261,9 @@ def page(measured: dict[str, dict] | None = None) -> str:
         out.append(f"A check of a mesh in dimension 3 or more also loads its common-face test, and the exact LP when a "
                    f"facet does not settle two simplices ({len(ON_DEMAND)} modules, {lp:,} lines in all; no golden "
                    "certificate has such a mesh).")
+        words = sum(lines(m) for m in ON_REFUSAL)
+        out.append(f"A check that refuses a certificate also loads the wording of its refusal ({len(ON_REFUSAL)} "
+                   f"module, {words:,} lines: {', '.join(f'`{m}`' for m in ON_REFUSAL)}).")
         out.append("")
     total = 0
     for part, why, modules in PARTS:

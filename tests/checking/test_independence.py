@@ -33,8 +33,8 @@ def test_checks_of_every_claim_kind_load_exactly_the_listed_trusted_base():
     assert {f["claim"] for f in found.values()} == set(CLAIM_KINDS)
     loaded = set().union(*(f["modules"] for f in found.values()))
     assert sorted(loaded - set(trust.TRUSTED)) == [], "loaded by a check but not listed in symrel.checking.trust.TRUSTED"
-    assert sorted(set(trust.TRUSTED) - loaded) == sorted(trust.ON_DEMAND), \
-        "listed in symrel.checking.trust.TRUSTED but loaded by no check (and not listed in ON_DEMAND)"
+    assert sorted(set(trust.TRUSTED) - loaded) == sorted(trust.ON_DEMAND + trust.ON_REFUSAL), \
+        "listed in symrel.checking.trust.TRUSTED but loaded by no check (and not listed in ON_DEMAND or ON_REFUSAL)"
     assert all(f["floats"] == [] for f in found.values())
 
 
@@ -59,6 +59,34 @@ def test_the_modules_loaded_on_demand_are_those_of_a_3d_mesh_the_lp_decides():
     loaded = set(json.loads(proc.stdout))
     assert loaded <= set(trust.TRUSTED), sorted(loaded - set(trust.TRUSTED))
     assert set(trust.ON_DEMAND) <= loaded
+
+
+_REFUSE = """
+import json, sys
+from pathlib import Path
+from symrel.checking import CertificateError, check_certificate
+cert = json.loads(Path(sys.argv[1]).read_text())
+cert["claim"]["network_sha256"] = "0" * 64
+try:
+    check_certificate(cert)
+except CertificateError as err:
+    print(json.dumps({"path": err.path, "modules": sorted(m for m in sys.modules if m.split(".")[0] == "symrel")}))
+"""
+
+
+def test_a_refusal_loads_its_wording_and_nothing_outside_the_trusted_base():
+    """trust.ON_REFUSAL (the wording of a refusal) is loaded when a check refuses a certificate,
+    within the trusted base; an accepted certificate does not load it (the golden checks)."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", _REFUSE, str(GOLDEN / "vnnlib-unsat.json")], capture_output=True,
+                          text=True, cwd=ROOT, timeout=300)
+    found = json.loads(proc.stdout)
+    assert found["path"] == "claim.network_sha256"
+    assert set(trust.ON_REFUSAL) <= set(found["modules"]) <= set(trust.TRUSTED), \
+        sorted(set(found["modules"]) - set(trust.TRUSTED))
+    assert not any(set(trust.ON_REFUSAL) & set(f["modules"]) for f in measured().values())
 
 
 def test_no_check_loads_the_provers_forms_or_float_proposals():

@@ -59,7 +59,7 @@ def register(sub):
 
 def run(args) -> int:
     from ...checking import CertificateError, MalformedCertificate
-    from ...checking.read import shorten_numbers
+    from ...checking.refusals import shorten_numbers
 
     try:
         cert = read_json(args.certificate)
