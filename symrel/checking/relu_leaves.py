@@ -83,8 +83,8 @@ def _layers(net, where="inputs.network.object"):
         Wq = _flint.fmpq_mat(W) if _flint is not None and Q.dtype is _flint.fmpq else None
         sizes = (D.bit_length(), max((abs(v).bit_length() for v in [v for r in Wi for v in r] + bi), default=0),
                  layer.affine.input_dim)
-        out.append({"W": W, "b": b, "Wp": Wp, "Wn": Wn, "bi": bi, "D": D, "relu": layer.activation == "relu",
-                    "mats": mats, "Wq": Wq, "sizes": sizes})
+        out.append({"W": W, "b": b, "Wp": Wp, "Wn": Wn, "Wi": Wi, "bi": bi, "D": D, "relu": layer.activation == "relu",
+                    "mats": mats, "Wq": Wq, "sizes": sizes, "parts": {}})
     return out
 
 
@@ -206,15 +206,6 @@ def _rounded(row, den, plo, Qb, upper):
     return out
 
 
-def _row_times_W(rows, layer):
-    if layer["mats"] is not None:
-        Wp, Wn = layer["mats"]
-        R = _flint.fmpz_mat(rows)
-        return (R * Wp + R * Wn).tolist()  # fmpz entries, exact integers that mix with ints
-    cols = list(zip(*[[p + q for p, q in zip(rp, rn)] for rp, rn in zip(layer["Wp"], layer["Wn"])]))
-    return [[sum(a * w for a, w in zip(r, col)) for col in cols] for r in rows]
-
-
 def _round_rows(rows, M, upper):
     """``floor(2^40 v / M)`` (``ceil`` when ``upper``) for each entry: a shift when ``M`` is a
     power of two (the same integers, far faster than dividing), else a division."""
@@ -227,30 +218,61 @@ def _round_rows(rows, M, upper):
     return [[-((-v * F) // M) if upper else (v * F) // M for v in r] for r in rows]
 
 
-def _row_times_Wb(rows, layer):
-    """``(rows W, rows b)`` over the integers (``W``, ``b`` times the layer's ``D``)."""
+#: the parts of a layer's weights kept by :func:`_part_times` (per layer, the most recent)
+PARTS_KEPT = 64
+
+
+def _part_times(rows, layer, live, out):
+    """``(rows W', rows b')`` over the integers, with ``W'``, ``b'`` the rows ``live`` of the
+    layer's ``W``, ``b`` (times its ``D``) and of ``W'`` the columns ``out`` alone (None: all):
+    the rows' entries are those of the neurons ``live``, and the columns left out are those of
+    neurons below whose coefficient the next ReLU layer sets to 0 (inactive ones), so the
+    product is the full one with those entries, all 0, left out. With python-flint one matrix
+    product, the layer's part kept for the next leaves (the same live neurons recur)."""
+    Wi, bi = layer["Wi"], layer["bi"]
+    width = len(Wi[0]) if out is None else len(out)
+    if not live:
+        return [[0] * width for _ in rows], [0] * len(rows)
     if layer["mats"] is not None:
-        if "Wb" not in layer:
-            layer["Wb"] = _flint.fmpz_mat([[p + q for p, q in zip(rp, rn)] + [c]
-                                           for rp, rn, c in zip(layer["Wp"], layer["Wn"], layer["bi"])])
-        res = (_flint.fmpz_mat(rows) * layer["Wb"]).tolist()  # fmpz entries, exact integers that mix with ints
+        key = (live, out)
+        part = layer["parts"].get(key)
+        if part is None:
+            part = _flint.fmpz_mat([(Wi[i] if out is None else [Wi[i][c] for c in out]) + [bi[i]] for i in live])
+            layer["parts"][key] = part
+            while len(layer["parts"]) > PARTS_KEPT:
+                layer["parts"].pop(next(iter(layer["parts"])))
+        res = (_flint.fmpz_mat(rows) * part).tolist()  # fmpz entries, exact integers that mix with ints
         return [r[:-1] for r in res], [r[-1] for r in res]
-    dots = [sum(a * b for a, b in zip(r, layer["bi"])) for r in rows]
-    return _row_times_W(rows, layer), dots
+    cols = [[Wi[i][c] for i in live] for c in (range(width) if out is None else out)]
+    b = [bi[i] for i in live]
+    return [[sum(map(mul, r, col)) for col in cols] for r in rows], [sum(map(mul, r, b)) for r in rows]
+
+
+def _live(layers, states, j, betas):
+    """The neurons of layer ``j`` whose coefficients a backward substitution keeps: for a ReLU
+    layer, those not inactive and those a split multiplier of ``betas`` names, in increasing
+    order, as a tuple; None (all) for an affine layer or below the first layer."""
+    if j < 0 or not layers[j]["relu"]:
+        return None
+    k = sum(1 for layer in layers[:j] if layer["relu"])
+    named = {c for row in betas or () for kk, c, _, _ in row if kk == k}
+    return tuple(c for c, sc in enumerate(states[k]) if sc != 0 or c in named)
 
 
 def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick, own=None, betas=None):
     """The backward bound of the pre-activations ``pick`` of layer ``li`` (docs/format.md,
     step 2): the lower one (``upper``: the upper one), exact rationals. The constants are kept
     as integers over one common denominator, and a ReLU layer's inactive neurons are skipped
-    (their coefficient becomes 0). ``own``: per neuron of ``pick``, ``{(relu layer, neuron):
-    alpha}``, lower slopes that replace the relaxations' in its row (a ``tighten`` side);
-    ``betas``: per neuron of ``pick``, ``[(relu layer, neuron, side, beta)]``, split multipliers
-    added to the split neuron's coefficient once its layer's phases have mapped it (``-beta`` on
-    side ``a`` for a lower bound, ``+beta`` on side ``i``; the other way for an upper one)."""
+    (their coefficient becomes 0, so their entries are not kept: :func:`_live`). ``own``: per
+    neuron of ``pick``, ``{(relu layer, neuron): alpha}``, lower slopes that replace the
+    relaxations' in its row (a ``tighten`` side); ``betas``: per neuron of ``pick``, ``[(relu
+    layer, neuron, side, beta)]``, split multipliers added to the split neuron's coefficient once
+    its layer's phases have mapped it (``-beta`` on side ``a`` for a lower bound, ``+beta`` on
+    side ``i``; the other way for an upper one)."""
     F = 1 << FORM_BITS
     layer = layers[li]
-    rows = [[p + q for p, q in zip(layer["Wp"][i], layer["Wn"][i])] for i in pick]
+    live = _live(layers, states, li - 1, betas)   # the entries of the rows: of these neurons below
+    rows = [list(layer["Wi"][i]) if live is None else [layer["Wi"][i][c] for c in live] for i in pick]
     M = layer["D"]
     cn, cd = [layer["bi"][i] for i in pick], layer["D"]  # the constants: cn / cd
 
@@ -286,43 +308,44 @@ def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick, own=None, be
                 lcm_bits(dens | {Pj}, what="the common denominator of the slopes of a layer")
                 for q in dens:
                     Pj = Pj * q // gcd(Pj, q)
-            act = [c for c, sc in enumerate(st) if sc == 1]
-            unst = [(c, int(sc[0].numerator) * (Pj // int(sc[0].denominator)),
+            at = {c: p for p, c in enumerate(live)}   # a neuron's entry in the rows
+            act = [p for p, c in enumerate(live) if st[c] == 1]
+            unst = [(p, c, int(sc[0].numerator) * (Pj // int(sc[0].denominator)),
                      int(sc[1].numerator) * (Pj // int(sc[1].denominator)),
-                     int(sc[2].numerator) * (Tj // int(sc[2].denominator))) for c, sc in enumerate(st)
-                    if sc not in (0, 1)]
-            width = len(st)
+                     int(sc[2].numerator) * (Tj // int(sc[2].denominator))) for p, c, sc in
+                    ((p, c, st[c]) for p, c in enumerate(live)) if sc not in (0, 1)]
+            width = len(live)
             new, tsums = [], []
             for ri, r in enumerate(rows):
                 nr = [0] * width
-                for c in act:
-                    nr[c] = r[c] * Pj
+                for p in act:
+                    nr[p] = r[p] * Pj
                 tsum = 0
                 row_own = mine[ri] if mine is not None else {}
-                for c, a, sl, t in unst:
-                    v = r[c]
+                for p, c, a, sl, t in unst:
+                    v = r[p]
                     if not v:
                         continue
                     if (v > 0) != upper:
                         got = row_own.get(c)
-                        nr[c] = v * (a if got is None else int(got.numerator) * (Pj // int(got.denominator)))
+                        nr[p] = v * (a if got is None else int(got.numerator) * (Pj // int(got.denominator)))
                     else:
-                        nr[c] = v * sl
+                        nr[p] = v * sl
                         tsum += v * t
                 for c, side, b in (mine_b[ri] if mine_b is not None else ()):  # over M * Pj, as nr
-                    nr[c] += (1 if (side == "a") == upper else -1) * int(b.numerator) * (Pj // int(b.denominator)) * M
+                    nr[at[c]] += (1 if (side == "a") == upper else -1) * int(b.numerator) * (Pj // int(b.denominator)) * M
                 new.append(nr)
                 tsums.append(tsum)
             rows = new
             if any(tsums):
                 add(tsums, M * Tj)
             M = M * Pj
-        rows, dots = _row_times_Wb(rows, below)
+        out = _live(layers, states, j - 1, betas)   # the entries the next rows keep
+        rows, dots = _part_times(rows, below, live if live is not None else tuple(range(len(below["bi"]))), out)
+        live = out
         add(dots, M * below["D"])
         M = M * below["D"]
     return [_extreme(r + [0], M, plo, phi, Qb, not upper) + Q(c, cd) for r, c in zip(rows, cn)]
-
-
 
 
 def relaxation(lz, uz):
@@ -487,9 +510,15 @@ def _states(layers, lo, hi, facts, where, fixed=None):
         if len(ph) != len(zL) or set(ph) - set("aiu"):
             raise CertificateError(f"expected {len(zL)} characters a, i or u", path=pw)
         hL, hU, st = [], [], []
-        lows = [_extreme(r, den, plo, phi, Qb, True) for r in zL]
-        highs = [_extreme(r, den, plo, phi, Qb, False) for r in zU]
         clips = [(i, fc) for (fl, i), fc in fixed.items() if fl == li]
+        # the bounds a phase reads: the lower one of an active neuron, the upper one of an inactive
+        # one, both of an unstable, clipped or tightened one (the other side of a stable neuron is
+        # never read: it is left None, here and in the backward bounds below)
+        both = {i for i, _ in clips} | {e[1] for e in tighten.get(li, ())}
+        lows = [_extreme(r, den, plo, phi, Qb, True) if c != "i" or i in both else None
+                for i, (r, c) in enumerate(zip(zL, ph))]
+        highs = [_extreme(r, den, plo, phi, Qb, False) if c != "a" or i in both else None
+                 for i, (r, c) in enumerate(zip(zU, ph))]
         forward = {i: (lows[i], highs[i]) for i, _ in clips}   # a split neuron's relaxation is fixed by these
         for i, fc in clips:  # a ReLU split's part: z >= 0 ("a") or z <= 0 ("i") there
             if fc == "a":
@@ -499,9 +528,14 @@ def _states(layers, lo, hi, facts, where, fixed=None):
         pick = [i for i, (c, lo, hi) in enumerate(zip(ph, lows, highs))
                 if not ((c == "a" and lo >= 0) or (c == "i" and hi <= 0))]
         if states and pick:  # the forward bounds leave these phases or relaxations: backward bounds too
-            for i, lo, hi in zip(pick, _backward_bounds(layers, states, at, plo, phi, Qb, False, pick),
-                                 _backward_bounds(layers, states, at, plo, phi, Qb, True, pick)):
-                lows[i], highs[i] = max(lows[i], lo), min(highs[i], hi)
+            down = [i for i in pick if ph[i] != "i"]   # lower bounds: of the active and unstable neurons
+            up = [i for i in pick if ph[i] != "a"]     # upper bounds: of the inactive and unstable ones
+            if down:
+                for i, lo in zip(down, _backward_bounds(layers, states, at, plo, phi, Qb, False, down)):
+                    lows[i] = max(lows[i], lo)
+            if up:
+                for i, hi in zip(up, _backward_bounds(layers, states, at, plo, phi, Qb, True, up)):
+                    highs[i] = min(highs[i], hi)
         if li in tighten:  # the leaf's own slopes for some of this layer's bounds (docs/format.md, "tighten")
             for i, lb, ub in _tightened(layers, states, at, tighten[li], plo, phi, Qb, box_lo, box_hi,
                                         f"{where}.tighten", [layer["sizes"] for layer in layers],
