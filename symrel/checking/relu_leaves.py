@@ -158,8 +158,14 @@ def _times(layer, L, U):
         live = [j for j, (a, b) in enumerate(zip(L, U)) if any(a) or any(b)]
         if not live:
             return [[0] * w for _ in layer["bi"]], [[0] * w for _ in layer["bi"]]
-        PN = _flint.fmpz_mat([[rp[j] for j in live] + [rn[j] for j in live]
-                              for rp, rn in zip(layer["Wp"], layer["Wn"])])
+        key = ("forward", tuple(live))   # the same live neurons recur from leaf to leaf: kept
+        PN = layer["parts"].get(key)
+        if PN is None:
+            PN = _flint.fmpz_mat([[rp[j] for j in live] + [rn[j] for j in live]
+                                  for rp, rn in zip(layer["Wp"], layer["Wn"])])
+            layer["parts"][key] = PN
+            while len(layer["parts"]) > PARTS_KEPT:
+                layer["parts"].pop(next(iter(layer["parts"])))
         S = _flint.fmpz_mat([L[j] + U[j] for j in live] + [U[j] + L[j] for j in live])
         Z = [[int(v) for v in r] for r in (PN * S).tolist()]
         return [r[:w] for r in Z], [r[w:] for r in Z]
@@ -214,8 +220,12 @@ def _round_rows(rows, M, upper):
         sh = M.bit_length() - 1 - FORM_BITS
         if sh <= 0:
             return [[v << -sh for v in r] for r in rows]
-        return [[-((-v) >> sh) if upper else v >> sh for v in r] for r in rows]
-    return [[-((-v * F) // M) if upper else (v * F) // M for v in r] for r in rows]
+        if upper:
+            return [[-((-v) >> sh) for v in r] for r in rows]
+        return [[v >> sh for v in r] for r in rows]
+    if upper:
+        return [[-((-v * F) // M) for v in r] for r in rows]
+    return [[(v * F) // M for v in r] for r in rows]
 
 
 #: the parts of a layer's weights kept by :func:`_part_times` (per layer, the most recent)
@@ -261,7 +271,8 @@ def _live(layers, states, j, betas):
 
 def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick, own=None, betas=None):
     """The backward bound of the pre-activations ``pick`` of layer ``li`` (docs/format.md,
-    step 2): the lower one (``upper``: the upper one), exact rationals. The constants are kept
+    step 2): the lower one (``upper``: the upper one; a list: per neuron of ``pick``, the lower
+    ones first, so that both sides share each product), exact rationals. The constants are kept
     as integers over one common denominator, and a ReLU layer's inactive neurons are skipped
     (their coefficient becomes 0, so their entries are not kept: :func:`_live`). ``own``: per
     neuron of ``pick``, ``{(relu layer, neuron): alpha}``, lower slopes that replace the
@@ -270,6 +281,8 @@ def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick, own=None, be
     its layer's phases have mapped it (``-beta`` on side ``a`` for a lower bound, ``+beta`` on
     side ``i``; the other way for an upper one)."""
     F = 1 << FORM_BITS
+    ups = [upper] * len(pick) if type(upper) is bool else upper
+    nd = ups.count(False)   # the rows of lower bounds, first
     layer = layers[li]
     live = _live(layers, states, li - 1, betas)   # the entries of the rows: of these neurons below
     rows = [list(layer["Wi"][i]) if live is None else [layer["Wi"][i][c] for c in live] for i in pick]
@@ -291,7 +304,7 @@ def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick, own=None, be
         if below["relu"]:
             k -= 1
             st = states[k]
-            rows = _round_rows(rows, M, upper)  # over h >= 0
+            rows = _round_rows(rows[:nd], M, False) + _round_rows(rows[nd:], M, True)  # over h >= 0
             M = F
             Pj, Tj = 1, 1
             for sc in st:
@@ -309,17 +322,14 @@ def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick, own=None, be
                 for q in dens:
                     Pj = Pj * q // gcd(Pj, q)
             at = {c: p for p, c in enumerate(live)}   # a neuron's entry in the rows
-            act = [p for p, c in enumerate(live) if st[c] == 1]
+            scale = [Pj if st[c] == 1 else 0 for c in live]   # an active neuron's: h = z
             unst = [(p, c, int(sc[0].numerator) * (Pj // int(sc[0].denominator)),
                      int(sc[1].numerator) * (Pj // int(sc[1].denominator)),
                      int(sc[2].numerator) * (Tj // int(sc[2].denominator))) for p, c, sc in
                     ((p, c, st[c]) for p, c in enumerate(live)) if sc not in (0, 1)]
-            width = len(live)
             new, tsums = [], []
-            for ri, r in enumerate(rows):
-                nr = [0] * width
-                for p in act:
-                    nr[p] = r[p] * Pj
+            for ri, (r, upper) in enumerate(zip(rows, ups)):
+                nr = [v * f for v, f in zip(r, scale)]
                 tsum = 0
                 row_own = mine[ri] if mine is not None else {}
                 for p, c, a, sl, t in unst:
@@ -345,7 +355,7 @@ def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick, own=None, be
         live = out
         add(dots, M * below["D"])
         M = M * below["D"]
-    return [_extreme(r + [0], M, plo, phi, Qb, not upper) + Q(c, cd) for r, c in zip(rows, cn)]
+    return [_extreme(r + [0], M, plo, phi, Qb, not upper) + Q(c, cd) for r, c, upper in zip(rows, cn, ups)]
 
 
 def relaxation(lz, uz):
@@ -530,12 +540,11 @@ def _states(layers, lo, hi, facts, where, fixed=None):
         if states and pick:  # the forward bounds leave these phases or relaxations: backward bounds too
             down = [i for i in pick if ph[i] != "i"]   # lower bounds: of the active and unstable neurons
             up = [i for i in pick if ph[i] != "a"]     # upper bounds: of the inactive and unstable ones
-            if down:
-                for i, lo in zip(down, _backward_bounds(layers, states, at, plo, phi, Qb, False, down)):
-                    lows[i] = max(lows[i], lo)
-            if up:
-                for i, hi in zip(up, _backward_bounds(layers, states, at, plo, phi, Qb, True, up)):
-                    highs[i] = min(highs[i], hi)
+            got = _backward_bounds(layers, states, at, plo, phi, Qb, [False] * len(down) + [True] * len(up), down + up)
+            for i, lo in zip(down, got):
+                lows[i] = max(lows[i], lo)
+            for i, hi in zip(up, got[len(down):]):
+                highs[i] = min(highs[i], hi)
         if li in tighten:  # the leaf's own slopes for some of this layer's bounds (docs/format.md, "tighten")
             for i, lb, ub in _tightened(layers, states, at, tighten[li], plo, phi, Qb, box_lo, box_hi,
                                         f"{where}.tighten", [layer["sizes"] for layer in layers],
