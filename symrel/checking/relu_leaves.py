@@ -29,6 +29,7 @@ from math import gcd
 from operator import mul
 
 from ..exact import Q, ZERO
+from ..exact.numbers import current_limits
 from ..exact.sizes import check_product_bits, fan_in_bits, lcm_bits, number_bits, numerator_bits, weight
 from . import CertificateError, beyond_limit
 from .read import array, index, rational, record, string
@@ -232,29 +233,32 @@ def _round_rows(rows, M, upper):
 PARTS_KEPT = 64
 
 
-def _part_times(rows, layer, live, out):
+def _part_times(rows, layer, live, out, factors=None):
     """``(rows W', rows b')`` over the integers, with ``W'``, ``b'`` the rows ``live`` of the
-    layer's ``W``, ``b`` (times its ``D``) and of ``W'`` the columns ``out`` alone (None: all):
-    the rows' entries are those of the neurons ``live``, and the columns left out are those of
-    neurons below whose coefficient the next ReLU layer sets to 0 (inactive ones), so the
-    product is the full one with those entries, all 0, left out. With python-flint one matrix
-    product, the layer's part kept for the next leaves (the same live neurons recur)."""
+    layer's ``W``, ``b`` (times its ``D``), each times its entry of ``factors`` (None: 1), and of
+    ``W'`` the columns ``out`` alone (None: all): the rows' entries are those of the neurons
+    ``live``, and the columns left out are those of neurons below whose coefficient the next
+    ReLU layer sets to 0 (inactive ones), so the product is the full one with those entries, all
+    0, left out. With python-flint one matrix product, the layer's part kept for the next leaves
+    (the same live neurons recur)."""
     Wi, bi = layer["Wi"], layer["bi"]
     width = len(Wi[0]) if out is None else len(out)
     if not live:
         return [[0] * width for _ in rows], [0] * len(rows)
+    f = factors or (1,) * len(live)
     if layer["mats"] is not None:
-        key = (live, out)
+        key = (live, out, factors)
         part = layer["parts"].get(key)
         if part is None:
-            part = _flint.fmpz_mat([(Wi[i] if out is None else [Wi[i][c] for c in out]) + [bi[i]] for i in live])
+            part = _flint.fmpz_mat([[m * v for v in (Wi[i] if out is None else [Wi[i][c] for c in out])] + [m * bi[i]]
+                                    for i, m in zip(live, f)])
             layer["parts"][key] = part
             while len(layer["parts"]) > PARTS_KEPT:
                 layer["parts"].pop(next(iter(layer["parts"])))
         res = (_flint.fmpz_mat(rows) * part).tolist()  # fmpz entries, exact integers that mix with ints
         return [r[:-1] for r in res], [r[-1] for r in res]
-    cols = [[Wi[i][c] for i in live] for c in (range(width) if out is None else out)]
-    b = [bi[i] for i in live]
+    cols = [[m * Wi[i][c] for i, m in zip(live, f)] for c in (range(width) if out is None else out)]
+    b = [m * bi[i] for i, m in zip(live, f)]
     return [[sum(map(mul, r, col)) for col in cols] for r in rows], [sum(map(mul, r, b)) for r in rows]
 
 
@@ -322,14 +326,18 @@ def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick, own=None, be
                 for q in dens:
                     Pj = Pj * q // gcd(Pj, q)
             at = {c: p for p, c in enumerate(live)}   # a neuron's entry in the rows
-            scale = [Pj if st[c] == 1 else 0 for c in live]   # an active neuron's: h = z
+            # an active neuron's h = z: its entry times Pj, or, without multipliers, Pj times its row of
+            # the weights below (the product's factors, kept with the weights' part)
+            folded = betas is None
+            factors = tuple(Pj if st[c] == 1 else 1 for c in live) if folded else None
+            scale = [Pj if st[c] == 1 else 0 for c in live]
             unst = [(p, c, int(sc[0].numerator) * (Pj // int(sc[0].denominator)),
                      int(sc[1].numerator) * (Pj // int(sc[1].denominator)),
                      int(sc[2].numerator) * (Tj // int(sc[2].denominator))) for p, c, sc in
                     ((p, c, st[c]) for p, c in enumerate(live)) if sc not in (0, 1)]
             new, tsums = [], []
             for ri, (r, upper) in enumerate(zip(rows, ups)):
-                nr = [v * f for v, f in zip(r, scale)]
+                nr = list(r) if folded else [v * f for v, f in zip(r, scale)]   # folded: live holds no inactive neuron
                 tsum = 0
                 row_own = mine[ri] if mine is not None else {}
                 for p, c, a, sl, t in unst:
@@ -351,7 +359,8 @@ def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick, own=None, be
                 add(tsums, M * Tj)
             M = M * Pj
         out = _live(layers, states, j - 1, betas)   # the entries the next rows keep
-        rows, dots = _part_times(rows, below, live if live is not None else tuple(range(len(below["bi"]))), out)
+        rows, dots = _part_times(rows, below, live if live is not None else tuple(range(len(below["bi"]))), out,
+                                 factors if below["relu"] else None)
         live = out
         add(dots, M * below["D"])
         M = M * below["D"]
@@ -471,6 +480,26 @@ def _tightened(layers, states, at, entries, plo, phi, Qb, lo, hi, where, sizes, 
     return [(e[1], low.get(e[1]), high.get(e[1])) for e in entries]
 
 
+#: the relaxations' numbers read, by their JSON value and the number limits they were read under
+#: (the same text reads as the same number: most are "0", "1" and a few slopes)
+_RELAXATION_NUMBERS: dict = {}
+RELAXATION_NUMBERS_KEPT = 4096
+
+
+def _relaxation_read(value, where, k):
+    """Entry ``k`` of the relaxation at ``where``, read as :func:`symrel.checking.vnnlib_limits.relaxation_number`
+    reads it (a JSON integer or string is read once, then found by its value)."""
+    key = (type(value), value, current_limits()) if type(value) in (int, str) else None
+    got = _RELAXATION_NUMBERS.get(key) if key is not None else None
+    if got is None:
+        got = _relaxation_number(value, f"{where}[{k}]")
+        if key is not None:
+            if len(_RELAXATION_NUMBERS) >= RELAXATION_NUMBERS_KEPT:
+                _RELAXATION_NUMBERS.clear()
+            _RELAXATION_NUMBERS[key] = got
+    return got
+
+
 def _states(layers, lo, hi, facts, where, fixed=None):
     """Step 1 of a leaf: the phases checked against the forward symbolic forms; the states.
     ``fixed``: ``{(relu layer, neuron): "a" or "i"}``, the sides the tree's ReLU splits chose
@@ -572,7 +601,7 @@ def _states(layers, lo, hi, facts, where, fixed=None):
                 rw = f"{where}.relaxations[{r_at}]"
                 if r_at >= len(relax):
                     raise CertificateError(f"expected a relaxation for neuron {i} of layer {li}", path=rw)
-                alpha, s, t = (_relaxation_number(v, f"{rw}[{k}]") for k, v in enumerate(array(relax[r_at], rw, 3)))
+                alpha, s, t = (_relaxation_read(v, rw, k) for k, v in enumerate(array(relax[r_at], rw, 3)))
                 r_at += 1
                 lz, uz = lows[i], highs[i]
                 if not (ZERO <= alpha <= 1) or s < 0:

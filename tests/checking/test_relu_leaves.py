@@ -1,0 +1,85 @@
+"""The leaves of ReLU nets (symrel.checking.relu_leaves): the backward bounds are the same
+whichever way they are computed (both sides in one pass or one side at a time, with python-flint
+or without), and a check without python-flint gives the verdict and the refusal it gives with it."""
+
+import copy
+import json
+import random
+
+import pytest
+
+from symrel.checking import CertificateError, check_certificate
+from symrel.checking import relu_leaves
+from symrel.exact import rational as q
+from symrel.models import DenseLayer, ReLUNet
+from symrel.vnnlib import LinearAtom, VnnProperty
+from symrel.vnnlib.engine import decide
+
+
+def _net():
+    """Three ReLU layers of 6 on 2 inputs, small rational weights (seeded): deep enough that a
+    leaf needs backward bounds, with inactive neurons whose entries the substitution leaves out."""
+    rng = random.Random(3)
+
+    def layer(rows, cols, activation="relu"):
+        W = [[f"{rng.randint(-4, 4)}/{rng.choice((1, 2, 4))}" for _ in range(cols)] for _ in range(rows)]
+        return DenseLayer(W, [f"{rng.randint(-2, 2)}/2" for _ in range(rows)], activation)
+
+    return ReLUNet(2, [layer(6, 2), layer(6, 6), layer(6, 6), layer(1, 6, "none")])
+
+
+@pytest.fixture(scope="module")
+def cert():
+    net = _net()
+    region = ((LinearAtom((q(1), q(0)), (q(0),), q(1)), LinearAtom((q(-1), q(0)), (q(0),), q(1)),
+               LinearAtom((q(0), q(1)), (q(0),), q(1)), LinearAtom((q(0), q(-1)), (q(0),), q(1))),)   # [-1, 1]^2
+    top = max(abs(v) for v in net.evaluate_exact([q(0), q(0)])) + 200   # far above the net's range on the box
+    unsafe = ((LinearAtom((q(0), q(0)), (q(-1),), -top),),)   # y >= top
+    v = decide(net, VnnProperty(2, 1, region, unsafe, "0" * 64, "inline"), timeout=120)
+    assert v.status == "unsat", v.status
+    return json.loads(json.dumps(v.certificate))
+
+
+def test_backward_bounds_are_the_same_in_one_pass_or_per_side_with_or_without_flint(cert, monkeypatch):
+    """Every backward bound a check computes (both sides in one pass, the inactive neurons' entries
+    left out) equals the bounds computed one side at a time, and those computed without
+    python-flint's matrix products."""
+    real, prepare = relu_leaves._backward_bounds, relu_leaves.prepare
+    nets, seen = [], []
+
+    def remember(net):
+        nets.append(net)
+        return prepare(net)
+
+    def compared(layers, states, li, plo, phi, Qb, upper, pick, own=None, betas=None):
+        got = real(layers, states, li, plo, phi, Qb, upper, pick, own, betas)
+        if type(upper) is list:
+            for side in (False, True):
+                rows = [i for i, u in zip(pick, upper) if u is side]
+                if rows:
+                    assert real(layers, states, li, plo, phi, Qb, side, rows) == \
+                        [g for g, u in zip(got, upper) if u is side]
+            with monkeypatch.context() as plain:
+                plain.setattr(relu_leaves, "_flint", None)
+                assert real(relu_leaves._layers(nets[-1]), states, li, plo, phi, Qb, upper, pick) == got
+            seen.append(len(states))
+        return got
+
+    monkeypatch.setattr(relu_leaves, "prepare", remember)
+    monkeypatch.setattr(relu_leaves, "_backward_bounds", compared)
+    assert check_certificate(cert)["result"] == "checked"
+    assert seen and max(seen) >= 2   # bounds of the third ReLU layer, substituted through two below
+
+
+def test_without_flint_the_same_verdict_and_the_same_refusal(cert, monkeypatch):
+    bad = copy.deepcopy(cert)
+    leaf = next(e["leaf"] for e in bad["steps"][0]["certificate"]["tree"] if "leaf" in e)
+    leaf["closes"][0]["bound"] = "123456"
+    with pytest.raises(CertificateError) as with_flint:
+        check_certificate(bad)
+    monkeypatch.setattr(relu_leaves, "_flint", None)
+    assert check_certificate(cert)["result"] == "checked"
+    with pytest.raises(CertificateError) as without:
+        check_certificate(bad)
+    assert str(without.value) == str(with_flint.value)
+    assert "not 123456" in str(without.value)
