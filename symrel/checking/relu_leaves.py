@@ -330,7 +330,7 @@ def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick, own=None, be
             # the weights below (the product's factors, kept with the weights' part)
             folded = betas is None
             factors = tuple(Pj if st[c] == 1 else 1 for c in live) if folded else None
-            scale = [Pj if st[c] == 1 else 0 for c in live]
+            scale = None if folded else [Pj if st[c] == 1 else 0 for c in live]
             unst = [(p, c, int(sc[0].numerator) * (Pj // int(sc[0].denominator)),
                      int(sc[1].numerator) * (Pj // int(sc[1].denominator)),
                      int(sc[2].numerator) * (Tj // int(sc[2].denominator))) for p, c, sc in
