@@ -23,3 +23,8 @@ def _tenth(k: int) -> str:
 STRIPS = HEADER + "(assert (or " + " ".join(
     f"(and (>= X_0 {_tenth(k)}) (<= X_0 {_tenth(k + 1)}) (>= X_1 0) (<= X_1 1))" for k in range(10)) + "))\n" \
     "(assert (>= Y_0 1.5))\n"
+
+
+# How far past its budget a run may end: the clean-up after the deadline, on a loaded machine
+# (the limit is what is tested, not the speed; a hang would be 30 s and more past it).
+OVERRUN = 10

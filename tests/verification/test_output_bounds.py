@@ -15,6 +15,7 @@ from symrel.models import Box
 from symrel.vnnlib import read_vnnlib_text
 
 from .cases import BOX, HEADER, NET, SAT
+from .cases import OVERRUN
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "vnncomp2021" / "acasxu"
 
@@ -128,12 +129,12 @@ def test_a_search_that_ends_late_falls_back_to_the_checked_bounds_of_the_whole_b
     box = [(-1, 1), (-1, "3/2"), (0, "1/3")]
     roots = symrel.bounds(net, box, executor="serial")   # the bounds of the whole box
     _slow_search(monkeypatch, True)
-    budget = 2.0
+    budget = 6.0   # the whole box's check must fit in it on a loaded machine
     r = symrel.bounds(net, box, timeout=budget, executor="serial", certificate=files / "c.json")
     assert r.checked and r.stage == "check" and r.limit == "time" and "could not be checked" in r.notes[-1]
     assert r.to_json()["bounds"] == roots.to_json()["bounds"] and r.certificate_sha256 == roots.certificate_sha256
     assert json.loads((files / "c.json").read_text()) == roots.certificate
-    assert r.stats["seconds"] <= budget + 2
+    assert r.stats["seconds"] <= budget + OVERRUN
 
 
 def test_without_time_to_check_even_the_whole_box_the_bounds_are_unchecked(files, monkeypatch):
@@ -144,7 +145,7 @@ def test_without_time_to_check_even_the_whole_box_the_bounds_are_unchecked(files
     assert r.outputs and not r and r.checked is False and r.stage == "check"
     assert (files / "c.json").exists() and r.certificate is not None
     assert "did not finish" in r.why() and "leaves checked" in r.why()
-    assert r.stats["seconds"] <= budget + 2
+    assert r.stats["seconds"] <= budget + OVERRUN
 
 
 def test_the_backstop_alarm_ends_a_search_that_does_not_watch_the_clock(monkeypatch):
@@ -158,7 +159,7 @@ def test_the_backstop_alarm_ends_a_search_that_does_not_watch_the_clock(monkeypa
 
     monkeypatch.setattr(output_bounds, "search_bounds", search_bounds)
     r = symrel.bounds(NET, [(0, 1), (0, 1)], timeout=1.0, executor="serial")
-    assert r.outputs == [] and r.limit == "time" and r.stage == "search" and r.stats["seconds"] <= 1.0 + 2
+    assert r.outputs == [] and r.limit == "time" and r.stage == "search" and r.stats["seconds"] <= 1.0 + OVERRUN
 
 
 def test_every_executor_gives_the_serial_bounds_and_certificate(monkeypatch):
