@@ -212,14 +212,17 @@ def _rounded(row, den, plo, Qb, upper):
 
 
 def _round_rows(rows, M):
-    """``floor(2^40 v / M)`` for each entry: a shift when ``M`` is a power of two (the same
-    integers, far faster than dividing), else a division."""
-    if M & (M - 1) == 0:
-        sh = M.bit_length() - 1 - FORM_BITS
-        if sh <= 0:
-            return [[v << -sh for v in r] for r in rows]
-        return [[v >> sh for v in r] for r in rows]
+    """``floor(2^40 v / M)`` for each entry: ``v`` times ``2^40 / M`` when that is an integer, for
+    ``M = 2^40 q`` the floor of ``v / q`` (with python-flint's integers a ``q`` of its own type,
+    whose floor division is the quickest), else of ``2^40 v / M``."""
     F = 1 << FORM_BITS
+    if F % M == 0:   # exact: times 2^40 / M
+        m = F // M
+        return rows if m == 1 else [[v * m for v in r] for r in rows]
+    if M % F == 0:
+        q = M // F
+        q = _flint.fmpz(q) if _flint is not None else q
+        return [[v // q for v in r] for r in rows]
     return [[(v * F) // M for v in r] for r in rows]
 
 
@@ -335,7 +338,7 @@ def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick, own=None, be
                     ((p, c, st[c]) for p, c in enumerate(live)) if sc not in (0, 1)]
             new, tsums = [], []
             for ri, (r, upper) in enumerate(zip(rows, ups)):
-                nr = list(r) if folded else [v * f for v, f in zip(r, scale)]   # folded: live holds no inactive neuron
+                nr = r if folded else [v * f for v, f in zip(r, scale)]   # folded: live holds no inactive neuron
                 tsum = 0
                 row_own = mine[ri] if mine is not None else {}
                 for p, c, a, sl, t in unst:
