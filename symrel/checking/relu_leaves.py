@@ -364,8 +364,9 @@ def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick, own=None, be
         add(dots, M * below["D"])
         M = M * below["D"]
     width = [h - l for l, h in zip(plo, phi)]
-    den = M * Qb * cd
-    got = (_FRACTION((_lowest(r, plo, width) * cd + c * M * Qb), den) for r, c in zip(rows, cn))
+    MQb = M * Qb
+    den = MQb * cd
+    got = (_FRACTION(_lowest(r, plo, width) * cd + c * MQb, den) for r, c in zip(rows, cn))
     return [-v if up else v for v, up in zip(got, ups)]
 
 
@@ -526,8 +527,9 @@ def _states(layers, lo, hi, facts, where, fixed=None):
     start = 0
     relu_at = [at for at, layer in enumerate(layers) if layer["relu"]]
     box = (tuple(plo), tuple(phi), Qb)
+    keys = [_pass_key(layers, box, phases, relax, fixed, k, tighten) for k in range(len(relu_at))]
     for k in range(len(relu_at) - 1, -1, -1):  # the deepest pass done for a leaf that agrees up to there
-        got = _PASSES.get(_pass_key(layers, box, phases, relax, fixed, k, tighten))
+        got = _PASSES.get(keys[k])
         if got is not None and got[0] is layers:
             _, L, U, H, r_at, states = got
             states = list(states)
@@ -630,7 +632,7 @@ def _states(layers, lo, hi, facts, where, fixed=None):
                 st.append((alpha, s, t))
         states.append(st)
         L, U, H = hL, hU, 1 << FORM_BITS
-        key = _pass_key(layers, box, phases, relax[:r_at], fixed, li, tighten)
+        key = keys[li]   # (the relaxations up to this layer: the first r_at, one per 'u' up to it)
         if key is not None and key not in _PASSES:
             _PASSES[key] = (layers, L, U, H, r_at, tuple(states))
             while len(_PASSES) > PASSES_KEPT:
