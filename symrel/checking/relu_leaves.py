@@ -40,6 +40,9 @@ from .vnnlib_limits import (BOUND_BITS, MAX_LEAF_OPERATIONS, MAX_RELAXATION_BITS
 #: after each ReLU layer the forms are rounded outward to this many fractional bits (docs/format.md)
 FORM_BITS = 40
 
+#: Q's element type, called directly where many are made
+_FRACTION = Q.dtype
+
 try:  # integer matrix products in C when python-flint is installed (the exact layer's own backend)
     import flint as _flint
 except ImportError:  # pragma: no cover
@@ -80,7 +83,7 @@ def _layers(net, where="inputs.network.object"):
         bi = [int(v.numerator) * (D // int(v.denominator)) for v in b]
         Wp = [[max(v, 0) for v in r] for r in Wi]
         Wn = [[min(v, 0) for v in r] for r in Wi]
-        mats = (_flint.fmpz_mat(Wp), _flint.fmpz_mat(Wn)) if _flint is not None else None
+        mats = _flint.fmpz_mat([rp + rn for rp, rn in zip(Wp, Wn)]) if _flint is not None else None
         Wq = _flint.fmpq_mat(W) if _flint is not None and Q.dtype is _flint.fmpq else None
         sizes = (D.bit_length(), max((abs(v).bit_length() for v in [v for r in Wi for v in r] + bi), default=0),
                  layer.affine.input_dim)
@@ -152,23 +155,12 @@ def leaf_operations_limit(net_weights: int, n_in: int, closes: int, first_weight
 
 def _times(layer, L, U):
     """``(Wp L + Wn U, Wp U + Wn L)`` over the integers, forms as rows. With python-flint one
-    product ``[Wp | Wn] [[L, U], [U, L]]``, over the neurons whose forms are not both 0 (an
-    inactive neuron's are: it adds nothing)."""
+    product ``[Wp | Wn] [[L, U], [U, L]]`` (an inactive neuron's forms are 0: its rows add
+    nothing, and cost less to convert than a part of the weights without them)."""
     if layer["mats"] is not None:
         w = len(L[0])
-        live = [j for j, (a, b) in enumerate(zip(L, U)) if any(a) or any(b)]
-        if not live:
-            return [[0] * w for _ in layer["bi"]], [[0] * w for _ in layer["bi"]]
-        key = ("forward", tuple(live))   # the same live neurons recur from leaf to leaf: kept
-        PN = layer["parts"].get(key)
-        if PN is None:
-            PN = _flint.fmpz_mat([[rp[j] for j in live] + [rn[j] for j in live]
-                                  for rp, rn in zip(layer["Wp"], layer["Wn"])])
-            layer["parts"][key] = PN
-            while len(layer["parts"]) > PARTS_KEPT:
-                layer["parts"].pop(next(iter(layer["parts"])))
-        S = _flint.fmpz_mat([L[j] + U[j] for j in live] + [U[j] + L[j] for j in live])
-        Z = [[int(v) for v in r] for r in (PN * S).tolist()]
+        S = _flint.fmpz_mat([a + b for a, b in zip(L, U)] + [b + a for a, b in zip(L, U)])
+        Z = [[int(v) for v in r] for r in (layer["mats"] * S).tolist()]
         return [r[:w] for r in Z], [r[w:] for r in Z]
     cl, cu = list(zip(*L)), list(zip(*U))
     zl = [[sum(p * a for p, a in zip(rp, l)) + sum(q * c for q, c in zip(rn, u)) for l, u in zip(cl, cu)]
@@ -178,14 +170,20 @@ def _times(layer, L, U):
     return zl, zu
 
 
-def _extreme(row, den, plo, phi, Qb, lowest):
+def _lowest(row, plo, width):
+    """``Qb`` times the minimum over the box of the form ``row`` without its constant (an
+    integer): each coefficient ``a`` takes ``plo`` or ``phi = plo + width`` by its sign
+    (``a plo + min(a, 0) width``)."""
+    return sum(map(mul, row, plo)) + sum(a * w for a, w in zip(row, width) if a < 0)
+
+
+def _extreme(row, den, plo, phi, width, Qb, lowest):
     """``min`` (or ``max``) over the box of the form ``row / den`` (constant last), exactly:
-    each coefficient ``a`` takes ``plo`` or ``phi`` by its sign (``a plo + min(a, 0) (phi - plo)``
-    for the minimum, ``a phi - min(a, 0) (phi - plo)`` for the maximum)."""
-    n = len(plo)
-    total = row[n] * Qb + sum(map(mul, row, plo if lowest else phi))
-    neg = sum(a * (h - l) for a, l, h in zip(row, plo, phi) if a < 0)
-    return Q(total + neg if lowest else total - neg, den * Qb)
+    each coefficient ``a`` takes ``plo`` or ``phi`` by its sign (``a plo + min(a, 0) width``
+    for the minimum, ``a phi - min(a, 0) width`` for the maximum, ``width = phi - plo``)."""
+    total = row[len(plo)] * Qb + sum(map(mul, row, plo if lowest else phi))
+    neg = sum(a * w for a, w in zip(row, width) if a < 0)
+    return _FRACTION(total + neg if lowest else total - neg, den * Qb)
 
 
 def _rounded(row, den, plo, Qb, upper):
@@ -213,19 +211,18 @@ def _rounded(row, den, plo, Qb, upper):
     return out
 
 
-def _round_rows(rows, M, upper):
-    """``floor(2^40 v / M)`` (``ceil`` when ``upper``) for each entry: a shift when ``M`` is a
-    power of two (the same integers, far faster than dividing), else a division."""
+def _round_rows(rows, M):
+    """``floor(2^40 v / M)`` for each entry: ``v`` times ``2^40 / M`` when that is an integer, for
+    ``M = 2^40 q`` the floor of ``v / q`` (with python-flint's integers a ``q`` of its own type,
+    whose floor division is the quickest), else of ``2^40 v / M``."""
     F = 1 << FORM_BITS
-    if M & (M - 1) == 0:
-        sh = M.bit_length() - 1 - FORM_BITS
-        if sh <= 0:
-            return [[v << -sh for v in r] for r in rows]
-        if upper:
-            return [[-((-v) >> sh) for v in r] for r in rows]
-        return [[v >> sh for v in r] for r in rows]
-    if upper:
-        return [[-((-v * F) // M) for v in r] for r in rows]
+    if F % M == 0:   # exact: times 2^40 / M
+        m = F // M
+        return rows if m == 1 else [[v * m for v in r] for r in rows]
+    if M % F == 0:
+        q = M // F
+        q = _flint.fmpz(q) if _flint is not None else q
+        return [[v // q for v in r] for r in rows]
     return [[(v * F) // M for v in r] for r in rows]
 
 
@@ -275,23 +272,27 @@ def _live(layers, states, j, betas):
 
 def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick, own=None, betas=None):
     """The backward bound of the pre-activations ``pick`` of layer ``li`` (docs/format.md,
-    step 2): the lower one (``upper``: the upper one; a list: per neuron of ``pick``, the lower
-    ones first, so that both sides share each product), exact rationals. The constants are kept
-    as integers over one common denominator, and a ReLU layer's inactive neurons are skipped
-    (their coefficient becomes 0, so their entries are not kept: :func:`_live`). ``own``: per
-    neuron of ``pick``, ``{(relu layer, neuron): alpha}``, lower slopes that replace the
-    relaxations' in its row (a ``tighten`` side); ``betas``: per neuron of ``pick``, ``[(relu
-    layer, neuron, side, beta)]``, split multipliers added to the split neuron's coefficient once
-    its layer's phases have mapped it (``-beta`` on side ``a`` for a lower bound, ``+beta`` on
-    side ``i``; the other way for an upper one)."""
+    step 2): the lower one (``upper``: the upper one; a list: one side per neuron of ``pick``,
+    so that both sides share each product), exact rationals. An upper bound of ``z`` is computed
+    as minus the lower bound of ``-z``: its row is negated, and a row rounded down and mapped by
+    the lower bound's rules is then exactly minus the upper bound's row rounded up and mapped by
+    its rules (``ceil(v) = -floor(-v)``; a coefficient's side is chosen by its sign), so every row
+    is a lower bound's. The constants are kept as integers over one common denominator, and a
+    ReLU layer's inactive neurons are skipped (their coefficient becomes 0, so their entries are
+    not kept: :func:`_live`). ``own``: per neuron of ``pick``, ``{(relu layer, neuron): alpha}``,
+    lower slopes that replace the relaxations' in its row (a ``tighten`` side); ``betas``: per
+    neuron of ``pick``, ``[(relu layer, neuron, side, beta)]``, split multipliers added to the
+    split neuron's coefficient once its layer's phases have mapped it (``-beta`` on side ``a``
+    for a lower bound, ``+beta`` on side ``i``; the other way for an upper one)."""
     F = 1 << FORM_BITS
     ups = [upper] * len(pick) if type(upper) is bool else upper
-    nd = ups.count(False)   # the rows of lower bounds, first
     layer = layers[li]
     live = _live(layers, states, li - 1, betas)   # the entries of the rows: of these neurons below
-    rows = [list(layer["Wi"][i]) if live is None else [layer["Wi"][i][c] for c in live] for i in pick]
+    Wi = layer["Wi"]
+    rows = [(list(Wi[i]) if live is None else [Wi[i][c] for c in live]) for i in pick]
+    rows = [[-v for v in r] if up else r for r, up in zip(rows, ups)]   # an upper bound's row: of -z
     M = layer["D"]
-    cn, cd = [layer["bi"][i] for i in pick], layer["D"]  # the constants: cn / cd
+    cn, cd = [-layer["bi"][i] if up else layer["bi"][i] for i, up in zip(pick, ups)], layer["D"]  # constants: cn / cd
 
     def add(vals, den):
         nonlocal cn, cd
@@ -308,7 +309,7 @@ def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick, own=None, be
         if below["relu"]:
             k -= 1
             st = states[k]
-            rows = _round_rows(rows[:nd], M, False) + _round_rows(rows[nd:], M, True)  # over h >= 0
+            rows = _round_rows(rows, M)  # over h >= 0
             M = F
             Pj, Tj = 1, 1
             for sc in st:
@@ -337,21 +338,19 @@ def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick, own=None, be
                     ((p, c, st[c]) for p, c in enumerate(live)) if sc not in (0, 1)]
             new, tsums = [], []
             for ri, (r, upper) in enumerate(zip(rows, ups)):
-                nr = list(r) if folded else [v * f for v, f in zip(r, scale)]   # folded: live holds no inactive neuron
+                nr = r if folded else [v * f for v, f in zip(r, scale)]   # folded: live holds no inactive neuron
                 tsum = 0
                 row_own = mine[ri] if mine is not None else {}
                 for p, c, a, sl, t in unst:
                     v = r[p]
-                    if not v:
-                        continue
-                    if (v > 0) != upper:
+                    if v > 0:   # h >= alpha z (or the side's own slope)
                         got = row_own.get(c)
                         nr[p] = v * (a if got is None else int(got.numerator) * (Pj // int(got.denominator)))
-                    else:
+                    elif v:     # h <= s z + t
                         nr[p] = v * sl
                         tsum += v * t
                 for c, side, b in (mine_b[ri] if mine_b is not None else ()):  # over M * Pj, as nr
-                    nr[at[c]] += (1 if (side == "a") == upper else -1) * int(b.numerator) * (Pj // int(b.denominator)) * M
+                    nr[at[c]] += (-1 if side == "a" else 1) * int(b.numerator) * (Pj // int(b.denominator)) * M
                 new.append(nr)
                 tsums.append(tsum)
             rows = new
@@ -364,7 +363,11 @@ def _backward_bounds(layers, states, li, plo, phi, Qb, upper, pick, own=None, be
         live = out
         add(dots, M * below["D"])
         M = M * below["D"]
-    return [_extreme(r + [0], M, plo, phi, Qb, not upper) + Q(c, cd) for r, c, upper in zip(rows, cn, ups)]
+    width = [h - l for l, h in zip(plo, phi)]
+    MQb = M * Qb
+    den = MQb * cd
+    got = (_FRACTION(_lowest(r, plo, width) * cd + c * MQb, den) for r, c in zip(rows, cn))
+    return [-v if up else v for v, up in zip(got, ups)]
 
 
 def relaxation(lz, uz):
@@ -513,6 +516,7 @@ def _states(layers, lo, hi, facts, where, fixed=None):
         Qb = Qb * int(v.denominator) // gcd(Qb, int(v.denominator))
     plo = [int(v.numerator) * (Qb // int(v.denominator)) for v in lo]
     phi = [int(v.numerator) * (Qb // int(v.denominator)) for v in hi]
+    width = [h - l for l, h in zip(plo, phi)]
     phases = array(facts["phases"], f"{where}.phases", sum(1 for layer in layers if layer["relu"]))
     relax = array(facts["relaxations"], f"{where}.relaxations")
     tighten = _tighten_entries(facts, layers, where)
@@ -523,8 +527,9 @@ def _states(layers, lo, hi, facts, where, fixed=None):
     start = 0
     relu_at = [at for at, layer in enumerate(layers) if layer["relu"]]
     box = (tuple(plo), tuple(phi), Qb)
+    keys = [_pass_key(layers, box, phases, relax, fixed, k, tighten) for k in range(len(relu_at))]
     for k in range(len(relu_at) - 1, -1, -1):  # the deepest pass done for a leaf that agrees up to there
-        got = _PASSES.get(_pass_key(layers, box, phases, relax, fixed, k, tighten))
+        got = _PASSES.get(keys[k])
         if got is not None and got[0] is layers:
             _, L, U, H, r_at, states = got
             states = list(states)
@@ -554,9 +559,9 @@ def _states(layers, lo, hi, facts, where, fixed=None):
         # one, both of an unstable, clipped or tightened one (the other side of a stable neuron is
         # never read: it is left None, here and in the backward bounds below)
         both = {i for i, _ in clips} | {e[1] for e in tighten.get(li, ())}
-        lows = [_extreme(r, den, plo, phi, Qb, True) if c != "i" or i in both else None
+        lows = [_extreme(r, den, plo, phi, width, Qb, True) if c != "i" or i in both else None
                 for i, (r, c) in enumerate(zip(zL, ph))]
-        highs = [_extreme(r, den, plo, phi, Qb, False) if c != "a" or i in both else None
+        highs = [_extreme(r, den, plo, phi, width, Qb, False) if c != "a" or i in both else None
                  for i, (r, c) in enumerate(zip(zU, ph))]
         forward = {i: (lows[i], highs[i]) for i, _ in clips}   # a split neuron's relaxation is fixed by these
         for i, fc in clips:  # a ReLU split's part: z >= 0 ("a") or z <= 0 ("i") there
@@ -608,7 +613,7 @@ def _states(layers, lo, hi, facts, where, fixed=None):
                     raise CertificateError("expected 0 <= alpha <= 1 and s >= 0", path=rw)
                 # an empty range (a split's side z >= 0 where the bounds give z < 0, or z <= 0 where
                 # they give z > 0): the leaf's part holds no point, so no line is wrong there
-                if lz <= uz and any(s * w + t < 0 or s * w + t < w for w in (lz, uz)):
+                if lz <= uz and any(y < 0 or y < w for w, y in ((w, s * w + t) for w in (lz, uz))):
                     raise CertificateError(f"the line s w + t is below max(0, w) on [{lz}, {uz}]", path=rw)
                 if (li, i) in fixed:   # side z >= 0 of a split: the line h <= z, alpha by the forward bounds
                     want = (relaxation(*forward[i])[0] if forward[i][0] < 0 < forward[i][1] else Q(1), Q(1), ZERO)
@@ -627,7 +632,7 @@ def _states(layers, lo, hi, facts, where, fixed=None):
                 st.append((alpha, s, t))
         states.append(st)
         L, U, H = hL, hU, 1 << FORM_BITS
-        key = _pass_key(layers, box, phases, relax[:r_at], fixed, li, tighten)
+        key = keys[li]   # (the relaxations up to this layer: the first r_at, one per 'u' up to it)
         if key is not None and key not in _PASSES:
             _PASSES[key] = (layers, L, U, H, r_at, tuple(states))
             while len(_PASSES) > PASSES_KEPT:
