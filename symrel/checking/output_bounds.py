@@ -42,8 +42,8 @@ from . import CertificateError, at_step, beyond_limit, claim_checker
 from .read import array, index, rational, record, string
 from .leaf_runs import run_leaves
 from .network_file import file_name, read_network_file, sha256_text
-from .relu_leaves import (_backward_min, _flint, _layers, _relaxation_number, _slopes, _states, _tree_leaves, box_bits,
-                          leaf_bits, leaf_operations)
+from .relu_leaves import (_backward_min, _flint, _layers, _slopes, _states, _tree_leaves, box_bits,
+                          leaf_bits, leaf_operations, split_betas)
 from .vnnlib_limits import MAX_LEAF_OPERATIONS, MAX_RELAXATION_BITS, MAX_TREE_ENTRIES
 
 RULE = "output-bound-branch-and-bound"
@@ -102,17 +102,7 @@ def check_bound_leaf(layers, facts, lo, hi, step, objectives, _unused, where, sp
     j, side, claimed = objectives[step]
     facts = record(facts, where, keys=("phases", "relaxations", "bound"), optional=("beta", "alpha"))
     states = _states(layers, lo, hi, facts, where, {(k, i): c for k, i, c in splits})
-    betas = ()
-    if "beta" in facts:
-        if not splits:
-            raise CertificateError("expected no beta: no ReLU split on the path to this leaf", path=f"{where}.beta")
-        raw = array(facts["beta"], f"{where}.beta", len(splits))
-        betas = []
-        for m, ((k, i, c), v) in enumerate(zip(splits, raw)):
-            beta = _relaxation_number(v, f"{where}.beta[{m}]")
-            if beta < 0:
-                raise CertificateError(f"expected beta >= 0, got {beta}", path=f"{where}.beta[{m}]")
-            betas.append((k, i, c, beta))
+    betas = split_betas(facts, splits, where)
     slopes = _slopes(states, facts["alpha"], f"{where}.alpha") if "alpha" in facts else states
     n_out = len(layers[-1]["b"])
     sign = 1 if side == "lower" else -1

@@ -722,17 +722,7 @@ def check_leaf(layers, facts, lo, hi, d, region, unsafe, where, splits=()):
     for u, entry in enumerate(closes):
         cw = f"{where}.closes[{u}]"
         entry = record(entry, cw, keys=("atom", "bound"), optional=("beta", "alpha"))
-        betas = ()
-        if "beta" in entry:
-            if not splits:
-                raise CertificateError("expected no beta: no ReLU split on the path to this leaf", path=f"{cw}.beta")
-            raw = array(entry["beta"], f"{cw}.beta", len(splits))
-            betas = []
-            for j, ((k, i, c), v) in enumerate(zip(splits, raw)):
-                beta = _relaxation_number(v, f"{cw}.beta[{j}]")
-                if beta < 0:
-                    raise CertificateError(f"expected beta >= 0, got {beta}", path=f"{cw}.beta[{j}]")
-                betas.append((k, i, c, beta))
+        betas = split_betas(entry, splits, cw)
         slopes = states
         if "alpha" in entry:
             slopes = _slopes(states, entry["alpha"], f"{cw}.alpha")
@@ -755,6 +745,23 @@ def check_leaf(layers, facts, lo, hi, d, region, unsafe, where, splits=()):
             raise CertificateError(f"bound {bound} is not above the right-hand side {rhs}: the atom may hold",
                                    path=f"{cw}.bound")
     return outside
+
+
+def split_betas(entry: dict, splits, where: str):
+    """The optional ``beta`` of a close or a bound (one multiplier >= 0 per ReLU split on the path
+    to the leaf, in the path's order) as ``(layer, neuron, side, beta)``; ``()`` without one."""
+    if "beta" not in entry:
+        return ()
+    if not splits:
+        raise CertificateError("expected no beta: no ReLU split on the path to this leaf", path=f"{where}.beta")
+    raw = array(entry["beta"], f"{where}.beta", len(splits))
+    betas = []
+    for j, ((k, i, c), v) in enumerate(zip(splits, raw)):
+        beta = _relaxation_number(v, f"{where}.beta[{j}]")
+        if beta < 0:
+            raise CertificateError(f"expected beta >= 0, got {beta}", path=f"{where}.beta[{j}]")
+        betas.append((k, i, c, beta))
+    return betas
 
 
 def _tree_leaves(tree, lo, hi, d, where, budget, widths, cost):
