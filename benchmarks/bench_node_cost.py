@@ -265,7 +265,8 @@ class NodeMeter:
             if not self.traced:
                 t = time.process_time()
                 p = self.problem
-                self._skip = reachable_ids(p.tight, p.float_bounds.tighten, p.float_bounds.layers)
+                fb = p.float_bounds   # None in symrel's core (no numpy): no float run to leave out
+                self._skip = reachable_ids(p.tight, *((fb.tighten, fb.layers) if fb is not None else ()))
                 self.overhead_cpu += time.process_time() - t
             return self.problem
 
