@@ -389,6 +389,17 @@ def relaxation(lz, uz):
     return Q(int(uk >= -lk)), Q(s, P), Q(-s * lk, P * K2)
 
 
+def _one_grid_point(lz, uz) -> bool:
+    """Whether ``floor(2^24 lz) = ceil(2^24 uz)``: the range ``[lk, uk] / 2^24`` of the relaxation
+    rule is one point (never when ``lz < 0 < uz``), so its chord is undefined.
+
+    >>> _one_grid_point(Q(1), Q(1)), _one_grid_point(Q(-1, 1 << 30), Q(1, 1 << 30))
+    (True, False)
+    """
+    K2 = 1 << BOUND_BITS
+    return int(lz.numerator) * K2 // int(lz.denominator) == -(-int(uz.numerator) * K2 // int(uz.denominator))
+
+
 #: the passes of :func:`_states` kept for the next leaves (per process, the most recent)
 PASSES_KEPT = 4
 _PASSES: dict = {}
@@ -617,6 +628,10 @@ def _states(layers, lo, hi, facts, where, fixed=None):
                     raise CertificateError(f"the line s w + t is below max(0, w) on [{lz}, {uz}]", path=rw)
                 if (li, i) in fixed:   # side z >= 0 of a split: the line h <= z, alpha by the forward bounds
                     want = (relaxation(*forward[i])[0] if forward[i][0] < 0 < forward[i][1] else Q(1), Q(1), ZERO)
+                elif _one_grid_point(lz, uz):   # the rule's chord would divide by uk - lk = 0
+                    raise CertificateError(f"neuron {i} is marked 'u' but its bounds [{lz}, {uz}] round to one "
+                                           "point of the 2^-24 grid, where the relaxation rule is undefined "
+                                           "(docs/format.md); expected 'a' or 'i'", path=pw)
                 else:
                     want = relaxation(lz, uz)
                 if (alpha, s, t) != want:

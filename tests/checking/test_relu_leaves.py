@@ -83,3 +83,21 @@ def test_without_flint_the_same_verdict_and_the_same_refusal(cert, monkeypatch):
         check_certificate(bad)
     assert str(without.value) == str(with_flint.value)
     assert "not 123456" in str(without.value)
+
+
+def test_an_unstable_mark_on_one_grid_point_is_refused_naming_the_neuron():
+    """A leaf may not mark 'u' a neuron whose bounds round to one point of the 2^-24 grid: the
+    relaxation rule's chord is undefined there (docs/format.md). The line [1, 1, 0] passes the
+    check 'above max(0, w)' at w = 1, so only the rule's own condition can refuse it."""
+    net = ReLUNet(1, [DenseLayer([["1"]], ["0"]), DenseLayer([["1"]], ["0"], "none")])
+    region = ((LinearAtom((q(1),), (q(0),), q(1)), LinearAtom((q(-1),), (q(0),), q(-1))),)   # x = 1
+    unsafe = ((LinearAtom((q(0),), (q(-1),), q(-5)),),)   # y >= 5
+    v = decide(net, VnnProperty(1, 1, region, unsafe, "0" * 64, "inline"), timeout=60)
+    assert v.status == "unsat", v.status
+    bad = json.loads(json.dumps(v.certificate))
+    leaf = bad["steps"][0]["certificate"]["tree"][0]["leaf"]
+    assert leaf["phases"] == ["a"]
+    leaf["phases"], leaf["relaxations"] = ["u"], [[1, 1, 0]]
+    with pytest.raises(CertificateError, match=r"leaf\.phases\[0\].*neuron 0 is marked 'u' but its bounds \[1, 1\] "
+                                               r"round to one point of the 2\^-24 grid"):
+        check_certificate(bad)
