@@ -31,7 +31,7 @@ from typing import NamedTuple
 
 from ..errors import InternalError
 from ..exact import Q
-from .gaps import node_gap, unstable_count
+from .gaps import keep_parts, node_gap, run_key, unstable_count
 from .node import InputSplit, PhaseSplit, ReluSplit
 from .problem import Problem, candidates, to_float
 from .relu_branch import choose as relu_choice, splits_on_relus
@@ -67,6 +67,12 @@ class ScoredSplit(NamedTuple):
 
 def _scored(a: float, b: float, input_split: int, order: int, split) -> ScoredSplit:
     return ScoredSplit((a > 0) + (b > 0), a + b, input_split, order, split)
+
+
+def _cut_parts(problem: Problem, flo, fhi, fixed, i, at) -> tuple:
+    """The run keys (:func:`~symrel.vnnlib.gaps.run_key`) of the two parts of the cut ``x_i = at``."""
+    return (run_key(problem, flo, [at if k == i else v for k, v in enumerate(fhi)], fixed),
+            run_key(problem, [at if k == i else v for k, v in enumerate(flo)], fhi, fixed))
 
 
 def _cut_gaps(problem: Problem, d, flo, fhi, fixed, floor, i, at):
@@ -146,16 +152,20 @@ def branch(problem: Problem, d, lo, hi, fixed, run, gaps, plan):
             raise InternalError("a node that is a single point stayed open")
         return InputSplit(inputs[0])
     options = []
+    parts = {}  # per option's split, the run keys of its two parts (their runs kept for them: keep_parts)
     floor = min(g for g, _ in gaps)  # the node's bound holds on its parts (theirs may be lower: see above)
     for rank, i in enumerate(inputs):
-        a, b = _cut_gaps(problem, d, flo, fhi, fixed, floor, i, (flo[i] + fhi[i]) / 2)
+        at = (flo[i] + fhi[i]) / 2
+        a, b = _cut_gaps(problem, d, flo, fhi, fixed, floor, i, at)
         options.append(_scored(a, b, 1, -rank, InputSplit(i)))
+        parts[options[-1].split] = _cut_parts(problem, flo, fhi, fixed, i, at)
     scored = fb.neuron_scores(run, ay, fixed)  # the neurons whose relaxations lose the most, first
     for t, (_, k, j) in enumerate(scored[:CROSSING_CANDIDATES]):
         cut = crossing(run, k, j, lo, hi, allowed)
         if cut is not None:
             a, b = _cut_gaps(problem, d, flo, fhi, fixed, floor, cut.input, to_float(cut.at))
             options.append(_scored(a, b, 1, -len(inputs) - t, cut))
+            parts[cut] = _cut_parts(problem, flo, fhi, fixed, cut.input, to_float(cut.at))
     if unstable_count(run) - len(fixed) <= RELU_SPLIT_UNSTABLE:
         splits = tuple(PhaseSplit(k, i, ph) for (k, i), ph in fixed.items())
         for _, k, i in scored[:RELU_CANDIDATES]:  # the parts' runs share the node's below layer k
@@ -164,9 +174,12 @@ def branch(problem: Problem, d, lo, hi, fixed, run, gaps, plan):
             b = max(floor, node_gap(problem, d, flo, fhi, dict(fixed) | {(k, i): 1}, splits + (PhaseSplit(k, i, 1),),
                                     run, k))
             options.append(_scored(a, b, 0, 0, ReluSplit(k, i)))
+            parts[ReluSplit(k, i)] = tuple(run_key(problem, flo, fhi, dict(fixed) | {(k, i): ph}) for ph in (0, 1))
     if not options:
         raise InternalError("a node that is a single point stayed open")
-    return max(options, key=lambda o: o[:4]).split
+    best = max(options, key=lambda o: o[:4]).split
+    keep_parts(problem, parts[best])
+    return best
 
 
 def crossing(run, k, j, lo, hi, allowed) -> InputSplit | None:

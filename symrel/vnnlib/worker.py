@@ -51,7 +51,7 @@ from ..exact.sizes import arithmetic_limits
 from .attack import margin, propose_with_margin
 from .branching import branch, exact_branch
 from .close import exact_bounds, leaf_facts
-from .gaps import close_plan, float_gaps
+from .gaps import close_plan, float_gaps, part_run
 from .node import Closed, InputSplit, Open, Proposal, Task
 from .problem import Problem, to_float
 from .relu_branch import node_run as relu_node_run, plan as relu_plan, splits_on_relus
@@ -80,7 +80,7 @@ def evaluate(problem: Problem, task: Task):
         return _evaluate_exact(problem, task, fixed)
     flo, fhi = [to_float(v) for v in lo], [to_float(v) for v in hi]
     relu_only = splits_on_relus(problem)
-    run = relu_node_run(problem, flo, fhi, splits) if relu_only else problem.float_bounds.run(flo, fhi, fixed)
+    run = relu_node_run(problem, flo, fhi, splits) if relu_only else part_run(problem, flo, fhi, fixed)
     gaps = float_gaps(problem, d, run)
     corners = []  # the ReLU-split search's candidate counterexamples: its bounds' minimising corners
     plan = relu_plan(problem, d, run, splits, gaps, corners) if relu_only else close_plan(problem, d, run, splits, gaps)

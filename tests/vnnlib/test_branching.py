@@ -96,3 +96,47 @@ def test_exact_branch_halves_the_input_that_weighs_most():
     assert split(0, (-1, "-1/200"), (1, "1/200")) == InputSplit(0)
     assert split(-4, ("-1/2", -1), ("1/2", 1)) == InputSplit(1)
     assert split(-4, (-1, "-1/2"), (1, "1/2")) == InputSplit(0)
+
+
+def test_the_chosen_splits_parts_keep_their_runs_for_their_own_evaluation(monkeypatch):
+    """branch() scores each candidate split by float runs of its two parts; the chosen split's
+    runs are kept and a part's evaluation takes its own (once), the same floats as a run
+    computed anew; a run kept for one problem is not given to another, nor twice."""
+    np = pytest.importorskip("numpy")
+    from symrel.vnnlib import gaps as gaps_module
+    from symrel.vnnlib.branching import branch
+    from symrel.vnnlib.close import Attempt
+    from symrel.vnnlib.gaps import float_gaps, part_run, run_key
+    from symrel.vnnlib.node import InputSplit
+    from symrel.vnnlib.problem import candidates, prepare, region_box, to_float
+    from symrel.vnnlib import LinearAtom, VnnProperty
+
+    net = ReLUNet(2, [DenseLayer([[1, -1], [1, 1], [2, -1]], [0, "-1/2", "1/4"]),
+                      DenseLayer([[1, -1, 1]], [0], "none")])
+    box = ((LinearAtom((q(-1), q(0)), (q(0),), q(1)), LinearAtom((q(1), q(0)), (q(0),), q(1)),
+            LinearAtom((q(0), q(-1)), (q(0),), q(1)), LinearAtom((q(0), q(1)), (q(0),), q(1))),)
+    prop = VnnProperty(2, 1, box, ((LinearAtom((q(0), q(0)), (q(1),), q(-5)),),), "0" * 64, "inline")
+    boxes = [region_box(c, 2, "d") for c in prop.input_region]
+    problem, other = prepare(net, prop, boxes), prepare(net, prop, boxes)
+    lo, hi, _ = boxes[0]
+    flo, fhi = [to_float(v) for v in lo], [to_float(v) for v in hi]
+    run = problem.float_bounds.run(flo, fhi, {})
+    gaps = float_gaps(problem, 0, run)
+    assert min(g for g, _ in gaps) < 0   # open: the node is split
+    plan = [Attempt(candidates(problem, 0, conj)[j]) for conj, (_, j) in zip(problem.unsafe, gaps)]
+    split = branch(problem, 0, lo, hi, {}, run, gaps, plan)
+    assert isinstance(split, InputSplit) and split.at is None   # a halving, in floats the parts below
+    i = split.input
+    mid = (flo[i] + fhi[i]) / 2
+    part = (flo, [mid if k == i else v for k, v in enumerate(fhi)])
+    assert run_key(problem, *part, {}) in gaps_module._PART_RUNS
+    assert part_run(other, *part, {}) is not gaps_module._PART_RUNS[run_key(problem, *part, {})][1]
+    kept = part_run(problem, *part, {})
+    fresh = problem.float_bounds.run(*part, {})
+    for a, b in zip(kept.pre + kept.relax + kept.forms, fresh.pre + fresh.relax + fresh.forms):
+        assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    assert run_key(problem, *part, {}) not in gaps_module._PART_RUNS   # taken once
+    assert part_run(problem, *part, {}) is not kept
+    monkeypatch.setattr(gaps_module, "PARTS_BYTES", 0)   # the memory bound: nothing kept
+    branch(problem, 0, lo, hi, {}, run, float_gaps(problem, 0, run), plan)
+    assert not gaps_module._PART_RUNS and gaps_module._PART_BYTES[0] == 0
