@@ -367,7 +367,8 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
 def _split(node: Node, result, stack: list, trees: dict, cover: _Coverage, stats: dict) -> None:
     """Record the ``result``'s split (None: halve the widest input) as the node's tree entry
     and push its two parts, part ``result.first`` on top: a ReLU split's parts keep the box and
-    fix the neuron's phase; an input split's parts are the box cut at its point (its middle
+    fix the neuron's phase (and start from the node's optimised slopes and multipliers,
+    ``result.warm``); an input split's parts are the box cut at its point (its middle
     when none is given). The order and the hints only steer the search towards counterexamples:
     the tree an unsat search builds is the same in any order."""
     split, first, hint = result.split, result.first, result.hint
@@ -382,7 +383,8 @@ def _split(node: Node, result, stack: list, trees: dict, cover: _Coverage, stats
         stats["relu_splits"] += 1
         owner = cover.phase_split(node)
         trees[node.key] = split
-        parts = [node.child(side, lo, hi, PhaseSplit(split.layer, split.neuron, side), owner) for side in (0, 1)]
+        parts = [replace(node.child(side, lo, hi, PhaseSplit(split.layer, split.neuron, side), owner),
+                         warm=getattr(result, "warm", None)) for side in (0, 1)]
     else:
         i = split.input
         if not hi[i] > lo[i]:

@@ -36,6 +36,9 @@ milliseconds on ACAS Xu.
 -1.0
 >>> round(fb.lower(r, [1.0], [0.0], [(0, 0, 1, 1.0)])[0], 3)  # with beta = 1 on z = x >= 0
 0.0
+>>> r = fb.run([-1.0], [2.0], {}, within=[(np.array([0.0, -2.0]), np.array([2.0, 0.5]))])
+>>> [float(v) for v in r.pre[0][0]], [float(v) for v in r.pre[0][1]]  # a part's known bounds: intersected
+([0.0, -2.0], [2.0, 0.5])
 """
 
 from __future__ import annotations
@@ -125,12 +128,14 @@ class FloatBounds:
             C = C @ W
         return C, const
 
-    def run(self, lo, hi, fixed, base: FloatRun | None = None, start: int = 0) -> FloatRun:
+    def run(self, lo, hi, fixed, base: FloatRun | None = None, start: int = 0, within=None) -> FloatRun:
         """The bounds on the box ``[lo, hi]`` with the phases ``fixed`` (``{(k, i): 0 or 1}``).
         ``base``: a run on the same box whose phases agree with ``fixed`` below ReLU layer
         ``start``; its layers below ``start`` and the bounds and forms of layer ``start`` are
         taken as they are (they depend on nothing else), the rest is computed: the same floats
-        as a run without ``base``."""
+        as a run without ``base``. ``within``: per ReLU layer bounds ``(l, u)`` known to hold on
+        the part (a parent's, whose part holds this one), intersected with those computed; such
+        a run is an estimate for a score (no exact leaf reproduces the parent's bounds)."""
         lo = np.asarray(lo, dtype=float)
         hi = np.asarray(hi, dtype=float)
         pre, relax, forms = [], [], []
@@ -157,6 +162,8 @@ class FloatBounds:
                 u = np.maximum(Au, 0) @ hi + np.minimum(Au, 0) @ lo + cu
                 if k in self.tighten:
                     l, u = self._tightened(k, relax, lo, hi, l, u)
+                if within is not None and k < len(within):
+                    l, u = np.maximum(l, within[k][0]), np.minimum(u, within[k][1])
             aL = np.zeros_like(l)
             aU = np.zeros_like(l)
             tU = np.zeros_like(l)

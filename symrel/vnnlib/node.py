@@ -101,7 +101,9 @@ class Task:
     """A node as a worker evaluates it; ``fresh``: its box is new (a root or a part of an input
     split, not of a ReLU split), so that a float attack is tried on it; ``hint``: the best
     float point of its parent's box, as the attack starts from it and the split orders its
-    parts by it (None: none); ``root``: the node is an input disjunct's root (attacked harder)."""
+    parts by it (None: none); ``root``: the node is an input disjunct's root (attacked harder);
+    ``warm``: its parent's optimised slopes and multipliers (:class:`Open`), from which it starts
+    its own (None: none)."""
 
     disjunct: int
     lo: tuple
@@ -110,6 +112,7 @@ class Task:
     fresh: bool
     hint: tuple | None = None
     root: bool = False
+    warm: object = None
 
 
 @dataclass(frozen=True)
@@ -118,7 +121,8 @@ class Node:
     the ``(disjunct, path)`` of the box that was phase-split, whose volume counts as covered
     once all its parts are closed (None otherwise); ``hint``: the best float point of its
     parent's box when it lies in this part (None otherwise); ``score``: the float margin of the
-    parent's best point, by which the search takes the most promising nodes first."""
+    parent's best point, by which the search takes the most promising nodes first; ``warm``: the
+    parent's optimised slopes and multipliers (:class:`Open`), None for a root or an input split's part."""
 
     disjunct: int
     path: tuple
@@ -128,6 +132,7 @@ class Node:
     owner: tuple | None = None
     hint: tuple | None = None
     score: float = float("-inf")
+    warm: object = None
 
     @property
     def key(self) -> tuple:
@@ -143,7 +148,7 @@ class Node:
 
     def task(self, fresh: bool) -> Task:
         """The node as a worker evaluates it."""
-        return Task(self.disjunct, self.lo, self.hi, self.splits, fresh, self.hint, not self.path)
+        return Task(self.disjunct, self.lo, self.hi, self.splits, fresh, self.hint, not self.path, self.warm)
 
 
 @dataclass(frozen=True)
@@ -159,21 +164,28 @@ class Closed:
 class Proposal:
     """The floats found a point ``x`` of the node (exact rationals) that looks like a
     counterexample; the driver confirms it exactly. ``split``: the split to make should it
-    not be one (None: the driver halves the widest input); ``hint`` and ``first`` as
-    :class:`Open`'s."""
+    not be one (None: the driver halves the widest input); ``hint``, ``first`` and
+    ``warm`` as :class:`Open`'s."""
 
     x: tuple
     split: InputSplit | ReluSplit | None
     hint: tuple | None = None
     first: int = 0
+    warm: object = None
 
 
 @dataclass(frozen=True)
 class Open:
     """The node stays open and is split by ``split``; ``hint``: the best float point the
     attacks found in its box and its float margin, ``(x, m)`` (None: none), and ``first``
-    the part of the split that holds ``x``, searched first."""
+    the part of the split that holds ``x``, searched first; ``warm``: the node's optimised
+    slopes and multipliers per unsafe disjunct it optimised (a net split on ReLUs alone:
+    :func:`symrel.vnnlib.relu_branch.plan`), from which a ReLU split's parts start theirs
+    (None: none). They travel with the nodes, not in a worker's cache: a round holds up to
+    ``BATCH`` nodes, and a cache of the last few missed most parents.
+    """
 
     split: InputSplit | ReluSplit
     hint: tuple | None = None
     first: int = 0
+    warm: object = None

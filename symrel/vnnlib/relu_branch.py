@@ -33,7 +33,7 @@ from .gaps import Gap, dyadic, float_gaps
 from .node import ReluSplit
 from .problem import RELU_ONLY_INPUTS, candidates, splits_on_relus
 
-__all__ = ["RELU_ONLY_INPUTS", "splits_on_relus", "choose", "plan", "child_gap", "node_run", "retighten"]
+__all__ = ["RELU_ONLY_INPUTS", "splits_on_relus", "choose", "plan", "child_gap", "node_run", "retighten", "pack", "unpack"]
 
 #: BaBSR candidates scored by their parts' float gaps
 BABSR_CANDIDATES = 3
@@ -120,17 +120,47 @@ def _parent_optimum(ctx, box, splits) -> dict:
     return got[1] if got is not None and got[0] is ctx else {}
 
 
+def pack(optimum: dict) -> dict:
+    """``{disjunct: (slopes, multipliers)}`` with the slopes ``{(k, i): a}`` as two arrays (the
+    neurons, int32, and their slopes, float32): what a node's parts carry (:class:`~symrel.
+    vnnlib.node.Open`'s ``warm``), some 12 bytes a neuron against a dict's hundred.
+
+    >>> import pytest; np = pytest.importorskip("numpy")
+    >>> unpack(pack({3: ({(0, 5): 0.25, (1, 2): 1.0}, {(0, 1): 2.0})}))
+    {3: ({(0, 5): 0.25, (1, 2): 1.0}, {(0, 1): 2.0})}
+    """
+    import numpy as np
+
+    out = {}
+    for u, (alphas, betas) in optimum.items():
+        keys = np.array(list(alphas), dtype=np.int32).reshape(len(alphas), 2)
+        out[u] = (keys, np.array(list(alphas.values()), dtype=np.float32), dict(betas))
+    return out
+
+
+def unpack(packed: dict) -> dict:
+    """:func:`pack`'s argument back (the slopes rounded to float32)."""
+    return {u: (dict(zip(map(tuple, keys.tolist()), vals.tolist())), betas) for u, (keys, vals, betas) in packed.items()}
+
+
 def _fl(v) -> float:
     return int(v.numerator) / int(v.denominator)
 
 
-def plan(ctx, d, run, splits, gaps, proposals=None):
+def plan(ctx, d, run, splits, gaps, proposals=None, warm=None, kept=None):
     """Per unsafe disjunct the :class:`~symrel.vnnlib.close.Attempt` the exact close tries first
     (None for an empty one): its best atom with, where the plain float bound leaves it open, the slopes and
     multipliers of :func:`symrel.vnnlib.slopes.optimise` (betas rounded by ``dyadic``, slopes
     down to ``1 / 2^SLOPE_BITS``, the float gap recomputed with them); ``gaps`` is updated.
     ``proposals``: a list that receives the box corners minimising the open rows' bounds (as
-    beta-CROWN does, candidate counterexamples: the float net's margin decides)."""
+    beta-CROWN does, candidate counterexamples: the float net's margin decides). ``warm``: the
+    parent's optimised slopes and multipliers (``{disjunct: (slopes, multipliers)}``, what
+    ``kept`` receives), where Adam starts (else this worker's cache of recent nodes, else the
+    rule's slopes); ``kept``: a dict that receives this node's, for its parts.
+
+    Why the parent's: 16 steps from the rule's slopes fall short of the parent's optimum, so a
+    part started afresh could have a lower bound than its parent although its relaxation is
+    tighter (beta-CROWN keeps each domain's slopes and multipliers for its children too)."""
     from .slopes import optimise
     from .symbolic import SLOPE_BITS
 
@@ -144,12 +174,14 @@ def plan(ctx, d, run, splits, gaps, proposals=None):
         return out
     AY, AX = _float_rows(ctx, d, rows)
     box = (tuple(run.lo), tuple(run.hi))
-    parent = _parent_optimum(ctx, box, splits)
+    parent = unpack(warm) if warm is not None else _parent_optimum(ctx, box, splits)
     opt = optimise(ctx.float_bounds, run, splits, AY, AX, NODE_ITERATIONS, [parent.get(u) for u, *_ in rows])
     key = (id(ctx), box, tuple(splits))
     _OPTIMA.pop(key, None)
-    _OPTIMA[key] = (ctx, {u: (opt.alphas[r], dict(zip([(k, i) for k, i, _ in splits], opt.betas[r])))
-                          for r, (u, *_) in enumerate(rows)})
+    mine = {u: (opt.alphas[r], dict(zip([(k, i) for k, i, _ in splits], opt.betas[r]))) for r, (u, *_) in enumerate(rows)}
+    _OPTIMA[key] = (ctx, mine)
+    if kept is not None:
+        kept.update(pack(mine))
     while len(_OPTIMA) > RUNS_KEPT:
         _OPTIMA.pop(next(iter(_OPTIMA)))
     if proposals is not None and opt.corners is not None:
@@ -169,11 +201,19 @@ def plan(ctx, d, run, splits, gaps, proposals=None):
 def child_gap(ctx, d, flo, fhi, fixed, splits, base, start) -> float:
     """The float gap of the least-settled disjunct of a candidate split's part (a few steps of
     the slopes' optimisation where the plain bound leaves it open); ``base``, ``start``: the
-    node's run and the split's ReLU layer, below which the part's run is the node's."""
+    node's run and the split's ReLU layer, below which the part's run is the node's.
+
+    Above the split the part's intermediate bounds are its own intersected with the node's
+    (``within``, :data:`CHILD_WITHIN`): an estimate of what :func:`retighten` gives the part
+    when it is evaluated (the split's multiplier recovers at least the node's bounds), where
+    the part's own bounds with the node's slopes alone can be far looser (a low neuron set to
+    ``z >= 0``: see :func:`retighten`). Without it every split below the last ReLU layer
+    scored below its real worth and the search split the last layer alone."""
     from .slopes import optimise
 
-    run = ctx.float_bounds.run(flo, fhi, fixed, base, start)
+    run = ctx.float_bounds.run(flo, fhi, fixed, base, start, within=base.pre if CHILD_WITHIN else None)
     run.tight, run.partial = _inherit(ctx, base, start), start  # the layers above its split not optimised again
+    run.within = CHILD_WITHIN  # an estimate: node_run computes the layers above the split again
     _keep((id(ctx), (tuple(flo), tuple(fhi)), frozenset(fixed.items())), run, ctx)
     gaps = float_gaps(ctx, d, run)
     worst = min(g for g, _ in gaps)
@@ -188,6 +228,9 @@ def child_gap(ctx, d, flo, fhi, fixed, splits, base, start) -> float:
             gaps[u] = Gap(max(gaps[u].value, opt.bounds[r] - _fl(c.rhs)), gaps[u].atom)
     return min(g for g, _ in gaps)
 
+
+#: a candidate part's intermediate bounds above its split intersected with its node's (:func:`child_gap`)
+CHILD_WITHIN = True
 
 #: float runs a worker keeps (the nodes' and their candidate parts'), most recent last
 RUNS_KEPT = 12
@@ -215,6 +258,10 @@ def node_run(ctx, flo, fhi, splits):
         if getattr(run, "partial", None) is None:
             return run
         after = run.partial  # a candidate part's run: the layers above its split optimised now
+        if getattr(run, "within", False):  # its layers above the split were an estimate: computed again
+            tight = run.tight
+            run = ctx.float_bounds.run(flo, fhi, fixed, run, after)
+            run.tight = tight
     else:
         base = start = None
         if splits:
@@ -275,18 +322,25 @@ def retighten(ctx, flo, fhi, fixed, splits, run, after):
             continue
         idx_root, root_rows = fb.tighten[k][:2]
         l, u = run.pre[k]
-        idx = [int(i) for i in idx_root if l[i] < 0 < u[i] and (k, int(i)) not in fixed]
-        if not idx:
+        open_ = [int(i) for i in np.nonzero((l < 0) & (u > 0))[0] if (k, int(i)) not in fixed]
+        if not open_:
             continue
-        m, mr = len(idx), len(idx_root)
-        where = {int(i): j for j, i in enumerate(idx_root)}
+        # the root's neurons and those the node's splits left unstable though the root's slopes
+        # settled them (a split neuron's h = z over the box: see the docstring)
+        idx_all = np.array(sorted({int(i) for i in idx_root} | set(open_)), dtype=idx_root.dtype)
+        idx, m, mr, mr0 = open_, len(open_), len(idx_all), len(idx_root)
+        where = {int(i): j for j, i in enumerate(idx_all)}
+        at_root = {int(i): j for j, i in enumerate(idx_root)}
         AY = np.zeros((2 * m, len(l)))
         AY[np.arange(m), idx] = 1.0
         AY[m + np.arange(m), idx] = -1.0
         start = []
         for side in (0, 1):
             for i in idx:
-                r = where[i] + side * mr
+                if i not in at_root:
+                    start.append(None)  # the rule's slopes
+                    continue
+                r = at_root[i] + side * mr0
                 start.append(({(kk, int(c)): float(root_rows[kk][r, c]) for kk in range(k)
                                for c in np.nonzero(~np.isnan(root_rows[kk][r]))[0]}, {}))
         sp = tuple(s for s in splits if s[0] < k)
@@ -299,7 +353,11 @@ def retighten(ctx, flo, fhi, fixed, splits, run, after):
         # every neuron of the root's entry, the ones optimised here with their new slopes and
         # multipliers (the exact leaf tightens each neuron the rule leaves open: those the root's
         # slopes settled in floats keep them)
-        rows = [r.copy() for r in root_rows]
+        rows = [np.full((2 * mr, r.shape[1]), np.nan) for r in root_rows]
+        for i, j in at_root.items():
+            for kk in range(k):
+                rows[kk][where[i]] = root_rows[kk][j]
+                rows[kk][where[i] + mr] = root_rows[kk][j + mr0]
         mult = np.zeros((2 * mr, len(sp)))
         for side in (0, 1):
             for j, i in enumerate(idx):
@@ -309,7 +367,7 @@ def retighten(ctx, flo, fhi, fixed, splits, run, after):
                 for (kk, c), a in got.alphas[r].items():
                     rows[kk][rr, c] = a
                 mult[rr] = got.betas[r]
-        tight[k] = (idx_root, rows, (sp, mult))
+        tight[k] = (idx_all, rows, (sp, mult))
         pre = run.pre[:k] + [(nl, nu)]
         run = fb.run(flo, fhi, fixed, FloatRun(pre, run.relax[:k], run.forms[:k + 1], run.lo, run.hi), k)
     run.tight = tight

@@ -83,7 +83,10 @@ def evaluate(problem: Problem, task: Task):
     run = relu_node_run(problem, flo, fhi, splits) if relu_only else part_run(problem, flo, fhi, fixed)
     gaps = float_gaps(problem, d, run)
     corners = []  # the ReLU-split search's candidate counterexamples: its bounds' minimising corners
-    plan = relu_plan(problem, d, run, splits, gaps, corners) if relu_only else close_plan(problem, d, run, splits, gaps)
+    warm = {}  # the ReLU-split search's optimised slopes and multipliers, where its parts start theirs
+    plan = relu_plan(problem, d, run, splits, gaps, corners, task.warm, warm) if relu_only \
+        else close_plan(problem, d, run, splits, gaps)
+    warm = warm or None
     # a gap the floats could not compute (they overflowed: NaN or infinite) is the exact bounds' to judge
     if all(g > 0 or (j is not None and not math.isfinite(g)) for g, j in gaps):
         bounds = exact_bounds(problem, lo, hi, fixed, run.pre, run.tight)
@@ -98,12 +101,12 @@ def evaluate(problem: Problem, task: Task):
         x, hint = attack(problem, d, lo, hi, task.hint, task.root)
         if x is not None:
             # the split, should exact evaluation refute x
-            return Proposal(x, split, hint, _side(problem, split, lo, hi, hint))
+            return Proposal(x, split, hint, _side(problem, split, lo, hi, hint), warm)
     elif corners:  # a corner whose float margin is clearly unsafe (near 0 the exact check would refute it)
         x = _corner(problem, d, lo, hi, corners)
         if x is not None:
-            return Proposal(x, split, hint, _side(problem, split, lo, hi, hint))
-    return Open(split, hint, _side(problem, split, lo, hi, hint))
+            return Proposal(x, split, hint, _side(problem, split, lo, hi, hint), warm)
+    return Open(split, hint, _side(problem, split, lo, hi, hint), warm)
 
 
 def _side(problem: Problem, split, lo, hi, hint) -> int:

@@ -149,3 +149,52 @@ def test_multipliers_of_tightened_bounds_are_checked_and_tampering_refused():
     with pytest.raises(CertificateError, match="upper_beta without upper"):
         check_certificate(cert)
     entry["upper"] = upper
+
+
+def test_a_relu_splits_parts_start_from_their_nodes_optimised_slopes(monkeypatch):
+    """The slopes and multipliers a node optimised travel with its parts (not in a worker's
+    cache, which missed most parents): each part's plan starts from its parent's."""
+    from symrel.vnnlib import worker
+
+    seen = []
+    plan = relu_branch.plan
+
+    def spy(ctx, d, run, splits, gaps, proposals=None, warm=None, kept=None):
+        out = plan(ctx, d, run, splits, gaps, proposals, warm, kept)
+        seen.append((tuple(splits), warm, dict(kept)))
+        return out
+
+    monkeypatch.setattr(worker, "relu_plan", spy)
+    monkeypatch.setattr(relu_branch, "_OPTIMA", {})
+    v = decide(_net(1), _prop(Q(1, 8), Q(-2107, 1024)))
+    assert v.status == "unsat" and v.stats["relu_splits"] >= 1
+    kept = {s: k for s, _, k in seen}
+    parts = [(s, w) for s, w, _ in seen if s]
+    assert parts and any(w for _, w in parts)
+    for s, w in parts:
+        assert (relu_branch.unpack(w) if w else None) == (relu_branch.unpack(kept[s[:-1]]) if kept[s[:-1]] else None)
+
+
+def test_a_candidates_estimate_is_not_the_parts_run(monkeypatch):
+    """A candidate part's run intersected with its node's bounds (an estimate for the score)
+    is computed again above its split when the part is evaluated: the same floats as a run
+    of the part from scratch."""
+    import numpy as np
+
+    from symrel.vnnlib.problem import prepare, region_box, to_float
+
+    net, prop = _net(1), _prop(Q(1, 8), Q(-2107, 1024))
+    boxes = [region_box(c, prop.n_inputs, "input disjunct 0") for c in prop.input_region]
+    ctx = prepare(net, prop, boxes)
+    flo, fhi = [to_float(v) for v in boxes[0][0]], [to_float(v) for v in boxes[0][1]]
+    monkeypatch.setattr(relu_branch, "_RUNS", {})
+    root = relu_branch.node_run(ctx, flo, fhi, ())
+    k, i = next((k, int(i)) for k, (l, u) in enumerate(root.pre[:-1]) for i in np.nonzero((l < 0) & (u > 0))[0])
+    split = ((k, i, 1),)
+    relu_branch.child_gap(ctx, 0, flo, fhi, {(k, i): 1}, split, root, k)
+    cached = relu_branch.node_run(ctx, flo, fhi, split)
+    monkeypatch.setattr(relu_branch, "_RUNS", {})
+    relu_branch.node_run(ctx, flo, fhi, ())
+    fresh = relu_branch.node_run(ctx, flo, fhi, split)
+    for (a, b), (c, e) in zip(cached.pre, fresh.pre):
+        assert np.array_equal(a, c) and np.array_equal(b, e)
