@@ -75,3 +75,28 @@ def test_the_exact_bound_with_the_rounded_slopes_holds():
     for _ in range(50):
         x = [Q(rng.randint(-64, 64), 64) for _ in range(2)]
         assert m <= net.evaluate_exact(x)[0]
+
+
+def test_a_splits_first_multiplier_keeps_the_parents_bound():
+    """A multiplier not given starts where the split changes nothing (slopes._first_betas): on
+    a net of one ReLU layer (whose bounds a split does not move) each part of each split starts
+    at least at the parent's bound with the parent's slopes, where a multiplier started at 0
+    falls below it for some part."""
+    rng = random.Random(4)
+    fb = FloatBounds(integer_net(_net(rng, [4, 10, 3])))
+    lo, hi = [-1.0] * 4, [1.0] * 4
+    root = fb.run(lo, hi, {})
+    AY, AX = np.array([[1.0, -1.0, 0.0], [0.0, 1.0, -1.0]]), np.zeros((2, 4))
+    parent = slopes.optimise(fb, root, (), AY, AX, 20)
+    unstable = [int(i) for i in slopes._unstable(root)[0]]
+    assert len(unstable) >= 3
+    below_at_zero = 0
+    for i in unstable:
+        for ph in (0, 1):
+            run = fb.run(lo, hi, {(0, i): ph})
+            start = [(parent.alphas[r], {}) for r in range(2)]
+            got = slopes.optimise(fb, run, ((0, i, ph),), AY, AX, 0, start)
+            assert all(b >= p - 1e-9 for b, p in zip(got.bounds, parent.bounds))
+            zero = slopes.optimise(fb, run, ((0, i, ph),), AY, AX, 0, [(parent.alphas[r], {(0, i): 0.0}) for r in range(2)])
+            below_at_zero += any(b < p - 1e-9 for b, p in zip(zero.bounds, parent.bounds))
+    assert below_at_zero
