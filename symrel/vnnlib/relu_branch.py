@@ -233,7 +233,7 @@ def child_gap(ctx, d, flo, fhi, fixed, splits, base, start) -> float:
     run = ctx.float_bounds.run(flo, fhi, fixed, base, start, within=base.pre if CHILD_WITHIN else None)
     run.tight = _inherit(ctx, base, start)
     if ctx.tight and start < len(run.pre) - 1:  # the layers above the split with its multiplier, unoptimised
-        run = retighten(ctx, flo, fhi, fixed, splits, run, start, CHILD_TIGHT_ITERATIONS)
+        run = retighten(ctx, flo, fhi, fixed, splits, run, start, CHILD_TIGHT_ITERATIONS, start + CHILD_TIGHT_LAYERS)
     run.partial = start  # the layers above its split optimised when the part is evaluated (node_run)
     run.within = True  # an estimate: node_run computes the layers above the split again
     _keep((id(ctx), (tuple(flo), tuple(fhi)), frozenset(fixed.items())), run, ctx)
@@ -256,6 +256,10 @@ CHILD_WITHIN = True
 
 #: Adam steps of a candidate part's intermediate bounds (:func:`child_gap`; 0: their start)
 CHILD_TIGHT_ITERATIONS = 0
+#: the ReLU layers above a candidate's split whose bounds :func:`child_gap` tightens (the
+#: others: the part's own intersected with the node's). All of them cost 256x6 some 23 s of CPU
+#: a node (5 layers, 20 parts)
+CHILD_TIGHT_LAYERS = 1
 
 #: float runs a worker keeps (the nodes' and their candidate parts'), most recent last
 RUNS_KEPT = 12
@@ -325,7 +329,7 @@ def _inherit(ctx, base, start):
 NODE_TIGHT_ITERATIONS = 10
 
 
-def retighten(ctx, flo, fhi, fixed, splits, run, after, iterations=None):
+def retighten(ctx, flo, fhi, fixed, splits, run, after, iterations=None, upto=None):
     """The node's run with the intermediate bounds above its lowest split optimised again, now
     with the splits' multipliers (beta-CROWN's intermediate bounds) and the slopes started at the
     root's, in the ReLU layers above ``after`` (below, the run's own, from its parent): a split on a low neuron set to ``z >= 0`` makes ``h = z`` over the whole box (the
@@ -334,7 +338,8 @@ def retighten(ctx, flo, fhi, fixed, splits, run, after, iterations=None):
     neuron set active: 178 unstable neurons in the second layer with the root's slopes, 71 with
     both, and the disjunct's gap from -1.02 to +0.39). ``run.tight`` then holds the slopes
     and multipliers, per layer, for the exact leaf (:func:`symbolic.propagate`'s ``tighten``).
-    ``iterations``: Adam's steps (default :data:`NODE_TIGHT_ITERATIONS`).
+    ``iterations``: Adam's steps (default :data:`NODE_TIGHT_ITERATIONS`); ``upto``: the
+    highest ReLU layer optimised (None: all).
 
     The neurons optimised are those the node leaves unstable, the root's tightened ones and the
     others alike: a split neuron set to ``z >= 0`` can unsettle neurons the root's slopes had
@@ -351,7 +356,7 @@ def retighten(ctx, flo, fhi, fixed, splits, run, after, iterations=None):
     tight = dict(run.tight or ctx.tight)
     n = len(flo)
     for k in sorted(fb.tighten):
-        if after is not None and k <= after:
+        if after is not None and k <= after or upto is not None and k > upto:
             continue
         idx_root, root_rows = fb.tighten[k][:2]
         l, u = run.pre[k]
