@@ -77,10 +77,12 @@ def _unstable(run):
     return out
 
 
-def _bound(fb, run, AY, AX, alpha, splits, beta, keep=False):
+def _bound(fb, run, AY, AX, alpha, splits, beta, keep=False, before=None):
     """The backward bounds of the rows (``AY``, ``AX``) with per-row slopes ``alpha[k]`` (rows x
     unstable of layer k) and multipliers ``beta`` (rows x splits); with ``keep``, the
-    coefficients over each ReLU's output (for the gradient) and the minimising corner."""
+    coefficients over each ReLU's output (for the gradient) and the minimising corner. With
+    ``before`` (rows x splits: the split neurons' slopes before their splits), each NaN of
+    ``beta`` is first set, in place, as :func:`_first_betas` states."""
     layers = fb.layers
     top = len(layers) - 1
     rows = AY.shape[0]
@@ -99,6 +101,12 @@ def _bound(fb, run, AY, AX, alpha, splits, beta, keep=False):
                 slope[:, unst[k]] = alpha[k]
             if keep:
                 nus[k] = C
+            if before is not None:
+                for j, (sk, si, ph) in enumerate(splits):
+                    if sk == k:
+                        c = np.maximum(C[:, si], 0.0)
+                        first = c * (1.0 - before[:, j]) if ph == 1 else c * before[:, j]
+                        beta[:, j] = np.where(np.isnan(beta[:, j]), first, beta[:, j])
             pos = C > 0
             const = const + np.where(pos, 0.0, C) @ tU
             C = np.where(pos, C * slope, C * aU)
@@ -127,28 +135,8 @@ def _first_betas(fb, run, AY, alpha, splits, beta, before):
 
     Cost: one backward pass of the rows."""
     beta = beta.copy()
-    layers = fb.layers
-    C = np.asarray(AY, dtype=float).copy()
-    k = len(fb.relu_at)
-    unst = _unstable(run)
-    for li in range(len(layers) - 1, -1, -1):
-        W, b, relu = layers[li]
-        if relu:
-            k -= 1
-            aL, aU, tU = run.relax[k]
-            slope = np.broadcast_to(aL, C.shape).copy()
-            if len(unst[k]):
-                slope[:, unst[k]] = alpha[k]
-            for j, (sk, si, ph) in enumerate(splits):
-                if sk == k:
-                    c = np.maximum(C[:, si], 0.0)
-                    first = c * (1.0 - before[:, j]) if ph == 1 else c * before[:, j]
-                    beta[:, j] = np.where(np.isnan(beta[:, j]), first, beta[:, j])
-            C = np.where(C > 0, C * slope, C * aU)
-            for j, (sk, si, ph) in enumerate(splits):
-                if sk == k:
-                    C[:, si] += -beta[:, j] if ph == 1 else beta[:, j]
-        C = C @ W
+    _bound(fb, run, np.asarray(AY, dtype=float), np.zeros((len(beta), len(run.lo))), alpha, splits, beta,
+           before=before)
     return beta
 
 
