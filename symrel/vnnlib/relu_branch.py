@@ -234,9 +234,6 @@ def child_gap(ctx, d, flo, fhi, fixed, splits, base, start) -> float:
     run.tight = _inherit(ctx, base, start)
     if ctx.tight and start < len(run.pre) - 1:  # the layers above the split with its multiplier, unoptimised
         run = retighten(ctx, flo, fhi, fixed, splits, run, start, CHILD_TIGHT_ITERATIONS, start + CHILD_TIGHT_LAYERS)
-    run.partial = start  # the layers above its split optimised when the part is evaluated (node_run)
-    run.within = True  # an estimate: node_run computes the layers above the split again
-    _keep((id(ctx), (tuple(flo), tuple(fhi)), frozenset(fixed.items())), run, ctx)
     gaps = float_gaps(ctx, d, run)
     worst = min(g for g, _ in gaps)
     if worst > 0:
@@ -261,55 +258,28 @@ CHILD_TIGHT_ITERATIONS = 0
 #: a node (5 layers, 20 parts)
 CHILD_TIGHT_LAYERS = 1
 
-#: float runs a worker keeps (the nodes' and their candidate parts'), most recent last
+#: the optimised slopes and multipliers of the nodes a worker planned last (:data:`_OPTIMA`)
 RUNS_KEPT = 12
-_RUNS: dict = {}
-
-
-def _keep(key, run, ctx):
-    _RUNS.pop(key, None)
-    _RUNS[key] = (ctx, run)
-    while len(_RUNS) > RUNS_KEPT:
-        _RUNS.pop(next(iter(_RUNS)))
 
 
 def node_run(ctx, flo, fhi, splits):
     """The float run of a node (:meth:`FloatBounds.run`) on the box ``[flo, fhi]`` with the
-    ReLU splits ``splits`` (path order): the one kept when this worker computed it already (as
-    a candidate part of the parent's split), else the parent's run's layers below the last
-    split taken when kept, else all of it. The same floats as a run from scratch."""
-    box = (tuple(flo), tuple(fhi))
+    ReLU splits ``splits`` (path order): computed from the box and the splits alone, with the
+    root's intermediate slopes and every ReLU layer above the lowest split optimised again
+    (:func:`retighten`).
+
+    Why from scratch: the engine's results must be the serial run's on any executor, so a
+    node's floats may not depend on what its worker evaluated before. Taking the layers below
+    the split from the parent's run, or the part's run its candidate scoring made, where this
+    worker still held them, gave other floats than this (different slopes and multipliers in
+    the certificate: a random 64-input net, 89 nodes, 2 of them) and so a certificate that
+    changed with the executor's scheduling. Those shortcuts were taken for about one node in
+    forty in a serial run; a node's cost is its retightening either way."""
     fixed = {(k, i): ph for k, i, ph in splits}
-    key = (id(ctx), box, frozenset(fixed.items()))
-    got = _RUNS.get(key)
-    if got is not None and got[0] is ctx:  # (an id is unique only among live objects)
-        run = got[1]
-        if getattr(run, "partial", None) is None:
-            return run
-        after = run.partial  # a candidate part's run: the layers above its split optimised now
-        if getattr(run, "within", False):  # its layers above the split were an estimate: computed again
-            tight = {k: v for k, v in (run.tight or {}).items() if k <= after}
-            run = ctx.float_bounds.run(flo, fhi, fixed, run, after)
-            run.tight = tight | {k: v for k, v in (ctx.tight or {}).items() if k > after} or None
-    else:
-        base = start = None
-        if splits:
-            k, i, _ = splits[-1]
-            parent = dict(fixed)
-            parent.pop((k, i))
-            got = _RUNS.get((id(ctx), box, frozenset(parent.items())))
-            if got is not None and got[0] is ctx and getattr(got[1], "partial", None) is None:
-                base, start = got[1], k
-        if base is not None:
-            run = ctx.float_bounds.run(flo, fhi, fixed, base, start)
-            run.tight, after = _inherit(ctx, base, start), start
-        else:
-            run = ctx.float_bounds.run(flo, fhi, fixed)
-            run.tight, after = ctx.tight, min((k for k, _, _ in splits), default=None)
+    run = ctx.float_bounds.run(flo, fhi, fixed)
+    run.tight = ctx.tight
     if splits and ctx.tight:
-        run = retighten(ctx, flo, fhi, fixed, splits, run, after)
-    run.partial = None
-    _keep(key, run, ctx)
+        run = retighten(ctx, flo, fhi, fixed, splits, run, min(k for k, _, _ in splits))
     return run
 
 

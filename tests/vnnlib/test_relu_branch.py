@@ -175,10 +175,9 @@ def test_a_relu_splits_parts_start_from_their_nodes_optimised_slopes(monkeypatch
         assert (relu_branch.unpack(w) if w else None) == (relu_branch.unpack(kept[s[:-1]]) if kept[s[:-1]] else None)
 
 
-def test_a_candidates_estimate_is_not_the_parts_run(monkeypatch):
-    """A candidate part's run intersected with its node's bounds (an estimate for the score)
-    is computed again above its split when the part is evaluated: the same floats as a run
-    of the part from scratch."""
+def test_a_nodes_run_does_not_depend_on_what_its_worker_did_before():
+    """A node's float run is a function of its box and splits alone: the same floats after
+    its parent's candidate scoring (which computed an estimate of this part) as on its own."""
     import numpy as np
 
     from symrel.vnnlib.problem import prepare, region_box, to_float
@@ -187,14 +186,56 @@ def test_a_candidates_estimate_is_not_the_parts_run(monkeypatch):
     boxes = [region_box(c, prop.n_inputs, "input disjunct 0") for c in prop.input_region]
     ctx = prepare(net, prop, boxes)
     flo, fhi = [to_float(v) for v in boxes[0][0]], [to_float(v) for v in boxes[0][1]]
-    monkeypatch.setattr(relu_branch, "_RUNS", {})
     root = relu_branch.node_run(ctx, flo, fhi, ())
     k, i = next((k, int(i)) for k, (l, u) in enumerate(root.pre[:-1]) for i in np.nonzero((l < 0) & (u > 0))[0])
     split = ((k, i, 1),)
-    relu_branch.child_gap(ctx, 0, flo, fhi, {(k, i): 1}, split, root, k)
-    cached = relu_branch.node_run(ctx, flo, fhi, split)
-    monkeypatch.setattr(relu_branch, "_RUNS", {})
+    alone = relu_branch.node_run(ctx, flo, fhi, split)
     relu_branch.node_run(ctx, flo, fhi, ())
-    fresh = relu_branch.node_run(ctx, flo, fhi, split)
-    for (a, b), (c, e) in zip(cached.pre, fresh.pre):
+    relu_branch.child_gap(ctx, 0, flo, fhi, {(k, i): 1}, split, root, k)
+    after = relu_branch.node_run(ctx, flo, fhi, split)
+    for (a, b), (c, e) in zip(after.pre, alone.pre):
         assert np.array_equal(a, c) and np.array_equal(b, e)
+
+
+def _deep_net():
+    """A random 64-input net of three hidden layers of 16 whose property below takes a
+    ReLU-split tree of 89 nodes, 12 deep."""
+    rng = random.Random(1)
+    layers, m = [], N
+    for _ in range(3):
+        W = [[Q(rng.randint(-64, 64), 64) for _ in range(m)] for _ in range(16)]
+        layers.append(DenseLayer(W, [Q(rng.randint(-16, 16), 64) for _ in range(16)]))
+        m = 16
+    layers.append(DenseLayer([[Q(rng.randint(-64, 64), 64) for _ in range(m)] for _ in range(2)], [Q(0), Q(0)], "none"))
+    return ReLUNet(N, layers)
+
+
+def test_a_process_pool_gives_the_serial_certificate_on_a_deep_tree():
+    """The certificate of a ReLU-split search of 89 nodes is byte for byte the serial one on
+    a pool of two processes, where parts are evaluated in other workers than their parents
+    (before, a worker reused runs it still held, and two nodes' slopes changed with the
+    scheduling)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    net, rng = _deep_net(), random.Random(2)
+    centre = [Q(rng.randint(0, 64), 64) for _ in range(N)]
+    y = net.evaluate_exact(centre)
+    t = 0 if y[0] > y[1] else 1
+    eps = Q(7, 128)
+    region = []
+    for i in range(N):
+        e = [Q(0)] * N
+        e[i] = Q(-1)
+        region.append(LinearAtom(tuple(e), (Q(0), Q(0)), -(centre[i] - eps)))
+        e = [Q(0)] * N
+        e[i] = Q(1)
+        region.append(LinearAtom(tuple(e), (Q(0), Q(0)), centre[i] + eps))
+    ay = [Q(0), Q(0)]
+    ay[t], ay[1 - t] = Q(1), Q(-1)
+    prop = VnnProperty(N, 2, (tuple(region),), ((LinearAtom(tuple([Q(0)] * N), tuple(ay), Q(0)),),), "0" * 64, "inline")
+    serial = decide(net, prop, timeout=300)
+    assert serial.status == "unsat" and serial.stats["relu_splits"] >= 20 and serial.stats["max_depth"] >= 8
+    check_certificate(serial.certificate)
+    with ProcessPoolExecutor(2) as pool:
+        pooled = decide(net, prop, executor=pool, timeout=300)
+    assert pooled.certificate == serial.certificate
