@@ -72,19 +72,21 @@ def __getattr__(name):
 
 
 def _atom(obj, n_in, n_out, path, seen=None):
-    """``(x, y, rhs)`` of an atom; ``seen``: the rationals already read, by their text (an
-    MNIST property's 1,568 box atoms hold 1.2 million coefficients, nearly all "0")."""
+    """``(x, y, rhs)`` of an atom; ``seen``: the rationals already read, by their JSON type and
+    value, ``{int: {...}, str: {...}}`` (an MNIST property's 1,568 box atoms hold 1.2 million
+    coefficients, nearly all 0)."""
     rec = record(obj, path, keys=("x", "y", "rhs"))
-    seen = {} if seen is None else seen
+    seen = {int: {}, str: {}} if seen is None else seen
 
     def read(values, where):  # a JSON int or string, read once (a bool is not an int here: refused)
         out = []
         for i, v in enumerate(values):
-            got = seen.get((type(v), v)) if type(v) in (int, str) else None
+            known = seen.get(type(v))   # None for any other type: read (and refused) by rational
+            got = None if known is None else known.get(v)
             if got is None:
                 got = rational(v, f"{where}[{i}]")
-                if type(v) in (int, str):
-                    seen[(type(v), v)] = got
+                if known is not None:
+                    known[v] = got
             out.append(got)
         return out
 
@@ -99,7 +101,7 @@ def read_property(claim):
     obj = record(claim.get("property"), path, keys=("inputs", "outputs", "input_region", "unsafe"))
     n_in, n_out = natural(obj["inputs"], f"{path}.inputs"), natural(obj["outputs"], f"{path}.outputs")
     total = 0
-    sides, seen = [], {}
+    sides, seen = [], {int: {}, str: {}}
     for side in ("input_region", "unsafe"):
         disjuncts = []
         for d, conj in enumerate(array(obj[side], f"{path}.{side}")):

@@ -56,11 +56,22 @@ _TOKEN = re.compile(r'["\[\]{}]|[0-9]+')
 _STRING_REST = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*"', re.S)
 
 
+#: a whole string (escapes skipped); every digit as 0; every other ASCII character but a
+#: bracket or a quote deleted (what a JSON text holds outside its strings is ASCII)
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+_DIGITS_AS_ZERO = str.maketrans("123456789", "000000000")
+_BRACKETS_ONLY = str.maketrans({chr(c): None for c in range(128) if chr(c) not in '"[]{}'})
+#: an innermost pair of brackets of one kind (the strings and all else removed)
+_INNER_PAIR = re.compile(r"\[\]|\{\}")
+
+
 def _prescan(text: str) -> None:
     """Refuse nesting deeper than :data:`MAX_DEPTH` and a digit run of more than
     :data:`_DIGIT_RUN_LIMIT` digits outside strings, before the parser sees the text.
 
-    One pass, linear in the text: each token is matched once, and a string is skipped whole
+    :func:`_prescan_fast` answers for a text with no long digit run anywhere and well
+    nested brackets (every text symrel writes); any other text gets the scan below. One
+    pass, linear in the text: each token is matched once, and a string is skipped whole
     from its opening quote to its closing one (digits inside a string are text, not a
     number). An unterminated string ends the scan; the parser then reports it.
 
@@ -70,6 +81,8 @@ def _prescan(text: str) -> None:
     ...
     symrel.errors.LimitError: expected JSON nested at most 64 deep (the depth limit)
     """
+    if _prescan_fast(text):
+        return
     depth = 0
     pos = 0
     search, rest = _TOKEN.search, _STRING_REST.match
@@ -94,6 +107,35 @@ def _prescan(text: str) -> None:
             line = text.count("\n", 0, token.start()) + 1
             raise LimitError(f"expected numbers of at most {current_limits().max_digits} digits (the digit limit), "
                              f"line {line} has one of {pos - token.start()}", path=None)
+
+
+def _prescan_fast(text: str) -> bool:
+    """True when ``text`` holds no digit run longer than :data:`_DIGIT_RUN_LIMIT` (inside
+    strings or not) and, its strings removed, its brackets pair up ``[]``/``{}`` at most
+    :data:`MAX_DEPTH` deep: then :func:`_prescan` has nothing to refuse. False means only
+    that the one-pass scan must decide.
+
+    Each round removes every innermost pair, so a text nested ``k`` deep is empty after
+    exactly ``k`` rounds; each round is one regular-expression pass in C over what is
+    left (the brackets alone, and any non-ASCII character outside a string, which no round
+    removes), so the cost is two passes over the text and at most :data:`MAX_DEPTH` over
+    its brackets.
+
+    >>> _prescan_fast('{"a": [1, "]]"], "b": {}}'), _prescan_fast("[" * 65 + "]" * 65)
+    (True, False)
+    >>> _prescan_fast('[1, "x]'), _prescan_fast("[}")    # an open string, mismatched brackets
+    (False, False)
+    """
+    if "0" * (_DIGIT_RUN_LIMIT + 1) in text.translate(_DIGITS_AS_ZERO):
+        return False
+    brackets = _STRING.sub("", text).translate(_BRACKETS_ONLY)
+    for _ in range(MAX_DEPTH):
+        if not brackets:
+            return True
+        brackets, pairs = _INNER_PAIR.subn("", brackets)
+        if not pairs:
+            return False
+    return not brackets
 
 
 def _ascii(read):

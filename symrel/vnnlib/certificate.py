@@ -32,12 +32,15 @@ RULE = "vnnlib-branch-and-bound"
 
 def property_object(prop) -> dict:
     """The property as the certificate's claim records it (docs/format.md)."""
-    written: dict = {}  # each distinct number formatted once (an MNIST property: 1.2 million, nearly all 0)
+    # Each distinct number object formatted once (an MNIST property: 1.2 million coefficients,
+    # nearly all the one object ZERO), looked up by its id: hashing a rational costs a Fraction's
+    # construction, and every number stays alive in ``prop`` while the ids are in use.
+    written: dict = {}
 
     def fmt(v):
-        got = written.get(v)
+        got = written.get(id(v))
         if got is None:
-            got = written[v] = format_rational(v)
+            got = written[id(v)] = format_rational(v)
         return got
 
     def atom(a):

@@ -97,6 +97,15 @@ def test_a_changed_property_is_refused(cert):
     refused(cert, lambda c: c["claim"]["property"]["input_region"][0][0].update(rhs="4"), "is not the box")
 
 
+def test_property_numbers_of_another_json_type_are_refused_after_their_value_was_read(cert):
+    # the atoms' numbers are read once per JSON type and value: a bool, a float or a list
+    # beside the ints 1 and 0 is still read, and refused, where it stands
+    box = lambda c: c["claim"]["property"]["input_region"][0]
+    for bad in (True, False, 1.0, [1], "1.0.0"):
+        refused(cert, lambda c: box(c)[1]["x"].__setitem__(1, bad), "claim.property.input_region[0][1].x[1]",
+                MalformedCertificate)
+
+
 def test_a_wrong_network_hash_is_refused(cert):
     refused(cert, lambda c: c["claim"].update(network_sha256="0" * 64), "is not the sha256")
 
