@@ -58,7 +58,7 @@ class LayeredNet:
 def read_layered(obj, path: str) -> LayeredNet:
     """The layered net of an embedded object (module docstring)."""
     width = input_dim = positive(need(obj, "input_dim", path), join(path, "input_dim"))
-    ops, widths = [], []
+    ops, widths, numbers = [], [], {}
     for k, O in enumerate(listed(obj, "ops", path)):
         op_path = f"{path}.ops[{k}]"
         if type(O) is not dict:
@@ -67,20 +67,7 @@ def read_layered(obj, path: str) -> LayeredNet:
         record_of(O, op_path, {"affine": ("op", "rows", "b"), "relu": ("op",), "max": ("op", "groups")}[name])
         widths.append(width)
         if name == "affine":
-            rows = []
-            for i, R in enumerate(listed(O, "rows", op_path)):
-                rp = f"{op_path}.rows[{i}]"
-                row, last = [], -1
-                for m, pair in enumerate(read.array(R, rp)):
-                    pp = f"{rp}[{m}]"
-                    pair = read.array(pair, pp, 2)
-                    j = read.index(pair[0], width, f"{pp}[0]")
-                    if j <= last:
-                        raise MalformedCertificate(f"expected columns in increasing order, each once; got {j} after "
-                                                   f"{last}", path=f"{pp}[0]")
-                    last = j
-                    row.append((j, read.rational(pair[1], f"{pp}[1]")))
-                rows.append(row)
+            rows = [_row(R, width, f"{op_path}.rows[{i}]", numbers) for i, R in enumerate(listed(O, "rows", op_path))]
             b = vector(need(O, "b", op_path), join(op_path, "b"), len(rows))
             ops.append(("affine", rows, b))
             width = len(rows)
@@ -96,6 +83,37 @@ def read_layered(obj, path: str) -> LayeredNet:
             ops.append(("max", groups))
             width = len(groups)
     return LayeredNet(input_dim, ops, widths, width)
+
+
+#: the JSON types of a number (a bool's type is bool, a JSON float's FloatLiteral: neither is one)
+_INT_OR_STR = frozenset((int, str))
+
+
+def _row(R, width: int, path: str, numbers: dict) -> list:
+    """Row ``path`` of an affine op: its ``(column, value)`` pairs, the columns strictly
+    increasing below ``width``. ``numbers`` holds the values read so far by their JSON value
+    (1 != "1"; a convolution repeats its kernel's few weights in every row). A pair of an int
+    column in order and an int or string value is taken at once; any other is read field by
+    field, which names what is wrong."""
+    row, last = [], -1
+    for m, pair in enumerate(read.array(R, path)):
+        if type(pair) is list and len(pair) == 2 and type(pair[0]) is int and last < pair[0] < width:
+            j, v = pair
+        else:
+            pp = f"{path}[{m}]"
+            j, v = read.array(pair, pp, 2)
+            j = read.index(j, width, f"{pp}[0]")
+            if j <= last:
+                raise MalformedCertificate(f"expected columns in increasing order, each once; got {j} after {last}",
+                                           path=f"{pp}[0]")
+        w = numbers.get(v) if type(v) in _INT_OR_STR else None
+        if w is None:
+            w = read.rational(v, f"{path}[{m}][1]")   # a bool, a float...: refused here
+            if type(v) in _INT_OR_STR:
+                numbers[v] = w
+        row.append((j, w))
+        last = j
+    return row
 
 
 READERS = {"layered": read_layered}

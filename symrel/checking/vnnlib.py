@@ -71,22 +71,27 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _atom(obj, n_in, n_out, path, seen=None):
-    """``(x, y, rhs)`` of an atom; ``seen``: the rationals already read, by their JSON type and
-    value, ``{int: {...}, str: {...}}`` (an MNIST property's 1,568 box atoms hold 1.2 million
-    coefficients, nearly all 0)."""
-    rec = record(obj, path, keys=("x", "y", "rhs"))
-    seen = {int: {}, str: {}} if seen is None else seen
+#: the JSON types of a number (a bool, whose type is bool, and a JSON float, a FloatLiteral, are not)
+_INT_OR_STR = frozenset((int, str))
 
-    def read(values, where):  # a JSON int or string, read once (a bool is not an int here: refused)
+
+def _atom(obj, n_in, n_out, path, seen=None):
+    """``(x, y, rhs)`` of an atom; ``seen``: the rationals already read, by their JSON value,
+    an int or a string (an MNIST property's 1,568 box atoms hold 1.2 million coefficients,
+    nearly all 0)."""
+    rec = record(obj, path, keys=("x", "y", "rhs"))
+    seen = {} if seen is None else seen
+
+    def read(values, where):
+        if all(map(_INT_OR_STR.__contains__, map(type, values))) and seen.keys() >= set(values):
+            return list(map(seen.__getitem__, values))   # all read before (1 != "1": one memo serves both)
         out = []
-        for i, v in enumerate(values):
-            known = seen.get(type(v))   # None for any other type: read (and refused) by rational
-            got = None if known is None else known.get(v)
+        for i, v in enumerate(values):   # in order, so that the first bad entry is the one named
+            got = seen.get(v) if type(v) in _INT_OR_STR else None
             if got is None:
-                got = rational(v, f"{where}[{i}]")
-                if known is not None:
-                    known[v] = got
+                got = rational(v, f"{where}[{i}]")   # a bool, a float...: refused here
+                if type(v) in _INT_OR_STR:
+                    seen[v] = got
             out.append(got)
         return out
 
@@ -101,7 +106,7 @@ def read_property(claim):
     obj = record(claim.get("property"), path, keys=("inputs", "outputs", "input_region", "unsafe"))
     n_in, n_out = natural(obj["inputs"], f"{path}.inputs"), natural(obj["outputs"], f"{path}.outputs")
     total = 0
-    sides, seen = [], {int: {}, str: {}}
+    sides, seen = [], {}
     for side in ("input_region", "unsafe"):
         disjuncts = []
         for d, conj in enumerate(array(obj[side], f"{path}.{side}")):
