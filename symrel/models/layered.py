@@ -36,6 +36,26 @@ from .base import Model, check_dim, require_seq
 ZERO = Q(0)
 
 
+_Q = type(Q(0))   # an exact rational already: taken as it is (rational() would return it)
+_PAIR_TYPES = (list, tuple)
+
+
+def _column_and_value(pair, last: int, input_dim, where: str) -> tuple:
+    """A row's pair ``(column, value)`` held to the rules (the column an int >= 0 beyond
+    ``last``, below ``input_dim`` when known), or the InputError naming what breaks one."""
+    if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+        raise InputError("expected a pair [column, value]", path=where)
+    col, value = pair
+    if isinstance(col, bool) or not isinstance(col, int) or col < 0:
+        raise InputError(f"expected a column index (an integer >= 0), got {col!r}", path=f"{where}[0]")
+    if col <= last:
+        raise InputError(f"expected columns in increasing order, each once; got {col} after {last}",
+                         path=f"{where}[0]")
+    if input_dim is not None and col >= input_dim:
+        raise DimensionError(f"expected a column below the input width {input_dim}, got {col}", path=f"{where}[0]")
+    return col, value
+
+
 class SparseAffine:
     """``x -> W x + b`` with ``W`` stored by rows of ``(column, value)`` pairs (module docstring).
 
@@ -56,24 +76,20 @@ class SparseAffine:
         require_seq(rows, "rows", f"{path}.rows")
         out = []
         width = 0
+        # a column's bound for the fast test (-1: every pair to the full rules, input_dim not an int)
+        limit = float("inf") if input_dim is None else input_dim if type(input_dim) is int else -1
         for i, row in enumerate(rows):
             require_seq(row, "a row of (column, value) pairs", f"{path}.rows[{i}]")
             entries, last = [], -1
             for k, pair in enumerate(row):
-                where = f"{path}.rows[{i}][{k}]"
-                if not isinstance(pair, (list, tuple)) or len(pair) != 2:
-                    raise InputError("expected a pair [column, value]", path=where)
-                col, value = pair
-                if isinstance(col, bool) or not isinstance(col, int) or col < 0:
-                    raise InputError(f"expected a column index (an integer >= 0), got {col!r}", path=f"{where}[0]")
-                if col <= last:
-                    raise InputError(f"expected columns in increasing order, each once; got {col} after {last}",
-                                     path=f"{where}[0]")
-                if input_dim is not None and col >= input_dim:
-                    raise DimensionError(f"expected a column below the input width {input_dim}, got {col}",
-                                         path=f"{where}[0]")
+                # the common pair (an int column in order, in range) at once; any other is held to
+                # every rule below, where it is named (the path is built only then)
+                if type(pair) in _PAIR_TYPES and len(pair) == 2 and type(pair[0]) is int and last < pair[0] < limit:
+                    col, value = pair
+                else:
+                    col, value = _column_and_value(pair, last, input_dim, f"{path}.rows[{i}][{k}]")
                 last = col
-                v = rational(value, path=f"{where}[1]")
+                v = value if type(value) is _Q else rational(value, path=f"{path}.rows[{i}][{k}][1]")
                 if v:
                     entries.append((col, v))
             width = max(width, last + 1)

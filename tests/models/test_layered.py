@@ -92,3 +92,21 @@ def test_max_groups_need_distinct_indices_within_the_width():
 def test_operators_must_chain():
     with pytest.raises(DimensionError, match="reading 3 entries"):
         LayeredNet(2, [SparseAffine([[(0, 1)], [(1, 1)], [(0, 1)]]), Relu(2)])
+
+
+@pytest.mark.parametrize("bad, error, says", [
+    ((1, 1), InputError, "increasing order"),                 # the last column again
+    ((3, 1), DimensionError, "below the input width 3"),
+    ((True, 1), InputError, "column index"),
+    ((2.0, 1), InputError, "column index"),
+    ((2, True), InputError, "boolean"),
+    ((2, 0.5), InputError, "float"),
+    ([2, 1, 0], InputError, "pair"),
+])
+def test_a_bad_pair_after_good_ones_is_refused_by_its_path(bad, error, says):
+    from symrel.exact import rational
+
+    rows = [[(0, 1)], [(0, rational("1/2")), (1, "-3"), bad]]
+    with pytest.raises(error, match=says) as err:
+        SparseAffine(rows, input_dim=3)
+    assert err.value.path.startswith("affine.rows[1][2]"), err.value.path
