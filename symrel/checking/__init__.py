@@ -198,7 +198,9 @@ def _check_header(cert):
     return claim
 
 
-def _read_inputs(cert):
+def _read_inputs(cert, hashed: bool = True):
+    """The embedded inputs, each read by the checker's own reader, and, with ``hashed``, its
+    recorded sha256 compared with its canonical text's."""
     from ..fileformat.canonical import sha256_of
 
     read_input = _part("inputs").read_input   # the checker's own reader (symrel.checking.inputs)
@@ -206,7 +208,7 @@ def _read_inputs(cert):
     inputs = {}
     for name, entry in cert["inputs"].items():
         where = f"inputs.{name}"
-        if sha256_of(entry["object"]) != entry["sha256"]:
+        if hashed and sha256_of(entry["object"]) != entry["sha256"]:
             raise CertificateError("does not match the embedded object", path=f"{where}.sha256")
         try:
             inputs[name] = read_input(entry["object"], path=f"{where}.object")
@@ -325,10 +327,12 @@ def stated(cert: dict) -> dict:
     """``cert`` (a certificate as :func:`symrel.certificates.io.certificate_of` writes it) with
     its ``claim.statement`` set to what the checker derives from its data
     (:mod:`symrel.checking.claims`): the provers write every certificate through this
-    function, so an honest certificate states exactly what its check proves."""
+    function, so an honest certificate states exactly what its check proves. The inputs'
+    sha256, which the writer has just computed, are not computed again here: a check
+    (:func:`check_certificate`) compares them."""
     claims = _part("claims")
     kind = cert["claim"].get("kind")
     _load_checkers(kind)
     if kind in claims.SPECS:
-        cert["claim"]["statement"] = claims.derived_statement(cert, _read_inputs(cert))
+        cert["claim"]["statement"] = claims.derived_statement(cert, _read_inputs(cert, hashed=False))
     return cert

@@ -63,14 +63,11 @@ def _integer_ops(net, where="inputs.network.object"):
         if op[0] != "affine":
             out.append(op)
             continue
-        lcm_bits([int(v.denominator) for row in op[1] for _, v in row] + [int(c.denominator) for c in op[2]],
-                 where=f"{where}.ops[{k}]", what=f"the common denominator of the weights and biases of op {k}")
+        dens = sorted({int(v.denominator) for row in op[1] for _, v in row} | {int(c.denominator) for c in op[2]})
+        lcm_bits(dens, where=f"{where}.ops[{k}]", what=f"the common denominator of the weights and biases of op {k}")
         D = 1
-        for row in op[1]:
-            for _, w in row:
-                D = _lcm(D, int(w.denominator))
-        for c in op[2]:
-            D = _lcm(D, int(c.denominator))
+        for d in dens:   # the distinct denominators: the same lcm
+            D = _lcm(D, d)
         rows = [[(j, int(w.numerator) * (D // int(w.denominator))) for j, w in row if w] for row in op[1]]
         b = [int(c.numerator) * (D // int(c.denominator)) for c in op[2]]
         out.append(("affine", rows, b, D))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..errors import InputError
-from ..exact import Q, format_matrix, format_rational, format_vector, from_rationals, rows
+from ..exact import Q, format_matrix, format_rational, format_rationals, format_vector, from_rationals, rows
 from .. import models  # each model kind's module is imported when its kind is first read or written
 from .fields import expect_object, get, get_int, get_list, get_str, join, number, number_rows, numbers
 from .registry import reader, writer
@@ -123,8 +123,9 @@ def write_layered(net) -> dict:
     ops = []
     for op in net.ops:
         if op.op == "affine":
-            ops.append({"op": "affine", "rows": [[[j, format_rational(v)] for j, v in row] for row in op.rows],
-                        "b": [format_rational(v) for v in op.b]})
+            written = iter(format_rationals(v for row in op.rows for _, v in row))   # in one pass
+            ops.append({"op": "affine", "rows": [[[j, next(written)] for j, _ in row] for row in op.rows],
+                        "b": format_rationals(op.b)})
         elif op.op == "relu":
             ops.append({"op": "relu"})
         else:

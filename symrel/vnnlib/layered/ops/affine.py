@@ -57,16 +57,13 @@ def int_affine(op, where: str = "network") -> IntAffine:
     denominator bounded first (the ``denominator bits`` limit of :mod:`symrel.exact.sizes`)."""
     from ....exact.sizes import lcm_bits
 
-    lcm_bits([int(w.denominator) for row in op.rows for _, w in row] + [int(c.denominator) for c in op.b],
-             where=where, what="the common denominator of an affine op's weights")
-    D = 1
-    for row in op.rows:
-        for _, w in row:
-            D = lcm(D, int(w.denominator))
-    for c in op.b:
-        D = lcm(D, int(c.denominator))
-    rows = tuple(tuple((j, int(w.numerator) * (D // int(w.denominator))) for j, w in row) for row in op.rows)
-    b = tuple(int(c.numerator) * (D // int(c.denominator)) for c in op.b)
+    dens = {int(w.denominator) for row in op.rows for _, w in row} | {int(c.denominator) for c in op.b}
+    # the distinct denominators have the same lcm as all of them
+    lcm_bits(sorted(dens), where=where, what="the common denominator of an affine op's weights")
+    D = lcm(*dens)
+    times = {d: D // d for d in dens}   # D / den, per distinct denominator
+    rows = tuple(tuple((j, int(w.numerator) * times[int(w.denominator)]) for j, w in row) for row in op.rows)
+    b = tuple(int(c.numerator) * times[int(c.denominator)] for c in op.b)
     return IntAffine(rows, b, D, op.input_dim, tuple(tuple(p for p in r if p[1] > 0) for r in rows),
                      tuple(tuple(p for p in r if p[1] < 0) for r in rows))
 
