@@ -68,8 +68,9 @@ def _integer_ops(net, where="inputs.network.object"):
         D = 1
         for d in dens:   # the distinct denominators: the same lcm
             D = _lcm(D, d)
-        rows = [[(j, int(w.numerator) * (D // int(w.denominator))) for j, w in row if w] for row in op[1]]
-        b = [int(c.numerator) * (D // int(c.denominator)) for c in op[2]]
+        times = {d: D // d for d in dens}
+        rows = [[(j, int(w.numerator) * times[int(w.denominator)]) for j, w in row if w] for row in op[1]]
+        b = [int(c.numerator) * times[int(c.denominator)] for c in op[2]]
         out.append(("affine", rows, b, D))
     return out
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import chain
 from json.encoder import c_make_encoder
 from json.encoder import encode_basestring as _encode_string
 
@@ -51,6 +52,7 @@ def canonical_dumps(obj) -> str:
 
 
 _PLAIN_SCALARS = frozenset((int, str))
+_LIST = {list}
 _ROW_ENCODERS: dict = {}
 
 
@@ -69,6 +71,12 @@ def _row_text(row, inner: str) -> str:
 
 def _is_plain_row(r) -> bool:
     return type(r) is list and bool(r) and all(map(_PLAIN_SCALARS.__contains__, map(type, r)))
+
+
+def _is_matrix(o) -> bool:
+    """Every entry of ``o`` is :func:`_is_plain_row` (a non-empty list of ints and strings),
+    tested in C passes: a layered net's rows are lists of many short pairs."""
+    return set(map(type, o)) == _LIST and all(o) and _PLAIN_SCALARS.issuperset(map(type, chain.from_iterable(o)))
 
 
 def _canonical(o, pad: str, put) -> None:
@@ -96,7 +104,7 @@ def _canonical(o, pad: str, put) -> None:
             # the indented separator as its item separator (it is fast only without indent)
             put("[\n" + inner + _row_text(o, inner) + "\n" + pad + "]")
             return
-        if all(map(_is_plain_row, o)):
+        if _is_matrix(o):
             # a matrix (non-empty rows of ints and strings) in one call of the C encoder: its
             # separators are the rows' ones, and each row boundary, "],", a line break, then
             # "[" (no encoded string holds a line break), gets the matrix's own indentation

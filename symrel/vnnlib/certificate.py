@@ -43,8 +43,12 @@ def property_object(prop) -> dict:
             got = written[id(v)] = format_rational(v)
         return got
 
+    def row(values):
+        got = list(map(written.get, map(id, values)))   # in C, once every number was met
+        return got if None not in got else [fmt(v) for v in values]
+
     def atom(a):
-        return {"x": [fmt(v) for v in a.x], "y": [fmt(v) for v in a.y], "rhs": fmt(a.rhs)}
+        return {"x": row(a.x), "y": row(a.y), "rhs": fmt(a.rhs)}
 
     return {"inputs": prop.n_inputs, "outputs": prop.n_outputs,
             "input_region": [[atom(a) for a in conj] for conj in prop.input_region],
