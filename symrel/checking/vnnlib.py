@@ -231,8 +231,13 @@ from .claims import claim_statement, model_words  # noqa: E402  (the hook below 
 @claim_statement("vnnlib-unsat", keys=("network_sha256", "property_sha256", "property"),
                  optional=("property_source", "network_file"), inputs=("network",))
 def statement(claim, inputs) -> str:
-    """No input of the property's region has outputs meeting its unsafe condition."""
-    n_in, n_out, region, unsafe = read_property(claim)
+    """No input of the property's region has outputs meeting its unsafe condition. Its sizes
+    are read without the atoms' numbers: a check reads them all before it derives this
+    sentence (:func:`check_vnnlib_unsat`), and a writer states its own property."""
+    path = "claim.property"
+    obj = record(claim.get("property"), path, keys=("inputs", "outputs", "input_region", "unsafe"))
+    n_in, n_out = natural(obj["inputs"], f"{path}.inputs"), natural(obj["outputs"], f"{path}.outputs")
+    region, unsafe = (array(obj[side], f"{path}.{side}") for side in ("input_region", "unsafe"))
     return (f"no input x in R^{n_in} of the property's input region ({len(region)} disjuncts) has outputs "
             f"y = N(x) in R^{n_out} meeting its unsafe condition ({len(unsafe)} disjuncts), where N is "
             f"{model_words(inputs['network'])} and the property is the one of sha256 "
