@@ -19,7 +19,8 @@ their work (:func:`~symrel.vnnlib.layered.worker.evaluate`) runs on the executor
 to each (:func:`symrel.parallel.map_ordered`); the results are applied in the nodes' order,
 so the verdict and the certificate do not depend on the executor. A closed node is a leaf
 (its facts exact); a candidate point is evaluated exactly here (in the region and unsafe:
-``sat``), and when refuted its linear region is searched once (:mod:`~symrel.vnnlib.layered.region`); otherwise
+``sat``), and when refuted its linear region is searched once (:mod:`~symrel.vnnlib.layered.region`) and
+the node is evaluated again, without the attack (it is counted again in ``nodes``); otherwise
 the node is split: an input split (two boxes), a ReLU split (two parts), a max split (one
 part per piece) or a split by unsafe disjunct (one part per disjunct, those already closed
 attached as leaves).
@@ -42,6 +43,7 @@ where the floats say closed; the number of nodes is what the property needs.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from ...budget import Budget, BudgetExceeded
 from ...checking.vnnlib_limits import MAX_LEAF_OPERATIONS, MAX_TREE_ENTRIES
@@ -193,7 +195,7 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
             stack.extend(reversed(round_))
             return unknown("time")
         stats["rounds"] += 1
-        children = []
+        children, again = [], []
         for node, res in zip(round_, results):
             stats["nodes"] += 1
             stats["max_depth"] = max(stats["max_depth"], len(node.path))
@@ -210,11 +212,13 @@ def decide(net, prop, *, timeout=None, executor=None, progress=None, batch: int 
                 if y is not None:
                     stats["seconds"] = round(time.monotonic() - start, 3)
                     return Verdict("sat", tuple(x), y, None, (), cover.volume / total if total else ZERO, stats)
-                if res.split is None:
-                    raise InternalError("a node with nothing left to split stayed open")
+                if res.split is None:   # attacked before its LPs: evaluated again, without the attack
+                    again.append(replace(node, fresh=False))
+                    continue
             children.append((node, res))
         for node, res in reversed(children):
             _split(node, res, stack, trees, cover, stats, leaf)
+        stack.extend(reversed(again))
         if progress is not None:
             progress(dict(stats, open=len(stack)))
     # the last round may have passed a limit of the checker: no certificate it would refuse

@@ -15,15 +15,17 @@ Definition. :func:`evaluate` takes a :class:`~symrel.vnnlib.layered.node.Node` a
    disjunct closed: ``closed``, with the leaf's facts (docs/format.md). Some closed, at a
    node that must close them all: ``split`` by unsafe disjunct, the closed parts' facts
    attached. An empty part (a split's clip leaves an entry no value) closes with ``empty``;
-3. otherwise, on a fresh box, a float attack (:mod:`~symrel.vnnlib.layered.attack`): a point of float margin
-   ``>= 0`` is a ``candidate`` for the driver's exact check;
+3. on a fresh box, a float attack (:mod:`~symrel.vnnlib.layered.attack`) as soon as the float
+   bounds leave an unsafe disjunct open, before any LP: a point of float margin ``>= 0`` is
+   a ``candidate`` for the driver's exact check, without a split (refuted, the node is
+   evaluated again as a box already attacked);
 4. otherwise ``split``, chosen among the ReLU and max splits scored highest
    (:func:`~symrel.vnnlib.layered.floatbounds.scores`) and, on nets of few inputs, the halvings of the inputs that
    weigh most in the worst candidate's lower form: the split whose parts' float gaps are
    best (most parts closed in floats, then the least open gap).
 
 Nothing float closes a node. Cost: a few float passes and at most two LPs per open unsafe
-disjunct, one exact pass where the floats say closed, one attack per fresh box.
+disjunct, one exact pass where the floats say closed, at most one attack per fresh box.
 """
 
 from __future__ import annotations
@@ -208,6 +210,7 @@ def _evaluate(problem, node) -> Outcome:
         fb.empty = None   # the floats were wrong: the exact bounds go on
     todo = list(node.unsafe) if node.unsafe is not None else list(range(problem.n_unsafe))
     closes, worst = {}, None
+    attacked = not node.fresh
     for u in todo:
         AY, AX, R = problem.float_rows[d][u]
         cands = problem.candidates[d][u]
@@ -221,6 +224,13 @@ def _evaluate(problem, node) -> Outcome:
                 return _empty_leaf(problem, lb, refine)
             entry = _close(problem, node, lb, cands[best])
         gap = float(fl[best])
+        if entry is None and not attacked:
+            # a fresh box the floats leave open: the attack (a few dozen float passes) before the
+            # LPs, which cost far more and cannot close a box that holds a counterexample
+            attacked = True
+            point = _attack(problem, node, flo, fhi, [v for v in todo if v not in closes])
+            if point is not None:   # no split yet: refuted, the node is evaluated again, attacked
+                return Outcome("candidate", point=point)
         if entry is None:
             m = multipliers(fnet, fb, sides, winners, AY[best], AX[best], float(R[best]), problem.reach)
             if m is not None and m.value > R[best]:
@@ -249,7 +259,6 @@ def _evaluate(problem, node) -> Outcome:
         if refine:
             facts["refine"] = _refine_json(refine)
         return Outcome("closed", facts=facts, cost=_leaf_cost(problem, facts["closes"], refine))
-    point = _attack(problem, node, flo, fhi, [u for u in todo if u not in closes]) if node.fresh else None
     if closes and node.unsafe is None and problem.n_unsafe > 1:
         parts = {}
         for u, entry in closes.items():
@@ -257,13 +266,9 @@ def _evaluate(problem, node) -> Outcome:
             if refine:
                 facts["refine"] = _refine_json(refine)
             parts[u] = (facts, _leaf_cost(problem, facts["closes"], refine))
-        split, kind = UnsafeSplit(problem.n_unsafe), "split" if point is None else "candidate"
-        return Outcome(kind, point=point, split=split, closed_parts=parts)
+        return Outcome("split", split=UnsafeSplit(problem.n_unsafe), closed_parts=parts)
     _, u, best = worst
-    split = _choose_split(problem, node, fb, sides, winners, u, best)
-    if point is not None:
-        return Outcome("candidate", point=point, split=split)
-    return Outcome("split", split=split)
+    return Outcome("split", split=_choose_split(problem, node, fb, sides, winners, u, best))
 
 
 def _empty_leaf(problem, lb, refine):

@@ -131,3 +131,32 @@ def test_a_net_beyond_the_arithmetic_limits_is_unknown_naming_the_limit():
     with arithmetic_limits(denominator_bits=500):
         v = decide(net, _prop(((atom([0, 0], [1], -1),),)))
     assert v.status == "unknown" and v.limit == "denominator bits"
+
+
+def test_a_fresh_box_is_attacked_before_any_lp(monkeypatch):
+    """|x0| + |x1| - 1 >= 1/2 holds at the box's corners: the attack finds one before an LP runs."""
+    from symrel.vnnlib.layered import worker
+
+    def no_lp(*args, **kwargs):
+        raise AssertionError("an LP ran on a box the attack could refute")
+
+    monkeypatch.setattr(worker, "multipliers", no_lp)
+    net, prop = _abs_net(), _prop(((atom([0, 0], [-1], "-1/2"),),))
+    v = decide(net, prop)
+    assert v.status == "sat" and v.stats["attacks"] == 1 and prop.holds(list(v.witness_x), net(list(v.witness_x)))
+
+
+def test_a_refuted_early_candidate_leaves_the_same_tree(monkeypatch):
+    """A float point the exact check refutes: the node is evaluated again without the attack,
+    and the verdict and the certificate are those of a search whose attack finds nothing."""
+    from symrel.vnnlib.layered import worker
+
+    net = _abs_net()
+    prop = _prop(((atom([0, 0], [1], "-1001/1000"),), (atom([0, 0], [-1], "-11/10"),)))
+    monkeypatch.setattr(worker, "_attack", lambda *args: None)
+    quiet = decide(net, prop)
+    monkeypatch.setattr(worker, "_attack", lambda problem, node, flo, fhi, todo: tuple(float(v) for v in flo))
+    refuted = decide(net, prop)   # the box's corner, which meets no unsafe disjunct
+    assert quiet.status == refuted.status == "unsat" and refuted.stats["attacks"] >= 1
+    assert json.dumps(refuted.certificate, sort_keys=True) == json.dumps(quiet.certificate, sort_keys=True)
+    assert check_certificate(json.loads(json.dumps(refuted.certificate)))["result"] == "checked"
