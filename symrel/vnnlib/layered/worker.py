@@ -15,10 +15,11 @@ Definition. :func:`evaluate` takes a :class:`~symrel.vnnlib.layered.node.Node` a
    disjunct closed: ``closed``, with the leaf's facts (docs/format.md). Some closed, at a
    node that must close them all: ``split`` by unsafe disjunct, the closed parts' facts
    attached. An empty part (a split's clip leaves an entry no value) closes with ``empty``;
-3. on a fresh box, a float attack (:mod:`~symrel.vnnlib.layered.attack`) as soon as the float
-   bounds leave an unsafe disjunct open, before any LP: a point of float margin ``>= 0`` is
-   a ``candidate`` for the driver's exact check, without a split (refuted, the node is
-   evaluated again as a box already attacked);
+3. on a fresh box whose float bounds leave an unsafe disjunct open, first (before any exact
+   close or LP of step 1 and 2), a float attack (:mod:`~symrel.vnnlib.layered.attack`) on
+   the unsafe disjuncts: a point of float margin ``>= 0`` is a ``candidate`` for the
+   driver's exact check, without a split (refuted, the node is evaluated again as a box
+   already attacked);
 4. otherwise ``split``, chosen among the ReLU and max splits scored highest
    (:func:`~symrel.vnnlib.layered.floatbounds.scores`) and, on nets of few inputs, the halvings of the inputs that
    weigh most in the worst candidate's lower form: the split whose parts' float gaps are
@@ -210,11 +211,20 @@ def _evaluate(problem, node) -> Outcome:
         fb.empty = None   # the floats were wrong: the exact bounds go on
     todo = list(node.unsafe) if node.unsafe is not None else list(range(problem.n_unsafe))
     closes, worst = {}, None
-    attacked = not node.fresh
+    lowers = {}   # per unsafe disjunct, each candidate's float lower bound minus its rhs
+    for u in todo:
+        AY, AX, R = problem.float_rows[d][u]
+        lowers[u] = float_lower(fnet, fb, AY, AX) - R
+    if node.fresh and any(lowers[u].max() <= 0 for u in todo):
+        # a fresh box the floats leave open: the attack (a few dozen float passes) before any
+        # exact close or LP, which cost far more and cannot close a box holding a counterexample
+        point = _attack(problem, node, flo, fhi, todo)
+        if point is not None:   # no split yet: refuted, the node is evaluated again, attacked
+            return Outcome("candidate", point=point)
     for u in todo:
         AY, AX, R = problem.float_rows[d][u]
         cands = problem.candidates[d][u]
-        fl = float_lower(fnet, fb, AY, AX) - R
+        fl = lowers[u]
         order = [int(j) for j in np.argsort(-fl, kind="stable")]
         best = order[0]
         entry = None
@@ -224,13 +234,6 @@ def _evaluate(problem, node) -> Outcome:
                 return _empty_leaf(problem, lb, refine)
             entry = _close(problem, node, lb, cands[best])
         gap = float(fl[best])
-        if entry is None and not attacked:
-            # a fresh box the floats leave open: the attack (a few dozen float passes) before the
-            # LPs, which cost far more and cannot close a box that holds a counterexample
-            attacked = True
-            point = _attack(problem, node, flo, fhi, [v for v in todo if v not in closes])
-            if point is not None:   # no split yet: refuted, the node is evaluated again, attacked
-                return Outcome("candidate", point=point)
         if entry is None:
             m = multipliers(fnet, fb, sides, winners, AY[best], AX[best], float(R[best]), problem.reach)
             if m is not None and m.value > R[best]:
