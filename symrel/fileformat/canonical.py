@@ -79,6 +79,11 @@ def _is_matrix(o) -> bool:
     return set(map(type, o)) == _LIST and all(o) and _PLAIN_SCALARS.issuperset(map(type, chain.from_iterable(o)))
 
 
+def _is_matrix_list(o) -> bool:
+    """Every entry of ``o`` is a non-empty list of which every entry is :func:`_is_plain_row`."""
+    return set(map(type, o)) == _LIST and all(o) and _is_matrix(list(chain.from_iterable(o)))
+
+
 def _canonical(o, pad: str, put) -> None:
     if type(o) is FloatLiteral:   # before str, its base: a JSON float is its token, not a string
         if not _FLOAT_TOKEN.fullmatch(o):   # made by hand, not by the JSON reader: no faithful text
@@ -103,6 +108,15 @@ def _canonical(o, pad: str, put) -> None:
             # a row of ints and strings (most of a model's text): the C encoder writes it, with
             # the indented separator as its item separator (it is fast only without indent)
             put("[\n" + inner + _row_text(o, inner) + "\n" + pad + "]")
+            return
+        if c_make_encoder is not None and _is_matrix_list(o):
+            # a list of matrices (a layered net's rows of [column, value] pairs) in one call of
+            # the C encoder, as a matrix below, with two kinds of boundary: between two matrices
+            # "]]," then "[[", between two of a matrix's rows "]," then "["
+            i1, i2, i3 = inner, inner + "  ", inner + "    "
+            body = (_row_text(o, i3).replace("]],\n" + i3 + "[[", f"\n{i2}]\n{i1}],\n{i1}[\n{i2}[\n{i3}")
+                    .replace("],\n" + i3 + "[", f"\n{i2}],\n{i2}[\n{i3}"))
+            put(f"[\n{i1}[\n{i2}[\n{i3}" + body[2:-2] + f"\n{i2}]\n{i1}]\n{pad}]")
             return
         if _is_matrix(o):
             # a matrix (non-empty rows of ints and strings) in one call of the C encoder: its
