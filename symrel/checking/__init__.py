@@ -199,8 +199,7 @@ def _check_header(cert):
 
 
 def _read_inputs(cert, hashed: bool = True):
-    """The embedded inputs, each read by the checker's own reader, and, with ``hashed``, its
-    recorded sha256 compared with its canonical text's."""
+    """The inputs, read by the checker's reader; with ``hashed``, their sha256 compared."""
     from ..fileformat.canonical import sha256_of
 
     read_input = _part("inputs").read_input   # the checker's own reader (symrel.checking.inputs)
@@ -328,8 +327,7 @@ def stated(cert: dict) -> dict:
     its ``claim.statement`` set to what the checker derives from its data
     (:mod:`symrel.checking.claims`): the provers write every certificate through this
     function, so an honest certificate states exactly what its check proves. The inputs'
-    sha256, which the writer has just computed, are not computed again here: a check
-    (:func:`check_certificate`) compares them."""
+    sha256, which the writer has just computed, are compared by a check, not here."""
     claims = _part("claims")
     kind = cert["claim"].get("kind")
     _load_checkers(kind)

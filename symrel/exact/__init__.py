@@ -23,7 +23,7 @@ from ..lazy_names import lazy_names
 #: the public names of the package and the submodule each comes from
 _FROM = {
     **dict.fromkeys(["DEFAULT_LIMITS", "FloatLiteral", "GROUND_TYPES", "NumberLimits", "ONE", "Q", "Rational", "ZERO",
-                     "ceil", "denominator", "floor", "format_rational", "format_rationals", "is_integral",
+                     "ceil", "denominator", "floor", "format_rational", "is_integral",
                      "number_limits", "numerator", "rational_str", "sign",
                      "to_float", "to_fraction", "to_sympy"],
                     "numbers"),

@@ -198,28 +198,6 @@ def format_rational(q: Rational) -> int | str:
         return f"{p}/{d}"
 
 
-def format_rationals(qs) -> list:
-    """:func:`format_rational` of each of ``qs``, under one lifting of Python's digit limit; an
-    object met again (a convolution's kernel weight, in every row) is formatted once. Objects are
-    recognised by their id, each kept alive meanwhile, so that no id is reused within the call.
-
-    >>> from symrel.exact import rational as q
-    >>> half = q("1/2"); format_rationals([half, q(3), half, q("-7/4")])
-    ['1/2', 3, '1/2', '-7/4']
-    """
-    written: dict = {}
-    out = []
-    put = out.append
-    with unlimited_int_digits():
-        for q in qs:
-            got = written.get(id(q))
-            if got is None:
-                p, d = int(q.numerator), int(q.denominator)
-                got = written[id(q)] = (p if d == 1 else f"{p}/{d}", q)
-            put(got[0])
-    return out
-
-
 def rational_str(q: Rational) -> str:
     """``q`` as text: ``"3"`` or ``"-2/7"``."""
     with unlimited_int_digits():

@@ -69,18 +69,13 @@ def _row_text(row, inner: str) -> str:
     return "".join(enc(row, 0))[1:-1]
 
 
-def _is_plain_row(r) -> bool:
-    return type(r) is list and bool(r) and all(map(_PLAIN_SCALARS.__contains__, map(type, r)))
-
-
 def _is_matrix(o) -> bool:
-    """Every entry of ``o`` is :func:`_is_plain_row` (a non-empty list of ints and strings),
-    tested in C passes: a layered net's rows are lists of many short pairs."""
+    """Every entry of ``o`` is a non-empty list of ints and strings (tested in C passes)."""
     return set(map(type, o)) == _LIST and all(o) and _PLAIN_SCALARS.issuperset(map(type, chain.from_iterable(o)))
 
 
 def _is_matrix_list(o) -> bool:
-    """Every entry of ``o`` is a non-empty list of which every entry is :func:`_is_plain_row`."""
+    """Every entry of ``o`` is a non-empty list of which every entry is such a list."""
     return set(map(type, o)) == _LIST and all(o) and _is_matrix(list(chain.from_iterable(o)))
 
 
@@ -110,9 +105,8 @@ def _canonical(o, pad: str, put) -> None:
             put("[\n" + inner + _row_text(o, inner) + "\n" + pad + "]")
             return
         if c_make_encoder is not None and _is_matrix_list(o):
-            # a list of matrices (a layered net's rows of [column, value] pairs) in one call of
-            # the C encoder, as a matrix below, with two kinds of boundary: between two matrices
-            # "]]," then "[[", between two of a matrix's rows "]," then "["
+            # matrices (a layered net's rows of pairs) in one call, as a matrix below; a boundary
+            # between two matrices is "]],", a line break, "[[", one between two rows "],", "["
             i1, i2, i3 = inner, inner + "  ", inner + "    "
             body = (_row_text(o, i3).replace("]],\n" + i3 + "[[", f"\n{i2}]\n{i1}],\n{i1}[\n{i2}[\n{i3}")
                     .replace("],\n" + i3 + "[", f"\n{i2}],\n{i2}[\n{i3}"))

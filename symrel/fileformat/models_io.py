@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..errors import InputError
-from ..exact import Q, format_matrix, format_rational, format_rationals, format_vector, from_rationals, rows
+from ..exact import Q, format_matrix, format_rational, format_vector, from_rationals, rows
 from .. import models  # each model kind's module is imported when its kind is first read or written
 from .fields import expect_object, get, get_int, get_list, get_str, join, number, number_rows, numbers
 from .registry import reader, writer
@@ -118,14 +118,39 @@ def read_layered(obj, path=""):
     return layered.LayeredNet(input_dim, ops, path=path)
 
 
+def _formatted(qs) -> list:
+    """:func:`~symrel.exact.format_rational` of each of ``qs``, under one lifting of Python's
+    digit limit; an object met again (a convolution's kernel weight, in every row) is formatted
+    once. Objects are recognised by their id, each kept alive meanwhile, so that no id is
+    reused within the call.
+
+    >>> from symrel.exact import rational as q
+    >>> half = q("1/2"); _formatted([half, q(3), half, q("-7/4")])
+    ['1/2', 3, '1/2', '-7/4']
+    """
+    from ..exact.numbers import unlimited_int_digits
+
+    written: dict = {}
+    out = []
+    put = out.append
+    with unlimited_int_digits():
+        for q in qs:
+            got = written.get(id(q))
+            if got is None:
+                p, d = int(q.numerator), int(q.denominator)
+                got = written[id(q)] = (p if d == 1 else f"{p}/{d}", q)
+            put(got[0])
+    return out
+
+
 @writer("symrel.models.layered.LayeredNet")
 def write_layered(net) -> dict:
     ops = []
     for op in net.ops:
         if op.op == "affine":
-            written = iter(format_rationals(v for row in op.rows for _, v in row))   # in one pass
+            written = iter(_formatted(v for row in op.rows for _, v in row))   # in one pass
             ops.append({"op": "affine", "rows": [[[j, next(written)] for j, _ in row] for row in op.rows],
-                        "b": format_rationals(op.b)})
+                        "b": _formatted(op.b)})
         elif op.op == "relu":
             ops.append({"op": "relu"})
         else:
