@@ -48,6 +48,8 @@ Shares no code with :mod:`symrel.vnnlib`.
 
 from __future__ import annotations
 
+from itertools import compress
+
 from . import CertificateError, at_step, claim_checker
 from .leaf_runs import LEAVES_PER_TASK, LeafRun, leaves_checked_on, run_leaves  # noqa: F401 (named here by callers)
 from .network_file import file_name, read_network_file, sha256_text  # noqa: F401 (named here by callers)
@@ -127,7 +129,7 @@ def disjunct_box(conj, n):
     """The tightest single-variable bounds of an input disjunct; None for an unbounded input."""
     lo, hi = [None] * n, [None] * n
     for x, _, rhs in conj:
-        nz = [i for i in range(n) if x[i]]
+        nz = list(compress(range(n), x))   # the inputs of the nonzero coefficients
         if len(nz) != 1:
             continue
         i = nz[0]

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from itertools import compress
 from typing import NamedTuple
 
 from ..errors import InputError
@@ -107,7 +108,7 @@ def region_box(conj, n: int, where: str):
     for k, atom in enumerate(conj):
         if any(atom.y):
             raise InputError(f"expected atoms over X alone in the input region, got {atom}", path=where)
-        nz = [i for i, c in enumerate(atom.x) if c]
+        nz = list(compress(range(n), atom.x))   # the nonzero coefficients' inputs (tested in C)
         if len(nz) != 1:
             extra.append(k)
             continue

@@ -108,15 +108,12 @@ class FloatAffine:
         import numpy as np
         import scipy.sparse as sp
 
-        r, c, v = [], [], []
-        for i, row in enumerate(op.rows):
-            for j, w in row:
-                r.append(i)
-                c.append(j)
-                v.append(int(w.numerator) / int(w.denominator))
-        shape = (op.output_dim, op.input_dim)
-        self.W = sp.csr_matrix((np.array(v, dtype=float), (np.array(r, dtype=np.int64), np.array(c, dtype=np.int64))),
-                               shape=shape)
+        lengths = np.fromiter(map(len, op.rows), dtype=np.int64, count=op.output_dim)
+        n = int(lengths.sum())
+        r = np.repeat(np.arange(op.output_dim, dtype=np.int64), lengths)
+        c = np.fromiter((j for row in op.rows for j, _ in row), dtype=np.int64, count=n)
+        v = np.fromiter((int(w.numerator) / int(w.denominator) for row in op.rows for _, w in row), dtype=float, count=n)
+        self.W = sp.csr_matrix((v, (r, c)), shape=(op.output_dim, op.input_dim))
         self.WT = self.W.T.tocsr()
         self.Wp = self.W.maximum(0).tocsr()
         self.Wn = self.W.minimum(0).tocsr()
