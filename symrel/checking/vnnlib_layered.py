@@ -87,8 +87,8 @@ def _chain_bits(iops) -> int:
     for op in iops:
         if op[0] == "affine":
             _, rows, b, D = op
-            w = max((abs(v).bit_length() for row in rows for _, v in row), default=0)
-            w = max(w, max((abs(v).bit_length() for v in b), default=0))
+            w = max(max(map(abs, (v for row in rows for _, v in row)), default=0), max(map(abs, b), default=0))
+            w = w.bit_length()   # that of the largest |v|: bit_length grows with |v|
             total += D.bit_length() + w + fan_in_bits(max(len(rows), max(map(len, rows), default=0)) + 1)
         else:
             total += STAGE_BITS

@@ -56,8 +56,9 @@ class ExactNet:
         total = 0
         for kind, op in self.ops:
             if kind == "affine":
-                w = max((abs(v).bit_length() for row in op.rows for _, v in row), default=0)
-                w = max(w, max((abs(v).bit_length() for v in op.b), default=0))
+                # the bits of the largest |v| (bit_length grows with |v|), the maximum taken in C
+                w = max(map(abs, (v for row in op.rows for _, v in row)), default=0).bit_length()
+                w = max(w, max(map(abs, op.b), default=0).bit_length())
                 fan = max(len(op.rows), max(map(len, op.rows), default=0)) + 1
                 total += op.D.bit_length() + w + fan.bit_length()
             else:
