@@ -211,11 +211,12 @@ def _evaluate(problem, node) -> Outcome:
         fb.empty = None   # the floats were wrong: the exact bounds go on
     todo = list(node.unsafe) if node.unsafe is not None else list(range(problem.n_unsafe))
     closes, worst = {}, None
-    lowers = {}   # per unsafe disjunct, each candidate's float lower bound minus its rhs
+    lowers, bests = {}, {}   # per unsafe disjunct, each candidate's float lower bound minus its rhs
     for u in todo:
         AY, AX, R = problem.float_rows[d][u]
         lowers[u] = float_lower(fnet, fb, AY, AX) - R
-    if node.fresh and any(lowers[u].max() <= 0 for u in todo):
+        bests[u] = int(np.argsort(-lowers[u], kind="stable")[0])   # the highest (a NaN sorts last)
+    if node.fresh and any(not lowers[u][bests[u]] > 0 for u in todo):
         # a fresh box the floats leave open: the attack (a few dozen float passes) before any
         # exact close or LP, which cost far more and cannot close a box holding a counterexample
         point = _attack(problem, node, flo, fhi, todo)
@@ -224,9 +225,7 @@ def _evaluate(problem, node) -> Outcome:
     for u in todo:
         AY, AX, R = problem.float_rows[d][u]
         cands = problem.candidates[d][u]
-        fl = lowers[u]
-        order = [int(j) for j in np.argsort(-fl, kind="stable")]
-        best = order[0]
+        fl, best = lowers[u], bests[u]
         entry = None
         if fl[best] > 0:
             lb = lb or leaf_bounds(enet, node.lo, node.hi, sides, winners, refine)
