@@ -31,7 +31,7 @@ from typing import NamedTuple
 
 from ..errors import InternalError
 from ..exact import Q
-from .gaps import keep_parts, node_gap, run_key, unstable_count
+from .gaps import keep_parts, node_gap, prefetch_runs, run_key, unstable_count
 from .node import InputSplit, PhaseSplit, ReluSplit
 from .problem import Problem, candidates, to_float
 from .relu_branch import choose as relu_choice, splits_on_relus
@@ -67,6 +67,12 @@ class ScoredSplit(NamedTuple):
 
 def _scored(a: float, b: float, input_split: int, order: int, split) -> ScoredSplit:
     return ScoredSplit((a > 0) + (b > 0), a + b, input_split, order, split)
+
+
+def _cut_boxes(flo, fhi, i, at) -> tuple:
+    """The two parts ``((lo, hi), (lo, hi))`` (floats) of the box ``[flo, fhi]`` cut at ``x_i = at``."""
+    return ((flo, [at if k == i else v for k, v in enumerate(fhi)]),
+            ([at if k == i else v for k, v in enumerate(flo)], fhi))
 
 
 def _cut_parts(problem: Problem, flo, fhi, fixed, i, at) -> tuple:
@@ -154,14 +160,18 @@ def branch(problem: Problem, d, lo, hi, fixed, run, gaps, plan):
     options = []
     parts = {}  # per option's split, the run keys of its two parts (their runs kept for them: keep_parts)
     floor = min(g for g, _ in gaps)  # the node's bound holds on its parts (theirs may be lower: see above)
+    scored = fb.neuron_scores(run, ay, fixed)  # the neurons whose relaxations lose the most, first
+    cuts = [crossing(run, k, j, lo, hi, allowed) for _, k, j in scored[:CROSSING_CANDIDATES]]
+    # the parts of every input cut in one stacked float pass (the same floats as one by one)
+    prefetch_runs(problem, [(a, b) for i, at in [(i, (flo[i] + fhi[i]) / 2) for i in inputs]
+                            + [(c.input, to_float(c.at)) for c in cuts if c is not None]
+                            for a, b in _cut_boxes(flo, fhi, i, at)], fixed)
     for rank, i in enumerate(inputs):
         at = (flo[i] + fhi[i]) / 2
         a, b = _cut_gaps(problem, d, flo, fhi, fixed, floor, i, at)
         options.append(_scored(a, b, 1, -rank, InputSplit(i)))
         parts[options[-1].split] = _cut_parts(problem, flo, fhi, fixed, i, at)
-    scored = fb.neuron_scores(run, ay, fixed)  # the neurons whose relaxations lose the most, first
-    for t, (_, k, j) in enumerate(scored[:CROSSING_CANDIDATES]):
-        cut = crossing(run, k, j, lo, hi, allowed)
+    for t, cut in enumerate(cuts):
         if cut is not None:
             a, b = _cut_gaps(problem, d, flo, fhi, fixed, floor, cut.input, to_float(cut.at))
             options.append(_scored(a, b, 1, -len(inputs) - t, cut))

@@ -44,3 +44,65 @@ def test_a_run_from_a_base_is_the_run_from_scratch():
                         assert all(np.array_equal(x, y) for p, q in zip(xs, ys) for x, y in zip(p, q))
                     checked += 1
     assert checked > 200
+
+
+def _same_runs(a, b):
+    for xs, ys in ((a.pre, b.pre), (a.relax, b.relax), (a.forms, b.forms)):
+        assert len(xs) == len(ys)
+        for p, q in zip(xs, ys):
+            assert len(p) == len(q)
+            assert all(x.shape == y.shape and np.array_equal(x, y) for x, y in zip(p, q))
+    assert np.array_equal(a.lo, b.lo) and np.array_equal(a.hi, b.hi)
+
+
+def test_runs_of_many_boxes_at_once_are_the_runs_box_by_box():
+    """run_many stacks the boxes' backward passes (a split's scoring): bit for bit the floats of
+    one run per box, with phases fixed on a few neurons, for one box and for several."""
+    rng = random.Random(11)
+    checked = 0
+    for widths in ([3, 7, 7, 7, 7, 2], [2, 5, 1], [4, 6, 6, 3]):
+        fb = FloatBounds(integer_net(_net(rng, widths)))
+        for _ in range(4):
+            n = widths[0]
+            fixed = {(rng.randrange(len(widths) - 2), rng.randrange(widths[1 if len(widths) == 3 else 2])): ph
+                     for ph in (0, 1)} if rng.random() < 0.7 else {}
+            fixed = {key: ph for key, ph in fixed.items() if key[1] < widths[key[0] + 1]}
+            boxes = []
+            for _ in range(rng.choice([1, 2, 5, 10])):
+                lo = [rng.uniform(-1, 0) for _ in range(n)]
+                boxes.append((lo, [v + rng.choice([0.0, rng.uniform(0.01, 1)]) for v in lo]))  # some point boxes
+            many = fb.run_many([b[0] for b in boxes], [b[1] for b in boxes], fixed)
+            assert len(many) == len(boxes)
+            for (lo, hi), got in zip(boxes, many):
+                _same_runs(got, fb.run(lo, hi, fixed))
+                checked += 1
+    assert checked > 40
+    assert FloatBounds(integer_net(_net(rng, [2, 3, 1]))).run_many([], [], {}) == []
+
+
+def test_runs_of_many_boxes_on_an_acas_xu_net():
+    """The same on a real net (ACAS Xu 1_1, six ReLU layers of 50), where the products are
+    BLAS calls: twelve halves of random boxes, bit for bit."""
+    from pathlib import Path
+
+    name = "data/vnncomp2021/acasxu/ACASXU_run2a_1_1_batch_2000.onnx"
+    path = next((p for p in (Path(__file__).resolve().parents[3] / "shared" / name, Path("/work/shared") / name)
+                 if p.exists()), None)
+    if path is None:
+        pytest.skip("the vnncomp2021 ACAS Xu nets are not here")
+    pytest.importorskip("onnx")
+    from symrel.interop.onnx_import import read_onnx
+
+    fb = FloatBounds(integer_net(read_onnx(path).model))
+    rng = random.Random(5)
+    los, his = [], []
+    for _ in range(6):
+        lo = [rng.uniform(-0.5, 0.5) for _ in range(5)]
+        hi = [v + rng.uniform(0.001, 0.2) for v in lo]
+        i = rng.randrange(5)
+        mid = (lo[i] + hi[i]) / 2
+        los += [lo, [mid if k == i else v for k, v in enumerate(lo)]]
+        his += [[mid if k == i else v for k, v in enumerate(hi)], hi]
+    fixed = {(2, 7): 1, (4, 3): 0}
+    for lo, hi, got in zip(los, his, fb.run_many(los, his, fixed)):
+        _same_runs(got, fb.run(lo, hi, fixed))
