@@ -67,7 +67,8 @@ class FloatRun:
 
 def _lines(k, l, u, fixed):
     """The lines ``(aL, aU, tU)`` of ReLU layer ``k`` (``aL z <= h <= aU z + tU``) for the bounds
-    ``l``, ``u`` and the phases ``fixed`` (module docstring)."""
+    ``l``, ``u`` and the phases ``fixed`` (module docstring); ``l``, ``u``: a layer's bounds, or
+    those of several boxes as the rows of a matrix (entry by entry the same floats)."""
     aL = np.zeros_like(l)
     aU = np.zeros_like(l)
     tU = np.zeros_like(l)
@@ -84,10 +85,10 @@ def _lines(k, l, u, fixed):
         if fk != k:
             continue
         if ph == 0:  # z <= 0 on the split's part: h = 0
-            aL[fi] = aU[fi] = tU[fi] = 0.0
+            aL[..., fi] = aU[..., fi] = tU[..., fi] = 0.0
         else:  # z >= 0 there: h = z (the exact bounds' phase a)
-            aL[fi] = aU[fi] = 1.0
-            tU[fi] = 0.0
+            aL[..., fi] = aU[..., fi] = 1.0
+            tU[..., fi] = 0.0
     return aL, aU, tU
 
 
@@ -211,13 +212,12 @@ class FloatBounds:
         K = len(los)
         if K < 2 or self.tighten:  # the tightened layers (relu_branch) run box by box
             return [self.run(lo, hi, fixed) for lo, hi in zip(los, his)]
-        LO = [np.asarray(lo, dtype=float) for lo in los]
-        HI = [np.asarray(hi, dtype=float) for hi in his]
+        LO = np.array(los, dtype=float).reshape(K, -1)
+        HI = np.array(his, dtype=float).reshape(K, -1)
+        LO3, HI3 = LO[:, :, None], HI[:, :, None]  # (a product by a column is run's product by a vector)
         upper = np.zeros((2 * K, 1, 1), dtype=bool)
         upper[K:] = True
-        pre = [[] for _ in range(K)]
-        relax = [[] for _ in range(K)]
-        forms = [[] for _ in range(K)]
+        pre, relax, forms = [], [], []  # per ReLU layer, for all the boxes: (K, width) and (K, width, n) arrays
         stacked = []  # per ReLU layer below: (the coefficients' factor where >= 0, where < 0, the intercepts)
         k = -1
         for li, (W, b, relu) in enumerate(self.layers):
@@ -225,29 +225,27 @@ class FloatBounds:
                 continue
             k += 1
             if k == 0 and li == 0:
-                sides = [(W, b.copy(), W, b.copy())] * K
+                Al = Au = np.broadcast_to(W, (K,) + W.shape)
+                cl, cu = np.repeat(b[None], K, 0), np.repeat(b[None], K, 0)
             else:
                 C, c = self._back_stacked(W, b, li - 1, stacked, upper)
-                sides = [(C[j], c[j], C[K + j], c[K + j]) for j in range(K)]
-            lines = []
-            for j, (Al, cl, Au, cu) in enumerate(sides):
-                l = np.maximum(Al, 0) @ LO[j] + np.minimum(Al, 0) @ HI[j] + cl
-                u = np.maximum(Au, 0) @ HI[j] + np.minimum(Au, 0) @ LO[j] + cu
-                lines.append(_lines(k, l, u, fixed))
-                relax[j].append(lines[-1])
-                pre[j].append((l, u))
-                forms[j].append((Al, cl, Au, cu))
-            aL = np.stack([e[0] for e in lines])
-            aU = np.stack([e[1] for e in lines])
-            tU = np.stack([e[2] for e in lines])
+                Al, cl, Au, cu = C[:K], c[:K], C[K:], c[K:]
+            l = (np.maximum(Al, 0) @ LO3)[:, :, 0] + (np.minimum(Al, 0) @ HI3)[:, :, 0] + cl
+            u = (np.maximum(Au, 0) @ HI3)[:, :, 0] + (np.minimum(Au, 0) @ LO3)[:, :, 0] + cu
+            aL, aU, tU = _lines(k, l, u, fixed)
+            pre.append((l, u))
+            relax.append((aL, aU, tU))
+            forms.append((Al, cl, Au, cu))
             stacked.append((np.concatenate([aL, aU]), np.concatenate([aU, aL]), np.concatenate([tU, tU])[:, :, None]))
-        return [FloatRun(pre[j], relax[j], forms[j], LO[j], HI[j]) for j in range(K)]
+        return [FloatRun([(l[j], u[j]) for l, u in pre], [tuple(a[j] for a in e) for e in relax],
+                         [tuple(a[j] for a in e) for e in forms], LO[j], HI[j]) for j in range(K)]
 
     def _back_stacked(self, W, b, top, stacked, upper):
         """:meth:`_back` of the rows ``W`` (constants ``b``) from layer ``top`` down, for ``K``
         boxes at once, the lower forms (the first ``K`` of the stack) and the upper ones (the
         last ``K``, where ``upper``): the same operations on each, so the same floats."""
         B = len(upper)
+        K = B // 2
         C = np.broadcast_to(W, (B,) + W.shape)
         const = np.broadcast_to(b, (B, len(b)))
         k = sum(1 for li in range(top + 1) if self.layers[li][2])
@@ -257,8 +255,10 @@ class FloatBounds:
                 k -= 1
                 pos, neg, tU = stacked[k]
                 Cp, Cn = np.maximum(C, 0.0), np.minimum(C, 0.0)
-                const = const + (np.where(upper, Cp, Cn) @ tU)[:, :, 0]  # lower: Cn @ tU, upper: Cp @ tU
-                C = Cp * pos[:, None, :] + Cn * neg[:, None, :]
+                # lower: const + Cn @ tU, upper: const + Cp @ tU
+                const = const + np.concatenate([(Cn[:K] @ tU[:K])[:, :, 0], (Cp[K:] @ tU[K:])[:, :, 0]])
+                C = np.multiply(Cp, pos[:, None, :], out=Cp)  # Cp * pos + Cn * neg, in place
+                C += np.multiply(Cn, neg[:, None, :], out=Cn)
             const = const + C @ bl
             C = C @ Wl
         return C, const

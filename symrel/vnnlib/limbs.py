@@ -31,12 +31,14 @@ from __future__ import annotations
 
 try:  # the "numeric" extra; symbolic imports this module only where numpy is installed
     import numpy as np
+    _least, _most = np.minimum.reduce, np.maximum.reduce  # (the array methods add a Python call)
 except ImportError:  # pragma: no cover - a core-only install (the doctests below skip there)
     np = None
 
 #: bits of a limb
 LIMB_BITS = 22
 _MASK = (1 << LIMB_BITS) - 1
+_BASE = 1 << LIMB_BITS
 _PAIR_MASK = (1 << (2 * LIMB_BITS)) - 1
 #: the bound every int64 intermediate stays under
 _LIMIT = 1 << 61
@@ -94,25 +96,34 @@ def to_ints(X) -> list:
 def normalize(X, fresh: bool = False) -> np.ndarray:
     """``X`` normalized (module docstring), with no more top limbs than needed; entries of
     ``X`` must be below ``2^62`` in magnitude. ``fresh``: ``X`` is the caller's own new
-    array, normalized in place (no copy)."""
+    array, normalized in place (no copy).
+
+    Cost: three operations a limb, then the top limb's least and greatest entries (one
+    reduction each: the top limb needs a limb more exactly when they leave ``[-2^B, 2^B)``,
+    and folds into the limb below exactly when they lie in ``[-1, 0]``)."""
     if not fresh:
         X = X.copy()
+    if X[-1].size == 0:
+        return X[:1]
     L = X.shape[0]
     for l in range(L - 1):
         c = X[l] >> LIMB_BITS
         X[l] &= _MASK  # = X[l] - c 2^B (two's complement)
         X[l + 1] += c
-    if X[-1].size == 0:
-        return X[:1]
-    c = X[-1] >> LIMB_BITS  # in {-1, 0} everywhere exactly when the top limb is in [-2^B, 2^B)
-    while c.min() < -1 or c.max() > 0:
-        X[-1] &= _MASK
+    top = X[-1]
+    least, most = int(_least(top, axis=None)), int(_most(top, axis=None))
+    while least < -_BASE or most >= _BASE:  # top >> B is not in {-1, 0} everywhere: a limb more
+        c = top >> LIMB_BITS
+        top &= _MASK
         X = np.concatenate([X, c[None]])
-        c = X[-1] >> LIMB_BITS
+        top = X[-1]
+        least, most = least >> LIMB_BITS, most >> LIMB_BITS  # (a shift keeps the order)
     # a top limb of 0 or -1 everywhere folds into the limb below
-    while X.shape[0] > 1 and X[-1].min() >= -1 and X[-1].max() <= 0:
+    while X.shape[0] > 1 and least >= -1 and most <= 0:
         below = X[-2] + (X[-1] << LIMB_BITS)
         X = np.concatenate([X[:-2], below[None]])
+        top = X[-1]
+        least, most = int(_least(top, axis=None)), int(_most(top, axis=None))
     return X
 
 
@@ -186,9 +197,8 @@ def matmul(A, W) -> np.ndarray:
             P = np.concatenate([Af @ Wf[:, j:j + step] for j in range(0, cols, step)], axis=1).astype(np.int64)
     else:
         P = A2 @ W2
-    P = P.reshape(La, m, Lw, n)
+    P = P.reshape(La, m, Lw, n).transpose(0, 2, 1, 3)  # P[i, j]: limb i of A times limb j of W
     C = np.zeros((La + Lw, m, n), dtype=np.int64)  # one spare limb for the carries
-    for i in range(La):
-        for j in range(Lw):
-            C[i + j] += P[i, :, j, :]
+    for i in range(La):  # the products of limb i, of weights i + j, in one addition
+        C[i:i + Lw] += P[i]
     return normalize(C, fresh=True)
