@@ -64,6 +64,20 @@ def margin(net: FloatNet, disjuncts, x) -> float:
     return best
 
 
+class _Disjuncts(list):
+    """Unsafe disjuncts with each one's atoms' coefficients as arrays ``(atoms, AX, AY)``
+    (:func:`_arrays`): a climb takes hundreds of margins of the same disjuncts."""
+
+
+def _arrays(disjuncts) -> _Disjuncts:
+    """``disjuncts`` with their arrays (:class:`_Disjuncts`), made once."""
+    if isinstance(disjuncts, _Disjuncts):
+        return disjuncts
+    np = _np
+    return _Disjuncts((atoms, np.array([a[0] for a in atoms], dtype=float), np.array([a[1] for a in atoms], dtype=float))
+                      if atoms else (atoms, None, None) for atoms in disjuncts)
+
+
 def _batch_margin(net: FloatNet, disjuncts, X, owner=None):
     """Margins of the rows of X and, for each row, the gradient of its active atom.
     ``owner``: per row, the disjunct whose margin alone that row follows (-1: the whole
@@ -83,21 +97,19 @@ def _batch_margin(net: FloatNet, disjuncts, X, owner=None):
     best = np.full(N, -np.inf)
     cx = np.zeros_like(X)
     cy = np.zeros((N, Y.shape[1]))
-    for d, atoms in enumerate(disjuncts):
+    for d, (atoms, AX, AY) in enumerate(_arrays(disjuncts)):
         counts = np.ones(N, dtype=bool) if owner is None else (owner == -1) | (owner == d)
         if not atoms:
             best[counts] = np.inf
             continue
         vals = []
-        for ax, ay, rhs in atoms:
-            vals.append(rhs - X @ np.asarray(ax, dtype=float) - Y @ np.asarray(ay, dtype=float))
+        for (_, _, rhs), ax, ay in zip(atoms, AX, AY):
+            vals.append(rhs - X @ ax - Y @ ay)
         V = np.stack(vals, axis=1)
         k = V.argmin(axis=1)
         m = V[np.arange(N), k]
         better = (m > best) & counts
         best = np.where(better, m, best)
-        AX = np.array([a[0] for a in atoms], dtype=float)
-        AY = np.array([a[1] for a in atoms], dtype=float)
         cx[better] = -AX[k[better]]
         cy[better] = -AY[k[better]]
     g = cy
@@ -147,6 +159,7 @@ def propose_with_margin(net: FloatNet, disjuncts, lo, hi, *, seed: int, starts: 
     owner = None  # the objective of each start: the whole margin (-1), or one disjunct's
     if by_disjunct and len(disjuncts) > 1:
         owner = np.arange(len(X)) % (len(disjuncts) + 1) - 1
+    disjuncts = _arrays(disjuncts)
     best_x = _climb(net, disjuncts, L, H, X, steps, first, decay, halving, owner)
     bestm, _ = _batch_margin(net, disjuncts, best_x)
     bestm[np.isnan(bestm)] = -np.inf  # floats that overflowed rank last
