@@ -160,12 +160,13 @@ class FloatBounds:
                 Cp, Cn = np.maximum(C, 0.0), np.minimum(C, 0.0)
                 if upper:
                     const = const + Cp @ tU
-                    C = Cp * aU + Cn * aL
+                    C = np.multiply(Cp, aU, out=Cp)  # Cp * aU + Cn * aL, in place
+                    C += np.multiply(Cn, aL, out=Cn)
                 else:
                     const = const + Cn @ tU
-                    C = Cp * aL + Cn * aU
+                    C = np.multiply(Cp, aL, out=Cp)  # Cp * aL + Cn * aU, in place
+                    C += np.multiply(Cn, aU, out=Cn)
                 if betas:
-                    C = C.copy()
                     for bk, bi, ph, beta in betas:
                         if bk == k:
                             C[:, bi] += -beta if ph == 1 else beta
