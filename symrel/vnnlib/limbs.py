@@ -187,7 +187,9 @@ def matmul(A, W) -> np.ndarray:
         Wf = W2.astype(np.float64)
         Af = A2.astype(np.float64)
         rows, cols = La * m, Lw * n
-        if rows * k * cols > _BLAS_WHOLE:  # a large product: one call (chunks of it cost far more)
+        if not rows or not cols:  # no entry (no chunk to join either)
+            P = np.zeros((rows, cols), dtype=np.int64)
+        elif rows * k * cols > _BLAS_WHOLE:  # a large product: one call (chunks of it cost far more)
             P = (Af @ Wf).astype(np.int64)
         elif k * cols <= _BLAS_CHUNK:  # chunks of rows
             step = max(1, _BLAS_CHUNK // max(k * cols, 1))
