@@ -239,9 +239,15 @@ def _products(layer: IntLayer, L, U):
             got = (layer, _limbs.from_ints([list(rp) + list(rn) for rp, rn in zip(layer.Wp, layer.Wn)]))
             _LIMB_PN[id(layer)] = got
         w = len(L[0])
+        # the neurons below whose forms are not 0 (an inactive one's are): the others add nothing
+        live = [i for i, (a, b) in enumerate(zip(L, U)) if any(a) or any(b)]
+        if not live:
+            z = [[0] * w for _ in layer.b]
+            return z, [list(r) for r in z]
+        M = got[1] if len(live) == len(L) else got[1][:, :, live + [len(L) + i for i in live]]
         try:
-            z = _limbs.to_ints(_limbs.matmul(got[1], _limbs.from_ints(
-                [a + b for a, b in zip(L, U)] + [b + a for a, b in zip(L, U)])))
+            z = _limbs.to_ints(_limbs.matmul(M, _limbs.from_ints(
+                [L[i] + U[i] for i in live] + [U[i] + L[i] for i in live])))
         except _limbs.TooWide:
             pass
         else:
@@ -523,7 +529,12 @@ def _layer_bounds_limbs(net: IntNet, states, li: int, box: ScaledBox, lows, ups,
                                 add_rows[r][c] += (-1 if ph == 1 else 1) * int(b * F * P)
                     X = _limbs.add(X, _limbs.from_ints(add_rows)) if X.shape[0] >= 1 else X
                 M = F * P
-            C = _limbs.matmul(X, _limb_Wb(below))
+            Wb = _limb_Wb(below)
+            nz = (X != 0).any(axis=(0, 1))  # the columns not 0 (an inactive neuron's are) alone: the others add 0
+            if not nz.all():
+                keep = _np.nonzero(nz)[0]
+                X, Wb = X[:, :, keep], Wb[:, keep, :]
+            C = _limbs.matmul(X, Wb)
             add(C[:, :, -1:], (M * below.D).bit_length() - 1)
             X = C[:, :, :-1]
             M = M * below.D

@@ -52,6 +52,42 @@ def test_propagate_is_the_same_without_numpy(monkeypatch):
             (plain.L, plain.U, plain.den, plain.relaxed, plain.states)
 
 
+def test_inactive_neurons_left_out_of_the_products_change_no_integer(monkeypatch):
+    """The limb products leave out the neurons whose forms are 0 (inactive ones, and those a
+    split sets to z <= 0): on nets biased so that many are, with splits of both phases, and on
+    boxes that are a single point or thin in one input, propagate and the backward pairs give
+    the integers of the Python path; where every neuron of a layer is inactive too."""
+    rng = random.Random(5)
+    seen = all_off = 0
+    for trial in range(12):
+        net = _net(rng, [3, 8, 8, 8, 2], 64)
+        if trial % 3 == 0:  # a layer every neuron of which is off: its forms are all 0
+            net = ReLUNet(3, [net.layers[0], DenseLayer([[0] * 8] * 8, [Q(-1)] * 8), *net.layers[2:]])
+        inet = symbolic.integer_net(net)
+        lo = [Q(rng.randint(-8, 0), 8) for _ in range(3)]
+        hi = [v + Q(rng.randint(1, 8), 8) for v in lo]
+        if trial % 4 == 1:
+            hi = list(lo)  # a single point
+        elif trial % 4 == 2:
+            hi[0] = lo[0]  # one side empty
+        box = symbolic.box_scale(lo, hi)
+        fixed = {(rng.randrange(3), rng.randrange(8)): ph for ph in (0, 1, 0)}
+        fast = symbolic.propagate(inet, box, fixed=fixed)
+        with monkeypatch.context() as m:
+            m.setattr(symbolic, "_np", None)
+            plain = symbolic.propagate(inet, box, fixed=fixed)
+        assert (fast.L, fast.U, fast.den, fast.relaxed, fast.states) == \
+            (plain.L, plain.U, plain.den, plain.relaxed, plain.states)
+        off = sum(1 for layer in fast.states for st in layer if st == 0)
+        seen += off
+        all_off += any(all(st == 0 for st in layer) for layer in fast.states)
+        for li in (2, 3):
+            want = (symbolic.layer_bounds(inet, fast.states[:li], li, box, False),
+                    symbolic.layer_bounds(inet, fast.states[:li], li, box, True))
+            assert symbolic.layer_bounds_pair(inet, fast.states[:li], li, box) == want
+    assert seen > 20 and all_off >= 3  # (a split may set one of those neurons active)
+
+
 def test_pair_on_a_grid_rounds_outward():
     rng = random.Random(3)
     net = symbolic.integer_net(_net(rng, [3, 6, 6, 2], 64))
