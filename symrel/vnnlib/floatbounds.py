@@ -227,7 +227,17 @@ class FloatBounds:
         with the same BLAS call on the same operands (tests/vnnlib/test_floatbounds.py
         compares them bit for bit), and the rest is the same operations element by element.
 
-        Cost: the work of the runs, in ``O(L^2)`` numpy calls instead of ``O(K L^2)``."""
+        Cost: the work of the runs, in ``O(L^2)`` numpy calls instead of ``O(K L^2)``.
+
+        >>> from symrel.models import DenseLayer, ReLUNet
+        >>> from symrel.vnnlib.symbolic import integer_net
+        >>> fb = FloatBounds(integer_net(ReLUNet(1, [DenseLayer([[1], [-1]], [0, 0]),
+        ...                                          DenseLayer([[1, 1]], [0], "none")])))
+        >>> los, his = [[-1.0], [0.5], [0.0]], [[2.0], [1.0], [0.0]]      # the last box a point
+        >>> all(np.array_equal(a.pre[0][1], fb.run(lo, hi, {}).pre[0][1])
+        ...     for a, lo, hi in zip(fb.run_many(los, his, {}), los, his))
+        True
+        """
         K = len(los)
         if K < 2 or self.tighten:  # the tightened layers (relu_branch) run box by box
             return [self.run(lo, hi, fixed) for lo, hi in zip(los, his)]

@@ -151,7 +151,10 @@ def prefetch_runs(problem: Problem, boxes, fixed) -> None:
     remember them as :func:`node_gap`'s own until the next :func:`keep_parts`.
 
     Why: a node's candidate input cuts make about ten parts of the same phases, and scoring
-    them was most of an open node's float work (:mod:`symrel.vnnlib.branching`)."""
+    them was most of an open node's float work (:mod:`symrel.vnnlib.branching`).
+
+    Cost: one :meth:`run_many <symrel.vnnlib.floatbounds.FloatBounds.run_many>` of the boxes
+    not remembered already; nothing when all are."""
     todo = {}
     for lo, hi in boxes:
         key = run_key(problem, lo, hi, fixed)
