@@ -174,14 +174,21 @@ class FloatBounds:
             C = C @ W
         return C, const
 
-    def run(self, lo, hi, fixed, base: FloatRun | None = None, start: int = 0, within=None) -> FloatRun:
+    def run(self, lo, hi, fixed, base: FloatRun | None = None, start: int = 0, within=None,
+            upto: int | None = None) -> FloatRun:
         """The bounds on the box ``[lo, hi]`` with the phases ``fixed`` (``{(k, i): 0 or 1}``).
         ``base``: a run on the same box whose phases agree with ``fixed`` below ReLU layer
         ``start``; its layers below ``start`` and the bounds and forms of layer ``start`` are
         taken as they are (they depend on nothing else), the rest is computed: the same floats
         as a run without ``base``. ``within``: per ReLU layer bounds ``(l, u)`` known to hold on
         the part (a parent's, whose part holds this one), intersected with those computed; such
-        a run is an estimate for a score (no exact leaf reproduces the parent's bounds)."""
+        a run is an estimate for a score (no exact leaf reproduces the parent's bounds).
+        ``upto``: the last ReLU layer computed (None: all); the layers above depend on those
+        below only, so a caller that changes layer ``upto``'s bounds (:func:`symrel.vnnlib.
+        relu_branch.retighten`) computes them once, after.
+
+        Cost: per ReLU layer ``k`` computed two backward passes of its ``w`` rows through the
+        ``k`` layers below (``O(k w^2 + w n)`` for ``n`` inputs)."""
         lo = np.asarray(lo, dtype=float)
         hi = np.asarray(hi, dtype=float)
         pre, relax, forms = [], [], []
@@ -193,6 +200,8 @@ class FloatBounds:
             if not relu:
                 continue
             k += 1
+            if upto is not None and k > upto:
+                break
             if k < len(relax):  # from ``base``
                 continue
             if k < len(pre):  # from ``base``: the bounds; the phases and lines below

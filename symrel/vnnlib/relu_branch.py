@@ -230,9 +230,11 @@ def child_gap(ctx, d, flo, fhi, fixed, splits, base, start) -> float:
     active closes its part (+0.37 once the part's bounds are optimised)."""
     from .slopes import optimise
 
-    run = ctx.float_bounds.run(flo, fhi, fixed, base, start, within=base.pre if CHILD_WITHIN else None)
+    above = ctx.tight and start < len(base.pre) - 1  # the layers above the split tightened: computed after
+    run = ctx.float_bounds.run(flo, fhi, fixed, base, start, within=base.pre if CHILD_WITHIN else None,
+                               upto=start + 1 if above else None)
     run.tight = _inherit(ctx, base, start)
-    if ctx.tight and start < len(run.pre) - 1:  # the layers above the split with its multiplier, unoptimised
+    if above:  # the layers above the split with its multiplier, unoptimised
         run = retighten(ctx, flo, fhi, fixed, splits, run, start, CHILD_TIGHT_ITERATIONS, start + CHILD_TIGHT_LAYERS)
     gaps = float_gaps(ctx, d, run)
     worst = min(g for g, _ in gaps)
@@ -276,11 +278,19 @@ def node_run(ctx, flo, fhi, splits):
     changed with the executor's scheduling. Those shortcuts were taken for about one node in
     forty in a serial run; a node's cost is its retightening either way."""
     fixed = {(k, i): ph for k, i, ph in splits}
-    run = ctx.float_bounds.run(flo, fhi, fixed)
+    after = min((k for k, _, _ in splits), default=None)
+    run = ctx.float_bounds.run(flo, fhi, fixed, upto=_first_above(ctx, splits, after))
     run.tight = ctx.tight
     if splits and ctx.tight:
-        run = retighten(ctx, flo, fhi, fixed, splits, run, min(k for k, _, _ in splits))
+        run = retighten(ctx, flo, fhi, fixed, splits, run, after)
     return run
+
+
+def _first_above(ctx, splits, after):
+    """The last ReLU layer :func:`node_run` computes before :func:`retighten` (which computes
+    the others from the layers it tightens): the one above ``after``; None (all) when the
+    node is not retightened."""
+    return after + 1 if splits and ctx.tight and after is not None else None
 
 
 def _inherit(ctx, base, start):
@@ -328,6 +338,8 @@ def retighten(ctx, flo, fhi, fixed, splits, run, after, iterations=None, upto=No
     for k in sorted(fb.tighten):
         if after is not None and k <= after or upto is not None and k > upto:
             continue
+        if len(run.pre) <= k:  # layer k from the layers below as tightened (once: _extend)
+            run = _extend(fb, flo, fhi, fixed, run, k)
         idx_root, root_rows = fb.tighten[k][:2]
         l, u = run.pre[k]
         open_ = [int(i) for i in np.nonzero((l < 0) & (u > 0))[0] if (k, int(i)) not in fixed]
@@ -378,6 +390,23 @@ def retighten(ctx, flo, fhi, fixed, splits, run, after, iterations=None, upto=No
                 mult[rr] = got.betas[r]
         tight[k] = (idx_all, rows, (sp, mult))
         pre = run.pre[:k] + [(nl, nu)]
-        run = fb.run(flo, fhi, fixed, FloatRun(pre, run.relax[:k], run.forms[:k + 1], run.lo, run.hi), k)
+        run = fb.run(flo, fhi, fixed, FloatRun(pre, run.relax[:k], run.forms[:k + 1], run.lo, run.hi), k, upto=k)
+    run = _extend(fb, flo, fhi, fixed, run, None)
+    run.tight = tight
+    return run
+
+
+def _extend(fb, flo, fhi, fixed, run, upto):
+    """``run`` (its ReLU layers up to some ``k``) with the layers above computed up to ``upto``
+    (None: all) from its own: :meth:`FloatBounds.run` from its last layer. :func:`retighten`
+    computes each layer above a split once this way, from the tightened layers below, where
+    computing all of them after each tightened layer cost the deeper nets a quadratic number
+    of backward passes (the same floats)."""
+    last = len(fb.relu_at) - 1
+    have = len(run.pre) - 1
+    if have >= (last if upto is None else min(upto, last)):
+        return run
+    tight = run.tight
+    run = fb.run(flo, fhi, fixed, run, have, upto=upto)
     run.tight = tight
     return run
