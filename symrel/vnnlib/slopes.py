@@ -202,8 +202,9 @@ def optimise(fb, run, splits, AY, AX, iterations: int = ITERATIONS, start=None) 
                 beta[r, j] = v
             if (k, i) in a0:
                 before[r, j] = a0[(k, i)]
-    if np.isnan(beta).any():
-        beta = _first_betas(fb, run, AY, alpha, splits, beta, before)
+    # the multipliers not given are set by the first step's backward pass on its way down
+    # (_first_betas' values: a split's multiplier is used only below its layer), one pass saved
+    first = before if np.isnan(beta).any() else None
     # a multiplier's scale: the range of its neuron (a slope's is 1)
     scale = np.array([max(float(run.pre[k][1][i] - run.pre[k][0][i]), 1e-9) for k, i, _ in splits])
     best_bound = np.full(rows, -np.inf)
@@ -215,7 +216,9 @@ def optimise(fb, run, splits, AY, AX, iterations: int = ITERATIONS, start=None) 
     m_b, v_b = np.zeros_like(beta), np.zeros_like(beta)
     b1, b2, eps = 0.9, 0.999, 1e-8
     for it in range(iterations + 1):
-        bound, nus, corner = _bound(fb, run, AY, AX, alpha, splits, beta, keep=True)
+        bound, nus, corner = _bound(fb, run, AY, AX, alpha, splits, beta, keep=True, before=first if it == 0 else None)
+        if it == 0:
+            best_beta = beta.copy()
         better = bound > best_bound
         if better.any():
             best_bound = np.where(better, bound, best_bound)
