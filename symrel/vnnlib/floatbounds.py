@@ -110,6 +110,13 @@ def _lines(k, l, u, fixed):
     return aL, aU, tU
 
 
+def _scatter(base, rows, values):
+    """A copy of ``base`` with ``values`` at ``rows``."""
+    out = base.copy()
+    out[rows] = values
+    return out
+
+
 class FloatBounds:
     """The float copy of an :class:`~symrel.vnnlib.symbolic.IntNet` (module docstring)."""
 
@@ -182,7 +189,10 @@ class FloatBounds:
         taken as they are (they depend on nothing else), the rest is computed: the same floats
         as a run without ``base``. ``within``: per ReLU layer bounds ``(l, u)`` known to hold on
         the part (a parent's, whose part holds this one), intersected with those computed; such
-        a run is an estimate for a score (no exact leaf reproduces the parent's bounds).
+        a run is an estimate for a score (no exact leaf reproduces the parent's bounds); its
+        layers computed here are computed for the neurons ``within`` leaves unstable only (a
+        settled neuron's line does not depend on its bounds, which stay ``within``'s), and keep
+        no forms.
         ``upto``: the last ReLU layer computed (None: all); the layers above depend on those
         below only, so a caller that changes layer ``upto``'s bounds (:func:`symrel.vnnlib.
         relu_branch.retighten`) computes them once, after.
@@ -207,16 +217,24 @@ class FloatBounds:
             if k < len(pre):  # from ``base``: the bounds; the phases and lines below
                 l, u = pre[k]
             elif k == 0 and li == 0:
+                rows = None
                 Al, cl = W, b.copy()
                 Au, cu = W, b.copy()
             else:
-                Al, cl = self._back(W, b.copy(), li - 1, relax, False)
-                Au, cu = self._back(W, b.copy(), li - 1, relax, True)
+                rows = None
+                if within is not None and k < len(within):  # the neurons ``within`` leaves unstable
+                    rows = np.nonzero((within[k][0] < 0) & (within[k][1] > 0))[0]
+                Wr, br = (W, b) if rows is None else (W[rows], b[rows])
+                Al, cl = self._back(Wr, br.copy(), li - 1, relax, False)
+                Au, cu = self._back(Wr, br.copy(), li - 1, relax, True)
             if k >= len(pre):
                 l = np.maximum(Al, 0) @ lo + np.minimum(Al, 0) @ hi + cl
                 u = np.maximum(Au, 0) @ hi + np.minimum(Au, 0) @ lo + cu
+                if rows is not None:  # a neuron ``within`` settles keeps its bounds (its line is the same)
+                    l, u = _scatter(within[k][0], rows, l), _scatter(within[k][1], rows, u)
+                    Al = cl = Au = cu = None  # (an estimate's forms: none kept)
                 if k in self.tighten:
-                    l, u = self._tightened(k, relax, lo, hi, l, u)
+                    l, u = self._tightened(k, relax, lo, hi, l, u, rows)
                 if within is not None and k < len(within):
                     l, u = np.maximum(l, within[k][0]), np.minimum(u, within[k][1])
             relax.append(_lines(k, l, u, fixed))
@@ -322,12 +340,19 @@ class FloatBounds:
             self._cuts[k] = got
         return got
 
-    def _tightened(self, k, relax, lo, hi, l, u):
+    def _tightened(self, k, relax, lo, hi, l, u, only=None):
         """``l``, ``u`` of ReLU layer ``k`` tightened where :attr:`tighten` says (the backward
-        bounds of ``+z_i`` and ``-z_i`` with its slopes, the rule's where NaN)."""
+        bounds of ``+z_i`` and ``-z_i`` with its slopes, the rule's where NaN); ``only``: the
+        neurons tightened, of those (None: all)."""
         from .slopes import _bound
 
         idx, slopes = self.tighten[k]
+        if only is not None:
+            pick = np.isin(idx, only)
+            idx, both = idx[pick], np.concatenate([pick, pick])
+            slopes = [s[both] for s in slopes]
+            if not len(idx):
+                return l, u
         m = len(idx)
         AY = np.zeros((2 * m, len(l)))
         AY[np.arange(m), idx] = 1.0

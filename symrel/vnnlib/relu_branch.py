@@ -235,7 +235,8 @@ def child_gap(ctx, d, flo, fhi, fixed, splits, base, start) -> float:
                                upto=start + 1 if above else None)
     run.tight = _inherit(ctx, base, start)
     if above:  # the layers above the split with its multiplier, unoptimised
-        run = retighten(ctx, flo, fhi, fixed, splits, run, start, CHILD_TIGHT_ITERATIONS, start + CHILD_TIGHT_LAYERS)
+        run = retighten(ctx, flo, fhi, fixed, splits, run, start, CHILD_TIGHT_ITERATIONS, start + CHILD_TIGHT_LAYERS,
+                        within=base.pre if CHILD_WITHIN else None)
     gaps = float_gaps(ctx, d, run)
     worst = min(g for g, _ in gaps)
     if worst > 0:
@@ -309,7 +310,7 @@ def _inherit(ctx, base, start):
 NODE_TIGHT_ITERATIONS = 10
 
 
-def retighten(ctx, flo, fhi, fixed, splits, run, after, iterations=None, upto=None):
+def retighten(ctx, flo, fhi, fixed, splits, run, after, iterations=None, upto=None, within=None):
     """The node's run with the intermediate bounds above its lowest split optimised again, now
     with the splits' multipliers (beta-CROWN's intermediate bounds) and the slopes started at the
     root's, in the ReLU layers above ``after`` (below, the run's own, from its parent): a split on a low neuron set to ``z >= 0`` makes ``h = z`` over the whole box (the
@@ -319,7 +320,8 @@ def retighten(ctx, flo, fhi, fixed, splits, run, after, iterations=None, upto=No
     both, and the disjunct's gap from -1.02 to +0.39). ``run.tight`` then holds the slopes
     and multipliers, per layer, for the exact leaf (:func:`symbolic.propagate`'s ``tighten``).
     ``iterations``: Adam's steps (default :data:`NODE_TIGHT_ITERATIONS`); ``upto``: the
-    highest ReLU layer optimised (None: all).
+    highest ReLU layer optimised (None: all); ``within``: the bounds the layers above are
+    intersected with (a candidate part's estimate: :func:`child_gap`).
 
     The neurons optimised are those the node leaves unstable, the root's tightened ones and the
     others alike: a split neuron set to ``z >= 0`` can unsettle neurons the root's slopes had
@@ -339,7 +341,7 @@ def retighten(ctx, flo, fhi, fixed, splits, run, after, iterations=None, upto=No
         if after is not None and k <= after or upto is not None and k > upto:
             continue
         if len(run.pre) <= k:  # layer k from the layers below as tightened (once: _extend)
-            run = _extend(fb, flo, fhi, fixed, run, k)
+            run = _extend(fb, flo, fhi, fixed, run, k, within)
         idx_root, root_rows = fb.tighten[k][:2]
         l, u = run.pre[k]
         open_ = [int(i) for i in np.nonzero((l < 0) & (u > 0))[0] if (k, int(i)) not in fixed]
@@ -391,12 +393,12 @@ def retighten(ctx, flo, fhi, fixed, splits, run, after, iterations=None, upto=No
         tight[k] = (idx_all, rows, (sp, mult))
         pre = run.pre[:k] + [(nl, nu)]
         run = fb.run(flo, fhi, fixed, FloatRun(pre, run.relax[:k], run.forms[:k + 1], run.lo, run.hi), k, upto=k)
-    run = _extend(fb, flo, fhi, fixed, run, None)
+    run = _extend(fb, flo, fhi, fixed, run, None, within)
     run.tight = tight
     return run
 
 
-def _extend(fb, flo, fhi, fixed, run, upto):
+def _extend(fb, flo, fhi, fixed, run, upto, within=None):
     """``run`` (its ReLU layers up to some ``k``) with the layers above computed up to ``upto``
     (None: all) from its own: :meth:`FloatBounds.run` from its last layer. :func:`retighten`
     computes each layer above a split once this way, from the tightened layers below, where
@@ -407,6 +409,6 @@ def _extend(fb, flo, fhi, fixed, run, upto):
     if have >= (last if upto is None else min(upto, last)):
         return run
     tight = run.tight
-    run = fb.run(flo, fhi, fixed, run, have, upto=upto)
+    run = fb.run(flo, fhi, fixed, run, have, within=within, upto=upto)
     run.tight = tight
     return run
