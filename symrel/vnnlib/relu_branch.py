@@ -356,19 +356,20 @@ def retighten(ctx, flo, fhi, fixed, splits, run, after, iterations=None, upto=No
         AY = np.zeros((2 * m, len(l)))
         AY[np.arange(m), idx] = 1.0
         AY[m + np.arange(m), idx] = -1.0
+        # each row starts at the root's slopes of its neuron (NaN: the rule's, as for a neuron
+        # the root did not tighten), as arrays: no dict per row
+        src = np.array([at_root.get(i, -1) for i in idx], dtype=np.int64)
+        have = np.nonzero(src >= 0)[0]
         start = []
-        for side in (0, 1):
-            for i in idx:
-                if i not in at_root:
-                    start.append(None)  # the rule's slopes
-                    continue
-                r = at_root[i] + side * mr0
-                start.append(({(kk, int(c)): float(root_rows[kk][r, c]) for kk in range(k)
-                               for c in np.nonzero(~np.isnan(root_rows[kk][r]))[0]}, {}))
+        for kk in range(k):
+            got_kk = np.full((2 * m, root_rows[kk].shape[1]), np.nan)
+            got_kk[have] = root_rows[kk][src[have]]
+            got_kk[m + have] = root_rows[kk][src[have] + mr0]
+            start.append(got_kk)
         sp = tuple(s for s in splits if s[0] < k)
         below = FloatRun(run.pre[:k], run.relax[:k], run.forms[:k], run.lo, run.hi)
         got = optimise(fb.cut(k), below, sp, AY, np.zeros((2 * m, n)),
-                       NODE_TIGHT_ITERATIONS if iterations is None else iterations, start)
+                       NODE_TIGHT_ITERATIONS if iterations is None else iterations, start_slopes=start)
         b = np.array(got.bounds)
         nl, nu = l.copy(), u.copy()
         nl[idx] = np.maximum(l[idx], b[:m])
@@ -382,14 +383,13 @@ def retighten(ctx, flo, fhi, fixed, splits, run, after, iterations=None, upto=No
                 rows[kk][where[i]] = root_rows[kk][j]
                 rows[kk][where[i] + mr] = root_rows[kk][j + mr0]
         mult = np.zeros((2 * mr, len(sp)))
-        for side in (0, 1):
-            for j, i in enumerate(idx):
-                r, rr = side * m + j, where[i] + side * mr
-                for kk in range(k):
-                    rows[kk][rr] = np.nan
-                for (kk, c), a in got.alphas[r].items():
-                    rows[kk][rr, c] = a
-                mult[rr] = got.betas[r]
+        at = np.array([where[i] for i in idx], dtype=np.int64)
+        at = np.concatenate([at, at + mr])  # row r of the optimisation is row at[r] of the entry
+        for kk in range(k):
+            rows[kk][at] = np.nan
+            rows[kk][np.ix_(at, got.unstable[kk])] = got.slopes[kk]
+        if len(sp):
+            mult[at] = np.array(got.betas)
         tight[k] = (idx_all, rows, (sp, mult))
         pre = run.pre[:k] + [(nl, nu)]
         run = fb.run(flo, fhi, fixed, FloatRun(pre, run.relax[:k], run.forms[:k + 1], run.lo, run.hi), k, upto=k)
