@@ -106,3 +106,55 @@ def test_runs_of_many_boxes_on_an_acas_xu_net():
     fixed = {(2, 7): 1, (4, 3): 0}
     for lo, hi, got in zip(los, his, fb.run_many(los, his, fixed)):
         _same_runs(got, fb.run(lo, hi, fixed))
+
+
+def test_a_run_up_to_a_layer_then_extended_is_the_full_run():
+    """``upto`` stops a run at a ReLU layer; a run extended from it (its last layer as the
+    base) has the very floats of the run computed at once."""
+    rng = random.Random(5)
+    for _ in range(4):
+        fb = FloatBounds(integer_net(_net(rng, [3, 7, 7, 7, 7, 2])))
+        lo = [rng.uniform(-1, 0) for _ in range(3)]
+        hi = [v + rng.uniform(0.1, 1) for v in lo]
+        fixed = {(1, rng.randrange(7)): 0}
+        full = fb.run(lo, hi, fixed)
+        for upto in range(4):
+            part = fb.run(lo, hi, fixed, upto=upto)
+            assert len(part.pre) == len(part.relax) == upto + 1
+            rest = fb.run(lo, hi, fixed, part, upto)
+            for xs, ys in ((full.pre, rest.pre), (full.relax, rest.relax), (full.forms, rest.forms)):
+                assert len(xs) == len(ys) == 4
+                assert all(np.array_equal(x, y) for p, q in zip(xs, ys) for x, y in zip(p, q))
+
+
+def test_a_run_within_its_nodes_bounds_computes_the_nodes_unstable_neurons():
+    """A part's estimate (``within`` its node's bounds) computes, above its split, the neurons
+    the node leaves unstable only: a neuron the node settles keeps the node's bounds and its
+    line, the others get the part's own bounds intersected with the node's (above the first
+    layer over the split, tighter lines below make them differ); the estimate keeps no forms
+    of those layers."""
+    rng = random.Random(7)
+    compared = 0
+    for _ in range(4):
+        fb = FloatBounds(integer_net(_net(rng, [3, 8, 8, 8, 2])))
+        lo = [rng.uniform(-1, 0) for _ in range(3)]
+        hi = [v + rng.uniform(0.5, 1.5) for v in lo]
+        node = fb.run(lo, hi, {})
+        for i in np.nonzero((node.pre[0][0] < 0) & (node.pre[0][1] > 0))[0]:
+            part = {(0, int(i)): 1}
+            own = fb.run(lo, hi, part, node, 0)
+            est = fb.run(lo, hi, part, node, 0, within=node.pre)
+            for k in (1, 2):
+                (nl, nu), (ol, ou), (el, eu) = node.pre[k], own.pre[k], est.pre[k]
+                unst = (nl < 0) & (nu > 0)
+                assert np.array_equal(el[~unst], nl[~unst]) and np.array_equal(eu[~unst], nu[~unst])
+                assert (el >= nl).all() and (eu <= nu).all()
+                if k == 1:  # the layer above the split: the same layers below as the part's own
+                    assert np.allclose(el[unst], np.maximum(ol, nl)[unst])
+                    assert np.allclose(eu[unst], np.minimum(ou, nu)[unst])
+                settled = ~unst & ((nl >= 0) | (nu <= 0))
+                for x, y in zip(est.relax[k], node.relax[k]):
+                    assert np.array_equal(x[settled], y[settled])
+                assert est.forms[k] == (None, None, None, None)
+                compared += int(unst.sum())
+    assert compared > 10

@@ -100,3 +100,32 @@ def test_a_splits_first_multiplier_keeps_the_parents_bound():
             zero = slopes.optimise(fb, run, ((0, i, ph),), AY, AX, 0, [(parent.alphas[r], {(0, i): 0.0}) for r in range(2)])
             below_at_zero += any(b < p - 1e-9 for b, p in zip(zero.bounds, parent.bounds))
     assert below_at_zero
+
+
+def test_start_slopes_as_arrays_are_the_start_as_dicts():
+    """``optimise``'s ``start_slopes`` (per layer an array, NaN where the rule's) start where the
+    same slopes given as dicts do: the same bounds, slopes and multipliers, and the split
+    neuron's slope before its split taken from them alike; a row left NaN is the rule's."""
+    rng = random.Random(6)
+    fb = FloatBounds(integer_net(_net(rng, [4, 9, 9, 3])))
+    lo, hi = [-1.0] * 4, [1.0] * 4
+    root = fb.run(lo, hi, {})
+    AY, AX = np.array([[1.0, -1.0, 0.0], [0.0, 1.0, -1.0], [1.0, 0.0, -1.0]]), np.zeros((3, 4))
+    parent = slopes.optimise(fb, root, (), AY, AX, 8)
+    i = int(slopes._unstable(root)[0][0])
+    for ph in (0, 1):
+        run = fb.run(lo, hi, {(0, i): ph})
+        split = ((0, i, ph),)
+        dicts = [(parent.alphas[0], {}), None, (parent.alphas[2], {})]
+        arrays = [np.full((3, 9), np.nan) for _ in range(2)]
+        for r in (0, 2):
+            for (k, c), a in parent.alphas[r].items():
+                arrays[k][r, c] = a
+        a = slopes.optimise(fb, run, split, AY, AX, 6, dicts)
+        b = slopes.optimise(fb, run, split, AY, AX, 6, start_slopes=arrays)
+        assert a.bounds == b.bounds and a.betas == b.betas and a.alphas == b.alphas
+        assert all(np.array_equal(x, y) for x, y in zip(a.slopes, b.slopes))
+    with pytest.raises(AssertionError):  # the test can fail: another start, other numbers
+        arrays[0][:] = 0.5
+        c = slopes.optimise(fb, run, split, AY, AX, 6, start_slopes=arrays)
+        assert c.bounds == a.bounds
