@@ -340,8 +340,9 @@ def retighten(ctx, flo, fhi, fixed, splits, run, after, iterations=None, upto=No
 
     Cost: per layer tightened, ``iterations + 1`` backward passes and ``iterations`` forward
     passes of two rows per open neuron through the layers below, and one float run of the
-    layer (two backward passes of its rows); on MNIST 256x6 computing every layer above again
-    after each tightened one had cost twice as many backward passes."""
+    layer (two backward passes of its rows): linear in the depth, where computing every layer
+    above again after each tightened one was quadratic (256x6, a first-layer split: 15 layers'
+    passes to the input against 55)."""
     import numpy as np
 
     from .floatbounds import FloatRun
