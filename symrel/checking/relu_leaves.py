@@ -153,21 +153,29 @@ def leaf_operations_limit(net_weights: int, n_in: int, closes: int, first_weight
     return max(MAX_LEAF_OPERATIONS, min(MAX_LEAF_OPERATIONS_OF_LARGE_NETWORKS, many))
 
 
-def _times(layer, L, U):
-    """``(Wp L + Wn U, Wp U + Wn L)`` over the integers, forms as rows. The rows ``j`` where
-    ``L_j`` and ``U_j`` are both 0 (an inactive neuron's forms) add nothing, so the product is
-    taken over the others alone: on MNIST most neurons are inactive. With python-flint one
-    product ``[Wp' | Wn'] [[L', U'], [U', L']]`` on those rows and the weights' columns ``j``
-    (that part of the weights kept for the next leaves, where the same neurons recur).
+def _times(layer, L, U, lower=None):
+    """``(Wp L + Wn U, Wp U + Wn L)`` over the integers, forms as rows; ``lower``: the rows of
+    the first wanted (None: all), the others None. The rows ``j`` where ``L_j`` and ``U_j`` are
+    both 0 (an inactive neuron's forms) add nothing, so the product is taken over the others
+    alone: on MNIST most neurons are inactive. With python-flint the products
+    ``[Wp' | Wn'] [[U'], [L']]`` and, on the rows ``lower``, ``[Wp' | Wn'] [[L'], [U']]``, with
+    ``Wp'``, ``Wn'`` the weights' columns ``j`` (that part of the weights kept for the next
+    leaves, where the same neurons recur).
 
     >>> layer = {"Wp": [[2, 0], [0, 0]], "Wn": [[0, -1], [0, -3]], "mats": None, "parts": {}}
     >>> _times(layer, [[1, 0], [0, 0]], [[2, 5], [0, 0]])    # the second row is 0: left out
     ([[2, 0], [0, 0]], [[4, 10], [0, 0]])
+    >>> _times(layer, [[1, 0], [0, 0]], [[2, 5], [0, 0]], lower=[1])
+    ([None, [0, 0]], [[4, 10], [0, 0]])
     """
     live = tuple(j for j, (l, u) in enumerate(zip(L, U)) if any(l) or any(u))
     w, m = len(L[0]), len(layer["Wp"])
+    rows = range(m) if lower is None else lower
+    zl, zu = [None] * m, [[0] * w for _ in range(m)]
     if not live:
-        return [[0] * w for _ in range(m)], [[0] * w for _ in range(m)]
+        for i in rows:
+            zl[i] = [0] * w
+        return zl, zu
     if layer["mats"] is not None:
         key = ("times", live)
         part = layer["parts"].get(key)
@@ -177,14 +185,20 @@ def _times(layer, L, U):
             layer["parts"][key] = part
             while len(layer["parts"]) > PARTS_KEPT:
                 layer["parts"].pop(next(iter(layer["parts"])))
-        S = _flint.fmpz_mat([L[j] + U[j] for j in live] + [U[j] + L[j] for j in live])
-        Z = [[int(v) for v in r] for r in (part * S).tolist()]
-        return [r[:w] for r in Z], [r[w:] for r in Z]
+        S = _flint.fmpz_mat([U[j] for j in live] + [L[j] for j in live])
+        zu = [[int(v) for v in r] for r in (part * S).tolist()]
+        if rows:
+            sub = part if lower is None else _flint.fmpz_mat(
+                [[layer["Wp"][i][j] for j in live] + [layer["Wn"][i][j] for j in live] for i in rows])
+            got = (sub * _flint.fmpz_mat([L[j] for j in live] + [U[j] for j in live])).tolist()
+            for i, r in zip(rows, got):
+                zl[i] = [int(v) for v in r]
+        return zl, zu
     cl, cu = [[c[j] for j in live] for c in zip(*L)], [[c[j] for j in live] for c in zip(*U)]
     Wp = [[r[j] for j in live] for r in layer["Wp"]]
     Wn = [[r[j] for j in live] for r in layer["Wn"]]
-    zl = [[sum(p * a for p, a in zip(rp, l)) + sum(q * c for q, c in zip(rn, u)) for l, u in zip(cl, cu)]
-          for rp, rn in zip(Wp, Wn)]
+    for i in rows:
+        zl[i] = [sum(p * a for p, a in zip(Wp[i], l)) + sum(q * c for q, c in zip(Wn[i], u)) for l, u in zip(cl, cu)]
     zu = [[sum(p * c for p, c in zip(rp, u)) + sum(q * a for q, a in zip(rn, l)) for l, u in zip(cl, cu)]
           for rp, rn in zip(Wp, Wn)]
     return zl, zu
@@ -565,30 +579,36 @@ def _states(layers, lo, hi, facts, where, fixed=None):
             states = list(states)
             start, li = relu_at[k] + 1, k + 1
             break
-    for at in range(start, len(layers)):
+    # the forms of the affine layers after the last ReLU layer are not read: not computed
+    for at in range(start, relu_at[-1] + 1 if relu_at else 0):
         layer = layers[at]
+        if layer["relu"]:   # the phases first: an inactive neuron's lower form is read only if split or tightened
+            pw = f"{where}.phases[{li}]"
+            ph = string(phases[li], pw)
+            if len(ph) != len(layer["bi"]) or set(ph) - set("aiu"):
+                raise CertificateError(f"expected {len(layer['bi'])} characters a, i or u", path=pw)
+            clips = [(i, fc) for (fl, i), fc in fixed.items() if fl == li]
+            # the bounds a phase reads: the lower one of an active neuron, the upper one of an inactive
+            # one, both of an unstable, clipped or tightened one (the other side of a stable neuron is
+            # never read: it is left None, here and in the backward bounds below)
+            both = {i for i, _ in clips} | {e[1] for e in tighten.get(li, ())}
+            lower = [i for i, c in enumerate(ph) if c != "i" or i in both]
+        else:
+            lower = None
         if at == 0:  # W times the inputs' forms (the identity): W itself
             zL = [[p + q for p, q in zip(rp, rn)] + [0] for rp, rn in zip(layer["Wp"], layer["Wn"])]
             zU = [list(r) for r in zL]
         else:
-            zL, zU = _times(layer, L, U)
+            zL, zU = _times(layer, L, U, lower)
         den = layer["D"] * H
         for i, c in enumerate(layer["bi"]):
-            zL[i][n] += c * H
+            if zL[i] is not None:
+                zL[i][n] += c * H
             zU[i][n] += c * H
         if not layer["relu"]:  # an affine layer: its forms as they are
             L, U, H = zL, zU, den
             continue
-        pw = f"{where}.phases[{li}]"
-        ph = string(phases[li], pw)
-        if len(ph) != len(zL) or set(ph) - set("aiu"):
-            raise CertificateError(f"expected {len(zL)} characters a, i or u", path=pw)
         hL, hU, st = [], [], []
-        clips = [(i, fc) for (fl, i), fc in fixed.items() if fl == li]
-        # the bounds a phase reads: the lower one of an active neuron, the upper one of an inactive
-        # one, both of an unstable, clipped or tightened one (the other side of a stable neuron is
-        # never read: it is left None, here and in the backward bounds below)
-        both = {i for i, _ in clips} | {e[1] for e in tighten.get(li, ())}
         lows = [_extreme(r, den, plo, phi, width, Qb, True) if c != "i" or i in both else None
                 for i, (r, c) in enumerate(zip(zL, ph))]
         highs = [_extreme(r, den, plo, phi, width, Qb, False) if c != "a" or i in both else None

@@ -101,3 +101,45 @@ def test_an_unstable_mark_on_one_grid_point_is_refused_naming_the_neuron():
     with pytest.raises(CertificateError, match=r"leaf\.phases\[0\].*neuron 0 is marked 'u' but its bounds \[1, 1\] "
                                                r"round to one point of the 2\^-24 grid"):
         check_certificate(bad)
+
+
+def test_times_leaves_out_zero_rows_and_unread_lower_rows_the_same_with_or_without_flint(monkeypatch):
+    """The forward product over the rows of L, U not both 0, the lower forms of the rows asked for
+    alone, equals the full product computed term by term, with python-flint or without."""
+    rng = random.Random(5)
+    n_in, m, w = 7, 5, 4
+    Wi = [[rng.randint(-2 ** 60, 2 ** 60) for _ in range(n_in)] for _ in range(m)]
+    layer = {"Wp": [[max(v, 0) for v in r] for r in Wi], "Wn": [[min(v, 0) for v in r] for r in Wi], "parts": {}}
+    zero = {1, 4, 5}   # inactive neurons below: their forms are 0
+    L = [[0] * w if j in zero else [rng.randint(-2 ** 50, 2 ** 50) for _ in range(w)] for j in range(n_in)]
+    U = [[0] * w if j in zero else [v + rng.randint(0, 2 ** 50) for v in r] for j, r in enumerate(L)]
+    full_l = [[sum(max(a, 0) * L[j][c] + min(a, 0) * U[j][c] for j, a in enumerate(r)) for c in range(w)] for r in Wi]
+    full_u = [[sum(max(a, 0) * U[j][c] + min(a, 0) * L[j][c] for j, a in enumerate(r)) for c in range(w)] for r in Wi]
+    for flint in (relu_leaves._flint, None):
+        monkeypatch.setattr(relu_leaves, "_flint", flint)
+        layer["mats"] = None if flint is None else flint.fmpz_mat([[1]])   # (only whether there is one)
+        layer["parts"] = {}
+        assert relu_leaves._times(layer, L, U) == (full_l, full_u)
+        got_l, got_u = relu_leaves._times(layer, L, U, lower=[0, 3])
+        assert got_u == full_u and got_l == [full_l[0], None, None, full_l[3], None]
+        zeros = [[0] * w for _ in range(n_in)]
+        assert relu_leaves._times(layer, zeros, zeros, lower=[2]) == ([None, None, [0] * w, None, None],
+                                                                       [[0] * w] * m)
+
+
+def test_a_neuron_marked_inactive_that_is_not_is_refused_in_every_layer(cert):
+    """The lower forms of inactive neurons are not computed, so a leaf that marks 'i' an active or
+    unstable neuron must still be refused, in the first ReLU layer and above it."""
+    seen = set()
+    for li in range(3):
+        bad = copy.deepcopy(cert)
+        for entry in bad["steps"][0]["certificate"]["tree"]:
+            ph = entry["leaf"]["phases"][li] if "leaf" in entry else ""
+            if "a" in ph or "u" in ph:
+                at = min(ph.index(c) for c in "au" if c in ph)
+                entry["leaf"]["phases"][li] = ph[:at] + "i" + ph[at + 1:]
+                with pytest.raises(CertificateError, match=rf"phases\[{li}\].*neuron {at} is not inactive"):
+                    check_certificate(bad)
+                seen.add(li)
+                break
+    assert len(seen) >= 2
