@@ -42,7 +42,7 @@ from . import CertificateError, at_step, beyond_limit, claim_checker
 from .read import array, index, rational, record, string
 from .leaf_runs import run_leaves
 from .network_file import file_name, read_network_file, sha256_text
-from .relu_leaves import (_backward_min, _flint, _layers, _slopes, _states, _tree_leaves, box_bits,
+from .relu_leaves import (_backward_min, _layers, _row_times, _slopes, _states, _tree_leaves, box_bits,
                           leaf_bits, leaf_operations, split_betas)
 from .vnnlib_limits import MAX_LEAF_OPERATIONS, MAX_RELAXATION_BITS, MAX_TREE_ENTRIES
 
@@ -162,8 +162,8 @@ def _slopes_taken(layers, states, mu, betas):
                 if bk == k:
                     nu[bi] += -beta if bc == "a" else beta
             mu = nu
-        if layer["Wq"] is not None:   # the row vector mu times W, exactly, in C (as _backward_min)
-            mu = (_flint.fmpq_mat([mu]) * layer["Wq"]).entries()
+        if layer["Wz"] is not None:   # the row vector mu times W, exactly, in C (as _backward_min)
+            mu = _row_times(layer, mu)
         else:
             mu = [sum((v * row[c] for v, row in zip(mu, layer["W"]) if v and row[c]), Q(0))
                   for c in range(len(layer["W"][0]))]

@@ -84,11 +84,11 @@ def _layers(net, where="inputs.network.object"):
         Wp = [[max(v, 0) for v in r] for r in Wi]
         Wn = [[min(v, 0) for v in r] for r in Wi]
         mats = _flint.fmpz_mat([rp + rn for rp, rn in zip(Wp, Wn)]) if _flint is not None else None
-        Wq = _flint.fmpq_mat(W) if _flint is not None and Q.dtype is _flint.fmpq else None
+        Wz = _flint.fmpz_mat(Wi) if _flint is not None and Q.dtype is _flint.fmpq else None   # (_row_times)
         sizes = (D.bit_length(), max((abs(v).bit_length() for v in [v for r in Wi for v in r] + bi), default=0),
                  layer.affine.input_dim)
         out.append({"W": W, "b": b, "Wp": Wp, "Wn": Wn, "Wi": Wi, "bi": bi, "D": D, "relu": layer.activation == "relu",
-                    "mats": mats, "Wq": Wq, "sizes": sizes, "parts": {}})
+                    "mats": mats, "Wz": Wz, "sizes": sizes, "parts": {}})
     return out
 
 
@@ -186,13 +186,13 @@ def _times(layer, L, U, lower=None):
             while len(layer["parts"]) > PARTS_KEPT:
                 layer["parts"].pop(next(iter(layer["parts"])))
         S = _flint.fmpz_mat([U[j] for j in live] + [L[j] for j in live])
-        zu = [[int(v) for v in r] for r in (part * S).tolist()]
+        zu = [list(map(int, r)) for r in (part * S).tolist()]   # Python's ints: quicker in the sums below
         if rows:
             sub = part if lower is None else _flint.fmpz_mat(
                 [[layer["Wp"][i][j] for j in live] + [layer["Wn"][i][j] for j in live] for i in rows])
             got = (sub * _flint.fmpz_mat([L[j] for j in live] + [U[j] for j in live])).tolist()
             for i, r in zip(rows, got):
-                zl[i] = [int(v) for v in r]
+                zl[i] = list(map(int, r))
         return zl, zu
     cl, cu = [[c[j] for j in live] for c in zip(*L)], [[c[j] for j in live] for c in zip(*U)]
     Wp = [[r[j] for j in live] for r in layer["Wp"]]
@@ -698,6 +698,26 @@ def _states(layers, lo, hi, facts, where, fixed=None):
     return states
 
 
+def _row_times(layer, mu):
+    """The row vector ``mu`` (rationals) times the layer's ``W``, exactly, with python-flint: ``mu``
+    over its common denominator ``m`` times the integer weights ``W D`` (one integer product),
+    each entry over ``m D``; the same numbers as the product of rational matrices, whose
+    denominators flint would clear again at each call.
+
+    >>> from flint import fmpq
+    >>> layer = {"Wz": _flint.fmpz_mat([[1, 2], [3, -4]]), "D": 4}
+    >>> [str(v) for v in _row_times(layer, [fmpq(1, 2), fmpq(1, 3)])]
+    ['3/8', '-1/12']
+    """
+    m = 1
+    for v in mu:
+        d = int(v.denominator)
+        m = m * d // gcd(m, d)
+    ints = _flint.fmpz_mat([[int(v.numerator) * (m // int(v.denominator)) for v in mu]])
+    den = m * layer["D"]
+    return [_FRACTION(int(v), den) for v in (ints * layer["Wz"]).entries()]
+
+
 def _backward_min(layers, states, ay, ax, lo, hi, betas=()):
     """Step 5 of a leaf: the lower bound of ``ay . y + ax . x`` over the leaf; ``betas``:
     ``(relu layer, neuron, phase, beta)`` per ReLU split on the path (``beta >= 0``: the
@@ -727,8 +747,8 @@ def _backward_min(layers, states, ay, ax, lo, hi, betas=()):
         for v, c in zip(mu, b):
             if v:
                 const += v * c
-        if layer["Wq"] is not None:  # the row vector mu times W, exactly, in C
-            mu = (_flint.fmpq_mat([mu]) * layer["Wq"]).entries()
+        if layer["Wz"] is not None:  # the row vector mu times W, exactly, in C
+            mu = _row_times(layer, mu)
         else:
             cols = len(W[0])
             new = [ZERO] * cols
