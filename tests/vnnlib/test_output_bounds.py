@@ -128,11 +128,13 @@ def test_a_node_budget_is_kept_and_named():
 
 def test_a_time_budget_stops_the_search_by_its_own_clock():
     """A net whose bounds are not attained in a second: the search stops at the time, and its own
-    clock says it stopped within the budget and one round."""
+    clock says it stopped within the budget and one round. (How many rounds fit in the second
+    depends on the machine's load: on a loaded one, none may; the bounds are then the root's,
+    checked all the same.)"""
     net = random_net(7, n=5, widths=(24, 24, 24), m=3)
     lo, hi = [Q(-1)] * 5, [Q(1)] * 5
     found = search_bounds(net, lo, hi, timeout=1.0)
-    assert found.limit == "time" and found.stats["rounds"] >= 1
+    assert found.limit == "time"
     assert found.stats["seconds"] <= 1.0 + OVERRUN
     assert checked(net, lo, hi, found)["result"] == "checked"
 
