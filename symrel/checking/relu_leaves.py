@@ -704,7 +704,7 @@ def _row_times(layer, mu):
     each entry over ``m D``; the same numbers as the product of rational matrices, whose
     denominators flint would clear again at each call.
 
-    >>> from flint import fmpq
+    >>> import pytest; fmpq = pytest.importorskip("flint").fmpq   # python-flint, where installed
     >>> layer = {"Wz": _flint.fmpz_mat([[1, 2], [3, -4]]), "D": 4}
     >>> [str(v) for v in _row_times(layer, [fmpq(1, 2), fmpq(1, 3)])]
     ['3/8', '-1/12']

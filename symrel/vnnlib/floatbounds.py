@@ -256,6 +256,7 @@ class FloatBounds:
 
         Cost: the work of the runs, in ``O(L^2)`` numpy calls instead of ``O(K L^2)``.
 
+        >>> import pytest; np = pytest.importorskip("numpy")   # the "numeric" extra
         >>> from symrel.models import DenseLayer, ReLUNet
         >>> from symrel.vnnlib.symbolic import integer_net
         >>> fb = FloatBounds(integer_net(ReLUNet(1, [DenseLayer([[1], [-1]], [0, 0]),
